@@ -1,0 +1,122 @@
+"""``deckgen check``: everything that can be said about a deck before printing it.
+
+Each pipeline stage contributes findings through a function ``(deck, options) -> list[Finding]``
+listed in :func:`stage_checks`; the static checks of the deck itself live here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from deckgen import manifest
+from deckgen.effects import has
+from deckgen.errors import Finding, error, warning
+from deckgen.model import NUMBER, WILD, Card, Deck, Palette
+
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass
+class CheckOptions:
+    """What ``check`` runs beyond the static checks."""
+
+    simulate: bool = True
+    games: int | None = None     # games per table size; None: the engine's default
+    seed: int = 1
+    palette: Palette | None = None
+    progress: Progress | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class CheckReport:
+    deck: Deck | None
+    path: Path | None
+    findings: list[Finding]
+    sections: dict[str, Any] = field(default_factory=dict)   # e.g. "simulation", "palette"
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.is_error]
+
+    @property
+    def warnings(self) -> list[Finding]:
+        return [f for f in self.findings if not f.is_error]
+
+
+def check(ref: str | Path, options: CheckOptions | None = None) -> CheckReport:
+    """Load a manifest and run every check. Raises DeckgenError only for unreadable input."""
+    options = options or CheckOptions()
+    result = manifest.load(ref, options.palette)
+    report = CheckReport(result.deck, result.path, list(result.findings))
+    if result.deck is None:
+        return report
+    report.findings.extend(static_checks(result.deck))
+    for stage in stage_checks():
+        report.findings.extend(stage(result.deck, options, report))
+    return report
+
+
+def stage_checks() -> list[Callable[[Deck, CheckOptions, CheckReport], list[Finding]]]:
+    """The checks each later pipeline stage adds (palette, rules, rulebook), imported lazily."""
+    stages = []
+    return stages
+
+
+def _file(deck: Deck) -> str | None:
+    return str(deck.source) if deck.source else None
+
+
+def is_start_card(deck: Deck, card: Card) -> bool:
+    """Whether a card may stay as the start card under the deck's start-card rule."""
+    kind = deck.kinds[card.kind]
+    if deck.rule_options.get("start_card") == "number-only":
+        return kind.category == NUMBER
+    return not (kind.category == WILD and kind.is_draw)
+
+
+def static_checks(deck: Deck) -> list[Finding]:
+    """Counts, points, start card, Power cards: what needs no simulation."""
+    f = _file(deck)
+    out: list[Finding] = []
+    needed = deck.players_max * deck.hand_size + 2
+    if deck.total < needed:
+        out.append(error("too-few-cards", "cards",
+                         f"{deck.total} cards cannot deal {deck.hand_size} to each of {deck.players_max} players "
+                         f"and still turn a start card and leave a draw pile (needs at least {needed})", file=f,
+                         hint="add cards, lower deck.players.max or deck.hand_size"))
+    elif deck.total < needed + deck.players_max * 2:
+        out.append(warning("small-draw-pile", "cards",
+                           f"at {deck.players_max} players only {deck.total - needed + 1} cards are left to draw "
+                           "after the deal", file=f))
+    if not any(is_start_card(deck, c) for c in deck.cards):
+        rule = deck.rule_options.get("start_card")
+        out.append(error("no-start-card", "cards",
+                         f"no card can be the start card under the '{rule}' start-card rule", file=f,
+                         hint="a number card is needed" if rule == "number-only" else "add a card that is not a wild draw card"))
+    for card in deck.cards:
+        if card.points is None:
+            out.append(error("no-points", f"{card.where}.points", f"card '{card.id}' has no point value", file=f,
+                             hint=f"add points = N to the entry or a scoring.points.{card.kind} value"))
+    opts = deck.rule_options
+    if opts.get("power_cards"):
+        power = sum(c.count for c in deck.components if c.kind == "power")
+        if power < deck.players_max:
+            out.append(error("power-cards", "components",
+                             f"the Power-card rule needs one Power card per player: {power} for up to "
+                             f"{deck.players_max} players", file=f,
+                             hint="add a [[components]] entry with kind = \"power\" and count = players max"))
+        if not any(c.flex for c in deck.cards):
+            out.append(error("power-without-flex", "rules.options.power_cards",
+                             "the Power-card rule is on but no card has a flex side", file=f))
+    for comp in deck.components:
+        if comp.kind == "power" and len(comp.faces) != 2:
+            out.append(error("power-faces", f"{comp.where}.faces", "a Power card has two faces (green and red)",
+                             file=f))
+    if not any(deck.kinds[c.kind].category == NUMBER for c in deck.cards):
+        out.append(warning("no-numbers", "cards", "the deck has no number card", file=f))
+    if not any(has(deck.kinds[c.kind].effects, "choose_color") or c.color for c in deck.cards):
+        out.append(warning("no-colors", "cards", "no card has a colour", file=f))
+    return out

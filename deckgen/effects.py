@@ -1,0 +1,95 @@
+"""The fixed vocabulary of card effect primitives.
+
+A card kind's effect is an ordered tuple of primitives, written in a manifest as
+``effects = [{op = "draw", n = 2}, {op = "skip"}]`` or, for primitives without
+parameters, as a bare string: ``effects = ["reverse", {op = "draw", n = 4}, "choose_color"]``.
+
+Composition covers every card of the bundled games, and homemade ones such as
+"Wild Draw 20" (``[{op="draw", n=20}, "choose_color"]``) or "Reverse + everyone
+draws 1" (``["reverse", {op="everyone_draws", n=1}]``) need no code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping
+
+
+@dataclass(frozen=True)
+class Param:
+    type: type
+    required: bool = False
+    default: Any = None
+    choices: tuple = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class Primitive:
+    op: str
+    doc: str
+    params: Mapping[str, Param] = field(default_factory=dict)
+
+
+def _p(op: str, doc: str, **params: Param) -> Primitive:
+    return Primitive(op, doc, MappingProxyType(params))
+
+
+_N = Param(int, required=True, minimum=1, maximum=99, doc="number of cards")
+
+PRIMITIVES: Mapping[str, Primitive] = MappingProxyType({p.op: p for p in [
+    _p("skip", "The next player loses their turn."),
+    _p("skip_all", "Every other player is skipped; the player who played the card plays again."),
+    _p("reverse", "The direction of play reverses (with two players it acts as a skip, by rule option)."),
+    _p("draw", "A penalty draw: the victim (the next player, or the player chosen by a preceding "
+               "'target') draws n cards and loses their turn unless lose_turn is false. "
+               "Stackable under the stacking rule.",
+       n=_N, lose_turn=Param(bool, default=True, doc="whether the victim also loses their turn")),
+    _p("everyone_draws", "Every other player draws n cards; nobody loses a turn.", n=_N),
+    _p("target", "The player chooses the victim of the following effect instead of the next player."),
+    _p("choose_color", "The player names the new current colour."),
+    _p("discard_color", "The player also discards every card of the played card's colour from their hand."),
+    _p("swap_hands", "The player swaps hands with a player of their choice."),
+    _p("pass_hands", "Every player passes their whole hand to the next player in the current direction."),
+    _p("roulette", "The next player names a colour, turns cards from the draw pile until one of that "
+                   "colour appears, takes every turned card and loses their turn; the named colour "
+                   "becomes the current colour."),
+    _p("flip_power", "Power cards are turned over: the player's own ('self') or everyone's ('all').",
+       who=Param(str, default="self", choices=("self", "all"), doc="whose Power card turns over")),
+    _p("duel", "Every other player must discard a card showing this card's number or draw "
+               "a penalty (the duel_penalty rule option)."),
+    _p("challenge", "The card is restricted and may be challenged, as the wild_draw_four rule options say."),
+]})
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One primitive with its parameters (a frozen, hashable value)."""
+
+    op: str
+    n: int | None = None
+    lose_turn: bool = True
+    who: str = "self"
+
+    def to_manifest(self) -> Any:
+        prim = PRIMITIVES[self.op]
+        if not prim.params:
+            return self.op
+        data: dict[str, Any] = {"op": self.op}
+        for name, param in prim.params.items():
+            value = getattr(self, name)
+            if param.required or value != param.default:
+                data[name] = value
+        return data
+
+
+def draw_total(effects: tuple[Effect, ...]) -> int:
+    """The penalty-draw value of an effect list (0 when it has no 'draw')."""
+    return sum(e.n or 0 for e in effects if e.op == "draw")
+
+
+def has(effects: tuple[Effect, ...], op: str) -> bool:
+    return any(e.op == op for e in effects)

@@ -1,0 +1,121 @@
+"""deckgen's own errors and findings.
+
+The core never prints and never exits: it returns :class:`Finding` objects (problems
+in a deck that is otherwise readable) or raises :class:`DeckgenError` (input that
+cannot be used at all). ``cli.py`` turns both into messages and exit codes.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+ERROR = "error"
+WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem, with where it is and what was expected.
+
+    ``where`` is a key path such as ``cards[12].flex.color``; ``file`` is the file
+    it was found in (a manifest, palette or template), or ``None``.
+    """
+
+    severity: str
+    code: str
+    where: str
+    message: str
+    file: str | None = None
+    hint: str | None = None
+    line: int | None = None
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == ERROR
+
+    def location(self) -> str:
+        parts = []
+        if self.file:
+            parts.append(self.file if self.line is None else f"{self.file}:{self.line}")
+        if self.where:
+            parts.append(self.where)
+        return ": ".join(parts)
+
+    def format(self) -> str:
+        loc = self.location()
+        text = f"{self.severity}[{self.code}] {loc + ': ' if loc else ''}{self.message}"
+        if self.hint:
+            text += f" ({self.hint})"
+        return text
+
+    def to_json(self) -> dict:
+        data = {"code": self.code, "where": self.where, "message": self.message}
+        if self.file:
+            data["file"] = self.file
+        if self.line is not None:
+            data["line"] = self.line
+        if self.hint:
+            data["hint"] = self.hint
+        return data
+
+
+def error(code: str, where: str, message: str, **kw) -> Finding:
+    return Finding(ERROR, code, where, message, **kw)
+
+
+def warning(code: str, where: str, message: str, **kw) -> Finding:
+    return Finding(WARNING, code, where, message, **kw)
+
+
+class DeckgenError(Exception):
+    """Input deckgen cannot use (exit code 2), carrying every finding at once."""
+
+    exit_code = 2
+
+    def __init__(self, findings: Finding | Sequence[Finding] | str):
+        if isinstance(findings, str):
+            findings = [error("input", "", findings)]
+        elif isinstance(findings, Finding):
+            findings = [findings]
+        self.findings: list[Finding] = list(findings)
+        super().__init__("\n".join(f.format() for f in self.findings))
+
+
+class DeckHasErrors(DeckgenError):
+    """The deck was read but has errors (exit code 1)."""
+
+    exit_code = 1
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
+    """A "did you mean" hint for a near miss, or None."""
+    choices = list(choices)
+    lowered = {c.lower(): c for c in choices}
+    if str(word).lower() in lowered:
+        return f"did you mean '{lowered[str(word).lower()]}'?"
+    close = difflib.get_close_matches(str(word), choices, n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+def expected_one_of(choices: Iterable[str]) -> str:
+    return "expected one of: " + ", ".join(sorted(choices))
+
+
+@dataclass
+class Collector:
+    """Gathers findings for one file so they can all be reported at once."""
+
+    file: str | None = None
+    findings: list[Finding] = field(default_factory=list)
+
+    def error(self, code: str, where: str, message: str, hint: str | None = None, line: int | None = None):
+        self.findings.append(error(code, where, message, file=self.file, hint=hint, line=line))
+
+    def warning(self, code: str, where: str, message: str, hint: str | None = None, line: int | None = None):
+        self.findings.append(warning(code, where, message, file=self.file, hint=hint, line=line))
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.is_error]

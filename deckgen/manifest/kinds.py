@@ -1,0 +1,126 @@
+"""Card kinds: the standard catalogue in ``decks/kinds.toml`` plus a manifest's own."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from deckgen.effects import PRIMITIVES, Effect
+from deckgen.errors import Collector, DeckgenError, did_you_mean
+from deckgen.manifest.reader import Shape, names_of, read_toml
+from deckgen.manifest.schema import EFFECT_KEYS, KIND_KEYS
+from deckgen.model import CATEGORIES, Kind, Names
+from deckgen.resources import decks_dir
+
+SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+@lru_cache(maxsize=1)
+def standard_kinds() -> dict[str, Kind]:
+    path = decks_dir() / "kinds.toml"
+    out = Collector(str(path))
+    kinds = parse_kinds(read_toml(path).get("kinds", {}), "kinds", out)
+    if out.errors:  # a broken installation, not a user error
+        raise DeckgenError(out.errors)
+    return kinds
+
+
+def parse_kinds(value: Any, where: str, out: Collector) -> dict[str, Kind]:
+    shape = Shape(out)
+    if not isinstance(value, dict):
+        out.error("type", where, "expected a table of kinds ([kinds.<id>])")
+        return {}
+    kinds = {}
+    for kid, raw in value.items():
+        kw = f"{where}.{kid}"
+        if not SLUG.match(kid):
+            out.error("value", kw, f"'{kid}' is not a valid kind id", hint="use lower-case letters, digits and hyphens")
+            continue
+        kind = parse_kind(kid, raw, kw, shape, out)
+        if kind is not None:
+            kinds[kid] = kind
+    return kinds
+
+
+def parse_kind(kid: str, raw: Any, where: str, shape: Shape, out: Collector) -> Kind | None:
+    table = shape.table(raw, where, KIND_KEYS)
+    if table is None:
+        return None
+    ok = True
+    category = table.get("category")
+    if category is not None and category not in CATEGORIES:
+        out.error("value", f"{where}.category", f"unknown category {category!r}",
+                  hint=did_you_mean(str(category), CATEGORIES) or "expected one of: " + ", ".join(CATEGORIES))
+        ok = False
+    names = shape.text(table.get("name"), f"{where}.name") if "name" in table else None
+    effects = parse_effects(table.get("effects", []), f"{where}.effects", out)
+    symbol = table.get("symbol")
+    if symbol is not None and shape.string(symbol, f"{where}.symbol") is None:
+        ok = False
+    label = shape.text(table["label"], f"{where}.label") if "label" in table else None
+    if not ok or names is None or effects is None or category is None:
+        return None
+    return Kind(kid, category, Names(names_of(names)), effects, symbol, Names(names_of(label)) if label else None)
+
+
+def parse_effects(value: Any, where: str, out: Collector) -> tuple[Effect, ...] | None:
+    if not isinstance(value, list):
+        out.error("type", where, "expected an array of effects, e.g. [\"skip\"] or [{ op = \"draw\", n = 2 }]")
+        return None
+    effects = []
+    ok = True
+    for i, raw in enumerate(value):
+        effect = parse_effect(raw, f"{where}[{i}]", out)
+        if effect is None:
+            ok = False
+        else:
+            effects.append(effect)
+    return tuple(effects) if ok else None
+
+
+def parse_effect(raw: Any, where: str, out: Collector) -> Effect | None:
+    if isinstance(raw, str):
+        raw = {"op": raw}
+    if not isinstance(raw, dict):
+        out.error("type", where, "expected an effect name or a table with 'op'")
+        return None
+    op = raw.get("op")
+    if not isinstance(op, str) or op not in PRIMITIVES:
+        hint = did_you_mean(str(op), PRIMITIVES) or "effects: " + ", ".join(PRIMITIVES)
+        out.error("effect", f"{where}.op" if "op" in raw else where,
+                  f"unknown effect {op!r}" if op is not None else "an effect needs 'op'", hint=hint)
+        return None
+    prim = PRIMITIVES[op]
+    kwargs: dict[str, Any] = {}
+    ok = True
+    for key, val in raw.items():
+        if key == "op":
+            continue
+        if key not in prim.params:
+            accepted = ", ".join(prim.params) or "none"
+            out.error("unknown-key", f"{where}.{key}", f"effect '{op}' takes no parameter '{key}'",
+                      hint=(did_you_mean(key, prim.params) or f"its parameters: {accepted}"))
+            ok = False
+            continue
+        param = prim.params[key]
+        if param.type is int and (isinstance(val, bool) or not isinstance(val, int)):
+            out.error("type", f"{where}.{key}", f"expected an integer, got {val!r}")
+            ok = False
+        elif param.type is int and not (param.minimum <= val <= param.maximum):
+            out.error("range", f"{where}.{key}", f"expected {param.minimum} to {param.maximum}, got {val}")
+            ok = False
+        elif param.type is bool and not isinstance(val, bool):
+            out.error("type", f"{where}.{key}", f"expected true or false, got {val!r}")
+            ok = False
+        elif param.type is str and (not isinstance(val, str) or (param.choices and val not in param.choices)):
+            out.error("value", f"{where}.{key}", f"expected one of {', '.join(param.choices)}, got {val!r}")
+            ok = False
+        else:
+            kwargs[key] = val
+    for name, param in prim.params.items():
+        if param.required and name not in raw:
+            out.error("missing-key", f"{where}.{name}", f"effect '{op}' needs '{name}' ({param.doc})")
+            ok = False
+    assert set(kwargs) <= EFFECT_KEYS
+    return Effect(op, **kwargs) if ok else None

@@ -1,0 +1,439 @@
+"""A deck manifest (TOML) -> :class:`deckgen.model.Deck`, with every problem collected."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from deckgen.errors import Collector, DeckgenError, DeckHasErrors, Finding, did_you_mean, error
+from deckgen.manifest import names as naming
+from deckgen.manifest.kinds import parse_kinds, standard_kinds
+from deckgen.manifest.palettes import find_palette, load_palette_file, parse_palette
+from deckgen.manifest.reader import Shape, names_of, read_toml, table_lines
+from deckgen.manifest.schema import (CARD_KEYS, COMPONENT_KEYS, DECK_KEYS, FLEX_KEYS, MAX_COUNT, MAX_PLAYERS,
+                                     MAX_VALUE, PLAYERS_KEYS, RULES_KEYS, SCORING_KEYS, TOP_KEYS)
+from deckgen.model import NUMBER, WILD, Card, Component, Deck, FlexSide, Kind, Names, Palette, Scoring
+from deckgen.resources import decks_dir
+from deckgen.rules.options import OPTIONS, PRESETS, resolve
+
+SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+RELATIVE = re.compile(r"^\+(\d+)$")
+
+
+@dataclass
+class LoadResult:
+    """What reading a manifest gave: the deck (None when it could not be built) and findings."""
+
+    deck: Deck | None
+    findings: list[Finding] = field(default_factory=list)
+    path: Path | None = None
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.is_error]
+
+
+def bundled_decks() -> dict[str, Path]:
+    return {p.stem: p for p in sorted(decks_dir().glob("*.toml")) if p.stem != "kinds"}
+
+
+def find_deck(ref: str | Path) -> Path:
+    """A bundled deck name (``classic``) or a path to a manifest."""
+    ref_s = str(ref)
+    bundled = bundled_decks()
+    if ref_s in bundled:
+        return bundled[ref_s]
+    path = Path(ref_s)
+    if path.is_file() or path.suffix == ".toml" or "/" in ref_s or path.exists():
+        return path
+    hint = did_you_mean(ref_s, bundled) or "bundled decks: " + ", ".join(bundled) + ", or a path to a .toml manifest"
+    raise DeckgenError(error("deck", "DECK", f"'{ref_s}' is neither a bundled deck nor a file", hint=hint))
+
+
+def load(ref: str | Path, palette: Palette | None = None) -> LoadResult:
+    """Read and validate a manifest. Raises DeckgenError only for unreadable input."""
+    path = find_deck(ref)
+    data = read_toml(path)
+    return parse_manifest(data, path, palette_override=palette)
+
+
+def load_deck(ref: str | Path, palette: Palette | None = None) -> Deck:
+    """A valid deck, or DeckHasErrors with every error (for stages after the checker)."""
+    result = load(ref, palette)
+    if result.errors or result.deck is None:
+        raise DeckHasErrors(result.errors)
+    return result.deck
+
+
+def parse_manifest(data: dict, path: Path, palette_override: Palette | None = None) -> LoadResult:
+    out = Collector(str(path))
+    shape = Shape(out)
+    shape.table(data, "", TOP_KEYS)
+    meta = _deck_meta(data.get("deck"), shape, out)
+    palette = palette_override or _palette(data, meta, path, out)
+    preset, options = _rules(data.get("rules"), shape, out)
+    kinds = dict(standard_kinds())
+    if "kinds" in data:
+        kinds.update(parse_kinds(data["kinds"], "kinds", out))
+    scoring, points = _scoring(data.get("scoring"), kinds, shape, out)
+    lang = meta.get("language", "es") if meta else "es"
+    cards = _cards(data.get("cards"), path, kinds, palette, points, shape, out)
+    components = _components(data.get("components", []), path, shape, out)
+    deck = None
+    if not out.errors and meta is not None and palette is not None and scoring is not None:
+        used = {c.kind for c in cards} | {c.flex.kind for c in cards if c.flex}
+        deck = Deck(
+            id=meta["id"], names=Names(meta["name"]), language=lang,
+            players_min=meta["players"][0], players_max=meta["players"][1], hand_size=meta["hand_size"],
+            card_size=meta.get("card_size", "uno"), palette=palette,
+            kinds={k: v for k, v in kinds.items() if k in used}, cards=tuple(cards),
+            components=tuple(components), rules_preset=preset, rule_options=options, scoring=scoring,
+            back_text=Names(meta["back_text"]) if meta.get("back_text") else None,
+            template_dir=meta.get("templates"), source=path,
+            description=Names(meta["description"]) if meta.get("description") else None,
+        )
+    return LoadResult(deck, out.findings, path)
+
+
+def _deck_meta(value: Any, shape: Shape, out: Collector) -> dict | None:
+    table = shape.table(value, "deck", DECK_KEYS)
+    if table is None:
+        return None
+    meta: dict[str, Any] = {}
+    ok = True
+    if "id" in table:
+        did = shape.string(table["id"], "deck.id")
+        if did is not None and not SLUG.match(did):
+            out.error("value", "deck.id", f"'{did}' is not a valid deck id", hint="use lower-case letters, digits and hyphens")
+            did = None
+        meta["id"] = did
+        ok &= did is not None
+    for key in ("name", "back_text", "description"):
+        if key in table:
+            text = shape.text(table[key], f"deck.{key}")
+            meta[key] = names_of(text) if text else None
+            ok &= text is not None
+    if "language" in table:
+        lang = shape.string(table["language"], "deck.language")
+        if lang is not None and not re.fullmatch(r"[a-z]{2}", lang):
+            out.error("value", "deck.language", f"'{lang}' is not a two-letter language code", hint="e.g. es or en")
+            lang = None
+        meta["language"] = lang
+        ok &= lang is not None
+    if "hand_size" in table:
+        meta["hand_size"] = shape.integer(table["hand_size"], "deck.hand_size", 1, 50)
+        ok &= meta["hand_size"] is not None
+    if "card_size" in table:
+        meta["card_size"] = shape.string(table["card_size"], "deck.card_size")
+        ok &= meta["card_size"] is not None
+    if "palette" in table and not isinstance(table["palette"], str):
+        out.error("type", "deck.palette", "expected the name or path of a palette file",
+                  hint="an inline palette is a top-level [palette] table")
+    if "templates" in table:
+        meta["templates"] = shape.string(table["templates"], "deck.templates")
+    if "players" in table:
+        players = shape.table(table["players"], "deck.players", PLAYERS_KEYS)
+        if players is not None and "min" in players and "max" in players:
+            lo = shape.integer(players["min"], "deck.players.min", 2, MAX_PLAYERS)
+            hi = shape.integer(players["max"], "deck.players.max", 2, MAX_PLAYERS)
+            if lo is not None and hi is not None and lo > hi:
+                out.error("players", "deck.players", f"min ({lo}) is greater than max ({hi})",
+                          hint="min must be at most max")
+                lo = None
+            meta["players"] = (lo, hi)
+            ok &= lo is not None and hi is not None
+        else:
+            ok = False
+    required = {k for k, (_, req) in DECK_KEYS.items() if req}
+    return meta if ok and required <= set(meta) else None
+
+
+def _palette(data: dict, meta: dict | None, path: Path, out: Collector) -> Palette | None:
+    deck = data.get("deck") if isinstance(data.get("deck"), dict) else {}
+    if "palette" in deck and "palette" in data:
+        out.error("conflict", "palette", "the deck names a palette (deck.palette) and has an inline [palette]: keep one")
+        return None
+    if "palette" not in deck and "palette" not in data:
+        out.error("missing-key", "deck.palette", "the deck has no palette",
+                  hint="name one (deck.palette = \"classic\") or write an inline [palette] table")
+        return None
+    value = deck.get("palette", data.get("palette"))
+    if isinstance(value, str):
+        try:
+            ppath = find_palette(value, path.parent)
+        except DeckgenError as exc:
+            for f in exc.findings:
+                out.error(f.code, f.where, f.message, hint=f.hint)
+            return None
+        try:
+            palette, findings = load_palette_file(ppath)
+        except DeckgenError as exc:
+            out.findings.extend(exc.findings)
+            return None
+        out.findings.extend(findings)
+        return palette
+    return parse_palette(value, "palette", out, default_id="inline", source=str(path))
+
+
+def _rules(value: Any, shape: Shape, out: Collector) -> tuple[str, dict]:
+    table = shape.table(value, "rules", RULES_KEYS)
+    preset = "classic"
+    if table is None:
+        return preset, resolve(preset)
+    raw = table.get("preset", preset)
+    if raw not in PRESETS:
+        out.error("value", "rules.preset", f"unknown rules preset {raw!r}",
+                  hint=did_you_mean(str(raw), PRESETS) or "presets: " + ", ".join(PRESETS))
+    else:
+        preset = raw
+    overrides = {}
+    opts = table.get("options", {})
+    if not isinstance(opts, dict):
+        out.error("type", "rules.options", "expected a table of option = value")
+        opts = {}
+    for name, val in opts.items():
+        where = f"rules.options.{name}"
+        opt = OPTIONS.get(name)
+        if opt is None:
+            out.error("unknown-key", where, f"unknown rule option '{name}'",
+                      hint=did_you_mean(name, OPTIONS) or "options: " + ", ".join(OPTIONS))
+            continue
+        if opt.type is bool:
+            good = shape.boolean(val, where)
+        elif opt.type is int:
+            good = shape.integer(val, where, opt.minimum, opt.maximum)
+        else:
+            good = shape.string(val, where)
+            if good is not None and opt.choices and good not in opt.choices:
+                out.error("value", where, f"{good!r} is not a value of '{name}'",
+                          hint=did_you_mean(good, opt.choices) or "expected one of: " + ", ".join(opt.choices))
+                good = None
+        if good is not None:
+            overrides[name] = good
+    return preset, resolve(preset, overrides)
+
+
+def _scoring(value: Any, kinds: dict[str, Kind], shape: Shape, out: Collector) -> tuple[Scoring | None, dict]:
+    table = shape.table(value, "scoring", SCORING_KEYS)
+    if table is None:
+        return None, {}
+    target = shape.integer(table.get("target"), "scoring.target", 1, 1_000_000) if "target" in table else None
+    bonus = shape.integer(table.get("knockout_bonus", 0), "scoring.knockout_bonus", 0, 1_000_000)
+    points: dict[str, Any] = {}
+    raw = table.get("points", {})
+    if not isinstance(raw, dict):
+        out.error("type", "scoring.points", "expected a table of kind = points")
+        raw = {}
+    for kid, val in raw.items():
+        where = f"scoring.points.{kid}"
+        if kid not in kinds:
+            out.error("kind", where, f"unknown card kind '{kid}'",
+                      hint=did_you_mean(kid, kinds) or "declare it under [kinds] first")
+        elif val == "face":
+            points[kid] = "face"
+        else:
+            good = shape.integer(val, where, 0, 10_000, what='an integer or "face"')
+            if good is not None:
+                points[kid] = good
+    if target is None or bonus is None:
+        return None, points
+    return Scoring(target, bonus), points
+
+
+def _expand(entry: dict, key1: str, key2: str, where: str, out: Collector) -> list | None:
+    if key1 in entry and key2 in entry:
+        out.error("conflict", where, f"give '{key1}' or '{key2}', not both")
+        return None
+    if key2 in entry:
+        many = entry[key2]
+        if isinstance(many, list) and many:
+            return many
+        if key2 == "colors" and many == "all":
+            return ["all"]
+        extra = ' or "all"' if key2 == "colors" else ""
+        out.error("type", f"{where}.{key2}", f"expected a non-empty array{extra}")
+        return None
+    return [entry[key1]] if key1 in entry else [None]
+
+
+def _cards(value: Any, path: Path, kinds: dict[str, Kind], palette: Palette | None, points: dict,
+           shape: Shape, out: Collector) -> list[Card]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        out.error("type", "cards", "expected an array of tables ([[cards]])")
+        return []
+    if not value:
+        out.error("value", "cards", "a deck needs at least one [[cards]] entry")
+    lines = table_lines(path, "cards")
+    cards: list[Card] = []
+    seen: dict[str, str] = {}
+    for i, raw in enumerate(value):
+        where = f"cards[{i}]"
+        line = lines[i] if i < len(lines) else None
+        before = len(out.errors)
+        entry = shape.table(raw, where, CARD_KEYS, line=line)
+        if entry is None:
+            continue
+        for card in _card_entry(entry, where, line, kinds, palette, points, shape, out):
+            if card.id in seen:
+                out.error("duplicate-id", f"{where}.id", f"card id '{card.id}' is already used by {seen[card.id]}",
+                          hint="give this entry its own 'id'", line=line)
+            else:
+                seen[card.id] = where
+            if len(out.errors) == before:
+                cards.append(card)
+    return cards
+
+
+def _card_entry(entry: dict, where: str, line: int | None, kinds: dict[str, Kind], palette: Palette | None,
+                points: dict, shape: Shape, out: Collector) -> list[Card]:
+    err = lambda code, key, msg, hint=None: out.error(code, f"{where}.{key}" if key else where, msg, hint=hint, line=line)
+    kid = entry.get("kind")
+    kind = kinds.get(kid) if isinstance(kid, str) else None
+    if "kind" in entry and kind is None:
+        err("kind", "kind", f"unknown card kind {kid!r}",
+            hint=did_you_mean(str(kid), kinds) or "declare it in a [kinds.<id>] table; standard kinds: " + ", ".join(kinds))
+    count = shape.integer(entry["count"], f"{where}.count", 1, MAX_COUNT, what="a positive whole number of copies",
+                          line=line) if "count" in entry else None
+    flags = {}
+    for flag in ("flip_icon", "duel", "colorless"):
+        flags[flag] = bool(shape.boolean(entry[flag], f"{where}.{flag}", line=line)) if flag in entry else False
+    colors = _expand(entry, "color", "colors", where, out)
+    values = _expand(entry, "value", "values", where, out)
+    card_points = None
+    if "points" in entry:
+        card_points = shape.integer(entry["points"], f"{where}.points", 0, 10_000, line=line)
+    names = shape.text(entry["name"], f"{where}.name", line=line) if "name" in entry else None
+    pattern = shape.string(entry["id"], f"{where}.id", line=line) if "id" in entry else None
+    if None in (kind, count) or colors is None or values is None:
+        return []
+    palette_ids = palette.ids() if palette else ()
+    if colors == ["all"]:
+        colors = list(palette_ids) if palette else []
+    ok = True
+    for c in colors:
+        if c is not None and (not isinstance(c, str) or (palette and c not in palette_ids)):
+            err("color", "colors" if "colors" in entry else "color", f"colour {c!r} is not in the palette",
+                hint=did_you_mean(str(c), palette_ids) or "palette colours: " + ", ".join(palette_ids))
+            ok = False
+    for v in values:
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_VALUE):
+            err("value", "values" if "values" in entry else "value",
+                f"expected a card value from 0 to {MAX_VALUE}, got {v!r}")
+            ok = False
+    # What the kind's category allows.
+    has_color = colors != [None]
+    if kind.category == NUMBER and values == [None]:
+        err("missing-key", "value", f"a '{kind.id}' card (a number card) needs a 'value'")
+        ok = False
+    if kind.category != NUMBER and values != [None]:
+        err("value", "value", f"'{kind.id}' is not a number card, so it takes no value")
+        ok = False
+    if kind.category == WILD and has_color:
+        err("color", "color", f"'{kind.id}' is a wild card: it has no colour",
+            hint="remove 'color'/'colors', or use a coloured kind")
+        ok = False
+    if kind.category != WILD and not has_color and not flags["colorless"]:
+        err("missing-key", "color", f"a '{kind.id}' card needs a colour ('color' or 'colors')",
+            hint="or set colorless = true for a colourless number card")
+        ok = False
+    if flags["colorless"] and (has_color or kind.category != NUMBER):
+        err("value", "colorless", "only a number card without a colour can be colourless")
+        ok = False
+    if (flags["duel"] or flags["flip_icon"]) and kind.category != NUMBER:
+        err("value", "duel" if flags["duel"] else "flip_icon", "only number cards carry the duel or flip icon")
+        ok = False
+    flex_raw = entry.get("flex")
+    if flex_raw is not None:
+        flex_table = shape.table(flex_raw, f"{where}.flex", FLEX_KEYS, line=line)
+        if flex_table is None:
+            ok = False
+        else:
+            fk = flex_table.get("kind")
+            if "kind" in flex_table and fk not in kinds:
+                err("kind", "flex.kind", f"unknown card kind {fk!r}",
+                    hint=did_you_mean(str(fk), kinds) or "standard kinds: " + ", ".join(kinds))
+                ok = False
+            if kind.category != WILD and "color" not in flex_table:
+                err("missing-key", "flex.color", "the flex side of a coloured card needs a colour",
+                    hint="a palette colour id, or '+k' for the colour k places later")
+                ok = False
+            if kind.category == WILD and "color" in flex_table:
+                err("value", "flex.color", "a wild card's flex side has no colour")
+                ok = False
+    if not ok or (palette is None and has_color):
+        return []
+    cards = []
+    for color in colors:
+        flex = None
+        if flex_raw is not None:
+            fcolor = _flex_color(flex_raw.get("color"), color, palette, where, line, out)
+            if flex_raw.get("color") is not None and fcolor is None:
+                continue
+            if fcolor is not None and fcolor == color:
+                out.error("flex-color", f"{where}.flex.color",
+                          f"the flex side's colour '{fcolor}' is the card's own colour", line=line,
+                          hint="a flex side must point to another colour")
+                continue
+            flex = FlexSide(fcolor, flex_raw["kind"])
+        for value in values:
+            cid = naming.card_id(pattern, kind, color, value, flags, flex)
+            if not SLUG.match(cid):
+                err("value", "id", f"card id '{cid}' is not valid", hint="use lower-case letters, digits and hyphens")
+                continue
+            pts = card_points if card_points is not None else points.get(kind.id)
+            if pts == "face":
+                pts = value if value is not None else None
+            cnames = names_of(dict(names)) if names else naming.card_names(kind, color, value, flags, flex, palette, kinds)
+            cards.append(Card(cid, kind.id, color, value, count, pts, Names(cnames),
+                              flip_icon=flags["flip_icon"], duel=flags["duel"], colorless=flags["colorless"],
+                              flex=flex, where=where))
+    return cards
+
+
+def _flex_color(raw: Any, color: str | None, palette: Palette | None, where: str, line, out: Collector) -> str | None:
+    if raw is None or palette is None:
+        return None
+    ids = palette.ids()
+    if isinstance(raw, str) and (m := RELATIVE.match(raw)):
+        if color is None:
+            out.error("flex-color", f"{where}.flex.color", "a relative flex colour needs the card to have a colour",
+                      line=line)
+            return None
+        return ids[(palette.index(color) + int(m.group(1))) % len(ids)]
+    if isinstance(raw, str) and raw in ids:
+        return raw
+    out.error("color", f"{where}.flex.color", f"colour {raw!r} is not in the palette", line=line,
+              hint=did_you_mean(str(raw), ids) or "a palette colour id, or '+k' for the colour k places later")
+    return None
+
+
+def _components(value: Any, path: Path, shape: Shape, out: Collector) -> list[Component]:
+    if not isinstance(value, list):
+        out.error("type", "components", "expected an array of tables ([[components]])")
+        return []
+    lines = table_lines(path, "components")
+    comps = []
+    for i, raw in enumerate(value):
+        where = f"components[{i}]"
+        line = lines[i] if i < len(lines) else None
+        table = shape.table(raw, where, COMPONENT_KEYS, line=line)
+        if table is None or not set(COMPONENT_KEYS) <= set(table):
+            continue
+        cid = shape.string(table["id"], f"{where}.id", line=line)
+        kind = shape.string(table["kind"], f"{where}.kind", line=line)
+        count = shape.integer(table["count"], f"{where}.count", 1, MAX_COUNT, what="a positive whole number",
+                              line=line)
+        names = shape.text(table["name"], f"{where}.name", line=line)
+        faces = table["faces"]
+        if not isinstance(faces, list) or not faces or not all(isinstance(f, str) and SLUG.match(f) for f in faces):
+            out.error("type", f"{where}.faces", "expected a non-empty array of face ids", line=line,
+                      hint='e.g. faces = ["power-green", "power-red"]')
+            continue
+        if None in (cid, kind, count, names):
+            continue
+        comps.append(Component(cid, kind, count, Names(names_of(names)), tuple(faces), where))
+    return comps

@@ -1,0 +1,118 @@
+"""The keys a manifest (and a palette file) may hold: one table per TOML table.
+
+``docs/manifest.md`` documents every key listed here; a test keeps the two in step.
+Each entry maps a key to ``(type description, required)``.
+"""
+
+from __future__ import annotations
+
+DECK_KEYS = {
+    "id": ("string", True),
+    "name": ("text", True),
+    "language": ("string", True),
+    "players": ("table", True),
+    "hand_size": ("integer", True),
+    "card_size": ("string", False),
+    "palette": ("string", False),
+    "back_text": ("text", False),
+    "description": ("text", False),
+    "templates": ("string", False),
+}
+
+PLAYERS_KEYS = {
+    "min": ("integer", True),
+    "max": ("integer", True),
+}
+
+TOP_KEYS = {
+    "deck": ("table", True),
+    "palette": ("table", False),
+    "rules": ("table", True),
+    "scoring": ("table", True),
+    "kinds": ("table", False),
+    "cards": ("array of tables", True),
+    "components": ("array of tables", False),
+}
+
+PALETTE_KEYS = {
+    "id": ("string", False),
+    "name": ("string", False),
+    "colors": ("array of tables", True),
+}
+
+COLOR_KEYS = {
+    "id": ("string", True),
+    "hex": ("string", True),
+    "name": ("text", True),
+    "symbol": ("string", False),
+}
+
+RULES_KEYS = {
+    "preset": ("string", True),
+    "options": ("table", False),
+}
+
+SCORING_KEYS = {
+    "target": ("integer", True),
+    "knockout_bonus": ("integer", False),
+    "points": ("table", False),
+}
+
+KIND_KEYS = {
+    "category": ("string", True),
+    "name": ("text", True),
+    "effects": ("array", False),
+    "symbol": ("string", False),
+    "label": ("text", False),
+}
+
+CARD_KEYS = {
+    "id": ("string", False),
+    "kind": ("string", True),
+    "color": ("string", False),
+    "colors": ("string or array", False),
+    "value": ("integer", False),
+    "values": ("array of integers", False),
+    "count": ("integer", True),
+    "points": ("integer", False),
+    "name": ("text", False),
+    "flip_icon": ("boolean", False),
+    "duel": ("boolean", False),
+    "colorless": ("boolean", False),
+    "flex": ("table", False),
+}
+
+FLEX_KEYS = {
+    "color": ("string", False),
+    "kind": ("string", True),
+}
+
+COMPONENT_KEYS = {
+    "id": ("string", True),
+    "kind": ("string", True),
+    "count": ("integer", True),
+    "name": ("text", True),
+    "faces": ("array of strings", True),
+}
+
+EFFECT_KEYS = {"op", "n", "lose_turn", "who"}
+
+# Every table the parser reads, by the name docs/manifest.md uses for its section.
+ALL_TABLES = {
+    "top level": TOP_KEYS,
+    "[deck]": DECK_KEYS,
+    "deck.players": PLAYERS_KEYS,
+    "[palette]": PALETTE_KEYS,
+    "[[palette.colors]]": COLOR_KEYS,
+    "[rules]": RULES_KEYS,
+    "[scoring]": SCORING_KEYS,
+    "[kinds.<id>]": KIND_KEYS,
+    "[[cards]]": CARD_KEYS,
+    "cards[].flex": FLEX_KEYS,
+    "[[components]]": COMPONENT_KEYS,
+}
+
+MAX_COUNT = 1000          # copies of one card entry
+MAX_PLAYERS = 20
+MAX_VALUE = 99
+LANGUAGES = ("es", "en")

@@ -1,0 +1,198 @@
+"""The deck model: frozen values built by :mod:`deckgen.manifest` from a TOML manifest.
+
+Every later stage (checker, renderer, layout, rules engine, rulebook) reads these and
+nothing else. Nothing here is mutated after loading.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Mapping
+
+from deckgen.effects import Effect, draw_total, has
+
+# Card categories decide matching: numbers match by colour or value, actions by
+# colour or kind, wilds (no colour) can be played on anything.
+NUMBER = "number"
+ACTION = "action"
+WILD = "wild"
+CATEGORIES = (NUMBER, ACTION, WILD)
+
+
+@dataclass(frozen=True)
+class Names:
+    """A text in several languages; ``get`` falls back to any language there is."""
+
+    values: Mapping[str, str]
+
+    def get(self, lang: str) -> str:
+        if lang in self.values:
+            return self.values[lang]
+        for fallback in ("en", "es"):
+            if fallback in self.values:
+                return self.values[fallback]
+        return next(iter(self.values.values()), "")
+
+
+@dataclass(frozen=True)
+class Color:
+    id: str                 # stable slug used in manifests and card ids: "red"
+    hex: str                # "#RRGGBB"
+    names: Names            # {"es": "rojo", "en": "red"}
+    symbol: str | None = None  # optional shape cue for colour-blind players ("circle", "star" ...)
+
+    @property
+    def rgb(self) -> tuple[int, int, int]:
+        h = self.hex.lstrip("#")
+        return int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16)
+
+
+@dataclass(frozen=True)
+class Palette:
+    id: str
+    name: str
+    colors: tuple[Color, ...]
+    source: str | None = None  # file it came from, for messages
+
+    def ids(self) -> tuple[str, ...]:
+        return tuple(c.id for c in self.colors)
+
+    def get(self, color_id: str) -> Color:
+        for c in self.colors:
+            if c.id == color_id:
+                return c
+        raise KeyError(color_id)
+
+    def index(self, color_id: str) -> int:
+        return self.ids().index(color_id)
+
+    def with_overrides(self, overrides: Mapping[str, str]) -> "Palette":
+        """A copy with some colours' hex values replaced (``--color red=#FF0000``)."""
+        return replace(self, colors=tuple(
+            replace(c, hex=overrides.get(c.id, c.hex).upper()) for c in self.colors))
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A card kind: what a card *does*. Cards of one kind share names and effects."""
+
+    id: str                        # "skip", "wild-draw-four", "number"
+    category: str                  # number | action | wild
+    names: Names
+    effects: tuple[Effect, ...] = ()
+    symbol: str | None = None      # renderer hint: "skip", "reverse", "plus", "roulette" ...
+    label: Names | None = None     # short text printed on the card, e.g. "+4"; derived when None
+
+    @property
+    def draw_value(self) -> int:
+        return draw_total(self.effects)
+
+    @property
+    def is_draw(self) -> bool:
+        return self.draw_value > 0
+
+    def has(self, op: str) -> bool:
+        return has(self.effects, op)
+
+
+@dataclass(frozen=True)
+class FlexSide:
+    color: str | None      # palette colour id; None for flex wilds
+    kind: str              # kind id of the flex side's effect
+
+
+@dataclass(frozen=True)
+class Card:
+    """One distinct card face; ``count`` copies are printed and shuffled in."""
+
+    id: str
+    kind: str
+    color: str | None
+    value: int | None
+    count: int
+    points: int | None
+    names: Names
+    flip_icon: bool = False
+    duel: bool = False
+    colorless: bool = False
+    flex: FlexSide | None = None
+    where: str = ""        # key path of the manifest entry it came from: "cards[12]"
+
+    def name(self, lang: str) -> str:
+        return self.names.get(lang)
+
+
+@dataclass(frozen=True)
+class Component:
+    """A printed extra that is never shuffled in (a Power card)."""
+
+    id: str
+    kind: str                 # "power"
+    count: int
+    names: Names
+    faces: tuple[str, ...]    # face ids, e.g. ("power-green", "power-red")
+    where: str = ""
+
+
+@dataclass(frozen=True)
+class Scoring:
+    target: int
+    knockout_bonus: int = 0
+
+
+@dataclass(frozen=True)
+class Deck:
+    id: str
+    names: Names
+    language: str
+    players_min: int
+    players_max: int
+    hand_size: int
+    card_size: str                   # preset name or "WxH" with units, parsed by the renderer
+    palette: Palette
+    kinds: Mapping[str, Kind]
+    cards: tuple[Card, ...]
+    components: tuple[Component, ...]
+    rules_preset: str
+    rule_options: Mapping[str, object]   # the preset's options with the manifest's overrides
+    scoring: Scoring
+    back_text: Names | None = None
+    template_dir: str | None = None      # a homemade deck's own rulebook templates
+    source: Path | None = None           # the manifest file
+    description: Names | None = None
+
+    def name(self, lang: str | None = None) -> str:
+        return self.names.get(lang or self.language)
+
+    @property
+    def total(self) -> int:
+        return sum(c.count for c in self.cards)
+
+    def card(self, card_id: str) -> Card:
+        for c in self.cards:
+            if c.id == card_id:
+                return c
+        raise KeyError(card_id)
+
+    def kind_of(self, card: Card) -> Kind:
+        return self.kinds[card.kind]
+
+    def category(self, card: Card) -> str:
+        return self.kinds[card.kind].category
+
+    def count_by_kind(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for c in self.cards:
+            out[c.kind] = out.get(c.kind, 0) + c.count
+        return out
+
+    def count_by_color(self) -> dict[str | None, int]:
+        out: dict[str | None, int] = {}
+        for c in self.cards:
+            out[c.color] = out.get(c.color, 0) + c.count
+        return out
+
+    def expanded(self) -> list[Card]:
+        """Every physical card, copies included, in manifest order."""
+        return [c for c in self.cards for _ in range(c.count)]

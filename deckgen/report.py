@@ -1,0 +1,71 @@
+"""A check report as text for people and as JSON for tools."""
+
+from __future__ import annotations
+
+from deckgen.check import CheckReport
+
+
+def card_json(deck, card) -> dict:
+    return {
+        "id": card.id,
+        "name": card.name(deck.language),
+        "kind": card.kind,
+        "color": card.color,
+        "value": card.value,
+        "count": card.count,
+        "points": card.points,
+        "flex": {"color": card.flex.color, "kind": card.flex.kind} if card.flex else None,
+    }
+
+
+def to_json(rep: CheckReport) -> dict:
+    deck = rep.deck
+    data = {
+        "deck": deck.id if deck else None,
+        "name": deck.name() if deck else None,
+        "file": str(rep.path) if rep.path else None,
+        "cards_total": deck.total if deck else None,
+        "components": _components(deck) if deck else {},
+        "cards": [card_json(deck, c) for c in deck.cards] if deck else [],
+        "errors": [f.to_json() for f in rep.errors],
+        "warnings": [f.to_json() for f in rep.warnings],
+    }
+    data.update(rep.sections)
+    return data
+
+
+def _components(deck) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for comp in deck.components:
+        out[comp.kind] = out.get(comp.kind, 0) + comp.count
+    return out
+
+
+def to_text(rep: CheckReport) -> str:
+    lines = []
+    deck = rep.deck
+    if deck is not None:
+        lang = deck.language
+        lines.append(f"{deck.name()} ({deck.id}): {deck.total} cards, "
+                     f"{deck.players_min}-{deck.players_max} players, {deck.hand_size} cards each")
+        by_kind = deck.count_by_kind()
+        width = max(len(deck.kinds[k].names.get(lang)) for k in by_kind)
+        lines.append("  by kind:")
+        for kid, n in by_kind.items():
+            lines.append(f"    {deck.kinds[kid].names.get(lang):<{width}}  {n:>4}")
+        lines.append("  by colour: " + ", ".join(
+            f"{deck.palette.get(c).names.get(lang) if c else ('sin color' if lang == 'es' else 'no colour')} {n}"
+            for c, n in deck.count_by_color().items()))
+        for comp in deck.components:
+            lines.append(f"  printed extras: {comp.count} × {comp.names.get(lang)} (not shuffled in)")
+        for name, section in rep.sections.items():
+            summary = section.get("summary") if isinstance(section, dict) else None
+            if summary:
+                lines.append(f"  {name}: {summary}")
+    else:
+        lines.append(f"{rep.path}: the manifest could not be read as a deck")
+    for f in rep.findings:
+        lines.append(f.format())
+    n_err, n_warn = len(rep.errors), len(rep.warnings)
+    lines.append(f"{n_err} error{'s' if n_err != 1 else ''}, {n_warn} warning{'s' if n_warn != 1 else ''}")
+    return "\n".join(lines)
