@@ -96,10 +96,15 @@ def static_checks(deck: Deck) -> list[Finding]:
         out.append(error("no-start-card", "cards",
                          f"no card can be the start card under the '{rule}' start-card rule", file=f,
                          hint="a number card is needed" if rule == "number-only" else "add a card that is not a wild draw card"))
+    pointless: dict[str, list[Card]] = {}
     for card in deck.cards:
         if card.points is None:
-            out.append(error("no-points", f"{card.where}.points", f"card '{card.id}' has no point value", file=f,
-                             hint=f"add points = N to the entry or a scoring.points.{card.kind} value"))
+            pointless.setdefault(card.where, []).append(card)
+    for where, cards in pointless.items():
+        ids = ", ".join(f"'{c.id}'" for c in cards)
+        out.append(error("no-points", f"{where}.points",
+                         f"card{'s' if len(cards) > 1 else ''} {ids} {'have' if len(cards) > 1 else 'has'} no point value",
+                         file=f, hint=f"add points = N to the entry or a scoring.points.{cards[0].kind} value"))
     opts = deck.rule_options
     if opts.get("power_cards"):
         power = sum(c.count for c in deck.components if c.kind == "power")

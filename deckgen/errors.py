@@ -111,10 +111,15 @@ class Collector:
     findings: list[Finding] = field(default_factory=list)
 
     def error(self, code: str, where: str, message: str, hint: str | None = None, line: int | None = None):
-        self.findings.append(error(code, where, message, file=self.file, hint=hint, line=line))
+        self.add(error(code, where, message, file=self.file, hint=hint, line=line))
 
     def warning(self, code: str, where: str, message: str, hint: str | None = None, line: int | None = None):
-        self.findings.append(warning(code, where, message, file=self.file, hint=hint, line=line))
+        self.add(warning(code, where, message, file=self.file, hint=hint, line=line))
+
+    def add(self, finding: Finding) -> None:
+        """Keep a finding once, however many expanded cards repeat it."""
+        if finding not in self.findings:
+            self.findings.append(finding)
 
     @property
     def errors(self) -> list[Finding]:

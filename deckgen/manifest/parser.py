@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -317,7 +318,7 @@ def _card_entry(entry: dict, where: str, line: int | None, kinds: dict[str, Kind
     for c in colors:
         if c is not None and (not isinstance(c, str) or (palette and c not in palette_ids)):
             err("color", "colors" if "colors" in entry else "color", f"colour {c!r} is not in the palette",
-                hint=did_you_mean(str(c), palette_ids) or "palette colours: " + ", ".join(palette_ids))
+                hint=color_hint(c, palette))
             ok = False
     for v in values:
         if v is not None and (isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_VALUE):
@@ -407,8 +408,24 @@ def _flex_color(raw: Any, color: str | None, palette: Palette | None, where: str
     if isinstance(raw, str) and raw in ids:
         return raw
     out.error("color", f"{where}.flex.color", f"colour {raw!r} is not in the palette", line=line,
-              hint=did_you_mean(str(raw), ids) or "a palette colour id, or '+k' for the colour k places later")
+              hint=color_hint(raw, palette, "a palette colour id, or '+k' for the colour k places later"))
     return None
+
+
+def _fold(text: Any) -> str:
+    """Lower case without accents, so 'marron' finds 'marrón'."""
+    decomposed = unicodedata.normalize("NFKD", str(text).lower())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def color_hint(value: Any, palette: Palette | None, fallback: str | None = None) -> str:
+    """'rojo' -> "'rojo' is the name of colour 'red': use its id"; else a did-you-mean."""
+    if palette is None:
+        return fallback or ""
+    for color in palette.colors:
+        if any(_fold(value) == _fold(n) for n in color.names.values.values()):
+            return f"'{value}' is the name of colour '{color.id}': write its id, '{color.id}'"
+    return did_you_mean(str(value), palette.ids()) or fallback or "palette colours: " + ", ".join(palette.ids())
 
 
 def _components(value: Any, path: Path, shape: Shape, out: Collector) -> list[Component]:
