@@ -1,0 +1,40 @@
+"""Every command has --help with an example, and docs/cli.md documents every command."""
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from deckgen.cli import main
+from tests.conftest import ROOT
+
+
+def _commands(group, prefix=()):
+    for name, cmd in sorted(group.commands.items()):
+        path = prefix + (name,)
+        if isinstance(cmd, click.Group):
+            yield from _commands(cmd, path)
+        else:
+            yield path
+
+
+COMMANDS = list(_commands(main))
+
+
+@pytest.mark.parametrize("path", COMMANDS, ids=[" ".join(p) for p in COMMANDS])
+def test_command_help_has_an_example(path):
+    result = CliRunner().invoke(main, [*path, "--help"], prog_name="deckgen")
+    assert result.exit_code == 0
+    assert "Example:" in result.output
+    assert "deckgen " + " ".join(path) in result.output
+
+
+@pytest.mark.parametrize("path", COMMANDS, ids=[" ".join(p) for p in COMMANDS])
+def test_command_is_documented(path):
+    doc = (ROOT / "docs" / "cli.md").read_text("utf-8")
+    assert f"## `deckgen {' '.join(path)}`" in doc
+
+
+def test_unknown_command_is_a_usage_error():
+    result = CliRunner().invoke(main, ["bild"])
+    assert result.exit_code == 2
+    assert "bild" in result.output
