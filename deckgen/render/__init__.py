@@ -1,0 +1,90 @@
+"""The card renderer: every distinct face of a deck as a print-ready PNG.
+
+Public API (other stages code against exactly this)::
+
+    RenderSettings, card_size_mm, face_ids, render_face, render_deck, RenderResult, preview
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import Image
+
+from deckgen.model import Deck
+from deckgen.render.faces import face_ids, face_spec
+from deckgen.render.geometry import Frame, card_size_mm
+
+RENDERER_VERSION = "1"
+
+__all__ = ["RenderSettings", "RenderResult", "card_size_mm", "face_ids", "render_face", "render_deck", "preview"]
+
+
+@dataclass(frozen=True)
+class RenderSettings:
+    dpi: int = 300
+    bleed_mm: float = 3.0
+    safe_mm: float = 3.0
+    card_size: str | None = None      # preset name or "WxH" with units; None: the deck's card_size
+    symbols: bool | None = None       # colour-blind shape cues; None: on when the palette has > 4 colours
+    corner_guide: bool = False
+
+    def frame(self, deck: Deck) -> Frame:
+        return Frame(card_size_mm(self.card_size or deck.card_size), int(self.dpi), float(self.bleed_mm),
+                     float(self.safe_mm))
+
+    def symbols_on(self, deck: Deck) -> bool:
+        return len(deck.palette.colors) > 4 if self.symbols is None else bool(self.symbols)
+
+
+@dataclass(frozen=True)
+class RenderResult:
+    paths: dict[str, Path]
+    size_px: tuple[int, int]
+    trim_mm: tuple[float, float]
+    bleed_mm: float
+    dpi: int
+    drawn: int
+
+
+def render_face(deck: Deck, face_id: str, settings: RenderSettings | None = None) -> Image.Image:
+    """One face as an RGB image: trim + 2 x bleed at the settings' DPI."""
+    from deckgen.render.draw import draw_face
+
+    settings = settings or RenderSettings()
+    settings_check(settings)
+    spec = face_spec(deck, face_id, settings.symbols_on(deck))
+    return draw_face(spec, settings.frame(deck), settings.corner_guide)
+
+
+def settings_check(settings: RenderSettings) -> None:
+    from deckgen.errors import DeckgenError, error
+
+    problems = []
+    if not 30 <= int(settings.dpi) <= 1200:
+        problems.append(error("option", "dpi", f"{settings.dpi} dpi is out of range", hint="use 30 to 1200 (300 for print)"))
+    if not 0 <= settings.bleed_mm <= 10:
+        problems.append(error("option", "bleed", f"{settings.bleed_mm} mm bleed is out of range", hint="use 0mm to 10mm"))
+    if not 0 <= settings.safe_mm <= 10:
+        problems.append(error("option", "safe", f"{settings.safe_mm} mm safe margin is out of range",
+                              hint="use 0mm to 10mm"))
+    if problems:
+        raise DeckgenError(problems)
+
+
+def render_deck(deck: Deck, settings: RenderSettings | None = None, out_dir: Path | None = None, *,
+                use_cache: bool = True, cache_dir: Path | None = None, progress=None,
+                jobs: int | None = None) -> RenderResult:
+    """Every distinct face as a PNG (in ``out_dir`` and/or the cache); see :mod:`deckgen.render.batch`."""
+    from deckgen.render.batch import render_all
+
+    return render_all(deck, settings or RenderSettings(), out_dir, use_cache=use_cache, cache_dir=cache_dir,
+                      progress=progress, jobs=jobs)
+
+
+def preview(deck: Deck, settings: RenderSettings | None = None, out_path: Path | None = None, progress=None) -> Path:
+    """A contact sheet of every distinct face with its copy count; returns the PNG path."""
+    from deckgen.render.sheet import contact_sheet
+
+    return contact_sheet(deck, settings or RenderSettings(), out_path, progress)

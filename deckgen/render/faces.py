@@ -1,0 +1,192 @@
+"""What each face shows, as a frozen :class:`FaceSpec` derived from the deck model.
+
+The spec is all the renderer draws from, so its ``repr`` is also the content part of the
+cache key: a face is redrawn exactly when something it shows has changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from deckgen.errors import DeckgenError, did_you_mean, error
+from deckgen.model import NUMBER, WILD, Card, Deck, Kind
+from deckgen.palette import text_ink
+from deckgen.render.symbols import SHAPES, SYMBOLS
+
+RGB = tuple  # (r, g, b)
+
+WORDS = {
+    "es": {"flex": "FLEX", "power": "PODER", "flip": "VOLTEA", "duel": "DUELO", "colorless": "INCOLORO"},
+    "en": {"flex": "FLEX", "power": "POWER", "flip": "FLIP", "duel": "DUEL", "colorless": "COLOURLESS"},
+}
+WILD_FIELD = (22, 22, 22)
+COLORLESS_FIELD = (74, 74, 74)
+BACK_FIELD = (18, 18, 18)
+POWER = {"power-green": ((46, 158, 72), "check"), "power-red": ((215, 38, 61), "cross")}
+WHITE = (255, 255, 255)
+
+
+@dataclass(frozen=True)
+class Emblem:
+    """A centre or corner mark: a number/label text, a vector symbol, or both."""
+
+    text: str = ""
+    symbol: str | None = None      # a name in symbols.SYMBOLS, or "wheel" (palette wheel)
+    underline: bool = False        # 6 and 9
+    extra: str | None = None       # a small second symbol (reverse on Wild Reverse Draw Four)
+
+
+@dataclass(frozen=True)
+class FlexBadge:
+    color: RGB | None              # None: a flex wild (dark badge)
+    emblem: Emblem
+    ink: RGB
+    shape: str | None = None       # the flex colour's shape cue
+    label: str = "FLEX"
+
+
+@dataclass(frozen=True)
+class FaceSpec:
+    face_id: str
+    field: RGB
+    oval: str                      # "white", "segments" or "none"
+    segments: tuple[RGB, ...]
+    ink: RGB                       # centre emblem colour
+    centre: Emblem
+    index: Emblem
+    index_ink: RGB
+    caption: str = ""
+    marks: tuple[str, ...] = ()    # "flip", "duel"
+    shape: str | None = None       # colour-blind shape cue
+    flex: FlexBadge | None = None
+    title: str = ""                # card back
+    title_ink: RGB = WHITE
+
+
+def words(lang: str) -> dict[str, str]:
+    return WORDS.get(lang, WORDS["en"])
+
+
+def _derived(kind: Kind) -> tuple[str | None, str, str | None]:
+    """(symbol, +N text, extra symbol) derived from a kind's effect primitives."""
+    ops = [e.op for e in kind.effects]
+    draw = kind.draw_value
+    everyone = sum(e.n or 0 for e in kind.effects if e.op == "everyone_draws")
+    extra = "reverse" if "reverse" in ops and (draw or everyone) else None
+    if draw:
+        return ("target" if "target" in ops else None), f"+{draw}", extra
+    if everyone:
+        return "everyone", f"+{everyone}", extra
+    for op, sym in (("roulette", "wheel"), ("skip_all", "skip-all"), ("skip", "skip"), ("reverse", "reverse"),
+                    ("discard_color", "discard-all"), ("swap_hands", "swap"), ("pass_hands", "pass"),
+                    ("flip_power", "flip"), ("duel", "duel"), ("choose_color", None)):
+        if op in ops:
+            return sym, "", None
+    return "plus", "", None
+
+
+def kind_emblem(kind: Kind, lang: str, value: int | None = None) -> Emblem:
+    if kind.category == NUMBER:
+        text = "" if value is None else str(value)
+        return Emblem(text, None, value in (6, 9))
+    sym, text, extra = _derived(kind)
+    if kind.label is not None:
+        text = kind.label.get(lang)
+    if kind.symbol:
+        named = {"roulette": "wheel", "wild": None}.get(kind.symbol, kind.symbol)
+        if named is None or named == "wheel" or named in SYMBOLS:
+            sym = named if not text or named in ("target", "everyone") else sym
+    return Emblem(text, sym, False, extra)
+
+
+def corner_of(emblem: Emblem) -> Emblem:
+    """The corner index: the text when there is one, else the symbol."""
+    if emblem.text:
+        return Emblem(emblem.text, None, emblem.underline)
+    return Emblem("", emblem.symbol or "wheel")
+
+
+def caption_of(deck: Deck, kind: Kind) -> str:
+    if kind.category == NUMBER:
+        return ""
+    return kind.names.get(deck.language).upper()
+
+
+def _shape(deck: Deck, color_id: str | None, symbols: bool) -> str | None:
+    if not symbols or color_id is None:
+        return None
+    sym = deck.palette.get(color_id).symbol
+    return sym if sym in SHAPES else None
+
+
+def card_face(deck: Deck, card: Card, symbols: bool) -> FaceSpec:
+    lang = deck.language
+    kind = deck.kinds[card.kind]
+    pal = deck.palette
+    segments = tuple(c.rgb for c in pal.colors)
+    centre = kind_emblem(kind, lang, card.value)
+    marks = tuple(m for m, on in (("flip", card.flip_icon), ("duel", card.duel)) if on)
+    caption = caption_of(deck, kind)
+    if card.flip_icon or card.duel:
+        caption = " · ".join(words(lang)["flip" if m == "flip" else "duel"] for m in marks)
+    if card.colorless:
+        field, oval, ink = COLORLESS_FIELD, "white", COLORLESS_FIELD
+        caption = words(lang)["colorless"]
+    elif card.color is None or kind.category == WILD:
+        field, ink = WILD_FIELD, WHITE
+        oval = "white" if centre.symbol == "wheel" else "segments"
+    else:
+        field = pal.get(card.color).rgb
+        oval, ink = "white", field
+    flex = None
+    if card.flex is not None:
+        fkind = deck.kinds[card.flex.kind]
+        femblem = kind_emblem(fkind, lang, card.value)
+        fcolor = pal.get(card.flex.color).rgb if card.flex.color else None
+        flex = FlexBadge(fcolor, corner_of(femblem) if fkind.category == NUMBER else femblem,
+                         text_ink(fcolor) if fcolor else WHITE, _shape(deck, card.flex.color, symbols),
+                         words(lang)["flex"])
+        caption = caption if kind.category != NUMBER else ""
+    return FaceSpec(card.id, field, oval, segments, ink, centre, corner_of(centre), text_ink(field),
+                    caption, marks, _shape(deck, card.color, symbols), flex)
+
+
+def power_face(deck: Deck, face_id: str) -> FaceSpec:
+    rgb, sym = POWER.get(face_id, POWER["power-red" if "red" in face_id else "power-green"])
+    color_id = "green" if sym == "check" else "red"
+    if color_id in deck.palette.ids():
+        rgb = deck.palette.get(color_id).rgb
+    emblem = Emblem("", sym)
+    return FaceSpec(face_id, rgb, "white", (), rgb, emblem, emblem, text_ink(rgb), words(deck.language)["power"])
+
+
+def back_face(deck: Deck) -> FaceSpec:
+    pal = deck.palette
+    oval = pal.colors[0].rgb
+    title = (deck.back_text.get(deck.language) if deck.back_text else deck.name()).upper()
+    from deckgen.palette import contrast
+    candidates = [c.rgb for c in pal.colors[1:]] + [WHITE]
+    title_ink = max(candidates, key=lambda c: (contrast(c, oval) >= 2.0, c != WHITE, contrast(c, oval)))
+    return FaceSpec("back", BACK_FIELD, "none", (oval,), oval, Emblem(), Emblem(), WHITE, "", (), None, None,
+                    title, title_ink)
+
+
+def face_ids(deck: Deck) -> list[str]:
+    ids = [c.id for c in deck.cards] + ["back"]
+    for comp in deck.components:
+        ids.extend(f for f in comp.faces if f not in ids)
+    return ids
+
+
+def face_spec(deck: Deck, face_id: str, symbols: bool) -> FaceSpec:
+    if face_id == "back":
+        return back_face(deck)
+    for card in deck.cards:
+        if card.id == face_id:
+            return card_face(deck, card, symbols)
+    for comp in deck.components:
+        if face_id in comp.faces:
+            return power_face(deck, face_id)
+    ids = face_ids(deck)
+    raise DeckgenError(error("face", "face", f"the deck has no face '{face_id}'",
+                             hint=did_you_mean(face_id, ids) or f"faces: {', '.join(ids[:6])} ..."))

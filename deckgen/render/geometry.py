@@ -1,0 +1,128 @@
+"""Card geometry: size presets from ``decks/card-sizes.toml`` and the pixel frame of a face.
+
+Everything here is in millimetres until :class:`Frame` turns it into pixels at one DPI.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+from deckgen.errors import Collector, DeckgenError, did_you_mean, error
+from deckgen.manifest.reader import read_toml
+from deckgen.resources import decks_dir
+from deckgen.units import parse_length, parse_size
+
+SIZE_KEYS = {"width", "height", "description"}
+
+
+def sizes_file() -> Path:
+    return decks_dir() / "card-sizes.toml"
+
+
+@functools.lru_cache(maxsize=4)
+def load_sizes(path: Path | None = None) -> dict[str, tuple[float, float]]:
+    """Every preset as name -> (width_mm, height_mm); raises DeckgenError listing every problem."""
+    path = path or sizes_file()
+    data = read_toml(path)
+    out = Collector(str(path))
+    sizes: dict[str, tuple[float, float]] = {}
+    table = data.get("sizes")
+    if not isinstance(table, dict) or not table:
+        raise DeckgenError(error("card-sizes", "sizes", "expected a [sizes.<name>] table per preset",
+                                 file=str(path)))
+    for name, entry in table.items():
+        where = f"sizes.{name}"
+        if not isinstance(entry, dict):
+            out.error("type", where, "expected a table with width and height")
+            continue
+        for key in sorted(set(entry) - SIZE_KEYS):
+            out.error("unknown-key", f"{where}.{key}", f"unknown key '{key}'",
+                      hint=did_you_mean(key, SIZE_KEYS) or "accepted keys: " + ", ".join(sorted(SIZE_KEYS)))
+        dims = []
+        for key in ("width", "height"):
+            if key not in entry:
+                out.error("missing", f"{where}.{key}", f"'{key}' is required", hint="e.g. '63.5mm'")
+                continue
+            try:
+                value = parse_length(entry[key], f"{where}.{key}")
+            except DeckgenError as exc:
+                out.findings.extend(_with_file(exc, str(path)))
+                continue
+            if not 20.0 <= value <= 400.0:
+                out.error("value", f"{where}.{key}", f"{value:g} mm is not a card size",
+                          hint="expected 20mm to 400mm")
+                continue
+            dims.append(value)
+        if len(dims) == 2:
+            sizes[name] = (dims[0], dims[1])
+    if out.errors:
+        raise DeckgenError(out.errors)
+    return sizes
+
+
+def _with_file(exc: DeckgenError, file: str):
+    return [error(f.code, f.where, f.message, file=file, hint=f.hint) for f in exc.findings]
+
+
+def card_size_mm(name_or_size: str) -> tuple[float, float]:
+    """A preset name (``"poker"``) or ``"WxH"`` with units -> (width_mm, height_mm)."""
+    sizes = load_sizes()
+    key = str(name_or_size).strip()
+    if key.lower() in sizes:
+        return sizes[key.lower()]
+    if any(ch.isdigit() for ch in key):
+        w, h = parse_size(key, "card size")
+        if not (20.0 <= w <= 400.0 and 20.0 <= h <= 400.0):
+            raise DeckgenError(error("card-size", "card size", f"'{key}' is not a card size",
+                                     hint="expected each side between 20mm and 400mm"))
+        return w, h
+    hint = did_you_mean(key, sizes) or "presets: " + ", ".join(sizes) + ", or WIDTHxHEIGHT such as '63mmx88mm'"
+    raise DeckgenError(error("card-size", "card size", f"unknown card size '{key}'", hint=hint))
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One face's pixel frame: trim, bleed and safe zone at a DPI.
+
+    The image is ``full`` pixels; the trim box starts ``bleed`` pixels in; the safe box
+    (where every symbol and text lives) starts ``bleed + safe`` pixels in.
+    """
+
+    trim_mm: tuple[float, float]
+    dpi: int
+    bleed_mm: float
+    safe_mm: float
+
+    def px(self, mm: float) -> int:
+        return int(round(mm * self.dpi / 25.4))
+
+    @property
+    def bleed(self) -> int:
+        return self.px(self.bleed_mm)
+
+    @property
+    def trim(self) -> tuple[int, int]:
+        return self.px(self.trim_mm[0]), self.px(self.trim_mm[1])
+
+    @property
+    def full(self) -> tuple[int, int]:
+        w, h = self.trim
+        return w + 2 * self.bleed, h + 2 * self.bleed
+
+    @property
+    def safe_box(self) -> tuple[int, int, int, int]:
+        """(left, top, right, bottom) in image pixels, right/bottom exclusive."""
+        inset = self.bleed + self.px(self.safe_mm)
+        w, h = self.full
+        return inset, inset, w - inset, h - inset
+
+    @property
+    def center(self) -> tuple[float, float]:
+        w, h = self.full
+        return w / 2.0, h / 2.0
+
+    def unit(self) -> float:
+        """A length unit that scales with the card: 1/100 of the trim width in pixels."""
+        return self.trim[0] / 100.0

@@ -1,0 +1,268 @@
+"""Vector symbols drawn as antialiased masks: action icons and colour-blind shape cues.
+
+Every symbol is a function drawing white (255) shapes on a square ``L`` canvas of side ``s``
+(already supersampled). :func:`symbol_mask` draws at 4x and reduces, and memoises the result,
+so a face is mostly paste operations with ready masks.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+from PIL import Image, ImageDraw
+
+SS = 4  # supersampling factor for masks
+ON, OFF = 255, 0
+
+
+def _rot(points, cx, cy, deg):
+    a = math.radians(deg)
+    ca, sa = math.cos(a), math.sin(a)
+    return [(cx + (x - cx) * ca - (y - cy) * sa, cy + (x - cx) * sa + (y - cy) * ca) for x, y in points]
+
+
+def _bar(d, s, x0, y0, x1, y1, w, fill=ON):
+    """A thick straight bar between two points (fractions of s), width w (fraction)."""
+    dx, dy = (x1 - x0) * s, (y1 - y0) * s
+    n = math.hypot(dx, dy) or 1.0
+    ox, oy = -dy / n * w * s / 2, dx / n * w * s / 2
+    pts = [(x0 * s + ox, y0 * s + oy), (x1 * s + ox, y1 * s + oy), (x1 * s - ox, y1 * s - oy), (x0 * s - ox, y0 * s - oy)]
+    d.polygon(pts, fill=fill)
+
+
+def _ring(d, s, cx, cy, r, w, fill=ON):
+    d.ellipse([(cx - r) * s, (cy - r) * s, (cx + r) * s, (cy + r) * s], fill=fill)
+    ri = r - w
+    d.ellipse([(cx - ri) * s, (cy - ri) * s, (cx + ri) * s, (cy + ri) * s], fill=OFF)
+
+
+def _arrow(d, s, x0, y0, x1, y1, w, head=2.2, fill=ON):
+    """A straight arrow from (x0, y0) to the tip (x1, y1)."""
+    length = math.hypot(x1 - x0, y1 - y0)
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    hl = w * head * 0.9
+    bx, by = x1 - ux * hl, y1 - uy * hl
+    _bar(d, s, x0, y0, bx + ux * 0.01, by + uy * 0.01, w, fill)
+    px, py = -uy, ux
+    hw = w * head / 2
+    d.polygon([(x1 * s, y1 * s), ((bx + px * hw) * s, (by + py * hw) * s), ((bx - px * hw) * s, (by - py * hw) * s)],
+              fill=fill)
+
+
+def _arc_arrow(d, s, cx, cy, r, start, end, w, fill=ON):
+    """A circular arc (degrees, clockwise in image space) ending in an arrow head at ``end``."""
+    box = [(cx - r) * s, (cy - r) * s, (cx + r) * s, (cy + r) * s]
+    head_deg = math.degrees(w * 1.6 / r)
+    d.arc(box, start, end - head_deg * 0.6, fill=fill, width=max(1, int(w * s)))
+    a = math.radians(end - head_deg)
+    bx, by = cx + r * math.cos(a), cy + r * math.sin(a)
+    t = math.radians(end)
+    tx, ty = cx + r * math.cos(t), cy + r * math.sin(t)
+    # tangent direction at the head base, and the tip slightly past the arc end
+    ux, uy = tx - bx, ty - by
+    n = math.hypot(ux, uy) or 1.0
+    ux, uy = ux / n, uy / n
+    tip = (tx + ux * w * 0.6, ty + uy * w * 0.6)
+    nx, ny = math.cos(a), math.sin(a)
+    hw = w * 1.15
+    d.polygon([(tip[0] * s, tip[1] * s), ((bx + nx * hw) * s, (by + ny * hw) * s),
+               ((bx - nx * hw) * s, (by - ny * hw) * s)], fill=fill)
+
+
+def _card(d, s, cx, cy, w, h, deg, fill=ON, gap=0.0):
+    pts = [(cx - w / 2, cy - h / 2), (cx + w / 2, cy - h / 2), (cx + w / 2, cy + h / 2), (cx - w / 2, cy + h / 2)]
+    if gap:
+        g = [(cx - w / 2 - gap, cy - h / 2 - gap), (cx + w / 2 + gap, cy - h / 2 - gap),
+             (cx + w / 2 + gap, cy + h / 2 + gap), (cx - w / 2 - gap, cy + h / 2 + gap)]
+        d.polygon([(x * s, y * s) for x, y in _rot(g, cx, cy, deg)], fill=OFF)
+    d.polygon([(x * s, y * s) for x, y in _rot(pts, cx, cy, deg)], fill=fill)
+
+
+# ---------------------------------------------------------------- action symbols
+
+def skip(d, s):
+    _ring(d, s, 0.5, 0.5, 0.46, 0.15)
+    _bar(d, s, 0.2, 0.8, 0.8, 0.2, 0.15)
+
+
+def reverse(d, s):
+    dx, dy = 0.56, -0.83                      # the arrows' direction (towards the top right)
+    px, py = 0.83, 0.56                       # perpendicular
+    off, back, ahead = 0.13, 0.08, 0.42
+    _arrow(d, s, 0.5 + px * off - dx * back, 0.5 + py * off - dy * back,
+           0.5 + px * off + dx * ahead, 0.5 + py * off + dy * ahead, 0.14)
+    _arrow(d, s, 0.5 - px * off + dx * back, 0.5 - py * off + dy * back,
+           0.5 - px * off - dx * ahead, 0.5 - py * off - dy * ahead, 0.14)
+
+
+def skip_all(d, s):
+    _ring(d, s, 0.5, 0.5, 0.27, 0.09)
+    _bar(d, s, 0.34, 0.66, 0.66, 0.34, 0.09)
+    _arc_arrow(d, s, 0.5, 0.5, 0.43, 200, 335, 0.08)
+    _arc_arrow(d, s, 0.5, 0.5, 0.43, 20, 155, 0.08)
+
+
+def discard_all(d, s):
+    for deg, cx, cy in ((-26, 0.27, 0.42), (0, 0.5, 0.34), (26, 0.73, 0.42)):
+        _card(d, s, cx, cy, 0.28, 0.42, deg, gap=0.04)
+    _bar(d, s, 0.5, 0.58, 0.5, 0.72, 0.2, fill=OFF)
+    _arrow(d, s, 0.5, 0.62, 0.5, 0.98, 0.11)
+
+
+def flip(d, s):
+    _card(d, s, 0.5, 0.5, 0.3, 0.44, 0)
+    _card(d, s, 0.5, 0.5, 0.18, 0.32, 0, fill=OFF)
+    _arc_arrow(d, s, 0.5, 0.5, 0.42, 195, 320, 0.085)
+    _arc_arrow(d, s, 0.5, 0.5, 0.42, 15, 140, 0.085)
+
+
+def duel(d, s):
+    for deg in (45, -45):
+        pts = [(0.47, 0.06), (0.5, 0.0), (0.53, 0.06), (0.53, 0.66), (0.47, 0.66)]       # blade
+        guard = [(0.36, 0.66), (0.64, 0.66), (0.64, 0.72), (0.36, 0.72)]
+        grip = [(0.475, 0.72), (0.525, 0.72), (0.525, 0.88), (0.475, 0.88)]
+        for poly in (pts, guard, grip):
+            d.polygon([(x * s, y * s) for x, y in _rot(poly, 0.5, 0.5, deg)], fill=ON)
+        cx, cy = _rot([(0.5, 0.92)], 0.5, 0.5, deg)[0]
+        d.ellipse([(cx - 0.045) * s, (cy - 0.045) * s, (cx + 0.045) * s, (cy + 0.045) * s], fill=ON)
+
+
+def check(d, s):
+    d.line([(0.12 * s, 0.52 * s), (0.4 * s, 0.8 * s), (0.9 * s, 0.2 * s)], fill=ON, width=int(0.17 * s), joint="curve")
+
+
+def cross(d, s):
+    _bar(d, s, 0.15, 0.15, 0.85, 0.85, 0.18)
+    _bar(d, s, 0.15, 0.85, 0.85, 0.15, 0.18)
+
+
+def target(d, s):
+    _ring(d, s, 0.5, 0.5, 0.4, 0.08)
+    d.ellipse([0.41 * s, 0.41 * s, 0.59 * s, 0.59 * s], fill=ON)
+    for x0, y0, x1, y1 in ((0.5, 0.0, 0.5, 0.26), (0.5, 0.74, 0.5, 1.0), (0.0, 0.5, 0.26, 0.5), (0.74, 0.5, 1.0, 0.5)):
+        _bar(d, s, x0, y0, x1, y1, 0.07)
+
+
+def everyone(d, s):
+    for cx, cy, r in ((0.2, 0.42, 0.11), (0.8, 0.42, 0.11), (0.5, 0.36, 0.14)):
+        d.ellipse([(cx - r) * s, (cy - r) * s, (cx + r) * s, (cy + r) * s], fill=ON)
+        bw = r * 1.9
+        d.pieslice([(cx - bw) * s, (cy + r * 1.3) * s, (cx + bw) * s, (cy + r * 1.3 + 2 * bw) * s], 180, 360, fill=ON)
+
+
+def swap(d, s):
+    _arrow(d, s, 0.15, 0.33, 0.9, 0.33, 0.13)
+    _arrow(d, s, 0.85, 0.67, 0.1, 0.67, 0.13)
+
+
+def pass_hands(d, s):
+    _arc_arrow(d, s, 0.5, 0.5, 0.38, 130, 400, 0.12)
+    _card(d, s, 0.5, 0.5, 0.22, 0.32, 15)
+
+
+def plus(d, s):
+    _bar(d, s, 0.5, 0.12, 0.5, 0.88, 0.22)
+    _bar(d, s, 0.12, 0.5, 0.88, 0.5, 0.22)
+
+
+# ---------------------------------------------------------------- colour-blind shape cues
+
+def _poly(d, s, pts):
+    d.polygon([(x * s, y * s) for x, y in pts], fill=ON)
+
+
+def _regular(n, r, start, cx=0.5, cy=0.5):
+    return [(cx + r * math.cos(math.radians(start + i * 360 / n)), cy + r * math.sin(math.radians(start + i * 360 / n)))
+            for i in range(n)]
+
+
+def circle(d, s):
+    d.ellipse([0.06 * s, 0.06 * s, 0.94 * s, 0.94 * s], fill=ON)
+
+
+def triangle(d, s):
+    _poly(d, s, [(0.5, 0.04), (0.97, 0.9), (0.03, 0.9)])
+
+
+def square(d, s):
+    _poly(d, s, [(0.1, 0.1), (0.9, 0.1), (0.9, 0.9), (0.1, 0.9)])
+
+
+def diamond(d, s):
+    _poly(d, s, [(0.5, 0.02), (0.95, 0.5), (0.5, 0.98), (0.05, 0.5)])
+
+
+def star(d, s):
+    outer = _regular(5, 0.5, -90, cy=0.54)
+    inner = _regular(5, 0.2, -54, cy=0.54)
+    _poly(d, s, [p for pair in zip(outer, inner) for p in pair])
+
+
+def hexagon(d, s):
+    _poly(d, s, _regular(6, 0.48, 0))
+
+
+def heart(d, s):
+    d.ellipse([0.04 * s, 0.1 * s, 0.52 * s, 0.58 * s], fill=ON)
+    d.ellipse([0.48 * s, 0.1 * s, 0.96 * s, 0.58 * s], fill=ON)
+    _poly(d, s, [(0.07, 0.45), (0.93, 0.45), (0.5, 0.94)])
+
+
+def plus_shape(d, s):
+    _poly(d, s, [(0.35, 0.05), (0.65, 0.05), (0.65, 0.35), (0.95, 0.35), (0.95, 0.65), (0.65, 0.65),
+                 (0.65, 0.95), (0.35, 0.95), (0.35, 0.65), (0.05, 0.65), (0.05, 0.35), (0.35, 0.35)])
+
+
+def crescent(d, s):
+    d.ellipse([0.04 * s, 0.04 * s, 0.96 * s, 0.96 * s], fill=ON)
+    d.ellipse([0.3 * s, -0.04 * s, 1.1 * s, 0.76 * s], fill=OFF)
+
+
+def drop(d, s):
+    d.ellipse([0.18 * s, 0.36 * s, 0.82 * s, 1.0 * s], fill=ON)
+    _poly(d, s, [(0.5, 0.0), (0.8, 0.56), (0.2, 0.56)])
+
+
+SYMBOLS = {
+    "skip": skip, "reverse": reverse, "skip-all": skip_all, "discard-all": discard_all, "flip": flip,
+    "duel": duel, "check": check, "cross": cross, "target": target, "everyone": everyone, "swap": swap,
+    "pass": pass_hands, "plus": plus,
+}
+SHAPES = {
+    "circle": circle, "triangle": triangle, "square": square, "diamond": diamond, "star": star,
+    "hexagon": hexagon, "heart": heart, "cross": plus_shape, "crescent": crescent, "drop": drop,
+}
+
+
+@functools.lru_cache(maxsize=512)
+def symbol_mask(name: str, size: int, shape: bool = False) -> Image.Image:
+    """An antialiased square mask (``L``, ``size`` px) of a symbol or shape cue."""
+    table = SHAPES if shape else SYMBOLS
+    big = Image.new("L", (size * SS, size * SS), 0)
+    table[name](ImageDraw.Draw(big), size * SS)
+    return big.reduce(SS)
+
+
+@functools.lru_cache(maxsize=64)
+def oval_mask(w: int, h: int, rx: float, ry: float, deg: float) -> Image.Image:
+    """A tilted ellipse (semi-axes rx, ry px, rotated ``deg`` anticlockwise) centred in a w x h mask."""
+    big = Image.new("L", (w * SS, h * SS), 0)
+    cx, cy = w * SS / 2, h * SS / 2
+    pts = []
+    for i in range(360):
+        t = math.radians(i)
+        pts.append((cx + rx * SS * math.cos(t), cy + ry * SS * math.sin(t)))
+    ImageDraw.Draw(big).polygon(_rot(pts, cx, cy, -deg), fill=ON)
+    return big.reduce(SS)
+
+
+@functools.lru_cache(maxsize=128)
+def wedge_mask(w: int, h: int, n: int, i: int, start: float = -90.0) -> Image.Image:
+    """The i-th of n equal pie wedges covering a w x h box (centred), for palette wheels."""
+    big = Image.new("L", (w * SS, h * SS), 0)
+    r = math.hypot(w, h) * SS
+    cx, cy = w * SS / 2, h * SS / 2
+    a0 = start + i * 360.0 / n
+    ImageDraw.Draw(big).pieslice([cx - r, cy - r, cx + r, cy + r], a0, a0 + 360.0 / n, fill=ON)
+    return big.reduce(SS)
