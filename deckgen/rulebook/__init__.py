@@ -1,0 +1,71 @@
+"""The rulebook: jinja2 templates -> a printable PDF in Spanish or English, checked against the deck.
+
+Public API::
+
+    write_rulebook(deck, lang, out_path, *, paper="a4", progress=None) -> Path
+    crosscheck(deck) -> list[Finding]
+    check_stage(deck, options, report) -> list[Finding]     (plugged into ``deckgen check``)
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from deckgen.errors import DeckgenError, Finding, error
+from deckgen.model import Deck
+from deckgen.rulebook.env import languages
+from deckgen.rulebook.text import checked_text, crosscheck, render_text
+
+__all__ = ["write_rulebook", "build_rulebook", "crosscheck", "check_stage", "languages", "render_text", "PAPERS"]
+
+PAPERS = ("a4", "letter")
+
+
+def build_rulebook(deck: Deck, lang: str, *, paper: str = "a4", images: Mapping[str, Any] | None = None,
+                   image_dpi: int | None = None, progress: Callable[[str, int, int], None] | None = None) -> bytes:
+    """The rulebook PDF as bytes. Raises DeckHasErrors when the cross-check fails."""
+    from deckgen.rulebook.images import DPI, card_images
+    from deckgen.rulebook.pdf import build_pdf
+
+    if paper not in PAPERS:
+        raise DeckgenError(error("option", "--paper", f"unknown paper size '{paper}'", hint="use a4 or letter"))
+    text, rec = checked_text(deck, lang)
+    if images is None:
+        images = card_images(deck, image_dpi or DPI, progress)
+    return build_pdf(deck, lang, text, rec, images, paper, progress)
+
+
+def write_rulebook(deck: Deck, lang: str, out_path: Path, *, paper: str = "a4",
+                   progress: Callable[[str, int, int], None] | None = None) -> Path:
+    """Write the rulebook atomically (temp file + os.replace); same inputs -> same bytes."""
+    out_path = Path(out_path)
+    data = build_rulebook(deck, lang, paper=paper, progress=progress)
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{out_path.name}.", suffix=".tmp", dir=out_path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, out_path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return out_path
+
+
+def check_stage(deck: Deck, options, report) -> list[Finding]:
+    """``deckgen check``'s rulebook step: the cross-check, summarised in the JSON report."""
+    try:
+        findings = crosscheck(deck)
+    except DeckgenError as exc:
+        findings = exc.findings
+    errors = [f for f in findings if f.is_error]
+    report.sections["rulebook"] = {
+        "summary": f"rulebook templates ({', '.join(languages(deck))}): "
+                   + ("every card named exists and every kind is explained" if not errors else f"{len(errors)} problem(s)"),
+        "languages": languages(deck),
+    }
+    return findings

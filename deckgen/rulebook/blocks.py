@@ -1,0 +1,168 @@
+"""The non-prose parts of a rulebook: components table, colour table, card entries."""
+
+from __future__ import annotations
+
+import io
+from typing import Any, Mapping
+
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, Image, Paragraph, Table, TableStyle
+from xml.sax.saxutils import escape
+
+from deckgen.model import WILD, Deck
+from deckgen.rulebook.context import points_text
+from deckgen.rulebook.describe import group_name, group_text
+from deckgen.rulebook.groups import Group, groups, uniform_per_color
+from deckgen.rulebook.styles import RULE, SHADE
+from deckgen.rulebook.words import SYMBOLS, lang_of, ui, values_text
+
+
+class Swatches(Flowable):
+    """Small squares in the palette's colours, wrapping onto rows."""
+
+    def __init__(self, hexes: list[str], size: float = 3.6 * mm, per_row: int = 5, gap: float = 1.0 * mm):
+        super().__init__()
+        self.hexes, self.size, self.per_row, self.gap = hexes, size, per_row, gap
+
+    def wrap(self, aw, ah):
+        rows = max(1, -(-len(self.hexes) // self.per_row))
+        cols = min(len(self.hexes), self.per_row)
+        self.width = cols * (self.size + self.gap)
+        self.height = rows * (self.size + self.gap)
+        return self.width, self.height
+
+    def draw(self):
+        c = self.canv
+        rows = max(1, -(-len(self.hexes) // self.per_row))
+        for i, hx in enumerate(self.hexes):
+            r, col = divmod(i, self.per_row)
+            c.setFillColor(colors.HexColor(hx))
+            c.setStrokeColor(colors.HexColor("#555555"))
+            c.setLineWidth(0.3)
+            c.rect(col * (self.size + self.gap), (rows - 1 - r) * (self.size + self.gap), self.size, self.size,
+                   stroke=1, fill=1)
+
+
+def picture(images: Mapping[str, Any], face_id: str, width: float) -> Flowable | str:
+    """A card face at ``width`` points wide, from a file path or a PIL image."""
+    src = images.get(face_id)
+    if src is None:
+        return ""
+    if hasattr(src, "save"):       # a PIL image
+        buf = io.BytesIO()
+        src.save(buf, format="PNG")
+        buf.seek(0)
+        w, h = src.size
+        src = buf
+    else:
+        from PIL import Image as PILImage
+        with PILImage.open(src) as im:
+            w, h = im.size
+    return Image(src, width=width, height=width * h / w)
+
+
+def copies_note(deck: Deck, g: Group, lang: str) -> str:
+    """"0: 1 · 1–9: 2 each, in each colour" and the like."""
+    per = uniform_per_color(g)
+    if per is None:
+        return ""
+    by_count: dict[int, list[int]] = {}
+    for value, n in per.items():
+        by_count.setdefault(n, []).append(value)
+    if None in per:
+        text = f"{per[None]} {ui(lang, 'per_colour')}"
+    else:
+        parts = []
+        for n, values in sorted(by_count.items(), key=lambda kv: min(kv[1])):
+            vals = values_text(tuple(sorted(values)), lang)
+            parts.append(f"{vals}: {n}" + (f" {ui(lang, 'each')}" if len(values) > 1 and n > 1 else ""))
+        text = " · ".join(parts) + f", {ui(lang, 'per_colour')}"
+    return text
+
+
+def _colour_cell(deck: Deck, g: Group, lang: str, st) -> Any:
+    if g.first.colorless:
+        return Paragraph(ui(lang, "colourless"), st["small"])
+    if g.category == WILD or not g.colors:
+        return Paragraph(ui(lang, "no_colour"), st["small"])
+    return Swatches([deck.palette.get(c).hex for c in g.colors])
+
+
+def components_table(deck: Deck, lang: str, st, images: Mapping[str, Any], width: float) -> list[Flowable]:
+    head = [Paragraph(ui(lang, k), st["head"]) for k in ("card", "card", "colours", "copies", "points")]
+    head[0] = ""
+    rows = [head]
+    for g in groups(deck):
+        note = copies_note(deck, g, lang)
+        copies = [Paragraph(f"<b>{g.total}</b>", st["cell"])]
+        if note:
+            copies.append(Paragraph(escape(note), st["small"]))
+        name = [Paragraph(escape(group_name(deck, g, lang)), st["cellb"])]
+        if g.values:
+            name.append(Paragraph(values_text(g.values, lang), st["small"]))
+        rows.append([picture(images, g.first.id, 13 * mm), name, _colour_cell(deck, g, lang, st), copies,
+                     Paragraph(escape(points_text(list(g.cards), lang)), st["cell"])])
+    rows.append(["", Paragraph(f"<b>{ui(lang, 'total')}</b>", st["cell"]), "",
+                 Paragraph(f"<b>{deck.total}</b>", st["cell"]), ""])
+    cols = [17 * mm, None, 25 * mm, 38 * mm, 17 * mm]
+    cols[1] = width - sum(c for c in cols if c)
+    table = Table(rows, colWidths=cols, repeatRows=1)
+    table.setStyle(_table_style(len(rows), deck))
+    out: list[Flowable] = [table]
+    extras = [c for c in deck.components]
+    if extras:
+        out.append(Paragraph(ui(lang, "extras"), st["h3"]))
+        erows = []
+        for comp in extras:
+            pics = [picture(images, f, 13 * mm) for f in comp.faces]
+            erows.append([pics[0], pics[1] if len(pics) > 1 else "",
+                          Paragraph(f"<b>{escape(comp.names.get(lang))}</b><br/>"
+                                    f"{len(comp.faces)} {ui(lang, 'faces')}, {ui(lang, 'shuffled_no')}", st["cell"]),
+                          Paragraph(f"<b>{comp.count}</b>", st["cell"])])
+        et = Table(erows, colWidths=[17 * mm, 17 * mm, width - 72 * mm, 38 * mm])
+        et.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("LINEBELOW", (0, 0), (-1, -1), 0.4, RULE)]))
+        out.append(et)
+    return out
+
+
+def _table_style(n: int, deck: Deck) -> TableStyle:
+    accent = colors.HexColor("#2B3140")
+    cmds = [("BACKGROUND", (0, 0), (-1, 0), accent), ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ("LINEBELOW", (0, 0), (-1, -1), 0.4, RULE), ("TOPPADDING", (0, 0), (-1, -1), 3),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 3), ("BACKGROUND", (0, n - 1), (-1, n - 1), SHADE)]
+    for r in range(2, n - 1, 2):
+        cmds.append(("BACKGROUND", (0, r), (-1, r), colors.HexColor("#FAFBFC")))
+    return TableStyle(cmds)
+
+
+def palette_table(deck: Deck, lang: str, st, width: float) -> Flowable:
+    other = "en" if lang_of(lang) == "es" else "es"
+    rows = [["", Paragraph(ui(lang, "order"), st["head"]), Paragraph(ui(lang, "colour"), st["head"]),
+             Paragraph(ui(lang, "symbol"), st["head"]), Paragraph("", st["head"])]]
+    for i, c in enumerate(deck.palette.colors, 1):
+        mark = SYMBOLS[lang_of(lang)].get(c.symbol, c.symbol or "–") if c.symbol else "–"
+        rows.append([Swatches([c.hex], size=6 * mm), Paragraph(str(i), st["cell"]),
+                     Paragraph(f"<b>{escape(c.names.get(lang))}</b> ({escape(c.names.get(other))})", st["cell"]),
+                     Paragraph(escape(mark), st["cell"]), Paragraph(c.hex, st["small"])])
+    table = Table(rows, colWidths=[12 * mm, 16 * mm, 60 * mm, 45 * mm, 25 * mm], hAlign="LEFT", repeatRows=1)
+    table.setStyle(_table_style(len(rows) + 1, deck))
+    return table
+
+
+def card_entry(deck: Deck, key: str, lang: str, st, images: Mapping[str, Any], width: float) -> Flowable:
+    g = next(x for x in groups(deck) if x.key == key)
+    title = escape(group_name(deck, g, lang))
+    facts = f"× {g.total} · {ui(lang, 'points')}: {escape(points_text(list(g.cards), lang))}"
+    text: list[Flowable] = [Paragraph(f"{title} <font size=9 color='#5B6270'>{facts}</font>", st["entry"])]
+    for i, para in enumerate(group_text(deck, g, lang)):
+        if g.first.flex and i == 1:
+            label = ui(lang, "flex")
+            para = para.split(":", 1)[1].strip() if ":" in para else para
+            text.append(Paragraph(f"<b>{label}:</b> {escape(para)}", st["entry_text"]))
+        else:
+            text.append(Paragraph(escape(para), st["entry_text"]))
+    table = Table([[picture(images, g.first.id, 18 * mm), text]], colWidths=[23 * mm, width - 23 * mm])
+    table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (0, 0), 0),
+                               ("BOTTOMPADDING", (0, 0), (-1, -1), 8), ("LINEBELOW", (0, 0), (-1, -1), 0.3, RULE)]))
+    return table

@@ -1,0 +1,196 @@
+"""What a rulebook template can see: plain values and the helpers that name cards.
+
+Every helper that names a card or kind records the template file and line it was
+called from; :class:`Recorder` then tells the cross-check what the text mentions
+and which kinds it explains.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from deckgen.effects import has
+from deckgen.errors import Finding, did_you_mean, error
+from deckgen.model import Deck
+from deckgen.rulebook.env import caller
+from deckgen.rulebook.groups import Group, groups
+from deckgen.rulebook.words import cards_word, join, lang_of, power_name, ui
+
+
+@dataclass
+class Block:
+    """A placeholder in the text for something that is not prose (a table, a card entry)."""
+
+    name: str
+    args: tuple = ()
+
+
+@dataclass
+class Recorder:
+    deck: Deck
+    lang: str
+    refs: list[tuple[str, str, str | None, int | None]] = field(default_factory=list)
+    explained: dict[str, tuple[str | None, int | None]] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
+
+    def block(self, name: str, *args) -> Markup:
+        self.blocks.append(Block(name, args))
+        return Markup(f"\n\n@@block {len(self.blocks) - 1}@@\n\n")
+
+    def missing(self, what: str, ref: Any, choices, file, line) -> None:
+        self.findings.append(error(
+            "rulebook-ref", "rulebook", f"the template refers to {what} '{ref}', which is not in the deck",
+            file=file, line=line, hint=did_you_mean(str(ref), choices) or f"{what}s in the deck: " + ", ".join(choices)))
+
+
+class Helpers:
+    """The functions templates call. Each names what it looks up, so a typo is reported with its line."""
+
+    def __init__(self, rec: Recorder):
+        self.rec = rec
+        self.deck = rec.deck
+        self.lang = rec.lang
+        self.groups = {g.key: g for g in groups(self.deck)}
+
+    # -- references
+    def _card(self, card_id: str, file, line):
+        self.rec.refs.append(("card", str(card_id), file, line))
+        for c in self.deck.cards:
+            if c.id == card_id:
+                return c
+        self.rec.missing("card", card_id, [c.id for c in self.deck.cards], file, line)
+        return None
+
+    def _kind(self, kind_id: str, file, line):
+        self.rec.refs.append(("kind", str(kind_id), file, line))
+        if kind_id in self.deck.kinds:
+            return self.deck.kinds[kind_id]
+        self.rec.missing("kind", kind_id, list(self.deck.kinds), file, line)
+        return None
+
+    def card(self, card_id: str) -> Markup:
+        """The card's name, in bold: ``{{ card("wild-draw-ten") }}``."""
+        c = self._card(card_id, *caller())
+        return Markup("<b>%s</b>") % (c.name(self.lang) if c else card_id)
+
+    def kind(self, kind_id: str) -> Markup:
+        """The kind's name, in bold: ``{{ kind("skip") }}``."""
+        k = self._kind(kind_id, *caller())
+        return Markup("<b>%s</b>") % (k.names.get(self.lang) if k else kind_id)
+
+    def count(self, ref: str) -> int:
+        """Copies of a card (by id) or of every card of a kind (by kind id)."""
+        file, line = caller()
+        if ref in self.deck.kinds:
+            self.rec.refs.append(("kind", ref, file, line))
+            return self.deck.count_by_kind()[ref] if ref in self.deck.count_by_kind() else 0
+        c = self._card(ref, file, line)
+        return c.count if c else 0
+
+    def points(self, ref: str) -> Markup:
+        """A card's or a kind's point value ("face value" for number cards)."""
+        file, line = caller()
+        if ref in self.deck.kinds:
+            self.rec.refs.append(("kind", ref, file, line))
+            cards = [c for c in self.deck.cards if c.kind == ref]
+        else:
+            c = self._card(ref, file, line)
+            cards = [c] if c else []
+        return Markup(escape(points_text(cards, self.lang)))
+
+    def explain(self, ref: str) -> Markup:
+        """A card entry (image, name, copies, generated rules text); marks its kinds explained."""
+        file, line = caller()
+        found = [self.groups[ref]] if ref in self.groups else \
+            [g for g in self.groups.values() if ref in g.kinds and (g.kind == ref or g.flex_kind == ref)]
+        if not found:
+            self.rec.refs.append(("kind", str(ref), file, line))
+            self.rec.missing("card kind", ref, list(self.groups), file, line)
+            return Markup("")
+        out = Markup("")
+        for g in found:
+            for k in g.kinds:
+                self.rec.explained.setdefault(k, (file, line))
+            out += self.rec.block("card", g.key)
+        return out
+
+    # -- queries (no reference: they only ask)
+    def has_kind(self, kind_id: str) -> bool:
+        return kind_id in self.deck.kinds
+
+    def kinds_with(self, op: str) -> list[str]:
+        return [k for k, v in self.deck.kinds.items() if has(v.effects, op)]
+
+    def kind_ids(self, category: str | None = None) -> list[str]:
+        """The deck's kinds (flex sides included), in manifest order."""
+        return [k for k, v in self.deck.kinds.items() if category is None or v.category == category]
+
+    def group_keys(self, category: str | None = None) -> list[str]:
+        return [g.key for g in self.groups.values() if category is None or g.category == category]
+
+    def any_card(self, flag: str) -> bool:
+        """Whether some card has a flag: duel, flip_icon, colorless, flex."""
+        if flag not in ("duel", "flip_icon", "colorless", "flex"):
+            file, line = caller()
+            self.rec.missing("card flag", flag, ["duel", "flip_icon", "colorless", "flex"], file, line)
+            return False
+        return any(getattr(c, flag) for c in self.deck.cards)
+
+    def draw_kinds(self) -> list[dict]:
+        """The kinds that make a player draw a penalty, lowest first: ``{id, name, n}``."""
+        out = [{"id": k, "name": Markup("<b>%s</b>") % v.names.get(self.lang), "n": v.draw_value}
+               for k, v in self.deck.kinds.items() if v.is_draw]
+        return sorted(out, key=lambda d: (d["n"], d["id"]))
+
+    def names(self, items: list) -> Markup:
+        return Markup(join([escape(str(i)) for i in items], self.lang))
+
+    def cards(self, n: int) -> str:
+        return cards_word(self.lang, int(n))
+
+    # -- blocks
+    def components_table(self) -> Markup:
+        return self.rec.block("components")
+
+    def palette_table(self) -> Markup:
+        return self.rec.block("palette")
+
+
+def points_text(cards: list, lang: str) -> str:
+    pts = {c.points for c in cards}
+    if not cards or None in pts:
+        return "–"
+    if len(pts) == 1:
+        return str(pts.pop())
+    if all(c.points == c.value for c in cards):
+        return ui(lang, "face")
+    return f"{min(pts)}–{max(pts)}"
+
+
+def deck_view(deck: Deck, lang: str) -> dict:
+    """The deck as plain values (no objects with methods a template could misuse)."""
+    opts = deck.rule_options
+    return {
+        "id": deck.id, "name": deck.name(lang), "total": deck.total,
+        "players_min": deck.players_min, "players_max": deck.players_max, "hand_size": deck.hand_size,
+        "target": deck.scoring.target, "knockout_bonus": deck.scoring.knockout_bonus,
+        "colors": [{"id": c.id, "name": c.names.get(lang), "hex": c.hex} for c in deck.palette.colors],
+        "color_count": len(deck.palette.colors),
+        "power": power_name(deck, lang) if opts.get("power_cards") else None,
+        "power_count": sum(c.count for c in deck.components if c.kind == "power"),
+        "description": deck.description.get(lang) if deck.description else None,
+        "preset": deck.rules_preset,
+    }
+
+
+def template_globals(rec: Recorder) -> dict:
+    h = Helpers(rec)
+    values = {name: getattr(h, name) for name in (
+        "card", "kind", "count", "points", "explain", "has_kind", "kinds_with", "kind_ids", "group_keys", "any_card",
+        "draw_kinds", "names", "cards", "components_table", "palette_table")}
+    values.update(deck=deck_view(rec.deck, rec.lang), opts=dict(rec.deck.rule_options), lang=lang_of(rec.lang))
+    return values

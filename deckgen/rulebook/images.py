@@ -1,0 +1,35 @@
+"""Card pictures for the rulebook, from the card renderer, at a small resolution.
+
+Only the faces the rulebook shows are drawn (one card per group, the back, the printed
+extras), so a rulebook costs a few dozen small renders, not the whole deck.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from deckgen.model import Deck
+from deckgen.rulebook.groups import groups
+
+DPI = 100
+
+
+def needed_faces(deck: Deck) -> list[str]:
+    faces = ["back"] + [g.first.id for g in groups(deck)]
+    for comp in deck.components:
+        faces += list(comp.faces)
+    return faces
+
+
+def card_images(deck: Deck, dpi: int = DPI, progress: Callable[[str, int, int], None] | None = None) -> dict[str, Any]:
+    """face id -> PIL image, drawn by :func:`deckgen.render.render_face` without bleed."""
+    from deckgen.render import RenderSettings, render_face
+
+    settings = RenderSettings(dpi=dpi, bleed_mm=0)
+    faces = needed_faces(deck)
+    out: dict[str, Any] = {}
+    for i, face in enumerate(faces, 1):
+        out[face] = render_face(deck, face, settings)
+        if progress:
+            progress("rulebook images", i, len(faces))
+    return out

@@ -1,0 +1,179 @@
+"""The rulebook PDF: title page, table of contents, headings, tables, page numbers.
+
+ReportLab Platypus with ``invariant=1`` and fixed bookmark keys, so the same deck and
+templates give a byte-identical file.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any, Callable, Mapping
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.lib.units import mm
+from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, NextPageTemplate, PageBreak,
+                                PageTemplate, Paragraph, Spacer, Table, TableStyle)
+from reportlab.platypus.tableofcontents import TableOfContents
+
+from deckgen.errors import DeckgenError, error
+from deckgen.model import Deck
+from deckgen.rulebook import blocks, fonts, styles
+from deckgen.rulebook.context import Recorder
+from deckgen.rulebook.groups import groups
+from deckgen.rulebook.markup import Item, parse, plain
+from deckgen.rulebook.words import ui
+
+PAPERS = {"a4": A4, "letter": LETTER}
+MARGIN = 18 * mm
+
+
+class _Doc(BaseDocTemplate):
+    def __init__(self, buf, pagesize, title: str, footer: str, font: str, accent, **kw):
+        super().__init__(buf, pagesize=pagesize, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
+                         bottomMargin=MARGIN + 4 * mm, title=title, author="deckgen", creator="deckgen",
+                         subject=footer, invariant=1, **kw)
+        self.footer, self.font, self.accent = footer, font, accent
+        frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body")
+        self.addPageTemplates([PageTemplate("title", [frame]),
+                               PageTemplate("body", [frame], onPage=self._decorate)])
+        self._heading = 0
+
+    def _decorate(self, canvas, doc):
+        w, _ = self.pagesize
+        canvas.saveState()
+        canvas.setStrokeColor(styles.RULE)
+        canvas.setLineWidth(0.5)
+        canvas.line(MARGIN, MARGIN, w - MARGIN, MARGIN)
+        canvas.setFont(self.font, 8.5)
+        canvas.setFillColor(styles.MUTED)
+        canvas.drawString(MARGIN, MARGIN - 11, self.footer)
+        canvas.drawRightString(w - MARGIN, MARGIN - 11, str(doc.page))
+        canvas.restoreState()
+
+    def afterFlowable(self, flowable):
+        level = getattr(flowable, "toc_level", None)
+        if level is None:
+            return
+        text = plain(flowable.getPlainText())
+        key = f"h{self._heading}"
+        self._heading += 1
+        self.canv.bookmarkPage(key)
+        self.canv.addOutlineEntry(text, key, level=level, closed=level > 0)
+        self.notify("TOCEntry", (level, text, self.page, key))
+
+    def handle_documentBegin(self):
+        self._heading = 0
+        super().handle_documentBegin()
+
+
+def _heading(text: str, style, level: int | None) -> Paragraph:
+    p = Paragraph(text, style)
+    p.toc_level = level
+    return p
+
+
+def _accent(deck: Deck):
+    darkest = min(deck.palette.colors, key=lambda c: sum(c.rgb), default=None)
+    blue = next((c for c in deck.palette.colors if c.id == "blue"), darkest)
+    return colors.HexColor(blue.hex) if blue else colors.HexColor("#1E63C4")
+
+
+def _title_page(deck: Deck, lang: str, st, images: Mapping[str, Any], width: float) -> list[Flowable]:
+    out: list[Flowable] = [Spacer(1, 30 * mm), Paragraph(escape(deck.name(lang)), st["title"]),
+                           Paragraph(ui(lang, "rulebook"), st["subtitle"]), Spacer(1, 8 * mm)]
+    facts = " · ".join([ui(lang, "players", lo=deck.players_min, hi=deck.players_max),
+                        ui(lang, "hand", n=deck.hand_size), ui(lang, "cards_total", n=deck.total)])
+    out.append(Paragraph(facts, st["facts"]))
+    out.append(Spacer(1, 14 * mm))
+    faces = ["back"] + [g.first.id for g in groups(deck)]
+    pics = [blocks.picture(images, f, 24 * mm) for f in faces if f in images][:6]
+    if pics:
+        strip = Table([pics], colWidths=[width / len(pics)] * len(pics))
+        strip.setStyle(TableStyle([("ALIGN", (0, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "MIDDLE")]))
+        out.append(strip)
+    if deck.description:
+        out += [Spacer(1, 10 * mm), Paragraph(escape(deck.description.get(lang)), st["facts"])]
+    return out
+
+
+def _flowables(items: list[Item], rec: Recorder, st, images: Mapping[str, Any], width: float) -> list[Flowable]:
+    out: list[Flowable] = []
+    number = 0
+    first_h1 = True
+    for item in items:
+        number = number + 1 if item.kind == "num" else 0
+        try:
+            if item.kind == "h1":
+                if not first_h1:
+                    out.append(Spacer(1, 4 * mm))
+                first_h1 = False
+                out.append(_heading(item.text, st["h1"], 0))
+            elif item.kind == "h2":
+                out.append(_heading(item.text, st["h2"], 1))
+            elif item.kind == "h3":
+                out.append(_heading(item.text, st["h3"], None))
+            elif item.kind == "bullet":
+                out.append(Paragraph(item.text, st["bullet"], bulletText="•"))
+            elif item.kind == "num":
+                out.append(Paragraph(item.text, st["num"], bulletText=f"{number}."))
+            elif item.kind == "note":
+                out.append(Paragraph(item.text, st["note"]))
+            elif item.kind == "block":
+                out += _block(rec, item.block, st, images, width)
+            else:
+                out.append(Paragraph(item.text, st["body"]))
+        except ValueError as exc:   # ReportLab's parser rejected the inline markup
+            raise DeckgenError(error("template-markup", "rulebook", f"bad inline markup in “{item.text[:80]}”: {exc}",
+                                     hint="inline markup is ReportLab's: <b>, <i>, <font>; write & as &amp;"))
+    return _keep_headings(out)
+
+
+def _keep_headings(out: list[Flowable]) -> list[Flowable]:
+    """A heading never ends a page alone: keep it with what follows."""
+    kept: list[Flowable] = []
+    i = 0
+    while i < len(out):
+        f = out[i]
+        if getattr(f, "toc_level", "none") != "none" and i + 1 < len(out):
+            n = 2
+            # heading + short lead-in + table stay together too
+            if isinstance(out[i + 1], Paragraph) and i + 2 < len(out) and isinstance(out[i + 2], Table):
+                n = 3
+            kept.append(KeepTogether(out[i:i + n]))
+            i += n
+            continue
+        kept.append(f)
+        i += 1
+    return kept
+
+
+def _block(rec: Recorder, index: int, st, images, width) -> list[Flowable]:
+    block = rec.blocks[index]
+    if block.name == "components":
+        return blocks.components_table(rec.deck, rec.lang, st, images, width)
+    if block.name == "palette":
+        return [blocks.palette_table(rec.deck, rec.lang, st, width)]
+    return [blocks.card_entry(rec.deck, block.args[0], rec.lang, st, images, width)]
+
+
+def build_pdf(deck: Deck, lang: str, text: str, rec: Recorder, images: Mapping[str, Any], paper: str = "a4",
+              progress: Callable[[str, int, int], None] | None = None) -> bytes:
+    font = fonts.register()
+    accent = _accent(deck)
+    st = styles.make(font, accent)
+    buf = io.BytesIO()
+    name = deck.name(lang)
+    doc = _Doc(buf, PAPERS[paper], f"{name} – {ui(lang, 'rulebook')}", f"{name} · {ui(lang, 'rulebook')}",
+               font, accent, lang=lang)
+    toc = TableOfContents(levelStyles=[st["toc1"], st["toc2"]], dotsMinLevel=0)
+    story: list[Flowable] = _title_page(deck, lang, st, images, doc.width)
+    story += [NextPageTemplate("body"), PageBreak(), Paragraph(ui(lang, "contents"), st["h1"]), toc, PageBreak()]
+    story += _flowables(parse(text), rec, st, images, doc.width)
+    if progress:
+        progress("rulebook", 1, 2)
+    doc.multiBuild(story)
+    if progress:
+        progress("rulebook", 2, 2)
+    return buf.getvalue()
