@@ -176,6 +176,227 @@ def check(deck, as_json, games, no_sim, seed, palette, colors):
 
 # [build commands]
 
+def _length(value: str, where: str) -> float:
+    from deckgen.units import parse_length
+
+    return parse_length(value, where, default_unit="mm")
+
+
+def _offset(value: str) -> tuple[float, float]:
+    parts = [p for p in str(value).replace(";", ",").split(",")]
+    if len(parts) != 2:
+        raise DeckgenError(Finding("error", "back-offset", "--back-offset", f"'{value}' is not X,Y",
+                                   hint="two lengths such as 0.5mm,-1mm (bare numbers are millimetres)"))
+    return _length(parts[0].strip(), "--back-offset"), _length(parts[1].strip(), "--back-offset")
+
+
+def _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_stroke, mark_offset, guides):
+    from deckgen.layout import LayoutOptions, MarkStyle, parse_paper
+
+    return LayoutOptions(paper=parse_paper(paper), margin_mm=_length(margin, "--margin"),
+                         gap_mm=_length(gap, "--gap"), duplex=duplex, back_offset_mm=_offset(back_offset),
+                         marks=MarkStyle(_length(mark_length, "--mark-length"), _length(mark_stroke, "--mark-stroke"),
+                                         _length(mark_offset, "--mark-offset")),
+                         guides=guides)
+
+
+def _size(n: int) -> str:
+    return f"{n / 1e6:.1f} MB" if n >= 1e5 else f"{n / 1e3:.0f} kB"
+
+
+def sheet_options(fn):
+    """Paper, margin, gap, duplex, back offset and crop-mark options shared by build and calibrate."""
+    for decorator in reversed([
+        click.option("--paper", default="a4", show_default=True, metavar="NAME|WxH",
+                     help="Paper preset (a4, letter, legal, a3 ...) or a size such as 210mmx297mm."),
+        click.option("--margin", default="5mm", show_default=True, metavar="LENGTH",
+                     help="Printable margin nothing but the page edge enters."),
+        click.option("--duplex", type=click.Choice(["long", "short", "none"]), default="long", show_default=True,
+                     help="Flip edge for double-sided printing; none: backs on their own pages for gluing."),
+        click.option("--back-offset", default="0,0", show_default=True, metavar="X,Y",
+                     help="Shift the backs X right and Y down (measure it with deckgen calibrate)."),
+    ]):
+        fn = decorator(fn)
+    return fn
+
+
+@main.command()
+@click.argument("decks", nargs=-1, metavar="[DECK ...]")
+@click.option("-o", "--output", "out_dir", default="output", show_default=True, type=click.Path(file_okay=False),
+              help="Folder for the files; each deck gets OUTPUT/<deck>/.")
+@sheet_options
+@click.option("--card-size", metavar="NAME|WxH", help="Card size instead of the deck's (uno, poker, 63mmx88mm ...).")
+@click.option("--dpi", type=click.IntRange(30, 1200), default=300, show_default=True, help="Face resolution.")
+@click.option("--bleed", default="3mm", show_default=True, metavar="LENGTH", help="Bleed around every card.")
+@click.option("--gap", default="0mm", show_default=True, metavar="LENGTH",
+              help="Space between cards; 0: neighbours share their cut lines.")
+@click.option("--mark-length", default="5mm", show_default=True, metavar="LENGTH", help="Crop-mark length.")
+@click.option("--mark-stroke", default="0.3mm", show_default=True, metavar="LENGTH", help="Crop-mark line width.")
+@click.option("--mark-offset", default="1mm", show_default=True, metavar="LENGTH",
+              help="Distance between the card block's bleed and the crop marks.")
+@click.option("--guides", is_flag=True, help="Also draw thin cut-line guides across the card block.")
+@palette_options
+@click.option("--force", is_flag=True, help="Build even if the deck has errors (they are printed).")
+@click.option("--no-cache", is_flag=True, help="Redraw every face instead of using the face cache.")
+@click.option("--jobs", type=click.IntRange(1, 64), default=None, help="Processes for drawing faces.")
+@handle_errors
+def build(decks, out_dir, paper, margin, duplex, back_offset, card_size, dpi, bleed, gap, mark_length, mark_stroke,
+          mark_offset, guides, palette, colors, force, no_cache, jobs):
+    """Build the print-and-play PDF of one or more decks.
+
+    Writes OUTPUT/<deck>/<deck>-cards.pdf: a cover page, then sheets of card fronts (odd
+    pages) and backs (even pages) with crop marks. With no DECK, builds every bundled deck.
+    A deck with errors is not built unless --force. Lengths take mm, cm, in or pt.
+
+    Example:
+
+        deckgen build classic
+
+        deckgen build no-mercy --paper letter --duplex short -o prints
+    """
+    import time
+
+    from deckgen.build import BuildOptions, build_deck, bundled_refs
+
+    start = time.perf_counter()
+    layout = _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_stroke, mark_offset, guides)
+    refs = list(decks) or bundled_refs()
+    results, failed = [], 0
+    for ref in refs:
+        progress = Progress()
+        opts = BuildOptions(out_dir=Path(out_dir), dpi=dpi, bleed_mm=_length(bleed, "--bleed"), card_size=card_size,
+                            layout=layout, palette=resolve_palette(ref, palette, colors), force=force,
+                            use_cache=not no_cache, jobs=jobs)
+        try:
+            res = build_deck(ref, opts, progress)
+        except DeckgenError as exc:
+            progress.close()
+            _echo_findings(exc.findings)
+            click.secho(f"{ref}: not built" + (" (use --force to build anyway)" if exc.exit_code == 1 else ""),
+                        fg="red", err=True)
+            failed = max(failed, exc.exit_code)
+            continue
+        progress.close()
+        results.append(res)
+        _echo_findings(res.errors)
+        _echo_findings([w for w in res.warnings if w.code == "layout"])
+        others = sum(1 for w in res.warnings if w.code != "layout")
+        click.echo(f"{res.deck_id}: {res.name}" + (f"  ({others} deck warnings: deckgen check {ref})" if others else ""))
+        for o in res.outputs:
+            pages = f"{o.pages} pages" if o.pages is not None else ""
+            click.echo(f"  {str(o.path):<48} {pages:>10} {_size(o.size_bytes):>9}")
+        click.echo(f"  {res.cards} cards, {res.faces} distinct faces ({res.drawn} drawn now), {res.seconds:.2f} s")
+    if results:
+        files = sum(len(r.outputs) for r in results)
+        click.echo(f"{len(results)} deck(s): {files} files, {sum(r.pages for r in results)} pages, "
+                   f"{sum(r.cards for r in results)} cards, {_size(sum(r.size_bytes for r in results))}, "
+                   f"{time.perf_counter() - start:.2f} s")
+    sys.exit(failed)
+
+
+@main.command()
+@click.option("-o", "--output", "out_file", default="calibration.pdf", show_default=True,
+              type=click.Path(dir_okay=False), help="The PDF to write.")
+@sheet_options
+@handle_errors
+def calibrate(out_file, paper, margin, duplex, back_offset):
+    """Write a one-sheet duplex test to measure how far your printer shifts the backs.
+
+    Print it double-sided at 100 %, hold it against the light and read X and Y on the
+    back's scales where the front's lines show through; then build with --back-offset X,Y.
+    Print it again with that offset to confirm the lines now sit on 0.
+
+    Example:
+
+        deckgen calibrate --paper letter -o calibration.pdf
+    """
+    from deckgen.layout import calibration_pdf, parse_paper, write_bytes
+
+    if duplex == "none":
+        raise DeckgenError(Finding("error", "duplex", "--duplex", "calibration needs double-sided printing",
+                                   hint="use --duplex long or --duplex short"))
+    data = calibration_pdf(parse_paper(paper), duplex, _length(margin, "--margin"), _offset(back_offset))
+    path = write_bytes(Path(out_file), data)
+    click.echo(f"{path}: 2 pages, {_size(len(data))}. Print double-sided ({duplex}-edge flip) at actual size.")
+
+
+@main.group()
+def export():
+    """Export a deck for other tools: Tabletop Simulator, print shops.
+
+    Example:
+
+        deckgen export tts classic
+    """
+
+
+@export.command("tts")
+@click.argument("deck")
+@click.option("-o", "--output", "out_dir", default=None, type=click.Path(file_okay=False),
+              help="Folder for the files [default: output/<deck>/tts].")
+@click.option("--format", "fmt", type=click.Choice(["png", "jpeg"]), default="png", show_default=True,
+              help="Image format of the sheets.")
+@click.option("--card-size", metavar="NAME|WxH", help="Card size instead of the deck's.")
+@palette_options
+@click.option("--force", is_flag=True, help="Export even if the deck has errors.")
+@click.option("--no-cache", is_flag=True, help="Redraw every face instead of using the face cache.")
+@handle_errors
+def export_tts_cmd(deck, out_dir, fmt, card_size, palette, colors, force, no_cache):
+    """Tabletop Simulator deck sheets (10 x 7 cells at most, 4096 px at most) and a back image.
+
+    Also writes <deck>-tts-import.txt with the steps and numbers to type in TTS.
+
+    Example:
+
+        deckgen export tts no-mercy --format jpeg
+    """
+    from deckgen.build import BuildOptions, load_checked
+    from deckgen.export import export_tts
+
+    deck_obj, errors, _ = load_checked(deck, BuildOptions(palette=resolve_palette(deck, palette, colors), force=force))
+    _echo_findings(errors)
+    progress = Progress()
+    res = export_tts(deck_obj, Path(out_dir or Path("output") / deck_obj.id / "tts"), fmt=fmt,
+                     use_cache=not no_cache, progress=progress, card_size=card_size)
+    progress.close()
+    for s in res.sheets:
+        click.echo(f"  {s.path}  {s.cols}x{s.rows} cells, {s.cards} cards" + (f" (backs: {s.backs.name})" if s.backs else ""))
+    click.echo(f"  {res.back}\n  {res.howto}  (how to import)")
+
+
+@export.command("cards")
+@click.argument("deck")
+@click.option("--service", default="generic", show_default=True, metavar="NAME",
+              help="Print-shop preset from decks/services.toml (generic, generic-3mm, hires, mpc-poker).")
+@click.option("-o", "--output", "out_dir", default=None, type=click.Path(file_okay=False),
+              help="Folder for the files [default: output/<deck>/print-<service>].")
+@palette_options
+@click.option("--force", is_flag=True, help="Export even if the deck has errors.")
+@click.option("--no-cache", is_flag=True, help="Redraw every face instead of using the face cache.")
+@handle_errors
+def export_cards_cmd(deck, service, out_dir, palette, colors, force, no_cache):
+    """The files a print shop asks for: one image per face with bleed, a quantities list and a
+    one-card-per-page PDF with TrimBox and BleedBox.
+
+    Example:
+
+        deckgen export cards classic --service generic
+    """
+    from deckgen.build import BuildOptions, load_checked
+    from deckgen.export import export_cards, get_service
+
+    svc = get_service(service)
+    deck_obj, errors, _ = load_checked(deck, BuildOptions(palette=resolve_palette(deck, palette, colors), force=force))
+    _echo_findings(errors)
+    progress = Progress()
+    res = export_cards(deck_obj, svc, Path(out_dir or Path("output") / deck_obj.id / f"print-{svc.id}"),
+                       use_cache=not no_cache, progress=progress)
+    progress.close()
+    click.echo(f"{svc.name}")
+    click.echo(f"  {len(res.images)} face images, {res.size_px[0]}x{res.size_px[1]} px "
+               f"({res.trim_mm[0]:g} x {res.trim_mm[1]:g} mm + {res.bleed_mm:g} mm bleed) in {res.folder / 'faces'}")
+    click.echo(f"  {res.pdf}  {res.pages} pages (front, back for every card)\n  {res.quantities}")
+
 # [simulate commands]
 
 # [rulebook commands]

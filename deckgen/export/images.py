@@ -1,0 +1,27 @@
+"""Encoding export images: RGB PNG (no time chunks) or JPEG, written atomically."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from PIL import Image
+
+from deckgen.layout.atomic import write_bytes
+
+EXTENSIONS = {"png": ".png", "jpeg": ".jpg"}
+
+
+def encode(im: Image.Image, fmt: str, dpi: int | None = None) -> bytes:
+    buf = io.BytesIO()
+    im = im.convert("RGB")
+    extra = {"dpi": (dpi, dpi)} if dpi else {}
+    if fmt == "jpeg":
+        im.save(buf, "JPEG", quality=92, subsampling=0, optimize=True, **extra)
+    else:
+        im.save(buf, "PNG", compress_level=6, **extra)
+    return buf.getvalue()
+
+
+def save(im: Image.Image, path: Path, fmt: str, dpi: int | None = None) -> Path:
+    return write_bytes(path, encode(im, fmt, dpi))

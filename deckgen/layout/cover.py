@@ -1,0 +1,132 @@
+"""The first pages of a cards PDF: deck name, what is inside, and how to print it.
+
+Page 1 is in the deck's language, page 2 repeats it in English (or Spanish for an English
+deck), so the sheets after it start on an odd page and duplex printing stays aligned.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reportlab.lib.utils import simpleSplit
+
+from deckgen.units import mm_to_pt
+
+TEXT = {
+    "es": {
+        "subtitle": "Cartas para imprimir y recortar",
+        "cards": "Cartas: {cards}",
+        "extras": " + {extras} cartas de componente (no se barajan)",
+        "sheets": "Hojas: {sheets} ({pages} páginas de cartas)",
+        "paper": "Papel: {paper}",
+        "size": "Tamaño de carta: {w:g} × {h:g} mm, sangrado {bleed:g} mm",
+        "actual": "IMPRIME A TAMAÑO REAL (100 %)",
+        "actual2": "Desactiva «Ajustar a la página», «Reducir» o «Encajar» en el diálogo de impresión.",
+        "ruler": "Esta barra mide exactamente 50 mm: compruébala con una regla antes de imprimir todo.",
+        "long": "Imprime a doble cara con giro por el borde largo. Las páginas impares llevan los frentes "
+                "y las pares los dorsos, que caen detrás de cada carta.",
+        "short": "Imprime a doble cara con giro por el borde corto. Las páginas impares llevan los frentes "
+                 "y las pares los dorsos, que caen detrás de cada carta.",
+        "none": "Imprime a una cara. Cada hoja de frentes va seguida de su hoja de dorsos: pega las dos "
+                "hojas espalda con espalda, alineando las marcas de corte a contraluz, y después corta.",
+        "offset": "Si los dorsos salen desplazados, mide el desfase con «deckgen calibrate» y vuelve a "
+                  "generar con --back-offset X,Y.",
+        "cut": "Corta por las marcas de corte que hay fuera del bloque de cartas; las cartas vecinas "
+               "comparten la línea de corte.",
+        "cut_gap": "Corta por las marcas de corte que hay fuera del bloque de cartas.",
+    },
+    "en": {
+        "subtitle": "Print-and-play cards",
+        "cards": "Cards: {cards}",
+        "extras": " + {extras} component cards (never shuffled in)",
+        "sheets": "Sheets: {sheets} ({pages} card pages)",
+        "paper": "Paper: {paper}",
+        "size": "Card size: {w:g} × {h:g} mm, bleed {bleed:g} mm",
+        "actual": "PRINT AT ACTUAL SIZE (100 %)",
+        "actual2": "Turn off \"Fit to page\", \"Shrink\" or \"Scale to fit\" in the print dialog.",
+        "ruler": "This bar is exactly 50 mm long: check it with a ruler before printing everything.",
+        "long": "Print double-sided, flipping on the long edge. Odd pages carry the fronts, even pages "
+                "the backs, which land behind their cards.",
+        "short": "Print double-sided, flipping on the short edge. Odd pages carry the fronts, even pages "
+                 "the backs, which land behind their cards.",
+        "none": "Print single-sided. Each sheet of fronts is followed by its sheet of backs: glue the two "
+                "back to back, lining up the crop marks against the light, then cut.",
+        "offset": "If the backs come out shifted, measure the offset with \"deckgen calibrate\" and build "
+                  "again with --back-offset X,Y.",
+        "cut": "Cut on the crop marks outside the card block; neighbouring cards share a cut line.",
+        "cut_gap": "Cut on the crop marks outside the card block.",
+    },
+}
+
+
+@dataclass(frozen=True)
+class CoverInfo:
+    title: str
+    cards: int
+    extras: int
+    sheets: int
+    pages: int
+    paper: str
+    card_mm: tuple[float, float]
+    bleed_mm: float
+    duplex: str
+    gap_mm: float
+
+
+def cover_languages(deck_lang: str) -> tuple[str, str]:
+    first = deck_lang if deck_lang in TEXT else "en"
+    return first, ("en" if first != "en" else "es")
+
+
+def _lines(info: CoverInfo, t: dict) -> list[tuple[str, str]]:
+    cards = t["cards"].format(cards=info.cards)
+    if info.extras:
+        cards += t["extras"].format(extras=info.extras)
+    return [
+        ("fact", cards),
+        ("fact", t["sheets"].format(sheets=info.sheets, pages=info.pages)),
+        ("fact", t["paper"].format(paper=info.paper)),
+        ("fact", t["size"].format(w=info.card_mm[0], h=info.card_mm[1], bleed=info.bleed_mm)),
+        ("gap", ""),
+        ("alert", t["actual"]),
+        ("body", t["actual2"]),
+        ("ruler", t["ruler"]),
+        ("gap", ""),
+        ("body", t[info.duplex]),
+        ("body", t["offset"]),
+        ("body", t["cut"] if info.gap_mm == 0 else t["cut_gap"]),
+    ]
+
+
+def draw_cover(c, info: CoverInfo, lang: str, paper_mm: tuple[float, float], margin_mm: float,
+               fonts: tuple[str, str]) -> None:
+    """Draw one cover page in ``lang`` on canvas ``c`` (everything inside the margin)."""
+    regular, bold = fonts
+    t = TEXT[lang]
+    pw, ph = mm_to_pt(paper_mm[0]), mm_to_pt(paper_mm[1])
+    inset = mm_to_pt(max(margin_mm, 5.0) + 15.0)
+    width = pw - 2 * inset
+    y = ph - inset
+    y = _para(c, info.title, bold, 26, inset, y, width)
+    y = _para(c, t["subtitle"], regular, 14, inset, y - 4, width)
+    y -= 18
+    styles = {"fact": (regular, 12), "alert": (bold, 16), "body": (regular, 11), "ruler": (regular, 11)}
+    for kind, text in _lines(info, t):
+        if kind == "gap":
+            y -= 14
+            continue
+        font, size = styles[kind]
+        if kind == "ruler":
+            y -= 8
+            c.setLineWidth(mm_to_pt(0.3))
+            c.rect(inset, y - mm_to_pt(4), mm_to_pt(50), mm_to_pt(4), stroke=1, fill=1)
+            y -= mm_to_pt(4) + 8
+        y = _para(c, text, font, size, inset, y, width) - 6
+
+
+def _para(c, text: str, font: str, size: float, x: float, y: float, width: float) -> float:
+    c.setFont(font, size)
+    for line in simpleSplit(text, font, size, width):
+        y -= size * 1.25
+        c.drawString(x, y, line)
+    return y

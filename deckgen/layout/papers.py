@@ -1,0 +1,84 @@
+"""Paper presets (``decks/papers.toml``) and ``--paper`` values: a preset name or WxH."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+from deckgen.errors import Collector, DeckgenError, did_you_mean, error
+from deckgen.manifest.reader import read_toml
+from deckgen.resources import decks_dir
+from deckgen.units import parse_size
+
+
+@dataclass(frozen=True)
+class Paper:
+    id: str
+    name: str
+    width_mm: float
+    height_mm: float
+
+    @property
+    def size_mm(self) -> tuple[float, float]:
+        return self.width_mm, self.height_mm
+
+    def describe(self) -> str:
+        return f"{self.name} ({self.width_mm:g} × {self.height_mm:g} mm)"
+
+
+def papers_file() -> Path:
+    return decks_dir() / "papers.toml"
+
+
+def load_papers(path: Path | None = None) -> dict[str, Paper]:
+    """Every preset in the papers file, validated; all problems reported at once."""
+    return dict(_load(str(path or papers_file())))
+
+
+@functools.lru_cache(maxsize=4)
+def _load(path: str) -> tuple[tuple[str, Paper], ...]:
+    data = read_toml(Path(path))
+    out = Collector(file=path)
+    papers = []
+    for pid, raw in data.items():
+        if not isinstance(raw, dict):
+            out.error("paper", pid, "expected a table such as [a4] with a size key")
+            continue
+        unknown = sorted(set(raw) - {"name", "size"})
+        for key in unknown:
+            out.error("unknown-key", f"{pid}.{key}", f"unknown key '{key}'", hint="accepted keys: name, size")
+        size = raw.get("size")
+        if not isinstance(size, str):
+            out.error("paper", f"{pid}.size", "expected a size string such as \"210mm x 297mm\"")
+            continue
+        try:
+            w, h = parse_size(size, f"{pid}.size")
+        except DeckgenError as exc:
+            out.findings.extend(dataclasses.replace(f, file=path) for f in exc.findings)
+            continue
+        if w <= 0 or h <= 0:
+            out.error("paper", f"{pid}.size", "width and height must be above zero")
+            continue
+        papers.append((pid, Paper(pid, str(raw.get("name", pid)), w, h)))
+    if out.errors:
+        raise DeckgenError(out.findings)
+    return tuple(papers)
+
+
+def parse_paper(text: str | Paper, where: str = "--paper") -> Paper:
+    """``a4``, ``Letter`` or ``200mmx280mm`` -> Paper. Raises DeckgenError with a hint."""
+    if isinstance(text, Paper):
+        return text
+    presets = load_papers()
+    key = str(text).strip().lower()
+    if key in presets:
+        return presets[key]
+    if any(ch.isdigit() for ch in key):
+        w, h = parse_size(text, where)
+        if w <= 0 or h <= 0:
+            raise DeckgenError(error("paper", where, f"'{text}' has no area", hint="e.g. 210mmx297mm"))
+        return Paper("custom", f"{w:g} × {h:g} mm", w, h)
+    hint = did_you_mean(key, presets) or ("presets: " + ", ".join(presets) + "; or WIDTHxHEIGHT such as 210mmx297mm")
+    raise DeckgenError(error("paper", where, f"unknown paper '{text}'", hint=hint))

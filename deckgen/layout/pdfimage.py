@@ -1,0 +1,128 @@
+"""Embedding face PNGs in a ReportLab PDF without re-compressing them.
+
+An 8-bit, non-interlaced RGB or grey PNG already holds exactly what a PDF image with
+``/FlateDecode`` and PNG predictors (``/Predictor 15``) expects: its IDAT chunks are copied
+into the PDF as they are, which costs a file read instead of a zlib pass over megapixels.
+Other PNGs (alpha, palette, 16-bit, interlaced) are flattened onto white with Pillow and
+compressed once. Each image is registered under a name derived from its content, so a face
+drawn on many pages is stored once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from reportlab.pdfbase.pdfdoc import PDFDictionary, PDFImageXObject, PDFName, PDFStream
+
+from deckgen.errors import DeckgenError, error
+
+_SIG = b"\x89PNG\r\n\x1a\n"
+
+
+@dataclass(frozen=True)
+class ImageData:
+    width: int
+    height: int
+    colors: int               # 1 grey, 3 RGB
+    stream: bytes             # FlateDecode data
+    predictor: bool           # PNG predictors in the data (pass-through)
+    digest: str
+
+
+def read_png(path: Path) -> ImageData:
+    """The image stream to embed for a face PNG."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise DeckgenError(error("image", str(path), f"cannot read face image: {exc.strerror}")) from None
+    digest = hashlib.sha1(data).hexdigest()
+    passthrough = _passthrough(data, digest)
+    return passthrough if passthrough is not None else _flatten(path, digest)
+
+
+def _passthrough(data: bytes, digest: str) -> ImageData | None:
+    if not data.startswith(_SIG):
+        return None
+    pos, idat, header = 8, [], None
+    while pos + 8 <= len(data):
+        length, ctype = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if ctype == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif ctype == b"IDAT":
+            idat.append(body)
+        elif ctype in (b"tRNS", b"PLTE"):
+            return None
+        elif ctype == b"IEND":
+            break
+        pos += 12 + length
+    if header is None or not idat:
+        return None
+    width, height, depth, ctype, _, _, interlace = header
+    if depth != 8 or interlace or ctype not in (0, 2):
+        return None
+    return ImageData(width, height, 1 if ctype == 0 else 3, b"".join(idat), True, digest)
+
+
+def _flatten(path: Path, digest: str) -> ImageData:
+    from PIL import Image
+
+    try:
+        with Image.open(path) as im:
+            im.load()
+            if im.mode in ("RGBA", "LA", "P", "PA") or "transparency" in im.info:
+                rgba = im.convert("RGBA")
+                im = Image.new("RGB", rgba.size, "white")
+                im.paste(rgba, mask=rgba.getchannel("A"))
+            else:
+                im = im.convert("RGB")
+    except OSError as exc:
+        raise DeckgenError(error("image", str(path), f"not a readable image: {exc}")) from None
+    return ImageData(im.width, im.height, 3, zlib.compress(im.tobytes(), 6), False, digest)
+
+
+class _FlateImage(PDFImageXObject):
+    """An image XObject whose stream is already Flate-encoded (optionally with predictors)."""
+
+    def __init__(self, name: str, img: ImageData):
+        super().__init__(name)
+        self.width, self.height = img.width, img.height
+        self.bitsPerComponent = 8
+        self.colorSpace = "DeviceRGB" if img.colors == 3 else "DeviceGray"
+        self.streamContent = img.stream
+        self._filters = ("FlateDecode",)
+        self._img = img
+
+    def format(self, document):
+        d = PDFDictionary()
+        d["Type"] = PDFName("XObject")
+        d["Subtype"] = PDFName("Image")
+        d["Width"] = self.width
+        d["Height"] = self.height
+        d["BitsPerComponent"] = 8
+        d["ColorSpace"] = PDFName(self.colorSpace)
+        d["Filter"] = PDFName("FlateDecode")
+        if self._img.predictor:
+            d["DecodeParms"] = PDFDictionary({"Predictor": 15, "Colors": self._img.colors,
+                                              "BitsPerComponent": 8, "Columns": self.width})
+        return PDFStream(d, self.streamContent, filters=()).format(document)
+
+
+def register_image(canvas, img: ImageData) -> str:
+    """Add the image to the document once; returns the name to pass to ``canvas.doForm``."""
+    name = "face" + img.digest[:16]
+    if not canvas.hasForm(name):
+        canvas._doc.addForm(name, _FlateImage(name, img))
+    return name
+
+
+def draw_image(canvas, name: str, x: float, y: float, w: float, h: float) -> None:
+    """Draw a registered image XObject into the rectangle (points)."""
+    canvas.saveState()
+    canvas.transform(w, 0, 0, h, x, y)
+    canvas.doForm(name)
+    canvas.restoreState()
