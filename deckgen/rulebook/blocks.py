@@ -147,6 +147,7 @@ def palette_table(deck: Deck, lang: str, st, width: float) -> Flowable:
                      Paragraph(escape(mark), st["cell"]), Paragraph(c.hex, st["small"])])
     table = Table(rows, colWidths=[12 * mm, 16 * mm, 60 * mm, 45 * mm, 25 * mm], hAlign="LEFT", repeatRows=1)
     table.setStyle(_table_style(len(rows) + 1, deck))
+    table.keep_with_heading = True
     return table
 
 

@@ -102,6 +102,11 @@ class Helpers:
             cards = [c] if c else []
         return Markup(escape(points_text(cards, self.lang)))
 
+    def draw_of(self, kind_id: str) -> int:
+        """How many cards a kind makes its victim(s) draw: ``{{ cards(draw_of("wild-draw-six")) }}``."""
+        k = self._kind(kind_id, *caller())
+        return sum(e.n or 0 for e in k.effects if e.op in ("draw", "everyone_draws")) if k else 0
+
     def explain(self, ref: str) -> Markup:
         """A card entry (image, name, copies, generated rules text); marks its kinds explained."""
         file, line = caller()
@@ -171,6 +176,17 @@ def points_text(cards: list, lang: str) -> str:
     return f"{min(pts)}–{max(pts)}"
 
 
+def plural(name: str, lang: str) -> str:
+    """"Carta de poder" -> "Cartas de poder", "Power card" -> "Power cards"."""
+    words = name.split()
+    if not words:
+        return name
+    i = 0 if lang_of(lang) == "es" else len(words) - 1
+    w = words[i]
+    words[i] = w + ("s" if w[-1:].lower() in "aeiouáéó" or lang_of(lang) != "es" else "es")
+    return " ".join(words)
+
+
 def deck_view(deck: Deck, lang: str) -> dict:
     """The deck as plain values (no objects with methods a template could misuse)."""
     opts = deck.rule_options
@@ -181,6 +197,7 @@ def deck_view(deck: Deck, lang: str) -> dict:
         "colors": [{"id": c.id, "name": c.names.get(lang), "hex": c.hex} for c in deck.palette.colors],
         "color_count": len(deck.palette.colors),
         "power": power_name(deck, lang) if opts.get("power_cards") else None,
+        "power_plural": plural(power_name(deck, lang), lang) if opts.get("power_cards") else None,
         "power_count": sum(c.count for c in deck.components if c.kind == "power"),
         "description": deck.description.get(lang) if deck.description else None,
         "preset": deck.rules_preset,
@@ -190,7 +207,7 @@ def deck_view(deck: Deck, lang: str) -> dict:
 def template_globals(rec: Recorder) -> dict:
     h = Helpers(rec)
     values = {name: getattr(h, name) for name in (
-        "card", "kind", "count", "points", "explain", "has_kind", "kinds_with", "kind_ids", "group_keys", "any_card",
+        "card", "kind", "count", "points", "draw_of", "explain", "has_kind", "kinds_with", "kind_ids", "group_keys", "any_card",
         "draw_kinds", "names", "cards", "components_table", "palette_table")}
     values.update(deck=deck_view(rec.deck, rec.lang), opts=dict(rec.deck.rule_options), lang=lang_of(rec.lang))
     return values

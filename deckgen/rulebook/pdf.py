@@ -139,7 +139,7 @@ def _keep_headings(out: list[Flowable]) -> list[Flowable]:
         if getattr(f, "toc_level", "none") != "none" and i + 1 < len(out):
             n = 2
             # heading + short lead-in + table stay together too
-            if isinstance(out[i + 1], Paragraph) and i + 2 < len(out) and isinstance(out[i + 2], Table):
+            if isinstance(out[i + 1], Paragraph) and i + 2 < len(out) and getattr(out[i + 2], "keep_with_heading", False):
                 n = 3
             kept.append(KeepTogether(out[i:i + n]))
             i += n
