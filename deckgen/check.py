@@ -62,6 +62,7 @@ def check(ref: str | Path, options: CheckOptions | None = None) -> CheckReport:
 def stage_checks() -> list[Callable[[Deck, CheckOptions, CheckReport], list[Finding]]]:
     """The checks each later pipeline stage adds (palette, rules, rulebook), imported lazily."""
     stages = []
+    from deckgen.palette import stage_check as palette_check; stages.append(palette_check)
     return stages
 
 

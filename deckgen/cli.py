@@ -174,6 +174,166 @@ def check(deck, as_json, games, no_sim, seed, palette, colors):
 
 # [render commands]
 
+def _render_settings(dpi, card_size, bleed, safe, symbols, corner_guide):
+    from deckgen.render import RenderSettings
+    from deckgen.units import parse_length
+
+    return RenderSettings(dpi=dpi, bleed_mm=parse_length(bleed, "--bleed"), safe_mm=parse_length(safe, "--safe"),
+                          card_size=card_size, symbols=symbols, corner_guide=corner_guide)
+
+
+def render_options(fn):
+    """Options shared by ``render`` and ``preview``."""
+    fn = click.option("--corner-guide", is_flag=True, help="Draw a thin rounded-corner cutting guide on the trim line.")(fn)
+    fn = click.option("--symbols/--no-symbols", default=None,
+                      help="Colour-blind shape cues (default: on for palettes of more than 4 colours).")(fn)
+    fn = click.option("--safe", default="3mm", show_default=True, metavar="LENGTH",
+                      help="Safe zone inside the trim that holds every symbol and text.")(fn)
+    fn = click.option("--bleed", default="3mm", show_default=True, metavar="LENGTH",
+                      help="Bleed around the trim (the artwork runs on into it).")(fn)
+    fn = click.option("--card-size", metavar="PRESET|WxH",
+                      help="Card size preset (poker, bridge, uno, tarot, mini, euro) or e.g. '63mmx88mm' "
+                           "(default: the deck's).")(fn)
+    return fn
+
+
+def _load_for_render(deck, palette, colors):
+    from deckgen import manifest
+
+    return manifest.load_deck(deck, palette=resolve_palette(deck, palette, colors))
+
+
+@main.command()
+@click.argument("deck")
+@click.option("-o", "--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Folder for the PNG files (created if missing).")
+@click.option("--dpi", type=click.IntRange(30, 1200), default=300, show_default=True, help="Resolution.")
+@render_options
+@click.option("--no-cache", is_flag=True, help="Draw every face again instead of reusing the render cache.")
+@click.option("-j", "--jobs", type=click.IntRange(1, 256), default=None, help="Worker processes (default: every core).")
+@palette_options
+@handle_errors
+def render(deck, out_dir, dpi, card_size, bleed, safe, symbols, corner_guide, no_cache, jobs, palette, colors):
+    """Draw every distinct card face, the back and the components as print-ready PNGs.
+
+    One PNG per face, named by card id (plus back.png and e.g. power-green.png), with the
+    bleed included and the DPI and physical size recorded in the file. Faces that have not
+    changed since the last run come from the render cache.
+
+    Example:
+
+        deckgen render classic -o out/classic
+
+        deckgen render flex-spectrum -o out/spectrum --dpi 600 --card-size poker --color red=#E53935
+    """
+    from deckgen.render import render_deck
+
+    settings = _render_settings(dpi, card_size, bleed, safe, symbols, corner_guide)
+    the_deck = _load_for_render(deck, palette, colors)
+    progress = Progress()
+    result = render_deck(the_deck, settings, out_dir, use_cache=not no_cache, progress=progress, jobs=jobs)
+    progress.close()
+    w, h = result.size_px
+    click.echo(f"{len(result.paths)} faces in {out_dir} ({result.drawn} drawn, {len(result.paths) - result.drawn} "
+               f"from cache): {w}x{h} px = {result.trim_mm[0]:g}x{result.trim_mm[1]:g} mm + "
+               f"{result.bleed_mm:g} mm bleed at {result.dpi} dpi")
+
+
+@main.command()
+@click.argument("deck")
+@click.option("-o", "--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The PNG to write (default: DECK-preview.png in the current folder).")
+@click.option("--dpi", type=click.IntRange(30, 1200), default=100, show_default=True,
+              help="Resolution the faces are drawn at before they are shrunk onto the sheet.")
+@render_options
+@palette_options
+@handle_errors
+def preview(deck, out_path, dpi, card_size, bleed, safe, symbols, corner_guide, palette, colors):
+    """Write one contact-sheet PNG of every distinct face with its copy count.
+
+    Example:
+
+        deckgen preview no-mercy -o no-mercy.png
+
+        deckgen preview flex-spectrum --palette classic
+    """
+    from deckgen.render import preview as make_preview
+
+    settings = _render_settings(dpi, card_size, bleed, safe, symbols, corner_guide)
+    the_deck = _load_for_render(deck, palette, colors)
+    progress = Progress()
+    path = make_preview(the_deck, settings, out_path, progress)
+    progress.close()
+    click.echo(f"contact sheet: {path}")
+
+
+@main.group("palette")
+def palette_group():
+    """Palette tools: check that a palette's colours can be told apart.
+
+    Example:
+
+        deckgen palette check spectrum
+    """
+
+
+@palette_group.command("check")
+@click.argument("palette_ref", metavar="PALETTE")
+@click.option("--color", "colors", multiple=True, metavar="NAME=#RRGGBB", help="Override one colour (repeatable).")
+@click.option("--symbols/--no-symbols", default=None,
+              help="Whether cards carry shape cues (default: on for more than 4 colours).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@handle_errors
+def palette_check(palette_ref, colors, symbols, as_json):
+    """Check a palette: CIEDE2000 distances in normal and simulated colour-blind vision, and
+    the contrast of card text on each colour.
+
+    PALETTE is a bundled palette name (see `deckgen list`) or a palette file. Exit code 0 when
+    every pair is far enough apart for normal vision (colour-blind clashes are warnings),
+    1 when two colours are too close for normal vision, 2 for unusable input.
+
+    Example:
+
+        deckgen palette check spectrum
+
+        deckgen palette check my-colours.toml --color lime=#7CB342 --json
+    """
+    from deckgen import manifest
+    from deckgen.palette import VISIONS, analyse, findings
+
+    pal = manifest.load_palette(palette_ref)
+    if colors:
+        pal = manifest.apply_overrides(pal, dict(manifest.parse_color_override(c) for c in colors))
+    rep = analyse(pal)
+    symbols_on = len(pal.colors) > 4 if symbols is None else symbols
+    found = findings(rep, symbols_on, file=pal.source)
+    if as_json:
+        data = rep.to_json()
+        data["warnings"] = [f.to_json() for f in found]
+        data["passes_normal_vision"] = rep.passes_normal
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        click.echo(f"Palette {pal.id}: {pal.name}, {len(pal.colors)} colours")
+        click.echo("Smallest CIEDE2000 distance between two colours:")
+        for vision in VISIONS:
+            p = rep.minimum.get(vision)
+            if p is None:
+                continue
+            limit = rep.threshold(vision)
+            verdict = "ok" if p.distance >= limit else f"too close (want {limit:g})"
+            click.echo(f"  {vision:<13} {p.distance:6.1f}  {p.a}/{p.b}  {verdict}")
+            for c in rep.clashes.get(vision, []):
+                cue = ""
+                if vision != "normal":
+                    cue = "  (told apart by shapes)" if symbols_on and rep.shapes_separate(c) else "  (no shape cue)"
+                click.echo(f"      clash: {c.a}/{c.b} {c.distance:.1f}{cue}")
+        click.echo("Card text contrast (WCAG):")
+        for cid, value in rep.text.items():
+            click.echo(f"  {cid:<13} {value:5.1f}:1")
+        _echo_findings(found)
+        click.echo("passes normal vision" if rep.passes_normal else "FAILS normal vision")
+    sys.exit(0 if rep.passes_normal else 1)
+
 # [build commands]
 
 def _length(value: str, where: str) -> float:

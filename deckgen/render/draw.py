@@ -51,8 +51,9 @@ def paste_mask(img: Image.Image, color, mask: Image.Image, cx: float, cy: float)
 
 
 @functools.lru_cache(maxsize=16)
-def segment_masks(w: int, h: int, rx: float, ry: float, n: int) -> tuple[Image.Image, ...]:
-    oval = oval_mask(w, h, rx, ry, -TILT)
+def segment_masks(rx: float, ry: float, n: int) -> tuple[Image.Image, ...]:
+    oval = oval_mask(rx, ry, -TILT)
+    w, h = oval.size
     return tuple(ImageChops.multiply(oval, wedge_mask(w, h, n, i, -90 - TILT)) for i in range(n))
 
 
@@ -180,17 +181,17 @@ def draw_emblem(img, d, spec: FaceSpec, frame: Frame) -> None:
 
 def draw_oval(img: Image.Image, spec: FaceSpec, frame: Frame) -> None:
     rx, ry = oval_axes(frame)
-    w, h = frame.full
     cx, cy = frame.center
     if spec.oval == "segments":
         border = frame.unit() * 1.6
-        paste_mask(img, WHITE, oval_mask(w, h, rx, ry, -TILT), cx, cy)
-        for color, m in zip(spec.segments, segment_masks(w, h, rx - border, ry - border, len(spec.segments))):
+        outer = oval_mask(rx, ry, -TILT)
+        paste_mask(img, WHITE, outer, cx, cy)
+        for color, m in zip(spec.segments, segment_masks(rx - border, ry - border, len(spec.segments))):
             paste_mask(img, color, m, cx, cy)
     elif spec.oval == "white":
-        paste_mask(img, WHITE, oval_mask(w, h, rx, ry, -TILT), cx, cy)
+        paste_mask(img, WHITE, oval_mask(rx, ry, -TILT), cx, cy)
     elif spec.segments:
-        paste_mask(img, spec.segments[0], oval_mask(w, h, rx, ry, -TILT), cx, cy)
+        paste_mask(img, spec.segments[0], oval_mask(rx, ry, -TILT), cx, cy)
 
 
 def draw_corner(img: Image.Image, d: ImageDraw.ImageDraw, spec: FaceSpec, frame: Frame) -> None:

@@ -244,15 +244,22 @@ def symbol_mask(name: str, size: int, shape: bool = False) -> Image.Image:
     return big.reduce(SS)
 
 
+def oval_extent(rx: float, ry: float, deg: float) -> tuple[int, int]:
+    """The pixel size of a mask that holds the tilted ellipse with a 2 px margin."""
+    a = math.radians(deg)
+    hw = math.sqrt((rx * math.cos(a)) ** 2 + (ry * math.sin(a)) ** 2)
+    hh = math.sqrt((rx * math.sin(a)) ** 2 + (ry * math.cos(a)) ** 2)
+    return int(math.ceil(hw)) * 2 + 4, int(math.ceil(hh)) * 2 + 4
+
+
 @functools.lru_cache(maxsize=64)
-def oval_mask(w: int, h: int, rx: float, ry: float, deg: float) -> Image.Image:
-    """A tilted ellipse (semi-axes rx, ry px, rotated ``deg`` anticlockwise) centred in a w x h mask."""
+def oval_mask(rx: float, ry: float, deg: float, size: tuple[int, int] | None = None) -> Image.Image:
+    """A tilted ellipse (semi-axes rx, ry px, turned ``deg`` anticlockwise), centred in its mask."""
+    w, h = size or oval_extent(rx, ry, deg)
     big = Image.new("L", (w * SS, h * SS), 0)
     cx, cy = w * SS / 2, h * SS / 2
-    pts = []
-    for i in range(360):
-        t = math.radians(i)
-        pts.append((cx + rx * SS * math.cos(t), cy + ry * SS * math.sin(t)))
+    pts = [(cx + rx * SS * math.cos(math.radians(i / 2)), cy + ry * SS * math.sin(math.radians(i / 2)))
+           for i in range(720)]
     ImageDraw.Draw(big).polygon(_rot(pts, cx, cy, -deg), fill=ON)
     return big.reduce(SS)
 
@@ -260,9 +267,10 @@ def oval_mask(w: int, h: int, rx: float, ry: float, deg: float) -> Image.Image:
 @functools.lru_cache(maxsize=128)
 def wedge_mask(w: int, h: int, n: int, i: int, start: float = -90.0) -> Image.Image:
     """The i-th of n equal pie wedges covering a w x h box (centred), for palette wheels."""
-    big = Image.new("L", (w * SS, h * SS), 0)
-    r = math.hypot(w, h) * SS
-    cx, cy = w * SS / 2, h * SS / 2
+    ss = 2
+    big = Image.new("L", (w * ss, h * ss), 0)
+    r = math.hypot(w, h) * ss
+    cx, cy = w * ss / 2, h * ss / 2
     a0 = start + i * 360.0 / n
     ImageDraw.Draw(big).pieslice([cx - r, cy - r, cx + r, cy + r], a0, a0 + 360.0 / n, fill=ON)
-    return big.reduce(SS)
+    return big.reduce(ss)

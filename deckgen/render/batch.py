@@ -1,0 +1,155 @@
+"""Rendering a whole deck: each distinct face once, on every core, through a content-hash cache.
+
+The cache key of a face is a hash of what the face shows (its :class:`FaceSpec`), the pixel
+frame (card size, DPI, bleed, safe zone), the fonts, the Pillow version and the renderer
+version; a face is drawn again only when one of these changes. Cache files and output files
+are written atomically.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import PIL
+from PIL import Image, PngImagePlugin
+
+from deckgen.errors import DeckgenError, error
+from deckgen.model import Deck
+from deckgen.render.faces import FaceSpec, face_ids, face_spec
+from deckgen.render.geometry import Frame
+
+PARALLEL_MIN = 6      # below this many faces to draw, one process is faster than starting workers
+
+
+def cache_root(cache_dir: Path | None = None) -> Path:
+    """``cache_dir``, else ``$DECKGEN_CACHE``, else ``$XDG_CACHE_HOME/deckgen`` or ``~/.cache/deckgen``."""
+    if cache_dir is not None:
+        return Path(cache_dir)
+    if os.environ.get("DECKGEN_CACHE"):
+        return Path(os.environ["DECKGEN_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "deckgen"
+
+
+def face_key(spec: FaceSpec, frame: Frame, corner_guide: bool) -> str:
+    from deckgen.render import RENDERER_VERSION
+    from deckgen.render.fonts import fonts_signature
+
+    text = "|".join([RENDERER_VERSION, PIL.__version__, fonts_signature(), repr(frame), str(corner_guide), repr(spec)])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def png_info(face_id: str, frame: Frame) -> PngImagePlugin.PngInfo:
+    """Text chunks recording what the PNG is (no time chunks: output stays byte-identical)."""
+    info = PngImagePlugin.PngInfo()
+    w, h = frame.trim_mm
+    full_w, full_h = w + 2 * frame.bleed_mm, h + 2 * frame.bleed_mm
+    info.add_text("Software", "deckgen")
+    info.add_text("deckgen:face", face_id)
+    info.add_text("deckgen:dpi", str(frame.dpi))
+    info.add_text("deckgen:trim_mm", f"{w:g}x{h:g}")
+    info.add_text("deckgen:bleed_mm", f"{frame.bleed_mm:g}")
+    info.add_text("deckgen:safe_mm", f"{frame.safe_mm:g}")
+    info.add_text("deckgen:size_mm", f"{full_w:g}x{full_h:g}")
+    return info
+
+
+def write_png(img: Image.Image, path: Path, face_id: str, frame: Frame, compress_level: int = 1) -> None:
+    """Save atomically: a temp file in the same folder, then ``os.replace``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".png", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            img.save(fh, "PNG", compress_level=compress_level, dpi=(frame.dpi, frame.dpi),
+                     pnginfo=png_info(face_id, frame))
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def copy_atomic(src: Path, dst: Path) -> None:
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".png", dir=dst.parent)
+    os.close(fd)
+    try:
+        shutil.copyfile(src, tmp)
+        os.replace(tmp, dst)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _draw_job(job) -> str:
+    """Worker: draw one face and write it (runs in a child process)."""
+    from deckgen.render.draw import draw_face
+
+    spec, frame, guide, path = job
+    write_png(draw_face(spec, frame, guide), Path(path), spec.face_id, frame)
+    return spec.face_id
+
+
+def _run(jobs_list: list, jobs: int | None, progress) -> None:
+    total = len(jobs_list)
+    n_proc = min(jobs or os.cpu_count() or 1, total)
+    done = 0
+    if n_proc <= 1 or total < PARALLEL_MIN:
+        for job in jobs_list:
+            _draw_job(job)
+            done += 1
+            if progress:
+                progress("Rendering faces", done, total)
+        return
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
+    with ctx.Pool(n_proc) as pool:
+        for _ in pool.imap_unordered(_draw_job, jobs_list, chunksize=1):
+            done += 1
+            if progress:
+                progress("Rendering faces", done, total)
+
+
+def render_all(deck: Deck, settings, out_dir: Path | None, *, use_cache: bool = True, cache_dir: Path | None = None,
+               progress=None, jobs: int | None = None):
+    from deckgen.render import RenderResult, settings_check
+
+    settings_check(settings)
+    frame = settings.frame(deck)
+    symbols = settings.symbols_on(deck)
+    root = cache_root(cache_dir) / "faces"
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DeckgenError(error("cache", "cache", f"cannot create the render cache at {root}: {exc.strerror}",
+                                 hint="set DECKGEN_CACHE to a writable folder")) from None
+    cached: dict[str, Path] = {}
+    todo = []
+    for fid in face_ids(deck):
+        spec = face_spec(deck, fid, symbols)
+        key = face_key(spec, frame, settings.corner_guide)
+        path = root / key[:2] / f"{key}.png"
+        cached[fid] = path
+        if not (use_cache and path.is_file()):
+            todo.append((spec, frame, settings.corner_guide, str(path)))
+    if progress and not todo:
+        progress("Rendering faces", 1, 1)
+    _run(todo, jobs, progress)
+    paths = cached
+    if out_dir is not None:
+        out_dir = Path(out_dir)
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise DeckgenError(error("output", "-o", f"cannot create the folder {out_dir}: {exc.strerror}")) from None
+        paths = {}
+        for fid, src in cached.items():
+            paths[fid] = out_dir / f"{fid}.png"
+            copy_atomic(src, paths[fid])
+    return RenderResult(paths, frame.full, frame.trim_mm, frame.bleed_mm, frame.dpi, len(todo))
