@@ -63,6 +63,7 @@ def stage_checks() -> list[Callable[[Deck, CheckOptions, CheckReport], list[Find
     """The checks each later pipeline stage adds (palette, rules, rulebook), imported lazily."""
     stages = []
     from deckgen.palette import stage_check as palette_check; stages.append(palette_check)
+    from deckgen.rulebook import check_stage as rulebook_check; stages.append(rulebook_check)
     return stages
 
 

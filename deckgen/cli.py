@@ -561,6 +561,50 @@ def export_cards_cmd(deck, service, out_dir, palette, colors, force, no_cache):
 
 # [rulebook commands]
 
+@main.command()
+@click.argument("deck")
+@click.option("--lang", type=click.Choice(["es", "en", "all"]), default=None,
+              help="Language of the rulebook (default: the deck's); all: one file per language.")
+@click.option("-o", "--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The PDF to write (default: output/<deck>/<deck>-rulebook-<lang>.pdf).")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True, help="Paper size.")
+@palette_options
+@handle_errors
+def rulebook(deck, lang, out_path, paper, palette, colors):
+    """Write the rulebook PDF of a deck from its templates, in Spanish or English.
+
+    Card counts, points and effect descriptions come from the manifest and its rule options;
+    the text is cross-checked first (every card a template names must exist, every kind in
+    the deck must be explained), and a failed check writes nothing (exit code 1).
+    A deck may point at its own templates with deck.templates in its manifest.
+
+    Example:
+
+        deckgen rulebook classic --lang en
+
+        deckgen rulebook flex-spectrum --lang es --paper letter -o reglas.pdf
+    """
+    from deckgen import manifest
+    from deckgen.rulebook import languages, write_rulebook
+
+    the_deck = manifest.load_deck(deck, palette=resolve_palette(deck, palette, colors))
+    langs = languages(the_deck) if lang == "all" else [lang or the_deck.language]
+    if out_path is not None and len(langs) > 1:
+        raise DeckgenError(Finding("error", "usage", "-o", "-o names one file, but --lang all writes several",
+                                   hint="leave out -o, or pick one --lang"))
+    progress = Progress()
+    for code in langs:
+        target = out_path or Path("output") / the_deck.id / f"{the_deck.id}-rulebook-{code}.pdf"
+        write_rulebook(the_deck, code, target, paper=paper, progress=progress)
+        progress.close()
+        click.echo(f"wrote {target} ({_rulebook_pages(target)} pages, {code}, {paper})")
+
+
+def _rulebook_pages(path: Path) -> int:
+    import re
+
+    return len(re.findall(rb"/Type\s*/Page[^s]", path.read_bytes()))
+
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -48,6 +48,9 @@ def write_rulebook(deck: Deck, lang: str, out_path: Path, *, paper: str = "a4",
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)   # mkstemp makes 0600; a rulebook is an ordinary file
         os.replace(tmp, out_path)
     except BaseException:
         if os.path.exists(tmp):

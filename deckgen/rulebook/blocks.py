@@ -105,7 +105,7 @@ def components_table(deck: Deck, lang: str, st, images: Mapping[str, Any], width
                      Paragraph(escape(points_text(list(g.cards), lang)), st["cell"])])
     rows.append(["", Paragraph(f"<b>{ui(lang, 'total')}</b>", st["cell"]), "",
                  Paragraph(f"<b>{deck.total}</b>", st["cell"]), ""])
-    cols = [17 * mm, None, 25 * mm, 38 * mm, 17 * mm]
+    cols = [17 * mm, None, 24 * mm, 36 * mm, 21 * mm]
     cols[1] = width - sum(c for c in cols if c)
     table = Table(rows, colWidths=cols, repeatRows=1)
     table.setStyle(_table_style(len(rows), deck))
