@@ -21,6 +21,7 @@ VISIONS = ("normal", "protanopia", "deuteranopia", "tritanopia")
 _FILTERS = {"protanopia": "protan", "deuteranopia": "deutan", "tritanopia": "tritan"}
 NORMAL_MIN = 20.0      # CIEDE2000: below this two card colours are easy to mix up at a glance
 CVD_MIN = 10.0         # under simulated colour-blind vision
+OVAL_MIN = 1.4         # contrast of a colour on the white oval, where the big centre number is drawn in it
 TEXT_MIN = 3.0          # WCAG AA contrast for large bold text (card indices are > 14 pt bold)
 DARK = (26, 26, 26)
 WHITE = (255, 255, 255)
@@ -67,6 +68,7 @@ class PaletteReport:
     minimum: dict[str, Pair] = field(default_factory=dict)          # vision -> closest pair
     clashes: dict[str, list[Pair]] = field(default_factory=dict)    # vision -> pairs under threshold
     text: dict[str, float] = field(default_factory=dict)            # colour id -> contrast of its card text
+    oval: dict[str, float] = field(default_factory=dict)            # colour id -> contrast on the white oval
     shapes: dict[str, str | None] = field(default_factory=dict)     # colour id -> shape cue
 
     @property
@@ -87,6 +89,7 @@ class PaletteReport:
             "clashes": {v: [{"pair": [p.a, p.b], "delta_e": round(p.distance, 2)} for p in ps]
                         for v, ps in self.clashes.items()},
             "text_contrast": {k: round(v, 2) for k, v in self.text.items()},
+            "oval_contrast": {k: round(v, 2) for k, v in self.oval.items()},
             "summary": self.summary(),
         }
 
@@ -106,6 +109,7 @@ def analyse(palette: Palette) -> PaletteReport:
         rep.clashes[vision] = sorted((p for p in pairs if p.distance < limit), key=lambda p: p.distance)
     for c in cols:
         rep.text[c.id] = contrast(text_ink(c.rgb), c.rgb)
+        rep.oval[c.id] = contrast(WHITE, c.rgb)
         rep.shapes[c.id] = c.symbol
     return rep
 
@@ -132,6 +136,12 @@ def findings(rep: PaletteReport, symbols_on: bool, file: str | None = None, wher
             out.append(warning("palette-text", f"{where}.{cid}",
                                f"card text on '{cid}' has contrast {value:.1f}:1 (want {TEXT_MIN:g}:1)", file=file,
                                hint="pick a darker or lighter shade"))
+    for cid, value in rep.oval.items():
+        if value < OVAL_MIN:
+            out.append(warning("palette-pale", f"{where}.{cid}",
+                               f"'{cid}' is too pale to show on the white oval (contrast {value:.2f}:1, "
+                               f"want {OVAL_MIN:g}:1): the big centre number is drawn in the card's colour",
+                               file=file, hint="pick a deeper shade"))
     return out
 
 

@@ -132,18 +132,19 @@ def draw_symbol(img: Image.Image, name: str, size: int, cx: float, cy: float, in
 
 def draw_wheel(img: Image.Image, size: int, cx: float, cy: float, segments) -> None:
     """A colour-roulette wheel: one wedge per palette colour, dark rim, hub and pointer."""
-    size = int(size)
     n = max(1, len(segments))
+    top = cy - size / 2
+    size = int(size * 0.84)                      # the wheel; its pointer sits above it, inside ``size``
+    cy = top + size * 0.5 + size * 0.19
     rim = symbol_mask("circle", size, True)
     paste_mask(img, DARK, rim, cx, cy)
     inner = symbol_mask("circle", int(size * 0.86), True)
-    wm = _wheel_segments(inner.width, n)
-    for color, m in zip(segments, wm):
+    for color, m in zip(segments, _wheel_segments(inner.width, n)):
         paste_mask(img, color, m, cx, cy)
     paste_mask(img, DARK, symbol_mask("circle", int(size * 0.3), True), cx, cy)
     paste_mask(img, WHITE, symbol_mask("circle", int(size * 0.2), True), cx, cy)
-    pointer = symbol_mask("triangle", int(size * 0.22), True).transpose(Image.Transpose.FLIP_TOP_BOTTOM)
-    paste_mask(img, DARK, pointer, cx, cy - size * 0.47)
+    pointer = symbol_mask("triangle", int(size * 0.24), True).transpose(Image.Transpose.FLIP_TOP_BOTTOM)
+    paste_mask(img, DARK, pointer, cx, top + size * 0.12)
 
 
 @functools.lru_cache(maxsize=16)
@@ -208,7 +209,8 @@ def draw_corner(img: Image.Image, d: ImageDraw.ImageDraw, spec: FaceSpec, frame:
     if em.text:
         f, _ = fit("display", em.text, box_w, box_h - (int(u * 2) if em.underline else 0), 0.05)
         bl_, bt_, br_, bb_ = ink_box(f, em.text, stroke)
-        bx = draw_text(d, em.text, f, l + u * 0.5 + (br_ - bl_) / 2, t + u * 0.5 + (bb_ - bt_) / 2, ink, stroke,
+        pad = u * 0.8 + 1
+        bx = draw_text(d, em.text, f, l + pad + (br_ - bl_) / 2, t + pad + (bb_ - bt_) / 2, ink, stroke,
                        DARK, sh, em.underline)
         bottom = bx[3] + (int(u * 3) if em.underline else 0)
         cx = (bx[0] + bx[2]) / 2

@@ -147,6 +147,9 @@ def card_face(deck: Deck, card: Card, symbols: bool) -> FaceSpec:
                          text_ink(fcolor) if fcolor else WHITE, _shape(deck, card.flex.color, symbols),
                          words(lang)["flex"])
         caption = caption if kind.category != NUMBER else ""
+    uses_palette = oval == "segments" or "wheel" in (centre.symbol, corner_of(centre).symbol) or (
+        flex is not None and flex.color is None)
+    segments = segments if uses_palette else ()      # only what the face shows goes into its cache key
     return FaceSpec(card.id, field, oval, segments, ink, centre, corner_of(centre), text_ink(field),
                     caption, marks, _shape(deck, card.color, symbols), flex)
 

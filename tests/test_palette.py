@@ -1,0 +1,66 @@
+"""Palette checks: CIEDE2000 distances in normal and simulated colour-blind vision, text contrast."""
+
+import pytest
+
+from deckgen import manifest
+from deckgen.check import CheckOptions, check
+from deckgen.model import Color, Names, Palette
+from deckgen.palette import analyse, contrast, delta_e, findings, text_ink
+
+
+def _palette(*colors):
+    return Palette("test", "Test", tuple(Color(cid, hexv, Names({"en": cid}), sym) for cid, hexv, sym in colors))
+
+
+def test_spectrum_passes_normal_vision():
+    rep = analyse(manifest.load_palette("spectrum"))
+    assert rep.passes_normal
+    assert rep.minimum["normal"].distance >= 20
+    assert set(rep.minimum) == {"normal", "protanopia", "deuteranopia", "tritanopia"}
+
+
+def test_spectrum_colour_blind_clashes_are_covered_by_distinct_shapes():
+    pal = manifest.load_palette("spectrum")
+    rep = analyse(pal)
+    assert any(rep.clashes[v] for v in ("protanopia", "deuteranopia", "tritanopia"))
+    assert len({c.symbol for c in pal.colors}) == 10
+    assert findings(rep, symbols_on=True) == []
+    warned = findings(rep, symbols_on=False)
+    assert any(f.code == "palette-colorblind" for f in warned)
+
+
+def test_clashing_pair_is_named():
+    pal = _palette(("red", "#D7263D", "circle"), ("crimson", "#D12A40", "star"), ("blue", "#1565C0", "square"))
+    rep = analyse(pal)
+    assert not rep.passes_normal
+    found = findings(rep, symbols_on=True)
+    clash = [f for f in found if f.code == "palette-clash"]
+    assert len(clash) == 1 and "'red' and 'crimson'" in clash[0].message
+
+
+def test_deuteranopia_confuses_classic_red_and_green():
+    rep = analyse(manifest.load_palette("classic"))
+    pairs = {(p.a, p.b) for p in rep.clashes["deuteranopia"]}
+    assert ("red", "green") in pairs
+    assert delta_e((215, 38, 61), (215, 38, 61)) == pytest.approx(0)
+
+
+def test_text_ink_and_contrast():
+    assert text_ink((247, 203, 21)) != (255, 255, 255)     # yellow: dark text
+    assert text_ink((21, 101, 192)) == (255, 255, 255)     # blue: white text
+    assert contrast((0, 0, 0), (255, 255, 255)) == pytest.approx(21, rel=1e-3)
+    pale = _palette(("cream", "#FFF6D0", "circle"), ("blue", "#1565C0", "square"))
+    rep = analyse(pale)
+    assert rep.text["cream"] >= 3.0 and rep.text["blue"] >= 3.0
+    warned = findings(rep, False)
+    assert [f.where for f in warned if f.code == "palette-pale"] == ["palette.cream"]
+    assert not [f for f in findings(analyse(manifest.load_palette("spectrum")), True)]
+
+
+def test_deckgen_check_carries_palette_findings():
+    rep = check("flex-spectrum", CheckOptions(simulate=False))
+    assert "palette" in rep.sections and "summary" in rep.sections["palette"]
+    assert not [f for f in rep.findings if f.code.startswith("palette")]
+    override = manifest.apply_overrides(manifest.load_palette("spectrum"), {"orange": "#D7263E"})
+    rep = check("flex-spectrum", CheckOptions(simulate=False, palette=override))
+    assert any(f.code == "palette-clash" and "orange" in f.message for f in rep.findings)
