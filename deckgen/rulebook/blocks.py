@@ -12,6 +12,7 @@ from xml.sax.saxutils import escape
 
 from deckgen.model import WILD, Deck
 from deckgen.rulebook.context import points_text
+from deckgen.rulebook.fonts import FAMILY
 from deckgen.rulebook.describe import group_name, group_text
 from deckgen.rulebook.groups import Group, groups, uniform_per_color
 from deckgen.rulebook.styles import RULE, SHADE
@@ -121,14 +122,14 @@ def components_table(deck: Deck, lang: str, st, images: Mapping[str, Any], width
                                     f"{len(comp.faces)} {ui(lang, 'faces')}, {ui(lang, 'shuffled_no')}", st["cell"]),
                           Paragraph(f"<b>{comp.count}</b>", st["cell"])])
         et = Table(erows, colWidths=[17 * mm, 17 * mm, width - 72 * mm, 38 * mm])
-        et.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("LINEBELOW", (0, 0), (-1, -1), 0.4, RULE)]))
+        et.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), FAMILY), ("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("LINEBELOW", (0, 0), (-1, -1), 0.4, RULE)]))
         out.append(et)
     return out
 
 
 def _table_style(n: int, deck: Deck) -> TableStyle:
     accent = colors.HexColor("#2B3140")
-    cmds = [("BACKGROUND", (0, 0), (-1, 0), accent), ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+    cmds = [("FONTNAME", (0, 0), (-1, -1), FAMILY), ("BACKGROUND", (0, 0), (-1, 0), accent), ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
             ("LINEBELOW", (0, 0), (-1, -1), 0.4, RULE), ("TOPPADDING", (0, 0), (-1, -1), 3),
             ("BOTTOMPADDING", (0, 0), (-1, -1), 3), ("BACKGROUND", (0, n - 1), (-1, n - 1), SHADE)]
     for r in range(2, n - 1, 2):
@@ -164,6 +165,6 @@ def card_entry(deck: Deck, key: str, lang: str, st, images: Mapping[str, Any], w
         else:
             text.append(Paragraph(escape(para), st["entry_text"]))
     table = Table([[picture(images, g.first.id, 18 * mm), text]], colWidths=[23 * mm, width - 23 * mm])
-    table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (0, 0), 0),
+    table.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), FAMILY), ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (0, 0), 0),
                                ("BOTTOMPADDING", (0, 0), (-1, -1), 8), ("LINEBELOW", (0, 0), (-1, -1), 0.3, RULE)]))
     return table

@@ -33,7 +33,7 @@ class _Doc(BaseDocTemplate):
     def __init__(self, buf, pagesize, title: str, footer: str, font: str, accent, **kw):
         super().__init__(buf, pagesize=pagesize, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
                          bottomMargin=MARGIN + 4 * mm, title=title, author="deckgen", creator="deckgen",
-                         subject=footer, invariant=1, **kw)
+                         subject=footer, invariant=1, initialFontName=font, **kw)
         self.footer, self.font, self.accent = footer, font, accent
         frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body")
         self.addPageTemplates([PageTemplate("title", [frame]),
@@ -91,7 +91,7 @@ def _title_page(deck: Deck, lang: str, st, images: Mapping[str, Any], width: flo
     pics = [blocks.picture(images, f, 24 * mm) for f in faces if f in images][:6]
     if pics:
         strip = Table([pics], colWidths=[width / len(pics)] * len(pics))
-        strip.setStyle(TableStyle([("ALIGN", (0, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "MIDDLE")]))
+        strip.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), fonts.FAMILY), ("ALIGN", (0, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "MIDDLE")]))
         out.append(strip)
     if deck.description:
         out += [Spacer(1, 10 * mm), Paragraph(escape(deck.description.get(lang)), st["facts"])]
@@ -167,7 +167,9 @@ def build_pdf(deck: Deck, lang: str, text: str, rec: Recorder, images: Mapping[s
     name = deck.name(lang)
     doc = _Doc(buf, PAPERS[paper], f"{name} – {ui(lang, 'rulebook')}", f"{name} · {ui(lang, 'rulebook')}",
                font, accent, lang=lang)
-    toc = TableOfContents(levelStyles=[st["toc1"], st["toc2"]], dotsMinLevel=0)
+    toc = TableOfContents(levelStyles=[st["toc1"], st["toc2"]], dotsMinLevel=0, tableStyle=TableStyle([
+        ("FONTNAME", (0, 0), (-1, -1), font), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 0), ("LEFTPADDING", (0, 0), (-1, -1), 0)]))
     story: list[Flowable] = _title_page(deck, lang, st, images, doc.width)
     story += [NextPageTemplate("body"), PageBreak(), Paragraph(ui(lang, "contents"), st["h1"]), toc, PageBreak()]
     story += _flowables(parse(text), rec, st, images, doc.width)
