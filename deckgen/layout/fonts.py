@@ -14,8 +14,8 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from deckgen.resources import fonts_dir
 
-REGULAR = "DeckgenSans"
-BOLD = "DeckgenSans-Bold"
+REGULAR = "DeckgenLayout"
+BOLD = "DeckgenLayout-Bold"
 
 _PAIRS = (
     ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf"),

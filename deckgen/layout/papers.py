@@ -75,7 +75,7 @@ def parse_paper(text: str | Paper, where: str = "--paper") -> Paper:
     key = str(text).strip().lower()
     if key in presets:
         return presets[key]
-    if any(ch.isdigit() for ch in key):
+    if any(ch.isdigit() for ch in key) and any(sep in key for sep in "x×,"):
         w, h = parse_size(text, where)
         if w <= 0 or h <= 0:
             raise DeckgenError(error("paper", where, f"'{text}' has no area", hint="e.g. 210mmx297mm"))

@@ -36,8 +36,9 @@ class PdfMeta:
 
 
 def new_canvas(buf, paper_mm: tuple[float, float], meta: PdfMeta) -> Canvas:
+    regular, _ = register_fonts()     # the initial font too, so no unembedded Helvetica is listed
     c = Canvas(buf, pagesize=(mm_to_pt(paper_mm[0]), mm_to_pt(paper_mm[1])), invariant=1,
-               pageCompression=1, lang=meta.language)
+               pageCompression=1, lang=meta.language, initialFontName=regular)
     c.setTitle(meta.title)
     c.setAuthor(meta.author)
     c.setSubject(meta.subject)

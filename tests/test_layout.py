@@ -1,0 +1,284 @@
+"""Print-and-play sheets, inspected with pypdf / pdfplumber (never ReportLab).
+
+Faces here are plain coloured PNGs drawn by the test at 50 dpi, one colour per face, so the
+layout is tested on its own, quickly; test_build.py runs the real renderer.
+"""
+
+import hashlib
+import io
+import subprocess
+
+import pdfplumber
+import pypdf
+import pytest
+from PIL import Image
+
+from deckgen import manifest
+from deckgen.layout import (LayoutOptions, MarkStyle, SheetSpec, card_copies, cards_pdf_for_deck, parse_paper,
+                            plan_sheet)
+from deckgen.units import mm_to_pt
+
+DPI = 50
+UNO = (56.0, 87.0)
+POKER = (63.5, 88.9)
+TOL = 0.01  # points
+
+
+def make_faces(deck, folder, bleed=3.0, card=UNO, mode="RGB"):
+    """One flat-coloured PNG per face id, trim + bleed at 50 dpi."""
+    ids = [c.id for c in deck.cards] + ["back"] + [f for comp in deck.components for f in comp.faces]
+    px = tuple(round((s + 2 * bleed) * DPI / 25.4) for s in card)
+    paths = {}
+    for i, face in enumerate(ids):
+        colour = (40 + i % 200, 40 + (i // 200) * 60, 128)     # unique per face
+        path = folder / f"{face}.png"
+        Image.new(mode, px, colour).save(path)
+        paths[face] = path
+    return paths
+
+
+@pytest.fixture(scope="module")
+def no_mercy():
+    return manifest.load_deck("no-mercy")
+
+
+@pytest.fixture(scope="module")
+def flex():
+    return manifest.load_deck("flex-spectrum")
+
+
+@pytest.fixture(scope="module")
+def nm_faces(no_mercy, tmp_path_factory):
+    return make_faces(no_mercy, tmp_path_factory.mktemp("nm"))
+
+
+@pytest.fixture(scope="module")
+def flex_faces(flex, tmp_path_factory):
+    return make_faces(flex, tmp_path_factory.mktemp("flex"))
+
+
+def digest_names(faces):
+    """XObject name each face gets (the layout names images by content)."""
+    return {"FormXob.face" + hashlib.sha1(p.read_bytes()).hexdigest()[:16]: f for f, p in faces.items()}
+
+
+def card_pages(pdf):
+    return pdf.pages[2:]
+
+
+def boxes(page):
+    """Image rectangles in PDF coordinates (y up)."""
+    return [(round(i["x0"], 2), round(i["y0"], 2), round(i["x1"], 2), round(i["y1"], 2)) for i in page.images]
+
+
+# ------------------------------------------------------------------ geometry
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("card", [UNO, POKER], ids=["uno", "poker"])
+def test_three_by_three_fits_at_gap_zero(paper, card):
+    sheet = plan_sheet(SheetSpec(parse_paper(paper).size_mm, card, 3.0, 0.0, 5.0))
+    assert (sheet.cols, sheet.rows) == (3, 3)
+    assert len(sheet.cut_x) == 4 and len(sheet.cut_y) == 4     # shared cut lines
+
+
+def test_gap_gives_every_card_its_own_cut_lines():
+    sheet = plan_sheet(SheetSpec((210, 297), UNO, 3.0, 4.0, 5.0))
+    assert len(sheet.cut_x) == 2 * sheet.cols and len(sheet.cut_y) == 2 * sheet.rows
+    for slot in sheet.slots:       # inner bleed is clipped at the middle of the gap
+        assert slot.clip.w <= UNO[0] + 2 * 3.0 + 1e-9
+
+
+def test_paper_too_small_is_a_clear_error():
+    from deckgen.errors import DeckgenError
+
+    with pytest.raises(DeckgenError) as exc:
+        plan_sheet(SheetSpec((50, 50), UNO, 3.0, 0.0, 5.0))
+    assert "does not fit" in str(exc.value)
+
+
+def test_custom_paper_and_units():
+    assert parse_paper("8.5in x 11in").size_mm == pytest.approx((215.9, 279.4))
+    assert parse_paper("Letter").id == "letter"
+    from deckgen.errors import DeckgenError
+
+    with pytest.raises(DeckgenError) as exc:
+        parse_paper("a44")
+    assert "did you mean 'a4'" in str(exc.value)
+
+
+# ------------------------------------------------------------------ the PDF
+
+
+@pytest.fixture(scope="module")
+def nm_pdf(no_mercy, nm_faces):
+    return cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions())
+
+
+def test_every_image_is_card_plus_bleed_and_fronts_match_count(no_mercy, nm_pdf, nm_faces):
+    names = digest_names(nm_faces)
+    with pdfplumber.open(io.BytesIO(nm_pdf.data)) as pdf:
+        assert not pdf.pages[0].images and not pdf.pages[1].images      # cover pages
+        fronts = []
+        for n, page in enumerate(card_pages(pdf)):
+            for im in page.images:
+                assert im["width"] == pytest.approx(mm_to_pt(UNO[0] + 6), abs=TOL)
+                assert im["height"] == pytest.approx(mm_to_pt(UNO[1] + 6), abs=TOL)
+                if n % 2 == 0:
+                    fronts.append(names[im["name"]])
+                else:
+                    assert names[im["name"]] == "back"
+    assert len(fronts) == no_mercy.total == 168
+    expected = {c.id: c.count for c in no_mercy.cards}
+    assert {f: fronts.count(f) for f in expected} == expected
+
+
+@pytest.mark.parametrize("duplex", ["long", "short"])
+def test_backs_lie_behind_fronts(flex, flex_faces, duplex):
+    """Mirror each back page (as the printer's flip does) and compare with its front page."""
+    data = cards_pdf_for_deck(flex, flex_faces, UNO, 3.0, LayoutOptions(duplex=duplex)).data
+    names = digest_names(flex_faces)
+    pairs = {c.front: c.back for c in card_copies(flex)}
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        pages = card_pages(pdf)
+        w, h = float(pdf.pages[0].width), float(pdf.pages[0].height)
+        assert len(pages) % 2 == 0
+        seen_power = 0
+        for front, back in zip(pages[0::2], pages[1::2]):
+            fronts = {b: names[i["name"]] for b, i in zip(boxes(front), front.images)}
+            for b, im in zip(boxes(back), back.images):
+                x0, y0, x1, y1 = b
+                mirrored = (round(w - x1, 2), y0, round(w - x0, 2), y1) if duplex == "long" else \
+                    (x0, round(h - y1, 2), x1, round(h - y0, 2))
+                match = [f for fb, f in fronts.items() if all(abs(a - c) < 0.02 for a, c in zip(fb, mirrored))]
+                assert len(match) == 1, f"no front behind back at {b}"
+                assert names[im["name"]] == pairs[match[0]]
+                seen_power += pairs[match[0]] == "power-red"
+            assert len(back.images) == len(front.images)
+    assert seen_power == 10       # Power cards: green front, red back
+
+
+def test_back_offset_shifts_backs_only(no_mercy, nm_faces):
+    base = cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions()).data
+    moved = cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions(back_offset_mm=(1.0, 2.0))).data
+    with pdfplumber.open(io.BytesIO(base)) as a, pdfplumber.open(io.BytesIO(moved)) as b:
+        assert boxes(a.pages[2]) == boxes(b.pages[2])
+        for (x0, y0, _, _), (u0, v0, _, _) in zip(boxes(a.pages[3]), boxes(b.pages[3])):
+            assert u0 - x0 == pytest.approx(mm_to_pt(1.0), abs=0.02)
+            assert v0 - y0 == pytest.approx(-mm_to_pt(2.0), abs=0.02)   # down on the page
+
+
+def _trims(page, bleed_pt):
+    return [(i["x0"] + bleed_pt, i["y0"] + bleed_pt, i["x1"] - bleed_pt, i["y1"] - bleed_pt)
+            for i in page.images]
+
+
+@pytest.mark.parametrize("paper,gap", [("a4", 0.0), ("letter", 0.0), ("a4", 4.0)])
+def test_crop_marks_on_every_cut_line_and_outside_every_card(no_mercy, nm_faces, paper, gap):
+    data = cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions(paper=paper, gap_mm=gap)).data
+    bleed = mm_to_pt(3.0)
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        page = pdf.pages[2]
+        trims = _trims(page, bleed)
+        cut_x = sorted({round(v, 2) for t in trims for v in (t[0], t[2])})
+        cut_y = sorted({round(v, 2) for t in trims for v in (t[1], t[3])})
+        vertical = [ln for ln in page.lines if abs(ln["x0"] - ln["x1"]) < 1e-6]
+        horizontal = [ln for ln in page.lines if abs(ln["top"] - ln["bottom"]) < 1e-6]
+        for x in cut_x:
+            assert sum(1 for ln in vertical if abs(ln["x0"] - x) < 0.02) == 2, f"cut line x={x}"
+        for y in cut_y:
+            assert sum(1 for ln in horizontal if abs(ln["y0"] - y) < 0.02) == 2, f"cut line y={y}"
+        # On Letter the block nearly fills the page height, so the outer bleed there gives way
+        # to the marks (a layout note says so); the marks must still stay off every card.
+        keep = bleed if paper == "a4" else 0.0
+        block = (min(t[0] for t in trims) - keep, min(t[1] for t in trims) - keep,
+                 max(t[2] for t in trims) + keep, max(t[3] for t in trims) + keep)
+        for ln in page.lines:
+            assert ln["linewidth"] >= mm_to_pt(0.25)
+            inside = block[0] < ln["x1"] and ln["x0"] < block[2] and block[1] < ln["y1"] and ln["y0"] < block[3]
+            assert not inside, "a crop mark crosses the card block"
+
+
+def _margin_is_blank(png: Image.Image, margin_px: int) -> bool:
+    g = png.convert("L")
+    w, h = g.size
+    bands = [(0, 0, w, margin_px), (0, h - margin_px, w, h), (0, 0, margin_px, h), (w - margin_px, 0, w, h)]
+    return all(g.crop(b).getextrema()[0] >= 250 for b in bands)
+
+
+@pytest.mark.parametrize("paper,card", [("a4", UNO), ("letter", UNO), ("letter", POKER)])
+def test_nothing_enters_the_printable_margin(no_mercy, tmp_path, paper, card):
+    faces = make_faces(no_mercy, tmp_path, card=card)
+    data = cards_pdf_for_deck(no_mercy, faces, card, 3.0, LayoutOptions(paper=paper)).data
+    pdf_path = tmp_path / "x.pdf"
+    pdf_path.write_bytes(data)
+    subprocess.run(["pdftoppm", "-png", "-r", "100", "-f", "1", "-l", "4", str(pdf_path), str(tmp_path / "p")],
+                   check=True)
+    margin_px = int(5.0 / 25.4 * 100) - 1      # 5 mm at 100 dpi, less a pixel of antialiasing
+    pages = sorted(tmp_path.glob("p-*.png"))
+    assert len(pages) == 4
+    for p in pages:
+        with Image.open(p) as im:
+            assert _margin_is_blank(im, margin_px), p.name
+    with Image.open(pages[2]) as im:      # and the cards are really there
+        assert im.convert("L").getextrema()[0] < 200
+
+
+def test_each_face_embedded_once_fonts_embedded_and_metadata(no_mercy, nm_pdf, nm_faces):
+    reader = pypdf.PdfReader(io.BytesIO(nm_pdf.data))
+    images, fonts = set(), {}
+    for page in reader.pages:
+        res = page.get("/Resources") or {}
+        for ref in (res.get("/XObject") or {}).values():
+            images.add(ref.idnum)
+        for name, ref in (res.get("/Font") or {}).items():
+            fonts[ref.idnum] = ref.get_object()
+    distinct = {c.id for c in no_mercy.cards} | {"back"}
+    assert len(images) == len(distinct) == nm_pdf.faces
+    assert fonts
+    for font in fonts.values():
+        descendant = font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font else font
+        descriptor = descendant["/FontDescriptor"].get_object()
+        assert any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")), font["/BaseFont"]
+    meta = reader.metadata
+    assert "No Mercy" in meta.title and meta.author == "deckgen"
+    cover = reader.pages[0].extract_text()
+    assert "UNO Show 'em No Mercy" in cover and "168" in cover and "100 %" in cover and "A4" in cover
+    assert "TAMAÑO REAL" in cover
+    assert "ACTUAL SIZE" in reader.pages[1].extract_text()
+
+
+def test_alpha_faces_are_flattened_and_still_embedded_once(no_mercy, tmp_path):
+    faces = make_faces(no_mercy, tmp_path, mode="RGBA")
+    data = cards_pdf_for_deck(no_mercy, faces, UNO, 3.0, LayoutOptions()).data
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    ids = {ref.idnum for p in reader.pages for ref in ((p["/Resources"].get("/XObject")) or {}).values()}
+    assert len(ids) == len({c.id for c in no_mercy.cards}) + 1
+
+
+def test_pass_through_images_decode_to_the_original_pixels(no_mercy, nm_faces, nm_pdf):
+    reader = pypdf.PdfReader(io.BytesIO(nm_pdf.data))
+    names = digest_names(nm_faces)
+    for name, ref in reader.pages[2]["/Resources"]["/XObject"].items():
+        img = ref.get_object().decode_as_image()
+        with Image.open(nm_faces[names[name.lstrip("/")]]) as orig:
+            assert img.convert("RGB").tobytes() == orig.convert("RGB").tobytes()
+        break
+
+
+def test_same_inputs_byte_identical(no_mercy, nm_faces):
+    opts = LayoutOptions(paper="letter", duplex="short", guides=True, marks=MarkStyle(4.0, 0.4, 1.5))
+    a = cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, opts).data
+    b = cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, opts).data
+    assert a == b
+
+
+def test_duplex_none_pairs_sheets_for_gluing_with_marks_on_both(no_mercy, nm_faces):
+    data = cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions(duplex="none",
+                                                                           back_offset_mm=(3.0, 3.0))).data
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        front, back = pdf.pages[2], pdf.pages[3]
+        w = float(front.width)
+        assert back.lines, "backs carry crop marks to line the sheets up when gluing"
+        mirrored = sorted((w - b[2], b[1]) for b in boxes(back))
+        for m, f in zip(mirrored, sorted((b[0], b[1]) for b in boxes(front))):     # the offset is ignored
+            assert m == pytest.approx(f, abs=0.02)
