@@ -16,10 +16,11 @@ import tempfile
 from pathlib import Path
 
 import PIL
-from PIL import Image, PngImagePlugin
+from PIL import Image
 
 from deckgen.errors import DeckgenError, error
 from deckgen.model import Deck
+from deckgen.render import pngfile
 from deckgen.render.faces import FaceSpec, face_ids, face_spec
 from deckgen.render.geometry import Frame
 
@@ -44,29 +45,29 @@ def face_key(spec: FaceSpec, frame: Frame, corner_guide: bool) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def png_info(face_id: str, frame: Frame) -> PngImagePlugin.PngInfo:
+def png_text(face_id: str, frame: Frame) -> dict[str, str]:
     """Text chunks recording what the PNG is (no time chunks: output stays byte-identical)."""
-    info = PngImagePlugin.PngInfo()
     w, h = frame.trim_mm
     full_w, full_h = w + 2 * frame.bleed_mm, h + 2 * frame.bleed_mm
-    info.add_text("Software", "deckgen")
-    info.add_text("deckgen:face", face_id)
-    info.add_text("deckgen:dpi", str(frame.dpi))
-    info.add_text("deckgen:trim_mm", f"{w:g}x{h:g}")
-    info.add_text("deckgen:bleed_mm", f"{frame.bleed_mm:g}")
-    info.add_text("deckgen:safe_mm", f"{frame.safe_mm:g}")
-    info.add_text("deckgen:size_mm", f"{full_w:g}x{full_h:g}")
-    return info
+    return {
+        "Software": "deckgen",
+        "deckgen:face": face_id,
+        "deckgen:dpi": str(frame.dpi),
+        "deckgen:trim_mm": f"{w:g}x{h:g}",
+        "deckgen:bleed_mm": f"{frame.bleed_mm:g}",
+        "deckgen:safe_mm": f"{frame.safe_mm:g}",
+        "deckgen:size_mm": f"{full_w:g}x{full_h:g}",
+    }
 
 
 def write_png(img: Image.Image, path: Path, face_id: str, frame: Frame, compress_level: int = 1) -> None:
     """Save atomically: a temp file in the same folder, then ``os.replace``."""
+    data = pngfile.encode(img, frame.dpi, png_text(face_id, frame), compress_level)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".png", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
-            img.save(fh, "PNG", compress_level=compress_level, dpi=(frame.dpi, frame.dpi),
-                     pnginfo=png_info(face_id, frame))
+            fh.write(data)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
