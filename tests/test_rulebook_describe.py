@@ -1,0 +1,99 @@
+"""Card descriptions come from effect primitives and the manifest, in both languages."""
+
+import io
+
+import pypdf
+from hypothesis import given, settings, strategies as st
+
+from deckgen import manifest
+from deckgen.effects import Effect
+from deckgen.rulebook import build_rulebook
+from deckgen.rulebook.describe import effects_text
+from deckgen.rulebook.text import render_text
+from tests.conftest import ROOT
+
+HOMEMADE = '''
+[kinds.wild-draw-twenty]
+category = "wild"
+name = { es = "Comodín roba veinte", en = "Wild Draw Twenty" }
+effects = [{ op = "draw", n = 20 }, "choose_color"]
+
+[kinds.reverse-everyone-draws]
+category = "action"
+name = { es = "Reversa y todos roban", en = "Reverse Everyone Draws" }
+effects = ["reverse", { op = "everyone_draws", n = 3 }]
+
+[[cards]]
+kind = "wild-draw-twenty"
+count = 3
+
+[[cards]]
+kind = "reverse-everyone-draws"
+colors = "all"
+count = 1
+'''
+
+
+def _homemade(tmp_path, extra=HOMEMADE, wild_count=4):
+    text = (ROOT / "decks" / "classic.toml").read_text("utf-8")
+    text = text.replace('kind = "wild"\ncount = 4', f'kind = "wild"\ncount = {wild_count}')
+    if extra:
+        text = text.replace("wild-draw-four = 50\n", "wild-draw-four = 50\nwild-draw-twenty = 50\nreverse-everyone-draws = 20\n")
+    path = tmp_path / "home.toml"
+    path.write_text(text + extra, "utf-8")
+    return manifest.load_deck(path)
+
+
+def test_homemade_cards_get_a_description_without_new_text(tmp_path):
+    deck = _homemade(tmp_path)
+    data = build_rulebook(deck, "en", image_dpi=40)
+    text = " ".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(data)).pages)
+    text = " ".join(text.split())
+    assert "Wild Draw Twenty × 3" in text
+    assert "The next player draws 20 cards and loses their turn." in text
+    assert "Reverse Everyone Draws × 4" in text
+    assert "Every other player draws 3 cards; nobody loses a turn." in text
+    es, _, problems = render_text(deck, "es")
+    assert problems == []
+    data = build_rulebook(deck, "es", image_dpi=40)
+    text = " ".join(" ".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(data)).pages).split())
+    assert "El siguiente jugador roba 20 cartas y pierde su turno." in text
+    assert "Cada uno de los demás jugadores roba 3 cartas" in text
+
+
+def test_a_count_changed_in_the_manifest_changes_the_rulebook(tmp_path):
+    deck = _homemade(tmp_path, extra="", wild_count=6)
+    data = build_rulebook(deck, "en", image_dpi=40)
+    text = " ".join(" ".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(data)).pages).split())
+    assert "Wild × 6" in text
+    assert "110 playing cards" in text
+
+
+def test_rule_options_change_the_words():
+    deck = manifest.load_deck("classic")
+    draw2 = (Effect("draw", n=2),)
+    assert "pass the penalty on" not in effects_text(deck, draw2, "en")
+    nm = manifest.load_deck("no-mercy")
+    assert "pass the penalty on" in effects_text(nm, draw2, "en")
+    wd4 = deck.kinds["wild-draw-four"].effects
+    assert "no card of the current colour" in effects_text(deck, wd4, "en", wild=True)
+    flex = manifest.load_deck("flex-spectrum")
+    assert "no other card you could play" in effects_text(flex, wd4, "en", wild=True)
+
+
+OPS = st.sampled_from(["skip", "skip_all", "reverse", "draw", "everyone_draws", "target", "choose_color",
+                       "discard_color", "swap_hands", "pass_hands", "roulette", "flip_power", "challenge"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(OPS, st.integers(1, 99), st.booleans()), min_size=1, max_size=5),
+       st.sampled_from(["es", "en"]))
+def test_every_effect_list_is_described(effects, lang):
+    deck = manifest.load_deck("no-mercy")
+    effs = tuple(Effect(op, n=n if op in ("draw", "everyone_draws") else None, lose_turn=lt,
+                        who="all" if lt else "self") for op, n, lt in effects)
+    text = effects_text(deck, effs, lang, wild=True)
+    assert text and "{" not in text and "None" not in text
+    for e in effs:
+        if e.op in ("draw", "everyone_draws"):
+            assert str(e.n) in text or (e.n == 1 and ("1 card" in text or "1 carta" in text))
