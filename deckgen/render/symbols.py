@@ -210,8 +210,11 @@ def heart(d, s):
 
 
 def plus_shape(d, s):
-    _poly(d, s, [(0.35, 0.05), (0.65, 0.05), (0.65, 0.35), (0.95, 0.35), (0.95, 0.65), (0.65, 0.65),
-                 (0.65, 0.95), (0.35, 0.95), (0.35, 0.65), (0.05, 0.65), (0.05, 0.35), (0.35, 0.35)])
+    """The "cross" cue: a cross pattée (arms widening outwards), unlike a plus sign."""
+    for deg in (0, 90, 180, 270):
+        arm = [(0.5, 0.5), (0.36, 0.04), (0.64, 0.04)]
+        _poly(d, s, _rot(arm, 0.5, 0.5, deg))
+    d.ellipse([0.38 * s, 0.38 * s, 0.62 * s, 0.62 * s], fill=ON)
 
 
 def crescent(d, s):
