@@ -12,7 +12,6 @@ Every file is written atomically; a deck with errors is not built unless ``force
 
 from __future__ import annotations
 
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -128,15 +127,13 @@ def build_deck(ref: str | Path, options: BuildOptions = BuildOptions(),
     result = BuildResult(deck.id, deck.name(), errors=list(errors), warnings=list(warnings))
     t_check = time.perf_counter()
     settings = RenderSettings(dpi=options.dpi, bleed_mm=options.bleed_mm, card_size=options.card_size)
-    with tempfile.TemporaryDirectory(prefix="deckgen-faces-") as tmp:
-        out = None if options.use_cache else Path(tmp)
-        rendered = render_deck(deck, settings, out, use_cache=options.use_cache, cache_dir=options.cache_dir,
-                               progress=progress, jobs=options.jobs)
-        result.drawn = rendered.drawn
-        t_render = time.perf_counter()
-        ctx = BuildContext(deck, options, Path(options.out_dir) / deck.id, rendered, result, progress)
-        for _, step in list(_STEPS):
-            result.outputs.extend(step(ctx))
+    rendered = render_deck(deck, settings, None, use_cache=options.use_cache, cache_dir=options.cache_dir,
+                           progress=progress, jobs=options.jobs)
+    result.drawn = rendered.drawn
+    t_render = time.perf_counter()
+    ctx = BuildContext(deck, options, Path(options.out_dir) / deck.id, rendered, result, progress)
+    for _, step in list(_STEPS):
+        result.outputs.extend(step(ctx))
     end = time.perf_counter()
     result.seconds = end - start
     result.timings = {"check": t_check - start, "render": t_render - t_check, "write": end - t_render}

@@ -19,7 +19,7 @@ from deckgen.export.images import EXTENSIONS, save
 from deckgen.export.services import Service
 from deckgen.layout.atomic import write_bytes, write_text
 from deckgen.layout.imposition import card_copies
-from deckgen.layout.pdf import PdfMeta, new_canvas
+from deckgen.layout.pdf import PdfMeta, finish, new_canvas
 from deckgen.layout.pdfimage import draw_image, read_png, register_image
 from deckgen.model import Deck
 from deckgen.units import mm_to_pt
@@ -100,5 +100,4 @@ def _pdf(deck: Deck, copies, paths, trim_mm, bleed_mm: float, service: Service) 
                 names[face] = register_image(c, read_png(paths[face]))
             draw_image(c, names[face], 0, 0, W, H)
             c.showPage()
-    c.save()
-    return buf.getvalue()
+    return finish(c, buf)

@@ -13,7 +13,7 @@ import io
 
 from deckgen.layout.fonts import register_fonts
 from deckgen.layout.papers import Paper, parse_paper
-from deckgen.layout.pdf import PdfMeta, new_canvas
+from deckgen.layout.pdf import PdfMeta, finish, new_canvas
 from deckgen.units import mm_to_pt as pt
 
 SPAN = 6.0        # mm either side of zero on the scales
@@ -116,5 +116,4 @@ def calibration_pdf(paper: str | Paper = "a4", duplex: str = "long", margin_mm: 
     c.showPage()
     _back(c, w, h, margin_mm, fonts, back_offset_mm)
     c.showPage()
-    c.save()
-    return buf.getvalue()
+    return finish(c, buf)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
+from reportlab import rl_config
 from reportlab.pdfgen.canvas import Canvas
 
 from deckgen import __version__
@@ -20,7 +21,7 @@ from deckgen.layout.cover import CoverInfo, cover_languages, draw_cover
 from deckgen.layout.fonts import register_fonts
 from deckgen.layout.geometry import Line, Rect
 from deckgen.layout.imposition import PagePlan
-from deckgen.layout.pdfimage import draw_image, read_png, register_image
+from deckgen.layout.pdfimage import read_png, register_image
 from deckgen.units import mm_to_pt
 
 Progress = Callable[[str, int, int], None]
@@ -48,37 +49,48 @@ def new_canvas(buf, paper_mm: tuple[float, float], meta: PdfMeta) -> Canvas:
     return c
 
 
+def finish(c: Canvas, buf: io.BytesIO) -> bytes:
+    """Save the canvas with plain Flate page streams (ReportLab's ASCII85 layer off: smaller, faster)."""
+    saved = rl_config.useA85
+    rl_config.useA85 = 0
+    try:
+        c.save()
+    finally:
+        rl_config.useA85 = saved
+    return buf.getvalue()
+
+
+def _n(v: float) -> str:
+    return f"{v:.4f}".rstrip("0").rstrip(".")
+
+
+def place(c: Canvas, name: str, image: Rect, clip: Rect | None = None) -> None:
+    """Draw a registered image into ``image`` (mm), clipped to ``clip``: one q ... Q group."""
+    ops = ["q"]
+    if clip is not None:
+        ops.append(" ".join(_n(mm_to_pt(v)) for v in (clip.x, clip.y, clip.w, clip.h)) + " re W n")
+    ops.append(f"{_n(mm_to_pt(image.w))} 0 0 {_n(mm_to_pt(image.h))} {_n(mm_to_pt(image.x))} "
+               f"{_n(mm_to_pt(image.y))} cm")
+    c.addLiteral(" ".join(ops))
+    c.doForm(name)
+    c.addLiteral("Q")
+
+
 def draw_marks(c: Canvas, lines: Sequence[Line], stroke_mm: float, dash: bool = False) -> None:
+    """Straight strokes (crop marks or guides), written as one path."""
     if not lines:
         return
-    c.saveState()
-    c.setLineWidth(mm_to_pt(stroke_mm))
-    c.setLineCap(0)
-    c.setStrokeGray(0.55 if dash else 0)
-    if dash:
-        c.setDash(2, 2)
-    path = c.beginPath()
+    ops = ["q", f"{_n(mm_to_pt(stroke_mm))} w 0 J", "0.55 G [2 2] 0 d" if dash else "0 G"]
     for ln in lines:
-        path.moveTo(mm_to_pt(ln.x1), mm_to_pt(ln.y1))
-        path.lineTo(mm_to_pt(ln.x2), mm_to_pt(ln.y2))
-    c.drawPath(path, stroke=1, fill=0)
-    c.restoreState()
-
-
-def _clip(c: Canvas, r: Rect) -> None:
-    path = c.beginPath()
-    path.rect(mm_to_pt(r.x), mm_to_pt(r.y), mm_to_pt(r.w), mm_to_pt(r.h))
-    c.clipPath(path, stroke=0, fill=0)
+        ops.append(f"{_n(mm_to_pt(ln.x1))} {_n(mm_to_pt(ln.y1))} m {_n(mm_to_pt(ln.x2))} {_n(mm_to_pt(ln.y2))} l")
+    ops.append("S Q")
+    c.addLiteral("\n".join(ops))
 
 
 def draw_page(c: Canvas, page: PagePlan, names: Mapping[str, str], stroke_mm: float,
               guides: Sequence[Line] = ()) -> None:
     for p in page.placements:
-        c.saveState()
-        _clip(c, p.clip)
-        draw_image(c, names[p.face], mm_to_pt(p.image.x), mm_to_pt(p.image.y),
-                   mm_to_pt(p.image.w), mm_to_pt(p.image.h))
-        c.restoreState()
+        place(c, names[p.face], p.image, p.clip)
     draw_marks(c, page.marks, stroke_mm)
     if guides and page.side == "front":
         draw_marks(c, guides, min(stroke_mm, 0.1), dash=True)
@@ -108,5 +120,4 @@ def cards_pdf(pages: Sequence[PagePlan], images: Mapping[str, Path], paper_mm: t
         c.showPage()
         if progress:
             progress("writing PDF", i + 1, total)
-    c.save()
-    return buf.getvalue()
+    return finish(c, buf)

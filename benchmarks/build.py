@@ -1,0 +1,81 @@
+"""Benchmark: `deckgen build` of No Mercy (168 cards, 300 dpi, A4, long-edge duplex).
+
+Each run is a fresh process (`python -m deckgen build no-mercy`), timed from outside, so
+interpreter start-up and imports are counted. "cold" starts from an empty face cache,
+"warm" reuses it. A second, in-process run reports where the time goes (check, drawing
+faces, PDF assembly + writing) and the share of the total spent beyond drawing faces.
+
+    .venv/bin/python benchmarks/build.py [--runs 3] [--deck no-mercy] [--jobs N]
+
+Targets (2 cores): warm <= 1.0 s, cold <= 2.0 s, PDF work < 1/5 of the total.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+PROBE = """
+import json, sys, time
+t0 = time.perf_counter()
+from pathlib import Path
+from deckgen.build import BuildOptions, build_deck
+r = build_deck(sys.argv[1], BuildOptions(out_dir=Path(sys.argv[2])))
+print(json.dumps({"timings": r.timings, "seconds": r.seconds, "drawn": r.drawn,
+                  "since_import": time.perf_counter() - t0}))
+"""
+
+
+def run(cmd: list[str], env: dict) -> tuple[float, str]:
+    start = time.perf_counter()
+    out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True)
+    return time.perf_counter() - start, out.stdout
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deck", default="no-mercy")
+    ap.add_argument("--runs", type=int, default=3)
+    args = ap.parse_args()
+    py = sys.executable
+    results: dict[str, list[float]] = {"cold": [], "warm": []}
+    breakdown: dict[str, list[dict]] = {"cold": [], "warm": []}
+    pdf_size = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "out"
+        for i in range(args.runs):
+            cache = Path(tmp) / f"cache{i}"
+            env = {**os.environ, "DECKGEN_CACHE": str(cache)}
+            cmd = [py, "-m", "deckgen", "build", args.deck, "-o", str(out)]
+            results["cold"].append(run(cmd, env)[0])
+            results["warm"].append(run(cmd, env)[0])
+            pdf_size = (out / args.deck / f"{args.deck}-cards.pdf").stat().st_size
+            shutil.rmtree(cache)
+            for kind in ("cold", "warm"):
+                _, text = run([py, "-c", PROBE, args.deck, str(out)], env)
+                breakdown[kind].append(json.loads(text.strip().splitlines()[-1]))
+            shutil.rmtree(cache)
+    print(f"deckgen build {args.deck} (A4, 300 dpi, long-edge duplex), {os.cpu_count()} cores, {args.runs} runs")
+    for kind in ("cold", "warm"):
+        walls = results[kind]
+        b = breakdown[kind]
+        write = statistics.median(x["timings"]["write"] for x in b)
+        render = statistics.median(x["timings"]["render"] for x in b)
+        check = statistics.median(x["timings"]["check"] for x in b)
+        wall = statistics.median(walls)
+        print(f"  {kind}: wall median {wall:.3f} s (min {min(walls):.3f}, max {max(walls):.3f}); "
+              f"in process: check {check:.3f} s, faces {render:.3f} s, PDF assembly+write {write:.3f} s "
+              f"= {write / wall:.0%} of the wall time")
+    print(f"  PDF size: {pdf_size / 1e6:.2f} MB")
+
+
+if __name__ == "__main__":
+    main()
