@@ -74,11 +74,9 @@ def copies_note(deck: Deck, g: Group, lang: str) -> str:
     if None in per:
         text = f"{per[None]} {ui(lang, 'per_colour')}"
     else:
-        parts = []
-        for n, values in sorted(by_count.items(), key=lambda kv: min(kv[1])):
-            vals = values_text(tuple(sorted(values)), lang)
-            parts.append(f"{vals}: {n}" + (f" {ui(lang, 'each')}" if len(values) > 1 and n > 1 else ""))
-        text = " · ".join(parts) + f", {ui(lang, 'per_colour')}"
+        parts = [f"{values_text(tuple(sorted(values)), lang)} ×{n}"
+                 for n, values in sorted(by_count.items(), key=lambda kv: min(kv[1]))]
+        text = f"{ui(lang, 'by_colour')}: " + ", ".join(parts)
     return text
 
 
@@ -138,15 +136,22 @@ def _table_style(n: int, deck: Deck) -> TableStyle:
 
 
 def palette_table(deck: Deck, lang: str, st, width: float) -> Flowable:
+    from deckgen.rulebook.context import color_marks
+
     other = "en" if lang_of(lang) == "es" else "es"
-    rows = [["", Paragraph(ui(lang, "order"), st["head"]), Paragraph(ui(lang, "colour"), st["head"]),
-             Paragraph(ui(lang, "symbol"), st["head"]), Paragraph("", st["head"])]]
+    marks = color_marks(deck)
+    head = ["", Paragraph(ui(lang, "order"), st["head"]), Paragraph(ui(lang, "colour"), st["head"])]
+    if marks:
+        head.append(Paragraph(ui(lang, "symbol"), st["head"]))
+    rows = [head + [Paragraph("", st["head"])]]
     for i, c in enumerate(deck.palette.colors, 1):
-        mark = SYMBOLS[lang_of(lang)].get(c.symbol, c.symbol or "–") if c.symbol else "–"
-        rows.append([Swatches([c.hex], size=6 * mm), Paragraph(str(i), st["cell"]),
-                     Paragraph(f"<b>{escape(c.names.get(lang))}</b> ({escape(c.names.get(other))})", st["cell"]),
-                     Paragraph(escape(mark), st["cell"]), Paragraph(c.hex, st["small"])])
-    table = Table(rows, colWidths=[12 * mm, 16 * mm, 60 * mm, 45 * mm, 25 * mm], hAlign="LEFT", repeatRows=1)
+        row = [Swatches([c.hex], size=6 * mm), Paragraph(str(i), st["cell"]),
+               Paragraph(f"<b>{escape(c.names.get(lang))}</b> ({escape(c.names.get(other))})", st["cell"])]
+        if marks:
+            row.append(Paragraph(escape(SYMBOLS[lang_of(lang)].get(c.symbol, c.symbol)), st["cell"]))
+        rows.append(row + [Paragraph(c.hex, st["small"])])
+    cols = [12 * mm, 16 * mm, 60 * mm] + ([45 * mm] if marks else []) + [25 * mm]
+    table = Table(rows, colWidths=cols, hAlign="LEFT", repeatRows=1)
     table.setStyle(_table_style(len(rows) + 1, deck))
     table.keep_with_heading = True
     return table

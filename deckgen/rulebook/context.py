@@ -176,6 +176,13 @@ def points_text(cards: list, lang: str) -> str:
     return f"{min(pts)}–{max(pts)}"
 
 
+def color_marks(deck: Deck) -> bool:
+    """Whether the cards carry the colour-blind shape marks (the renderer's default)."""
+    from deckgen.render import RenderSettings
+
+    return RenderSettings().symbols_on(deck) and all(c.symbol for c in deck.palette.colors)
+
+
 def plural(name: str, lang: str) -> str:
     """"Carta de poder" -> "Cartas de poder", "Power card" -> "Power cards"."""
     words = name.split()
@@ -196,6 +203,7 @@ def deck_view(deck: Deck, lang: str) -> dict:
         "target": deck.scoring.target, "knockout_bonus": deck.scoring.knockout_bonus,
         "colors": [{"id": c.id, "name": c.names.get(lang), "hex": c.hex} for c in deck.palette.colors],
         "color_count": len(deck.palette.colors),
+        "color_marks": color_marks(deck),
         "power": power_name(deck, lang) if opts.get("power_cards") else None,
         "power_plural": plural(power_name(deck, lang), lang) if opts.get("power_cards") else None,
         "power_count": sum(c.count for c in deck.components if c.kind == "power"),

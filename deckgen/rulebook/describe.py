@@ -188,6 +188,11 @@ def effects_text(deck: Deck, effects: tuple[Effect, ...], lang: str, *, wild: bo
     return " ".join(out)
 
 
+def _embedded(text: str, lang: str) -> str:
+    """A description placed after a colon: Spanish goes on in lower case."""
+    return text[:1].lower() + text[1:] if lang_of(lang) == "es" and text else text
+
+
 def _where(deck: Deck, group: Group, lang: str) -> str:
     k = flex_offset(deck, group)
     if k is None:
@@ -236,10 +241,10 @@ def group_text(deck: Deck, group: Group, lang: str) -> list[str]:
                                 where=_where(deck, group, lang), power=power))
         elif card.flex.color is None:
             paras.append(phrase(lang, "flex_wild", name=fkind.names.get(lang), power=power,
-                                text=effects_text(deck, fkind.effects, lang)))
+                                text=_embedded(effects_text(deck, fkind.effects, lang), lang)))
         else:
             paras.append(phrase(lang, "flex_card", name=fkind.names.get(lang), where=_where(deck, group, lang),
-                                power=power, text=effects_text(deck, fkind.effects, lang)))
+                                power=power, text=_embedded(effects_text(deck, fkind.effects, lang), lang)))
         paras.append(phrase(lang, "flex_after_wild" if group.category == WILD else "flex_after", power=power))
     return paras
 

@@ -14,7 +14,7 @@ UI = {
     "en": {
         "rulebook": "Rulebook", "contents": "Contents", "page": "Page", "card": "Card",
         "colours": "Colours", "copies": "Copies", "points": "Points", "total": "Total",
-        "per_colour": "in each colour", "each": "each", "face": "face value",
+        "per_colour": "in each colour", "by_colour": "per colour", "each": "each", "face": "face value",
         "players": "{lo}–{hi} players", "hand": "{n} cards each", "cards_total": "{n} cards",
         "colourless": "colourless", "no_colour": "no colour (wild)", "shuffled_no": "not shuffled in",
         "extras": "Printed extras", "faces": "faces", "regular": "Regular side", "flex": "Flex side",
@@ -24,7 +24,7 @@ UI = {
     "es": {
         "rulebook": "Reglamento", "contents": "Índice", "page": "Página", "card": "Carta",
         "colours": "Colores", "copies": "Copias", "points": "Puntos", "total": "Total",
-        "per_colour": "de cada color", "each": "cada uno", "face": "su número",
+        "per_colour": "de cada color", "by_colour": "por color", "each": "cada uno", "face": "su número",
         "players": "{lo}–{hi} jugadores", "hand": "{n} cartas por jugador", "cards_total": "{n} cartas",
         "colourless": "incolora", "no_colour": "sin color (comodín)", "shuffled_no": "no se barajan",
         "extras": "Piezas impresas aparte", "faces": "caras", "regular": "Lado regular", "flex": "Lado flex",
