@@ -101,7 +101,7 @@ def draw_text(d: ImageDraw.ImageDraw, text: str, f, cx: float, cy: float, fill, 
     x, y = cx - (l + r) / 2, cy - (t + b) / 2
     ul = None
     if underline:
-        ulh = max(2, int((b - t) * 0.09))
+        ulh = max(2, int((b - t) * 0.075))
         uy = y + b + ulh * 0.6
         ul = [x + l + stroke, uy, x + r - stroke, uy + ulh]
     if shadow:
@@ -166,12 +166,12 @@ def draw_emblem(img, d, spec: FaceSpec, frame: Frame) -> None:
         f, _ = fit("display", em.text, max_w, max_h)
         cx, cy = along(frame, ty)
         draw_text(d, em.text, f, cx, cy, ink, stroke, DARK, sh, em.underline)
-        if em.symbol:
-            sx, sy = along(frame, u * 34)
-            draw_symbol(img, em.symbol, int(u * 26), sx, sy, ink, sh * 0.6, spec.segments)
-        if em.extra:
-            ex, ey = along(frame, -u * 40)
-            draw_symbol(img, em.extra, int(u * 20), ex, ey, ink, sh * 0.6)
+        tops = [name for name in (em.symbol, em.extra) if name]
+        sx, sy = along(frame, u * 35)
+        size = int(u * (26 if len(tops) == 1 else 21))
+        for i, name in enumerate(tops):          # small symbols above the text, side by side
+            dx = 0 if len(tops) == 1 else (i - 0.5) * u * 24
+            draw_symbol(img, name, size, sx + dx, sy, ink, sh * 0.6, spec.segments)
     elif em.symbol:
         size = int(u * (70 if em.symbol == "wheel" else 60))
         draw_symbol(img, em.symbol, size, *frame.center, ink, sh, spec.segments)
@@ -295,11 +295,12 @@ def draw_caption(d, spec: FaceSpec, frame: Frame) -> None:
     u = frame.unit()
     lines = split_lines(spec.caption, 14)
     line_h = u * 5.2
-    _, cy = along(frame, -u * (41 if spec.flex else 50))
-    for i, line in enumerate(lines):
-        y = cy + (i - (len(lines) - 1) / 2) * line_h * 1.3
-        x0, x1 = chord(frame, max(y - frame.center[1] - line_h, y - frame.center[1] + line_h, key=abs))
-        f, _ = fit("text", line, int(x1 - x0 - u * 6), int(line_h))
+    _, cy = along(frame, -u * 43)
+    ys = [cy + (i - (len(lines) - 1) / 2) * line_h * 1.35 for i in range(len(lines))]
+    chords = [chord(frame, max(y - frame.center[1] - line_h, y - frame.center[1] + line_h, key=abs)) for y in ys]
+    fonts = [fit("text", line, int(x1 - x0 - u * 7), int(line_h))[0] for line, (x0, x1) in zip(lines, chords)]
+    f = min(fonts, key=lambda ft: ft.size)       # one size for every line
+    for line, y, (x0, x1) in zip(lines, ys, chords):
         if spec.oval == "segments":
             draw_text(d, line, f, (x0 + x1) / 2, y, WHITE, max(1, int(u * 0.7)), DARK)
         else:
