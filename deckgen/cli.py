@@ -347,7 +347,13 @@ def _offset(value: str) -> tuple[float, float]:
     if len(parts) != 2:
         raise DeckgenError(Finding("error", "back-offset", "--back-offset", f"'{value}' is not X,Y",
                                    hint="two lengths such as 0.5mm,-1mm (bare numbers are millimetres)"))
-    return _length(parts[0].strip(), "--back-offset"), _length(parts[1].strip(), "--back-offset")
+    return _signed(parts[0], "--back-offset"), _signed(parts[1], "--back-offset")
+
+
+def _signed(value: str, where: str) -> float:
+    text = value.strip()
+    sign = -1.0 if text.startswith("-") else 1.0
+    return sign * _length(text.lstrip("+-").strip(), where)
 
 
 def _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_stroke, mark_offset, guides):

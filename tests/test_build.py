@@ -1,0 +1,149 @@
+"""`deckgen build`: check first, render through the renderer, write the PDF atomically."""
+
+import io
+
+import pypdf
+import pytest
+from click.testing import CliRunner
+
+from deckgen import build as build_mod
+from deckgen.build import BuildOptions, OutputFile, build_deck, register_output
+from deckgen.cli import main
+from deckgen.errors import DeckHasErrors
+from deckgen.layout import LayoutOptions
+
+LOW = dict(dpi=50)
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("cache")
+
+
+def opts(out, cache, **kw):
+    layout = kw.pop("layout", LayoutOptions())
+    return BuildOptions(out_dir=out, cache_dir=cache, layout=layout, **{**LOW, **kw})
+
+
+def test_build_writes_the_cards_pdf_with_every_copy(tmp_path, cache):
+    res = build_deck("classic", opts(tmp_path, cache))
+    pdf = tmp_path / "classic" / "classic-cards.pdf"
+    assert [o.path for o in res.outputs] == [pdf] and res.outputs[0].kind == "cards"
+    assert res.cards == 108 and res.faces == len({"back"} | {c.id for c in build_mod.load_checked(
+        "classic", BuildOptions())[0].cards})
+    reader = pypdf.PdfReader(pdf)
+    assert len(reader.pages) == res.outputs[0].pages == 2 + 2 * 12        # cover + 12 duplex sheets
+    assert res.outputs[0].size_bytes == pdf.stat().st_size
+    assert set(res.timings) == {"check", "render", "write"}
+
+
+def test_components_are_laid_out_with_both_faces(tmp_path, cache):
+    res = build_deck("flex-spectrum", opts(tmp_path, cache))
+    assert res.cards == 236 + 10
+
+
+def test_two_builds_are_byte_identical(tmp_path, cache):
+    a = build_deck("classic", opts(tmp_path / "a", cache)).outputs[0].path.read_bytes()
+    b = build_deck("classic", opts(tmp_path / "b", cache, use_cache=False)).outputs[0].path.read_bytes()
+    assert a == b
+
+
+def test_interrupted_build_leaves_the_previous_pdf(tmp_path, cache, monkeypatch):
+    first = build_deck("classic", opts(tmp_path, cache)).outputs[0].path
+    before = first.read_bytes()
+
+    def half_then_die(fh, data):
+        fh.write(data[: len(data) // 2])
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("deckgen.layout.atomic._write_chunks", half_then_die)
+    with pytest.raises(KeyboardInterrupt):
+        build_deck("classic", opts(tmp_path, cache, layout=LayoutOptions(paper="letter")))
+    assert first.read_bytes() == before
+    assert sorted(p.name for p in first.parent.iterdir()) == ["classic-cards.pdf"]     # no temp file left
+
+
+BROKEN = '''
+[deck]
+id = "tiny"
+name = "Tiny"
+language = "en"
+players = { min = 2, max = 10 }
+hand_size = 7
+palette = "classic"
+[rules]
+preset = "classic"
+[scoring]
+target = 100
+[scoring.points]
+number = "face"
+[[cards]]
+kind = "number"
+colors = "all"
+values = [1, 2, 3]
+count = 1
+'''
+
+
+def test_a_deck_with_errors_is_not_built_unless_forced(tmp_path, cache, write_manifest):
+    path = write_manifest(BROKEN)
+    with pytest.raises(DeckHasErrors) as exc:
+        build_deck(path, opts(tmp_path, cache))
+    assert any(f.code == "too-few-cards" for f in exc.value.findings)
+    assert not (tmp_path / "tiny").exists()
+    res = build_deck(path, opts(tmp_path, cache, force=True))
+    assert res.errors and res.outputs[0].path.is_file() and res.cards == 12
+
+
+def test_another_stage_can_add_an_output(tmp_path, cache, monkeypatch):
+    monkeypatch.setattr(build_mod, "_STEPS", list(build_mod._STEPS))
+
+    def notes(ctx):
+        path = ctx.deck_dir / f"{ctx.deck.id}-notes.txt"
+        path.write_text(ctx.deck.name(), encoding="utf-8")
+        return [OutputFile("notes", path, None, path.stat().st_size)]
+
+    register_output("notes", notes)
+    res = build_deck("classic", opts(tmp_path, cache))
+    assert [o.kind for o in res.outputs] == ["cards", "notes"]
+
+
+# ------------------------------------------------------------------ CLI
+
+def test_cli_build_prints_a_summary(tmp_path, cache, monkeypatch):
+    monkeypatch.setenv("DECKGEN_CACHE", str(cache))
+    result = CliRunner().invoke(main, ["build", "classic", "-o", str(tmp_path), "--dpi", "50", "--paper", "letter",
+                                       "--duplex", "short", "--gap", "2mm", "--back-offset", "0.5,-0.25mm"])
+    assert result.exit_code == 0, result.output
+    assert "classic-cards.pdf" in result.output and "108 cards" in result.output and "pages" in result.output
+    assert (tmp_path / "classic" / "classic-cards.pdf").is_file()
+
+
+def test_cli_bad_options_are_usage_errors(tmp_path):
+    runner = CliRunner()
+    bad_paper = runner.invoke(main, ["build", "classic", "-o", str(tmp_path), "--paper", "a44"])
+    assert bad_paper.exit_code == 2 and "did you mean 'a4'" in bad_paper.output
+    bad_len = runner.invoke(main, ["build", "classic", "-o", str(tmp_path), "--bleed", "3 parsecs"])
+    assert bad_len.exit_code == 2 and "--bleed" in bad_len.output
+    bad_off = runner.invoke(main, ["build", "classic", "-o", str(tmp_path), "--back-offset", "1"])
+    assert bad_off.exit_code == 2 and "X,Y" in bad_off.output
+    assert not (tmp_path / "classic").exists()
+
+
+def test_cli_deck_with_errors_exits_1(tmp_path, cache, write_manifest, monkeypatch):
+    monkeypatch.setenv("DECKGEN_CACHE", str(cache))
+    path = write_manifest(BROKEN)
+    result = CliRunner().invoke(main, ["build", str(path), "-o", str(tmp_path), "--dpi", "50"])
+    assert result.exit_code == 1
+    assert "too-few-cards" in result.output and "--force" in result.output
+
+
+def test_cli_calibrate(tmp_path):
+    out = tmp_path / "cal.pdf"
+    result = CliRunner().invoke(main, ["calibrate", "-o", str(out), "--paper", "letter", "--back-offset", "1,2"])
+    assert result.exit_code == 0, result.output
+    reader = pypdf.PdfReader(io.BytesIO(out.read_bytes()))
+    assert len(reader.pages) == 2
+    assert float(reader.pages[0].mediabox.width) == pytest.approx(612, abs=0.01)
+    assert "100 mm" in reader.pages[0].extract_text() and "--back-offset" in reader.pages[1].extract_text()
+    assert CliRunner().invoke(main, ["calibrate", "-o", str(out), "--duplex", "none"]).exit_code == 2
