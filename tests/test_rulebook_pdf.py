@@ -103,3 +103,19 @@ def test_letter_paper(books):
     reader = pypdf.PdfReader(io.BytesIO(build_rulebook(deck, "en", paper="letter", image_dpi=40)))
     box = reader.pages[0].mediabox
     assert (round(float(box.width)), round(float(box.height))) == (612, 792)
+
+
+def test_build_step_writes_one_rulebook_per_language(tmp_path):
+    from types import SimpleNamespace
+
+    from deckgen.rulebook.step import rulebook_output
+
+    deck = manifest.load_deck("no-mercy")
+    ctx = SimpleNamespace(deck=deck, deck_dir=tmp_path, progress=None,
+                          options=SimpleNamespace(force=False, layout=SimpleNamespace(paper=None)),
+                          result=SimpleNamespace(warnings=[]))
+    outputs = rulebook_output(ctx)
+    assert sorted(o.path.name for o in outputs) == ["no-mercy-rulebook-en.pdf", "no-mercy-rulebook-es.pdf"]
+    for o in outputs:
+        assert o.kind == "rulebook"
+        assert o.pages == len(pypdf.PdfReader(o.path).pages)

@@ -1,0 +1,38 @@
+"""The rulebook as a ``deckgen build`` output step: one PDF per language, beside the card sheets.
+
+Register it with ``deckgen.build.register_output("rulebook", rulebook_output)``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from deckgen.errors import DeckHasErrors, warning
+from deckgen.rulebook import languages, write_rulebook
+
+
+def _paper(ctx) -> str:
+    """The rulebook's paper: letter when the sheets are on US paper, else A4."""
+    paper = getattr(getattr(ctx.options, "layout", None), "paper", None)
+    width = getattr(paper, "width_mm", None)
+    return "letter" if width and abs(float(width) - 215.9) < 1 else "a4"
+
+
+def rulebook_output(ctx) -> list:
+    """``<deck>-rulebook-<lang>.pdf`` for each language the templates exist in."""
+    from deckgen.build import OutputFile
+
+    out = []
+    for lang in languages(ctx.deck):
+        path = ctx.deck_dir / f"{ctx.deck.id}-rulebook-{lang}.pdf"
+        try:
+            write_rulebook(ctx.deck, lang, path, paper=_paper(ctx), progress=ctx.progress)
+        except DeckHasErrors as exc:
+            if not ctx.options.force:
+                raise
+            ctx.result.warnings.extend(warning(f.code, f.where, f"rulebook not written: {f.message}", file=f.file,
+                                               line=f.line) for f in exc.findings)
+            continue
+        data = path.read_bytes()
+        out.append(OutputFile("rulebook", path, len(re.findall(rb"/Type\s*/Page[^s]", data)), len(data)))
+    return out
