@@ -88,7 +88,8 @@ def test_pdf_has_contents_outline_page_numbers_and_embedded_fonts(books, game):
     assert sum(len(p.images) for p in reader.pages) >= len({c.kind for c in deck.cards})
 
 
-def test_rulebook_is_deterministic_and_written_atomically(tmp_path):
+def test_rulebook_is_deterministic_and_written_atomically(tmp_path, monkeypatch):
+    monkeypatch.setattr("deckgen.rulebook.images.DPI", 40)
     deck = manifest.load_deck("classic")
     a = build_rulebook(deck, "en", image_dpi=40)
     b = build_rulebook(deck, "en", image_dpi=40)
@@ -105,7 +106,8 @@ def test_letter_paper(books):
     assert (round(float(box.width)), round(float(box.height))) == (612, 792)
 
 
-def test_build_step_writes_one_rulebook_per_language(tmp_path):
+def test_build_step_writes_one_rulebook_per_language(tmp_path, monkeypatch):
+    monkeypatch.setattr("deckgen.rulebook.images.DPI", 40)
     from types import SimpleNamespace
 
     from deckgen.rulebook.step import rulebook_output
