@@ -139,3 +139,18 @@ def test_unknown_face_is_an_error_with_a_suggestion(decks):
 
     with pytest.raises(DeckgenError, match="red-7"):
         render_face(decks["classic"], "red-77", LOW)
+
+
+from hypothesis import given, settings as hsettings, strategies as st
+
+FLEX = manifest.load_deck("flex-spectrum")
+FLEX_IDS = face_ids(FLEX)
+
+
+@hsettings(max_examples=25, deadline=None)
+@given(face=st.sampled_from(FLEX_IDS), dpi=st.integers(40, 160), size=st.sampled_from(["poker", "bridge", "uno", "tarot", "mini"]),
+       bleed=st.sampled_from([0.0, 1.5, 3.0, 4.0]), safe=st.sampled_from([2.0, 3.0, 5.0]), symbols=st.booleans())
+def test_safe_zone_holds_for_any_size_dpi_bleed_and_margin(face, dpi, size, bleed, safe, symbols):
+    s = RenderSettings(dpi=dpi, card_size=size, bleed_mm=bleed, safe_mm=safe, symbols=symbols)
+    img = render_face(FLEX, face, s)
+    assert _outside_safe_is_field(img, s.frame(FLEX), face_spec(FLEX, face, symbols).field) == []

@@ -222,6 +222,7 @@ def draw_corner(img: Image.Image, d: ImageDraw.ImageDraw, spec: FaceSpec, frame:
         bottom = t
     y = bottom + u * 2.5
     cues = ([spec.shape] if spec.shape else []) + list(spec.marks)
+    cx = max(cx, l + u * 5.5 + 2)           # a narrow index ("1") must not push the cue out of the safe box
     for i, cue in enumerate(cues):
         size = int(u * 9)
         cy = y + size / 2 + i * (size + u * 2)
