@@ -503,11 +503,13 @@ def export():
 @click.option("--format", "fmt", type=click.Choice(["png", "jpeg"]), default="png", show_default=True,
               help="Image format of the sheets.")
 @click.option("--card-size", metavar="NAME|WxH", help="Card size instead of the deck's.")
+@click.option("--max-side", type=click.IntRange(1024, 4096), default=4096, show_default=True,
+              help="Largest sheet side in pixels (smaller sheets load faster in TTS).")
 @palette_options
 @click.option("--force", is_flag=True, help="Export even if the deck has errors.")
 @click.option("--no-cache", is_flag=True, help="Redraw every face instead of using the face cache.")
 @handle_errors
-def export_tts_cmd(deck, out_dir, fmt, card_size, palette, colors, force, no_cache):
+def export_tts_cmd(deck, out_dir, fmt, card_size, max_side, palette, colors, force, no_cache):
     """Tabletop Simulator deck sheets (10 x 7 cells at most, 4096 px at most) and a back image.
 
     Also writes <deck>-tts-import.txt with the steps and numbers to type in TTS.
@@ -523,7 +525,7 @@ def export_tts_cmd(deck, out_dir, fmt, card_size, palette, colors, force, no_cac
     _echo_findings(errors)
     progress = Progress()
     res = export_tts(deck_obj, Path(out_dir or Path("output") / deck_obj.id / "tts"), fmt=fmt,
-                     use_cache=not no_cache, progress=progress, card_size=card_size)
+                     use_cache=not no_cache, progress=progress, card_size=card_size, max_side=max_side)
     progress.close()
     for s in res.sheets:
         click.echo(f"  {s.path}  {s.cols}x{s.rows} cells, {s.cards} cards" + (f" (backs: {s.backs.name})" if s.backs else ""))

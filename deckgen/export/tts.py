@@ -15,10 +15,12 @@ from typing import Callable
 
 from PIL import Image
 
+from deckgen.errors import DeckgenError, error
 from deckgen.export.images import EXTENSIONS, save
 from deckgen.layout.atomic import write_text
 from deckgen.layout.imposition import BACK, card_copies
 from deckgen.model import Deck
+from deckgen.units import mm_to_px
 
 MAX_COLS, MAX_ROWS, MAX_SIDE = 10, 7, 4096
 PER_SHEET = MAX_COLS * MAX_ROWS - 1
@@ -50,11 +52,19 @@ class TtsResult:
         return out + [self.back, self.howto]
 
 
-def cell_px(trim_mm: tuple[float, float]) -> tuple[int, int]:
-    """The largest cell with the card's proportions that keeps a 10 × 7 sheet within 4096 px."""
-    w, h = trim_mm
-    scale = min(MAX_SIDE // MAX_COLS / w, MAX_SIDE // MAX_ROWS / h)
-    return int(w * scale), int(h * scale)
+def tts_dpi(trim_mm: tuple[float, float], max_side: int = MAX_SIDE) -> int:
+    """The highest resolution at which a 10 x 7 sheet of cards stays within ``max_side`` px."""
+    cw, ch = max_side // MAX_COLS, max_side // MAX_ROWS
+    dpi = int(min(cw / trim_mm[0], ch / trim_mm[1]) * 25.4)
+    while mm_to_px(trim_mm[0], dpi) > cw or mm_to_px(trim_mm[1], dpi) > ch:
+        dpi -= 1
+    return dpi
+
+
+def cell_px(trim_mm: tuple[float, float], max_side: int = MAX_SIDE) -> tuple[int, int]:
+    """One cell: the card (no bleed) at :func:`tts_dpi`."""
+    dpi = tts_dpi(trim_mm, max_side)
+    return mm_to_px(trim_mm[0], dpi), mm_to_px(trim_mm[1], dpi)
 
 
 def grid_for(cards: int) -> tuple[int, int]:
@@ -75,18 +85,21 @@ def _sheet(faces: list[str], images: dict[str, Image.Image], hidden: Image.Image
 
 def export_tts(deck: Deck, out_dir: Path, *, fmt: str = "png", use_cache: bool = True,
                cache_dir: Path | None = None, progress: Progress | None = None, jobs: int | None = None,
-               card_size: str | None = None) -> TtsResult:
+               card_size: str | None = None, max_side: int = MAX_SIDE) -> TtsResult:
     from deckgen.render import RenderSettings, card_size_mm, render_deck
 
+    if not 1024 <= max_side <= MAX_SIDE:
+        raise DeckgenError(error("option", "--max-side", f"{max_side} px is out of range",
+                                 hint=f"Tabletop Simulator takes sheets from 1024 to {MAX_SIDE} px a side"))
     trim = card_size_mm(card_size or deck.card_size)
-    cell = cell_px(trim)
-    dpi = math.ceil(cell[0] / trim[0] * 25.4) + 1
-    rendered = render_deck(deck, RenderSettings(dpi=dpi, bleed_mm=0.0, card_size=card_size),
+    cell = cell_px(trim, max_side)
+    rendered = render_deck(deck, RenderSettings(dpi=tts_dpi(trim, max_side), bleed_mm=0.0, card_size=card_size),
                            use_cache=use_cache, cache_dir=cache_dir, progress=progress, jobs=jobs)
     images: dict[str, Image.Image] = {}
     for face, path in rendered.paths.items():
         with Image.open(path) as im:
-            images[face] = im.convert("RGB").resize(cell, Image.LANCZOS)
+            im = im.convert("RGB")
+            images[face] = im if im.size == cell else im.resize(cell, Image.LANCZOS)
     folder = Path(out_dir)
     ext = EXTENSIONS[fmt]
     hidden = images[BACK]
