@@ -47,7 +47,7 @@ def _parse(data):
     assert result.deck is not None or result.errors
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=int(__import__("os").environ.get("FUZZ_EXAMPLES", 150)), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(name=st.sampled_from(sorted(BUNDLED)), data=st.data(), new=values)
 def test_mutated_bundled_manifest_never_crashes(name, data, new):
     manifest = copy.deepcopy(BUNDLED[name])

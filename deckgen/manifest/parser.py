@@ -184,7 +184,7 @@ def _rules(value: Any, shape: Shape, out: Collector) -> tuple[str, dict]:
     if table is None:
         return preset, resolve(preset)
     raw = table.get("preset", preset)
-    if raw not in PRESETS:
+    if not isinstance(raw, str) or raw not in PRESETS:
         out.error("value", "rules.preset", f"unknown rules preset {raw!r}",
                   hint=did_you_mean(str(raw), PRESETS) or "presets: " + ", ".join(PRESETS))
     else:
@@ -354,7 +354,8 @@ def _card_entry(entry: dict, where: str, line: int | None, kinds: dict[str, Kind
             ok = False
         else:
             fk = flex_table.get("kind")
-            if "kind" in flex_table and fk not in kinds:
+            ok &= "kind" in flex_table
+            if "kind" in flex_table and (not isinstance(fk, str) or fk not in kinds):
                 err("kind", "flex.kind", f"unknown card kind {fk!r}",
                     hint=did_you_mean(str(fk), kinds) or "standard kinds: " + ", ".join(kinds))
                 ok = False
