@@ -94,27 +94,47 @@ def fit(role: str, text: str, max_w: int, max_h: int, stroke_frac: float = 0.0):
     return font(role, 6), 0
 
 
-def draw_text(d: ImageDraw.ImageDraw, text: str, f, cx: float, cy: float, fill, stroke=0, stroke_fill=DARK,
+@functools.lru_cache(maxsize=1024)
+def text_masks(f, text: str, stroke: int):
+    """Cached masks of ``text``: (fill, stroke or None, offset of the masks from the text origin)."""
+    l, t, r, b = f.getbbox(text, stroke_width=stroke)
+    size = (r - l + 4, b - t + 4)
+    origin = (-l + 2, -t + 2)
+    fill = Image.new("L", size, 0)
+    ImageDraw.Draw(fill).text(origin, text, font=f, fill=255)
+    outline = None
+    if stroke:
+        outline = Image.new("L", size, 0)
+        ImageDraw.Draw(outline).text(origin, text, font=f, fill=255, stroke_width=stroke, stroke_fill=255)
+    return fill, outline, (l - 2, t - 2)
+
+
+def draw_text(img: Image.Image, text: str, f, cx: float, cy: float, fill, stroke=0, stroke_fill=DARK,
               shadow: float = 0.0, underline: bool = False) -> tuple[int, int, int, int]:
     """Draw ``text`` with its ink box centred on (cx, cy); returns that box."""
     l, t, r, b = ink_box(f, text, stroke)
-    x, y = cx - (l + r) / 2, cy - (t + b) / 2
+    x, y = int(round(cx - (l + r) / 2)), int(round(cy - (t + b) / 2))
+    fill_m, stroke_m, (ox, oy) = text_masks(f, text, stroke)
+    outer = stroke_m or fill_m
+    d = ImageDraw.Draw(img)
     ul = None
     if underline:
         ulh = max(2, int((b - t) * 0.075))
         uy = y + b + ulh * 0.6
         ul = [x + l + stroke, uy, x + r - stroke, uy + ulh]
     if shadow:
+        sh = int(round(shadow))
         if ul:
-            d.rectangle([ul[0] + shadow - stroke, ul[1] + shadow - stroke, ul[2] + shadow + stroke, ul[3] + shadow + stroke],
-                        fill=DARK)
-        d.text((x + shadow, y + shadow), text, font=f, fill=DARK, stroke_width=stroke, stroke_fill=DARK)
+            d.rectangle([ul[0] + sh - stroke, ul[1] + sh - stroke, ul[2] + sh + stroke, ul[3] + sh + stroke], fill=DARK)
+        img.paste(DARK if img.mode == "RGB" else 255, (x + ox + sh, y + oy + sh), outer)
     if ul:
         if stroke:
             d.rectangle([ul[0] - stroke, ul[1] - stroke, ul[2] + stroke, ul[3] + stroke], fill=stroke_fill)
         d.rectangle(ul, fill=fill)
-    d.text((x, y), text, font=f, fill=fill, stroke_width=stroke, stroke_fill=stroke_fill)
-    return int(x + l), int(y + t), int(x + r), int(y + b)
+    if stroke_m is not None:
+        img.paste(stroke_fill, (x + ox, y + oy), stroke_m)
+    img.paste(fill, (x + ox, y + oy), fill_m)
+    return x + l, y + t, x + r, y + b
 
 
 # ---------------------------------------------------------------- pieces
@@ -165,7 +185,7 @@ def draw_emblem(img, d, spec: FaceSpec, frame: Frame) -> None:
         max_w = int(u * (50 if len(em.text) <= 2 else 64))
         f, _ = fit("display", em.text, max_w, max_h)
         cx, cy = along(frame, ty)
-        draw_text(d, em.text, f, cx, cy, ink, stroke, DARK, sh, em.underline)
+        draw_text(img, em.text, f, cx, cy, ink, stroke, DARK, sh, em.underline)
         tops = [name for name in (em.symbol, em.extra) if name]
         sx, sy = along(frame, u * 35)
         size = int(u * (26 if len(tops) == 1 else 21))
@@ -180,19 +200,19 @@ def draw_emblem(img, d, spec: FaceSpec, frame: Frame) -> None:
         draw_symbol(img, mark, int(u * 15), mx, my, ink, sh * 0.5)
 
 
-def draw_oval(img: Image.Image, spec: FaceSpec, frame: Frame) -> None:
+def draw_oval(img: Image.Image, oval: str, segments: tuple, frame: Frame) -> None:
     rx, ry = oval_axes(frame)
     cx, cy = frame.center
-    if spec.oval == "segments":
+    if oval == "segments":
         border = frame.unit() * 1.6
         outer = oval_mask(rx, ry, -TILT)
         paste_mask(img, WHITE, outer, cx, cy)
-        for color, m in zip(spec.segments, segment_masks(rx - border, ry - border, len(spec.segments))):
+        for color, m in zip(segments, segment_masks(rx - border, ry - border, len(segments))):
             paste_mask(img, color, m, cx, cy)
-    elif spec.oval == "white":
+    elif oval == "white":
         paste_mask(img, WHITE, oval_mask(rx, ry, -TILT), cx, cy)
-    elif spec.segments:
-        paste_mask(img, spec.segments[0], oval_mask(rx, ry, -TILT), cx, cy)
+    elif segments:
+        paste_mask(img, segments[0], oval_mask(rx, ry, -TILT), cx, cy)
 
 
 def draw_corner(img: Image.Image, d: ImageDraw.ImageDraw, spec: FaceSpec, frame: Frame) -> None:
@@ -210,7 +230,7 @@ def draw_corner(img: Image.Image, d: ImageDraw.ImageDraw, spec: FaceSpec, frame:
         f, _ = fit("display", em.text, box_w, box_h - (int(u * 2) if em.underline else 0), 0.05)
         bl_, bt_, br_, bb_ = ink_box(f, em.text, stroke)
         pad = u * 0.8 + 1
-        bx = draw_text(d, em.text, f, l + pad + (br_ - bl_) / 2, t + pad + (bb_ - bt_) / 2, ink, stroke,
+        bx = draw_text(img, em.text, f, l + pad + (br_ - bl_) / 2, t + pad + (bb_ - bt_) / 2, ink, stroke,
                        DARK, sh, em.underline)
         bottom = bx[3] + (int(u * 3) if em.underline else 0)
         cx = (bx[0] + bx[2]) / 2
@@ -267,7 +287,7 @@ def draw_flex_badge(img, d, spec: FaceSpec, frame: Frame) -> None:
         cy = inner[1] + ih / 2 - (u * 0.6 if fb.color is None else 0)
         if part == "text":
             f, _ = fit("display", em.text, int(slot - u * 2), int(ih - u * (5 if em.underline else 3)), 0.05)
-            draw_text(d, em.text, f, cx, cy, fill, stroke, DARK, 0, em.underline)
+            draw_text(img, em.text, f, cx, cy, fill, stroke, DARK, 0, em.underline)
         else:
             size = int(min(slot - u * 2, ih - u * 3.5))
             mask = symbol_mask(em.symbol if part == "symbol" else fb.shape, size, part == "shape")
@@ -277,7 +297,7 @@ def draw_flex_badge(img, d, spec: FaceSpec, frame: Frame) -> None:
     ly = y1 + u * 3.6
     lw = ink_box(f, fb.label)[2] + u * 3
     d.rounded_rectangle([lx - lw / 2, ly - u * 3, lx + lw / 2, ly + u * 3], radius=int(u * 3), fill=DARK)
-    draw_text(d, fb.label, f, lx, ly, WHITE)
+    draw_text(img, fb.label, f, lx, ly, WHITE)
 
 
 def split_lines(text: str, max_chars: int) -> list[str]:
@@ -289,23 +309,23 @@ def split_lines(text: str, max_chars: int) -> list[str]:
     return [" ".join(words[:best]), " ".join(words[best:])]
 
 
-def draw_caption(d, spec: FaceSpec, frame: Frame) -> None:
+def draw_caption(img: Image.Image, spec: FaceSpec, frame: Frame) -> None:
     """The kind's name in the deck's language, low in the oval, kept inside it."""
     if not spec.caption:
         return
     u = frame.unit()
     lines = split_lines(spec.caption, 14)
     line_h = u * 5.2
-    _, cy = along(frame, -u * 43)
+    _, cy = along(frame, -u * (37 if spec.flex else 43))
     ys = [cy + (i - (len(lines) - 1) / 2) * line_h * 1.35 for i in range(len(lines))]
     chords = [chord(frame, max(y - frame.center[1] - line_h, y - frame.center[1] + line_h, key=abs)) for y in ys]
     fonts = [fit("text", line, int(x1 - x0 - u * 7), int(line_h))[0] for line, (x0, x1) in zip(lines, chords)]
     f = min(fonts, key=lambda ft: ft.size)       # one size for every line
     for line, y, (x0, x1) in zip(lines, ys, chords):
         if spec.oval == "segments":
-            draw_text(d, line, f, (x0 + x1) / 2, y, WHITE, max(1, int(u * 0.7)), DARK)
+            draw_text(img, line, f, (x0 + x1) / 2, y, WHITE, max(1, int(u * 0.7)), DARK)
         else:
-            draw_text(d, line, f, (x0 + x1) / 2, y, DARK)
+            draw_text(img, line, f, (x0 + x1) / 2, y, DARK)
 
 
 def draw_title(img: Image.Image, spec: FaceSpec, frame: Frame) -> None:
@@ -318,7 +338,7 @@ def draw_title(img: Image.Image, spec: FaceSpec, frame: Frame) -> None:
     ld = ImageDraw.Draw(layer)
     for i, line in enumerate(lines):
         f, sw = fit("display", line, int(rx * 2.3), line_h, 0.0)
-        draw_text(ld, line, f, layer.width / 2, layer.height / 2 + (i - (len(lines) - 1) / 2) * line_h * 1.25, 255)
+        draw_text(layer, line, f, layer.width / 2, layer.height / 2 + (i - (len(lines) - 1) / 2) * line_h * 1.25, 255)
     layer = layer.rotate(90 - TILT, resample=Image.Resampling.BICUBIC, expand=True)
     bbox = layer.getbbox()
     if bbox:
@@ -344,9 +364,16 @@ def draw_guide(d: ImageDraw.ImageDraw, frame: Frame) -> None:
                         width=max(1, frame.px(0.15)))
 
 
+@functools.lru_cache(maxsize=16)
+def base_image(frame: Frame, field: tuple, oval: str, segments: tuple) -> Image.Image:
+    """The field with its oval: shared by every face of one colour, so drawn once per process."""
+    img = Image.new("RGB", frame.full, tuple(field))
+    draw_oval(img, oval, segments, frame)
+    return img
+
+
 def draw_face(spec: FaceSpec, frame: Frame, corner_guide: bool = False) -> Image.Image:
-    img = Image.new("RGB", frame.full, tuple(spec.field))
-    draw_oval(img, spec, frame)
+    img = base_image(frame, tuple(spec.field), spec.oval, tuple(spec.segments)).copy()
     for _ in range(2):                       # top-left, then (turned half round) bottom-right
         draw_corner(img, ImageDraw.Draw(img), spec, frame)
         img = img.transpose(Image.Transpose.ROTATE_180)
@@ -354,7 +381,7 @@ def draw_face(spec: FaceSpec, frame: Frame, corner_guide: bool = False) -> Image
     if spec.title:
         draw_title(img, spec, frame)
     draw_emblem(img, d, spec, frame)
-    draw_caption(d, spec, frame)
+    draw_caption(img, spec, frame)
     if corner_guide:
         draw_guide(d, frame)
     return img
