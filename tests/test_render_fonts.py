@@ -1,0 +1,67 @@
+"""Fonts come from fonts/ (users may add their own) and the dependencies; never downloaded."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+import reportlab
+
+from deckgen import manifest
+from deckgen.errors import DeckgenError
+from deckgen.render import RenderSettings, render_face
+from deckgen.render import fonts
+
+VERA = Path(reportlab.__file__).resolve().parent / "fonts" / "VeraBd.ttf"
+
+
+@pytest.fixture
+def fresh_fonts(monkeypatch):
+    fonts.font_path.cache_clear()
+    fonts.font.cache_clear()
+    yield monkeypatch
+    fonts.font_path.cache_clear()
+    fonts.font.cache_clear()
+
+
+def test_bundled_display_font_is_league_spartan_with_spanish_letters(fresh_fonts):
+    path = fonts.font_path("display")
+    assert path.name == "LeagueSpartan-Black.otf"
+    assert (path.parent / "LeagueSpartan-OFL.txt").is_file()
+    assert fonts.covers_spanish(path)
+
+
+def test_user_font_folder_and_fonts_toml(fresh_fonts, tmp_path):
+    shutil.copy(VERA, tmp_path / "Mine.ttf")
+    (tmp_path / "fonts.toml").write_text('display = "Mine.ttf"\n', "utf-8")
+    fresh_fonts.setenv("DECKGEN_FONTS", str(tmp_path))
+    assert fonts.font_path("display") == tmp_path / "Mine.ttf"
+    assert fonts.font_path("text").name == "LeagueSpartan-Bold.otf"     # not configured: the bundled one
+    assert "Mine.ttf" in fonts.fonts_signature()
+
+
+def test_font_without_spanish_letters_is_skipped(fresh_fonts, tmp_path):
+    hb = Path(reportlab.__file__).resolve().parent / "fonts" / "hb-test.ttf"
+    shutil.copy(hb, tmp_path / "Tiny.ttf")
+    (tmp_path / "fonts.toml").write_text('display = "Tiny.ttf"\n', "utf-8")
+    fresh_fonts.setenv("DECKGEN_FONTS", str(tmp_path))
+    assert not fonts.covers_spanish(tmp_path / "Tiny.ttf")
+    assert fonts.font_path("display").name == "LeagueSpartan-Black.otf"
+
+
+def test_bad_fonts_toml_names_the_file(fresh_fonts, tmp_path):
+    (tmp_path / "fonts.toml").write_text('dispaly = "x.ttf"\n', "utf-8")
+    fresh_fonts.setenv("DECKGEN_FONTS", str(tmp_path))
+    with pytest.raises(DeckgenError) as exc:
+        fonts.font_path("display")
+    assert "fonts.toml" in str(exc.value) and "dispaly" in str(exc.value)
+
+
+def test_corner_guide_marks_the_trim_line():
+    deck = manifest.load_deck("classic")
+    s = RenderSettings(dpi=60, corner_guide=True)
+    img = render_face(deck, "red-3", s)
+    frame = s.frame(deck)
+    w, h = img.size
+    b = frame.bleed
+    assert img.getpixel((w // 2, b)) == (150, 150, 150)
+    assert img.getpixel((w // 2, b - 2)) == deck.palette.get("red").rgb
