@@ -127,10 +127,12 @@ def findings(rep: PaletteReport, symbols_on: bool, file: str | None = None, wher
         bad = [p for p in rep.clashes.get(vision, []) if not (symbols_on and rep.shapes_separate(p))]
         if bad:
             names = ", ".join(f"{p.a}/{p.b} ({p.distance:.1f})" for p in bad)
+            if all(rep.shapes_separate(p) for p in bad):
+                hint = "render with --symbols: the palette's shape cues tell them apart"
+            else:
+                hint = "give each colour its own 'symbol' in the palette and render with --symbols"
             out.append(warning("palette-colorblind", where,
-                               f"under simulated {vision} these colours look alike: {names}", file=file,
-                               hint="render with shape symbols (--symbols) and give each colour its own "
-                                    "'symbol' in the palette"))
+                               f"under simulated {vision} these colours look alike: {names}", file=file, hint=hint))
     for cid, value in rep.text.items():
         if value < TEXT_MIN:
             out.append(warning("palette-text", f"{where}.{cid}",
