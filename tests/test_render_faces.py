@@ -154,3 +154,10 @@ def test_safe_zone_holds_for_any_size_dpi_bleed_and_margin(face, dpi, size, blee
     s = RenderSettings(dpi=dpi, card_size=size, bleed_mm=bleed, safe_mm=safe, symbols=symbols)
     img = render_face(FLEX, face, s)
     assert _outside_safe_is_field(img, s.frame(FLEX), face_spec(FLEX, face, symbols).field) == []
+
+
+def test_kind_may_name_a_shape_as_its_symbol():
+    kind = Kind("lucky", "action", Names({"en": "Lucky"}), (Effect("skip"),), symbol="star")
+    assert kind_emblem(kind, "en").symbol == "star"
+    unknown = Kind("odd", "action", Names({"en": "Odd"}), (Effect("skip"),), symbol="no-such-symbol")
+    assert kind_emblem(unknown, "en").symbol == "skip"      # falls back to what the effects say

@@ -94,7 +94,7 @@ def kind_emblem(kind: Kind, lang: str, value: int | None = None) -> Emblem:
         text = kind.label.get(lang)
     if kind.symbol:
         named = {"roulette": "wheel", "wild": None}.get(kind.symbol, kind.symbol)
-        if named is None or named == "wheel" or named in SYMBOLS:
+        if named is None or named == "wheel" or named in SYMBOLS or named in SHAPES:
             sym = named if not text or named in ("target", "everyone") else sym
     return Emblem(text, sym, False, extra)
 

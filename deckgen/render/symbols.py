@@ -241,7 +241,7 @@ SHAPES = {
 @functools.lru_cache(maxsize=512)
 def symbol_mask(name: str, size: int, shape: bool = False) -> Image.Image:
     """An antialiased square mask (``L``, ``size`` px) of a symbol or shape cue."""
-    table = SHAPES if shape else SYMBOLS
+    table = SHAPES if shape or name not in SYMBOLS else SYMBOLS   # a kind may name a shape ("star")
     big = Image.new("L", (size * SS, size * SS), 0)
     table[name](ImageDraw.Draw(big), size * SS)
     return big.reduce(SS)
