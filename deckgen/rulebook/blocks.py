@@ -118,8 +118,8 @@ def components_table(deck: Deck, lang: str, st, images: Mapping[str, Any], width
             erows.append([pics[0], pics[1] if len(pics) > 1 else "",
                           Paragraph(f"<b>{escape(comp.names.get(lang))}</b><br/>"
                                     f"{len(comp.faces)} {ui(lang, 'faces')}, {ui(lang, 'shuffled_no')}", st["cell"]),
-                          Paragraph(f"<b>{comp.count}</b>", st["cell"])])
-        et = Table(erows, colWidths=[17 * mm, 17 * mm, width - 72 * mm, 38 * mm])
+                          Paragraph(f"<b>{comp.count}</b>", st["cell"]), ""])
+        et = Table(erows, colWidths=[17 * mm, 17 * mm, width - 91 * mm, 36 * mm, 21 * mm])
         et.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), FAMILY), ("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("LINEBELOW", (0, 0), (-1, -1), 0.4, RULE)]))
         out.append(et)
     return out

@@ -14,8 +14,22 @@ from deckgen.rulebook.groups import groups
 DPI = 100
 
 
+def showcase(deck: Deck, n: int = 5) -> list[str]:
+    """The back and a handful of cards spread over the deck, each in another colour."""
+    gs = groups(deck)
+    picks = sorted({round(i * (len(gs) - 1) / max(1, n - 1)) for i in range(n)}) if gs else []
+    colors = deck.palette.ids()
+    faces = ["back"]
+    for j, i in enumerate(picks):
+        cards = gs[i].cards
+        want = colors[j % len(colors)] if colors else None
+        faces.append(next((c.id for c in cards if c.color == want), cards[0].id))
+    return faces
+
+
 def needed_faces(deck: Deck) -> list[str]:
-    faces = ["back"] + [g.first.id for g in groups(deck)]
+    faces = showcase(deck) + [g.first.id for g in groups(deck)]
+    faces = list(dict.fromkeys(faces))
     for comp in deck.components:
         faces += list(comp.faces)
     return faces

@@ -22,6 +22,7 @@ from deckgen.model import Deck
 from deckgen.rulebook import blocks, fonts, styles
 from deckgen.rulebook.context import Recorder
 from deckgen.rulebook.groups import groups
+from deckgen.rulebook.images import showcase
 from deckgen.rulebook.markup import Item, parse, plain
 from deckgen.rulebook.words import ui
 
@@ -87,12 +88,15 @@ def _title_page(deck: Deck, lang: str, st, images: Mapping[str, Any], width: flo
                         ui(lang, "hand", n=deck.hand_size), ui(lang, "cards_total", n=deck.total)])
     out.append(Paragraph(facts, st["facts"]))
     out.append(Spacer(1, 14 * mm))
-    faces = ["back"] + [g.first.id for g in groups(deck)]
-    pics = [blocks.picture(images, f, 24 * mm) for f in faces if f in images][:6]
+    pics = [blocks.picture(images, f, 24 * mm) for f in showcase(deck) if f in images]
     if pics:
         strip = Table([pics], colWidths=[width / len(pics)] * len(pics))
         strip.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), fonts.FAMILY), ("ALIGN", (0, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "MIDDLE")]))
         out.append(strip)
+    swatch = Table([[blocks.Swatches([c.hex for c in deck.palette.colors], size=7 * mm,
+                                     per_row=len(deck.palette.colors), gap=2 * mm)]], colWidths=[width])
+    swatch.setStyle(TableStyle([("ALIGN", (0, 0), (-1, -1), "CENTER")]))
+    out += [Spacer(1, 10 * mm), swatch]
     if deck.description:
         out += [Spacer(1, 10 * mm), Paragraph(escape(deck.description.get(lang)), st["facts"])]
     return out
