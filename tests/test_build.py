@@ -147,3 +147,9 @@ def test_cli_calibrate(tmp_path):
     assert float(reader.pages[0].mediabox.width) == pytest.approx(612, abs=0.01)
     assert "100 mm" in reader.pages[0].extract_text() and "--back-offset" in reader.pages[1].extract_text()
     assert CliRunner().invoke(main, ["calibrate", "-o", str(out), "--duplex", "none"]).exit_code == 2
+
+
+def test_building_every_bundled_deck_skips_data_files():
+    from deckgen.build import bundled_refs
+
+    assert bundled_refs() == ["classic", "flex-spectrum", "no-mercy"]

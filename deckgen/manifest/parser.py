@@ -36,8 +36,13 @@ class LoadResult:
         return [f for f in self.findings if f.is_error]
 
 
+# Data files that live beside the bundled decks but are not decks (kinds catalogue, card sizes,
+# paper and print-shop presets).
+NOT_DECKS = ("kinds", "card-sizes", "papers", "services")
+
+
 def bundled_decks() -> dict[str, Path]:
-    return {p.stem: p for p in sorted(decks_dir().glob("*.toml")) if p.stem != "kinds"}
+    return {p.stem: p for p in sorted(decks_dir().glob("*.toml")) if p.stem not in NOT_DECKS}
 
 
 def find_deck(ref: str | Path) -> Path:
