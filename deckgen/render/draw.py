@@ -13,14 +13,12 @@ import math
 
 from PIL import Image, ImageChops, ImageDraw
 
-from deckgen.render.faces import Emblem, FaceSpec
-from deckgen.render.fonts import font
+from deckgen.render.faces import FaceSpec
 from deckgen.render.geometry import Frame
 from deckgen.render.symbols import oval_mask, symbol_mask, wedge_mask
+from deckgen.render.text import DARK, WHITE, draw_text, fit, ink_box, split_lines
 
 TILT = 28.0           # degrees the oval leans: its long axis runs bottom-left to top-right
-DARK = (17, 17, 17)
-WHITE = (255, 255, 255)
 GUIDE = (150, 150, 150)
 
 
@@ -57,18 +55,6 @@ def segment_masks(rx: float, ry: float, n: int) -> tuple[Image.Image, ...]:
     return tuple(ImageChops.multiply(oval, wedge_mask(w, h, n, i, -90 - TILT)) for i in range(n))
 
 
-# ---------------------------------------------------------------- text
-
-@functools.lru_cache(maxsize=2048)
-def ink_box(f, text: str, stroke: int = 0) -> tuple[int, int, int, int]:
-    """The ink box of ``text`` drawn at the origin (side bearings left out)."""
-    l, t, r, b = f.getbbox(text, stroke_width=stroke)
-    mb = f.getmask(text).getbbox()
-    if mb is None:
-        return l, t, r, b
-    return l + mb[0] - stroke, t, l + mb[2] + stroke, b
-
-
 def chord(frame: Frame, dy: float) -> tuple[float, float]:
     """Left and right x (image px) of the oval at ``dy`` px below the centre."""
     rx, ry = oval_axes(frame)
@@ -79,63 +65,6 @@ def chord(frame: Frame, dy: float) -> tuple[float, float]:
     disc = max(0.0, qb * qb - 4 * qa * qc)
     cx = frame.center[0]
     return cx + (-qb - math.sqrt(disc)) / (2 * qa), cx + (-qb + math.sqrt(disc)) / (2 * qa)
-
-@functools.lru_cache(maxsize=1024)
-def fit(role: str, text: str, max_w: int, max_h: int, stroke_frac: float = 0.0):
-    """The largest font (and its stroke width) whose ink box of ``text`` fits max_w x max_h."""
-    size = max(6, int(max_h * 1.45))
-    for _ in range(40):
-        f = font(role, size)
-        sw = int(round(size * stroke_frac))
-        l, t, r, b = ink_box(f, text, sw)
-        if (r - l) <= max_w and (b - t) <= max_h:
-            return f, sw
-        size = max(6, int(size * min(0.95, max(0.5, min(max_w / max(1, r - l), max_h / max(1, b - t))))))
-    return font(role, 6), 0
-
-
-@functools.lru_cache(maxsize=1024)
-def text_masks(f, text: str, stroke: int):
-    """Cached masks of ``text``: (fill, stroke or None, offset of the masks from the text origin)."""
-    l, t, r, b = f.getbbox(text, stroke_width=stroke)
-    size = (r - l + 4, b - t + 4)
-    origin = (-l + 2, -t + 2)
-    fill = Image.new("L", size, 0)
-    ImageDraw.Draw(fill).text(origin, text, font=f, fill=255)
-    outline = None
-    if stroke:
-        outline = Image.new("L", size, 0)
-        ImageDraw.Draw(outline).text(origin, text, font=f, fill=255, stroke_width=stroke, stroke_fill=255)
-    return fill, outline, (l - 2, t - 2)
-
-
-def draw_text(img: Image.Image, text: str, f, cx: float, cy: float, fill, stroke=0, stroke_fill=DARK,
-              shadow: float = 0.0, underline: bool = False) -> tuple[int, int, int, int]:
-    """Draw ``text`` with its ink box centred on (cx, cy); returns that box."""
-    l, t, r, b = ink_box(f, text, stroke)
-    x, y = int(round(cx - (l + r) / 2)), int(round(cy - (t + b) / 2))
-    fill_m, stroke_m, (ox, oy) = text_masks(f, text, stroke)
-    outer = stroke_m or fill_m
-    d = ImageDraw.Draw(img)
-    ul = None
-    if underline:
-        ulh = max(2, int((b - t) * 0.075))
-        uy = y + b + ulh * 0.6
-        ul = [x + l + stroke, uy, x + r - stroke, uy + ulh]
-    if shadow:
-        sh = int(round(shadow))
-        if ul:
-            d.rectangle([ul[0] + sh - stroke, ul[1] + sh - stroke, ul[2] + sh + stroke, ul[3] + sh + stroke], fill=DARK)
-        img.paste(DARK if img.mode == "RGB" else 255, (x + ox + sh, y + oy + sh), outer)
-    if ul:
-        if stroke:
-            d.rectangle([ul[0] - stroke, ul[1] - stroke, ul[2] + stroke, ul[3] + stroke], fill=stroke_fill)
-        d.rectangle(ul, fill=fill)
-    if stroke_m is not None:
-        img.paste(stroke_fill, (x + ox, y + oy), stroke_m)
-    img.paste(fill, (x + ox, y + oy), fill_m)
-    return x + l, y + t, x + r, y + b
-
 
 # ---------------------------------------------------------------- pieces
 
@@ -300,15 +229,6 @@ def draw_flex_badge(img, d, spec: FaceSpec, frame: Frame) -> None:
     draw_text(img, fb.label, f, lx, ly, WHITE)
 
 
-def split_lines(text: str, max_chars: int) -> list[str]:
-    """One line, or two balanced lines when the text is long and has a space."""
-    words = text.split()
-    if len(text) <= max_chars or len(words) < 2:
-        return [text]
-    best = min(range(1, len(words)), key=lambda i: abs(len(" ".join(words[:i])) - len(" ".join(words[i:]))))
-    return [" ".join(words[:best]), " ".join(words[best:])]
-
-
 def draw_caption(img: Image.Image, spec: FaceSpec, frame: Frame) -> None:
     """The kind's name in the deck's language, low in the oval, kept inside it."""
     if not spec.caption:
@@ -335,7 +255,6 @@ def draw_title(img: Image.Image, spec: FaceSpec, frame: Frame) -> None:
     rx, ry = oval_axes(frame)
     line_h = int(u * (30 if len(lines) == 1 else 20))
     layer = Image.new("L", (int(ry * 2), int(line_h * len(lines) * 1.6)), 0)
-    ld = ImageDraw.Draw(layer)
     for i, line in enumerate(lines):
         f, sw = fit("display", line, int(rx * 2.3), line_h, 0.0)
         draw_text(layer, line, f, layer.width / 2, layer.height / 2 + (i - (len(lines) - 1) / 2) * line_h * 1.25, 255)

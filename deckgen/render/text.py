@@ -1,0 +1,89 @@
+"""Text on cards: fitting a text into a box, cached glyph masks, centred drawing with outline,
+shadow and underline (6 and 9)."""
+
+from __future__ import annotations
+
+import functools
+
+from PIL import Image, ImageDraw
+
+from deckgen.render.fonts import font
+
+DARK = (17, 17, 17)
+WHITE = (255, 255, 255)
+
+
+@functools.lru_cache(maxsize=2048)
+def ink_box(f, text: str, stroke: int = 0) -> tuple[int, int, int, int]:
+    """The ink box of ``text`` drawn at the origin (side bearings left out)."""
+    l, t, r, b = f.getbbox(text, stroke_width=stroke)
+    mb = f.getmask(text).getbbox()
+    if mb is None:
+        return l, t, r, b
+    return l + mb[0] - stroke, t, l + mb[2] + stroke, b
+
+
+@functools.lru_cache(maxsize=1024)
+def fit(role: str, text: str, max_w: int, max_h: int, stroke_frac: float = 0.0):
+    """The largest font (and its stroke width) whose ink box of ``text`` fits max_w x max_h."""
+    size = max(6, int(max_h * 1.45))
+    for _ in range(40):
+        f = font(role, size)
+        sw = int(round(size * stroke_frac))
+        l, t, r, b = ink_box(f, text, sw)
+        if (r - l) <= max_w and (b - t) <= max_h:
+            return f, sw
+        size = max(6, int(size * min(0.95, max(0.5, min(max_w / max(1, r - l), max_h / max(1, b - t))))))
+    return font(role, 6), 0
+
+
+@functools.lru_cache(maxsize=1024)
+def text_masks(f, text: str, stroke: int):
+    """Cached masks of ``text``: (fill, stroke or None, offset of the masks from the text origin)."""
+    l, t, r, b = f.getbbox(text, stroke_width=stroke)
+    size = (r - l + 4, b - t + 4)
+    origin = (-l + 2, -t + 2)
+    fill = Image.new("L", size, 0)
+    ImageDraw.Draw(fill).text(origin, text, font=f, fill=255)
+    outline = None
+    if stroke:
+        outline = Image.new("L", size, 0)
+        ImageDraw.Draw(outline).text(origin, text, font=f, fill=255, stroke_width=stroke, stroke_fill=255)
+    return fill, outline, (l - 2, t - 2)
+
+
+def draw_text(img: Image.Image, text: str, f, cx: float, cy: float, fill, stroke=0, stroke_fill=DARK,
+              shadow: float = 0.0, underline: bool = False) -> tuple[int, int, int, int]:
+    """Draw ``text`` with its ink box centred on (cx, cy); returns that box."""
+    l, t, r, b = ink_box(f, text, stroke)
+    x, y = int(round(cx - (l + r) / 2)), int(round(cy - (t + b) / 2))
+    fill_m, stroke_m, (ox, oy) = text_masks(f, text, stroke)
+    outer = stroke_m or fill_m
+    d = ImageDraw.Draw(img)
+    ul = None
+    if underline:
+        ulh = max(2, int((b - t) * 0.075))
+        uy = y + b + ulh * 0.6
+        ul = [x + l + stroke, uy, x + r - stroke, uy + ulh]
+    if shadow:
+        sh = int(round(shadow))
+        if ul:
+            d.rectangle([ul[0] + sh - stroke, ul[1] + sh - stroke, ul[2] + sh + stroke, ul[3] + sh + stroke], fill=DARK)
+        img.paste(DARK if img.mode == "RGB" else 255, (x + ox + sh, y + oy + sh), outer)
+    if ul:
+        if stroke:
+            d.rectangle([ul[0] - stroke, ul[1] - stroke, ul[2] + stroke, ul[3] + stroke], fill=stroke_fill)
+        d.rectangle(ul, fill=fill)
+    if stroke_m is not None:
+        img.paste(stroke_fill, (x + ox, y + oy), stroke_m)
+    img.paste(fill, (x + ox, y + oy), fill_m)
+    return x + l, y + t, x + r, y + b
+
+
+def split_lines(text: str, max_chars: int) -> list[str]:
+    """One line, or two balanced lines when the text is long and has a space."""
+    words = text.split()
+    if len(text) <= max_chars or len(words) < 2:
+        return [text]
+    best = min(range(1, len(words)), key=lambda i: abs(len(" ".join(words[:i])) - len(" ".join(words[i:]))))
+    return [" ".join(words[:best]), " ".join(words[best:])]
