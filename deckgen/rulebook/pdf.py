@@ -95,7 +95,7 @@ def _title_page(deck: Deck, lang: str, st, images: Mapping[str, Any], width: flo
         out.append(strip)
     swatch = Table([[blocks.Swatches([c.hex for c in deck.palette.colors], size=7 * mm,
                                      per_row=len(deck.palette.colors), gap=2 * mm)]], colWidths=[width])
-    swatch.setStyle(TableStyle([("ALIGN", (0, 0), (-1, -1), "CENTER")]))
+    swatch.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), fonts.FAMILY), ("ALIGN", (0, 0), (-1, -1), "CENTER")]))
     out += [Spacer(1, 10 * mm), swatch]
     if deck.description:
         out += [Spacer(1, 10 * mm), Paragraph(escape(deck.description.get(lang)), st["facts"])]
