@@ -125,8 +125,9 @@ def draw_emblem(img, d, spec: FaceSpec, frame: Frame) -> None:
         size = int(u * (70 if em.symbol == "wheel" else 60))
         draw_symbol(img, em.symbol, size, *frame.center, ink, sh, spec.segments)
     for i, mark in enumerate(spec.marks):       # flip-icon and duel numbers: the mark, large, in the oval
-        mx, my = along(frame, u * (47 - i * 16))
-        draw_symbol(img, mark, int(u * 15), mx, my, ink, sh * 0.5)
+        mx, my = along(frame, u * 44)
+        mx += (i - (len(spec.marks) - 1) / 2) * u * 22
+        draw_symbol(img, mark, int(u * 20), mx, my, ink, sh * 0.5)
 
 
 def draw_oval(img: Image.Image, oval: str, segments: tuple, frame: Frame) -> None:

@@ -111,21 +111,22 @@ def discard_all(d, s):
 
 
 def flip(d, s):
-    _card(d, s, 0.5, 0.5, 0.3, 0.44, 0)
-    _card(d, s, 0.5, 0.5, 0.18, 0.32, 0, fill=OFF)
-    _arc_arrow(d, s, 0.5, 0.5, 0.42, 195, 320, 0.085)
-    _arc_arrow(d, s, 0.5, 0.5, 0.42, 15, 140, 0.085)
+    """A card being turned over: the card, and two round arrows chasing each other round it."""
+    _card(d, s, 0.5, 0.5, 0.34, 0.48, -12)
+    _card(d, s, 0.5, 0.5, 0.2, 0.34, -12, fill=OFF)
+    _arc_arrow(d, s, 0.5, 0.5, 0.43, 200, 330, 0.09)
+    _arc_arrow(d, s, 0.5, 0.5, 0.43, 20, 150, 0.09)
 
 
 def duel(d, s):
     for deg in (45, -45):
-        pts = [(0.47, 0.06), (0.5, 0.0), (0.53, 0.06), (0.53, 0.66), (0.47, 0.66)]       # blade
-        guard = [(0.36, 0.66), (0.64, 0.66), (0.64, 0.72), (0.36, 0.72)]
-        grip = [(0.475, 0.72), (0.525, 0.72), (0.525, 0.88), (0.475, 0.88)]
+        pts = [(0.455, 0.08), (0.5, 0.0), (0.545, 0.08), (0.545, 0.64), (0.455, 0.64)]   # blade
+        guard = [(0.33, 0.64), (0.67, 0.64), (0.67, 0.72), (0.33, 0.72)]
+        grip = [(0.465, 0.72), (0.535, 0.72), (0.535, 0.87), (0.465, 0.87)]
         for poly in (pts, guard, grip):
             d.polygon([(x * s, y * s) for x, y in _rot(poly, 0.5, 0.5, deg)], fill=ON)
         cx, cy = _rot([(0.5, 0.92)], 0.5, 0.5, deg)[0]
-        d.ellipse([(cx - 0.045) * s, (cy - 0.045) * s, (cx + 0.045) * s, (cy + 0.045) * s], fill=ON)
+        d.ellipse([(cx - 0.055) * s, (cy - 0.055) * s, (cx + 0.055) * s, (cy + 0.055) * s], fill=ON)
 
 
 def check(d, s):
