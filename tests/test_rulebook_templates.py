@@ -115,3 +115,11 @@ def test_cli_writes_the_rulebook(tmp_path):
     assert result.exit_code == 0, result.output
     assert out.read_bytes()[:5] == b"%PDF-"
     assert "letter" in result.output
+
+
+def test_broken_inline_markup_is_caught_by_the_check(tmp_path):
+    deck = _deck_with_templates(tmp_path, {"en/rulebook.j2": INTRO + "A <b>bold claim.\n{% endblock %}\n"})
+    (f,) = crosscheck(deck, ["en"])
+    assert f.code == "template-markup" and "bold claim" in f.message
+    with pytest.raises(DeckHasErrors):
+        write_rulebook(deck, "en", tmp_path / "r.pdf")

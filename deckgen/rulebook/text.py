@@ -38,12 +38,33 @@ def unexplained(deck: Deck, rec: Recorder) -> list[Finding]:
     return out
 
 
+def markup_problems(text: str) -> list[Finding]:
+    """Inline markup ReportLab would reject (an unclosed <b>, an unknown entity ...)."""
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph
+
+    from deckgen.rulebook.markup import parse
+
+    style = ParagraphStyle("check", fontName="Helvetica")
+    out = []
+    for item in parse(text):
+        if item.kind == "block":
+            continue
+        try:
+            Paragraph(item.text, style)
+        except ValueError as exc:
+            out.append(error("template-markup", "rulebook", f"bad inline markup in “{item.text[:80]}”",
+                             hint=f"{str(exc).splitlines()[-1].strip()}; inline markup is ReportLab's: "
+                                  "<b>, <i>, <font>, and & is written &amp;"))
+    return out
+
+
 def crosscheck(deck: Deck, langs: list[str] | None = None) -> list[Finding]:
     """Every card or kind the templates name exists, and every kind of the deck is explained."""
     findings: list[Finding] = []
     for lang in langs or languages(deck):
-        _, rec, problems = render_text(deck, lang)
-        findings += problems
+        text, rec, problems = render_text(deck, lang)
+        findings += problems + markup_problems(text)
         if not problems:
             findings += unexplained(deck, rec)
     unique: list[Finding] = []
@@ -56,7 +77,7 @@ def crosscheck(deck: Deck, langs: list[str] | None = None) -> list[Finding]:
 def checked_text(deck: Deck, lang: str) -> tuple[str, Recorder]:
     """The text of one rulebook, or DeckHasErrors when the cross-check fails."""
     text, rec, problems = render_text(deck, lang)
-    problems = problems or unexplained(deck, rec)
+    problems = problems or markup_problems(text) or unexplained(deck, rec)
     if problems:
         raise DeckHasErrors(problems)
     return text, rec
