@@ -282,3 +282,70 @@ def test_duplex_none_pairs_sheets_for_gluing_with_marks_on_both(no_mercy, nm_fac
         mirrored = sorted((w - b[2], b[1]) for b in boxes(back))
         for m, f in zip(mirrored, sorted((b[0], b[1]) for b in boxes(front))):     # the offset is ignored
             assert m == pytest.approx(f, abs=0.02)
+
+
+def test_gap_zero_shows_bleed_only_on_the_outer_edges(no_mercy, tmp_path):
+    """Faces whose bleed is magenta: after rendering a sheet, magenta may appear only in the ring
+    outside the trim block, never between neighbouring cards (they share the cut line)."""
+    bleed = 3.0
+    px = tuple(round((s + 2 * bleed) * DPI / 25.4) for s in UNO)
+    b = round(bleed * DPI / 25.4)
+    faces = {}
+    ids = [c.id for c in no_mercy.cards] + ["back"]
+    for i, face in enumerate(ids):
+        im = Image.new("RGB", px, (255, 0, 255))
+        im.paste((40 + i % 200, 200, 40), (b, b, px[0] - b, px[1] - b))
+        faces[face] = tmp_path / f"{face}.png"
+        im.save(faces[face])
+    opts = LayoutOptions()
+    data = cards_pdf_for_deck(no_mercy, faces, UNO, bleed, opts).data
+    sheet = plan_sheet(SheetSpec((210, 297), UNO, bleed, 0.0, 5.0))
+    (tmp_path / "s.pdf").write_bytes(data)
+    subprocess.run(["pdftoppm", "-png", "-r", "100", "-f", "3", "-l", "3", str(tmp_path / "s.pdf"),
+                    str(tmp_path / "s")], check=True)
+    page = Image.open(next(tmp_path.glob("s-*.png"))).convert("RGB")
+    scale = 100 / 25.4
+    blk = sheet.block
+    inner = (blk.x * scale + 2, (297 - blk.top) * scale + 2, blk.right * scale - 2, (297 - blk.y) * scale - 2)
+    magenta_inside = magenta_ring = 0
+    for y in range(0, page.height, 2):
+        for x in range(0, page.width, 2):
+            r, g, bl = page.getpixel((x, y))
+            if r > 200 and g < 60 and bl > 200:
+                if inner[0] < x < inner[2] and inner[1] < y < inner[3]:
+                    magenta_inside += 1
+                else:
+                    magenta_ring += 1
+    assert magenta_inside == 0
+    assert magenta_ring > 0
+
+
+def test_bad_papers_file_reports_every_problem(tmp_path):
+    from deckgen.errors import DeckgenError
+    from deckgen.layout import load_papers
+
+    bad = tmp_path / "papers.toml"
+    bad.write_text('[a]\nsize = "210 x 297"\n[b]\nsize = "1in x 2in"\ncolour = 1\n[c]\nname = "C"\n', encoding="utf-8")
+    with pytest.raises(DeckgenError) as exc:
+        load_papers(bad)
+    assert {"a.size", "b.colour", "c.size"} <= {f.where for f in exc.value.findings}
+    assert all(f.file == str(bad) for f in exc.value.findings)
+
+
+def test_calibration_back_moves_with_the_offset():
+    from deckgen.layout import calibration_pdf
+
+    def lines(data):
+        with pdfplumber.open(io.BytesIO(data)) as pdf:
+            return sorted((round(ln["x0"], 2), round(ln["y0"], 2)) for ln in pdf.pages[1].lines)
+
+    base, moved = lines(calibration_pdf("a4")), lines(calibration_pdf("a4", back_offset_mm=(1.0, 2.0)))
+    assert base and len(base) == len(moved)
+    for (x, y), (u, v) in zip(base, moved):
+        assert u - x == pytest.approx(mm_to_pt(1.0), abs=0.02) and v - y == pytest.approx(-mm_to_pt(2.0), abs=0.02)
+    # the zero ticks sit on the page centre, under the front's cross
+    with pdfplumber.open(io.BytesIO(calibration_pdf("a4"))) as pdf:
+        w = float(pdf.pages[0].width)
+        front_vertical = [ln for ln in pdf.pages[0].lines if ln["x0"] == ln["x1"] and ln["height"] > 100]
+        assert any(abs(ln["x0"] - w / 2) < 0.01 for ln in front_vertical)
+        assert any(abs(ln["x0"] - w / 2) < 0.01 for ln in pdf.pages[1].lines if ln["x0"] == ln["x1"])
