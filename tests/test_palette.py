@@ -38,10 +38,16 @@ def test_clashing_pair_is_named():
     assert len(clash) == 1 and "'red' and 'crimson'" in clash[0].message
 
 
-def test_deuteranopia_confuses_classic_red_and_green():
-    rep = analyse(manifest.load_palette("classic"))
-    pairs = {(p.a, p.b) for p in rep.clashes["deuteranopia"]}
-    assert ("red", "green") in pairs
+def test_deuteranopia_clash_is_named_and_classic_now_passes():
+    old_classic = _palette(("red", "#E0242B", "circle"), ("yellow", "#F7CB15", "triangle"),
+                           ("green", "#2E9E48", "square"), ("blue", "#1E63C4", "diamond"))
+    rep = analyse(old_classic)
+    assert [(p.a, p.b) for p in rep.clashes["deuteranopia"]] == [("red", "green")]
+    warned = [f for f in findings(rep, symbols_on=False) if f.code == "palette-colorblind"]
+    assert len(warned) == 1 and "deuteranopia" in warned[0].message and "red/green" in warned[0].message
+    assert findings(rep, symbols_on=True) == []          # distinct shapes tell them apart
+    classic = analyse(manifest.load_palette("classic"))
+    assert not any(classic.clashes.values())
     assert delta_e((215, 38, 61), (215, 38, 61)) == pytest.approx(0)
 
 
