@@ -34,9 +34,13 @@ def contact_sheet(deck: Deck, settings, out_path: Path | None, progress=None) ->
     result = render_all(deck, settings, None, progress=progress)
     counts = copies(deck)
     ids = list(result.paths)
-    w, h = result.size_px
+    bleed = int(round(result.bleed_mm * result.dpi / 25.4))
+    w, h = result.size_px[0] - 2 * bleed, result.size_px[1] - 2 * bleed    # show the trimmed card
     tw = THUMB_W
     th = int(round(h * tw / w))
+    corners = Image.new("L", (tw, th), 0)
+    ImageDraw.Draw(corners).rounded_rectangle([0, 0, tw - 1, th - 1], radius=int(tw * 3 / w * result.dpi / 25.4) + 1,
+                                              fill=255)
     label_h = 30
     cols = min(COLUMNS, len(ids))
     rows = math.ceil(len(ids) / cols)
@@ -50,8 +54,9 @@ def contact_sheet(deck: Deck, settings, out_path: Path | None, progress=None) ->
         x = GAP + (i % cols) * (tw + GAP)
         y = head + (i // cols) * (th + label_h + GAP)
         with Image.open(result.paths[fid]) as im:
-            thumb = im.convert("RGB").resize((tw, th), Image.Resampling.BOX)
-        sheet.paste(thumb, (x, y))
+            card = im.convert("RGB").crop((bleed, bleed, bleed + w, bleed + h))
+            thumb = card.resize((tw, th), Image.Resampling.BOX)
+        sheet.paste(thumb, (x, y), corners)
         count = f"  ×{counts.get(fid, 1)}"
         name = fid
         while name and small.getlength(name + count) > tw:
