@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping
 
-from deckgen.layout.cover import CoverInfo
+from deckgen.layout.cover import CoverInfo, sheet_label
 from deckgen.layout.geometry import MarkStyle, Sheet, SheetSpec, guide_lines, plan_sheet
 from deckgen.layout.imposition import card_copies, impose
 from deckgen.layout.papers import Paper, parse_paper
@@ -61,7 +61,7 @@ def cards_pdf_for_deck(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[fl
                    keywords=f"deckgen, print and play, {deck.id}", language=lang)
     data = cards_pdf(pages, images, paper.size_mm, meta, cover=cover, margin_mm=options.margin_mm,
                      stroke_mm=options.marks.stroke_mm, guides=guide_lines(sheet) if options.guides else (),
-                     progress=progress)
+                     progress=progress, label_band=sheet.label_band, label=sheet_label(title, lang))
     faces = len({p.face for page in pages for p in page.placements})
     return CardsPdf(data, len(pages) + (2 if cover else 0), len(pages) // 2 + (1 if cover else 0), len(copies),
                     faces, sheet, paper, sheet.notes)

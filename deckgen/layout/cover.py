@@ -34,6 +34,8 @@ TEXT = {
         "cut": "Corta por las marcas de corte que hay fuera del bloque de cartas; las cartas vecinas "
                "comparten la línea de corte.",
         "cut_gap": "Corta por las marcas de corte que hay fuera del bloque de cartas.",
+        "label_front": "{deck} · hoja {n} de {total} · frentes",
+        "label_back": "{deck} · hoja {n} de {total} · dorsos",
     },
     "en": {
         "subtitle": "Print-and-play cards",
@@ -55,6 +57,8 @@ TEXT = {
                   "again with --back-offset X,Y.",
         "cut": "Cut on the crop marks outside the card block; neighbouring cards share a cut line.",
         "cut_gap": "Cut on the crop marks outside the card block.",
+        "label_front": "{deck} · sheet {n} of {total} · fronts",
+        "label_back": "{deck} · sheet {n} of {total} · backs",
     },
 }
 
@@ -130,3 +134,14 @@ def _para(c, text: str, font: str, size: float, x: float, y: float, width: float
         y -= size * 1.25
         c.drawString(x, y, line)
     return y
+
+
+def sheet_label(deck_name: str, lang: str):
+    """The label function for card pages: deck, sheet number and side, in ``lang``."""
+    t = TEXT[lang if lang in TEXT else "en"]
+
+    def label(page, total: int) -> str:
+        key = "label_front" if page.side == "front" else "label_back"
+        return t[key].format(deck=deck_name, n=page.sheet_no, total=total)
+
+    return label

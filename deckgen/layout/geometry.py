@@ -94,6 +94,7 @@ class Sheet:
     block: Rect                       # trim block
     outer_bleed: tuple[float, float]  # bleed kept on the block's left/right and bottom/top edges
     notes: tuple[str, ...] = ()       # what had to give way (shown as warnings)
+    label_band: Rect | None = None    # free strip left of the block for a sheet label, if any
 
     @property
     def per_page(self) -> int:
@@ -154,7 +155,7 @@ def plan_sheet(spec: SheetSpec) -> Sheet:
     cut_y = _lines([block.y + r * (ch + gap) for r in range(rows)], ch)
     marks = _marks(block, cut_x, cut_y, ex, ey)
     return Sheet(spec, cols, rows, tuple(slots), cut_x, cut_y, marks, block, (ex.bleed, ey.bleed),
-                 _notes(spec, ex, ey))
+                 _notes(spec, ex, ey), _label_band(spec, block, ex))
 
 
 def _lines(starts: list[float], size: float) -> tuple[float, ...]:
@@ -179,6 +180,15 @@ def _marks(block: Rect, cut_x, cut_y, ex: _Edge, ey: _Edge) -> tuple[Line, ...]:
             out.append(Line(lo - ex.length, y, lo, y))
             out.append(Line(hi, y, hi + ex.length, y))
     return tuple(out)
+
+
+def _label_band(spec: SheetSpec, block: Rect, ex: _Edge) -> Rect | None:
+    """The strip between the margin and the left crop marks, if at least 3 mm wide."""
+    right = block.x - ex.bleed - (ex.offset + ex.length if ex.length else 0.0) - 0.5
+    x = spec.margin_mm + 0.5
+    if right - x < 3.0:
+        return None
+    return Rect(x, block.y, right - x, block.h)
 
 
 def _notes(spec: SheetSpec, ex: _Edge, ey: _Edge) -> tuple[str, ...]:

@@ -87,6 +87,20 @@ def draw_marks(c: Canvas, lines: Sequence[Line], stroke_mm: float, dash: bool = 
     c.addLiteral("\n".join(ops))
 
 
+def draw_label(c: Canvas, band: Rect | None, text: str, font: str) -> None:
+    """A small grey sheet label, turned to run up the free strip left of the cards."""
+    if band is None or not text:
+        return
+    size = min(7.0, mm_to_pt(band.w) * 0.8)
+    c.saveState()
+    c.setFillGray(0.35)
+    c.setFont(font, size)
+    c.translate(mm_to_pt(band.x + band.w / 2) + size * 0.35, mm_to_pt(band.y + band.h / 2))
+    c.rotate(90)
+    c.drawCentredString(0, 0, text)
+    c.restoreState()
+
+
 def draw_page(c: Canvas, page: PagePlan, names: Mapping[str, str], stroke_mm: float,
               guides: Sequence[Line] = ()) -> None:
     for p in page.placements:
@@ -98,7 +112,8 @@ def draw_page(c: Canvas, page: PagePlan, names: Mapping[str, str], stroke_mm: fl
 
 def cards_pdf(pages: Sequence[PagePlan], images: Mapping[str, Path], paper_mm: tuple[float, float],
               meta: PdfMeta, *, cover: CoverInfo | None = None, margin_mm: float = 5.0,
-              stroke_mm: float = 0.3, guides: Sequence[Line] = (), progress: Progress | None = None) -> bytes:
+              stroke_mm: float = 0.3, guides: Sequence[Line] = (), progress: Progress | None = None,
+              label_band: Rect | None = None, label: Callable[[PagePlan, int], str] | None = None) -> bytes:
     """The whole PDF as bytes (written to disk atomically by the caller)."""
     missing = sorted({p.face for page in pages for p in page.placements} - set(images))
     if missing:
@@ -117,6 +132,8 @@ def cards_pdf(pages: Sequence[PagePlan], images: Mapping[str, Path], paper_mm: t
             if p.face not in names:
                 names[p.face] = register_image(c, read_png(images[p.face]))
         draw_page(c, page, names, stroke_mm, guides)
+        if label is not None:
+            draw_label(c, label_band, label(page, total // 2), fonts[0])
         c.showPage()
         if progress:
             progress("writing PDF", i + 1, total)
