@@ -62,7 +62,7 @@ def check(ref: str | Path, options: CheckOptions | None = None) -> CheckReport:
 def stage_checks() -> list[Callable[[Deck, CheckOptions, CheckReport], list[Finding]]]:
     """The checks each later pipeline stage adds (palette, rules, rulebook), imported lazily."""
     stages = []
-    from deckgen.palette import stage_check as palette_check; stages.append(palette_check)
+    from deckgen.render.checks import stage_check as render_check; stages.append(render_check)
     from deckgen.rulebook import check_stage as rulebook_check; stages.append(rulebook_check)
     return stages
 

@@ -70,3 +70,14 @@ def test_deckgen_check_carries_palette_findings():
     override = manifest.apply_overrides(manifest.load_palette("spectrum"), {"orange": "#D7263E"})
     rep = check("flex-spectrum", CheckOptions(simulate=False, palette=override))
     assert any(f.code == "palette-clash" and "orange" in f.message for f in rep.findings)
+
+
+def test_deckgen_check_reports_bad_card_size_and_unknown_symbols(write_manifest, minimal_text):
+    text = minimal_text.replace('palette = "classic"', 'palette = "classic"\ncard_size = "pokr"')
+    text += '\n[kinds.lucky]\ncategory = "action"\nname = "Lucky"\neffects = ["skip"]\nsymbol = "stra"\n' \
+            '\n[[cards]]\nkind = "lucky"\ncolors = "all"\ncount = 1\npoints = 20\n'
+    rep = check(write_manifest(text), CheckOptions(simulate=False))
+    size = [f for f in rep.findings if f.code == "card-size"]
+    assert size and size[0].where == "deck.card_size" and "did you mean 'poker'" in size[0].hint
+    sym = [f for f in rep.findings if f.code == "symbol"]
+    assert sym and sym[0].where == "kinds.lucky.symbol" and "star" in sym[0].hint

@@ -1,0 +1,30 @@
+"""What ``deckgen check`` learns from the renderer: palette distinguishability, the card size,
+and kind symbols the renderer does not know."""
+
+from __future__ import annotations
+
+from deckgen.errors import DeckgenError, Finding, did_you_mean, error, warning
+from deckgen.palette import stage_check as palette_check
+from deckgen.render.geometry import card_size_mm
+from deckgen.render.symbols import SHAPES, SYMBOLS
+
+KNOWN = set(SYMBOLS) | set(SHAPES) | {"wild", "roulette", "wheel"}
+
+
+def stage_check(deck, options, report) -> list[Finding]:
+    out = list(palette_check(deck, options, report))
+    file = str(deck.source) if deck.source else None
+    try:
+        card_size_mm(deck.card_size)
+    except DeckgenError as exc:
+        for f in exc.findings:
+            out.append(error("card-size", "deck.card_size", f.message, file=file, hint=f.hint))
+    used = {c.kind for c in deck.cards} | {c.flex.kind for c in deck.cards if c.flex}
+    for kid in sorted(used):
+        kind = deck.kinds.get(kid)
+        if kind is not None and kind.symbol and kind.symbol not in KNOWN:
+            out.append(warning("symbol", f"kinds.{kid}.symbol",
+                               f"the renderer has no symbol '{kind.symbol}'; the card shows one derived from "
+                               "its effects", file=file,
+                               hint=did_you_mean(kind.symbol, KNOWN) or "symbols: " + ", ".join(sorted(KNOWN))))
+    return out
