@@ -66,9 +66,9 @@ def check_stage(deck: Deck, options, report) -> list[Finding]:
     except DeckgenError as exc:
         findings = exc.findings
     errors = [f for f in findings if f.is_error]
+    state = "every card named exists and every kind is explained" if not errors else f"{len(errors)} problem(s)"
     report.sections["rulebook"] = {
-        "summary": f"rulebook templates ({', '.join(languages(deck))}): "
-                   + ("every card named exists and every kind is explained" if not errors else f"{len(errors)} problem(s)"),
+        "summary": f"rulebook templates ({', '.join(languages(deck))}): {state}",
         "languages": languages(deck),
     }
     return findings

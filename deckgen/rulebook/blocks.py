@@ -19,6 +19,11 @@ from deckgen.rulebook.styles import RULE, SHADE
 from deckgen.rulebook.words import SYMBOLS, lang_of, ui, values_text
 
 
+def style(*cmds) -> TableStyle:
+    """A table style whose cells use the embedded font (ReportLab would fall back to Helvetica)."""
+    return TableStyle([("FONTNAME", (0, 0), (-1, -1), FAMILY), *cmds])
+
+
 class Swatches(Flowable):
     """Small squares in the palette's colours, wrapping onto rows."""
 
@@ -120,19 +125,19 @@ def components_table(deck: Deck, lang: str, st, images: Mapping[str, Any], width
                                     f"{len(comp.faces)} {ui(lang, 'faces')}, {ui(lang, 'shuffled_no')}", st["cell"]),
                           Paragraph(f"<b>{comp.count}</b>", st["cell"]), ""])
         et = Table(erows, colWidths=[17 * mm, 17 * mm, width - 91 * mm, 36 * mm, 21 * mm])
-        et.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), FAMILY), ("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("LINEBELOW", (0, 0), (-1, -1), 0.4, RULE)]))
+        et.setStyle(style(("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("LINEBELOW", (0, 0), (-1, -1), 0.4, RULE)))
         out.append(et)
     return out
 
 
 def _table_style(n: int, deck: Deck) -> TableStyle:
     accent = colors.HexColor("#2B3140")
-    cmds = [("FONTNAME", (0, 0), (-1, -1), FAMILY), ("BACKGROUND", (0, 0), (-1, 0), accent), ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+    cmds = [("BACKGROUND", (0, 0), (-1, 0), accent), ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
             ("LINEBELOW", (0, 0), (-1, -1), 0.4, RULE), ("TOPPADDING", (0, 0), (-1, -1), 3),
             ("BOTTOMPADDING", (0, 0), (-1, -1), 3), ("BACKGROUND", (0, n - 1), (-1, n - 1), SHADE)]
     for r in range(2, n - 1, 2):
         cmds.append(("BACKGROUND", (0, r), (-1, r), colors.HexColor("#FAFBFC")))
-    return TableStyle(cmds)
+    return style(*cmds)
 
 
 def palette_table(deck: Deck, lang: str, st, width: float) -> Flowable:
@@ -170,6 +175,6 @@ def card_entry(deck: Deck, key: str, lang: str, st, images: Mapping[str, Any], w
         else:
             text.append(Paragraph(escape(para), st["entry_text"]))
     table = Table([[picture(images, g.first.id, 18 * mm), text]], colWidths=[23 * mm, width - 23 * mm])
-    table.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), FAMILY), ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (0, 0), 0),
-                               ("BOTTOMPADDING", (0, 0), (-1, -1), 8), ("LINEBELOW", (0, 0), (-1, -1), 0.3, RULE)]))
+    table.setStyle(style(("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (0, 0), 0),
+                         ("BOTTOMPADDING", (0, 0), (-1, -1), 8), ("LINEBELOW", (0, 0), (-1, -1), 0.3, RULE)))
     return table

@@ -16,7 +16,7 @@ from deckgen.effects import has
 from deckgen.errors import Finding, did_you_mean, error
 from deckgen.model import Deck
 from deckgen.rulebook.env import caller
-from deckgen.rulebook.groups import Group, groups
+from deckgen.rulebook.groups import groups
 from deckgen.rulebook.words import cards_word, join, lang_of, power_name, ui
 
 
@@ -44,7 +44,8 @@ class Recorder:
     def missing(self, what: str, ref: Any, choices, file, line) -> None:
         self.findings.append(error(
             "rulebook-ref", "rulebook", f"the template refers to {what} '{ref}', which is not in the deck",
-            file=file, line=line, hint=did_you_mean(str(ref), choices) or f"{what}s in the deck: " + ", ".join(choices)))
+            file=file, line=line,
+            hint=did_you_mean(str(ref), choices) or f"{what}s in the deck: " + ", ".join(choices)))
 
 
 class Helpers:
@@ -215,7 +216,8 @@ def deck_view(deck: Deck, lang: str) -> dict:
 def template_globals(rec: Recorder) -> dict:
     h = Helpers(rec)
     values = {name: getattr(h, name) for name in (
-        "card", "kind", "count", "points", "draw_of", "explain", "has_kind", "kinds_with", "kind_ids", "group_keys", "any_card",
+        "card", "kind", "count", "points", "draw_of", "explain", "has_kind", "kinds_with", "kind_ids",
+        "group_keys", "any_card",
         "draw_kinds", "names", "cards", "components_table", "palette_table")}
     values.update(deck=deck_view(rec.deck, rec.lang), opts=dict(rec.deck.rule_options), lang=lang_of(rec.lang))
     return values

@@ -97,7 +97,8 @@ def template_finding(exc: Exception, entry_file: str | None = None) -> Finding:
             if fs.filename.endswith((".j2", ".jinja", ".html", ".txt")) or "/templates" in fs.filename:
                 file, line = fs.filename, fs.lineno
     if isinstance(exc, jinja2.TemplateNotFound):
-        kind, hint = "template-missing", "the template folders are searched in order: the deck's own, the preset's, shared"
+        kind = "template-missing"
+        hint = "the template folders are searched in order: the deck's own, the preset's, shared"
         msg = f"template '{exc.name}' not found"
     elif isinstance(exc, SecurityError):
         kind, hint, msg = "template-sandbox", "templates may only use the rulebook helpers and plain values", \

@@ -14,14 +14,13 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
 from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, NextPageTemplate, PageBreak,
-                                PageTemplate, Paragraph, Spacer, Table, TableStyle)
+                                PageTemplate, Paragraph, Spacer, Table)
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from deckgen.errors import DeckgenError, error
 from deckgen.model import Deck
 from deckgen.rulebook import blocks, fonts, styles
 from deckgen.rulebook.context import Recorder
-from deckgen.rulebook.groups import groups
 from deckgen.rulebook.images import showcase
 from deckgen.rulebook.markup import Item, parse, plain
 from deckgen.rulebook.words import ui
@@ -91,11 +90,11 @@ def _title_page(deck: Deck, lang: str, st, images: Mapping[str, Any], width: flo
     pics = [blocks.picture(images, f, 24 * mm) for f in showcase(deck) if f in images]
     if pics:
         strip = Table([pics], colWidths=[width / len(pics)] * len(pics))
-        strip.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), fonts.FAMILY), ("ALIGN", (0, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "MIDDLE")]))
+        strip.setStyle(blocks.style(("ALIGN", (0, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "MIDDLE")))
         out.append(strip)
     swatch = Table([[blocks.Swatches([c.hex for c in deck.palette.colors], size=7 * mm,
                                      per_row=len(deck.palette.colors), gap=2 * mm)]], colWidths=[width])
-    swatch.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), fonts.FAMILY), ("ALIGN", (0, 0), (-1, -1), "CENTER")]))
+    swatch.setStyle(blocks.style(("ALIGN", (0, 0), (-1, -1), "CENTER")))
     out += [Spacer(1, 10 * mm), swatch]
     if deck.description:
         out += [Spacer(1, 10 * mm), Paragraph(escape(deck.description.get(lang)), st["facts"])]
@@ -129,7 +128,8 @@ def _flowables(items: list[Item], rec: Recorder, st, images: Mapping[str, Any], 
             else:
                 out.append(Paragraph(item.text, st["body"]))
         except ValueError as exc:   # ReportLab's parser rejected the inline markup
-            raise DeckgenError(error("template-markup", "rulebook", f"bad inline markup in “{item.text[:80]}”: {exc}",
+            raise DeckgenError(error("template-markup", "rulebook",
+                                     f"bad inline markup in “{item.text[:80]}”: {exc}",
                                      hint="inline markup is ReportLab's: <b>, <i>, <font>; write & as &amp;"))
     return _keep_headings(out)
 
@@ -143,7 +143,8 @@ def _keep_headings(out: list[Flowable]) -> list[Flowable]:
         if getattr(f, "toc_level", "none") != "none" and i + 1 < len(out):
             n = 2
             # heading + short lead-in + table stay together too
-            if isinstance(out[i + 1], Paragraph) and i + 2 < len(out) and getattr(out[i + 2], "keep_with_heading", False):
+            small_table = i + 2 < len(out) and getattr(out[i + 2], "keep_with_heading", False)
+            if isinstance(out[i + 1], Paragraph) and small_table:
                 n = 3
             kept.append(KeepTogether(out[i:i + n]))
             i += n
@@ -171,9 +172,9 @@ def build_pdf(deck: Deck, lang: str, text: str, rec: Recorder, images: Mapping[s
     name = deck.name(lang)
     doc = _Doc(buf, PAPERS[paper], f"{name} – {ui(lang, 'rulebook')}", f"{name} · {ui(lang, 'rulebook')}",
                font, accent, lang=lang)
-    toc = TableOfContents(levelStyles=[st["toc1"], st["toc2"]], dotsMinLevel=0, tableStyle=TableStyle([
-        ("FONTNAME", (0, 0), (-1, -1), font), ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ("RIGHTPADDING", (0, 0), (-1, -1), 0), ("LEFTPADDING", (0, 0), (-1, -1), 0)]))
+    toc = TableOfContents(levelStyles=[st["toc1"], st["toc2"]], dotsMinLevel=0, tableStyle=blocks.style(
+        ("VALIGN", (0, 0), (-1, -1), "TOP"), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+        ("LEFTPADDING", (0, 0), (-1, -1), 0)))
     story: list[Flowable] = _title_page(deck, lang, st, images, doc.width)
     story += [NextPageTemplate("body"), PageBreak(), Paragraph(ui(lang, "contents"), st["h1"]), toc, PageBreak()]
     story += _flowables(parse(text), rec, st, images, doc.width)

@@ -14,7 +14,8 @@ NOTE = colors.HexColor("#FFF6D6")
 
 
 def make(font: str, accent: colors.Color) -> dict[str, ParagraphStyle]:
-    base = ParagraphStyle("body", fontName=font, bulletFontName=font, fontSize=10.5, leading=14.5, textColor=INK, spaceAfter=6)
+    base = ParagraphStyle("body", fontName=font, bulletFontName=font, fontSize=10.5, leading=14.5, textColor=INK,
+                          spaceAfter=6)
     s = {"body": base}
     s["h1"] = ParagraphStyle("h1", base, fontName=font + "-Bold", fontSize=19, leading=23, spaceBefore=6,
                              spaceAfter=10, textColor=accent)
