@@ -245,6 +245,8 @@ def test_each_face_embedded_once_fonts_embedded_and_metadata(no_mercy, nm_pdf, n
     assert "UNO Show 'em No Mercy" in cover and "168" in cover and "100 %" in cover and "A4" in cover
     assert "TAMAÑO REAL" in cover
     assert "ACTUAL SIZE" in reader.pages[1].extract_text()
+    assert "hoja 1 de 19 · frentes" in reader.pages[2].extract_text()
+    assert "hoja 19 de 19 · dorsos" in reader.pages[-1].extract_text()
 
 
 def test_alpha_faces_are_flattened_and_still_embedded_once(no_mercy, tmp_path):

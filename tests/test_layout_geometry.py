@@ -63,6 +63,14 @@ def test_sheet_respects_margin_and_marks_never_cross_a_card(spec):
             c = s.clip
             crosses = x1 > c.x + E and x0 < c.right - E and y1 > c.y + E and y0 < c.top - E
             assert not crosses, f"crop mark {ln} crosses card {s.index}"
+    band = sheet.label_band        # the sheet label's strip: inside the margin, clear of cards and marks
+    if band is not None:
+        assert band.x >= m - E and band.y >= m - E and band.top <= ph - m + E
+        for s in sheet.slots:
+            assert not _overlap(band, s.clip)
+        for ln in sheet.marks:
+            assert not (min(ln.x1, ln.x2) < band.right and max(ln.x1, ln.x2) > band.x and
+                        min(ln.y1, ln.y2) <= band.top and max(ln.y1, ln.y2) >= band.y)
     for x in sheet.cut_x:          # every cut line has its marks (when there is room for them)
         n = sum(1 for ln in sheet.marks if ln.x1 == ln.x2 == x)
         assert n in (0, 2)
