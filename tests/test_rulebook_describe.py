@@ -97,3 +97,23 @@ def test_every_effect_list_is_described(effects, lang):
     for e in effs:
         if e.op in ("draw", "everyone_draws"):
             assert str(e.n) in text or (e.n == 1 and ("1 card" in text or "1 carta" in text))
+
+
+def test_rule_options_switch_sections_of_the_rulebook(tmp_path):
+    base = render_text(manifest.load_deck("classic"), "en")[0]
+    assert "## Stacking draw cards" not in base and "## Sevens and zeros" not in base
+    assert "## Jumping in" not in base and "## Challenges" in base
+    text = (ROOT / "decks" / "classic.toml").read_text("utf-8").replace(
+        '[rules]\npreset = "classic"\n',
+        '[rules]\npreset = "classic"\n[rules.options]\nstacking = "same-kind"\nseven_zero = true\n'
+        'jump_in = true\nchallenge = false\nuno_penalty = 4\n')
+    path = tmp_path / "house.toml"
+    path.write_text(text, "utf-8")
+    house, _, problems = render_text(manifest.load_deck(path), "en")
+    assert problems == []
+    for heading in ("## Stacking draw cards", "## Sevens and zeros", "## Jumping in"):
+        assert heading in house
+    assert "## Challenges" not in house
+    assert "another card of the same kind" in house
+    assert "you draw 4 cards as a penalty" in house
+    assert "<b>Stacking</b>" in house
