@@ -83,3 +83,10 @@ def test_palette_check_names_clashing_pairs(tmp_path):
 def test_palette_check_unknown_palette_exits_2():
     res = run("palette", "check", "spectrun")
     assert res.exit_code == 2 and "did you mean 'spectrum'" in res.output
+
+
+def test_manifest_card_size_error_names_file_and_key(tmp_path, write_manifest, minimal_text):
+    path = write_manifest(minimal_text.replace('palette = "classic"', 'palette = "classic"\ncard_size = "brige"'))
+    res = run("render", str(path), "-o", str(tmp_path / "o"))
+    assert res.exit_code == 2
+    assert str(path) in res.output and "deck.card_size" in res.output and "did you mean 'bridge'" in res.output

@@ -31,8 +31,17 @@ class RenderSettings:
     corner_guide: bool = False
 
     def frame(self, deck: Deck) -> Frame:
-        return Frame(card_size_mm(self.card_size or deck.card_size), int(self.dpi), float(self.bleed_mm),
-                     float(self.safe_mm))
+        from deckgen.errors import DeckgenError, error
+
+        try:
+            size = card_size_mm(self.card_size or deck.card_size)
+        except DeckgenError as exc:
+            if self.card_size:
+                raise
+            file = str(deck.source) if deck.source else None
+            raise DeckgenError([error(f.code, "deck.card_size", f.message, file=file, hint=f.hint)
+                                for f in exc.findings]) from None
+        return Frame(size, int(self.dpi), float(self.bleed_mm), float(self.safe_mm))
 
     def symbols_on(self, deck: Deck) -> bool:
         return len(deck.palette.colors) > 4 if self.symbols is None else bool(self.symbols)
