@@ -107,3 +107,14 @@ def test_progress_is_reported(classic, tmp_path):
 def test_bad_settings_are_unusable_input(classic):
     with pytest.raises(DeckgenError, match="dpi"):
         render_face(classic, "red-1", RenderSettings(dpi=5))
+
+
+def test_output_files_get_ordinary_permissions(classic, tmp_path):
+    import os
+    import stat
+
+    res = render_deck(classic, LOW, tmp_path / "out", cache_dir=tmp_path / "cache", jobs=1)
+    mask = os.umask(0)
+    os.umask(mask)
+    mode = stat.S_IMODE(os.stat(res.paths["back"]).st_mode)
+    assert mode == 0o666 & ~mask

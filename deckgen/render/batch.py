@@ -24,6 +24,13 @@ from deckgen.render import pngfile
 from deckgen.render.faces import FaceSpec, face_ids, face_spec
 from deckgen.render.geometry import Frame
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+FILE_MODE = 0o666 & ~_umask()   # temp files are created 0600; finished files get the usual mode
 PARALLEL_MIN = 6      # below this many faces to draw, one process is faster than starting workers
 
 
@@ -68,6 +75,7 @@ def write_png(img: Image.Image, path: Path, face_id: str, frame: Frame, compress
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
+        os.chmod(tmp, FILE_MODE)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -81,6 +89,7 @@ def copy_atomic(src: Path, dst: Path) -> None:
     os.close(fd)
     try:
         shutil.copyfile(src, tmp)
+        os.chmod(tmp, FILE_MODE)
         os.replace(tmp, dst)
     except BaseException:
         if os.path.exists(tmp):

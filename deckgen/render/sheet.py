@@ -10,7 +10,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 
 from deckgen.model import Deck
-from deckgen.render.batch import render_all
+from deckgen.render.batch import FILE_MODE, render_all
 from deckgen.render.fonts import font
 
 THUMB_W = 180          # thumbnail width in px
@@ -69,6 +69,7 @@ def contact_sheet(deck: Deck, settings, out_path: Path | None, progress=None) ->
     try:
         with os.fdopen(fd, "wb") as fh:
             sheet.save(fh, "PNG", compress_level=6)
+        os.chmod(tmp, FILE_MODE)
         os.replace(tmp, out_path)
     except BaseException:
         if os.path.exists(tmp):
