@@ -109,7 +109,7 @@ def components_table(deck: Deck, lang: str, st, images: Mapping[str, Any], width
                      Paragraph(escape(points_text(list(g.cards), lang)), st["cell"])])
     rows.append(["", Paragraph(f"<b>{ui(lang, 'total')}</b>", st["cell"]), "",
                  Paragraph(f"<b>{deck.total}</b>", st["cell"]), ""])
-    cols = [17 * mm, None, 24 * mm, 36 * mm, 21 * mm]
+    cols = [17 * mm, None, 24 * mm, 33 * mm, 24 * mm]
     cols[1] = width - sum(c for c in cols if c)
     table = Table(rows, colWidths=cols, repeatRows=1)
     table.setStyle(_table_style(len(rows), deck))
@@ -124,7 +124,7 @@ def components_table(deck: Deck, lang: str, st, images: Mapping[str, Any], width
                           Paragraph(f"<b>{escape(comp.names.get(lang))}</b><br/>"
                                     f"{len(comp.faces)} {ui(lang, 'faces')}, {ui(lang, 'shuffled_no')}", st["cell"]),
                           Paragraph(f"<b>{comp.count}</b>", st["cell"]), ""])
-        et = Table(erows, colWidths=[17 * mm, 17 * mm, width - 91 * mm, 36 * mm, 21 * mm])
+        et = Table(erows, colWidths=[17 * mm, 17 * mm, width - 91 * mm, 33 * mm, 24 * mm])
         et.setStyle(style(("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("LINEBELOW", (0, 0), (-1, -1), 0.4, RULE)))
         out.append(et)
     return out
