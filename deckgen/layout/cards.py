@@ -15,8 +15,6 @@ from deckgen.model import Deck
 
 Progress = Callable[[str, int, int], None]
 
-DUPLEX_NAMES = {"long": "long-edge duplex", "short": "short-edge duplex", "none": "single-sided"}
-
 
 @dataclass(frozen=True)
 class LayoutOptions:
@@ -55,7 +53,7 @@ def cards_pdf_for_deck(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[fl
     cover = None
     if options.cover:
         cover = CoverInfo(title, len(copies) - extras, extras, len(pages) // 2, len(pages),
-                          f"{paper.describe()}, {DUPLEX_NAMES[options.duplex]}", tuple(trim_mm), bleed_mm,
+                          paper.describe(), tuple(trim_mm), bleed_mm,
                           options.duplex, options.gap_mm)
     meta = PdfMeta(title=f"{title}: print-and-play cards", subject=f"{len(copies)} cards on {paper.name}",
                    keywords=f"deckgen, print and play, {deck.id}", language=lang)
