@@ -90,3 +90,10 @@ def test_manifest_card_size_error_names_file_and_key(tmp_path, write_manifest, m
     res = run("render", str(path), "-o", str(tmp_path / "o"))
     assert res.exit_code == 2
     assert str(path) in res.output and "deck.card_size" in res.output and "did you mean 'bridge'" in res.output
+
+
+def test_render_into_a_file_path_is_unusable_input(tmp_path):
+    target = tmp_path / "file.txt"
+    target.write_text("x", "utf-8")
+    res = run("render", "classic", "-o", str(target), "--dpi", "30")
+    assert res.exit_code == 2 and "Traceback" not in res.output

@@ -150,7 +150,11 @@ def render_all(deck: Deck, settings, out_dir: Path | None, *, use_cache: bool = 
             todo.append((spec, frame, settings.corner_guide, str(path)))
     if progress and not todo:
         progress("Rendering faces", 1, 1)
-    _run(todo, jobs, progress)
+    try:
+        _run(todo, jobs, progress)
+    except OSError as exc:
+        raise DeckgenError(error("cache", "cache", f"cannot write to the render cache {root}: {exc.strerror}",
+                                 hint="free some space or set DECKGEN_CACHE to a writable folder")) from None
     paths = cached
     if out_dir is not None:
         out_dir = Path(out_dir)
@@ -158,8 +162,10 @@ def render_all(deck: Deck, settings, out_dir: Path | None, *, use_cache: bool = 
             out_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise DeckgenError(error("output", "-o", f"cannot create the folder {out_dir}: {exc.strerror}")) from None
-        paths = {}
-        for fid, src in cached.items():
-            paths[fid] = out_dir / f"{fid}.png"
-            copy_atomic(src, paths[fid])
+        paths = {fid: out_dir / f"{fid}.png" for fid in cached}
+        try:
+            for fid, src in cached.items():
+                copy_atomic(src, paths[fid])
+        except OSError as exc:
+            raise DeckgenError(error("output", "-o", f"cannot write into {out_dir}: {exc.strerror}")) from None
     return RenderResult(paths, frame.full, frame.trim_mm, frame.bleed_mm, frame.dpi, len(todo))
