@@ -113,14 +113,15 @@ def export_tts(deck: Deck, out_dir: Path, *, fmt: str = "png", use_cache: bool =
         if progress:
             progress("TTS sheets", n, len(chunks))
     for comp in deck.components:
-        mine = [c for c in copies if c.component and c.front == comp.faces[0]][:PER_SHEET]
-        if not mine:
-            continue
-        front = save(_sheet([c.front for c in mine], images, hidden, cell),
-                     folder / f"{deck.id}-tts-{comp.id}-front{ext}", fmt)
-        back = save(_sheet([c.back for c in mine], images, hidden, cell),
-                    folder / f"{deck.id}-tts-{comp.id}-back{ext}", fmt)
-        sheets.append(TtsSheet(front, len(mine), *grid_for(len(mine)), backs=back, label=comp.id))
+        mine = [c for c in copies if c.component and c.front == comp.faces[0]]
+        parts = [mine[i:i + PER_SHEET] for i in range(0, len(mine), PER_SHEET)]
+        for n, part in enumerate(parts, 1):
+            suffix = f"-{n}" if len(parts) > 1 else ""
+            front = save(_sheet([c.front for c in part], images, hidden, cell),
+                         folder / f"{deck.id}-tts-{comp.id}{suffix}-front{ext}", fmt)
+            back = save(_sheet([c.back for c in part], images, hidden, cell),
+                        folder / f"{deck.id}-tts-{comp.id}{suffix}-back{ext}", fmt)
+            sheets.append(TtsSheet(front, len(part), *grid_for(len(part)), backs=back, label=comp.id + suffix))
     back = save(hidden, folder / f"{deck.id}-tts-back{ext}", fmt)
     howto = write_text(folder / f"{deck.id}-tts-import.txt", howto_text(deck, sheets, back))
     return TtsResult(folder, tuple(sheets), back, howto, cell)
