@@ -141,8 +141,10 @@ def draw_oval(img: Image.Image, oval: str, segments: tuple, frame: Frame) -> Non
             paste_mask(img, color, m, cx, cy)
     elif oval == "white":
         paste_mask(img, WHITE, oval_mask(rx, ry, -TILT), cx, cy)
-    elif segments:
-        paste_mask(img, segments[0], oval_mask(rx, ry, -TILT), cx, cy)
+    elif segments:                                # the card back: a coloured oval with a white rim
+        rim = frame.unit() * 1.6
+        paste_mask(img, WHITE, oval_mask(rx, ry, -TILT), cx, cy)
+        paste_mask(img, segments[0], oval_mask(rx - rim, ry - rim, -TILT), cx, cy)
 
 
 def draw_corner(img: Image.Image, d: ImageDraw.ImageDraw, spec: FaceSpec, frame: Frame) -> None:
