@@ -146,6 +146,9 @@ def test_cli_calibrate(tmp_path):
     assert len(reader.pages) == 2
     assert float(reader.pages[0].mediabox.width) == pytest.approx(612, abs=0.01)
     assert "100 mm" in reader.pages[0].extract_text() and "--back-offset" in reader.pages[1].extract_text()
+    for page in reader.pages:                      # every font embedded (no bare Helvetica)
+        for ref in page["/Resources"]["/Font"].values():
+            assert "/FontFile2" in ref.get_object()["/FontDescriptor"].get_object()
     assert CliRunner().invoke(main, ["calibrate", "-o", str(out), "--duplex", "none"]).exit_code == 2
 
 
