@@ -69,6 +69,19 @@ class BuildResult:
         return sum(o.size_bytes for o in self.outputs)
 
 
+    def to_json(self) -> dict:
+        """The summary as plain data (``deckgen build --json``)."""
+        return {
+            "deck": self.deck_id, "name": self.name, "cards": self.cards, "faces": self.faces,
+            "drawn": self.drawn, "pages": self.pages, "bytes": self.size_bytes,
+            "seconds": round(self.seconds, 3),
+            "outputs": [{"kind": o.kind, "path": str(o.path), "pages": o.pages, "bytes": o.size_bytes}
+                        for o in self.outputs],
+            "errors": [f.to_json() for f in self.errors],
+            "warnings": [f.to_json() for f in self.warnings],
+        }
+
+
 @dataclass
 class BuildContext:
     deck: Deck

@@ -405,9 +405,10 @@ def sheet_options(fn):
 @click.option("--force", is_flag=True, help="Build even if the deck has errors (they are printed).")
 @click.option("--no-cache", is_flag=True, help="Redraw every face instead of using the face cache.")
 @click.option("--jobs", type=click.IntRange(1, 64), default=None, help="Processes for drawing faces.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @handle_errors
 def build(decks, out_dir, paper, margin, duplex, back_offset, card_size, dpi, bleed, gap, mark_length, mark_stroke,
-          mark_offset, guides, palette, colors, force, no_cache, jobs):
+          mark_offset, guides, palette, colors, force, no_cache, jobs, as_json):
     """Build the print-and-play PDF of one or more decks.
 
     Writes OUTPUT/<deck>/<deck>-cards.pdf: a cover page, then sheets of card fronts (odd
@@ -429,7 +430,7 @@ def build(decks, out_dir, paper, margin, duplex, back_offset, card_size, dpi, bl
     refs = list(decks) or bundled_refs()
     results, failed = [], 0
     for ref in refs:
-        progress = Progress()
+        progress = Progress(enabled=not as_json)
         opts = BuildOptions(out_dir=Path(out_dir), dpi=dpi, bleed_mm=_length(bleed, "--bleed"), card_size=card_size,
                             layout=layout, palette=resolve_palette(ref, palette, colors), force=force,
                             use_cache=not no_cache, jobs=jobs)
@@ -444,6 +445,8 @@ def build(decks, out_dir, paper, margin, duplex, back_offset, card_size, dpi, bl
             continue
         progress.close()
         results.append(res)
+        if as_json:
+            continue
         _echo_findings(res.errors)
         _echo_findings([w for w in res.warnings if w.code == "layout"])
         others = sum(1 for w in res.warnings if w.code != "layout")
@@ -452,7 +455,10 @@ def build(decks, out_dir, paper, margin, duplex, back_offset, card_size, dpi, bl
             pages = f"{o.pages} pages" if o.pages is not None else ""
             click.echo(f"  {str(o.path):<48} {pages:>10} {_size(o.size_bytes):>9}")
         click.echo(f"  {res.cards} cards, {res.faces} distinct faces ({res.drawn} drawn now), {res.seconds:.2f} s")
-    if results:
+    if as_json:
+        click.echo(json.dumps({"decks": [r.to_json() for r in results], "exit_code": failed,
+                               "seconds": round(time.perf_counter() - start, 3)}, ensure_ascii=False, indent=2))
+    elif results:
         files = sum(len(r.outputs) for r in results)
         click.echo(f"{len(results)} deck(s): {files} files, {sum(r.pages for r in results)} pages, "
                    f"{sum(r.cards for r in results)} cards, {_size(sum(r.size_bytes for r in results))}, "

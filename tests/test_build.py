@@ -156,3 +156,15 @@ def test_building_every_bundled_deck_skips_data_files():
     from deckgen.build import bundled_refs
 
     assert bundled_refs() == ["classic", "flex-spectrum", "no-mercy"]
+
+
+def test_cli_build_json_summary(tmp_path, cache, monkeypatch):
+    import json
+
+    monkeypatch.setenv("DECKGEN_CACHE", str(cache))
+    result = CliRunner().invoke(main, ["build", "no-mercy", "-o", str(tmp_path), "--dpi", "50", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    deck = data["decks"][0]
+    assert deck["deck"] == "no-mercy" and deck["cards"] == 168 and deck["pages"] == 2 + 2 * 19
+    assert deck["outputs"][0]["kind"] == "cards" and deck["outputs"][0]["path"].endswith("no-mercy-cards.pdf")
