@@ -102,7 +102,11 @@ class Sheet:
 
 
 def _fit(avail: float, size: float, gap: float) -> int:
-    return max(0, int(math.floor((avail + gap) / (size + gap) + EPS)))
+    """How many cards of ``size`` fit in ``avail`` with ``gap`` between them (1e-9 mm slack)."""
+    n = max(0, int(math.floor((avail + gap) / (size + gap) + 1e-9)))
+    while n and n * size + (n - 1) * gap > avail + 1e-9:
+        n -= 1
+    return n
 
 
 @dataclass(frozen=True)
@@ -119,7 +123,7 @@ def _allocate(space: float, bleed: float, marks: MarkStyle) -> _Edge:
     first, the bleed gets what is left, and as a last resort the offset and then the mark
     shrink. A mark shorter than 0.5 mm is dropped (length 0).
     """
-    if space + EPS >= bleed + marks.offset_mm + marks.length_mm:
+    if space + 1e-9 >= bleed + marks.offset_mm + marks.length_mm:
         return _Edge(bleed, marks.offset_mm, marks.length_mm)
     keep = min(marks.length_mm, 3.0)
     b = min(bleed, max(0.0, space - marks.offset_mm - keep))
