@@ -450,7 +450,8 @@ def build(decks, out_dir, paper, margin, duplex, back_offset, card_size, dpi, bl
         _echo_findings(res.errors)
         _echo_findings([w for w in res.warnings if w.code == "layout"])
         others = sum(1 for w in res.warnings if w.code != "layout")
-        click.echo(f"{res.deck_id}: {res.name}" + (f"  ({others} deck warnings: deckgen check {ref})" if others else ""))
+        note = f"  ({others} deck warning{'s' if others > 1 else ''}: see deckgen check {ref})" if others else ""
+        click.echo(f"{res.deck_id}: {res.name}{note}")
         for o in res.outputs:
             pages = f"{o.pages} pages" if o.pages is not None else ""
             click.echo(f"  {str(o.path):<48} {pages:>10} {_size(o.size_bytes):>9}")
