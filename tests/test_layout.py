@@ -177,25 +177,31 @@ def test_crop_marks_on_every_cut_line_and_outside_every_card(no_mercy, nm_faces,
     data = cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions(paper=paper, gap_mm=gap)).data
     bleed = mm_to_pt(3.0)
     with pdfplumber.open(io.BytesIO(data)) as pdf:
-        page = pdf.pages[2]
-        trims = _trims(page, bleed)
-        cut_x = sorted({round(v, 2) for t in trims for v in (t[0], t[2])})
-        cut_y = sorted({round(v, 2) for t in trims for v in (t[1], t[3])})
-        vertical = [ln for ln in page.lines if abs(ln["x0"] - ln["x1"]) < 1e-6]
-        horizontal = [ln for ln in page.lines if abs(ln["top"] - ln["bottom"]) < 1e-6]
-        for x in cut_x:
-            assert sum(1 for ln in vertical if abs(ln["x0"] - x) < 0.02) == 2, f"cut line x={x}"
-        for y in cut_y:
-            assert sum(1 for ln in horizontal if abs(ln["y0"] - y) < 0.02) == 2, f"cut line y={y}"
-        # On Letter the block nearly fills the page height, so the outer bleed there gives way
-        # to the marks (a layout note says so); the marks must still stay off every card.
-        keep = bleed if paper == "a4" else 0.0
-        block = (min(t[0] for t in trims) - keep, min(t[1] for t in trims) - keep,
-                 max(t[2] for t in trims) + keep, max(t[3] for t in trims) + keep)
-        for ln in page.lines:
-            assert ln["linewidth"] >= mm_to_pt(0.25)
-            inside = block[0] < ln["x1"] and ln["x0"] < block[2] and block[1] < ln["y1"] and ln["y0"] < block[3]
-            assert not inside, "a crop mark crosses the card block"
+        for page in (pdf.pages[2], pdf.pages[-2]):      # a full sheet and the last, partial one
+            _check_marks(page, bleed, paper)
+
+
+def _check_marks(page, bleed, paper):
+    """Two marks on every cut line of the cards on the page, none crossing the card block."""
+    trims = _trims(page, bleed)
+    cut_x = sorted({round(v, 2) for t in trims for v in (t[0], t[2])})
+    cut_y = sorted({round(v, 2) for t in trims for v in (t[1], t[3])})
+    vertical = [ln for ln in page.lines if abs(ln["x0"] - ln["x1"]) < 1e-6]
+    horizontal = [ln for ln in page.lines if abs(ln["top"] - ln["bottom"]) < 1e-6]
+    for x in cut_x:
+        assert sum(1 for ln in vertical if abs(ln["x0"] - x) < 0.02) == 2, f"cut line x={x}"
+    for y in cut_y:
+        assert sum(1 for ln in horizontal if abs(ln["y0"] - y) < 0.02) == 2, f"cut line y={y}"
+    assert len(page.lines) == 2 * (len(cut_x) + len(cut_y)), "marks only for the cards on the page"
+    # On Letter the block nearly fills the page height, so the outer bleed there gives way
+    # to the marks (a layout note says so); the marks must still stay off every card.
+    keep = bleed if paper == "a4" else 0.0
+    block = (min(t[0] for t in trims) - keep, min(t[1] for t in trims) - keep,
+             max(t[2] for t in trims) + keep, max(t[3] for t in trims) + keep)
+    for ln in page.lines:
+        assert ln["linewidth"] >= mm_to_pt(0.25)
+        inside = block[0] < ln["x1"] and ln["x0"] < block[2] and block[1] < ln["y1"] and ln["y0"] < block[3]
+        assert not inside, "a crop mark crosses the card block"
 
 
 def _margin_is_blank(png: Image.Image, margin_px: int) -> bool:

@@ -89,3 +89,36 @@ def test_backs_mirror_back_onto_their_fronts(spec, duplex):
         # turning the sheet over: long edge mirrors x, short edge mirrors y
         seen = (pw - b.right, b.y) if duplex == "long" else (b.x, ph - b.top)
         assert seen == pytest.approx((s.trim.x, s.trim.y))
+
+
+@settings(max_examples=80, deadline=None)
+@given(specs, st.floats(0, 1))
+def test_last_partial_sheet_frames_only_its_cards(spec, share):
+    from deckgen.layout import partial
+
+    sheet = _plan(spec)
+    if sheet is None or sheet.per_page < 2:
+        return
+    used = 1 + int(share * (sheet.per_page - 2))
+    slots, marks = partial(sheet, used)
+    assert len(slots) == used
+    pw, ph = spec.paper_mm
+    m = spec.margin_mm
+    for s in slots:
+        c = s.clip
+        assert c.x >= m - E and c.right <= pw - m + E and c.y >= m - E and c.top <= ph - m + E
+        assert c.x <= s.trim.x + E and c.top >= s.trim.top - E
+    for a in slots:                # bleeds may meet in an empty corner, never on a neighbour's card
+        for b in slots:
+            if a.index != b.index:
+                assert not _overlap(a.clip, b.trim)
+    for ln in marks:
+        for x, y in ((ln.x1, ln.y1), (ln.x2, ln.y2)):
+            assert m - E <= x <= pw - m + E and m - E <= y <= ph - m + E
+        x0, x1, y0, y1 = min(ln.x1, ln.x2), max(ln.x1, ln.x2), min(ln.y1, ln.y2), max(ln.y1, ln.y2)
+        for s in slots:
+            c = s.clip
+            assert not (x1 > c.x + E and x0 < c.right - E and y1 > c.y + E and y0 < c.top - E)
+    lowest = min(s.trim.y for s in slots)
+    assert all(min(ln.y1, ln.y2) >= lowest - spec.bleed_mm - spec.marks.offset_mm - spec.marks.length_mm - E
+               for ln in marks), "no marks for the empty rows"

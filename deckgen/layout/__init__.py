@@ -12,11 +12,11 @@ Public API::
 from deckgen.layout.atomic import write_bytes, write_text
 from deckgen.layout.calibrate import calibration_pdf
 from deckgen.layout.cards import CardsPdf, LayoutOptions, cards_pdf_for_deck
-from deckgen.layout.geometry import Line, MarkStyle, Rect, Sheet, SheetSpec, Slot, guide_lines, plan_sheet
+from deckgen.layout.geometry import Line, MarkStyle, Rect, Sheet, SheetSpec, Slot, guide_lines, partial, plan_sheet
 from deckgen.layout.imposition import DUPLEX_MODES, CardCopy, PagePlan, Placement, back_rect, card_copies, impose
 from deckgen.layout.papers import Paper, load_papers, parse_paper
 
 __all__ = ["DUPLEX_MODES", "CardCopy", "CardsPdf", "LayoutOptions", "Line", "MarkStyle", "PagePlan", "Paper",
            "Placement", "Rect", "Sheet", "SheetSpec", "Slot", "back_rect", "calibration_pdf", "card_copies",
-           "cards_pdf_for_deck", "guide_lines", "impose", "load_papers", "parse_paper", "plan_sheet",
+           "cards_pdf_for_deck", "guide_lines", "impose", "partial", "load_papers", "parse_paper", "plan_sheet",
            "write_bytes", "write_text"]

@@ -95,6 +95,7 @@ class Sheet:
     outer_bleed: tuple[float, float]  # bleed kept on the block's left/right and bottom/top edges
     notes: tuple[str, ...] = ()       # what had to give way (shown as warnings)
     label_band: Rect | None = None    # free strip left of the block for a sheet label, if any
+    edges: tuple = ()                 # how bleed, mark offset and mark length were shared (x, y)
 
     @property
     def per_page(self) -> int:
@@ -157,9 +158,9 @@ def plan_sheet(spec: SheetSpec) -> Sheet:
             slots.append(Slot(len(slots), r, c, trim, trim.grow(bleed, bleed, bleed, bleed), clip))
     cut_x = _lines([block.x + c * (cw + gap) for c in range(cols)], cw)
     cut_y = _lines([block.y + r * (ch + gap) for r in range(rows)], ch)
-    marks = _marks(block, cut_x, cut_y, ex, ey)
+    marks = _marks(block, cut_x, cut_y, ex, ex, ey, ey)
     return Sheet(spec, cols, rows, tuple(slots), cut_x, cut_y, marks, block, (ex.bleed, ey.bleed),
-                 _notes(spec, ex, ey), _label_band(spec, block, ex))
+                 _notes(spec, ex, ey), _label_band(spec, block, ex), (ex, ey))
 
 
 def _lines(starts: list[float], size: float) -> tuple[float, ...]:
@@ -171,19 +172,58 @@ def _lines(starts: list[float], size: float) -> tuple[float, ...]:
     return tuple(out)
 
 
-def _marks(block: Rect, cut_x, cut_y, ex: _Edge, ey: _Edge) -> tuple[Line, ...]:
+def _marks(block: Rect, cut_x, cut_y, left: _Edge, right: _Edge, bottom: _Edge, top: _Edge) -> tuple[Line, ...]:
     out = []
-    if ey.length:
-        lo, hi = block.y - ey.bleed - ey.offset, block.top + ey.bleed + ey.offset
-        for x in cut_x:
-            out.append(Line(x, lo - ey.length, x, lo))
-            out.append(Line(x, hi, x, hi + ey.length))
-    if ex.length:
-        lo, hi = block.x - ex.bleed - ex.offset, block.right + ex.bleed + ex.offset
-        for y in cut_y:
-            out.append(Line(lo - ex.length, y, lo, y))
-            out.append(Line(hi, y, hi + ex.length, y))
+    lo, hi = block.y - bottom.bleed - bottom.offset, block.top + top.bleed + top.offset
+    for x in cut_x:
+        if bottom.length:
+            out.append(Line(x, lo - bottom.length, x, lo))
+        if top.length:
+            out.append(Line(x, hi, x, hi + top.length))
+    lo, hi = block.x - left.bleed - left.offset, block.right + right.bleed + right.offset
+    for y in cut_y:
+        if left.length:
+            out.append(Line(lo - left.length, y, lo, y))
+        if right.length:
+            out.append(Line(hi, y, hi + right.length, y))
     return tuple(out)
+
+
+def partial(sheet: Sheet, used: int) -> tuple[tuple[Slot, ...], tuple[Line, ...]]:
+    """Slots and crop marks of a page that fills only its first ``used`` slots (the last sheet).
+
+    Cards keep their places; an edge that faces an empty slot gets its full bleed, and the
+    marks frame the cards that are there instead of the whole grid.
+    """
+    if used >= sheet.per_page:
+        return sheet.slots, sheet.marks
+    spec, cols = sheet.spec, sheet.cols
+    ex, ey = sheet.edges
+    full = _Edge(spec.bleed_mm, spec.marks.offset_mm, spec.marks.length_mm)
+    inner = min(spec.bleed_mm, spec.gap_mm / 2)
+    rows_used = math.ceil(used / cols)
+    cols_used = cols if rows_used > 1 else used
+
+    def side(r: int, c: int, outer: float) -> float:
+        if not (0 <= r < sheet.rows and 0 <= c < cols):
+            return outer
+        return inner if r * cols + c < used else spec.bleed_mm
+
+    slots = []
+    for s in sheet.slots[:used]:
+        r, c = s.row, s.col
+        clip = s.trim.grow(side(r, c - 1, ex.bleed), side(r, c + 1, ex.bleed),
+                           side(r + 1, c, ey.bleed), side(r - 1, c, ey.bleed))
+        slots.append(Slot(s.index, r, c, s.trim, s.image, clip))
+    bottom = sheet.slots[(rows_used - 1) * cols].trim.y
+    right = sheet.slots[cols_used - 1].trim.right
+    block = Rect(sheet.block.x, bottom, right - sheet.block.x, sheet.block.top - bottom)
+    cw, ch = spec.card_mm
+    cut_x = _lines([block.x + c * (cw + spec.gap_mm) for c in range(cols_used)], cw)
+    cut_y = _lines([bottom + r * (ch + spec.gap_mm) for r in range(rows_used)], ch)
+    marks = _marks(block, cut_x, cut_y, ex, ex if cols_used == cols else full,
+                   ey if rows_used == sheet.rows else full, ey)
+    return tuple(slots), marks
 
 
 def _label_band(spec: SheetSpec, block: Rect, ex: _Edge) -> Rect | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from deckgen.errors import DeckgenError, error
-from deckgen.layout.geometry import Line, Rect, Sheet
+from deckgen.layout.geometry import Line, Rect, Sheet, partial
 from deckgen.model import Deck
 
 DUPLEX_MODES = ("long", "short", "none")
@@ -74,16 +74,18 @@ def impose(copies: list[CardCopy], sheet: Sheet, duplex: str = "long",
                                  hint="use long, short or none"))
     pages: list[PagePlan] = []
     n = sheet.per_page
-    back_marks = sheet.marks if duplex == "none" else ()
+    pw = sheet.spec.paper_mm[0]
     for first in range(0, len(copies), n):
         chunk = copies[first:first + n]
+        slots, marks = partial(sheet, len(chunk))
         fronts, backs = [], []
-        for copy, slot in zip(chunk, sheet.slots):
+        for copy, slot in zip(chunk, slots):
             fronts.append(Placement(copy.front, slot.image, slot.clip, slot.trim))
             backs.append(Placement(copy.back, back_rect(slot.image, sheet, duplex, back_offset),
                                    back_rect(slot.clip, sheet, duplex, back_offset),
                                    back_rect(slot.trim, sheet, duplex, back_offset)))
+        back_marks = tuple(Line(pw - ln.x1, ln.y1, pw - ln.x2, ln.y2) for ln in marks) if duplex == "none" else ()
         no = first // n + 1
-        pages.append(PagePlan("front", no, tuple(fronts), sheet.marks))
+        pages.append(PagePlan("front", no, tuple(fronts), marks))
         pages.append(PagePlan("back", no, tuple(backs), back_marks))
     return pages
