@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping
 
-from deckgen.layout.cover import CoverInfo, sheet_label
+from deckgen.layout.cover import TEXT, CoverInfo, cover_languages, sheet_label
 from deckgen.layout.geometry import MarkStyle, Sheet, SheetSpec, guide_lines, plan_sheet
 from deckgen.layout.imposition import card_copies, impose
 from deckgen.layout.papers import Paper, parse_paper
@@ -55,7 +55,9 @@ def cards_pdf_for_deck(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[fl
         cover = CoverInfo(title, len(copies) - extras, extras, len(pages) // 2, len(pages),
                           paper.describe(), tuple(trim_mm), bleed_mm,
                           options.duplex, options.gap_mm)
-    meta = PdfMeta(title=f"{title}: print-and-play cards", subject=f"{len(copies)} cards on {paper.name}",
+    words = TEXT[cover_languages(lang)[0]]
+    meta = PdfMeta(title=words["meta_title"].format(deck=title),
+                   subject=words["meta_subject"].format(cards=len(copies), paper=paper.name),
                    keywords=f"deckgen, print and play, {deck.id}", language=lang)
     data = cards_pdf(pages, images, paper.size_mm, meta, cover=cover, margin_mm=options.margin_mm,
                      stroke_mm=options.marks.stroke_mm, guides=guide_lines(sheet) if options.guides else (),

@@ -37,6 +37,8 @@ TEXT = {
         "cut": "Corta por las marcas de corte que hay fuera del bloque de cartas; las cartas vecinas "
                "comparten la línea de corte.",
         "cut_gap": "Corta por las marcas de corte que hay fuera del bloque de cartas.",
+        "meta_title": "{deck}: cartas para imprimir y recortar",
+        "meta_subject": "{cards} cartas en papel {paper}",
         "label_front": "{deck} · hoja {n} de {total} · frentes",
         "label_back": "{deck} · hoja {n} de {total} · dorsos",
     },
@@ -63,6 +65,8 @@ TEXT = {
                   "again with --back-offset X,Y.",
         "cut": "Cut on the crop marks outside the card block; neighbouring cards share a cut line.",
         "cut_gap": "Cut on the crop marks outside the card block.",
+        "meta_title": "{deck}: print-and-play cards",
+        "meta_subject": "{cards} cards on {paper} paper",
         "label_front": "{deck} · sheet {n} of {total} · fronts",
         "label_back": "{deck} · sheet {n} of {total} · backs",
     },
