@@ -120,16 +120,16 @@ class _Edge:
 def _allocate(space: float, bleed: float, marks: MarkStyle) -> _Edge:
     """Share the room between the block and the margin among bleed, mark offset and mark.
 
-    Full values when they fit; otherwise marks keep at least 3 mm (or their set length)
-    first, the bleed gets what is left, and as a last resort the offset and then the mark
-    shrink. A mark shorter than 0.5 mm is dropped (length 0).
+    Full values when they fit. Otherwise the marks keep 2.5 mm (or their set length) and a
+    0.5 mm offset, the bleed gets what is left, and only then do the offset (down to 0.3 mm)
+    and the mark shrink. A mark shorter than 0.5 mm is dropped (length 0).
     """
     if space + 1e-9 >= bleed + marks.offset_mm + marks.length_mm:
         return _Edge(bleed, marks.offset_mm, marks.length_mm)
-    keep = min(marks.length_mm, 3.0)
-    b = min(bleed, max(0.0, space - marks.offset_mm - keep))
+    keep = min(marks.length_mm, 2.5)
+    b = min(bleed, max(0.0, space - min(marks.offset_mm, 0.5) - keep))
     rest = space - b
-    off = min(marks.offset_mm, max(0.0, rest - 1.0))
+    off = min(marks.offset_mm, max(min(0.3, rest / 4), rest - keep))
     length = min(marks.length_mm, rest - off)
     return _Edge(b, off, length if length >= 0.5 else 0.0)
 
