@@ -64,6 +64,7 @@ def stage_checks() -> list[Callable[[Deck, CheckOptions, CheckReport], list[Find
     stages = []
     from deckgen.render.checks import stage_check as render_check; stages.append(render_check)
     from deckgen.rulebook import check_stage as rulebook_check; stages.append(rulebook_check)
+    from deckgen.rules.checks import rules_check; stages.append(rules_check)
     return stages
 
 

@@ -1,0 +1,167 @@
+"""The rules engine's part of ``deckgen check``: rules against cards, then simulated play.
+
+:func:`rules_check` is listed in :func:`deckgen.check.stage_checks`.
+"""
+
+from __future__ import annotations
+
+import statistics
+
+from deckgen.errors import Finding, error, warning
+from deckgen.model import NUMBER, WILD, Deck
+from deckgen.rules.options import OPTIONS
+
+DEFAULT_GAMES = 200          # games per table size, at most
+TURN_BUDGET = 12_000         # turns per table size for check's simulation (long games cost fewer games)
+LONG_FACTOR = 3.0            # a table size whose median game is this many times the typical one
+
+
+def rules_check(deck: Deck, options, report) -> list[Finding]:
+    out = card_rule_findings(deck)
+    if getattr(options, "simulate", True) and not any(f.is_error for f in out) and not report.errors:
+        out.extend(simulation_findings(deck, options, report))
+    return out
+
+
+# ---------------------------------------------------------------- rules against cards
+
+def _side_kinds(deck: Deck):
+    """(card, kind, where) for every side of every card."""
+    for card in deck.cards:
+        yield card, deck.kinds[card.kind], card.where
+        if card.flex:
+            yield card, deck.kinds[card.flex.kind], f"{card.where}.flex"
+
+
+def card_rule_findings(deck: Deck) -> list[Finding]:
+    f = str(deck.source) if deck.source else None
+    o = deck.rule_options
+    out: list[Finding] = []
+
+    def opt_error(name: str, message: str, hint: str) -> None:
+        out.append(error("rule-needs-card", f"rules.options.{name}", message, file=f, hint=hint))
+
+    numbers = {c.value for c in deck.cards if deck.kinds[c.kind].category == NUMBER}
+    sides = list(_side_kinds(deck))
+    if o.get("seven_zero"):
+        missing = [v for v in (7, 0) if v not in numbers]
+        if missing:
+            opt_error("seven_zero", "the 7-0 rule needs number cards 7 and 0; the deck has no "
+                      + " and no ".join(str(v) for v in missing), "add them or set seven_zero = false")
+    if o.get("stacking") != "off" and not any(k.is_draw and _loses_turn(k) for _, k, _ in sides):
+        opt_error("stacking", "stacking needs draw cards (a 'draw' effect) and the deck has none",
+                  "add draw cards or set stacking = \"off\"")
+    if o.get("challenge") and not any(k.has("challenge") for _, k, _ in sides):
+        opt_error("challenge", "the challenge rule needs a card with the 'challenge' effect (a Wild Draw Four)",
+                  "add one or set challenge = false")
+    if o.get("mercy_limit") and o["mercy_limit"] <= deck.hand_size:
+        opt_error("mercy_limit", f"a Mercy limit of {o['mercy_limit']} knocks every player out at the deal "
+                  f"({deck.hand_size} cards each)", f"use a limit above {deck.hand_size}, or 0 to turn it off")
+    default = OPTIONS["two_player_reverse_draw"].default
+    if o.get("two_player_reverse_draw") != default and not any(
+            k.has("reverse") and k.is_draw for _, k, _ in sides):
+        out.append(warning("rule-unused", "rules.options.two_player_reverse_draw",
+                           "the option names a card that reverses and makes the next player draw; the deck has none",
+                           file=f))
+    out.extend(_effect_findings(deck, sides, f))
+    return out
+
+
+def _loses_turn(kind) -> bool:
+    return any(e.op == "draw" and e.lose_turn for e in kind.effects)
+
+
+def _effect_findings(deck: Deck, sides, f) -> list[Finding]:
+    o = deck.rule_options
+    out: list[Finding] = []
+    seen: set[tuple[str, str]] = set()
+
+    def bad(where: str, code: str, message: str, hint: str) -> None:
+        if (where, code) not in seen:
+            seen.add((where, code))
+            out.append(error(code, where, message, file=f, hint=hint))
+
+    colored = any(c.color and not c.colorless for c in deck.cards)
+    for card, kind, where in sides:
+        ops = [e.op for e in kind.effects]
+        if "flip_power" in ops and not o.get("power_cards"):
+            bad(where, "effect-not-playable", f"'{card.id}' turns Power cards over but the Power-card rule is off",
+                "set power_cards = true (with Power cards) or remove the effect")
+        if "discard_color" in ops and (kind.category == WILD or not card.color):
+            bad(where, "effect-not-playable", f"'{card.id}' discards its colour but has no colour",
+                "give the card a colour or remove 'discard_color'")
+        if "target" in ops and "draw" not in ops[ops.index("target"):]:
+            bad(where, "effect-not-playable", f"'{card.id}': 'target' chooses the victim of a following 'draw' "
+                "and none follows", "put a draw effect after 'target'")
+        if "challenge" in ops and "draw" not in ops:
+            bad(where, "effect-not-playable", f"'{card.id}': a 'challenge' card must make someone draw",
+                "add a draw effect or remove 'challenge'")
+        if ("roulette" in ops or "choose_color" in ops) and not colored:
+            bad(where, "effect-not-playable", f"'{card.id}' names a colour but no card has one",
+                "add coloured cards")
+    for card in deck.cards:
+        if card.flip_icon and not o.get("power_cards"):
+            bad(card.where, "effect-not-playable", f"'{card.id}' has a flip icon but the Power-card rule is off",
+                "set power_cards = true (with Power cards) or remove flip_icon")
+        if card.duel and card.value is None:
+            bad(card.where, "effect-not-playable", f"'{card.id}' is a duel card without a number to duel on",
+                "give it a value")
+    return out
+
+
+# ---------------------------------------------------------------- simulated play
+
+def simulation_findings(deck: Deck, options, report) -> list[Finding]:
+    from deckgen.rules.simulate import simulate
+
+    games = getattr(options, "games", None) or DEFAULT_GAMES
+    budget = None if getattr(options, "games", None) else TURN_BUDGET
+    rep = simulate(deck, games=games, seed=getattr(options, "seed", 1), agent="random",
+                   progress=getattr(options, "progress", None), turn_budget=budget)
+    out = findings_from(deck, rep)
+    played = sum(t["games"] for t in rep["tables"])
+    finished = sum(t["finished"] for t in rep["tables"])
+    meds = ", ".join(f"{t['players']}p {t['turns']['median']:g}" for t in rep["tables"])
+    rep["summary"] = (f"{played} random-player games over {len(rep['tables'])} table sizes, {finished} finished; "
+                      f"median turns {meds}")
+    report.sections["simulation"] = rep
+    return out
+
+
+def findings_from(deck: Deck, rep: dict) -> list[Finding]:
+    """What a simulation report tells the designer."""
+    f = str(deck.source) if deck.source else None
+    out: list[Finding] = []
+    tables = rep["tables"]
+    for t in tables:
+        n, g = t["players"], t["games"]
+        bad = t["stalled"] + t["capped"]
+        if bad:
+            out.append(warning("games-do-not-finish", "deck.players",
+                               f"at {n} players {t['stalled']} of {g} simulated games stalled (no player could act) "
+                               f"and {t['capped']} ran past the {rep['turn_cap']}-turn cap", file=f,
+                               hint="more cards to draw, fewer draw penalties, or a smaller deck.players.max"))
+        if t["games_with_dry_draw_pile"]:
+            out.append(warning("draw-pile-dry", "cards",
+                               f"at {n} players the draw pile and discard pile ran out in "
+                               f"{t['games_with_dry_draw_pile']} of {g} simulated games (a player had to draw "
+                               "and could not)", file=f, hint="add cards or lower deck.players.max"))
+    totals: dict[str, int] = {}
+    for t in tables:
+        for k, v in t["plays_by_kind"].items():
+            totals[k] = totals.get(k, 0) + v
+    for k, v in totals.items():
+        if v == 0:
+            out.append(warning("kind-never-played", f"kinds.{k}",
+                               f"no '{k}' card was played in any simulated game", file=f,
+                               hint="check that the rules let this card be played"))
+    medians = [t["turns"]["median"] for t in tables]
+    if len(tables) >= 3:
+        typical = statistics.median(medians)
+        for t in tables:
+            if typical and t["turns"]["median"] > LONG_FACTOR * typical:
+                out.append(warning("long-games", "deck.players",
+                                   f"at {t['players']} players simulated games run far longer than at other table "
+                                   f"sizes (median {t['turns']['median']:g} turns against {typical:g})", file=f,
+                                   hint="consider a smaller deck.players.max or stronger ways to shed cards"))
+    return out

@@ -1,0 +1,226 @@
+"""The game: setup, turns and the rules of games.md, driven by a compiled deck and its options.
+
+``Game(table, n_players, seed, agents).run()`` plays one hand to its end (finished, stalled or
+capped) and keeps counters for the simulation report. Card effects are executed in
+:mod:`deckgen.rules.actions`; this module holds the turn structure.
+"""
+
+from __future__ import annotations
+
+import random
+
+from deckgen.rules import actions
+from deckgen.rules.state import CAPPED, FINISHED, STALLED, State
+from deckgen.rules.table import NUM, WLD, Table
+
+
+class Game(State):
+    def __init__(self, table: Table, n_players: int, seed, agents, record: bool = True, dealer: int | None = None):
+        super().__init__(table, n_players, record)
+        self.rng = random.Random(seed)
+        self.agents = agents if isinstance(agents, (list, tuple)) else [agents] * n_players
+        o = table.opts
+        self.o = o
+        self.dealer = n_players - 1 if dealer is None else dealer
+        self.turn_cap = o["turn_cap"]
+        self.draw_one = o["no_playable_card"] == "draw-one"
+        self.must_play_drawn = o["play_drawn"] == "must"
+        self.may_draw = o["may_draw_instead"]
+        self.stacking = o["stacking"]
+        self.mercy = o["mercy_limit"]
+        self.uno_penalty = o["uno_penalty"]
+        self.power_rule = o["power_cards"] and table.any_flex
+        self.flex_rule = table.any_flex
+        self.bluff = o["challenge"]
+        self.restrict = o["wild_draw_four_legal"]
+        self.lose_turn = [False] * n_players
+        self.pending = 0          # stacked penalty waiting for the current player
+        self.pending_val = 0
+        self.pending_kind = -1
+        self.pending_from = -1
+        self.pending_challenge = None   # (offender, guilty) when the pending card may be challenged
+        self.idle = 0
+        self.turns = self.decisions = self.flex_plays = self.power_flips = 0
+        self.max_stack = 0
+        self.max_hand = 0
+        self.plays_by_kind = [0] * len(table.kinds)
+        self.score = 0
+
+    # ---------------------------------------------------------------- setup
+    def setup(self) -> None:
+        t = self.t
+        order = list(t.deck_faces)
+        self.rng.shuffle(order)
+        self.op_shuffle(order)
+        first = self.step(self.dealer)
+        for _ in range(t.hand_size):
+            p = first
+            for _ in range(self.n):
+                if self.op_draw(p, "deal") is None:
+                    return self.op_end(STALLED, None)
+                p = self.step(p)
+        self.max_hand = max(len(h) for h in self.hands)
+        self._turn_start_card(first)
+
+    def _turn_start_card(self, first: int) -> None:
+        t = self.t
+        number_only = self.o["start_card"] == "number-only"
+        for _ in range(len(self.draw_pile) + 1):
+            if not self.draw_pile:
+                break
+            f = self.draw_pile[-1]
+            if number_only and t.cat[f] != NUM:
+                self.op_aside()
+                continue
+            if not number_only and t.cat[f] == WLD and any(e.op == "draw" for e in t.effects[2 * f]):
+                self.op_return(self.rng.randrange(len(self.draw_pile)))
+                continue
+            self.op_start()
+            self.set_top(2 * f)
+            return actions.start_effects(self, f, first)
+        self.op_turn(first)
+        self.op_end(STALLED, None)
+
+    # ---------------------------------------------------------------- play
+    def run(self) -> "Game":
+        if not self.draw_pile and not self.discard:
+            self.setup()
+        cap = self.turn_cap
+        while self.outcome is None:
+            if self.turns >= cap:
+                self.op_end(CAPPED, None)
+                break
+            self.turn()
+        return self
+
+    def turn(self) -> None:
+        p = self.cur
+        self.turns += 1
+        if self.lose_turn[p]:
+            self.lose_turn[p] = False
+            self.op_turn(self.step(p))
+            return
+        if self.pending:
+            return actions.respond_to_penalty(self, p)
+        self.take_turn(p)
+
+    def take_turn(self, p: int) -> None:
+        """p plays a legal card of their choice, or draws."""
+        moves = self.legal_moves(p)
+        if moves:
+            self.decisions += 1
+            move = self.agents[p].choose_play(self, p, moves, self.may_draw)
+            if move is not None:
+                return self.play(p, move)
+        self.no_play(p)
+
+    def legal_moves(self, p: int) -> list[int]:
+        """Every distinct legal move of player p now (face*2 + side)."""
+        t = self.t
+        key = -1 if self.colorless else ((self.sym + 1) * 32 + (self.val + 1)) * 64 + (self.color + 1)
+        entry = t.cache.get(key)
+        if entry is None:
+            entry = t.legal(key, self.sym, self.val, self.color)
+        reg = entry[0]
+        hand = dict.fromkeys(self.hands[p])
+        moves = [f + f for f in hand if reg[f]]
+        if self.flex_rule and (self.power[p] or not self.power_rule):
+            flex = entry[1]
+            moves += [f + f + 1 for f in hand if flex[f]]
+        if t.any_restricted and not self.bluff and moves:
+            moves = self._restrict(p, moves)
+        return moves
+
+    def _restrict(self, p: int, moves: list[int]) -> list[int]:
+        restricted = self.t.restricted
+        if not any(restricted[m] for m in moves) or self.restrict == "always":
+            return moves
+        if self.restricted_play_legal(p, moves, None):
+            return moves
+        return [m for m in moves if not restricted[m]]
+
+    def restricted_play_legal(self, p: int, moves: list[int] | None, played: int | None) -> bool:
+        """Whether a 'challenge' card may be played now (played: the face already taken out)."""
+        t = self.t
+        if self.restrict == "always":
+            return True
+        if self.restrict == "no-current-color":
+            return not any(t.color[f] == self.color and self.color >= 0 for f in self.hands[p])
+        if moves is None:
+            moves = self.legal_moves_raw(p)
+        return not any(not t.restricted[m] for m in moves)
+
+    def legal_moves_raw(self, p: int) -> list[int]:
+        bluff, self.bluff = self.bluff, True
+        try:
+            return self.legal_moves(p)
+        finally:
+            self.bluff = bluff
+
+    def no_play(self, p: int) -> None:
+        """No card played from the hand: draw one (may play it) or draw until playable."""
+        while True:
+            f = self.op_draw(p)
+            if f is None:
+                return self.pass_turn(p, idle=True)
+            if self.mercy and len(self.hands[p]) >= self.mercy:
+                actions.knock_out(self, p)
+                if self.outcome is None:
+                    self.op_turn(self.step(p))
+                return
+            moves = [m for m in self.legal_moves(p) if m >> 1 == f]
+            if moves:
+                self.decisions += 1
+                move = self.agents[p].play_drawn(self, p, moves, self.must_play_drawn)
+                if move is not None:
+                    return self.play(p, move)
+                return self.pass_turn(p)
+            if self.draw_one:
+                return self.pass_turn(p)
+
+    def pass_turn(self, p: int, idle: bool = False) -> None:
+        if idle:
+            self.idle += 1
+            if self.idle >= 2 * self.n_alive:
+                return self.op_end(STALLED, None)
+        else:
+            self.idle = 0
+        n = len(self.hands[p])
+        if n > self.max_hand:
+            self.max_hand = n
+        self.op_turn(self.step(p))
+
+    def play(self, p: int, move: int) -> None:
+        t = self.t
+        guilty = False
+        if t.restricted[move]:
+            guilty = not self.restricted_play_legal(p, None, None)
+        self.op_play(p, move)
+        self.idle = 0
+        self.plays_by_kind[t.mkind[move]] += 1
+        if move & 1:
+            self.flex_plays += 1
+            actions.flip_power(self, p, False)
+        self.set_top(move)
+        effects = t.effects[move]
+        if effects:
+            actions.apply(self, p, move, effects, guilty)
+        else:
+            self.op_turn(self.step(p))
+        hand = self.hands[p]
+        if not hand:
+            if self.outcome is None:
+                actions.win(self, p)
+        elif len(hand) == 1 and self.uno_penalty and self.outcome is None:
+            actions.uno_call(self, p)
+
+
+def play_game(table: Table, n_players: int, seed, agents, record: bool = False, turn_cap: int | None = None) -> Game:
+    """Play one hand and return the finished game (outcome, winner, counters, log)."""
+    game = Game(table, n_players, seed, agents, record=record)
+    if turn_cap is not None:
+        game.turn_cap = turn_cap
+    return game.run()
+
+
+__all__ = ["Game", "play_game", "FINISHED", "STALLED", "CAPPED"]

@@ -1,0 +1,219 @@
+"""Simulated play: many seeded games per table size, on every core, summarised for people.
+
+Each game's seed comes from (seed, table size, game index) alone, so the results are the same
+whatever the number of worker processes.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import statistics
+from typing import Callable, Iterable
+
+from deckgen.errors import DeckgenError, error
+from deckgen.rules.agents import AGENTS, make_agent
+from deckgen.rules.engine import Game
+from deckgen.rules.state import CAPPED, FINISHED, STALLED
+from deckgen.rules.table import Table, compile_deck
+
+Progress = Callable[[str, int, int], None]
+CHUNK = 25
+SMALL_CHUNK = 8
+
+_worker: dict = {}
+
+
+def game_seed(seed: int, players: int, index: int) -> str:
+    return f"{seed}:{players}:{index}"
+
+
+def play_record(table: Table, agent, seed: int, players: int, index: int) -> tuple:
+    """One game, reduced to the numbers the report needs."""
+    g = Game(table, players, game_seed(seed, players, index), agent, record=False).run()
+    return (g.outcome, g.winner, g.turns, g.decisions, g.draws, g.reshuffles, g.dry, g.knockouts,
+            g.max_stack, g.max_hand, g.flex_plays, g.power_flips, tuple(g.plays_by_kind))
+
+
+def _init(table: Table, agent_name: str) -> None:
+    _worker["table"] = table
+    _worker["agent"] = make_agent(agent_name)
+
+
+def _run_chunk(task: tuple) -> list[tuple]:
+    players, start, stop, seed = task
+    table, agent = _worker["table"], _worker["agent"]
+    return [play_record(table, agent, seed, players, i) for i in range(start, stop)]
+
+
+def parse_players(text: str, lo: int = 2, hi: int = 10) -> list[int]:
+    """'4' or '2-10' -> table sizes; DeckgenError on anything else."""
+    try:
+        if "-" in text:
+            a, b = (int(x) for x in text.split("-", 1))
+        else:
+            a = b = int(text)
+    except ValueError:
+        raise DeckgenError(error("players", "--players", f"'{text}' is not a player count or range",
+                                 hint="write a number like 4 or a range like 2-10")) from None
+    if a > b or a < 2:
+        raise DeckgenError(error("players", "--players", f"'{text}' is not a valid range of at least 2 players",
+                                 hint=f"this deck plays {lo}-{hi}"))
+    return list(range(a, b + 1))
+
+
+def run(table: Table, players: Iterable[int], games: int, seed: int = 1, agent: str = "random",
+        workers: int | None = None, progress: Progress | None = None,
+        turn_budget: int | None = None) -> dict[int, list[tuple]]:
+    """Play up to ``games`` games at each table size; records per table size, in game order.
+
+    With a ``turn_budget``, a table size stops taking games once the games so far have used
+    that many turns (game i is kept when games 0..i-1 used fewer): long games cost fewer games,
+    and the kept set depends only on the seed, never on timing or the number of cores."""
+    if agent not in AGENTS:
+        raise DeckgenError(error("agent", "--agent", f"unknown agent '{agent}'", hint="agents: " + ", ".join(AGENTS)))
+    players = list(players)
+    out: dict[int, list[tuple]] = {n: [] for n in players}
+    nxt = dict.fromkeys(players, 0)
+    used = dict.fromkeys(players, 0)
+    full: set[int] = set()
+    size = CHUNK if turn_budget is None else SMALL_CHUNK
+    workers = workers or os.cpu_count() or 1
+    pool = None
+    if workers > 1 and games * len(players) > size:
+        ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+        pool = ctx.Pool(workers, initializer=_init, initargs=(_clean(table), agent))
+    else:
+        _init(table, agent)
+    total = games * len(players)
+    try:
+        active = list(players)
+        while active:
+            tasks = []
+            for n in active:
+                for _ in range(2 if turn_budget else math.ceil(games / size)):
+                    if nxt[n] < games:
+                        tasks.append((n, nxt[n], min(nxt[n] + size, games), seed))
+                        nxt[n] = tasks[-1][2]
+            results = pool.map(_run_chunk, tasks, chunksize=1) if pool else map(_run_chunk, tasks)
+            for task, recs in zip(tasks, results):
+                n = task[0]
+                for rec in recs:
+                    if turn_budget is not None and used[n] >= turn_budget:
+                        full.add(n)
+                        break
+                    out[n].append(rec)
+                    used[n] += rec[2]
+            active = [n for n in active if nxt[n] < games and n not in full]
+            if progress:
+                done = sum(games if (n in full or nxt[n] >= games) else len(out[n]) for n in players)
+                progress("simulating", min(done, total), total)
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+    return out
+
+
+def _clean(table: Table) -> Table:
+    table.cache.clear()
+    return table
+
+
+def summarize(table: Table, players: int, recs: list[tuple]) -> dict:
+    """The report of one table size."""
+    n = len(recs)
+    outcomes = [r[0] for r in recs]
+    turns = sorted(r[2] for r in recs)
+    wins = [0] * players
+    for r in recs:
+        if r[0] == FINISHED:
+            wins[r[1]] += 1
+    finished = outcomes.count(FINISHED)
+    kinds = [0] * len(table.kinds)
+    for r in recs:
+        for i, c in enumerate(r[12]):
+            kinds[i] += c
+    data = {
+        "players": players,
+        "games": n,
+        "finished": finished,
+        "stalled": outcomes.count(STALLED),
+        "capped": outcomes.count(CAPPED),
+        "turns": {"mean": _r(statistics.fmean(turns)), "median": _r(statistics.median(turns)),
+                  "p90": turns[max(0, math.ceil(0.9 * n) - 1)]},
+        "decisions_per_game": _r(statistics.fmean(r[3] for r in recs)),
+        "win_rate_by_seat": [_r(w / finished, 3) if finished else 0.0 for w in wins],
+        "draws_per_game": _r(statistics.fmean(r[4] for r in recs)),
+        "reshuffles_per_game": _r(statistics.fmean(r[5] for r in recs)),
+        "games_with_dry_draw_pile": sum(1 for r in recs if r[6]),
+        "largest_hand": max(r[9] for r in recs),
+        "plays_by_kind": {table.kinds[i]: c for i, c in enumerate(kinds) if c or _in_deck(table, i)},
+    }
+    if table.opts.get("mercy_limit"):
+        data["knockouts_per_game"] = _r(statistics.fmean(r[7] for r in recs))
+    if table.opts.get("stacking") != "off":
+        data["largest_stack"] = max(r[8] for r in recs)
+    if table.any_flex:
+        data["flex_plays_per_game"] = _r(statistics.fmean(r[10] for r in recs))
+    if table.opts.get("power_cards"):
+        data["power_flips_per_game"] = _r(statistics.fmean(r[11] for r in recs))
+    return data
+
+
+def _in_deck(table: Table, kind_index: int) -> bool:
+    return any(table.mkind[2 * f] == kind_index or (table.has_flex[f] and table.mkind[2 * f + 1] == kind_index)
+               for f in range(table.n_faces))
+
+
+def _r(x: float, nd: int = 2) -> float:
+    return round(float(x), nd)
+
+
+def simulate(deck, players: Iterable[int] | None = None, games: int = 200, seed: int = 1, agent: str = "random",
+             workers: int | None = None, progress: Progress | None = None, turn_budget: int | None = None) -> dict:
+    """Simulate a deck over table sizes; a JSON-ready report."""
+    table = compile_deck(deck)
+    players = list(players or range(deck.players_min, deck.players_max + 1))
+    recs = run(table, players, games, seed, agent, workers, progress, turn_budget)
+    return {
+        "deck": deck.id,
+        "agent": agent,
+        "seed": seed,
+        "games_per_table_size": games,
+        "turn_budget_per_table_size": turn_budget,
+        "turn_cap": table.opts["turn_cap"],
+        "tables": [summarize(table, n, recs[n]) for n in players],
+    }
+
+
+def to_text(rep: dict) -> str:
+    """The simulation report as a table for people."""
+    lines = [f"{rep['deck']}: {rep['games_per_table_size']} games per table size, agent {rep['agent']}, "
+             f"seed {rep['seed']}"]
+    head = f"{'players':>7} {'fin':>5} {'stall':>5} {'cap':>4} {'turns mean/med/p90':>20} {'draws':>7} {'reshuf':>6}"
+    extra_keys = [k for k in ("knockouts_per_game", "largest_stack", "largest_hand", "flex_plays_per_game",
+                              "power_flips_per_game") if k in rep["tables"][0]]
+    short = {"knockouts_per_game": "KO", "largest_stack": "stack", "largest_hand": "hand",
+             "flex_plays_per_game": "flex", "power_flips_per_game": "flips"}
+    head += "".join(f" {short[k]:>6}" for k in extra_keys)
+    lines.append(head)
+    for t in rep["tables"]:
+        tr = t["turns"]
+        row = (f"{t['players']:>7} {t['finished']:>5} {t['stalled']:>5} {t['capped']:>4} "
+               f"{tr['mean']:>8.1f}/{tr['median']:>5.0f}/{tr['p90']:>5} {t['draws_per_game']:>7.1f} "
+               f"{t['reshuffles_per_game']:>6.2f}")
+        row += "".join(f" {t[k]:>6}" for k in extra_keys)
+        lines.append(row)
+    lines.append("win rate by seat (seat 1 plays first):")
+    for t in rep["tables"]:
+        lines.append(f"  {t['players']:>2}: " + " ".join(f"{w:.2f}" for w in t["win_rate_by_seat"]))
+    lines.append("plays per card kind (all table sizes):")
+    totals: dict[str, int] = {}
+    for t in rep["tables"]:
+        for k, v in t["plays_by_kind"].items():
+            totals[k] = totals.get(k, 0) + v
+    for k, v in totals.items():
+        lines.append(f"  {k:<24} {v:>8}")
+    return "\n".join(lines)
