@@ -37,6 +37,7 @@ class BuildOptions:
     use_cache: bool = True
     cache_dir: Path | None = None
     jobs: int | None = None
+    rulebook: bool = True                     # also write the rulebook in every language
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,18 @@ def cards_output(ctx: BuildContext) -> list[OutputFile]:
 
 
 register_output("cards", cards_output)
+
+
+def _rulebook_output(ctx: BuildContext) -> list[OutputFile]:
+    """``<deck>-rulebook-<lang>.pdf`` in every language the deck's templates exist in."""
+    if not ctx.options.rulebook:
+        return []
+    from deckgen.rulebook.step import rulebook_output
+
+    return rulebook_output(ctx)
+
+
+register_output("rulebook", _rulebook_output)
 
 
 def load_checked(ref: str | Path, options: BuildOptions) -> tuple[Deck, list[Finding], list[Finding]]:

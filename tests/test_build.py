@@ -22,7 +22,7 @@ def cache(tmp_path_factory):
 
 def opts(out, cache, **kw):
     layout = kw.pop("layout", LayoutOptions())
-    return BuildOptions(out_dir=out, cache_dir=cache, layout=layout, **{**LOW, **kw})
+    return BuildOptions(out_dir=out, cache_dir=cache, layout=layout, **{**LOW, "rulebook": False, **kw})
 
 
 def test_build_writes_the_cards_pdf_with_every_copy(tmp_path, cache):
@@ -113,7 +113,8 @@ def test_another_stage_can_add_an_output(tmp_path, cache, monkeypatch):
 def test_cli_build_prints_a_summary(tmp_path, cache, monkeypatch):
     monkeypatch.setenv("DECKGEN_CACHE", str(cache))
     result = CliRunner().invoke(main, ["build", "classic", "-o", str(tmp_path), "--dpi", "50", "--paper", "letter",
-                                       "--duplex", "short", "--gap", "2mm", "--back-offset", "0.5,-0.25mm"])
+                                       "--duplex", "short", "--gap", "2mm", "--back-offset", "0.5,-0.25mm",
+                                       "--no-rulebook"])
     assert result.exit_code == 0, result.output
     assert "classic-cards.pdf" in result.output and "108 cards" in result.output and "pages" in result.output
     assert (tmp_path / "classic" / "classic-cards.pdf").is_file()
@@ -162,9 +163,23 @@ def test_cli_build_json_summary(tmp_path, cache, monkeypatch):
     import json
 
     monkeypatch.setenv("DECKGEN_CACHE", str(cache))
-    result = CliRunner().invoke(main, ["build", "no-mercy", "-o", str(tmp_path), "--dpi", "50", "--json"])
+    result = CliRunner().invoke(main, ["build", "no-mercy", "-o", str(tmp_path), "--dpi", "50", "--json",
+                                       "--no-rulebook"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     deck = data["decks"][0]
     assert deck["deck"] == "no-mercy" and deck["cards"] == 168 and deck["pages"] == 2 + 2 * 19
     assert deck["outputs"][0]["kind"] == "cards" and deck["outputs"][0]["path"].endswith("no-mercy-cards.pdf")
+
+
+def test_build_writes_the_rulebook_in_both_languages_beside_the_cards(tmp_path, cache):
+    res = build_deck("no-mercy", opts(tmp_path, cache, rulebook=True))
+    folder = tmp_path / "no-mercy"
+    assert [(o.kind, o.path) for o in res.outputs] == [
+        ("cards", folder / "no-mercy-cards.pdf"),
+        ("rulebook", folder / "no-mercy-rulebook-en.pdf"),
+        ("rulebook", folder / "no-mercy-rulebook-es.pdf")]
+    text = pypdf.PdfReader(folder / "no-mercy-rulebook-es.pdf").pages[0].extract_text()
+    assert "No Mercy" in text
+    for out in res.outputs:
+        assert len(pypdf.PdfReader(out.path).pages) == out.pages
