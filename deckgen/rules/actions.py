@@ -207,7 +207,7 @@ def respond_to_penalty(g, p: int) -> None:
         g.decisions += 1
         move = g.agents[p].stack(g, p, moves)
         if move is not None:
-            return g.play(p, move)
+            return g.play(p, move, "stack")
     g.pending = 0
     draw_n(g, p, total)
     if g.outcome is None:
@@ -306,7 +306,7 @@ def duel(g, starter: int, value: int) -> int:
                 g.decisions += 1
                 f = g.agents[q].duel(g, q, opts, value)
                 if t.duel[f]:
-                    g.op_play(q, f + f)
+                    g.op_play(q, f + f, "duel")
                     g.set_top(f + f)
                     g.plays_by_kind[t.mkind[f + f]] += 1
                     if not g.hands[q]:
@@ -342,6 +342,21 @@ def uno_call(g, p: int) -> None:
     if g.agents[catcher].catch_uno(g, catcher, p):
         g._ev(("uno", p, False))
         draw_n(g, p, g.uno_penalty)
+
+
+def jump_in(g, p: int) -> None:
+    """Jump-in: another player holding a card identical to the top card may play it at once;
+    play then goes on from them."""
+    t = g.t
+    top = g.discard[-1]
+    key = t.ident[top]
+    for q in others(g, p):
+        same = [f for f in g.hands[q] if t.ident[f] == key]
+        if same:
+            g.decisions += 1
+            if g.agents[q].jump_in(g, q, same[0] * 2):
+                g.play(q, same[0] * 2, "jump")
+                return
 
 
 # ---------------------------------------------------------------- the start card

@@ -47,6 +47,10 @@ class Agent:
     def say_uno(self, g, p: int) -> bool:
         return True
 
+    def jump_in(self, g, p: int, move: int) -> bool:
+        """A card identical to the top card may be played out of turn (jump-in rule)."""
+        return True
+
     def catch_uno(self, g, p: int, offender: int) -> bool:
         return True
 
@@ -69,6 +73,9 @@ class RandomAgent(Agent):
         return g.rng.random() >= 0.1
 
     def catch_uno(self, g, p, offender):
+        return g.rng.random() < 0.5
+
+    def jump_in(self, g, p, move):
         return g.rng.random() < 0.5
 
 

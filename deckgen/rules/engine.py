@@ -33,6 +33,7 @@ class Game(State):
         self.flex_rule = table.any_flex
         self.bluff = o["challenge"]
         self.restrict = o["wild_draw_four_legal"]
+        self.jump_in = o["jump_in"]
         self.lose_turn = [False] * n_players
         self.pending = 0          # stacked penalty waiting for the current player
         self.pending_val = 0
@@ -47,11 +48,13 @@ class Game(State):
         self.score = 0
 
     # ---------------------------------------------------------------- setup
-    def setup(self) -> None:
+    def setup(self, order: list[int] | None = None) -> None:
+        """Shuffle (or take this stacked order, bottom first), deal, turn the start card."""
         t = self.t
-        order = list(t.deck_faces)
-        self.rng.shuffle(order)
-        self.op_shuffle(order)
+        if order is None:
+            order = list(t.deck_faces)
+            self.rng.shuffle(order)
+        self.op_shuffle(list(order))
         first = self.step(self.dealer)
         for _ in range(t.hand_size):
             p = first
@@ -190,12 +193,12 @@ class Game(State):
             self.max_hand = n
         self.op_turn(self.step(p))
 
-    def play(self, p: int, move: int) -> None:
+    def play(self, p: int, move: int, how: str = "play") -> None:
         t = self.t
         guilty = False
         if t.restricted[move]:
             guilty = not self.restricted_play_legal(p, None, None)
-        self.op_play(p, move)
+        self.op_play(p, move, how)
         self.idle = 0
         self.plays_by_kind[t.mkind[move]] += 1
         if move & 1:
@@ -213,6 +216,8 @@ class Game(State):
                 actions.win(self, p)
         elif len(hand) == 1 and self.uno_penalty and self.outcome is None:
             actions.uno_call(self, p)
+        if self.jump_in and self.outcome is None and not self.pending:
+            actions.jump_in(self, p)
 
 
 def play_game(table: Table, n_players: int, seed, agents, record: bool = False, turn_cap: int | None = None) -> Game:

@@ -12,7 +12,9 @@ Event shapes:
   ("return", face, position)    top of the draw pile put back into it at position
   ("start", face)               top of the draw pile turned as the start card
   ("reshuffle", order)          discard pile (less its top) and set-aside cards become the draw pile
-  ("play", player, move)        a card from a hand onto the discard pile (move = face*2 + side)
+  ("play", player, move)        a card from a hand onto the discard pile (move = face*2 + side);
+                                ("stack", ...) when it answers a penalty, ("duel", ...) a duel,
+                                ("jump", ...) a jump-in out of turn
   ("discard", player, face)     a card from a hand under the top card (Discard All, duels)
   ("color", color)  ("direction", d)  ("turn", player)  ("power", player, green)
   ("swap", a, b)  ("pass_hands", players)  ("knockout", player)
@@ -118,12 +120,13 @@ class State:
         self._ev(("start", f))
         return f
 
-    def op_play(self, p: int, move: int) -> None:
+    def op_play(self, p: int, move: int, how: str = "play") -> None:
+        """A card onto the pile: an ordinary play, a stack on a penalty, or a duel answer."""
         f = move >> 1
         self.hands[p].remove(f)
         self.discard.append(f)
         if self.log is not None:
-            self.log.append(("play", p, move))
+            self.log.append((how, p, move))
 
     def set_top(self, move: int) -> None:
         """The pile state after a card is played or turned (derived, so replay needs no event)."""

@@ -1,0 +1,234 @@
+"""Classic UNO: one test per rule of games.md, each setting up the exact situation."""
+
+from deckgen.rules import actions
+from deckgen.rules.engine import Game
+from deckgen.rules.match import play_match
+from deckgen.rules.scenario import Scripted, color, face, move, situation, table_for
+from deckgen.rules.state import FINISHED
+
+
+def start_game(first_cards, n=3, options=None, agents=None, seed=0):
+    """A game whose draw pile turns these cards first at the start (after a plain deal)."""
+    t = table_for("classic", **(options or {}))
+    g = Game(t, n, seed, agents or [Scripted() for _ in range(n)])
+    pile = [f for f in t.deck_faces]
+    for cid in first_cards:
+        pile.remove(face(t, cid))
+    # deal from the end of the pile: put the start cards right after the dealt cards
+    dealt = n * t.hand_size
+    order = pile[:len(pile) - dealt] + [face(t, c) for c in reversed(first_cards)] + pile[len(pile) - dealt:]
+    g.setup(order)
+    return g, t
+
+
+def test_start_card_wild_draw_four_goes_back_and_another_is_turned():
+    g, t = start_game(["wild-draw-four", "red-5"])
+    assert t.faces[g.discard[-1]].id == "red-5"
+    assert face(t, "wild-draw-four") in g.draw_pile
+    assert g.cur == 0
+
+
+def test_start_card_wild_first_player_chooses_colour():
+    g, t = start_game(["wild"], agents=[Scripted(colors=["green"]), Scripted(), Scripted()])
+    assert g.color == color(t, "green")
+    assert g.cur == 0
+
+
+def test_start_card_draw_two_first_player_draws_two_and_loses_turn():
+    g, t = start_game(["red-draw-two"])
+    assert len(g.hands[0]) == 9
+    assert g.cur == 1
+
+
+def test_start_card_skip_first_player_is_skipped():
+    g, t = start_game(["red-skip"])
+    assert g.cur == 1 and len(g.hands[0]) == 7
+
+
+def test_start_card_reverse_reverses_before_anyone_plays():
+    g, t = start_game(["red-reverse"], n=4)
+    assert g.dir == -1
+    assert g.cur == 3          # the dealer plays first, then play goes the other way
+
+
+def test_match_colour_number_or_symbol():
+    g = situation("classic", [["red-9", "blue-5", "blue-skip", "green-2"], ["yellow-1"]], top="red-5")
+    legal = {g.t.faces[m >> 1].id for m in g.legal_moves(0)}
+    assert legal == {"red-9", "blue-5"}
+    g = situation("classic", [["blue-skip", "green-2"], ["yellow-1"]], top="red-skip")
+    assert {g.t.faces[m >> 1].id for m in g.legal_moves(0)} == {"blue-skip"}
+
+
+def test_wild_may_be_played_at_any_time():
+    g = situation("classic", [["wild", "red-1"], ["yellow-1"]], top="red-5")
+    assert move(g.t, "wild") in g.legal_moves(0)
+
+
+def test_wild_draw_four_legal_only_without_current_colour_card():
+    # without the challenge (no bluffing) the engine enforces the restriction itself
+    g = situation("classic", [["wild-draw-four", "red-1"], ["yellow-1"]], top="red-5", options={"challenge": False})
+    assert move(g.t, "wild-draw-four") not in g.legal_moves(0)
+    g = situation("classic", [["wild-draw-four", "blue-5"], ["yellow-1"]], top="red-5", options={"challenge": False})
+    assert move(g.t, "wild-draw-four") in g.legal_moves(0)     # a number match does not count
+
+
+def test_wild_draw_four_challenge_illegal_play_player_draws_four_instead():
+    agents = [Scripted(plays=["wild-draw-four"], colors=["blue"]), Scripted(challenge=True), Scripted()]
+    g = situation("classic", [["wild-draw-four", "red-1", "red-2"], ["yellow-1"], ["green-1"]], top="red-5",
+                  draw=["blue-1"] * 4 + ["blue-2"] * 4, agents=agents)
+    g.turn()
+    assert len(g.hands[0]) == 2 + 4 and len(g.hands[1]) == 1
+    assert g.cur == 1                                        # the challenger plays normally
+    assert g.color == color(g.t, "blue")
+
+
+def test_wild_draw_four_challenge_legal_play_challenger_draws_six_and_loses_turn():
+    agents = [Scripted(plays=["wild-draw-four"], colors=["blue"]), Scripted(challenge=True), Scripted()]
+    g = situation("classic", [["wild-draw-four", "blue-1", "blue-2"], ["yellow-1"], ["green-1"]], top="red-5",
+                  draw=["green-3"] * 8, agents=agents)
+    g.turn()
+    assert len(g.hands[1]) == 1 + 6 and len(g.hands[0]) == 2
+    assert g.cur == 2
+
+
+def test_no_bluff_challenge_failed_challenger_draws_four():
+    agents = [Scripted(plays=["wild-draw-four"], colors=["blue"]), Scripted(challenge=True), Scripted()]
+    g = situation("classic", [["wild-draw-four", "blue-1"], ["yellow-1"], ["green-1"]], top="red-5",
+                  draw=["green-3"] * 8, agents=agents, options={"challenge_penalty": 0})
+    g.turn()
+    assert len(g.hands[1]) == 1 + 4 and g.cur == 2
+
+
+def test_no_playable_card_draw_one_and_may_play_only_that_card():
+    a = Scripted()
+    g = situation("classic", [["blue-1", "green-2"], ["yellow-1"]], top="red-5", draw=["red-7", "red-8"],
+                  agents=[a, Scripted()])
+    g.turn()
+    assert g.discard[-1] == face(g.t, "red-7")
+    assert a.seen_moves == [[move(g.t, "red-7")]]
+    assert len(g.hands[0]) == 2 and g.cur == 1
+    g = situation("classic", [["blue-1"], ["yellow-1"]], top="red-5", draw=["green-7"])
+    g.turn()
+    assert len(g.hands[0]) == 2 and g.discard[-1] == face(g.t, "red-5") and g.cur == 1
+
+
+def test_player_may_draw_instead_of_playing():
+    g = situation("classic", [["red-1", "blue-2"], ["yellow-1"]], top="red-5", draw=["green-7"],
+                  agents=[Scripted(plays=["draw"]), Scripted()])
+    g.turn()
+    assert len(g.hands[0]) == 3 and g.cur == 1
+
+
+def test_reverse_with_two_players_acts_as_skip():
+    g = situation("classic", [["red-reverse", "red-1"], ["yellow-1"]], top="red-5",
+                  agents=[Scripted(plays=["red-reverse"]), Scripted()])
+    g.turn()
+    assert g.cur == 0
+
+
+def test_reverse_with_more_players_changes_direction():
+    g = situation("classic", [["red-reverse", "red-1"], ["yellow-1"], ["green-1"]], top="red-5",
+                  agents=[Scripted(plays=["red-reverse"]), Scripted(), Scripted()])
+    g.turn()
+    assert g.dir == -1 and g.cur == 2
+
+
+def test_skip_next_player_loses_turn():
+    g = situation("classic", [["red-skip", "red-1"], ["yellow-1"], ["green-1"]], top="red-5",
+                  agents=[Scripted(plays=["red-skip"]), Scripted(), Scripted()])
+    g.turn()
+    assert g.cur == 2
+
+
+def test_draw_two_next_player_draws_two_and_loses_turn():
+    g = situation("classic", [["red-draw-two", "red-1"], ["yellow-1"], ["green-1"]], top="red-5",
+                  draw=["blue-1", "blue-2"], agents=[Scripted(plays=["red-draw-two"]), Scripted(), Scripted()])
+    g.turn()
+    assert len(g.hands[1]) == 3 and g.cur == 2
+
+
+def test_uno_not_said_and_caught_draws_two():
+    g = situation("classic", [["red-1", "red-2"], ["yellow-1"]], top="red-5", draw=["blue-1", "blue-2"],
+                  agents=[Scripted(plays=["red-1"], uno=False), Scripted(catch=True)])
+    g.turn()
+    assert len(g.hands[0]) == 3
+    g = situation("classic", [["red-1", "red-2"], ["yellow-1"]], top="red-5", draw=["blue-1", "blue-2"],
+                  agents=[Scripted(plays=["red-1"], uno=True), Scripted(catch=True)])
+    g.turn()
+    assert len(g.hands[0]) == 1
+
+
+def test_empty_draw_pile_reshuffles_discard_except_top():
+    g = situation("classic", [["blue-1"], ["yellow-1"]], top="red-5", discard=["green-1", "green-2"])
+    g.rng.seed(3)
+    g.turn()
+    assert g.reshuffles == 1
+    assert g.discard == [face(g.t, "red-5")]
+    assert sorted(g.hands[0] + g.draw_pile) == sorted(face(g.t, c) for c in ["blue-1", "green-1", "green-2"])
+
+
+def test_last_card_draw_effect_applies_before_scoring():
+    g = situation("classic", [["red-draw-two"], ["yellow-1"], ["green-1"]], top="red-5", draw=["blue-9", "blue-8"],
+                  agents=[Scripted(plays=["red-draw-two"]), Scripted(), Scripted()])
+    g.turn()
+    assert g.outcome == FINISHED and g.winner == 0
+    assert len(g.hands[1]) == 3
+    assert g.score == 1 + 9 + 8 + 1      # opponents' cards, the two drawn included
+
+
+def test_scoring_numbers_face_value_actions_twenty_wilds_fifty():
+    g = situation("classic", [["red-1"], ["yellow-7", "blue-skip", "wild", "wild-draw-four"]], top="red-5",
+                  agents=[Scripted(plays=["red-1"]), Scripted()])
+    g.turn()
+    assert g.winner == 0 and g.score == 7 + 20 + 50 + 50
+
+
+def test_game_to_target_score_over_several_hands():
+    t = table_for("classic")
+    res = play_match(t, 3, seed=5, agent="greedy")
+    assert res["outcome"] == FINISHED
+    assert max(res["scores"]) >= 500
+    assert res["scores"][res["winner"]] == max(res["scores"])
+    assert res["hands"] >= 1
+
+
+def test_stacking_option_same_kind_draw_two_on_draw_two():
+    agents = [Scripted(plays=["red-draw-two"]), Scripted(plays=["blue-draw-two"]), Scripted()]
+    g = situation("classic", [["red-draw-two", "red-1"], ["blue-draw-two", "blue-1"], ["green-1"]], top="red-5",
+                  draw=["yellow-1"] * 4, agents=agents, options={"stacking": "same-kind"})
+    g.turn()
+    assert g.cur == 1 and g.pending == 2
+    g.turn()
+    assert g.cur == 2 and g.pending == 4
+    g.turn()                             # player 2 cannot stack: draws the total, loses the turn
+    assert len(g.hands[2]) == 5 and g.pending == 0 and g.cur == 0
+
+
+def test_stacking_option_same_kind_refuses_other_draw_cards():
+    g = situation("classic", [["wild-draw-four", "red-1"], ["yellow-1"]], top="red-draw-two",
+                  options={"stacking": "same-kind"})
+    g.pending, g.pending_val, g.pending_kind = 2, 2, g.t.kinds.index("draw-two")
+    assert actions.stack_moves(g, 0) == []
+
+
+def test_seven_zero_option_seven_swaps_zero_passes():
+    agents = [Scripted(plays=["red-7"], targets=[2]), Scripted(), Scripted()]
+    g = situation("classic", [["red-7", "red-1"], ["yellow-1", "yellow-2"], ["green-1", "green-2", "green-3"]],
+                  top="red-5", agents=agents, options={"seven_zero": True})
+    g.turn()
+    assert [g.t.faces[f].id for f in g.hands[0]] == ["green-1", "green-2", "green-3"]
+    assert [g.t.faces[f].id for f in g.hands[2]] == ["red-1"]
+    g = situation("classic", [["red-0", "red-1"], ["yellow-1"], ["green-1"]], top="red-5",
+                  agents=[Scripted(plays=["red-0"]), Scripted(), Scripted()], options={"seven_zero": True})
+    g.turn()
+    ids = [[g.t.faces[f].id for f in h] for h in g.hands]
+    assert ids == [["green-1"], ["red-1"], ["yellow-1"]]
+
+
+def test_jump_in_option_identical_card_out_of_turn():
+    agents = [Scripted(plays=["red-5"]), Scripted(), Scripted(jump_in=True)]
+    g = situation("classic", [["red-5", "red-1"], ["yellow-1"], ["red-5", "blue-2"]], top="red-4",
+                  agents=agents, options={"jump_in": True})
+    g.turn()
+    assert [g.t.faces[f].id for f in g.hands[2]] == ["blue-2"]
+    assert g.cur == 0                    # play goes on from the player who jumped in
