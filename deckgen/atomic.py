@@ -1,4 +1,5 @@
-"""Atomic file writing: a temp file in the same folder, then ``os.replace``.
+"""Atomic file writing for every output deckgen makes: a temp file in the same folder, then
+``os.replace``, with the ordinary permissions the umask gives (not mkstemp's 0600).
 
 An interrupted or failed write leaves the previous file untouched and no temp file behind.
 """
@@ -48,3 +49,8 @@ def write_bytes(path: Path, data: bytes) -> Path:
 
 def write_text(path: Path, text: str) -> Path:
     return write_bytes(path, text.encode("utf-8"))
+
+
+def copy_file(src: Path, dst: Path) -> Path:
+    """Copy a file atomically (a cached face into an output folder, say)."""
+    return write_bytes(dst, Path(src).read_bytes())

@@ -6,7 +6,7 @@ nothing else. Nothing here is mutated after loading.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Mapping
 

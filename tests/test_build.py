@@ -56,7 +56,7 @@ def test_interrupted_build_leaves_the_previous_pdf(tmp_path, cache, monkeypatch)
         fh.write(data[: len(data) // 2])
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("deckgen.layout.atomic._write_chunks", half_then_die)
+    monkeypatch.setattr("deckgen.atomic._write_chunks", half_then_die)
     with pytest.raises(KeyboardInterrupt):
         build_deck("classic", opts(tmp_path, cache, layout=LayoutOptions(paper="letter")))
     assert first.read_bytes() == before

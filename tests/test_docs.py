@@ -39,7 +39,6 @@ SECTIONS = {"top level": "## Top level", "[deck]": "## `[deck]`", "deck.players"
 @pytest.mark.parametrize("table", sorted(ALL_TABLES))
 def test_every_parser_key_is_documented(table):
     if table == "[[palette.colors]]":
-        heading = "## Palettes"
         start = DOC.index("Each colour:")
         documented = set(re.findall(r"^\| `([a-z_]+)` \|", DOC[start:DOC.index("```toml", start)], re.M))
     else:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from deckgen.layout.atomic import write_bytes
+from deckgen.atomic import write_bytes
 
 EXTENSIONS = {"png": ".png", "jpeg": ".jpg"}
 

@@ -17,7 +17,7 @@ from PIL import Image
 
 from deckgen.export.images import EXTENSIONS, save
 from deckgen.export.services import Service
-from deckgen.layout.atomic import write_bytes, write_text
+from deckgen.atomic import write_bytes, write_text
 from deckgen.layout.imposition import card_copies
 from deckgen.layout.pdf import PdfMeta, finish, new_canvas
 from deckgen.layout.pdfimage import draw_image, read_png, register_image

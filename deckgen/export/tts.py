@@ -17,7 +17,7 @@ from PIL import Image
 
 from deckgen.errors import DeckgenError, error
 from deckgen.export.images import EXTENSIONS, save
-from deckgen.layout.atomic import write_text
+from deckgen.atomic import write_text
 from deckgen.layout.imposition import BACK, card_copies
 from deckgen.model import Deck
 from deckgen.units import mm_to_px

@@ -9,7 +9,7 @@ Public API::
     write_bytes(path, data)                 (atomic)
 """
 
-from deckgen.layout.atomic import write_bytes, write_text
+from deckgen.atomic import write_bytes, write_text
 from deckgen.layout.calibrate import calibration_pdf
 from deckgen.layout.cards import CardsPdf, LayoutOptions, cards_pdf_for_deck
 from deckgen.layout.geometry import Line, MarkStyle, Rect, Sheet, SheetSpec, Slot, guide_lines, partial, plan_sheet

@@ -11,26 +11,18 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
-import shutil
-import tempfile
 from pathlib import Path
 
 import PIL
 from PIL import Image
 
+from deckgen.atomic import copy_file, write_bytes
 from deckgen.errors import DeckgenError, error
 from deckgen.model import Deck
 from deckgen.render import pngfile
 from deckgen.render.faces import FaceSpec, face_ids, face_spec
 from deckgen.render.geometry import Frame
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-FILE_MODE = 0o666 & ~_umask()   # temp files are created 0600; finished files get the usual mode
 PARALLEL_MIN = 6      # below this many faces to draw, one process is faster than starting workers
 
 
@@ -68,33 +60,8 @@ def png_text(face_id: str, frame: Frame) -> dict[str, str]:
 
 
 def write_png(img: Image.Image, path: Path, face_id: str, frame: Frame, compress_level: int = 1) -> None:
-    """Save atomically: a temp file in the same folder, then ``os.replace``."""
-    data = pngfile.encode(img, frame.dpi, png_text(face_id, frame), compress_level)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".png", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, FILE_MODE)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def copy_atomic(src: Path, dst: Path) -> None:
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".png", dir=dst.parent)
-    os.close(fd)
-    try:
-        shutil.copyfile(src, tmp)
-        os.chmod(tmp, FILE_MODE)
-        os.replace(tmp, dst)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    """Encode a face (DPI and physical size recorded) and save it atomically."""
+    write_bytes(path, pngfile.encode(img, frame.dpi, png_text(face_id, frame), compress_level))
 
 
 def _draw_job(job) -> str:
@@ -165,7 +132,7 @@ def render_all(deck: Deck, settings, out_dir: Path | None, *, use_cache: bool = 
         paths = {fid: out_dir / f"{fid}.png" for fid in cached}
         try:
             for fid, src in cached.items():
-                copy_atomic(src, paths[fid])
+                copy_file(src, paths[fid])
         except OSError as exc:
             raise DeckgenError(error("output", "-o", f"cannot write into {out_dir}: {exc.strerror}")) from None
     return RenderResult(paths, frame.full, frame.trim_mm, frame.bleed_mm, frame.dpi, len(todo))

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import math
-import os
-import tempfile
 from pathlib import Path
 
 from PIL import Image, ImageDraw
 
 from deckgen.model import Deck
-from deckgen.render.batch import FILE_MODE, render_all
+from deckgen.atomic import write_bytes
+from deckgen.render.batch import render_all
 from deckgen.render.fonts import font
 
 THUMB_W = 180          # thumbnail width in px
@@ -64,15 +64,7 @@ def contact_sheet(deck: Deck, settings, out_path: Path | None, progress=None) ->
         label = (name if name == fid else name[:-1] + "…") + count
         d.text((x, y + th + 6), label, font=small, fill=INK)
     out_path = Path(out_path or f"{deck.id}-preview.png")
-    out_path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".png", dir=out_path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            sheet.save(fh, "PNG", compress_level=6)
-        os.chmod(tmp, FILE_MODE)
-        os.replace(tmp, out_path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    buf = io.BytesIO()
+    sheet.save(buf, "PNG", compress_level=6)
+    write_bytes(out_path, buf.getvalue())
     return out_path

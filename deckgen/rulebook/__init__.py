@@ -9,11 +9,10 @@ Public API::
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from deckgen.atomic import write_bytes
 from deckgen.errors import DeckgenError, Finding, error
 from deckgen.model import Deck
 from deckgen.rulebook.env import languages
@@ -43,19 +42,7 @@ def write_rulebook(deck: Deck, lang: str, out_path: Path, *, paper: str = "a4",
     """Write the rulebook atomically (temp file + os.replace); same inputs -> same bytes."""
     out_path = Path(out_path)
     data = build_rulebook(deck, lang, paper=paper, progress=progress)
-    out_path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{out_path.name}.", suffix=".tmp", dir=out_path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)   # mkstemp makes 0600; a rulebook is an ordinary file
-        os.replace(tmp, out_path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_bytes(out_path, data)
     return out_path
 
 
