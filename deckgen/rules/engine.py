@@ -113,6 +113,8 @@ class Game(State):
         if moves:
             self.decisions += 1
             move = self.agents[p].choose_play(self, p, moves, self.may_draw)
+            if move is None and not self.may_draw:
+                move = moves[0]                 # drawing instead is not allowed: a card is played
             if move is not None:
                 return self.play(p, move)
         self.no_play(p)
@@ -175,6 +177,8 @@ class Game(State):
             if moves:
                 self.decisions += 1
                 move = self.agents[p].play_drawn(self, p, moves, self.must_play_drawn)
+                if move is None and self.must_play_drawn:
+                    move = moves[0]
                 if move is not None:
                     return self.play(p, move)
                 return self.pass_turn(p)

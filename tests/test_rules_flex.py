@@ -1,0 +1,229 @@
+"""UNO Flex Spectrum: one test per rule of games.md, each setting up the exact situation."""
+
+from deckgen.rules.engine import Game
+from deckgen.rules.scenario import Scripted, color, face, move, situation, table_for
+
+FLEX = "flex-spectrum"
+
+
+def ids(g, p):
+    return [g.t.faces[f].id for f in g.hands[p]]
+
+
+def test_everyone_starts_with_power_card_green():
+    t = table_for(FLEX)
+    g = Game(t, 4, 1, Scripted())
+    g.setup()
+    assert g.power == [True] * 4
+
+
+def test_flex_side_needs_green_and_turns_power_red():
+    # red-2-flex: regular red, flex side yellow (+1)
+    g = situation(FLEX, [["red-2-flex", "blue-9"], ["green-1"], ["cyan-1"]], top="yellow-4",
+                  agents=[Scripted(plays=["red-2-flex@flex"]), Scripted(), Scripted()])
+    assert move(g.t, "red-2-flex@flex") in g.legal_moves(0)
+    g.turn()
+    assert g.power[0] is False and g.flex_plays == 1
+    g = situation(FLEX, [["red-2-flex", "blue-9"], ["green-1"], ["cyan-1"]], top="yellow-4")
+    g.power[0] = False
+    assert move(g.t, "red-2-flex@flex") not in g.legal_moves(0)
+
+
+def test_when_every_player_is_red_all_turn_green():
+    g = situation(FLEX, [["red-2-flex", "blue-9"], ["green-1"], ["cyan-1"]], top="yellow-4",
+                  agents=[Scripted(plays=["red-2-flex@flex"]), Scripted(), Scripted()])
+    g.power = [True, False, False]
+    g.turn()
+    assert g.power == [True, True, True]
+
+
+def test_flip_icon_number_turns_own_power_card_over():
+    g = situation(FLEX, [["red-3-flip", "blue-9"], ["green-1"], ["cyan-1"]], top="red-4",
+                  agents=[Scripted(plays=["red-3-flip"]), Scripted(), Scripted()])
+    g.turn()
+    assert g.power == [False, True, True]
+    g = situation(FLEX, [["red-3-flip", "blue-9"], ["green-1"], ["cyan-1"]], top="red-4",
+                  agents=[Scripted(plays=["red-3-flip"]), Scripted(), Scripted()])
+    g.power = [False, True, True]
+    g.turn()
+    assert g.power == [True, True, True]
+
+
+def test_wild_all_flip_turns_every_power_card_and_player_names_colour():
+    g = situation(FLEX, [["wild-all-flip", "blue-9"], ["green-1"], ["cyan-1"]], top="red-4",
+                  agents=[Scripted(plays=["wild-all-flip"], colors=["lime"]), Scripted(), Scripted()])
+    g.power = [True, False, True]
+    g.turn()
+    assert g.power == [False, True, False]
+    assert g.color == color(g.t, "lime")
+    assert g.power_flips == 3
+
+
+def test_flex_side_matches_by_flex_colour_and_current_colour_stays_regular():
+    g = situation(FLEX, [["red-5-flex", "blue-9"], ["green-1"]], top="orange-1",
+                  agents=[Scripted(plays=["red-5-flex@flex"]), Scripted()])
+    assert move(g.t, "red-5-flex") not in g.legal_moves(0)       # regular side: red on orange, 5 on 1
+    g.turn()
+    assert g.color == color(g.t, "red")
+
+
+def test_flex_action_side_applies_flex_effect_skip_all():
+    # red-skip-flex-skip-all: flex side green (+2), Skip All
+    g = situation(FLEX, [["red-skip-flex-skip-all", "blue-9"], ["green-1"], ["cyan-1"]], top="green-4",
+                  agents=[Scripted(plays=["red-skip-flex-skip-all@flex"]), Scripted(), Scripted()])
+    g.turn()
+    assert g.cur == 0 and g.color == color(g.t, "red")
+
+
+def test_flex_action_regular_side_applies_regular_effect():
+    g = situation(FLEX, [["red-skip-flex-skip-all", "blue-9"], ["green-1"], ["cyan-1"]], top="red-4",
+                  agents=[Scripted(plays=["red-skip-flex-skip-all"]), Scripted(), Scripted()])
+    g.turn()
+    assert g.cur == 2 and g.power[0] is True
+
+
+def test_flex_reverse_skips_the_next_player():
+    # red-reverse-flex-skip: flex side purple (+5), Skip
+    g = situation(FLEX, [["red-reverse-flex-skip", "blue-9"], ["green-1"], ["cyan-1"]], top="purple-4",
+                  agents=[Scripted(plays=["red-reverse-flex-skip@flex"]), Scripted(), Scripted()])
+    g.turn()
+    assert g.cur == 2 and g.dir == 1
+
+
+def test_everyone_draws_one_every_other_player_draws_nobody_loses_turn():
+    # red-draw-two-flex-everyone-draws-1: flex side brown (+8)
+    g = situation(FLEX, [["red-draw-two-flex-everyone-draws-1", "blue-9"], ["green-1"], ["cyan-1"]], top="brown-4",
+                  draw=["lime-1", "lime-2"], agents=[Scripted(plays=["red-draw-two-flex-everyone-draws-1@flex"]),
+                                                     Scripted(), Scripted()])
+    g.turn()
+    assert len(g.hands[1]) == 2 and len(g.hands[2]) == 2 and len(g.hands[0]) == 1
+    assert g.cur == 1
+
+
+def test_everyone_draws_two_flex_wild_draws_two_each_and_names_colour():
+    g = situation(FLEX, [["wild-flex-everyone-draws-2", "blue-9"], ["green-1"], ["cyan-1"]], top="brown-4",
+                  draw=["lime-1", "lime-2", "lime-3", "lime-4"],
+                  agents=[Scripted(plays=["wild-flex-everyone-draws-2@flex"], colors=["pink"]), Scripted(), Scripted()])
+    g.turn()
+    assert len(g.hands[1]) == 3 and len(g.hands[2]) == 3
+    assert g.cur == 1 and g.color == color(g.t, "pink")
+
+
+def test_targeted_draw_two_chosen_player_draws_two_nobody_loses_turn():
+    g = situation(FLEX, [["wild-flex-targeted-draw-two", "blue-9"], ["green-1"], ["cyan-1"]], top="brown-4",
+                  draw=["lime-1", "lime-2"],
+                  agents=[Scripted(plays=["wild-flex-targeted-draw-two@flex"], targets=[2], colors=["cyan"]),
+                          Scripted(), Scripted()])
+    g.turn()
+    assert len(g.hands[2]) == 3 and len(g.hands[1]) == 1
+    assert g.cur == 1 and g.color == color(g.t, "cyan") and not g.lose_turn[2]
+
+
+def test_colorless_zero_playable_on_anything():
+    g = situation(FLEX, [["colorless-0", "blue-9"], ["green-1"]], top="red-draw-two")
+    assert move(g.t, "colorless-0") in g.legal_moves(0)
+
+
+def test_colorless_pile_next_player_may_play_any_number_but_no_action_or_wild():
+    g = situation(FLEX, [["colorless-0", "blue-9"], ["green-7", "red-skip", "wild-all-flip", "lime-3-flip"]],
+                  top="red-4", agents=[Scripted(plays=["colorless-0"]), Scripted()])
+    g.turn()
+    assert g.colorless
+    legal = {g.t.faces[m >> 1].id for m in g.legal_moves(1)}
+    assert legal == {"green-7", "lime-3-flip"}
+
+
+def test_colorless_pile_without_a_number_card_the_player_draws():
+    g = situation(FLEX, [["colorless-0", "blue-9"], ["red-skip", "wild-all-flip"]], top="red-4",
+                  draw=["cyan-5"], agents=[Scripted(plays=["colorless-0"]), Scripted()])
+    g.turn()
+    g.turn()
+    assert g.discard[-1] == face(g.t, "cyan-5")       # a drawn number is playable
+
+
+def test_duel_every_other_player_discards_the_number_or_draws_two():
+    g = situation(FLEX, [["red-7-duel", "blue-9"], ["green-7", "green-1"], ["cyan-1"]], top="red-4",
+                  draw=["lime-1", "lime-2"], agents=[Scripted(plays=["red-7-duel"]), Scripted(), Scripted()])
+    g.turn()
+    assert ids(g, 1) == ["green-1"]
+    assert len(g.hands[2]) == 3
+    assert g.cur == 1
+
+
+def test_duel_answered_with_duel_card_doubles_penalty_and_play_goes_on_after_last_starter():
+    agents = [Scripted(plays=["red-7-duel"]), Scripted(duel=["blue-7-duel"]), Scripted(), Scripted()]
+    g = situation(FLEX, [["red-7-duel", "blue-9"], ["blue-7-duel", "green-1"], ["cyan-1"], ["lime-5", "red-7"]],
+                  top="red-4", draw=["pink-1", "pink-2", "pink-3", "pink-4", "pink-5", "pink-6", "pink-7", "pink-8"],
+                  agents=agents)
+    g.turn()
+    # player 1 answers with a duel card: a new duel on 7 among 2, 3 and 0 with the penalty doubled
+    assert len(g.hands[2]) == 1 + 4
+    assert ids(g, 3) == ["lime-5"]            # discards the 7 it shows
+    assert len(g.hands[0]) == 1 + 4
+    assert g.cur == 2                         # the player after the last duel starter (1)
+
+
+def test_wild_draw_four_legal_only_without_any_other_playable_card():
+    opts = {"challenge": False}
+    g = situation(FLEX, [["wild-draw-four-flex", "wild-all-flip"], ["green-1"]], top="red-4", options=opts)
+    assert move(g.t, "wild-draw-four-flex") not in g.legal_moves(0)      # wilds included
+    g = situation(FLEX, [["wild-draw-four-flex", "blue-9"], ["green-1"]], top="red-4", options=opts)
+    assert move(g.t, "wild-draw-four-flex") in g.legal_moves(0)
+
+
+def test_wild_draw_four_challenge_had_playable_card_player_draws_four_challenger_nothing():
+    agents = [Scripted(plays=["wild-draw-four-flex"], colors=["cyan"]), Scripted(challenge=True), Scripted()]
+    g = situation(FLEX, [["wild-draw-four-flex", "red-9", "blue-1"], ["green-1"], ["lime-1"]], top="red-4",
+                  draw=["pink-1"] * 6, agents=agents)
+    g.turn()
+    assert len(g.hands[0]) == 2 + 4 and len(g.hands[1]) == 1
+    assert g.cur == 1 and g.color == color(g.t, "cyan")
+
+
+def test_wild_draw_four_challenge_fails_challenger_draws_six_and_loses_turn():
+    agents = [Scripted(plays=["wild-draw-four-flex"], colors=["cyan"]), Scripted(challenge=True), Scripted()]
+    g = situation(FLEX, [["wild-draw-four-flex", "blue-1"], ["green-1"], ["lime-1"]], top="red-4",
+                  draw=["pink-1"] * 6, agents=agents)
+    g.turn()
+    assert len(g.hands[1]) == 7 and g.cur == 2 and g.color == color(g.t, "cyan")
+
+
+def test_wild_draw_four_unchallenged_next_player_draws_four_and_loses_turn():
+    agents = [Scripted(plays=["wild-draw-four-flex"]), Scripted(challenge=False), Scripted()]
+    g = situation(FLEX, [["wild-draw-four-flex", "blue-1"], ["green-1"], ["lime-1"]], top="red-4",
+                  draw=["pink-1"] * 6, agents=agents)
+    g.turn()
+    assert len(g.hands[1]) == 5 and g.cur == 2
+
+
+def test_targeted_draw_four_against_a_chosen_player():
+    agents = [Scripted(plays=["wild-draw-four-flex@flex"], targets=[2], colors=["lime"]), Scripted(),
+              Scripted(challenge=False)]
+    g = situation(FLEX, [["wild-draw-four-flex", "blue-1"], ["green-1"], ["lime-1"], ["pink-2"]][:3], top="red-4",
+                  draw=["pink-1"] * 6, agents=agents)
+    g.turn()
+    assert len(g.hands[2]) == 5 and len(g.hands[1]) == 1
+    assert g.cur == 1 and g.lose_turn[2]          # 2 loses their next turn
+    g.turn()
+    g.turn()
+    assert g.cur == 0                              # 2's turn was lost
+
+
+def test_start_card_non_number_is_set_aside():
+    t = table_for(FLEX)
+    g = Game(t, 2, 0, Scripted())
+    pile = list(t.deck_faces)
+    for cid in ("wild-all-flip", "cyan-4"):
+        pile.remove(face(t, cid))
+    order = pile[:-14] + [face(t, "cyan-4"), face(t, "wild-all-flip")] + pile[-14:]
+    g.setup(order)
+    assert t.faces[g.discard[-1]].id == "cyan-4" and g.aside == [face(t, "wild-all-flip")]
+
+
+def test_no_playable_card_draw_one_and_may_play_it():
+    g = situation(FLEX, [["blue-9"], ["green-1"]], top="red-4", draw=["red-6", "red-8"])
+    g.turn()
+    assert g.discard[-1] == face(g.t, "red-6") and ids(g, 0) == ["blue-9"]
+    g = situation(FLEX, [["blue-9"], ["green-1"]], top="red-4", draw=["lime-6", "red-8"])
+    g.turn()
+    assert ids(g, 0) == ["blue-9", "lime-6"] and g.cur == 1

@@ -1,0 +1,186 @@
+"""UNO Show 'em No Mercy: one test per rule of games.md, each setting up the exact situation."""
+
+from deckgen.rules.actions import stack_moves
+from deckgen.rules.engine import Game
+from deckgen.rules.scenario import Scripted, color, face, move, situation, table_for
+from deckgen.rules.state import FINISHED
+
+
+def ids(g, p):
+    return [g.t.faces[f].id for f in g.hands[p]]
+
+
+def test_start_card_not_a_number_is_set_aside_and_next_turned():
+    t = table_for("no-mercy")
+    g = Game(t, 2, 0, [Scripted(), Scripted()])
+    pile = list(t.deck_faces)
+    for cid in ("wild-draw-six", "red-skip", "blue-4"):
+        pile.remove(face(t, cid))
+    dealt = 2 * t.hand_size
+    order = pile[:-dealt] + [face(t, c) for c in ("blue-4", "red-skip", "wild-draw-six")] + pile[-dealt:]
+    g.setup(order)
+    assert t.faces[g.discard[-1]].id == "blue-4"
+    assert sorted(g.aside) == sorted([face(t, "wild-draw-six"), face(t, "red-skip")])
+    assert g.cur == 0 and len(g.hands[1]) == 7
+
+
+def test_no_playable_card_draw_until_playable_then_play_it():
+    g = situation("no-mercy", [["blue-1"], ["yellow-1"]], top="red-5", draw=["green-1", "blue-2", "red-9", "red-8"])
+    g.turn()
+    assert g.discard[-1] == face(g.t, "red-9")
+    assert ids(g, 0) == ["blue-1", "green-1", "blue-2"]
+    assert g.cur == 1
+
+
+def test_no_mercy_may_not_draw_while_holding_a_playable_card():
+    a = Scripted(plays=["draw"])
+    g = situation("no-mercy", [["red-1"], ["yellow-1"]], top="red-5", draw=["blue-3"], agents=[a, Scripted()])
+    g.turn()
+    assert g.discard[-1] == face(g.t, "red-1")      # asked, it may not draw: the engine plays
+
+
+def test_stacking_equal_or_higher_draw_card_any_colour():
+    agents = [Scripted(plays=["red-draw-four"]), Scripted(plays=["wild-draw-six"]), Scripted()]
+    g = situation("no-mercy", [["red-draw-four", "red-1"], ["wild-draw-six", "blue-draw-two", "blue-1"],
+                               ["green-1"]], top="red-5", draw=["yellow-1"] * 12, agents=agents)
+    g.turn()
+    assert g.pending == 4 and g.cur == 1
+    stack = {g.t.faces[m >> 1].id for m in stack_moves(g, 1)}
+    assert stack == {"wild-draw-six"}              # the Draw Two is lower than 4: not allowed
+    g.turn()
+    assert g.pending == 10 and g.cur == 2
+
+
+def test_first_player_who_does_not_stack_draws_the_whole_total_and_loses_turn():
+    agents = [Scripted(plays=["red-draw-two"]), Scripted(stack=False), Scripted()]
+    g = situation("no-mercy", [["red-draw-two", "red-1"], ["blue-draw-two", "blue-1"], ["green-1"]], top="red-5",
+                  draw=["yellow-1"] * 6, agents=agents)
+    g.turn()
+    g.pending += 3                     # as if three more had been stacked: the total is drawn
+    g.turn()
+    assert len(ids(g, 1)) == 2 + 5 and g.cur == 2 and g.pending == 0
+
+
+def test_colour_roulette_is_not_a_draw_card():
+    t = table_for("no-mercy")
+    assert t.draw_val[move(t, "wild-color-roulette")] == 0
+    g = situation("no-mercy", [["red-draw-two", "red-1"], ["wild-color-roulette", "blue-1"], ["green-1"]],
+                  top="red-5", agents=[Scripted(plays=["red-draw-two"]), Scripted(), Scripted()],
+                  draw=["yellow-1"] * 3)
+    g.turn()
+    assert stack_moves(g, 1) == []
+
+
+def test_mercy_player_with_25_cards_is_out_and_hand_goes_under_draw_pile():
+    hand = ["blue-1"] * 20 + ["green-2"] * 3
+    g = situation("no-mercy", [hand, ["yellow-1"], ["green-1"]], top="red-5",
+                  draw=["yellow-3", "yellow-4", "red-7"], cur=0)
+    g.turn()
+    assert not g.alive[0] and g.knockouts == 1
+    assert g.hands[0] == []
+    assert g.draw_pile[:25].count(face(g.t, "blue-1")) == 20     # under the draw pile (bottom first)
+    assert g.draw_pile[-1] == face(g.t, "red-7")
+    assert g.cur == 1
+
+
+def test_last_player_standing_wins():
+    g = situation("no-mercy", [["blue-1"] * 24, ["yellow-1"]], top="red-5", draw=["green-3", "red-7"])
+    g.turn()
+    assert g.outcome == FINISHED and g.winner == 1
+
+
+def test_seven_swaps_hands_with_chosen_player():
+    agents = [Scripted(plays=["red-7"], targets=[2]), Scripted(), Scripted()]
+    g = situation("no-mercy", [["red-7", "red-1"], ["yellow-1"], ["green-1", "green-2"]], top="red-5", agents=agents)
+    g.turn()
+    assert ids(g, 0) == ["green-1", "green-2"] and ids(g, 2) == ["red-1"]
+
+
+def test_zero_passes_every_hand_to_next_player_in_current_direction():
+    g = situation("no-mercy", [["red-0", "red-1"], ["yellow-1"], ["green-1"], ["blue-1"]], top="red-5",
+                  agents=[Scripted(plays=["red-0"])] + [Scripted() for _ in range(3)])
+    g.dir = -1
+    g.turn()
+    assert ids(g, 3) == ["red-1"] and ids(g, 2) == ["blue-1"] and ids(g, 1) == ["green-1"] and ids(g, 0) == ["yellow-1"]
+
+
+def test_discard_all_also_discards_every_card_of_that_colour():
+    g = situation("no-mercy", [["red-discard-all", "red-1", "red-skip", "blue-2"], ["yellow-1"]], top="red-5",
+                  agents=[Scripted(plays=["red-discard-all"]), Scripted()])
+    g.turn()
+    assert ids(g, 0) == ["blue-2"]
+    assert g.discard[-1] == face(g.t, "red-discard-all")
+
+
+def test_skip_everyone_player_plays_again():
+    g = situation("no-mercy", [["red-skip-everyone", "red-1", "red-2"], ["yellow-1"], ["green-1"]], top="red-5",
+                  agents=[Scripted(plays=["red-skip-everyone"]), Scripted(), Scripted()])
+    g.turn()
+    assert g.cur == 0
+
+
+def test_wild_reverse_draw_four_reverses_then_next_in_new_direction_draws():
+    agents = [Scripted(plays=["wild-reverse-draw-four"], colors=["green"]), Scripted(), Scripted(stack=False)]
+    g = situation("no-mercy", [["wild-reverse-draw-four", "red-1"], ["yellow-1"], ["green-1"]], top="red-5",
+                  draw=["blue-1"] * 4, agents=agents)
+    g.turn()
+    assert g.dir == -1 and g.cur == 2 and g.pending == 4
+    g.turn()
+    assert len(g.hands[2]) == 5 and g.cur == 1
+    assert g.color == color(g.t, "green")
+
+
+def test_wild_reverse_draw_four_with_two_players_the_player_who_played_it_draws():
+    agents = [Scripted(plays=["wild-reverse-draw-four"], stack=False), Scripted()]
+    g = situation("no-mercy", [["wild-reverse-draw-four", "red-1"], ["yellow-1"]], top="red-5",
+                  draw=["blue-1"] * 4, agents=agents)
+    g.turn()
+    assert g.cur == 0 and g.pending == 4
+    g.turn()
+    assert len(g.hands[0]) == 5 and len(g.hands[1]) == 1 and g.cur == 1
+
+
+def test_wild_reverse_draw_four_two_players_stack_sends_penalty_back():
+    agents = [Scripted(plays=["wild-reverse-draw-four", "wild-draw-six"]), Scripted(stack=False)]
+    g = situation("no-mercy", [["wild-reverse-draw-four", "wild-draw-six", "red-1"], ["yellow-1"]], top="red-5",
+                  draw=["blue-1"] * 10, agents=agents)
+    g.turn()
+    g.turn()
+    assert g.cur == 1 and g.pending == 10
+    g.turn()
+    assert len(g.hands[1]) == 11
+
+
+def test_wild_draw_six_and_ten_the_player_names_the_colour():
+    agents = [Scripted(plays=["wild-draw-ten"], colors=["yellow"]), Scripted(stack=False)]
+    g = situation("no-mercy", [["wild-draw-ten", "red-1"], ["blue-1"]], top="red-5", draw=["green-1"] * 10,
+                  agents=agents)
+    g.turn()
+    assert g.color == color(g.t, "yellow") and g.pending == 10
+
+
+def test_colour_roulette_next_player_names_colour_turns_until_it_and_loses_turn():
+    agents = [Scripted(plays=["wild-color-roulette"]), Scripted(colors=["blue"]), Scripted()]
+    g = situation("no-mercy", [["wild-color-roulette", "red-1"], ["yellow-1"], ["green-1"]], top="red-5",
+                  draw=["red-2", "wild-draw-six", "green-3", "blue-9", "red-4"], agents=agents)
+    g.turn()
+    assert ids(g, 1) == ["yellow-1", "red-2", "wild-draw-six", "green-3", "blue-9"]
+    assert g.color == color(g.t, "blue") and g.cur == 2
+    assert g.draw_pile == [face(g.t, "red-4")]
+
+
+def test_both_piles_empty_player_stops_drawing_and_turn_passes():
+    g = situation("no-mercy", [["blue-1"], ["yellow-1"], ["green-1"]], top="red-5")
+    g.turn()
+    assert g.cur == 1 and g.dry == 1 and g.outcome is None
+
+
+def test_knockout_bonus_250_per_player_knocked_out():
+    g = situation("no-mercy", [["red-1"], ["yellow-2"], ["green-3"]], top="red-5",
+                  agents=[Scripted(plays=["red-1"]), Scripted(), Scripted()])
+    g.knockouts = 1
+    g.alive[2] = False
+    g.n_alive = 2
+    g.hands[2] = []
+    g.turn()
+    assert g.winner == 0 and g.score == 2 + 250
