@@ -1,0 +1,179 @@
+"""The rules engine's part of `deckgen check`: rules against cards, and simulated play."""
+
+import pytest
+
+from deckgen.check import CheckOptions, check
+
+HEAD = '''
+[deck]
+id = "home"
+name = "Home"
+language = "en"
+players = {{ min = {lo}, max = {hi} }}
+hand_size = {hand}
+palette = "classic"
+
+[rules]
+preset = "{preset}"
+{options}
+
+[scoring]
+target = 100
+[scoring.points]
+number = "face"
+skip = 20
+reverse = 20
+draw-two = 20
+wild = 50
+wild-draw-four = 50
+wild-all-flip = 50
+'''
+
+NUMBERS = '''
+[[cards]]
+kind = "number"
+colors = "all"
+values = [{values}]
+count = {count}
+'''
+
+WILDS = '''
+[[cards]]
+kind = "wild-draw-four"
+count = 4
+
+[[cards]]
+kind = "draw-two"
+colors = "all"
+count = 2
+'''
+
+
+def deck_text(values="1, 2, 3, 4, 5, 6, 7, 8, 9", count=2, lo=2, hi=4, hand=7, preset="classic", options="",
+              extra=WILDS):
+    return HEAD.format(lo=lo, hi=hi, hand=hand, preset=preset, options=options) + \
+        NUMBERS.format(values=values, count=count) + extra
+
+
+def codes(rep, errors=True):
+    return {f.code for f in (rep.errors if errors else rep.warnings)}
+
+
+def run(write_manifest, text, **kw):
+    kw.setdefault("games", 20)
+    return check(write_manifest(text), CheckOptions(**kw))
+
+
+def test_a_sound_homemade_deck_passes_and_gets_a_simulation_section(write_manifest):
+    rep = run(write_manifest, deck_text())
+    assert not rep.errors
+    sim = rep.sections["simulation"]
+    assert [t["players"] for t in sim["tables"]] == [2, 3, 4]
+    assert all(t["games"] == 20 for t in sim["tables"])
+    assert "games" in sim["summary"]
+
+
+def test_no_sim_skips_simulation(write_manifest):
+    rep = run(write_manifest, deck_text(), simulate=False)
+    assert "simulation" not in rep.sections
+
+
+def test_twenty_cards_for_ten_players_is_reported(write_manifest):
+    rep = run(write_manifest, deck_text(values="1, 2, 3, 4, 5", count=1, lo=2, hi=10, extra=""))
+    assert "too-few-cards" in codes(rep)
+
+
+def test_no_number_card_under_a_rule_that_needs_one_to_start(write_manifest):
+    extra = '''
+[[cards]]
+kind = "skip"
+colors = "all"
+count = 10
+'''
+    text = HEAD.format(lo=2, hi=4, hand=7, preset="no-mercy", options="") + extra
+    rep = run(write_manifest, text)
+    assert "no-start-card" in codes(rep)
+
+
+def test_seven_zero_rule_without_sevens_and_zeros_is_an_error(write_manifest):
+    rep = run(write_manifest, deck_text(values="1, 2, 3, 4, 5, 6, 8, 9",
+                                        options="[rules.options]\nseven_zero = true"))
+    errs = [f for f in rep.errors if f.code == "rule-needs-card"]
+    assert errs and errs[0].where == "rules.options.seven_zero"
+    assert "7" in errs[0].message and "0" in errs[0].message
+
+
+def test_stacking_without_draw_cards_is_an_error(write_manifest):
+    rep = run(write_manifest, deck_text(options="[rules.options]\nstacking = \"same-kind\"\nchallenge = false",
+                                        extra=""))
+    assert any(f.where == "rules.options.stacking" for f in rep.errors)
+
+
+def test_challenge_without_a_challenge_card_is_an_error(write_manifest):
+    rep = run(write_manifest, deck_text(extra=""))
+    assert any(f.where == "rules.options.challenge" for f in rep.errors)
+
+
+def test_flip_icon_card_without_power_rule_cannot_be_played(write_manifest):
+    extra = WILDS + '''
+[[cards]]
+kind = "number"
+colors = "all"
+value = 3
+count = 1
+flip_icon = true
+'''
+    rep = run(write_manifest, deck_text(extra=extra))
+    assert "effect-not-playable" in codes(rep)
+
+
+def test_mercy_limit_at_or_below_hand_size_is_an_error(write_manifest):
+    rep = run(write_manifest, deck_text(options="[rules.options]\nmercy_limit = 7"))
+    assert any(f.where == "rules.options.mercy_limit" for f in rep.errors)
+
+
+def test_a_deck_whose_games_stall_gets_simulation_warnings(write_manifest):
+    # two colours whose numbers never meet: the cards go round and round, no hand ever empties
+    opts = "[rules.options]\nchallenge = false\nturn_cap = 200"
+    text = HEAD.format(lo=2, hi=2, hand=4, preset="classic", options=opts) + '''
+[[cards]]
+kind = "number"
+colors = ["red"]
+values = [1, 2]
+count = 3
+
+[[cards]]
+kind = "number"
+colors = ["blue"]
+values = [3, 4]
+count = 3
+'''
+    rep = run(write_manifest, text, games=30)
+    warns = codes(rep, errors=False)
+    assert "games-do-not-finish" in warns
+    table = rep.sections["simulation"]["tables"][0]
+    assert table["capped"] > 0 and table["stalled"] + table["finished"] + table["capped"] == 30
+
+
+def test_a_deck_whose_draw_pile_runs_dry_gets_a_warning(write_manifest):
+    # ten wild draw cards among twenty: penalties soon swallow every card
+    text = HEAD.format(lo=3, hi=3, hand=5, preset="classic",
+                       options="[rules.options]\nchallenge = false\nwild_draw_four_legal = \"always\"") + '''
+[[cards]]
+kind = "number"
+colors = ["red"]
+values = [1, 2, 3, 4, 5]
+count = 2
+
+[[cards]]
+kind = "wild-draw-four"
+count = 10
+'''
+    rep = run(write_manifest, text, games=30)
+    assert "draw-pile-dry" in codes(rep, errors=False)
+
+
+@pytest.mark.parametrize("deck", ["classic", "no-mercy", "flex-spectrum"])
+def test_bundled_decks_pass_the_rule_checks(deck):
+    rep = check(deck, CheckOptions(simulate=False))
+    assert not [f for f in rep.errors if f.code in ("rule-needs-card", "effect-not-playable")]
