@@ -136,6 +136,17 @@ class Game(State):
             moves = self._restrict(p, moves)
         return moves
 
+    def moves_for(self, p: int, f: int) -> list[int]:
+        """The legal moves of one card in p's hand (the card just drawn)."""
+        t = self.t
+        if t.has_flex[f] or (t.any_restricted and t.restricted[f + f]):
+            return [m for m in self.legal_moves(p) if m >> 1 == f]
+        key = -1 if self.colorless else ((self.sym + 1) * 32 + (self.val + 1)) * 64 + (self.color + 1)
+        entry = t.cache.get(key)
+        if entry is None:
+            entry = t.legal(key, self.sym, self.val, self.color)
+        return [f + f] if entry[0][f] else []
+
     def _restrict(self, p: int, moves: list[int]) -> list[int]:
         restricted = self.t.restricted
         if not any(restricted[m] for m in moves) or self.restrict == "always":
@@ -173,7 +184,7 @@ class Game(State):
                 if self.outcome is None:
                     self.op_turn(self.step(p))
                 return
-            moves = [m for m in self.legal_moves(p) if m >> 1 == f]
+            moves = self.moves_for(p, f)
             if moves:
                 self.decisions += 1
                 move = self.agents[p].play_drawn(self, p, moves, self.must_play_drawn)

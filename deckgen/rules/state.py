@@ -67,6 +67,8 @@ class State:
     def step(self, p: int, k: int = 1) -> int:
         """The player k seats on from p in the current direction, skipping knocked-out players."""
         n, d, alive = self.n, self.dir, self.alive
+        if self.n_alive == n:
+            return (p + d * k) % n
         for _ in range(k):
             p = (p + d) % n
             while not alive[p]:
