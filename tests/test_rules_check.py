@@ -177,3 +177,35 @@ count = 10
 def test_bundled_decks_pass_the_rule_checks(deck):
     rep = check(deck, CheckOptions(simulate=False))
     assert not [f for f in rep.errors if f.code in ("rule-needs-card", "effect-not-playable")]
+
+
+def test_findings_from_a_report_never_played_kind_and_long_table():
+    from deckgen import manifest
+    from deckgen.rules.checks import findings_from
+
+    deck = manifest.load_deck("classic")
+
+    def table(n, median, plays):
+        return {"players": n, "games": 10, "finished": 10, "stalled": 0, "capped": 0, "games_with_dry_draw_pile": 0,
+                "turns": {"mean": median, "median": median, "p90": median}, "plays_by_kind": plays}
+
+    rep = {"turn_cap": 5000, "tables": [table(2, 40, {"number": 5, "wild": 0}), table(3, 45, {"number": 5, "wild": 0}),
+                                        table(4, 400, {"number": 5, "wild": 0})]}
+    found = {(f.code, f.where) for f in findings_from(deck, rep)}
+    assert ("kind-never-played", "kinds.wild") in found
+    assert ("long-games", "deck.players") in found
+    assert all(not f.is_error for f in findings_from(deck, rep))
+
+
+def test_check_cli_json_has_a_simulation_section():
+    import json
+
+    from click.testing import CliRunner
+
+    from deckgen.cli import main
+
+    res = CliRunner().invoke(main, ["check", "classic", "--json", "--games", "5"])
+    assert res.exit_code == 0, res.output
+    sim = json.loads(res.output)["simulation"]
+    assert sim["games_per_table_size"] == 5 and len(sim["tables"]) == 9
+    assert sim["summary"]

@@ -232,3 +232,28 @@ def test_jump_in_option_identical_card_out_of_turn():
     g.turn()
     assert [g.t.faces[f].id for f in g.hands[2]] == ["blue-2"]
     assert g.cur == 0                    # play goes on from the player who jumped in
+
+
+def test_two_player_reverse_option_reverse_just_reverses():
+    g = situation("classic", [["red-reverse", "red-1"], ["yellow-1"]], top="red-5",
+                  agents=[Scripted(plays=["red-reverse"]), Scripted()], options={"two_player_reverse": "reverse"})
+    g.turn()
+    assert g.cur == 1 and g.dir == -1
+
+
+def test_play_drawn_must_option_plays_the_drawn_card():
+    g = situation("classic", [["blue-1"], ["yellow-1"]], top="red-5", draw=["red-7"],
+                  agents=[Scripted(play_drawn=False), Scripted()], options={"play_drawn": "must"})
+    g.turn()
+    assert g.discard[-1] == face(g.t, "red-7")
+    g = situation("classic", [["blue-1"], ["yellow-1"]], top="red-5", draw=["red-7"],
+                  agents=[Scripted(play_drawn=False), Scripted()])
+    g.turn()
+    assert g.discard[-1] == face(g.t, "red-5") and len(g.hands[0]) == 2
+
+
+def test_draw_until_playable_option_in_classic():
+    g = situation("classic", [["blue-1"], ["yellow-1"]], top="red-5", draw=["green-2", "green-3", "red-8"],
+                  options={"no_playable_card": "draw-until-playable"})
+    g.turn()
+    assert g.discard[-1] == face(g.t, "red-8") and len(g.hands[0]) == 3
