@@ -9,7 +9,7 @@ import statistics
 
 from deckgen.errors import Finding, error, warning
 from deckgen.model import NUMBER, WILD, Deck
-from deckgen.rules.options import OPTIONS
+from deckgen.rules.options import OPTIONS, PRESETS
 
 DEFAULT_GAMES = 200          # games per table size, at most
 TURN_BUDGET = 12_000         # turns per table size for check's simulation (long games cost fewer games)
@@ -39,7 +39,11 @@ def card_rule_findings(deck: Deck) -> list[Finding]:
     out: list[Finding] = []
 
     def opt_error(name: str, message: str, hint: str) -> None:
-        out.append(error("rule-needs-card", f"rules.options.{name}", message, file=f, hint=hint))
+        # a rule the preset or the manifest chose is an error; one merely left at the library
+        # default (the challenge, on unless a preset says otherwise) never applies: a warning
+        chosen = name in PRESETS.get(deck.rules_preset, {}) or o.get(name) != OPTIONS[name].default
+        make = error if chosen else warning
+        out.append(make("rule-needs-card", f"rules.options.{name}", message, file=f, hint=hint))
 
     numbers = {c.value for c in deck.cards if deck.kinds[c.kind].category == NUMBER}
     sides = list(_side_kinds(deck))
