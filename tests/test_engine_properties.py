@@ -34,7 +34,7 @@ def play(deck, n, seed, agent):
 games = st.tuples(st.sampled_from(DECKS), st.integers(2, 10), st.integers(0, 2**32), st.sampled_from(list(AGENTS)))
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(games)
 def test_cards_are_conserved_throughout(args):
     deck, n, seed, agent = args
@@ -46,7 +46,7 @@ def test_cards_are_conserved_throughout(args):
         assert Counter(replay(g.t, n, g.log, upto=i).all_cards()) in (full, Counter())
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(games)
 def test_log_replays_to_the_same_state(args):
     deck, n, seed, agent = args
@@ -92,7 +92,7 @@ def reference_legal(deck, t, s, p, move, top_move) -> bool:
     return ok
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(games)
 def test_every_played_card_was_legal(args):
     deck, n, seed, agent = args

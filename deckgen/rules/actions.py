@@ -345,18 +345,31 @@ def uno_call(g, p: int) -> None:
 
 
 def jump_in(g, p: int) -> None:
-    """Jump-in: another player holding a card identical to the top card may play it at once;
-    play then goes on from them."""
+    """Jump-in: another player holding a card identical to the top card (same colour and number
+    or symbol; wilds and colourless cards never are) may play it at once, and play goes on from
+    them. Each jump-in counts as a turn, so chains end at the turn cap."""
     t = g.t
-    top = g.discard[-1]
-    key = t.ident[top]
-    for q in others(g, p):
-        same = [f for f in g.hands[q] if t.ident[f] == key]
-        if same:
-            g.decisions += 1
-            if g.agents[q].jump_in(g, q, same[0] * 2):
-                g.play(q, same[0] * 2, "jump")
-                return
+    last = p
+    while g.outcome is None and not g.pending:
+        key = t.ident[g.discard[-1]]
+        if key is None:
+            return
+        jumper = None
+        for q in others(g, last):
+            same = [f for f in g.hands[q] if t.ident[f] == key]
+            if same:
+                g.decisions += 1
+                if g.agents[q].jump_in(g, q, same[0] * 2):
+                    jumper = q, same[0]
+                    break
+        if jumper is None:
+            return
+        g.turns += 1
+        if g.turns >= g.turn_cap:
+            g.op_end(CAPPED, None)
+            return
+        last, f = jumper
+        g.play(last, f + f, "jump")
 
 
 # ---------------------------------------------------------------- the start card

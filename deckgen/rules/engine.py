@@ -99,7 +99,7 @@ class Game(State):
     def turn(self) -> None:
         p = self.cur
         self.turns += 1
-        if self.lose_turn[p]:
+        if self.lose_turn[p] or not self.alive[p]:
             self.lose_turn[p] = False
             self.op_turn(self.step(p))
             return
@@ -231,7 +231,7 @@ class Game(State):
                 actions.win(self, p)
         elif len(hand) == 1 and self.uno_penalty and self.outcome is None:
             actions.uno_call(self, p)
-        if self.jump_in and self.outcome is None and not self.pending:
+        if self.jump_in and how != "jump" and self.outcome is None and not self.pending:
             actions.jump_in(self, p)
 
 

@@ -53,7 +53,7 @@ class Table:
     deck_faces: tuple[int, ...]        # every physical card as a face index, manifest order
     hand_size: int = 7
     target: int = 500
-    ident: tuple = ()                  # (colour, kind, number) per face: identical cards for jump-in
+    ident: tuple = ()                  # (colour, kind, number) per face, None for wild/colourless
     knockout_bonus: int = 0
     any_flex: bool = False
     any_restricted: bool = False
@@ -156,7 +156,7 @@ def compile_deck(deck: Deck, opts: dict[str, Any] | None = None) -> Table:
         has_flex=tuple(c.flex is not None for c in faces),
         deck_faces=tuple(face_index[c.id] for c in deck.expanded()),
         hand_size=deck.hand_size, knockout_bonus=deck.scoring.knockout_bonus, target=deck.scoring.target,
-        ident=tuple((c.color, c.kind, c.value) for c in faces),
+        ident=tuple((c.color, c.kind, c.value) if c.color and not c.colorless else None for c in faces),
         **{k: tuple(v) for k, v in per_move.items()},
     )
     table.any_flex = any(table.has_flex)
