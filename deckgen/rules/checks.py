@@ -67,6 +67,12 @@ def card_rule_findings(deck: Deck) -> list[Finding]:
         out.append(warning("rule-unused", "rules.options.two_player_reverse_draw",
                            "the option names a card that reverses and makes the next player draw; the deck has none",
                            file=f))
+    if o.get("jump_in") and not any(c.count >= 2 and c.color and not c.colorless for c in deck.cards):
+        out.append(warning("rule-unused", "rules.options.jump_in",
+                           "jump-in needs two identical coloured cards and every coloured card is unique", file=f))
+    if o.get("duel_penalty") != OPTIONS["duel_penalty"].default and not any(c.duel for c in deck.cards):
+        out.append(warning("rule-unused", "rules.options.duel_penalty",
+                           "the duel penalty is set but no card is a duel card", file=f))
     out.extend(_effect_findings(deck, sides, f))
     return out
 

@@ -72,7 +72,8 @@ _OPTIONS = [
            "Cards drawn by a player who cannot answer a duel (doubles with each counter-duel).",
            minimum=1, maximum=20),
     Option("turn_cap", int, 5000,
-           "Simulation safety: a game that runs longer than this many turns is reported as capped.",
+           "Simulation safety: a game that runs longer than this many turns is reported as capped "
+           "(counter-duels and jump-ins count as turns, so no chain of them can run forever).",
            minimum=50, maximum=1_000_000),
 ]
 
