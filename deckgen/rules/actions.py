@@ -301,7 +301,8 @@ def duel(g, starter: int, value: int) -> int:
         answered = False
         q = g.step(starter)
         while q != starter:
-            opts = [f for f in dict.fromkeys(g.hands[q]) if t.duel[f] or (t.cat[f] == NUM and t.val[f] == value)]
+            answers = _duel_answers(t, value)
+            opts = [f for f in dict.fromkeys(g.hands[q]) if answers[f]]
             if opts:
                 g.decisions += 1
                 f = g.agents[q].duel(g, q, opts, value)
@@ -329,6 +330,15 @@ def duel(g, starter: int, value: int) -> int:
             q = g.step(q)
         if not answered:
             return starter
+
+
+def _duel_answers(t, value: int) -> bytes:
+    """Per face: may it answer a duel on this number (it shows the number, or is a duel card)."""
+    key = ("duel", value)
+    got = t.cache.get(key)
+    if got is None:
+        got = t.cache[key] = bytes(t.duel[f] or (t.cat[f] == NUM and t.val[f] == value) for f in range(t.n_faces))
+    return got
 
 
 def uno_call(g, p: int) -> None:

@@ -10,6 +10,7 @@ import math
 import multiprocessing
 import os
 import statistics
+from collections import deque
 from typing import Callable, Iterable
 
 from deckgen.errors import DeckgenError, error
@@ -20,7 +21,7 @@ from deckgen.rules.table import Table, compile_deck
 
 Progress = Callable[[str, int, int], None]
 CHUNK = 25
-SMALL_CHUNK = 8
+SMALL_CHUNK = 16
 
 _worker: dict = {}
 
@@ -73,47 +74,92 @@ def run(table: Table, players: Iterable[int], games: int, seed: int = 1, agent: 
     and the kept set depends only on the seed, never on timing or the number of cores."""
     if agent not in AGENTS:
         raise DeckgenError(error("agent", "--agent", f"unknown agent '{agent}'", hint="agents: " + ", ".join(AGENTS)))
-    players = list(players)
-    out: dict[int, list[tuple]] = {n: [] for n in players}
-    nxt = dict.fromkeys(players, 0)
-    used = dict.fromkeys(players, 0)
-    full: set[int] = set()
-    size = CHUNK if turn_budget is None else SMALL_CHUNK
+    feed = _Feed(list(players), games, seed, turn_budget)
     workers = workers or os.cpu_count() or 1
-    pool = None
-    if workers > 1 and games * len(players) > size:
-        ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-        pool = ctx.Pool(workers, initializer=_init, initargs=(_clean(table), agent))
-    else:
+    if workers <= 1 or games * len(feed.players) <= SMALL_CHUNK:
         _init(table, agent)
-    total = games * len(players)
+        while True:
+            task = feed.next_task()
+            if task is None:
+                break
+            assert task != "wait"           # nothing is in flight in one process
+            feed.take(task, _run_chunk(task), progress)
+        return feed.out
+    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    pool = ctx.Pool(workers, initializer=_init, initargs=(_clean(table), agent))
     try:
-        active = list(players)
-        while active:
-            tasks = []
-            for n in active:
-                for _ in range(2 if turn_budget else math.ceil(games / size)):
-                    if nxt[n] < games:
-                        tasks.append((n, nxt[n], min(nxt[n] + size, games), seed))
-                        nxt[n] = tasks[-1][2]
-            results = pool.map(_run_chunk, tasks, chunksize=1) if pool else map(_run_chunk, tasks)
-            for task, recs in zip(tasks, results):
-                n = task[0]
-                for rec in recs:
-                    if turn_budget is not None and used[n] >= turn_budget:
-                        full.add(n)
-                        break
-                    out[n].append(rec)
-                    used[n] += rec[2]
-            active = [n for n in active if nxt[n] < games and n not in full]
-            if progress:
-                done = sum(games if (n in full or nxt[n] >= games) else len(out[n]) for n in players)
-                progress("simulating", min(done, total), total)
+        inflight: deque = deque()
+        while True:
+            while len(inflight) < 2 * workers:
+                task = feed.next_task()
+                if task is None or task == "wait":
+                    break
+                inflight.append((task, pool.apply_async(_run_chunk, (task,))))
+            if not inflight:
+                break
+            task, res = inflight.popleft()
+            feed.take(task, res.get(), progress)
     finally:
-        if pool is not None:
-            pool.close()
-            pool.join()
-    return out
+        pool.terminate()
+        pool.join()
+    return feed.out
+
+
+class _Feed:
+    """Hands out chunks of games, round robin over table sizes, and keeps results in order.
+
+    Results must be taken in the order the tasks were handed out; then a table size's kept
+    games are always its first k games, whatever ran in parallel."""
+
+    def __init__(self, players: list[int], games: int, seed: int, budget: int | None):
+        self.players, self.games, self.seed, self.budget = players, games, seed, budget
+        self.out: dict[int, list[tuple]] = {n: [] for n in players}
+        self.nxt = dict.fromkeys(players, 0)
+        self.used = dict.fromkeys(players, 0)
+        self.full: set[int] = set()
+        self.flying = dict.fromkeys(players, 0)
+        self.turn = 0
+
+    def next_task(self) -> tuple | None:
+        active = [n for n in self.players if self.nxt[n] < self.games and n not in self.full]
+        if self.budget is not None:
+            # a table size close to its budget gets one task at a time: no long game wasted
+            ready = [n for n in active if not self.flying[n] or self._size(n) > 2]
+            if not ready and active:
+                return "wait"
+            active = ready
+        if not active:
+            return None
+        n = active[self.turn % len(active)]
+        self.turn += 1
+        size = CHUNK if self.budget is None else self._size(n)
+        self.flying[n] += 1
+        start = self.nxt[n]
+        self.nxt[n] = min(start + size, self.games)
+        return n, start, self.nxt[n], self.seed
+
+    def _size(self, n: int) -> int:
+        kept = self.out[n]
+        est = (self.used[n] / len(kept)) if kept else 100.0
+        return max(1, min(SMALL_CHUNK, int((self.budget - self.used[n]) / (4 * est))))
+
+    def take(self, task: tuple, recs: list[tuple], progress: Progress | None) -> None:
+        n = task[0]
+        self.flying[n] -= 1
+        if n in self.full:
+            return
+        for rec in recs:
+            if self.budget is not None and self.used[n] >= self.budget:
+                self.full.add(n)
+                break
+            self.out[n].append(rec)
+            self.used[n] += rec[2]
+        if self.budget is not None and self.used[n] >= self.budget:
+            self.full.add(n)
+        if progress:
+            total = self.games * len(self.players)
+            done = sum(self.games if n in self.full else len(self.out[n]) for n in self.players)
+            progress("simulating", min(done, total), total)
 
 
 def _clean(table: Table) -> Table:
