@@ -97,6 +97,9 @@ class GreedyAgent(Agent):
                 score -= 200                      # keep wilds
             if m & 1:
                 score -= 5                        # keep the Power card green when it costs nothing
+            score += 10 * sum(e.n or 0 for e in t.effects[m] if e.op in ("draw", "everyone_draws"))
+            if not leader_next and any(e.op == "target" for e in t.effects[m]):
+                score += 10                       # a chosen victim: the leader, wherever they sit
             if leader_next and (t.draw_val[m] or any(e.op in ("skip", "skip_all") for e in t.effects[m])):
                 score += 300                      # attack the leader
             if best_score is None or score > best_score:
