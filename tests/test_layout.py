@@ -6,7 +6,6 @@ layout is tested on its own, quickly; test_build.py runs the real renderer.
 
 import hashlib
 import io
-import subprocess
 
 import pdfplumber
 import pypdf
@@ -204,6 +203,17 @@ def _check_marks(page, bleed, paper):
         assert not inside, "a crop mark crosses the card block"
 
 
+def rasterize(pdf_path, dpi: int, page_indexes) -> list[Image.Image]:
+    """PDF pages as images, drawn by PDFium (an independent renderer, shipped in its wheel)."""
+    import pypdfium2
+
+    doc = pypdfium2.PdfDocument(str(pdf_path))
+    try:
+        return [doc[i].render(scale=dpi / 72).to_pil() for i in page_indexes]
+    finally:
+        doc.close()
+
+
 def _margin_is_blank(png: Image.Image, margin_px: int) -> bool:
     g = png.convert("L")
     w, h = g.size
@@ -217,16 +227,12 @@ def test_nothing_enters_the_printable_margin(no_mercy, tmp_path, paper, card):
     data = cards_pdf_for_deck(no_mercy, faces, card, 3.0, LayoutOptions(paper=paper)).data
     pdf_path = tmp_path / "x.pdf"
     pdf_path.write_bytes(data)
-    subprocess.run(["pdftoppm", "-png", "-r", "100", "-f", "1", "-l", "4", str(pdf_path), str(tmp_path / "p")],
-                   check=True)
     margin_px = int(5.0 / 25.4 * 100) - 1      # 5 mm at 100 dpi, less a pixel of antialiasing
-    pages = sorted(tmp_path.glob("p-*.png"))
+    pages = rasterize(pdf_path, 100, range(4))
     assert len(pages) == 4
-    for p in pages:
-        with Image.open(p) as im:
-            assert _margin_is_blank(im, margin_px), p.name
-    with Image.open(pages[2]) as im:      # and the cards are really there
-        assert im.convert("L").getextrema()[0] < 200
+    for i, im in enumerate(pages):
+        assert _margin_is_blank(im, margin_px), f"page {i + 1}"
+    assert pages[2].convert("L").getextrema()[0] < 200      # and the cards are really there
 
 
 def test_each_face_embedded_once_fonts_embedded_and_metadata(no_mercy, nm_pdf, nm_faces):
@@ -309,9 +315,7 @@ def test_gap_zero_shows_bleed_only_on_the_outer_edges(no_mercy, tmp_path):
     data = cards_pdf_for_deck(no_mercy, faces, UNO, bleed, opts).data
     sheet = plan_sheet(SheetSpec((210, 297), UNO, bleed, 0.0, 5.0))
     (tmp_path / "s.pdf").write_bytes(data)
-    subprocess.run(["pdftoppm", "-png", "-r", "100", "-f", "3", "-l", "3", str(tmp_path / "s.pdf"),
-                    str(tmp_path / "s")], check=True)
-    page = Image.open(next(tmp_path.glob("s-*.png"))).convert("RGB")
+    page = rasterize(tmp_path / "s.pdf", 100, [2])[0].convert("RGB")
     scale = 100 / 25.4
     blk = sheet.block
     inner = (blk.x * scale + 2, (297 - blk.top) * scale + 2, blk.right * scale - 2, (297 - blk.y) * scale - 2)
