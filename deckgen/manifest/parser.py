@@ -294,110 +294,160 @@ def _cards(value: Any, path: Path, kinds: dict[str, Kind], palette: Palette | No
     return cards
 
 
+@dataclass
+class _Entry:
+    """One [[cards]] entry being read: where it is, and the fields read so far."""
+
+    raw: dict
+    where: str
+    line: int | None
+    shape: Shape
+    out: Collector
+    kind: Kind | None = None
+    count: int | None = None
+    flags: dict = field(default_factory=dict)
+    colors: list | None = None
+    values: list | None = None
+    points: int | None = None
+    names: dict | None = None
+    pattern: str | None = None
+
+    def err(self, code: str, key: str, msg: str, hint: str | None = None) -> None:
+        self.out.error(code, f"{self.where}.{key}" if key else self.where, msg, hint=hint, line=self.line)
+
+    def key(self, one: str, many: str) -> str:
+        """The key the entry used: 'colors' or 'color', 'values' or 'value'."""
+        return many if many in self.raw else one
+
+
 def _card_entry(entry: dict, where: str, line: int | None, kinds: dict[str, Kind], palette: Palette | None,
                 points: dict, shape: Shape, out: Collector) -> list[Card]:
-    err = lambda code, key, msg, hint=None: out.error(code, f"{where}.{key}" if key else where, msg, hint=hint, line=line)
-    kid = entry.get("kind")
-    kind = kinds.get(kid) if isinstance(kid, str) else None
-    if "kind" in entry and kind is None:
-        err("kind", "kind", f"unknown card kind {kid!r}",
-            hint=did_you_mean(str(kid), kinds) or "declare it in a [kinds.<id>] table; standard kinds: " + ", ".join(kinds))
-    count = shape.integer(entry["count"], f"{where}.count", 1, MAX_COUNT, what="a positive whole number of copies",
-                          line=line) if "count" in entry else None
-    flags = {}
+    e = _Entry(entry, where, line, shape, out)
+    if not _read_fields(e, kinds, palette):
+        return []
+    ok = _check_lists(e, palette)
+    ok &= _check_category(e)
+    ok &= _check_flex(e, kinds)
+    if not ok or (palette is None and e.colors != [None]):
+        return []
+    return _expand_cards(e, palette, points, kinds)
+
+
+def _read_fields(e: _Entry, kinds: dict[str, Kind], palette: Palette | None) -> bool:
+    raw, shape, where, line = e.raw, e.shape, e.where, e.line
+    kid = raw.get("kind")
+    e.kind = kinds.get(kid) if isinstance(kid, str) else None
+    if "kind" in raw and e.kind is None:
+        e.err("kind", "kind", f"unknown card kind {kid!r}",
+              hint=did_you_mean(str(kid), kinds) or "declare it in a [kinds.<id>] table; standard kinds: "
+              + ", ".join(kinds))
+    if "count" in raw:
+        e.count = shape.integer(raw["count"], f"{where}.count", 1, MAX_COUNT, what="a positive whole number of copies",
+                                line=line)
     for flag in ("flip_icon", "duel", "colorless"):
-        flags[flag] = bool(shape.boolean(entry[flag], f"{where}.{flag}", line=line)) if flag in entry else False
-    colors = _expand(entry, "color", "colors", where, out)
-    values = _expand(entry, "value", "values", where, out)
-    card_points = None
-    if "points" in entry:
-        card_points = shape.integer(entry["points"], f"{where}.points", 0, 10_000, line=line)
-    names = shape.text(entry["name"], f"{where}.name", line=line) if "name" in entry else None
-    pattern = shape.string(entry["id"], f"{where}.id", line=line) if "id" in entry else None
-    if None in (kind, count) or colors is None or values is None:
-        return []
-    palette_ids = palette.ids() if palette else ()
-    if colors == ["all"]:
-        colors = list(palette_ids) if palette else []
+        e.flags[flag] = bool(shape.boolean(raw[flag], f"{where}.{flag}", line=line)) if flag in raw else False
+    e.colors = _expand(raw, "color", "colors", where, e.out)
+    e.values = _expand(raw, "value", "values", where, e.out)
+    if "points" in raw:
+        e.points = shape.integer(raw["points"], f"{where}.points", 0, 10_000, line=line)
+    if "name" in raw:
+        e.names = shape.text(raw["name"], f"{where}.name", line=line)
+    if "id" in raw:
+        e.pattern = shape.string(raw["id"], f"{where}.id", line=line)
+    if e.colors == ["all"]:
+        e.colors = list(palette.ids()) if palette else []
+    return None not in (e.kind, e.count, e.colors, e.values)
+
+
+def _check_lists(e: _Entry, palette: Palette | None) -> bool:
+    """Every colour is in the palette and every value a card value."""
     ok = True
-    for c in colors:
-        if c is not None and (not isinstance(c, str) or (palette and c not in palette_ids)):
-            err("color", "colors" if "colors" in entry else "color", f"colour {c!r} is not in the palette",
-                hint=color_hint(c, palette))
+    ids = palette.ids() if palette else ()
+    for c in e.colors:
+        if c is not None and (not isinstance(c, str) or (palette and c not in ids)):
+            e.err("color", e.key("color", "colors"), f"colour {c!r} is not in the palette", hint=color_hint(c, palette))
             ok = False
-    for v in values:
+    for v in e.values:
         if v is not None and (isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_VALUE):
-            err("value", "values" if "values" in entry else "value",
-                f"expected a card value from 0 to {MAX_VALUE}, got {v!r}")
+            e.err("value", e.key("value", "values"), f"expected a card value from 0 to {MAX_VALUE}, got {v!r}")
             ok = False
-    # What the kind's category allows.
-    has_color = colors != [None]
-    if kind.category == NUMBER and values == [None]:
-        err("missing-key", "value", f"a '{kind.id}' card (a number card) needs a 'value'")
-        ok = False
-    if kind.category != NUMBER and values != [None]:
-        err("value", "value", f"'{kind.id}' is not a number card, so it takes no value")
-        ok = False
+    return ok
+
+
+def _check_category(e: _Entry) -> bool:
+    """What the kind's category allows: values for numbers, no colour for wilds, flags for numbers."""
+    kind, flags, has_color = e.kind, e.flags, e.colors != [None]
+    problems = []
+    if kind.category == NUMBER and e.values == [None]:
+        problems.append(("missing-key", "value", f"a '{kind.id}' card (a number card) needs a 'value'", None))
+    if kind.category != NUMBER and e.values != [None]:
+        problems.append(("value", "value", f"'{kind.id}' is not a number card, so it takes no value", None))
     if kind.category == WILD and has_color:
-        err("color", "color", f"'{kind.id}' is a wild card: it has no colour",
-            hint="remove 'color'/'colors', or use a coloured kind")
-        ok = False
+        problems.append(("color", "color", f"'{kind.id}' is a wild card: it has no colour",
+                         "remove 'color'/'colors', or use a coloured kind"))
     if kind.category != WILD and not has_color and not flags["colorless"]:
-        err("missing-key", "color", f"a '{kind.id}' card needs a colour ('color' or 'colors')",
-            hint="or set colorless = true for a colourless number card")
-        ok = False
+        problems.append(("missing-key", "color", f"a '{kind.id}' card needs a colour ('color' or 'colors')",
+                         "or set colorless = true for a colourless number card"))
     if flags["colorless"] and (has_color or kind.category != NUMBER):
-        err("value", "colorless", "only a number card without a colour can be colourless")
-        ok = False
+        problems.append(("value", "colorless", "only a number card without a colour can be colourless", None))
     if (flags["duel"] or flags["flip_icon"]) and kind.category != NUMBER:
-        err("value", "duel" if flags["duel"] else "flip_icon", "only number cards carry the duel or flip icon")
+        problems.append(("value", "duel" if flags["duel"] else "flip_icon",
+                         "only number cards carry the duel or flip icon", None))
+    for code, key, msg, hint in problems:
+        e.err(code, key, msg, hint=hint)
+    return not problems
+
+
+def _check_flex(e: _Entry, kinds: dict[str, Kind]) -> bool:
+    """The flex table's shape; its colour is resolved per card in :func:`_expand_cards`."""
+    if e.raw.get("flex") is None:
+        return True
+    table = e.shape.table(e.raw["flex"], f"{e.where}.flex", FLEX_KEYS, line=e.line)
+    if table is None:
+        return False
+    ok = "kind" in table
+    fk = table.get("kind")
+    if "kind" in table and (not isinstance(fk, str) or fk not in kinds):
+        e.err("kind", "flex.kind", f"unknown card kind {fk!r}",
+              hint=did_you_mean(str(fk), kinds) or "standard kinds: " + ", ".join(kinds))
         ok = False
-    flex_raw = entry.get("flex")
-    if flex_raw is not None:
-        flex_table = shape.table(flex_raw, f"{where}.flex", FLEX_KEYS, line=line)
-        if flex_table is None:
-            ok = False
-        else:
-            fk = flex_table.get("kind")
-            ok &= "kind" in flex_table
-            if "kind" in flex_table and (not isinstance(fk, str) or fk not in kinds):
-                err("kind", "flex.kind", f"unknown card kind {fk!r}",
-                    hint=did_you_mean(str(fk), kinds) or "standard kinds: " + ", ".join(kinds))
-                ok = False
-            if kind.category != WILD and "color" not in flex_table:
-                err("missing-key", "flex.color", "the flex side of a coloured card needs a colour",
-                    hint="a palette colour id, or '+k' for the colour k places later")
-                ok = False
-            if kind.category == WILD and "color" in flex_table:
-                err("value", "flex.color", "a wild card's flex side has no colour")
-                ok = False
-    if not ok or (palette is None and has_color):
-        return []
-    cards = []
-    for color in colors:
+    if e.kind.category != WILD and "color" not in table:
+        e.err("missing-key", "flex.color", "the flex side of a coloured card needs a colour",
+              hint="a palette colour id, or '+k' for the colour k places later")
+        ok = False
+    if e.kind.category == WILD and "color" in table:
+        e.err("value", "flex.color", "a wild card's flex side has no colour")
+        ok = False
+    return ok
+
+
+def _expand_cards(e: _Entry, palette: Palette | None, points: dict, kinds: dict[str, Kind]) -> list[Card]:
+    """One card per colour and value of the entry."""
+    flex_raw, kind, cards = e.raw.get("flex"), e.kind, []
+    for color in e.colors:
         flex = None
         if flex_raw is not None:
-            fcolor = _flex_color(flex_raw.get("color"), color, palette, where, line, out)
+            fcolor = _flex_color(flex_raw.get("color"), color, palette, e.where, e.line, e.out)
             if flex_raw.get("color") is not None and fcolor is None:
                 continue
             if fcolor is not None and fcolor == color:
-                out.error("flex-color", f"{where}.flex.color",
-                          f"the flex side's colour '{fcolor}' is the card's own colour", line=line,
-                          hint="a flex side must point to another colour")
+                e.err("flex-color", "flex.color", f"the flex side's colour '{fcolor}' is the card's own colour",
+                      hint="a flex side must point to another colour")
                 continue
             flex = FlexSide(fcolor, flex_raw["kind"])
-        for value in values:
-            cid = naming.card_id(pattern, kind, color, value, flags, flex)
+        for value in e.values:
+            cid = naming.card_id(e.pattern, kind, color, value, e.flags, flex)
             if not SLUG.match(cid):
-                err("value", "id", f"card id '{cid}' is not valid", hint="use lower-case letters, digits and hyphens")
+                e.err("value", "id", f"card id '{cid}' is not valid", hint="use lower-case letters, digits and hyphens")
                 continue
-            pts = card_points if card_points is not None else points.get(kind.id)
+            pts = e.points if e.points is not None else points.get(kind.id)
             if pts == "face":
-                pts = value if value is not None else None
-            cnames = names_of(dict(names)) if names else naming.card_names(kind, color, value, flags, flex, palette, kinds)
-            cards.append(Card(cid, kind.id, color, value, count, pts, Names(cnames),
-                              flip_icon=flags["flip_icon"], duel=flags["duel"], colorless=flags["colorless"],
-                              flex=flex, where=where))
+                pts = value
+            names = names_of(e.names) if e.names else naming.card_names(kind, color, value, e.flags, flex, palette,
+                                                                        kinds)
+            cards.append(Card(cid, kind.id, color, value, e.count, pts, Names(names),
+                              flip_icon=e.flags["flip_icon"], duel=e.flags["duel"],
+                              colorless=e.flags["colorless"], flex=flex, where=e.where))
     return cards
 
 
