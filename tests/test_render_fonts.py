@@ -39,13 +39,40 @@ def test_user_font_folder_and_fonts_toml(fresh_fonts, tmp_path):
     assert "Mine.ttf" in fonts.fonts_signature()
 
 
-def test_font_without_spanish_letters_is_skipped(fresh_fonts, tmp_path):
+def test_chosen_font_without_spanish_letters_is_an_error(fresh_fonts, tmp_path):
     hb = Path(reportlab.__file__).resolve().parent / "fonts" / "hb-test.ttf"
     shutil.copy(hb, tmp_path / "Tiny.ttf")
     (tmp_path / "fonts.toml").write_text('display = "Tiny.ttf"\n', "utf-8")
     fresh_fonts.setenv("DECKGEN_FONTS", str(tmp_path))
     assert not fonts.covers_spanish(tmp_path / "Tiny.ttf")
-    assert fonts.font_path("display").name == "LeagueSpartan-Black.otf"
+    with pytest.raises(DeckgenError) as exc:
+        fonts.font_path("display")
+    finding = exc.value.findings[0]
+    assert (finding.file, finding.where) == (str(tmp_path / "fonts.toml"), "display")
+    assert "lacks Spanish letters" in finding.message
+
+
+def test_missing_chosen_font_names_the_file_and_the_fonts_there(fresh_fonts, tmp_path):
+    shutil.copy(VERA, tmp_path / "Mine.ttf")
+    (tmp_path / "fonts.toml").write_text('display = "Mien.ttf"\n', "utf-8")
+    fresh_fonts.setenv("DECKGEN_FONTS", str(tmp_path))
+    with pytest.raises(DeckgenError) as exc:
+        fonts.font_path("display")
+    finding = exc.value.findings[0]
+    assert finding.where == "display" and "no font file 'Mien.ttf'" in finding.message
+    assert finding.hint == "fonts there: Mine.ttf"
+
+
+def test_missing_font_is_a_usage_error_on_the_command_line(fresh_fonts, tmp_path):
+    from click.testing import CliRunner
+
+    from deckgen.cli import main
+
+    (tmp_path / "fonts.toml").write_text('text = "Gone.otf"\n', "utf-8")
+    fresh_fonts.setenv("DECKGEN_FONTS", str(tmp_path))
+    result = CliRunner().invoke(main, ["render", "classic", "-o", str(tmp_path / "out"), "--dpi", "40", "--no-cache"])
+    assert result.exit_code == 2
+    assert "fonts.toml: text: no font file 'Gone.otf'" in result.stderr
 
 
 def test_bad_fonts_toml_names_the_file(fresh_fonts, tmp_path):

@@ -74,11 +74,27 @@ def font_path(role: str) -> Path:
     for folder in font_dirs():
         if not folder.is_dir():
             continue
-        name = _configured(folder).get(role) or ROLES[role]
-        path = folder / name
+        chosen = _configured(folder).get(role)
+        path = folder / (chosen or ROLES[role])
+        if chosen:
+            _check_chosen(folder, role, path)
+            return path
         if path.is_file() and covers_spanish(path):
             return path
     return _fallback()
+
+
+def _check_chosen(folder: Path, role: str, path: Path) -> None:
+    """A font a user named in fonts.toml must exist, load and have the Spanish letters."""
+    conf = str(folder / "fonts.toml")
+    if not path.is_file():
+        there = sorted(p.name for p in folder.iterdir() if p.suffix.lower() in (".ttf", ".otf"))
+        raise DeckgenError(error("font", role, f"no font file '{path.name}' in {folder}", file=conf,
+                                 hint=("fonts there: " + ", ".join(there)) if there else
+                                 "copy the .ttf or .otf file into that folder"))
+    if not covers_spanish(path):
+        raise DeckgenError(error("font", role, f"'{path.name}' cannot be loaded or lacks Spanish letters "
+                                 f"({SPANISH})", file=conf, hint="choose a font with full Latin-1 coverage"))
 
 
 @functools.lru_cache(maxsize=256)
