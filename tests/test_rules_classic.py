@@ -257,3 +257,187 @@ def test_draw_until_playable_option_in_classic():
                   options={"no_playable_card": "draw-until-playable"})
     g.turn()
     assert g.discard[-1] == face(g.t, "red-8") and len(g.hands[0]) == 3
+
+
+# ---------------------------------------------------------------- edge cases (audit)
+
+def ids(g, p):
+    return [g.t.faces[f].id for f in g.hands[p]]
+
+
+def test_skip_with_two_players_plays_again():
+    g = situation("classic", [["red-skip", "red-1"], ["yellow-1"]], top="red-5",
+                  agents=[Scripted(plays=["red-skip"]), Scripted()])
+    g.turn()
+    assert g.cur == 0
+
+
+def test_draw_two_with_two_players_victim_draws_and_player_plays_again():
+    g = situation("classic", [["red-draw-two", "red-1"], ["yellow-1"]], top="red-5", draw=["blue-1", "blue-2"],
+                  agents=[Scripted(plays=["red-draw-two"]), Scripted()])
+    g.turn()
+    assert len(g.hands[1]) == 3 and g.cur == 0
+
+
+def test_start_card_reverse_with_two_players_the_dealer_plays_first():
+    g, t = start_game(["red-reverse"], n=2)
+    assert g.dir == -1 and g.cur == 1
+
+
+def test_start_card_draw_two_with_two_players_the_dealer_plays_first():
+    g, t = start_game(["red-draw-two"], n=2)
+    assert len(g.hands[0]) == 9 and g.cur == 1
+
+
+def test_start_card_number_has_no_effect_and_first_player_is_left_of_dealer():
+    g, t = start_game(["blue-7"], n=4)
+    assert t.faces[g.discard[-1]].id == "blue-7" and g.cur == 0 and g.dir == 1
+    assert g.color == color(t, "blue")
+
+
+def test_last_card_wild_draw_four_unchallenged_next_player_draws_four_before_scoring():
+    agents = [Scripted(plays=["wild-draw-four"], colors=["blue"]), Scripted(challenge=False), Scripted()]
+    g = situation("classic", [["wild-draw-four"], ["yellow-1"], ["green-1"]], top="red-5",
+                  draw=["blue-1", "blue-2", "blue-3", "blue-4"], agents=agents)
+    g.turn()
+    assert g.outcome == FINISHED and g.winner == 0 and len(g.hands[1]) == 5
+    assert g.score == 1 + 1 + 2 + 3 + 4 + 1
+
+
+def test_last_card_wild_draw_four_is_always_legal_a_challenge_fails_and_the_player_wins():
+    agents = [Scripted(plays=["wild-draw-four"], colors=["blue"]), Scripted(challenge=True), Scripted()]
+    g = situation("classic", [["wild-draw-four"], ["yellow-1"], ["green-1"]], top="red-5",
+                  draw=["blue-1"] * 6, agents=agents)
+    g.turn()
+    assert g.outcome == FINISHED and g.winner == 0 and len(g.hands[1]) == 1 + 6
+
+
+def test_wild_draw_four_with_current_colour_in_hand_is_guilty_even_when_it_also_matches_by_number():
+    g = situation("classic", [["wild-draw-four", "red-1"], ["yellow-1"]], top="blue-1")
+    g.color = color(g.t, "blue")
+    assert g.restricted_play_legal(0, None, None)          # red-1 matches by number only: still legal
+    g.hands[0].append(face(g.t, "blue-9"))
+    assert not g.restricted_play_legal(0, None, None)
+
+
+def test_stacking_option_same_kind_wild_draw_four_on_wild_draw_four():
+    agents = [Scripted(plays=["wild-draw-four"], colors=["blue"]), Scripted(plays=["wild-draw-four"], colors=["red"]),
+              Scripted(stack=False)]
+    g = situation("classic", [["wild-draw-four", "green-1"], ["wild-draw-four", "yellow-1"], ["green-2"]],
+                  top="red-5", draw=["blue-1"] * 8, agents=agents, options={"stacking": "same-kind"})
+    g.turn()
+    assert g.cur == 1 and g.pending == 4
+    g.turn()
+    assert g.cur == 2 and g.pending == 8 and g.color == color(g.t, "red")
+    g.turn()
+    assert len(g.hands[2]) == 9 and g.cur == 0
+
+
+def test_stacking_option_a_wild_draw_four_waiting_may_be_challenged():
+    agents = [Scripted(plays=["wild-draw-four"], colors=["blue"]), Scripted(challenge=True), Scripted()]
+    g = situation("classic", [["wild-draw-four", "red-1", "red-2"], ["blue-7", "yellow-1"], ["green-1"]],
+                  top="red-5", draw=["green-2"] * 6, agents=agents, options={"stacking": "same-kind"})
+    g.turn()
+    assert g.pending == 4 and g.cur == 1
+    g.turn()                                       # the challenge succeeds: the player draws 4, 1 plays
+    assert len(g.hands[0]) == 2 + 4 and g.pending == 0
+    assert ids(g, 1) == ["yellow-1"] and g.discard[-1] == face(g.t, "blue-7") and g.cur == 2
+
+
+def test_stacking_option_a_legal_wild_draw_four_challenged_challenger_draws_six():
+    agents = [Scripted(plays=["wild-draw-four"], colors=["blue"]), Scripted(challenge=True), Scripted()]
+    g = situation("classic", [["wild-draw-four", "blue-1"], ["yellow-1"], ["green-1"]], top="red-5",
+                  draw=["green-3"] * 6, agents=agents, options={"stacking": "same-kind"})
+    g.turn()
+    g.turn()
+    assert len(g.hands[1]) == 1 + 6 and g.pending == 0 and g.cur == 2
+
+
+def test_stacking_option_last_card_draw_two_the_next_player_draws_the_stack_before_scoring():
+    g = situation("classic", [["red-draw-two"], ["yellow-1", "blue-draw-two"], ["green-1"]], top="red-5",
+                  draw=["blue-9", "blue-8"], agents=[Scripted(plays=["red-draw-two"]), Scripted(), Scripted()],
+                  options={"stacking": "same-kind"})
+    g.turn()
+    assert g.outcome == FINISHED and g.winner == 0 and len(g.hands[1]) == 4
+
+
+def test_uno_forgotten_but_not_caught_no_penalty():
+    g = situation("classic", [["red-1", "red-2"], ["yellow-1"]], top="red-5", draw=["blue-1", "blue-2"],
+                  agents=[Scripted(plays=["red-1"], uno=False), Scripted(catch=False)])
+    g.turn()
+    assert len(g.hands[0]) == 1
+
+
+def test_seven_zero_option_off_seven_and_zero_are_plain_numbers():
+    g = situation("classic", [["red-7", "red-1"], ["yellow-1", "yellow-2"]], top="red-5",
+                  agents=[Scripted(plays=["red-7"]), Scripted()])
+    g.turn()
+    assert ids(g, 0) == ["red-1"] and ids(g, 1) == ["yellow-1", "yellow-2"]
+
+
+def test_jump_in_option_wilds_never_jump_in_and_play_goes_on_from_the_jumper():
+    agents = [Scripted(plays=["wild"], colors=["red"]), Scripted(jump_in=True), Scripted(jump_in=True)]
+    g = situation("classic", [["wild", "red-1"], ["wild", "yellow-1"], ["wild", "blue-2"]], top="red-4",
+                  agents=agents, options={"jump_in": True})
+    g.turn()
+    assert len(g.hands[1]) == 2 and len(g.hands[2]) == 2 and g.cur == 1
+
+
+def test_jump_in_option_off_nobody_jumps_in():
+    agents = [Scripted(plays=["red-5"]), Scripted(), Scripted(jump_in=True)]
+    g = situation("classic", [["red-5", "red-1"], ["yellow-1"], ["red-5", "blue-2"]], top="red-4", agents=agents)
+    g.turn()
+    assert len(g.hands[2]) == 2 and g.cur == 1
+
+
+def test_reshuffle_includes_set_aside_cards_and_never_the_top_card():
+    g = situation("classic", [["blue-1"], ["yellow-1"]], top="red-5", discard=["green-1"])
+    g.aside = [face(g.t, "wild-draw-four")]
+    g.rng.seed(1)
+    g.op_reshuffle()
+    assert sorted(g.draw_pile) == sorted([face(g.t, "green-1"), face(g.t, "wild-draw-four")])
+    assert g.aside == [] and g.discard == [face(g.t, "red-5")]
+
+
+LARGE = '''
+[deck]
+id = "large"
+name = "Large numbers"
+language = "en"
+players = { min = 2, max = 4 }
+hand_size = 5
+palette = "classic"
+
+[rules]
+preset = "classic"
+
+[scoring]
+target = 500
+[scoring.points]
+number = "face"
+skip = 20
+
+[[cards]]
+kind = "number"
+colors = "all"
+values = [1, 31, 63, 95]
+count = 2
+
+[[cards]]
+kind = "skip"
+colors = "all"
+count = 2
+'''
+
+
+def test_match_colour_number_or_symbol_with_card_values_up_to_99(write_manifest):
+    from deckgen import manifest
+    deck = manifest.load_deck(write_manifest(LARGE))
+    t = table_for(deck)
+    # the legality cache is shared by every pile state: a red 63 on top must not answer for a red Skip
+    g = situation(deck, [["blue-63", "blue-skip"], ["yellow-1"]], top="red-63", table=t)
+    assert g.legal_moves(0) == [move(t, "blue-63")]
+    g = situation(deck, [["blue-63", "blue-skip"], ["yellow-1"]], top="red-skip", table=t)
+    assert g.legal_moves(0) == [move(t, "blue-skip")]
+    g = situation(deck, [["blue-31", "blue-95", "blue-1"], ["yellow-1"]], top="red-95", table=t)
+    assert g.legal_moves(0) == [move(t, "blue-95")]

@@ -2,6 +2,7 @@
 
 from deckgen.rules.engine import Game
 from deckgen.rules.scenario import Scripted, color, face, move, situation, table_for
+from deckgen.rules.state import FINISHED
 
 FLEX = "flex-spectrum"
 
@@ -227,3 +228,223 @@ def test_no_playable_card_draw_one_and_may_play_it():
     g = situation(FLEX, [["blue-9"], ["green-1"]], top="red-4", draw=["lime-6", "red-8"])
     g.turn()
     assert ids(g, 0) == ["blue-9", "lime-6"] and g.cur == 1
+
+
+# ---------------------------------------------------------------- edge cases (audit)
+
+def test_wild_all_flip_turns_every_card_at_once_before_the_all_red_rule():
+    # green, red, green -> red, green, red: no moment in between counts as "all red"
+    g = situation(FLEX, [["wild-all-flip", "blue-9"], ["green-1"], ["cyan-1"]], top="red-4",
+                  agents=[Scripted(plays=["wild-all-flip"], colors=["lime"]), Scripted(), Scripted()])
+    g.power = [False, True, False]
+    g.turn()
+    assert g.power == [True, False, True]
+
+
+def test_wild_all_flip_when_all_end_red_all_turn_green():
+    g = situation(FLEX, [["wild-all-flip", "blue-9"], ["green-1"], ["cyan-1"]], top="red-4",
+                  agents=[Scripted(plays=["wild-all-flip"], colors=["lime"]), Scripted(), Scripted()])
+    g.turn()
+    assert g.power == [True, True, True]
+
+
+def test_flip_icon_turning_the_last_green_card_red_turns_all_green():
+    g = situation(FLEX, [["red-3-flip", "blue-9"], ["green-1"], ["cyan-1"]], top="red-4",
+                  agents=[Scripted(plays=["red-3-flip"]), Scripted(), Scripted()])
+    g.power = [True, False, False]
+    g.turn()
+    assert g.power == [True, True, True]
+
+
+def test_flex_side_on_a_symbol_match_and_flex_action_sets_the_regular_colour():
+    # red-reverse-flex-skip: its flex side is a Skip, so it plays on a Skip of any colour
+    g = situation(FLEX, [["red-reverse-flex-skip", "blue-9"], ["green-1"], ["cyan-1"]], top="lime-skip",
+                  agents=[Scripted(plays=["red-reverse-flex-skip@flex"]), Scripted(), Scripted()])
+    assert move(g.t, "red-reverse-flex-skip") not in g.legal_moves(0)
+    g.turn()
+    assert g.cur == 2 and g.dir == 1 and g.color == color(g.t, "red") and g.power[0] is False
+
+
+def test_flex_number_side_matches_by_number():
+    g = situation(FLEX, [["red-5-flex", "blue-9"], ["green-1"]], top="cyan-5")
+    assert move(g.t, "red-5-flex@flex") in g.legal_moves(0) and move(g.t, "red-5-flex") in g.legal_moves(0)
+
+
+def test_flex_side_does_not_match_by_its_regular_colour():
+    g = situation(FLEX, [["red-2-flex", "blue-9"], ["green-1"]], top="red-9")
+    legal = g.legal_moves(0)
+    assert move(g.t, "red-2-flex") in legal and move(g.t, "red-2-flex@flex") not in legal
+
+
+def test_flex_wild_regular_side_is_a_plain_wild_and_keeps_power_green():
+    g = situation(FLEX, [["wild-flex-everyone-draws-2", "blue-9"], ["green-1"], ["cyan-1"]], top="brown-4",
+                  draw=["lime-1"] * 4,
+                  agents=[Scripted(plays=["wild-flex-everyone-draws-2"], colors=["pink"]), Scripted(), Scripted()])
+    g.turn()
+    assert len(g.hands[1]) == 1 and len(g.hands[2]) == 1
+    assert g.power[0] is True and g.color == color(g.t, "pink") and g.cur == 1
+
+
+def test_flex_side_with_power_red_is_not_offered_when_stacking_either():
+    from deckgen.rules.actions import stack_moves
+    g = situation(FLEX, [["red-draw-two-flex-everyone-draws-1", "blue-draw-two"], ["green-1"]], top="red-draw-two",
+                  options={"stacking": "equal-or-higher"})
+    g.pending, g.pending_val = 2, 2
+    g.power[0] = False
+    assert all(m & 1 == 0 for m in stack_moves(g, 0))
+
+
+def test_targeted_draw_is_never_a_stacking_answer():
+    from deckgen.rules.actions import stack_moves
+    g = situation(FLEX, [["wild-draw-four-flex", "blue-draw-two"], ["green-1"]], top="red-draw-two",
+                  options={"stacking": "equal-or-higher"})
+    g.pending, g.pending_val = 2, 2
+    assert set(stack_moves(g, 0)) == {move(g.t, "wild-draw-four-flex"), move(g.t, "blue-draw-two")}
+
+
+def test_targeted_draw_two_on_the_next_player_does_not_skip_them():
+    g = situation(FLEX, [["wild-flex-targeted-draw-two", "blue-9"], ["green-1"], ["cyan-1"]], top="brown-4",
+                  draw=["lime-1", "lime-2"],
+                  agents=[Scripted(plays=["wild-flex-targeted-draw-two@flex"], targets=[1], colors=["cyan"]),
+                          Scripted(), Scripted()])
+    g.turn()
+    assert len(g.hands[1]) == 3 and g.cur == 1 and not any(g.lose_turn)
+
+
+def test_colorless_zero_then_number_then_action_cards_play_again():
+    agents = [Scripted(plays=["colorless-0"]), Scripted(plays=["green-7"]), Scripted(plays=["green-skip"])]
+    g = situation(FLEX, [["colorless-0", "blue-9"], ["green-7", "green-skip", "red-1"], ["green-skip", "cyan-1"]],
+                  top="red-4", agents=agents)
+    g.turn()
+    assert move(g.t, "green-skip") not in g.legal_moves(1)
+    g.turn()
+    assert not g.colorless and g.color == color(g.t, "green")
+    assert move(g.t, "green-skip") in g.legal_moves(2)
+    g.turn()
+    assert g.cur == 1
+
+
+def test_colorless_pile_allows_no_flex_side_and_stays_colourless_after_a_draw():
+    g = situation(FLEX, [["colorless-0", "blue-9"], ["red-skip-flex-skip-all", "wild-all-flip"], ["red-5-flex"]],
+                  top="red-4", draw=["wild-flex-targeted-draw-two"],
+                  agents=[Scripted(plays=["colorless-0"]), Scripted(), Scripted()])
+    g.turn()
+    assert g.legal_moves(1) == []
+    g.turn()                               # draws an unplayable wild, keeps it
+    assert len(g.hands[1]) == 3 and g.cur == 2 and g.colorless
+    assert g.legal_moves(2) == [move(g.t, "red-5-flex")]
+
+
+def test_colorless_zero_playable_on_a_colorless_zero():
+    g = situation(FLEX, [["colorless-0", "blue-9"], ["green-1"]], top="colorless-0")
+    assert move(g.t, "colorless-0") in g.legal_moves(0)
+
+
+def test_duel_with_nobody_holding_the_number_everyone_draws_and_play_goes_to_the_next():
+    g = situation(FLEX, [["red-7-duel", "blue-9"], ["green-1"], ["cyan-1"]], top="red-4",
+                  draw=["lime-1", "lime-2", "lime-3", "lime-4"],
+                  agents=[Scripted(plays=["red-7-duel"]), Scripted(), Scripted()])
+    g.turn()
+    assert len(g.hands[1]) == 3 and len(g.hands[2]) == 3 and g.cur == 1
+
+
+def test_duel_in_reverse_direction_goes_in_turn_order():
+    g = situation(FLEX, [["red-7-duel", "blue-9"], ["green-1"], ["cyan-1"]], top="red-4",
+                  draw=["lime-1", "lime-2", "pink-1", "pink-2"],
+                  agents=[Scripted(plays=["red-7-duel"]), Scripted(), Scripted()])
+    g.dir = -1
+    g.turn()
+    assert ids(g, 2) == ["cyan-1", "lime-1", "lime-2"] and ids(g, 1) == ["green-1", "pink-1", "pink-2"]
+    assert g.cur == 2
+
+
+def test_counter_duel_with_two_players_goes_back_to_the_first():
+    agents = [Scripted(plays=["red-7-duel"]), Scripted(duel=["blue-7-duel"])]
+    g = situation(FLEX, [["red-7-duel", "blue-9"], ["blue-7-duel", "green-1"]], top="red-4",
+                  draw=["pink-1"] * 4, agents=agents)
+    g.turn()
+    assert len(g.hands[0]) == 1 + 4 and ids(g, 1) == ["green-1"]
+    assert g.discard[-1] == face(g.t, "blue-7-duel") and g.color == color(g.t, "blue")
+    assert g.cur == 0                    # the player after the last starter (1)
+
+
+def test_counter_duel_penalty_keeps_doubling():
+    agents = [Scripted(plays=["red-7-duel"], duel=["green-7-duel"]), Scripted(duel=["blue-7-duel"]), Scripted()]
+    g = situation(FLEX, [["red-7-duel", "green-7-duel", "blue-9"], ["blue-7-duel", "green-1"], ["cyan-1"]],
+                  top="red-4", draw=["pink-1"] * 20, agents=agents)
+    g.turn()
+    # 0 duels; 1 answers (penalty 4), 2 draws 4; 0 answers again (penalty 8): 1 and 2 draw 8
+    assert len(g.hands[2]) == 1 + 4 + 8 and ids(g, 1)[0] == "green-1" and len(g.hands[1]) == 1 + 8
+    assert g.cur == 1                    # after the last starter (0)
+
+
+def test_duel_card_as_last_card_the_duel_applies_and_its_player_wins():
+    g = situation(FLEX, [["red-7-duel"], ["green-7"], ["cyan-1"]], top="red-4", draw=["lime-1", "lime-2"],
+                  agents=[Scripted(plays=["red-7-duel"]), Scripted(), Scripted()])
+    g.turn()
+    # player 1 empties their hand by discarding, but player 0 went out first
+    assert g.outcome == FINISHED and g.winner == 0
+    assert len(g.hands[2]) == 3 and g.score == 1 + 1 + 2
+
+
+def test_duel_answer_emptying_a_hand_wins_at_once():
+    g = situation(FLEX, [["red-7-duel", "blue-9"], ["green-7"], ["cyan-1"]], top="red-4", draw=["lime-1", "lime-2"],
+                  agents=[Scripted(plays=["red-7-duel"]), Scripted(), Scripted()])
+    g.turn()
+    assert g.outcome == FINISHED and g.winner == 1 and len(g.hands[2]) == 1
+
+
+def test_counter_duel_with_last_card_starts_its_duel_then_wins():
+    agents = [Scripted(plays=["red-7-duel"]), Scripted(duel=["blue-7-duel"]), Scripted()]
+    g = situation(FLEX, [["red-7-duel", "blue-9"], ["blue-7-duel"], ["cyan-1"]], top="red-4",
+                  draw=["pink-1"] * 8, agents=agents)
+    g.turn()
+    assert g.outcome == FINISHED and g.winner == 1
+    assert len(g.hands[2]) == 1 + 4 and len(g.hands[0]) == 1 + 4
+
+
+def test_wild_draw_four_no_playable_card_counts_flex_sides_only_with_power_green():
+    opts = {"challenge": False}
+    # red-2-flex's flex side is yellow: playable on yellow only while the Power card is green
+    g = situation(FLEX, [["wild-draw-four-flex", "red-2-flex"], ["green-1"]], top="yellow-4", options=opts)
+    assert move(g.t, "wild-draw-four-flex") not in g.legal_moves(0)
+    g.power[0] = False
+    assert g.legal_moves(0) == [move(g.t, "wild-draw-four-flex")]
+
+
+def test_wild_draw_four_unchallenged_when_guilty_still_makes_the_next_player_draw():
+    agents = [Scripted(plays=["wild-draw-four-flex"], colors=["cyan"]), Scripted(challenge=False), Scripted()]
+    g = situation(FLEX, [["wild-draw-four-flex", "red-9"], ["green-1"], ["lime-1"]], top="red-4",
+                  draw=["pink-1"] * 6, agents=agents)
+    g.turn()
+    assert len(g.hands[1]) == 5 and len(g.hands[0]) == 1 and g.cur == 2
+
+
+def test_wild_draw_four_challenge_penalty_option_applies_in_flex():
+    agents = [Scripted(plays=["wild-draw-four-flex"], colors=["cyan"]), Scripted(challenge=True), Scripted()]
+    g = situation(FLEX, [["wild-draw-four-flex", "blue-1"], ["green-1"], ["lime-1"]], top="red-4",
+                  draw=["pink-1"] * 6, agents=agents, options={"challenge_penalty": 0})
+    g.turn()
+    assert len(g.hands[1]) == 5 and g.cur == 2
+
+
+def test_targeted_draw_four_challenged_when_guilty_player_draws_four_target_keeps_turn():
+    agents = [Scripted(plays=["wild-draw-four-flex@flex"], targets=[2], colors=["lime"]), Scripted(),
+              Scripted(challenge=True)]
+    g = situation(FLEX, [["wild-draw-four-flex", "red-9"], ["green-1"], ["lime-1"]], top="red-4",
+                  draw=["pink-1"] * 6, agents=agents)
+    g.turn()
+    assert len(g.hands[0]) == 1 + 4 and len(g.hands[2]) == 1 and not g.lose_turn[2]
+    assert g.cur == 1 and g.color == color(g.t, "lime") and g.power[0] is False
+
+
+def test_start_card_colorless_zero_or_duel_is_a_number_card_and_starts_without_effect():
+    t = table_for(FLEX)
+    for cid in ("colorless-0", "red-7-duel", "red-3-flip"):
+        g = Game(t, 3, 0, Scripted())
+        pile = list(t.deck_faces)
+        pile.remove(face(t, cid))
+        g.setup(pile[:-21] + [face(t, cid)] + pile[-21:])
+        assert t.faces[g.discard[-1]].id == cid and g.aside == [] and g.cur == 0
+        assert all(len(h) == 7 for h in g.hands) and g.power == [True] * 3
+    assert g.colorless is False

@@ -184,3 +184,198 @@ def test_knockout_bonus_250_per_player_knocked_out():
     g.hands[2] = []
     g.turn()
     assert g.winner == 0 and g.score == 2 + 250
+
+
+# ---------------------------------------------------------------- edge cases (audit)
+
+def knock_out_seat(g, p):
+    g.alive[p] = False
+    g.n_alive -= 1
+    g.hands[p] = []
+
+
+def test_zero_passes_hands_only_among_players_still_in():
+    g = situation("no-mercy", [["red-0", "red-1"], ["yellow-1"], ["green-1"], ["blue-1"]], top="red-5",
+                  agents=[Scripted(plays=["red-0"])] + [Scripted() for _ in range(3)])
+    knock_out_seat(g, 1)
+    g.turn()
+    assert ids(g, 2) == ["red-1"] and ids(g, 3) == ["green-1"] and ids(g, 0) == ["blue-1"]
+    assert ids(g, 1) == [] and g.cur == 2
+
+
+def test_seven_swap_offers_only_players_still_in():
+    seen = []
+
+    class Swapper(Scripted):
+        def choose_swap(self, g, p, players):
+            seen.append(list(players))
+            return players[-1]
+
+    g = situation("no-mercy", [["red-7", "red-1"], ["yellow-1"], ["green-1", "green-2"], ["blue-1"]], top="red-5",
+                  agents=[Swapper(plays=["red-7"]), Scripted(), Scripted(), Scripted()])
+    knock_out_seat(g, 2)
+    g.turn()
+    assert seen == [[1, 3]]
+    assert ids(g, 0) == ["blue-1"] and ids(g, 3) == ["red-1"]
+
+
+def test_seven_or_zero_as_last_card_goes_out_without_swapping():
+    g = situation("no-mercy", [["red-7"], ["yellow-1", "yellow-2"], ["green-1"]], top="red-5",
+                  agents=[Scripted(plays=["red-7"]), Scripted(), Scripted()])
+    g.turn()
+    assert g.outcome == FINISHED and g.winner == 0 and ids(g, 1) == ["yellow-1", "yellow-2"]
+
+
+def test_discard_all_of_the_last_cards_wins_the_hand():
+    g = situation("no-mercy", [["red-discard-all", "red-1", "red-skip"], ["yellow-1"], ["green-2"]], top="red-5",
+                  agents=[Scripted(plays=["red-discard-all"]), Scripted(), Scripted()])
+    g.turn()
+    assert ids(g, 0) == [] and g.outcome == FINISHED and g.winner == 0
+    assert g.score == 1 + 2
+    assert g.discard[-1] == face(g.t, "red-discard-all") and len(g.discard) == 4
+
+
+def test_skip_everyone_with_two_players_plays_again():
+    g = situation("no-mercy", [["red-skip-everyone", "red-1"], ["yellow-1"]], top="red-5",
+                  agents=[Scripted(plays=["red-skip-everyone"]), Scripted()])
+    g.turn()
+    assert g.cur == 0 and ids(g, 0) == ["red-1"]
+
+
+def test_skip_with_two_players_plays_again():
+    g = situation("no-mercy", [["red-skip", "red-1"], ["yellow-1"]], top="red-5",
+                  agents=[Scripted(plays=["red-skip"]), Scripted()])
+    g.turn()
+    assert g.cur == 0
+
+
+def test_reverse_with_two_players_acts_as_skip():
+    g = situation("no-mercy", [["red-reverse", "red-1"], ["yellow-1"], ["green-1"]], top="red-5",
+                  agents=[Scripted(plays=["red-reverse"]), Scripted(), Scripted()])
+    knock_out_seat(g, 2)                  # two players still in
+    g.turn()
+    assert g.cur == 0
+
+
+def test_stacking_wild_reverse_draw_four_on_a_draw_two_with_two_players_sends_it_back():
+    agents = [Scripted(plays=["red-draw-two"], stack=False), Scripted(plays=["wild-reverse-draw-four"])]
+    g = situation("no-mercy", [["red-draw-two", "red-1"], ["wild-reverse-draw-four", "blue-1"]], top="red-5",
+                  draw=["yellow-1"] * 6, agents=agents)
+    g.turn()
+    assert g.cur == 1 and g.pending == 2
+    g.turn()                              # 1 stacks the Wild Reverse Draw Four: the total goes back to 0
+    assert g.cur == 0 and g.pending == 6
+    g.turn()
+    assert len(ids(g, 0)) == 1 + 6 and g.cur == 1 and g.pending == 0
+
+
+def test_stacking_wild_reverse_draw_four_with_three_players_sends_the_stack_back():
+    agents = [Scripted(plays=["red-draw-two"], stack=False), Scripted(plays=["wild-reverse-draw-four"]), Scripted()]
+    g = situation("no-mercy", [["red-draw-two", "red-1"], ["wild-reverse-draw-four", "blue-1"], ["green-1"]],
+                  top="red-5", draw=["yellow-1"] * 6, agents=agents)
+    g.turn()
+    g.turn()
+    assert g.dir == -1 and g.cur == 0 and g.pending == 6
+    g.turn()
+    assert len(ids(g, 0)) == 1 + 6 and g.cur == 2
+
+
+def test_stacking_is_equal_or_higher_than_the_last_card_not_the_total():
+    g = situation("no-mercy", [["red-draw-two", "red-1"], ["blue-draw-two", "blue-draw-four", "blue-1"], ["green-1"]],
+                  top="red-5", agents=[Scripted(plays=["red-draw-two"]), Scripted(), Scripted()])
+    g.turn()
+    g.pending = 8                        # a stack of several cards whose last card was a Draw Two
+    assert {g.t.faces[m >> 1].id for m in stack_moves(g, 1)} == {"blue-draw-two", "blue-draw-four"}
+
+
+def test_mercy_knockout_while_drawing_a_stack_stops_the_draw_and_play_goes_on():
+    hand = ["blue-1"] * 20
+    g = situation("no-mercy", [["red-1"], hand, ["green-1"]], top="red-5", draw=["yellow-2"] * 10, cur=1,
+                  agents=[Scripted(), Scripted(stack=False), Scripted()])
+    g.pending, g.pending_val = 10, 10
+    g.turn()
+    assert not g.alive[1] and g.knockouts == 1 and g.pending == 0
+    assert g.hands[1] == [] and g.cur == 2
+    # five drawn (the 25th card knocks out); the other five stay on the draw pile, under the returned hand
+    assert len(g.draw_pile) == 5 + 25
+    assert g.outcome is None
+
+
+def test_mercy_knockout_during_colour_roulette():
+    agents = [Scripted(plays=["wild-color-roulette"]), Scripted(colors=["blue"]), Scripted()]
+    g = situation("no-mercy", [["wild-color-roulette", "red-1"], ["yellow-1"] * 23, ["green-1"]], top="red-5",
+                  draw=["red-2", "red-3", "red-4", "blue-9"], agents=agents)
+    g.turn()
+    assert not g.alive[1] and g.hands[1] == []
+    assert g.draw_pile[-1] == face(g.t, "red-4")        # turning stopped at the 25th card
+    assert g.color == color(g.t, "blue")
+    assert g.cur == 2 and g.outcome is None
+
+
+def test_mercy_knockout_leaving_one_player_ends_the_hand():
+    agents = [Scripted(plays=["wild-color-roulette"]), Scripted(colors=["blue"])]
+    g = situation("no-mercy", [["wild-color-roulette", "red-1"], ["yellow-1"] * 24], top="red-5",
+                  draw=["red-2", "blue-9"], agents=agents)
+    g.turn()
+    assert g.outcome == FINISHED and g.winner == 0 and g.score == 250      # nobody else holds cards
+
+
+def test_colour_roulette_with_no_card_of_the_named_colour_left_stops_when_piles_run_out():
+    agents = [Scripted(plays=["wild-color-roulette"]), Scripted(colors=["blue"]), Scripted()]
+    g = situation("no-mercy", [["wild-color-roulette", "red-1"], ["yellow-1"], ["green-1"]], top="red-5",
+                  draw=["red-2", "green-3"], discard=["yellow-7", "wild-draw-six"], agents=agents)
+    g.turn()
+    # the draw pile, then the reshuffled discard pile (all but the Roulette on top), all turned: no blue
+    assert sorted(ids(g, 1)) == sorted(["yellow-1", "red-2", "green-3", "yellow-7", "wild-draw-six", "red-5"])
+    assert g.discard == [face(g.t, "wild-color-roulette")]
+    assert g.draw_pile == [] and g.dry == 1 and g.reshuffles == 1
+    assert g.color == color(g.t, "blue") and g.cur == 2 and g.outcome is None
+
+
+def test_colour_roulette_as_last_card_applies_then_the_player_wins():
+    agents = [Scripted(plays=["wild-color-roulette"]), Scripted(colors=["green"]), Scripted()]
+    g = situation("no-mercy", [["wild-color-roulette"], ["yellow-1"], ["blue-2"]], top="red-5",
+                  draw=["red-3", "green-4"], agents=agents)
+    g.turn()
+    assert g.outcome == FINISHED and g.winner == 0 and g.score == 1 + 3 + 4 + 2
+
+
+def test_draw_card_as_last_card_the_stack_is_drawn_before_scoring():
+    g = situation("no-mercy", [["wild-draw-six"], ["yellow-1", "wild-draw-ten"], ["blue-2"]], top="red-5",
+                  draw=["red-3"] * 6, agents=[Scripted(plays=["wild-draw-six"]), Scripted(), Scripted()])
+    g.turn()
+    assert g.outcome == FINISHED and g.winner == 0
+    assert len(ids(g, 1)) == 2 + 6                # the hand is over: no stacking back
+    assert g.score == 1 + 50 + 6 * 3 + 2
+
+
+def test_wild_reverse_draw_four_as_last_card_with_two_players_wins_and_nobody_draws():
+    g = situation("no-mercy", [["wild-reverse-draw-four"], ["yellow-1"]], top="red-5", draw=["red-3"] * 4,
+                  agents=[Scripted(plays=["wild-reverse-draw-four"]), Scripted()])
+    g.turn()
+    assert g.outcome == FINISHED and g.winner == 0 and ids(g, 1) == ["yellow-1"]
+
+
+def test_draw_until_playable_with_both_piles_dry_keeps_the_drawn_cards_and_passes():
+    g = situation("no-mercy", [["blue-1"], ["yellow-1"]], top="red-5", draw=["green-2", "green-3"])
+    g.turn()
+    assert ids(g, 0) == ["blue-1", "green-2", "green-3"] and g.cur == 1 and g.dry == 1
+
+
+def test_a_stacked_penalty_drawn_from_dry_piles_takes_what_is_left():
+    g = situation("no-mercy", [["red-1"], ["blue-1"], ["green-1"]], top="red-5", draw=["yellow-2"] * 3, cur=1,
+                  agents=[Scripted(), Scripted(stack=False), Scripted()])
+    g.pending, g.pending_val = 6, 6
+    g.turn()
+    assert len(ids(g, 1)) == 4 and g.pending == 0 and g.cur == 2 and g.dry == 1
+
+
+def test_start_card_may_be_a_seven_or_zero_without_effect():
+    t = table_for("no-mercy")
+    g = Game(t, 3, 0, [Scripted(), Scripted(), Scripted()])
+    pile = list(t.deck_faces)
+    pile.remove(face(t, "red-0"))
+    dealt = 3 * t.hand_size
+    g.setup(pile[:-dealt] + [face(t, "red-0")] + pile[-dealt:])
+    assert t.faces[g.discard[-1]].id == "red-0" and g.cur == 0
+    assert all(len(h) == 7 for h in g.hands) and not any(ev[0] == "pass_hands" for ev in g.log)

@@ -26,4 +26,11 @@ Decisions the engine takes where games.md is silent (the rulebook states them):
   - The UNO call: the next player is the one who may catch a player who forgot it.
   - Jump-in: wild and colourless cards are never identical to the top card.
   - A player who may not draw instead of playing (No Mercy) plays a legal card when asked to draw.
+  - Duels: a duel card that was its player's last card still runs its duel, then that player
+    wins (nobody can go out before them); a discard that empties a hand during a duel wins at
+    once; a counter-duel with the last card runs its duel, then wins. A player who is out takes
+    no part in the rest of the duel.
+  - Wild All Flip turns every Power card at once; "all red, all green" is checked afterwards.
+  - A penalty that falls on the player who played it (two-player Wild Reverse Draw Four) is not
+    drawn when that card was their last: they went out.
 """

@@ -113,8 +113,7 @@ def apply(g, p: int, move: int, effects, guilty: bool) -> None:
             if roulette(g, g.step(p)):
                 skips += 1
         elif op == "flip_power":
-            for q in (others(g, p) + [p] if e.who == "all" else [p]):
-                flip_power(g, q, None, counted=True)
+            flip_over(g, others(g, p) + [p] if e.who == "all" else [p])
         elif op == "duel":
             resume = duel(g, p, t.val[move >> 1])
         if g.outcome:
@@ -279,13 +278,26 @@ def roulette(g, victim: int) -> bool:
     return g.alive[victim]
 
 
-def flip_power(g, p: int, green, counted: bool = False) -> None:
-    """Turn p's Power card (to green/red, or over when green is None); all red -> all green."""
+def flip_power(g, p: int, green: bool) -> None:
+    """Turn p's Power card to green or red; all red -> all green."""
     if not g.power_rule:
         return
-    g.op_power(p, (not g.power[p]) if green is None else green)
-    if counted:
+    g.op_power(p, green)
+    _all_red_turn_green(g)
+
+
+def flip_over(g, players) -> None:
+    """Turn these players' Power cards over at once (flip icon, Wild All Flip), then all red ->
+    all green: the check comes after every card is turned, not between two of them."""
+    if not g.power_rule:
+        return
+    for q in players:
+        g.op_power(q, not g.power[q])
         g.power_flips += 1
+    _all_red_turn_green(g)
+
+
+def _all_red_turn_green(g) -> None:
     if not any(g.power[q] for q in range(g.n) if g.alive[q]):
         for q in range(g.n):
             if g.alive[q]:
@@ -294,13 +306,22 @@ def flip_power(g, p: int, green, counted: bool = False) -> None:
 
 def duel(g, starter: int, value: int) -> int:
     """Everyone else discards a card showing the number, answers with a duel card (a new duel
-    with a doubled penalty), or draws the penalty. Returns the last duel starter."""
+    with a doubled penalty), or draws the penalty. Returns the last duel starter.
+
+    The first player left without cards wins: the starter, when the duel card was their last
+    card (the duel still applies before scoring), or whoever empties their hand first. A discard
+    that empties a hand ends the duel at once; a last card played as a counter-duel still starts
+    its duel. A player who is out takes no further part."""
     t = g.t
     pen = g.o["duel_penalty"]
+    out = None if g.hands[starter] else starter
     while True:
         answered = False
         q = g.step(starter)
         while q != starter:
+            if q == out:
+                q = g.step(q)
+                continue
             answers = _duel_answers(t, value)
             opts = [f for f in dict.fromkeys(g.hands[q]) if answers[f]]
             if opts:
@@ -310,9 +331,8 @@ def duel(g, starter: int, value: int) -> int:
                     g.op_play(q, f + f, "duel")
                     g.set_top(f + f)
                     g.plays_by_kind[t.mkind[f + f]] += 1
-                    if not g.hands[q]:
-                        win(g, q)
-                        return q
+                    if not g.hands[q] and out is None:
+                        out = q
                     starter, value, pen, answered = q, t.val[f], pen * 2, True
                     g.turns += 1            # a counter-duel counts as a turn: chains end at the cap
                     if g.turns >= g.turn_cap:
@@ -320,15 +340,17 @@ def duel(g, starter: int, value: int) -> int:
                         return q
                     break
                 g.op_discard(q, f)
-                if not g.hands[q]:
+                if not g.hands[q] and out is None:
                     win(g, q)
-                    return q
+                    return starter
             else:
                 draw_n(g, q, pen)
                 if g.outcome:
                     return starter
             q = g.step(q)
         if not answered:
+            if out is not None:
+                win(g, out)
             return starter
 
 
@@ -404,8 +426,7 @@ def start_effects(g, f: int, first: int) -> None:
         elif e.op == "roulette":
             skips += 1 if roulette(g, cur) else 0
         elif e.op == "flip_power" and e.who == "all":
-            for q in range(g.n):
-                flip_power(g, q, None, counted=True)
+            flip_over(g, [q for q in range(g.n) if g.alive[q]])
         if g.outcome:
             return
     g.op_turn(g.step(cur, skips) if skips else cur)

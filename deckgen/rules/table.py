@@ -48,7 +48,7 @@ class Table:
     msym: tuple[int, ...]              # matching symbol: kind index for actions, -1 for numbers
     mcolor: tuple[int, ...]            # colour the move matches by (flex colour on side 1)
     effects: tuple[tuple[Effect, ...], ...]
-    draw_val: tuple[int, ...]          # stackable penalty value (0: not a draw card)
+    draw_val: tuple[int, ...]          # stackable penalty value (0: not a draw card, or a targeted one)
     restricted: tuple[bool, ...]       # has the 'challenge' effect
     deck_faces: tuple[int, ...]        # every physical card as a face index, manifest order
     hand_size: int = 7
@@ -64,9 +64,11 @@ class Table:
         return len(self.faces)
 
     def state_key(self, sym: int, val: int, color: int, colorless: bool) -> int:
+        """One int per pile state: card values stay below 127 (the manifest allows 0-99) and
+        colours below 4095, so no two states share a key (engine.py inlines this formula)."""
         if colorless:
             return COLORLESS_KEY
-        return ((sym + 1) * 32 + (val + 1)) * 64 + (color + 1)
+        return ((sym + 1) * 128 + (val + 1)) * 4096 + (color + 1)
 
     def legal(self, key: int, sym: int, val: int, color: int) -> tuple[bytes, bytes]:
         """Which faces may be played by their regular / flex side on this pile state."""
@@ -142,7 +144,9 @@ def compile_deck(deck: Deck, opts: dict[str, Any] | None = None) -> Table:
             per_move["msym"].append(-1 if cat == NUM else kidx[kind_id])
             per_move["mcolor"].append(cidx.get(col, -1) if col and not card.colorless else -1)
             per_move["effects"].append(effects)
-            per_move["draw_val"].append(sum(e.n or 0 for e in effects if e.op == "draw" and e.lose_turn))
+            targeted = any(e.op == "target" for e in effects)     # a chosen victim is never stacked on
+            per_move["draw_val"].append(0 if targeted else sum(e.n or 0 for e in effects
+                                                               if e.op == "draw" and e.lose_turn))
             per_move["restricted"].append(any(e.op == "challenge" for e in effects))
     face_index = {c.id: i for i, c in enumerate(faces)}
     table = Table(
