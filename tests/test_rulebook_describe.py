@@ -115,5 +115,5 @@ def test_rule_options_switch_sections_of_the_rulebook(tmp_path):
         assert heading in house
     assert "## Challenges" not in house
     assert "another card of the same kind" in house
-    assert "you draw 4 cards as a penalty" in house
+    assert "you then draw 4 cards as a penalty" in house
     assert "<b>Stacking</b>" in house

@@ -143,15 +143,17 @@ def _table_style(n: int, deck: Deck) -> TableStyle:
 def palette_table(deck: Deck, lang: str, st, width: float) -> Flowable:
     from deckgen.rulebook.context import color_marks
 
-    other = "en" if lang_of(lang) == "es" else "es"
+    other = deck.language
     marks = color_marks(deck)
     head = ["", Paragraph(ui(lang, "order"), st["head"]), Paragraph(ui(lang, "colour"), st["head"])]
     if marks:
         head.append(Paragraph(ui(lang, "symbol"), st["head"]))
     rows = [head + [Paragraph("", st["head"])]]
     for i, c in enumerate(deck.palette.colors, 1):
-        row = [Swatches([c.hex], size=6 * mm), Paragraph(str(i), st["cell"]),
-               Paragraph(f"<b>{escape(c.names.get(lang))}</b> ({escape(c.names.get(other))})", st["cell"])]
+        name = f"<b>{escape(c.names.get(lang))}</b>"
+        if other != lang_of(lang) and c.names.get(other) != c.names.get(lang):
+            name += f" ({escape(c.names.get(other))})"      # the name in the deck's own language
+        row = [Swatches([c.hex], size=6 * mm), Paragraph(str(i), st["cell"]), Paragraph(name, st["cell"])]
         if marks:
             row.append(Paragraph(escape(SYMBOLS[lang_of(lang)].get(c.symbol, c.symbol)), st["cell"]))
         rows.append(row + [Paragraph(c.hex, st["small"])])

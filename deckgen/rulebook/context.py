@@ -152,6 +152,26 @@ class Helpers:
                for k, v in self.deck.kinds.items() if v.is_draw]
         return sorted(out, key=lambda d: (d["n"], d["id"]))
 
+    def score_lines(self) -> list[dict]:
+        """What each card scores, by category: one line when a whole category scores alike
+        ("Action cards: 20"), else one line per group, named as in the components table."""
+        from deckgen.rulebook.describe import group_name
+
+        out = []
+        for cat in ("number", "action", "wild"):
+            gs = [g for g in self.groups.values() if g.category == cat]
+            if not gs:
+                continue
+            cards = [c for g in gs for c in g.cards]
+            pts = points_text(cards, self.lang)
+            if "–" not in pts:
+                out.append({"name": Markup("<b>%s</b>") % ui(self.lang, f"cat_{cat}"), "points": pts})
+                continue
+            for g in gs:
+                out.append({"name": Markup("<b>%s</b>") % group_name(self.deck, g, self.lang),
+                            "points": points_text(list(g.cards), self.lang)})
+        return out
+
     def names(self, items: list) -> Markup:
         return Markup(join([escape(str(i)) for i in items], self.lang))
 
@@ -218,6 +238,6 @@ def template_globals(rec: Recorder) -> dict:
     values = {name: getattr(h, name) for name in (
         "card", "kind", "count", "points", "draw_of", "explain", "has_kind", "kinds_with", "kind_ids",
         "group_keys", "any_card",
-        "draw_kinds", "names", "cards", "components_table", "palette_table")}
+        "draw_kinds", "score_lines", "names", "cards", "components_table", "palette_table")}
     values.update(deck=deck_view(rec.deck, rec.lang), opts=dict(rec.deck.rule_options), lang=lang_of(rec.lang))
     return values

@@ -31,6 +31,7 @@ _T = {
         "draw_keep": "{who} draws {cards}; nobody loses a turn.",
         "stack_any": "They may pass the penalty on instead (see “Stacking draw cards”).",
         "rev_draw_2p_player": "With two players your opponent is skipped and you draw the {n} yourself{stack}.",
+        "rev_draw_2p_stacked": "Played to answer a stack, it sends the total to your opponent as usual.",
         "rev_draw_2p_stack": ", unless you stack a draw card to send them back",
         "rev_draw_2p_opp": "With two players your opponent draws them.",
         "everyone_draws": "Every other player draws {cards}; nobody loses a turn.",
@@ -55,8 +56,9 @@ _T = {
                      "(green becomes red, red becomes green).",
         "duel": "It starts a duel: every other player, in turn order, must discard a card showing a "
                 "{value} or draw {cards} (see “Duels”).",
-        "seven": "Under the 7–0 rule every 7 makes you swap hands with a player of your choice.",
-        "zero": "Under the 7–0 rule every 0 makes all players pass their hands along the direction of play.",
+        "seven": "Each 7 makes you swap hands with a player of your choice (see “Sevens and zeros”).",
+        "zero": "Each 0 makes every player pass their hand to the next player in the direction of play "
+                "(see “Sevens and zeros”).",
         "flex_number": "Flex side: the same number in {where}. With your {power} green you may play it "
                        "by this side, matching that colour or the number on the pile.",
         "flex_card": "Flex side: {name}, in {where}. With your {power} green you may play it by this side, "
@@ -90,6 +92,7 @@ _T = {
         "draw_keep": "{who} roba {cards}; nadie pierde el turno.",
         "stack_any": "En lugar de robar puede pasar el castigo (ver «Acumular cartas de robo»).",
         "rev_draw_2p_player": "Con dos jugadores tu rival pierde el turno y las {n} cartas las robas tú{stack}.",
+        "rev_draw_2p_stacked": "Si la juegas para acumular sobre un castigo, el total pasa a tu rival como siempre.",
         "rev_draw_2p_stack": ", salvo que acumules una carta de robo para devolvérselas",
         "rev_draw_2p_opp": "Con dos jugadores las roba tu rival.",
         "everyone_draws": "Cada uno de los demás jugadores roba {cards}; nadie pierde el turno.",
@@ -98,8 +101,8 @@ _T = {
                          "debajo de la carta jugada.",
         "swap_hands": "Cambias tu mano entera por la de un jugador que elijas.",
         "pass_hands": "Cada jugador pasa su mano entera al siguiente en el sentido del juego.",
-        "roulette": "No eliges color. El siguiente jugador nombra uno y va destapando cartas del mazo de "
-                    "robo, de una en una, hasta que sale una de ese color (los comodines no cuentan). Se "
+        "roulette": "No eliges color. El siguiente jugador nombra uno y va destapando cartas de la pila "
+                    "para robar, de una en una, hasta que sale una de ese color (los comodines no cuentan). Se "
                     "queda con todas las cartas destapadas, pierde su turno, y el color que nombró es el "
                     "que hay que seguir.",
         "flip_self": "Das la vuelta a tu {power}: de verde pasa a rojo y de rojo a verde.",
@@ -114,8 +117,8 @@ _T = {
                      "(de verde pasa a rojo y de rojo a verde).",
         "duel": "Empieza un duelo: cada uno de los demás jugadores, por turno, debe descartar una carta con "
                 "un {value} o robar {cards} (ver «Duelos»).",
-        "seven": "Con la regla 7–0, cada 7 te obliga a cambiar tu mano con un jugador que elijas.",
-        "zero": "Con la regla 7–0, cada 0 hace que todos pasen su mano en el sentido del juego.",
+        "seven": "Cada 7 te obliga a cambiar tu mano con un jugador que elijas (ver «Sietes y ceros»).",
+        "zero": "Cada 0 hace que todos pasen su mano al siguiente en el sentido del juego (ver «Sietes y ceros»).",
         "flex_number": "Lado flex: el mismo número en {where}. Con tu {power} en verde puedes jugarla por "
                        "este lado, coincidiendo con ese color o con el número de la pila.",
         "flex_card": "Lado flex: {name}, en {where}. Con tu {power} en verde puedes jugarla por este lado, "
@@ -154,6 +157,7 @@ def effects_text(deck: Deck, effects: tuple[Effect, ...], lang: str, *, wild: bo
             key = "wild_lead_no_play"
         out.append(phrase(lang, key))
     targeted = reversed_ = False
+    late: list[str] = []        # sentences about a special case, said after the card's effect
     for e in effects:
         if e.op == "target":
             targeted = True
@@ -171,10 +175,13 @@ def effects_text(deck: Deck, effects: tuple[Effect, ...], lang: str, *, wild: bo
                 out.append(phrase(lang, "stack_any"))
             if reversed_:
                 if opts.get("two_player_reverse_draw") == "player":
-                    stack = phrase(lang, "rev_draw_2p_stack") if opts.get("stacking") != "off" else ""
-                    out.append(phrase(lang, "rev_draw_2p_player", n=e.n, stack=stack))
+                    stacking = opts.get("stacking") != "off" and e.lose_turn and not targeted
+                    stack = phrase(lang, "rev_draw_2p_stack") if stacking else ""
+                    late.append(phrase(lang, "rev_draw_2p_player", n=e.n, stack=stack))
+                    if stacking:
+                        late.append(phrase(lang, "rev_draw_2p_stacked"))
                 else:
-                    out.append(phrase(lang, "rev_draw_2p_opp"))
+                    late.append(phrase(lang, "rev_draw_2p_opp"))
             targeted = False
         elif e.op == "everyone_draws":
             out.append(phrase(lang, "everyone_draws", cards=cards_word(lang, e.n or 0)))
@@ -185,7 +192,7 @@ def effects_text(deck: Deck, effects: tuple[Effect, ...], lang: str, *, wild: bo
                 out.append(phrase(lang, "challenge"))
         elif e.op in ("skip", "skip_all", "choose_color", "discard_color", "swap_hands", "pass_hands", "roulette"):
             out.append(phrase(lang, e.op))
-    return " ".join(out)
+    return " ".join(out + late)
 
 
 def _embedded(text: str, lang: str) -> str:
@@ -221,7 +228,7 @@ def group_text(deck: Deck, group: Group, lang: str) -> list[str]:
         if card.duel:
             first.append(phrase(lang, "duel", value=values_text(group.values, lang),
                                 cards=cards_word(lang, int(deck.rule_options.get("duel_penalty", 2)))))
-        if deck.rule_options.get("seven_zero"):
+        if deck.rule_options.get("seven_zero") and not card.duel:
             if 7 in group.values:
                 first.append(phrase(lang, "seven"))
             if 0 in group.values:

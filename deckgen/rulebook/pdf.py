@@ -118,9 +118,9 @@ def _flowables(items: list[Item], rec: Recorder, st, images: Mapping[str, Any], 
             elif item.kind == "h3":
                 out.append(_heading(item.text, st["h3"], None))
             elif item.kind == "bullet":
-                out.append(Paragraph(item.text, st["bullet"], bulletText="•"))
+                out.append(_list_item(Paragraph(item.text, st["bullet"], bulletText="•")))
             elif item.kind == "num":
-                out.append(Paragraph(item.text, st["num"], bulletText=f"{number}."))
+                out.append(_list_item(Paragraph(item.text, st["num"], bulletText=f"{number}.")))
             elif item.kind == "note":
                 out.append(Paragraph(item.text, st["note"]))
             elif item.kind == "block":
@@ -131,27 +131,74 @@ def _flowables(items: list[Item], rec: Recorder, st, images: Mapping[str, Any], 
             raise DeckgenError(error("template-markup", "rulebook",
                                      f"bad inline markup in “{item.text[:80]}”: {exc}",
                                      hint="inline markup is ReportLab's: <b>, <i>, <font>; write & as &amp;"))
-    return _keep_headings(out)
+    return _keep_headings(_keep_lists(out))
+
+
+def _list_item(p: Paragraph) -> Paragraph:
+    p.list_item = True
+    return p
+
+
+def _keep_lists(out: list[Flowable], short: int = 3) -> list[Flowable]:
+    """A list is not split with one item alone on a page: a short list (with the sentence
+    leading into it) stays together; a longer one keeps its first two items (and lead-in) and
+    its last two items together."""
+    kept: list[Flowable] = []
+    i = 0
+    while i < len(out):
+        if not getattr(out[i], "list_item", False):
+            kept.append(out[i])
+            i += 1
+            continue
+        j = i
+        while j < len(out) and getattr(out[j], "list_item", False):
+            j += 1
+        run = out[i:j]
+        lead = kept.pop() if kept and isinstance(kept[-1], Paragraph) and \
+            not getattr(kept[-1], "list_item", False) and kept[-1].getPlainText().rstrip().endswith(":") else None
+        head = [lead] if lead else []
+        if len(run) <= short:
+            kept.append(KeepTogether(head + run))
+        else:
+            kept += [KeepTogether(head + run[:2]), *run[2:-2], KeepTogether(run[-2:])]
+        i = j
+    return kept
 
 
 def _keep_headings(out: list[Flowable]) -> list[Flowable]:
-    """A heading never ends a page alone: keep it with what follows."""
+    """A heading never ends a page alone: keep it with what follows, through any sub-heading
+    or short lead-in sentence, up to the first substantial flowable."""
     kept: list[Flowable] = []
     i = 0
     while i < len(out):
         f = out[i]
         if getattr(f, "toc_level", "none") != "none" and i + 1 < len(out):
-            n = 2
-            # heading + short lead-in + table stay together too
-            small_table = i + 2 < len(out) and getattr(out[i + 2], "keep_with_heading", False)
-            if isinstance(out[i + 1], Paragraph) and small_table:
-                n = 3
-            kept.append(KeepTogether(out[i:i + n]))
-            i += n
+            j = i + 1
+            while j + 1 < len(out) and (getattr(out[j], "toc_level", "none") != "none" or _short(out[j])):
+                j += 1
+            # heading + short lead-in + small table stay together too
+            if j + 1 < len(out) and isinstance(out[j], Paragraph) and getattr(out[j + 1], "keep_with_heading", False):
+                j += 1
+            kept.append(KeepTogether(_flat(out[i:j + 1])))
+            i = j + 1
             continue
         kept.append(f)
         i += 1
     return kept
+
+
+def _flat(items: list[Flowable]) -> list[Flowable]:
+    """KeepTogether groups unpacked: a KeepTogether inside another always forces a page break
+    (its wrap reports an endless height to make the outer one split)."""
+    out: list[Flowable] = []
+    for f in items:
+        out += _flat(f._content) if isinstance(f, KeepTogether) else [f]
+    return out
+
+
+def _short(f: Flowable) -> bool:
+    """A paragraph of a line or two (a lead-in), not a list item."""
+    return isinstance(f, Paragraph) and not getattr(f, "list_item", False) and len(f.getPlainText()) < 160
 
 
 def _block(rec: Recorder, index: int, st, images, width) -> list[Flowable]:

@@ -20,16 +20,18 @@ UI = {
         "extras": "Printed extras", "faces": "faces", "regular": "Regular side", "flex": "Flex side",
         "colour": "Colour", "symbol": "Colour-blind mark", "order": "Order",
         "and": "and", "or": "or",
+        "cat_number": "Number cards", "cat_action": "Action cards", "cat_wild": "Wild cards",
     },
     "es": {
         "rulebook": "Reglamento", "contents": "Índice", "page": "Página", "card": "Carta",
         "colours": "Colores", "copies": "Copias", "points": "Puntos", "total": "Total",
         "per_colour": "de cada color", "by_colour": "por color", "each": "cada uno", "face": "su número",
         "players": "{lo}–{hi} jugadores", "hand": "{n} cartas por jugador", "cards_total": "{n} cartas",
-        "colourless": "incolora", "no_colour": "sin color (comodín)", "shuffled_no": "no se barajan",
+        "colourless": "sin color", "no_colour": "sin color (comodín)", "shuffled_no": "no se barajan",
         "extras": "Piezas impresas aparte", "faces": "caras", "regular": "Lado regular", "flex": "Lado flex",
         "colour": "Color", "symbol": "Marca para daltónicos", "order": "Orden",
         "and": "y", "or": "o",
+        "cat_number": "Cartas de número", "cat_action": "Cartas de acción", "cat_wild": "Comodines",
     },
 }
 
