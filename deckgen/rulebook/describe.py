@@ -20,6 +20,9 @@ _T = {
                               "(cards that match only by number or symbol do not count).",
         "wild_lead_no_play": "Play it on any card, but only when you hold no other card you could play "
                              "(wild cards included).",
+        "legal_no_color": "You may use it only when you hold no card of the current colour "
+                          "(cards that match only by number or symbol do not count).",
+        "legal_no_play": "You may use it only when you hold no other card you could play (wild cards included).",
         "skip": "The next player loses their turn.",
         "skip_all": "Every other player loses their turn, so you play again straight away.",
         "reverse": "The direction of play changes.",
@@ -63,8 +66,10 @@ _T = {
                        "by this side, matching that colour or the number on the pile.",
         "flex_card": "Flex side: {name}, in {where}. With your {power} green you may play it by this side, "
                      "matching that colour or the symbol on the pile, and then this effect applies instead: {text}",
-        "flex_wild": "Flex side: {name}. With your {power} green you may play it by this side, and then "
+        "flex_wild": "Flex side: {name}. With your {power} green you may play it by this side{cond}, and then "
                      "this effect applies instead: {text}",
+        "cond_no_color": " (only when you hold no card of the current colour)",
+        "cond_no_play": " (only when you hold no other card you could play, wild cards included)",
         "flex_after": "Whichever side you use, the colour to follow is then the centre colour of the card; "
                       "using the flex side turns your {power} red.",
         "flex_after_wild": "Using the flex side turns your {power} red.",
@@ -81,6 +86,9 @@ _T = {
                               "en juego (las que solo coinciden en número o símbolo no cuentan).",
         "wild_lead_no_play": "Se juega sobre cualquier carta, pero solo si no tienes ninguna otra carta que "
                              "puedas jugar (comodines incluidos).",
+        "legal_no_color": "Solo puedes usarla si no tienes ninguna carta del color en juego "
+                          "(las que solo coinciden en número o símbolo no cuentan).",
+        "legal_no_play": "Solo puedes usarla si no tienes ninguna otra carta que puedas jugar (comodines incluidos).",
         "skip": "El siguiente jugador pierde su turno.",
         "skip_all": "Todos los demás jugadores pierden su turno, así que vuelves a jugar enseguida.",
         "reverse": "El sentido del juego cambia.",
@@ -124,8 +132,10 @@ _T = {
         "flex_card": "Lado flex: {name}, en {where}. Con tu {power} en verde puedes jugarla por este lado, "
                      "coincidiendo con ese color o con el símbolo de la pila, y entonces se aplica este "
                      "efecto en su lugar: {text}",
-        "flex_wild": "Lado flex: {name}. Con tu {power} en verde puedes jugarla por este lado, y entonces "
-                     "se aplica este efecto en su lugar: {text}",
+        "flex_wild": "Lado flex: {name}. Con tu {power} en verde puedes jugarla por este lado{cond}, y "
+                     "entonces se aplica este efecto en su lugar: {text}",
+        "cond_no_color": " (solo si no tienes ninguna carta del color en juego)",
+        "cond_no_play": " (solo si no tienes ninguna otra carta que puedas jugar, comodines incluidos)",
         "flex_after": "Uses el lado que uses, después hay que seguir el color central de la carta; usar el "
                       "lado flex pone tu {power} en rojo.",
         "flex_after_wild": "Usar el lado flex pone tu {power} en rojo.",
@@ -143,8 +153,10 @@ def phrase(lang: str, key: str, **kw) -> str:
     return _T[lang_of(lang)][key].format(**kw)
 
 
-def effects_text(deck: Deck, effects: tuple[Effect, ...], lang: str, *, wild: bool = False) -> str:
-    """The sentences for an effect list, in order, as the engine applies them."""
+def effects_text(deck: Deck, effects: tuple[Effect, ...], lang: str, *, wild: bool = False,
+                 restrict: bool = True) -> str:
+    """The sentences for an effect list, in order, as the engine applies them (restrict: say when
+    a card with a 'challenge' effect may be played)."""
     opts: Mapping[str, object] = deck.rule_options
     out: list[str] = []
     ops = [e.op for e in effects]
@@ -156,6 +168,9 @@ def effects_text(deck: Deck, effects: tuple[Effect, ...], lang: str, *, wild: bo
         elif "challenge" in ops and legal == "no-playable-card":
             key = "wild_lead_no_play"
         out.append(phrase(lang, key))
+    elif restrict and "challenge" in ops and opts.get("wild_draw_four_legal") in ("no-current-color", "no-playable-card"):
+        out.append(phrase(lang, "legal_no_color" if opts.get("wild_draw_four_legal") == "no-current-color"
+                          else "legal_no_play"))
     targeted = reversed_ = False
     late: list[str] = []        # sentences about a special case, said after the card's effect
     for e in effects:
@@ -247,8 +262,12 @@ def group_text(deck: Deck, group: Group, lang: str) -> list[str]:
             paras.append(phrase(lang, "flex_number", value=values_text(group.values, lang),
                                 where=_where(deck, group, lang), power=power))
         elif card.flex.color is None:
-            paras.append(phrase(lang, "flex_wild", name=fkind.names.get(lang), power=power,
-                                text=_embedded(effects_text(deck, fkind.effects, lang), lang)))
+            legal = deck.rule_options.get("wild_draw_four_legal")
+            cond = ""
+            if fkind.has("challenge") and legal in ("no-current-color", "no-playable-card"):
+                cond = phrase(lang, "cond_no_color" if legal == "no-current-color" else "cond_no_play")
+            paras.append(phrase(lang, "flex_wild", name=fkind.names.get(lang), power=power, cond=cond,
+                                text=_embedded(effects_text(deck, fkind.effects, lang, restrict=False), lang)))
         else:
             paras.append(phrase(lang, "flex_card", name=fkind.names.get(lang), where=_where(deck, group, lang),
                                 power=power, text=_embedded(effects_text(deck, fkind.effects, lang), lang)))
