@@ -13,18 +13,28 @@ from deckgen.rules.replay import replay
 from deckgen.rules.scenario import situation, table_for
 from deckgen.rules.state import CAPPED, FINISHED, STALLED
 
-DECKS = ["classic", "no-mercy", "flex-spectrum"]
+# the bundled presets, and variants with the house rules and an enforced Wild Draw Four rule
+VARIANTS = {
+    "classic": ("classic", {}),
+    "no-mercy": ("no-mercy", {}),
+    "flex-spectrum": ("flex-spectrum", {}),
+    "classic-house": ("classic", {"challenge": False, "stacking": "same-kind", "seven_zero": True,
+                                  "jump_in": True}),
+    "flex-no-bluff": ("flex-spectrum", {"challenge": False}),
+}
+DECKS = list(VARIANTS)
 AGENTS = {"random": RandomAgent(), "greedy": GreedyAgent()}
 
 
 @lru_cache(maxsize=None)
 def table(deck: str):
-    return table_for(deck, turn_cap=300)
+    name, options = VARIANTS[deck]
+    return table_for(name, turn_cap=300, **options)
 
 
 @lru_cache(maxsize=None)
 def deck_model(deck: str):
-    return manifest.load_deck(deck)
+    return manifest.load_deck(VARIANTS[deck][0])
 
 
 def play(deck, n, seed, agent):
@@ -62,33 +72,45 @@ def test_same_seed_gives_the_same_log(args):
     assert play(deck, n, seed, agent).log == play(deck, n, seed, agent).log
 
 
-def reference_legal(deck, t, s, p, move, top_move) -> bool:
+def reference_match(deck, t, s, p, move, top_move) -> bool:
     """The matching rules of games.md, written from the Card objects, independently of the
     engine's compiled tables."""
     card, side = t.faces[move >> 1], move & 1
     kinds = deck.kinds
-    opts = t.opts
     if side:
-        if card.flex is None or (opts["power_cards"] and not s.power[p]):
+        if card.flex is None or (t.opts["power_cards"] and not s.power[p]):
             return False
     kind = kinds[card.flex.kind if side else card.kind]
     col = card.flex.color if side else card.color
     if s.colorless:
         return side == 0 and kinds[card.kind].category == "number"
     if card.colorless or kind.category == "wild":
-        ok = True
-    else:
-        top = t.faces[top_move >> 1]
-        top_kind = kinds[top.flex.kind if top_move & 1 else top.kind]
-        current = t.colors[s.color] if s.color >= 0 else None
-        ok = (col is not None and col == current) or \
-            (kind.category == "number" and top_kind.category == "number" and not top.colorless
-             and card.value == top.value) or \
-            (kind.category == "action" and kind.id == top_kind.id)
-    if ok and kind.has("challenge") and not opts["challenge"]:
-        rule = opts["wild_draw_four_legal"]
+        return True
+    top = t.faces[top_move >> 1]
+    top_kind = kinds[top.flex.kind if top_move & 1 else top.kind]
+    current = t.colors[s.color] if s.color >= 0 else None
+    return (col is not None and col == current) or \
+        (kind.category == "number" and top_kind.category == "number" and not top.colorless
+         and card.value == top.value) or \
+        (kind.category == "action" and kind.id == top_kind.id)
+
+
+def _challenge_card(deck, t, move) -> bool:
+    card = t.faces[move >> 1]
+    return deck.kinds[card.flex.kind if move & 1 else card.kind].has("challenge")
+
+
+def reference_legal(deck, t, s, p, move, top_move) -> bool:
+    """Matching, then the Wild Draw Four rule when nobody may challenge it (no bluffing)."""
+    ok = reference_match(deck, t, s, p, move, top_move)
+    if ok and _challenge_card(deck, t, move) and not t.opts["challenge"]:
+        rule = t.opts["wild_draw_four_legal"]
         if rule == "no-current-color":
             ok = not any(t.faces[f].color == t.colors[s.color] for f in s.hands[p] if s.color >= 0)
+        elif rule == "no-playable-card":
+            others = [2 * f + side for f in s.hands[p] for side in (0, 1)]
+            ok = not any(reference_match(deck, t, s, p, m, top_move) and not _challenge_card(deck, t, m)
+                         for m in others)
     return ok
 
 
@@ -112,7 +134,15 @@ def test_every_played_card_was_legal(args):
                 assert reference_legal(model, t, s, p, move, top["move"]), (deck, ev)
                 checked["plays"] += 1
             elif kind == "stack":
-                assert t.draw_val[move] > 0
+                # answers the draw card on top: equal or higher (or the same kind), never a targeted draw
+                below = top["move"]
+                assert t.draw_val[move] > 0 and t.draw_val[below] > 0, (deck, ev)
+                if t.opts["stacking"] == "same-kind":
+                    assert t.mkind[move] == t.mkind[below], (deck, ev)
+                else:
+                    assert t.draw_val[move] >= t.draw_val[below], (deck, ev)
+            elif kind == "jump":
+                assert t.ident[move >> 1] is not None and t.ident[move >> 1] == t.ident[top["move"] >> 1]
             elif kind == "duel":
                 assert t.duel[move >> 1]
             top["move"] = move
@@ -135,3 +165,21 @@ def test_a_game_that_runs_too_long_is_capped():
     assert CAPPED in outcomes
     for seed in range(5):
         assert Game(t, 8, seed, RandomAgent(), record=False).run().turns <= 60
+
+
+def test_every_random_choice_goes_through_the_game_rng():
+    """Hypothesis seeds the global ``random`` module for each example, so the same-seed property
+    alone cannot see a stray ``random.random()``: here any use of the global generator fails."""
+    import random
+    from unittest import mock
+
+    def forbidden(*args, **kwargs):
+        raise AssertionError("the global random module was used")
+
+    names = ("random", "randrange", "randint", "choice", "choices", "shuffle", "sample", "uniform", "getrandbits")
+    with mock.patch.multiple(random, **{name: forbidden for name in names}):
+        for deck in DECKS:
+            for agent in AGENTS:
+                for n in (2, 5):
+                    g = play(deck, n, f"global-{n}", agent)
+                    assert g.outcome in (FINISHED, STALLED, CAPPED)
