@@ -1,0 +1,182 @@
+"""What a player reads in the rulebook is what the engine does, in natural Spanish and English,
+and the layout never strands a heading or a lone list item."""
+
+import io
+import re
+
+import pypdf
+import pytest
+from reportlab.platypus import KeepTogether
+
+from deckgen import manifest
+from deckgen.rulebook import build_rulebook
+from deckgen.rulebook.context import Helpers, Recorder
+from deckgen.rulebook.describe import group_text
+from deckgen.rulebook.groups import groups
+from deckgen.rulebook.text import render_text
+from deckgen.rules.engine import Game
+from deckgen.rules.scenario import Scripted, face, situation, table_for
+
+GAMES = ["classic", "no-mercy", "flex-spectrum"]
+
+
+def _text(game, lang, **options):
+    deck = manifest.load_deck(game)
+    if options:
+        import dataclasses
+
+        deck = dataclasses.replace(deck, rule_options={**deck.rule_options, **options})
+    text, _, problems = render_text(deck, lang)
+    assert problems == []
+    return text
+
+
+def _start(first: str, n: int) -> Game:
+    """A classic game whose first turned card is `first`."""
+    t = table_for("classic")
+    g = Game(t, n, 0, [Scripted() for _ in range(n)])
+    pile = list(t.deck_faces)
+    pile.remove(face(t, first))
+    dealt = n * t.hand_size
+    g.setup(pile[:len(pile) - dealt] + [face(t, first)] + pile[len(pile) - dealt:])
+    return g
+
+
+def test_reverse_as_first_card_the_dealer_plays_first_as_the_engine_does():
+    g = _start("red-reverse", 4)
+    assert g.cur == g.dealer
+    assert "the dealer plays first and play goes to the right" in _text("classic", "en")
+    assert "empieza quien reparte y el juego sigue hacia su derecha" in _text("classic", "es")
+    # the old text said the player on the dealer's right begins
+    assert "player on the dealer's right begins" not in _text("classic", "en")
+
+
+def test_only_the_next_player_may_catch_a_missing_uno_call():
+    def caught(next_catches: bool) -> int:
+        g = situation("classic", hands=[["red-5", "red-6"], ["blue-9", "blue-8"], ["green-9", "green-8"]],
+                      top="red-2", draw=["yellow-1", "yellow-2", "yellow-3"],
+                      agents=[Scripted(plays=["red-5"], uno=False), Scripted(catch=next_catches),
+                              Scripted(catch=True)])
+        g.turn()
+        return len(g.hands[0]) - 1
+
+    assert caught(True) == 2 and caught(False) == 0     # the player after next cannot catch
+    en, es = _text("classic", "en"), _text("classic", "es")
+    assert "the next player may catch you" in en and "If another player catches you" not in en
+    assert "el siguiente jugador puede avisarlo" in es
+
+
+def test_seven_zero_last_card_and_duel_endings_are_stated():
+    assert "If the 7 or 0 was your last card, you have gone out" in _text("no-mercy", "en")
+    assert "Si el 7 o el 0 era tu última carta" in _text("no-mercy", "es")
+    flex = _text("flex-spectrum", "en")
+    assert "its duel is still played out, and then you win" in flex
+    assert "goes under the top card of the discard pile" in flex
+
+
+def test_stacking_explains_reverse_draw_in_a_stack_and_targeted_draws():
+    nm = _text("no-mercy", "en")
+    assert "reverses play when it joins a stack too" in nm
+    assert "Played to answer a stack, it sends the total to your opponent" in nm
+    flex = _text("flex-spectrum", "en", stacking="equal-or-higher")
+    assert "never starts or joins a stack" in flex
+    # a Wild Draw Four answered by a stack can no longer be challenged (engine decision)
+    assert "the chance to challenge is then gone" in _text("classic", "en", stacking="same-kind")
+
+
+def test_first_card_effects_that_need_a_player_do_nothing():
+    assert "a duel card starts no duel" in _text("flex-spectrum", "en")
+    assert "a 7 or a 0 moves no hands" in _text("no-mercy", "en")
+    assert "una carta de duelo no empieza ningún duelo" in _text("flex-spectrum", "es")
+    # classic has no such card: no note
+    assert "Nobody played the first card" not in _text("classic", "en")
+
+
+def test_flex_side_of_a_restricted_wild_states_when_it_may_be_played():
+    deck = manifest.load_deck("flex-spectrum")
+    g = next(g for g in groups(deck) if g.flex_kind == "targeted-draw-four")
+    assert "only when you hold no other card you could play" in group_text(deck, g, "en")[1]
+    assert "solo si no tienes ninguna otra carta que puedas jugar" in group_text(deck, g, "es")[1]
+
+
+def test_no_bluff_challenge_never_says_zero_cards():
+    text = _text("classic", "en", challenge_penalty=0)
+    assert "0 cards" not in text and "nothing more" in text
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_scoring_names_match_the_cards_section(game):
+    """The scoring list names categories or card groups the player sees, never a bare kind such as
+    "Wild" for a deck that has no plain Wild card."""
+    deck = manifest.load_deck(game)
+    lines = Helpers(Recorder(deck, "en")).score_lines()
+    names = [re.sub(r"<[^>]+>", "", str(line["name"])) for line in lines]
+    assert names == ["Number cards", "Action cards", "Wild cards"]
+    assert [line["points"] for line in lines] == ["face value", "20", "50"]
+    text = _text(game, "en")
+    scoring = text.split("# Scoring and winning", 1)[1].split("\n# ", 1)[0]
+    if game == "flex-spectrum":
+        assert "<b>Wild</b>:" not in scoring and "<b>Wild Draw Four</b>:" not in scoring
+
+
+def test_scoring_lists_groups_when_a_category_scores_unevenly(tmp_path):
+    from pathlib import Path
+
+    src = Path(manifest.__file__).resolve().parents[2] / "decks" / "classic.toml"
+    text = src.read_text("utf-8")
+    assert "[scoring.points]" in text
+    text = re.sub(r"(\[scoring\.points\][^\[]*?)\bwild\s*=\s*\d+", r"\1wild = 40", text, count=1)
+    path = tmp_path / "house.toml"
+    path.write_text(text, "utf-8")
+    deck = manifest.load_deck(path)
+    lines = {re.sub(r"<[^>]+>", "", str(x["name"])): x["points"] for x in Helpers(Recorder(deck, "en")).score_lines()}
+    assert lines["Wild"] == "40" and lines["Wild Draw Four"] == "50"
+    assert lines["Action cards"] == "20"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_spanish_uses_one_word_for_each_pile_and_no_english(game):
+    text = _text(game, "es")
+    assert "mazo de robo" not in text.lower()
+    assert "pila para robar" in text and "pila de descarte" in text
+    assert "<b><b>" not in text and "<b><b>" not in _text(game, "en")
+    assert "quedarte sin cartas en la mano" not in text      # "ser el primero en quedarse"
+    assert "deckgen check" not in text                        # a family rulebook, not a tool manual
+
+
+def _book(game, lang):
+    deck = manifest.load_deck(game)
+    return pypdf.PdfReader(io.BytesIO(build_rulebook(deck, lang, image_dpi=30)))
+
+
+@pytest.mark.parametrize("game,lang", [("classic", "es"), ("no-mercy", "es"), ("flex-spectrum", "en")])
+def test_no_page_ends_with_a_heading_or_starts_with_a_lone_list_item(game, lang):
+    reader = _book(game, lang)
+    titles = {o.title for o in reader.outline if not isinstance(o, list)}
+    pages = [[ln.strip() for ln in p.extract_text().splitlines() if ln.strip()] for p in reader.pages[2:]]
+    for i, lines in enumerate(pages):
+        body = lines[2:]                      # the running header and the page number come first
+        assert body and body[-1] not in titles, (i + 3, body[-1])
+    # the Spanish palette table does not repeat the colour names in English
+    if lang == "es":
+        joined = "\n".join("\n".join(p) for p in pages)
+        assert "(red)" not in joined and "(green)" not in joined
+
+
+def test_keep_together_groups_are_never_nested():
+    """A KeepTogether inside another always forces a page break (ReportLab reports an endless
+    height for it), which left pages half empty."""
+    from reportlab.lib import colors
+
+    from deckgen.rulebook import pdf
+    from deckgen.rulebook.fonts import register
+    from deckgen.rulebook.markup import parse
+    from deckgen.rulebook.styles import make
+
+    deck = manifest.load_deck("no-mercy")
+    text, rec, _ = render_text(deck, "es")
+    st = make(register(), colors.HexColor("#1E63C4"))
+    story = pdf._flowables(parse(text), rec, st, {}, 170 * 72 / 25.4)
+    for f in story:
+        if isinstance(f, KeepTogether):
+            assert not any(isinstance(x, KeepTogether) for x in f._content)
