@@ -448,3 +448,26 @@ def test_start_card_colorless_zero_or_duel_is_a_number_card_and_starts_without_e
         assert t.faces[g.discard[-1]].id == cid and g.aside == [] and g.cur == 0
         assert all(len(h) == 7 for h in g.hands) and g.power == [True] * 3
     assert g.colorless is False
+
+
+def test_uno_call_applies_to_a_duel_discard_that_leaves_one_card():
+    agents = [Scripted(plays=["red-7-duel"]), Scripted(uno=False), Scripted(catch=True)]
+    g = situation(FLEX, [["red-7-duel", "blue-9"], ["green-7", "green-1"], ["cyan-1"]], top="red-4",
+                  draw=["lime-1", "lime-2", "lime-3", "lime-4"], agents=agents)
+    g.turn()
+    assert len(g.hands[1]) == 1 + 2                 # caught by the next player: draws 2
+    assert len(g.hands[2]) == 1 + 2                 # and the duel went on
+
+
+def test_a_player_who_lost_a_turn_still_answers_a_stacked_penalty():
+    # Targeted Draw Four on a player who is not next (they lose their next turn); then a stack reaches them
+    agents = [Scripted(plays=["wild-draw-four-flex@flex"], targets=[2], colors=["red"]),
+              Scripted(plays=["red-draw-two"]), Scripted(stack=False)]
+    g = situation(FLEX, [["wild-draw-four-flex", "blue-1"], ["red-draw-two", "green-1"], ["lime-1"]], top="red-4",
+                  draw=["pink-1"] * 6, agents=agents, options={"stacking": "equal-or-higher"})
+    g.turn()
+    assert g.lose_turn[2] and g.cur == 1
+    g.turn()
+    assert g.cur == 2 and g.pending == 2
+    g.turn()                                        # 2 draws the stack: it does not pass on to 0
+    assert len(g.hands[2]) == 1 + 4 + 2 and len(g.hands[0]) == 1 and g.pending == 0

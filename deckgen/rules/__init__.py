@@ -30,6 +30,9 @@ Decisions the engine takes where games.md is silent (the rulebook states them):
     wins (nobody can go out before them); a discard that empties a hand during a duel wins at
     once; a counter-duel with the last card runs its duel, then wins. A player who is out takes
     no part in the rest of the duel.
+  - The UNO call also follows a duel answer (a discard or a counter-duel) that leaves one card.
+  - A stacked penalty waits for the next player even if they have a lost turn to serve (from a
+    targeted draw); they answer it, and still lose the turn they owed.
   - Wild All Flip turns every Power card at once; "all red, all green" is checked afterwards.
   - A penalty that falls on the player who played it (two-player Wild Reverse Draw Four) is not
     drawn when that card was their last: they went out.

@@ -333,6 +333,8 @@ def duel(g, starter: int, value: int) -> int:
                     g.plays_by_kind[t.mkind[f + f]] += 1
                     if not g.hands[q] and out is None:
                         out = q
+                    elif len(g.hands[q]) == 1 and g.uno_penalty:
+                        uno_call(g, q)
                     starter, value, pen, answered = q, t.val[f], pen * 2, True
                     g.turns += 1            # a counter-duel counts as a turn: chains end at the cap
                     if g.turns >= g.turn_cap:
@@ -343,6 +345,8 @@ def duel(g, starter: int, value: int) -> int:
                 if not g.hands[q] and out is None:
                     win(g, q)
                     return starter
+                if len(g.hands[q]) == 1 and g.uno_penalty:
+                    uno_call(g, q)
             else:
                 draw_n(g, q, pen)
                 if g.outcome:

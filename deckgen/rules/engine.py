@@ -99,12 +99,12 @@ class Game(State):
     def turn(self) -> None:
         p = self.cur
         self.turns += 1
+        if self.pending:                # a penalty waits for p (always a player still in), lost turn or not
+            return actions.respond_to_penalty(self, p)
         if self.lose_turn[p] or not self.alive[p]:
             self.lose_turn[p] = False
             self.op_turn(self.step(p))
             return
-        if self.pending:
-            return actions.respond_to_penalty(self, p)
         self.take_turn(p)
 
     def take_turn(self, p: int) -> None:
