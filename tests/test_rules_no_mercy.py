@@ -379,3 +379,14 @@ def test_start_card_may_be_a_seven_or_zero_without_effect():
     g.setup(pile[:-dealt] + [face(t, "red-0")] + pile[-dealt:])
     assert t.faces[g.discard[-1]].id == "red-0" and g.cur == 0
     assert all(len(h) == 7 for h in g.hands) and not any(ev[0] == "pass_hands" for ev in g.log)
+
+
+def test_a_penalty_waiting_for_a_knocked_out_player_passes_to_the_next_player_still_in():
+    g = situation("no-mercy", [["red-1"], ["blue-1"], ["green-1"]], top="red-draw-two", draw=["yellow-2"] * 2,
+                  cur=1, agents=[Scripted(), Scripted(), Scripted(stack=False)])
+    knock_out_seat(g, 1)
+    g.pending, g.pending_val = 2, 2
+    g.turn()
+    assert g.cur == 2 and g.hands[1] == []
+    g.turn()
+    assert len(g.hands[2]) == 3 and g.pending == 0

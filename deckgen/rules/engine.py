@@ -99,7 +99,7 @@ class Game(State):
     def turn(self) -> None:
         p = self.cur
         self.turns += 1
-        if self.pending:                # a penalty waits for p (always a player still in), lost turn or not
+        if self.pending and self.alive[p]:      # a penalty waits for p, lost turn or not
             return actions.respond_to_penalty(self, p)
         if self.lose_turn[p] or not self.alive[p]:
             self.lose_turn[p] = False
