@@ -180,3 +180,18 @@ def test_keep_together_groups_are_never_nested():
     for f in story:
         if isinstance(f, KeepTogether):
             assert not any(isinstance(x, KeepTogether) for x in f._content)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", ["es", "en"])
+@pytest.mark.parametrize("options", [{}, {"stacking": "equal-or-higher", "seven_zero": True, "jump_in": True,
+                                         "challenge_penalty": 0}])
+def test_no_sentence_or_bullet_runs_into_the_next(game, lang, options):
+    """A block tag at the end of a template line eats its newline: a bullet glued to the previous
+    line ("... the penalty.- <b>Two players</b>") or a doubled word is a template bug."""
+    text = _text(game, lang, **options)
+    assert not re.search(r"\S- <b>", text)
+    assert not re.search(r"[.:]#", text)
+    assert "  " not in re.sub(r"^\s+", "", text, flags=re.M).replace(" \n", "\n")
+    for bad in ("penalty or a penalty", "castigo o de un castigo", "{", "}", "None"):
+        assert bad not in text
