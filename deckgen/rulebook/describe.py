@@ -82,9 +82,9 @@ _T = {
     },
     "es": {
         "wild_lead": "Se juega sobre cualquier carta.",
-        "wild_lead_no_color": "Se juega sobre cualquier carta, pero solo si no tienes ninguna carta del color "
+        "wild_lead_no_color": "Se juega sobre cualquier carta, siempre que no te quede ninguna carta del color "
                               "en juego (las que solo coinciden en número o símbolo no cuentan).",
-        "wild_lead_no_play": "Se juega sobre cualquier carta, pero solo si no tienes ninguna otra carta que "
+        "wild_lead_no_play": "Se juega sobre cualquier carta, siempre que no te quede ninguna otra carta que "
                              "puedas jugar (comodines incluidos).",
         "legal_no_color": "Solo puedes usarla si no tienes ninguna carta del color en juego "
                           "(las que solo coinciden en número o símbolo no cuentan).",

@@ -13,7 +13,7 @@ from xml.sax.saxutils import escape
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
-from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, NextPageTemplate, PageBreak,
+from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Flowable, Frame, KeepTogether, NextPageTemplate, PageBreak,
                                 PageTemplate, Paragraph, Spacer, Table)
 from reportlab.platypus.tableofcontents import TableOfContents
 
@@ -139,7 +139,7 @@ def _list_item(p: Paragraph) -> Paragraph:
     return p
 
 
-def _keep_lists(out: list[Flowable], short: int = 3) -> list[Flowable]:
+def _keep_lists(out: list[Flowable], short: int = 4) -> list[Flowable]:
     """A list is not split with one item alone on a page: a short list (with the sentence
     leading into it) stays together; a longer one keeps its first two items (and lead-in) and
     its last two items together."""
@@ -179,6 +179,12 @@ def _keep_headings(out: list[Flowable]) -> list[Flowable]:
             # heading + short lead-in + small table stay together too
             if j + 1 < len(out) and isinstance(out[j], Paragraph) and getattr(out[j + 1], "keep_with_heading", False):
                 j += 1
+            if isinstance(out[j], Table) and not getattr(out[j], "keep_with_heading", False):
+                # a long table splits across pages: ask for room for its first rows instead of
+                # moving the whole table (and leaving a half-empty page)
+                kept += [CondPageBreak(55 * mm), KeepTogether(_flat(out[i:j]))]
+                i = j
+                continue
             kept.append(KeepTogether(_flat(out[i:j + 1])))
             i = j + 1
             continue
