@@ -441,3 +441,15 @@ def test_match_colour_number_or_symbol_with_card_values_up_to_99(write_manifest)
     assert g.legal_moves(0) == [move(t, "blue-skip")]
     g = situation(deck, [["blue-31", "blue-95", "blue-1"], ["yellow-1"]], top="red-95", table=t)
     assert g.legal_moves(0) == [move(t, "blue-95")]
+
+
+def test_scoring_option_plain_wild_forty_as_seed_002(write_manifest):
+    from deckgen import manifest
+    from deckgen.resources import decks_dir
+    text = (decks_dir() / "classic.toml").read_text(encoding="utf-8")
+    assert "\nwild = 50\n" in text
+    deck = manifest.load_deck(write_manifest(text.replace("\nwild = 50\n", "\nwild = 40\n")))
+    g = situation(deck, [["red-1"], ["wild", "wild-draw-four"]], top="red-5",
+                  agents=[Scripted(plays=["red-1"]), Scripted()])
+    g.turn()
+    assert g.score == 40 + 50

@@ -471,3 +471,12 @@ def test_a_player_who_lost_a_turn_still_answers_a_stacked_penalty():
     assert g.cur == 2 and g.pending == 2
     g.turn()                                        # 2 draws the stack: it does not pass on to 0
     assert len(g.hands[2]) == 1 + 4 + 2 and len(g.hands[0]) == 1 and g.pending == 0
+
+
+def test_scoring_numbers_face_value_colorless_zero_nothing_actions_twenty_wilds_fifty():
+    g = situation(FLEX, [["red-1"], ["colorless-0", "red-skip-flex-skip-all", "blue-draw-two", "wild-all-flip",
+                                     "wild-draw-four-flex", "wild-flex-targeted-draw-two", "red-7-duel"]],
+                  top="red-5", agents=[Scripted(plays=["red-1"]), Scripted()])
+    g.turn()
+    assert g.winner == 0 and g.score == 0 + 20 + 20 + 50 + 50 + 50 + 7
+    assert g.t.target == 500
