@@ -312,7 +312,7 @@ def test_last_card_wild_draw_four_is_always_legal_a_challenge_fails_and_the_play
     assert g.outcome == FINISHED and g.winner == 0 and len(g.hands[1]) == 1 + 6
 
 
-def test_wild_draw_four_with_current_colour_in_hand_is_guilty_even_when_it_also_matches_by_number():
+def test_wild_draw_four_legal_with_a_number_match_illegal_with_a_current_colour_card():
     g = situation("classic", [["wild-draw-four", "red-1"], ["yellow-1"]], top="blue-1")
     g.color = color(g.t, "blue")
     assert g.restricted_play_legal(0, None, None)          # red-1 matches by number only: still legal
