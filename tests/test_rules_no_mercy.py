@@ -390,3 +390,9 @@ def test_a_penalty_waiting_for_a_knocked_out_player_passes_to_the_next_player_st
     assert g.cur == 2 and g.hands[1] == []
     g.turn()
     assert len(g.hands[2]) == 3 and g.pending == 0
+
+
+def test_engine_never_loops_when_nobody_can_play_or_draw_the_hand_stalls():
+    g = situation("no-mercy", [["blue-1", "blue-2"], ["green-3"], ["yellow-4", "yellow-6"]], top="red-5")
+    g.run()
+    assert g.outcome == "stalled" and g.winner is None and g.turns <= 2 * 3
