@@ -40,7 +40,7 @@ _T = {
         "everyone_draws": "Every other player draws {cards}; nobody loses a turn.",
         "choose_color": "Then you name the colour that must be followed (you may keep the current one).",
         "discard_color": "You also discard every other card of this card's colour from your hand, "
-                         "putting them under the card you played.",
+                         "putting them under the card you played. If that empties your hand, you win the round.",
         "swap_hands": "You swap your whole hand with a player of your choice.",
         "pass_hands": "Every player passes their whole hand to the next player in the current direction.",
         "roulette": "You do not name a colour. The next player names one and turns over cards from the "
@@ -106,7 +106,7 @@ _T = {
         "everyone_draws": "Cada uno de los demás jugadores roba {cards}; nadie pierde el turno.",
         "choose_color": "Después eliges el color que hay que seguir (puedes mantener el actual).",
         "discard_color": "Además descartas todas las demás cartas de ese color que tengas en la mano, "
-                         "debajo de la carta jugada.",
+                         "debajo de la carta jugada. Si así te quedas sin cartas, ganas la ronda.",
         "swap_hands": "Cambias tu mano entera por la de un jugador que elijas.",
         "pass_hands": "Cada jugador pasa su mano entera al siguiente en el sentido del juego.",
         "roulette": "No eliges color. El siguiente jugador nombra uno y va destapando cartas de la pila "
@@ -160,17 +160,16 @@ def effects_text(deck: Deck, effects: tuple[Effect, ...], lang: str, *, wild: bo
     opts: Mapping[str, object] = deck.rule_options
     out: list[str] = []
     ops = [e.op for e in effects]
+    legal = opts.get("wild_draw_four_legal")
     if wild:
-        legal = opts.get("wild_draw_four_legal")
         key = "wild_lead"
         if "challenge" in ops and legal == "no-current-color":
             key = "wild_lead_no_color"
         elif "challenge" in ops and legal == "no-playable-card":
             key = "wild_lead_no_play"
         out.append(phrase(lang, key))
-    elif restrict and "challenge" in ops and opts.get("wild_draw_four_legal") in ("no-current-color", "no-playable-card"):
-        out.append(phrase(lang, "legal_no_color" if opts.get("wild_draw_four_legal") == "no-current-color"
-                          else "legal_no_play"))
+    elif restrict and "challenge" in ops and legal in ("no-current-color", "no-playable-card"):
+        out.append(phrase(lang, "legal_no_color" if legal == "no-current-color" else "legal_no_play"))
     targeted = reversed_ = False
     late: list[str] = []        # sentences about a special case, said after the card's effect
     for e in effects:
@@ -211,8 +210,8 @@ def effects_text(deck: Deck, effects: tuple[Effect, ...], lang: str, *, wild: bo
 
 
 def _embedded(text: str, lang: str) -> str:
-    """A description placed after a colon: Spanish goes on in lower case."""
-    return text[:1].lower() + text[1:] if lang_of(lang) == "es" and text else text
+    """A description placed after a colon goes on in lower case (es and en)."""
+    return text[:1].lower() + text[1:] if text else text
 
 
 def _where(deck: Deck, group: Group, lang: str) -> str:

@@ -13,8 +13,8 @@ from xml.sax.saxutils import escape
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
-from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Flowable, Frame, KeepTogether, NextPageTemplate, PageBreak,
-                                PageTemplate, Paragraph, Spacer, Table)
+from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Flowable, Frame, KeepTogether, NextPageTemplate,
+                                PageBreak, PageTemplate, Paragraph, Spacer, Table)
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from deckgen.errors import DeckgenError, error
