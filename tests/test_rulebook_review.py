@@ -185,7 +185,7 @@ def test_keep_together_groups_are_never_nested():
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("lang", ["es", "en"])
 @pytest.mark.parametrize("options", [{}, {"stacking": "equal-or-higher", "seven_zero": True, "jump_in": True,
-                                         "challenge_penalty": 0}])
+                                         "challenge_penalty": 0, "start_card": "classic"}])
 def test_no_sentence_or_bullet_runs_into_the_next(game, lang, options):
     """A block tag at the end of a template line eats its newline: a bullet glued to the previous
     line ("... the penalty.- <b>Two players</b>") or a doubled word is a template bug."""
@@ -193,5 +193,17 @@ def test_no_sentence_or_bullet_runs_into_the_next(game, lang, options):
     assert not re.search(r"\S- <b>", text)
     assert not re.search(r"[.:]#", text)
     assert "  " not in re.sub(r"^\s+", "", text, flags=re.M).replace(" \n", "\n")
+    assert "&lt;" not in text and "&amp;lt;" not in text          # a card name escaped twice
     for bad in ("penalty or a penalty", "castigo o de un castigo", "{", "}", "None"):
         assert bad not in text
+
+
+def test_classic_start_rule_names_the_wilds_that_go_back_and_the_cards_that_do_nothing():
+    text = _text("no-mercy", "en", start_card="classic")
+    assert ("If the first card is <b>Wild Reverse Draw Four</b>, <b>Wild Draw Six</b> or <b>Wild Draw Ten</b>, "
+            "shuffle it back") in text
+    assert "<b>Skip Everyone</b> does nothing, <b>Discard All</b> does nothing" in text
+    # a flex side never acts as the first card: Skip All is only a flex side in Flex Spectrum
+    assert "Skip All</b> does nothing" not in _text("flex-spectrum", "en", start_card="classic")
+    g = _start("wild-draw-four", 3)
+    assert g.discard and g.t.faces[g.discard[-1]].kind != "wild-draw-four"

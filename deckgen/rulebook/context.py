@@ -172,8 +172,9 @@ class Helpers:
                             "points": points_text(list(g.cards), self.lang)})
         return out
 
-    def names(self, items: list) -> Markup:
-        return Markup(join([escape(str(i)) for i in items], self.lang))
+    def names(self, items: list, word: str = "and") -> Markup:
+        """Items joined as a list: "a, b and c" (word="or": "a, b or c")."""
+        return Markup(join([str(escape(i)) for i in items], self.lang, "or" if word == "or" else "and"))
 
     def cards(self, n: int) -> str:
         return cards_word(self.lang, int(n))
