@@ -129,6 +129,24 @@ flip_icon = true
     assert "effect-not-playable" in codes(rep)
 
 
+def test_duel_effect_on_a_card_without_a_number_cannot_be_played(write_manifest):
+    extra = WILDS + '''
+[kinds.duel-skip]
+category = "action"
+name = "Duel Skip"
+effects = ["skip", "duel"]
+
+[[cards]]
+kind = "duel-skip"
+color = "red"
+count = 1
+points = 20
+'''
+    rep = run(write_manifest, deck_text(extra=extra))
+    found = [f for f in rep.errors if f.code == "effect-not-playable"]
+    assert [f.message for f in found] == ["'red-duel-skip' starts a duel but has no number to duel on"]
+
+
 def test_mercy_limit_at_or_below_hand_size_is_an_error(write_manifest):
     rep = run(write_manifest, deck_text(options="[rules.options]\nmercy_limit = 7"))
     assert any(f.where == "rules.options.mercy_limit" for f in rep.errors)

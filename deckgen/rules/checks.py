@@ -106,6 +106,9 @@ def _effect_findings(deck: Deck, sides, f) -> list[Finding]:
         if "challenge" in ops and "draw" not in ops:
             bad(where, "effect-not-playable", f"'{card.id}': a 'challenge' card must make someone draw",
                 "add a draw effect or remove 'challenge'")
+        if "duel" in ops and card.value is None:
+            bad(where, "effect-not-playable", f"'{card.id}' starts a duel but has no number to duel on",
+                "a duel needs a number card: use duel = true on a number card entry")
         if ("roulette" in ops or "choose_color" in ops) and not colored:
             bad(where, "effect-not-playable", f"'{card.id}' names a colour but no card has one",
                 "add coloured cards")
