@@ -203,3 +203,20 @@ def test_list_shows_bundled_decks_and_palettes():
     assert "no-mercy" in result.stdout and "168 cards" in result.stdout
     assert "236 cards + 10 printed extras" in result.stdout
     assert "spectrum" in result.stdout and "10 colours" in result.stdout
+
+
+def test_palette_override_restyles_colours_without_changing_the_cards():
+    from deckgen import manifest
+
+    spectrum = manifest.load_palette("spectrum")
+    deck = manifest.load_deck("classic", palette=spectrum)
+    assert deck.total == 108 and len(deck.cards) == 54
+    assert deck.palette.ids() == ("red", "yellow", "green", "blue")
+    assert deck.palette.get("red").hex == spectrum.get("red").hex
+    assert deck.palette.get("red").hex != manifest.load_deck("classic").palette.get("red").hex
+
+
+def test_palette_override_missing_deck_colours_is_a_usage_error():
+    result = run("check", "flex-spectrum", "--palette", "classic", "--no-sim")
+    assert result.exit_code == 2
+    assert "palette 'classic' lacks colours orange, purple, pink, cyan, brown, lime" in result.stderr

@@ -78,7 +78,9 @@ def parse_manifest(data: dict, path: Path, palette_override: Palette | None = No
     shape = Shape(out)
     shape.table(data, "", TOP_KEYS)
     meta = _deck_meta(data.get("deck"), shape, out)
-    palette = palette_override or _palette(data, meta, path, out)
+    palette = _palette(data, meta, path, out)
+    if palette_override is not None and palette is not None:
+        palette = _restyle(palette, palette_override)
     preset, options = _rules(data.get("rules"), shape, out)
     kinds = dict(standard_kinds())
     if "kinds" in data:
@@ -181,6 +183,19 @@ def _palette(data: dict, meta: dict | None, path: Path, out: Collector) -> Palet
         out.findings.extend(findings)
         return palette
     return parse_palette(value, "palette", out, default_id="inline", source=str(path))
+
+
+def _restyle(own: Palette, other: Palette) -> Palette:
+    """The deck's own colours (ids and order: they fix which cards exist and where flex colours
+    point) with the looks of a palette given with --palette (hex, names, shape cues)."""
+    missing = [c for c in own.ids() if c not in other.ids()]
+    if missing:
+        raise DeckgenError(error(
+            "palette", "--palette",
+            f"palette '{other.id}' lacks colour{'s' if len(missing) > 1 else ''} {', '.join(missing)} of the deck's "
+            f"own palette '{own.id}' ({len(own.colors)} colours)",
+            hint=f"a replacement palette needs the colour ids {', '.join(own.ids())}"))
+    return Palette(other.id, other.name, tuple(other.get(cid) for cid in own.ids()), other.source)
 
 
 def _rules(value: Any, shape: Shape, out: Collector) -> tuple[str, dict]:
