@@ -34,6 +34,21 @@ def test_command_is_documented(path):
     assert f"## `deckgen {' '.join(path)}`" in doc
 
 
+@pytest.mark.parametrize("path", COMMANDS, ids=[" ".join(p) for p in COMMANDS])
+def test_every_option_is_documented(path):
+    doc = (ROOT / "docs" / "cli.md").read_text("utf-8")
+    start = doc.index(f"## `deckgen {' '.join(path)}`")
+    end = doc.find("\n## ", start + 5)
+    section = doc[start:end if end > 0 else None]
+    cmd = main
+    for name in path:
+        cmd = cmd.commands[name]
+    for param in cmd.params:
+        if isinstance(param, click.Option) and "--help" not in param.opts:
+            spellings = param.opts + param.secondary_opts
+            assert any(s in section for s in spellings), f"{spellings} not in docs/cli.md for {' '.join(path)}"
+
+
 def test_unknown_command_is_a_usage_error():
     result = CliRunner().invoke(main, ["bild"])
     assert result.exit_code == 2
