@@ -51,3 +51,17 @@ def test_installed_package_runs_from_another_directory(installed):
     assert json.loads(result.stdout)["cards_total"] == 236
     listing = run_installed(target, elsewhere, "list")
     assert "no-mercy" in listing.stdout and "spectrum" in listing.stdout
+
+
+def test_installed_package_builds_cards_and_rulebooks_from_another_directory(installed, tmp_path):
+    """Fonts, card sizes, papers and rulebook templates all come from the wheel."""
+    _, target, _ = installed
+    env = dict(os.environ, PYTHONPATH=str(target), DECKGEN_CACHE=str(tmp_path / "cache"))
+    result = subprocess.run([sys.executable, "-m", "deckgen", "build", "classic", "--dpi", "40"],
+                            cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    made = sorted(p.name for p in (tmp_path / "output" / "classic").iterdir())
+    assert made == ["classic-cards.pdf", "classic-rulebook-en.pdf", "classic-rulebook-es.pdf"]
+    font = subprocess.run([sys.executable, "-c", "from deckgen.render.fonts import font_path; print(font_path('display'))"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, check=True).stdout.strip()
+    assert font.startswith(str(target)) and font.endswith("LeagueSpartan-Black.otf")
