@@ -21,8 +21,8 @@ from deckgen.check import CheckOptions, check
 from deckgen.errors import DeckHasErrors, Finding, warning
 from deckgen.layout import LayoutOptions, cards_pdf_for_deck, write_bytes
 from deckgen.model import Deck, Palette
+from deckgen.progress import Progress
 
-Progress = Callable[[str, int, int], None]
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,8 @@ from deckgen import manifest
 from deckgen.effects import has
 from deckgen.errors import Finding, error, warning
 from deckgen.model import NUMBER, WILD, Card, Deck, Palette
+from deckgen.progress import Progress
 
-Progress = Callable[[str, int, int], None]
 
 
 @dataclass

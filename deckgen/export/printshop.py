@@ -11,7 +11,6 @@ import io
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from PIL import Image
 
@@ -23,8 +22,8 @@ from deckgen.layout.pdf import PdfMeta, finish, new_canvas
 from deckgen.layout.pdfimage import draw_image, read_png, register_image
 from deckgen.model import Deck
 from deckgen.units import mm_to_pt
+from deckgen.progress import Progress
 
-Progress = Callable[[str, int, int], None]
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from PIL import Image
 
@@ -21,11 +20,11 @@ from deckgen.atomic import write_text
 from deckgen.layout.imposition import BACK, card_copies
 from deckgen.model import Deck
 from deckgen.units import mm_to_px
+from deckgen.progress import Progress
 
 MAX_COLS, MAX_ROWS, MAX_SIDE = 10, 7, 4096
 PER_SHEET = MAX_COLS * MAX_ROWS - 1
 
-Progress = Callable[[str, int, int], None]
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import Mapping
 
 from deckgen.layout.cover import TEXT, CoverInfo, cover_languages, sheet_label
 from deckgen.layout.geometry import MarkStyle, Sheet, SheetSpec, guide_lines, plan_sheet
@@ -12,8 +12,8 @@ from deckgen.layout.imposition import card_copies, impose
 from deckgen.layout.papers import Paper, parse_paper
 from deckgen.layout.pdf import PdfMeta, cards_pdf
 from deckgen.model import Deck
+from deckgen.progress import Progress
 
-Progress = Callable[[str, int, int], None]
 
 
 @dataclass(frozen=True)

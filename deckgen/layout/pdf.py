@@ -23,8 +23,8 @@ from deckgen.layout.geometry import Line, Rect
 from deckgen.layout.imposition import PagePlan
 from deckgen.layout.pdfimage import read_png, register_image
 from deckgen.units import mm_to_pt
+from deckgen.progress import Progress
 
-Progress = Callable[[str, int, int], None]
 
 
 @dataclass(frozen=True)

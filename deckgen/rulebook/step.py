@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import re
 
+from deckgen.atomic import write_bytes
 from deckgen.errors import DeckHasErrors, warning
-from deckgen.rulebook import languages, write_rulebook
+from deckgen.rulebook import build_rulebook, languages
 
 
 def _paper(ctx) -> str:
@@ -26,13 +27,13 @@ def rulebook_output(ctx) -> list:
     for lang in languages(ctx.deck):
         path = ctx.deck_dir / f"{ctx.deck.id}-rulebook-{lang}.pdf"
         try:
-            write_rulebook(ctx.deck, lang, path, paper=_paper(ctx), progress=ctx.progress)
+            data = build_rulebook(ctx.deck, lang, paper=_paper(ctx), progress=ctx.progress)
         except DeckHasErrors as exc:
             if not ctx.options.force:
                 raise
             ctx.result.warnings.extend(warning(f.code, f.where, f"rulebook not written: {f.message}", file=f.file,
                                                line=f.line) for f in exc.findings)
             continue
-        data = path.read_bytes()
+        write_bytes(path, data)
         out.append(OutputFile("rulebook", path, len(re.findall(rb"/Type\s*/Page[^s]", data)), len(data)))
     return out

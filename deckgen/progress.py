@@ -1,0 +1,10 @@
+"""The progress callback every long-running stage accepts: ``progress(label, done, total)``.
+
+The core never draws progress bars itself; ``cli.py`` passes a callback that does.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+Progress = Callable[[str, int, int], None]
