@@ -41,13 +41,12 @@ def timed_run(dpi: int, jobs, cache: str) -> tuple[float, int, int]:
 def faces_per_second(dpi: int) -> tuple[float, float, float]:
     """Single process: (faces/s drawing only, faces/s drawing + PNG encoding, ms per face)."""
     from deckgen import manifest
-    from deckgen.render import pngfile
-    from deckgen.render import RenderSettings, face_ids, render_face
+    from deckgen.render import RenderSettings, face_ids, pngfile, render_face
 
     deck = manifest.load_deck("no-mercy")
     settings = RenderSettings(dpi=dpi)
     ids = face_ids(deck)
-    for fid in ids[:3] + ["wild-draw-ten", "back"]:      # warm the mask and font caches
+    for fid in [*ids[:3], "wild-draw-ten", "back"]:      # warm the mask and font caches
         render_face(deck, fid, settings)
     t = time.perf_counter()
     images = [render_face(deck, fid, settings) for fid in ids]

@@ -6,6 +6,7 @@ An interrupted or failed write leaves the previous file untouched and no temp fi
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from pathlib import Path
@@ -37,10 +38,8 @@ def write_bytes(path: Path, data: bytes) -> Path:
         os.chmod(tmp, 0o666 & ~_UMASK)
         os.replace(tmp, path)
     except BaseException as exc:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         if isinstance(exc, OSError):
             raise DeckgenError(error("output", str(path), f"cannot write: {exc.strerror}")) from None
         raise

@@ -13,16 +13,15 @@ Every file is written atomically; a deck with errors is not built unless ``force
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from deckgen.check import CheckOptions, check
 from deckgen.errors import DeckHasErrors, Finding, warning
 from deckgen.layout import LayoutOptions, cards_pdf_for_deck, write_bytes
 from deckgen.model import Deck, Palette
 from deckgen.progress import Progress
-
 
 
 @dataclass(frozen=True)
@@ -158,7 +157,7 @@ def build_deck(ref: str | Path, options: BuildOptions = BuildOptions(),
     result.drawn = rendered.drawn
     t_render = time.perf_counter()
     ctx = BuildContext(deck, options, Path(options.out_dir) / deck.id, rendered, result, progress)
-    for _, step in list(_STEPS):
+    for _, step in _STEPS:
         result.outputs.extend(step(ctx))
     end = time.perf_counter()
     result.seconds = end - start

@@ -6,16 +6,16 @@ listed in :func:`stage_checks`; the static checks of the deck itself live here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from deckgen import manifest
 from deckgen.effects import has
 from deckgen.errors import Finding, error, warning
 from deckgen.model import NUMBER, WILD, Card, Deck, Palette
 from deckgen.progress import Progress
-
 
 
 @dataclass
@@ -61,11 +61,11 @@ def check(ref: str | Path, options: CheckOptions | None = None) -> CheckReport:
 
 def stage_checks() -> list[Callable[[Deck, CheckOptions, CheckReport], list[Finding]]]:
     """The checks each later pipeline stage adds (palette, rules, rulebook), imported lazily."""
-    stages = []
-    from deckgen.render.checks import stage_check as render_check; stages.append(render_check)
-    from deckgen.rulebook import check_stage as rulebook_check; stages.append(rulebook_check)
-    from deckgen.rules.checks import rules_check; stages.append(rules_check)
-    return stages
+    from deckgen.render.checks import stage_check as render_check
+    from deckgen.rulebook import check_stage as rulebook_check
+    from deckgen.rules.checks import rules_check
+
+    return [render_check, rulebook_check, rules_check]
 
 
 def _file(deck: Deck) -> str | None:

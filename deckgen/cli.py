@@ -16,7 +16,6 @@ import click
 from deckgen import __version__
 from deckgen.errors import DeckgenError, Finding
 
-
 # ---------------------------------------------------------------- shared helpers
 
 def _echo_findings(findings: list[Finding]) -> None:
@@ -156,7 +155,8 @@ def check(deck, as_json, games, no_sim, seed, palette, colors):
         deckgen check my-deck.toml --json
     """
     from deckgen import report
-    from deckgen.check import CheckOptions, check as run_check
+    from deckgen.check import CheckOptions
+    from deckgen.check import check as run_check
 
     progress = Progress(enabled=not as_json)
     opts = CheckOptions(simulate=not no_sim, games=games, seed=seed,
@@ -455,7 +455,7 @@ def build(decks, out_dir, paper, margin, duplex, back_offset, card_size, dpi, bl
         click.echo(f"{res.deck_id}: {res.name}{note}")
         for o in res.outputs:
             pages = f"{o.pages} pages" if o.pages is not None else ""
-            click.echo(f"  {str(o.path):<48} {pages:>10} {_size(o.size_bytes):>9}")
+            click.echo(f"  {o.path!s:<48} {pages:>10} {_size(o.size_bytes):>9}")
         click.echo(f"  {res.cards} cards, {res.faces} distinct faces ({res.drawn} drawn now), {res.seconds:.2f} s")
     if as_json:
         click.echo(json.dumps({"decks": [r.to_json() for r in results], "exit_code": failed,

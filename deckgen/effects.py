@@ -11,9 +11,10 @@ draws 1" (``["reverse", {op="everyone_draws", n=1}]``) need no code.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ cannot be used at all). ``cli.py`` turns both into messages and exit codes.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
 
 ERROR = "error"
 WARNING = "warning"

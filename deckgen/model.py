@@ -6,9 +6,9 @@ nothing else. Nothing here is mutated after loading.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Mapping
 
 from deckgen.effects import Effect, draw_total, has
 
@@ -67,7 +67,7 @@ class Palette:
     def index(self, color_id: str) -> int:
         return self.ids().index(color_id)
 
-    def with_overrides(self, overrides: Mapping[str, str]) -> "Palette":
+    def with_overrides(self, overrides: Mapping[str, str]) -> Palette:
         """A copy with some colours' hex values replaced (``--color red=#FF0000``)."""
         return replace(self, colors=tuple(
             replace(c, hex=overrides.get(c.id, c.hex).upper()) for c in self.colors))

@@ -28,7 +28,8 @@ WHITE = (255, 255, 255)
 
 
 def _hex(rgb) -> str:
-    return "#%02X%02X%02X" % tuple(rgb)
+    r, g, b = rgb
+    return f"#{r:02X}{g:02X}{b:02X}"
 
 
 @functools.lru_cache(maxsize=1024)

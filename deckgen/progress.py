@@ -5,6 +5,6 @@ The core never draws progress bars itself; ``cli.py`` passes a callback that doe
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 Progress = Callable[[str, int, int], None]

@@ -50,4 +50,4 @@ def mm_to_pt(mm: float) -> float:
 
 
 def mm_to_px(mm: float, dpi: int) -> int:
-    return int(round(mm * dpi / 25.4))
+    return round(mm * dpi / 25.4)

@@ -159,7 +159,7 @@ def test_too_few_power_cards(tmp_path):
     result, data = check_json(path)
     assert result.exit_code == 1
     assert "power-cards" in codes(data)
-    assert "6 for up to 10 players" in [e for e in data["errors"] if e["code"] == "power-cards"][0]["message"]
+    assert "6 for up to 10 players" in next(e for e in data["errors"] if e["code"] == "power-cards")["message"]
 
 
 def test_every_problem_reported_at_once(write_manifest, minimal_text):
@@ -168,7 +168,7 @@ def test_every_problem_reported_at_once(write_manifest, minimal_text):
     result, data = check_json(write_manifest(text))
     assert result.exit_code == 1
     assert {"deck.hand_size", "deck.language", "rules.preset"} <= {e["where"] for e in data["errors"]}
-    assert "did you mean 'classic'" in [e for e in data["errors"] if e["where"] == "rules.preset"][0]["hint"]
+    assert "did you mean 'classic'" in next(e for e in data["errors"] if e["where"] == "rules.preset")["hint"]
 
 
 def test_human_output_has_summary_and_findings(write_manifest, minimal_text):

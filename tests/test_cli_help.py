@@ -10,7 +10,7 @@ from tests.conftest import ROOT
 
 def _commands(group, prefix=()):
     for name, cmd in sorted(group.commands.items()):
-        path = prefix + (name,)
+        path = (*prefix, name)
         if isinstance(cmd, click.Group):
             yield from _commands(cmd, path)
         else:

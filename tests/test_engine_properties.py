@@ -1,7 +1,7 @@
 """Engine invariants, as property tests over decks, table sizes, seeds and agents."""
 
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -26,13 +26,13 @@ DECKS = list(VARIANTS)
 AGENTS = {"random": RandomAgent(), "greedy": GreedyAgent()}
 
 
-@lru_cache(maxsize=None)
+@cache
 def table(deck: str):
     name, options = VARIANTS[deck]
     return table_for(name, turn_cap=300, **options)
 
 
-@lru_cache(maxsize=None)
+@cache
 def deck_model(deck: str):
     return manifest.load_deck(VARIANTS[deck][0])
 
@@ -77,9 +77,8 @@ def reference_match(deck, t, s, p, move, top_move) -> bool:
     engine's compiled tables."""
     card, side = t.faces[move >> 1], move & 1
     kinds = deck.kinds
-    if side:
-        if card.flex is None or (t.opts["power_cards"] and not s.power[p]):
-            return False
+    if side and (card.flex is None or (t.opts["power_cards"] and not s.power[p])):
+        return False
     kind = kinds[card.flex.kind if side else card.kind]
     col = card.flex.color if side else card.color
     if s.colorless:

@@ -8,8 +8,18 @@ from PIL import Image, ImageChops
 from deckgen import manifest
 from deckgen.cli import main
 from deckgen.errors import DeckgenError
-from deckgen.export import (MAX_COLS, MAX_ROWS, MAX_SIDE, Service, cell_px, export_cards, export_tts, get_service,
-                            grid_for, load_services)
+from deckgen.export import (
+    MAX_COLS,
+    MAX_ROWS,
+    MAX_SIDE,
+    Service,
+    cell_px,
+    export_cards,
+    export_tts,
+    get_service,
+    grid_for,
+    load_services,
+)
 from deckgen.units import mm_to_pt
 
 

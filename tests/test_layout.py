@@ -13,8 +13,7 @@ import pytest
 from PIL import Image
 
 from deckgen import manifest
-from deckgen.layout import (LayoutOptions, MarkStyle, SheetSpec, card_copies, cards_pdf_for_deck, parse_paper,
-                            plan_sheet)
+from deckgen.layout import LayoutOptions, MarkStyle, SheetSpec, card_copies, cards_pdf_for_deck, parse_paper, plan_sheet
 from deckgen.units import mm_to_pt
 
 DPI = 50
@@ -242,7 +241,7 @@ def test_each_face_embedded_once_fonts_embedded_and_metadata(no_mercy, nm_pdf, n
         res = page.get("/Resources") or {}
         for ref in (res.get("/XObject") or {}).values():
             images.add(ref.idnum)
-        for name, ref in (res.get("/Font") or {}).items():
+        for ref in (res.get("/Font") or {}).values():
             fonts[ref.idnum] = ref.get_object()
     distinct = {c.id for c in no_mercy.cards} | {"back"}
     assert len(images) == len(distinct) == nm_pdf.faces

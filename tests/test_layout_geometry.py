@@ -1,7 +1,8 @@
 """Property tests of the sheet geometry: whatever the paper, card, bleed, gap and margin."""
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from deckgen.errors import DeckgenError
 from deckgen.layout import MarkStyle, SheetSpec, back_rect, plan_sheet

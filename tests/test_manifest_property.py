@@ -4,7 +4,8 @@ import copy
 import sys
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from deckgen.errors import DeckgenError
 from deckgen.manifest.parser import parse_manifest
@@ -30,12 +31,12 @@ def _paths(data, prefix=()):
     """Every key path in a nested manifest."""
     if isinstance(data, dict):
         for k, v in data.items():
-            yield prefix + (k,)
-            yield from _paths(v, prefix + (k,))
+            yield (*prefix, k)
+            yield from _paths(v, (*prefix, k))
     elif isinstance(data, list):
         for i, v in enumerate(data):
-            yield prefix + (i,)
-            yield from _paths(v, prefix + (i,))
+            yield (*prefix, i)
+            yield from _paths(v, (*prefix, i))
 
 
 def _parse(data):

@@ -3,11 +3,14 @@
 from dataclasses import replace
 
 import pytest
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 from PIL import Image
 
 from deckgen import manifest
-from deckgen.model import Kind, Names
 from deckgen.effects import Effect
+from deckgen.model import Kind, Names
 from deckgen.render import RenderSettings, face_ids, render_face
 from deckgen.render.faces import face_spec, kind_emblem
 from deckgen.render.fonts import covers_spanish, font_path
@@ -141,7 +144,6 @@ def test_unknown_face_is_an_error_with_a_suggestion(decks):
         render_face(decks["classic"], "red-77", LOW)
 
 
-from hypothesis import given, settings as hsettings, strategies as st
 
 FLEX = manifest.load_deck("flex-spectrum")
 FLEX_IDS = face_ids(FLEX)

@@ -8,8 +8,7 @@ import reportlab
 
 from deckgen import manifest
 from deckgen.errors import DeckgenError
-from deckgen.render import RenderSettings, render_face
-from deckgen.render import fonts
+from deckgen.render import RenderSettings, fonts, render_face
 
 VERA = Path(reportlab.__file__).resolve().parent / "fonts" / "VeraBd.ttf"
 

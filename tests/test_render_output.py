@@ -3,7 +3,9 @@
 from dataclasses import replace
 
 import pytest
-from hypothesis import given, settings as hsettings, strategies as st
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 from PIL import Image
 
 from deckgen import manifest
@@ -49,7 +51,9 @@ def test_pixel_size_matches_card_size_bleed_and_dpi(classic, dpi, bleed, size):
     s = RenderSettings(dpi=dpi, bleed_mm=bleed, card_size=size)
     w_mm, h_mm = card_size_mm(size)
     img = render_face(classic, "red-skip", s)
-    px = lambda mm: int(round(mm * dpi / 25.4))
+    def px(mm):
+        return round(mm * dpi / 25.4)
+
     assert img.size == (px(w_mm) + 2 * px(bleed), px(h_mm) + 2 * px(bleed))
     assert img.mode == "RGB"
 

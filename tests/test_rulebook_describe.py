@@ -3,7 +3,8 @@
 import io
 
 import pypdf
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from deckgen import manifest
 from deckgen.effects import Effect

@@ -21,7 +21,7 @@ def _text(data: bytes) -> tuple[pypdf.PdfReader, str]:
     return reader, re.sub(r"[ \t]+", " ", text)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _book(game, lang):
     deck = manifest.load_deck(game)
     return deck, build_rulebook(deck, lang, image_dpi=40)

@@ -38,7 +38,7 @@ def _start(first: str, n: int) -> Game:
     pile = list(t.deck_faces)
     pile.remove(face(t, first))
     dealt = n * t.hand_size
-    g.setup(pile[:len(pile) - dealt] + [face(t, first)] + pile[len(pile) - dealt:])
+    g.setup([*pile[:len(pile) - dealt], face(t, first), *pile[len(pile) - dealt:]])
     return g
 
 

@@ -216,7 +216,7 @@ def test_start_card_non_number_is_set_aside():
     pile = list(t.deck_faces)
     for cid in ("wild-all-flip", "cyan-4"):
         pile.remove(face(t, cid))
-    order = pile[:-14] + [face(t, "cyan-4"), face(t, "wild-all-flip")] + pile[-14:]
+    order = [*pile[:-14], face(t, "cyan-4"), face(t, "wild-all-flip"), *pile[-14:]]
     g.setup(order)
     assert t.faces[g.discard[-1]].id == "cyan-4" and g.aside == [face(t, "wild-all-flip")]
 
@@ -444,7 +444,7 @@ def test_start_card_colorless_zero_or_duel_is_a_number_card_and_starts_without_e
         g = Game(t, 3, 0, Scripted())
         pile = list(t.deck_faces)
         pile.remove(face(t, cid))
-        g.setup(pile[:-21] + [face(t, cid)] + pile[-21:])
+        g.setup([*pile[:-21], face(t, cid), *pile[-21:]])
         assert t.faces[g.discard[-1]].id == cid and g.aside == [] and g.cur == 0
         assert all(len(h) == 7 for h in g.hands) and g.power == [True] * 3
     assert g.colorless is False

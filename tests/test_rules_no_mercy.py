@@ -376,7 +376,7 @@ def test_start_card_may_be_a_seven_or_zero_without_effect():
     pile = list(t.deck_faces)
     pile.remove(face(t, "red-0"))
     dealt = 3 * t.hand_size
-    g.setup(pile[:-dealt] + [face(t, "red-0")] + pile[-dealt:])
+    g.setup([*pile[:-dealt], face(t, "red-0"), *pile[-dealt:]])
     assert t.faces[g.discard[-1]].id == "red-0" and g.cur == 0
     assert all(len(h) == 7 for h in g.hands) and not any(ev[0] == "pass_hands" for ev in g.log)
 

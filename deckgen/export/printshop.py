@@ -14,16 +14,15 @@ from pathlib import Path
 
 from PIL import Image
 
+from deckgen.atomic import write_bytes, write_text
 from deckgen.export.images import EXTENSIONS, save
 from deckgen.export.services import Service
-from deckgen.atomic import write_bytes, write_text
 from deckgen.layout.imposition import card_copies
 from deckgen.layout.pdf import PdfMeta, finish, new_canvas
 from deckgen.layout.pdfimage import draw_image, read_png, register_image
 from deckgen.model import Deck
-from deckgen.units import mm_to_pt
 from deckgen.progress import Progress
-
+from deckgen.units import mm_to_pt
 
 
 @dataclass(frozen=True)

@@ -14,13 +14,13 @@ from pathlib import Path
 
 from PIL import Image
 
+from deckgen.atomic import write_text
 from deckgen.errors import DeckgenError, error
 from deckgen.export.images import EXTENSIONS, save
-from deckgen.atomic import write_text
 from deckgen.layout.imposition import BACK, card_copies
 from deckgen.model import Deck
-from deckgen.units import mm_to_px
 from deckgen.progress import Progress
+from deckgen.units import mm_to_px
 
 MAX_COLS, MAX_ROWS, MAX_SIDE = 10, 7, 4096
 PER_SHEET = MAX_COLS * MAX_ROWS - 1
@@ -48,7 +48,7 @@ class TtsResult:
     @property
     def files(self) -> list[Path]:
         out = [s.path for s in self.sheets] + [s.backs for s in self.sheets if s.backs]
-        return out + [self.back, self.howto]
+        return [*out, self.back, self.howto]
 
 
 def tts_dpi(trim_mm: tuple[float, float], max_side: int = MAX_SIDE) -> int:

@@ -16,7 +16,30 @@ from deckgen.layout.geometry import Line, MarkStyle, Rect, Sheet, SheetSpec, Slo
 from deckgen.layout.imposition import DUPLEX_MODES, CardCopy, PagePlan, Placement, back_rect, card_copies, impose
 from deckgen.layout.papers import Paper, load_papers, parse_paper
 
-__all__ = ["DUPLEX_MODES", "CardCopy", "CardsPdf", "LayoutOptions", "Line", "MarkStyle", "PagePlan", "Paper",
-           "Placement", "Rect", "Sheet", "SheetSpec", "Slot", "back_rect", "calibration_pdf", "card_copies",
-           "cards_pdf_for_deck", "guide_lines", "impose", "partial", "load_papers", "parse_paper", "plan_sheet",
-           "write_bytes", "write_text"]
+__all__ = [
+           "DUPLEX_MODES",
+           "CardCopy",
+           "CardsPdf",
+           "LayoutOptions",
+           "Line",
+           "MarkStyle",
+           "PagePlan",
+           "Paper",
+           "Placement",
+           "Rect",
+           "Sheet",
+           "SheetSpec",
+           "Slot",
+           "back_rect",
+           "calibration_pdf",
+           "card_copies",
+           "cards_pdf_for_deck",
+           "guide_lines",
+           "impose",
+           "load_papers",
+           "parse_paper",
+           "partial",
+           "plan_sheet",
+           "write_bytes",
+           "write_text",
+]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
 
 from deckgen.layout.cover import TEXT, CoverInfo, cover_languages, sheet_label
 from deckgen.layout.geometry import MarkStyle, Sheet, SheetSpec, guide_lines, plan_sheet
@@ -13,7 +13,6 @@ from deckgen.layout.papers import Paper, parse_paper
 from deckgen.layout.pdf import PdfMeta, cards_pdf
 from deckgen.model import Deck
 from deckgen.progress import Progress
-
 
 
 @dataclass(frozen=True)

@@ -32,16 +32,16 @@ class Rect:
     def top(self) -> float:
         return self.y + self.h
 
-    def grow(self, left: float, right: float, bottom: float, top: float) -> "Rect":
+    def grow(self, left: float, right: float, bottom: float, top: float) -> Rect:
         return Rect(self.x - left, self.y - bottom, self.w + left + right, self.h + bottom + top)
 
-    def mirrored_x(self, page_w: float) -> "Rect":
+    def mirrored_x(self, page_w: float) -> Rect:
         return Rect(page_w - self.right, self.y, self.w, self.h)
 
-    def mirrored_y(self, page_h: float) -> "Rect":
+    def mirrored_y(self, page_h: float) -> Rect:
         return Rect(self.x, page_h - self.top, self.w, self.h)
 
-    def shifted(self, dx: float, dy: float) -> "Rect":
+    def shifted(self, dx: float, dy: float) -> Rect:
         return Rect(self.x + dx, self.y + dy, self.w, self.h)
 
 
@@ -104,7 +104,7 @@ class Sheet:
 
 def _fit(avail: float, size: float, gap: float) -> int:
     """How many cards of ``size`` fit in ``avail`` with ``gap`` between them (1e-9 mm slack)."""
-    n = max(0, int(math.floor((avail + gap) / (size + gap) + 1e-9)))
+    n = max(0, math.floor((avail + gap) / (size + gap) + 1e-9))
     while n and n * size + (n - 1) * gap > avail + 1e-9:
         n -= 1
     return n

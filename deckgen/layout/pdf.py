@@ -8,9 +8,9 @@ on every slot that shows it, clipped to its visible rectangle. The canvas runs w
 from __future__ import annotations
 
 import io
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
 
 from reportlab import rl_config
 from reportlab.pdfgen.canvas import Canvas
@@ -22,9 +22,8 @@ from deckgen.layout.fonts import register_fonts
 from deckgen.layout.geometry import Line, Rect
 from deckgen.layout.imposition import PagePlan
 from deckgen.layout.pdfimage import read_png, register_image
-from deckgen.units import mm_to_pt
 from deckgen.progress import Progress
-
+from deckgen.units import mm_to_pt
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,19 @@ from deckgen.manifest import names as naming
 from deckgen.manifest.kinds import parse_kinds, standard_kinds
 from deckgen.manifest.palettes import find_palette, load_palette_file, parse_palette
 from deckgen.manifest.reader import Shape, names_of, read_toml, table_lines
-from deckgen.manifest.schema import (CARD_KEYS, COMPONENT_KEYS, DECK_KEYS, FLEX_KEYS, MAX_COUNT, MAX_PLAYERS,
-                                     MAX_VALUE, PLAYERS_KEYS, RULES_KEYS, SCORING_KEYS, TOP_KEYS)
+from deckgen.manifest.schema import (
+    CARD_KEYS,
+    COMPONENT_KEYS,
+    DECK_KEYS,
+    FLEX_KEYS,
+    MAX_COUNT,
+    MAX_PLAYERS,
+    MAX_VALUE,
+    PLAYERS_KEYS,
+    RULES_KEYS,
+    SCORING_KEYS,
+    TOP_KEYS,
+)
 from deckgen.model import NUMBER, WILD, Card, Component, Deck, FlexSide, Kind, Names, Palette, Scoring
 from deckgen.resources import decks_dir
 from deckgen.rules.options import OPTIONS, PRESETS, resolve

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from deckgen.errors import Collector, DeckgenError, did_you_mean, error
 

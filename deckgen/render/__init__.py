@@ -18,7 +18,7 @@ from deckgen.render.geometry import Frame, card_size_mm
 
 RENDERER_VERSION = "1"
 
-__all__ = ["RenderSettings", "RenderResult", "card_size_mm", "face_ids", "render_face", "render_deck", "preview"]
+__all__ = ["RenderResult", "RenderSettings", "card_size_mm", "face_ids", "preview", "render_deck", "render_face"]
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,7 @@ def along(frame: Frame, t: float) -> tuple[float, float]:
 
 
 def paste_mask(img: Image.Image, color, mask: Image.Image, cx: float, cy: float) -> None:
-    img.paste(tuple(color), (int(round(cx - mask.width / 2)), int(round(cy - mask.height / 2))), mask)
+    img.paste(tuple(color), (round(cx - mask.width / 2), round(cy - mask.height / 2)), mask)
 
 
 @functools.lru_cache(maxsize=16)
@@ -150,7 +150,7 @@ def draw_oval(img: Image.Image, oval: str, segments: tuple, frame: Frame) -> Non
 def draw_corner(img: Image.Image, d: ImageDraw.ImageDraw, spec: FaceSpec, frame: Frame) -> None:
     """The top-left index (with shape cue and marks) and the top-right flex badge."""
     u = frame.unit()
-    l, t, r, b = frame.safe_box
+    l, t, _, _ = frame.safe_box
     ink = spec.index_ink
     light = ink == WHITE
     stroke = max(1, int(u * 0.9)) if light else 0
@@ -190,7 +190,7 @@ def draw_corner(img: Image.Image, d: ImageDraw.ImageDraw, spec: FaceSpec, frame:
 def draw_flex_badge(img, d, spec: FaceSpec, frame: Frame) -> None:
     u = frame.unit()
     fb = spec.flex
-    l, t, r, b = frame.safe_box
+    _, t, r, _ = frame.safe_box
     bw, bh = int(u * 40), int(u * 21)
     x1, y0 = r - 1, t
     x0, y1 = x1 - bw, y0 + bh
@@ -259,7 +259,7 @@ def draw_title(img: Image.Image, spec: FaceSpec, frame: Frame) -> None:
     line_h = int(u * (30 if len(lines) == 1 else 20))
     layer = Image.new("L", (int(ry * 2), int(line_h * len(lines) * 1.6)), 0)
     for i, line in enumerate(lines):
-        f, sw = fit("display", line, int(rx * 2.3), line_h, 0.0)
+        f, _ = fit("display", line, int(rx * 2.3), line_h, 0.0)
         draw_text(layer, line, f, layer.width / 2, layer.height / 2 + (i - (len(lines) - 1) / 2) * line_h * 1.25, 255)
     layer = layer.rotate(90 - TILT, resample=Image.Resampling.BICUBIC, expand=True)
     bbox = layer.getbbox()

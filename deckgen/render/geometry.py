@@ -96,7 +96,7 @@ class Frame:
     safe_mm: float
 
     def px(self, mm: float) -> int:
-        return int(round(mm * self.dpi / 25.4))
+        return round(mm * self.dpi / 25.4)
 
     @property
     def bleed(self) -> int:

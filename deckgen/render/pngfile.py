@@ -28,7 +28,7 @@ def encode(img: Image.Image, dpi: int, text: dict[str, str], level: int = 1) -> 
     raw = img.tobytes()
     stride = w * 3
     rows = b"".join(b"\x00" + raw[i:i + stride] for i in range(0, len(raw), stride))
-    ppm = int(round(dpi / 0.0254))
+    ppm = round(dpi / 0.0254)
     out = [SIGNATURE, _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)),
            _chunk(b"pHYs", struct.pack(">IIB", ppm, ppm, 1))]
     for key, value in text.items():

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from deckgen.model import Deck
 from deckgen.atomic import write_bytes
+from deckgen.model import Deck
 from deckgen.render.batch import render_all
 from deckgen.render.fonts import font
 
@@ -34,10 +34,10 @@ def contact_sheet(deck: Deck, settings, out_path: Path | None, progress=None) ->
     result = render_all(deck, settings, None, progress=progress)
     counts = copies(deck)
     ids = list(result.paths)
-    bleed = int(round(result.bleed_mm * result.dpi / 25.4))
+    bleed = round(result.bleed_mm * result.dpi / 25.4)
     w, h = result.size_px[0] - 2 * bleed, result.size_px[1] - 2 * bleed    # show the trimmed card
     tw = THUMB_W
-    th = int(round(h * tw / w))
+    th = round(h * tw / w)
     corners = Image.new("L", (tw, th), 0)
     ImageDraw.Draw(corners).rounded_rectangle([0, 0, tw - 1, th - 1], radius=int(tw * 3 / w * result.dpi / 25.4) + 1,
                                               fill=255)

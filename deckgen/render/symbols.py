@@ -253,7 +253,7 @@ def oval_extent(rx: float, ry: float, deg: float) -> tuple[int, int]:
     a = math.radians(deg)
     hw = math.sqrt((rx * math.cos(a)) ** 2 + (ry * math.sin(a)) ** 2)
     hh = math.sqrt((rx * math.sin(a)) ** 2 + (ry * math.cos(a)) ** 2)
-    return int(math.ceil(hw)) * 2 + 4, int(math.ceil(hh)) * 2 + 4
+    return math.ceil(hw) * 2 + 4, math.ceil(hh) * 2 + 4
 
 
 @functools.lru_cache(maxsize=64)

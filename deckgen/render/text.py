@@ -29,7 +29,7 @@ def fit(role: str, text: str, max_w: int, max_h: int, stroke_frac: float = 0.0):
     size = max(6, int(max_h * 1.45))
     for _ in range(40):
         f = font(role, size)
-        sw = int(round(size * stroke_frac))
+        sw = round(size * stroke_frac)
         l, t, r, b = ink_box(f, text, sw)
         if (r - l) <= max_w and (b - t) <= max_h:
             return f, sw
@@ -56,7 +56,7 @@ def draw_text(img: Image.Image, text: str, f, cx: float, cy: float, fill, stroke
               shadow: float = 0.0, underline: bool = False) -> tuple[int, int, int, int]:
     """Draw ``text`` with its ink box centred on (cx, cy); returns that box."""
     l, t, r, b = ink_box(f, text, stroke)
-    x, y = int(round(cx - (l + r) / 2)), int(round(cy - (t + b) / 2))
+    x, y = round(cx - (l + r) / 2), round(cy - (t + b) / 2)
     fill_m, stroke_m, (ox, oy) = text_masks(f, text, stroke)
     outer = stroke_m or fill_m
     d = ImageDraw.Draw(img)
@@ -66,7 +66,7 @@ def draw_text(img: Image.Image, text: str, f, cx: float, cy: float, fill, stroke
         uy = y + b + ulh * 0.6
         ul = [x + l + stroke, uy, x + r - stroke, uy + ulh]
     if shadow:
-        sh = int(round(shadow))
+        sh = round(shadow)
         if ul:
             d.rectangle([ul[0] + sh - stroke, ul[1] + sh - stroke, ul[2] + sh + stroke, ul[3] + sh + stroke], fill=DARK)
         img.paste(DARK if img.mode == "RGB" else 255, (x + ox + sh, y + oy + sh), outer)

@@ -9,8 +9,9 @@ Public API::
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from deckgen.atomic import write_bytes
 from deckgen.errors import DeckgenError, Finding, error
@@ -18,7 +19,7 @@ from deckgen.model import Deck
 from deckgen.rulebook.env import languages
 from deckgen.rulebook.text import checked_text, crosscheck, render_text
 
-__all__ = ["write_rulebook", "build_rulebook", "crosscheck", "check_stage", "languages", "render_text", "PAPERS"]
+__all__ = ["PAPERS", "build_rulebook", "check_stage", "crosscheck", "languages", "render_text", "write_rulebook"]
 
 PAPERS = ("a4", "letter")
 

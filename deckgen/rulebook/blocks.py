@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import io
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
+from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Image, Paragraph, Table, TableStyle
-from xml.sax.saxutils import escape
 
 from deckgen.model import WILD, Deck
 from deckgen.rulebook.context import points_text
-from deckgen.rulebook.fonts import FAMILY
 from deckgen.rulebook.describe import group_name, group_text
+from deckgen.rulebook.fonts import FAMILY
 from deckgen.rulebook.groups import Group, groups, uniform_per_color
 from deckgen.rulebook.styles import RULE, SHADE
 from deckgen.rulebook.words import SYMBOLS, lang_of, ui, values_text
@@ -148,7 +149,7 @@ def palette_table(deck: Deck, lang: str, st, width: float) -> Flowable:
     head = ["", Paragraph(ui(lang, "order"), st["head"]), Paragraph(ui(lang, "colour"), st["head"])]
     if marks:
         head.append(Paragraph(ui(lang, "symbol"), st["head"]))
-    rows = [head + [Paragraph("", st["head"])]]
+    rows = [[*head, Paragraph("", st["head"])]]
     for i, c in enumerate(deck.palette.colors, 1):
         name = f"<b>{escape(c.names.get(lang))}</b>"
         if other != lang_of(lang) and c.names.get(other) != c.names.get(lang):
@@ -156,7 +157,7 @@ def palette_table(deck: Deck, lang: str, st, width: float) -> Flowable:
         row = [Swatches([c.hex], size=6 * mm), Paragraph(str(i), st["cell"]), Paragraph(name, st["cell"])]
         if marks:
             row.append(Paragraph(escape(SYMBOLS[lang_of(lang)].get(c.symbol, c.symbol)), st["cell"]))
-        rows.append(row + [Paragraph(c.hex, st["small"])])
+        rows.append([*row, Paragraph(c.hex, st["small"])])
     cols = [12 * mm, 16 * mm, 60 * mm] + ([45 * mm] if marks else []) + [25 * mm]
     table = Table(rows, colWidths=cols, hAlign="LEFT", repeatRows=1)
     table.setStyle(_table_style(len(rows) + 1, deck))

@@ -88,7 +88,7 @@ class Helpers:
         file, line = caller()
         if ref in self.deck.kinds:
             self.rec.refs.append(("kind", ref, file, line))
-            return self.deck.count_by_kind()[ref] if ref in self.deck.count_by_kind() else 0
+            return self.deck.count_by_kind().get(ref, 0)
         c = self._card(ref, file, line)
         return c.count if c else 0
 

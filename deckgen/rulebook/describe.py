@@ -6,12 +6,12 @@ is described correctly without new text, and changing a manifest changes the wor
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from deckgen.effects import Effect
 from deckgen.model import NUMBER, WILD, Deck
 from deckgen.rulebook.groups import Group, flex_offset
-from deckgen.rulebook.words import cards_word, join, color_name, lang_of, power_name, values_text
+from deckgen.rulebook.words import cards_word, color_name, join, lang_of, power_name, values_text
 
 _T = {
     "en": {

@@ -6,7 +6,8 @@ extras), so a rulebook costs a few dozen small renders, not the whole deck.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from deckgen.model import Deck
 from deckgen.rulebook.groups import groups

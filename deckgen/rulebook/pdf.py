@@ -7,14 +7,26 @@ templates give a byte-identical file.
 from __future__ import annotations
 
 import io
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
-from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Flowable, Frame, KeepTogether, NextPageTemplate,
-                                PageBreak, PageTemplate, Paragraph, Spacer, Table)
+from reportlab.platypus import (
+    BaseDocTemplate,
+    CondPageBreak,
+    Flowable,
+    Frame,
+    KeepTogether,
+    NextPageTemplate,
+    PageBreak,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    Table,
+)
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from deckgen.errors import DeckgenError, error
@@ -130,7 +142,7 @@ def _flowables(items: list[Item], rec: Recorder, st, images: Mapping[str, Any], 
         except ValueError as exc:   # ReportLab's parser rejected the inline markup
             raise DeckgenError(error("template-markup", "rulebook",
                                      f"bad inline markup in “{item.text[:80]}”: {exc}",
-                                     hint="inline markup is ReportLab's: <b>, <i>, <font>; write & as &amp;"))
+                                     hint="inline markup is ReportLab's: <b>, <i>, <font>; write & as &amp;")) from exc
     return _keep_headings(_keep_lists(out))
 
 

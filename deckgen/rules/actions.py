@@ -10,7 +10,6 @@ from __future__ import annotations
 from deckgen.rules.state import CAPPED, FINISHED
 from deckgen.rules.table import NUM
 
-
 # ---------------------------------------------------------------- drawing, knock-outs, the end
 
 def draw_n(g, q: int, n: int) -> int:
@@ -113,7 +112,7 @@ def apply(g, p: int, move: int, effects, guilty: bool) -> None:
             if roulette(g, g.step(p)):
                 skips += 1
         elif op == "flip_power":
-            flip_over(g, others(g, p) + [p] if e.who == "all" else [p])
+            flip_over(g, [*others(g, p), p] if e.who == "all" else [p])
         elif op == "duel":
             resume = duel(g, p, t.val[move >> 1])
         if g.outcome:

@@ -85,7 +85,7 @@ class Game(State):
         self.op_end(STALLED, None)
 
     # ---------------------------------------------------------------- play
-    def run(self) -> "Game":
+    def run(self) -> Game:
         if not self.draw_pile and not self.discard:
             self.setup()
         cap = self.turn_cap
@@ -243,4 +243,4 @@ def play_game(table: Table, n_players: int, seed, agents, record: bool = False, 
     return game.run()
 
 
-__all__ = ["Game", "play_game", "FINISHED", "STALLED", "CAPPED"]
+__all__ = ["CAPPED", "FINISHED", "STALLED", "Game", "play_game"]

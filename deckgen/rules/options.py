@@ -7,9 +7,10 @@ overrides against :data:`OPTIONS`; the engine reads the merged mapping.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 
 @dataclass(frozen=True)

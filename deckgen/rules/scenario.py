@@ -11,7 +11,8 @@ listed in the order the cards will be drawn.
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from deckgen.rules.agents import Agent
 from deckgen.rules.engine import Game

@@ -11,14 +11,14 @@ import multiprocessing
 import os
 import statistics
 from collections import deque
-from typing import Iterable
+from collections.abc import Iterable
 
 from deckgen.errors import DeckgenError, error
+from deckgen.progress import Progress
 from deckgen.rules.agents import AGENTS, make_agent
 from deckgen.rules.engine import Game
 from deckgen.rules.state import CAPPED, FINISHED, STALLED
 from deckgen.rules.table import Table, compile_deck
-from deckgen.progress import Progress
 
 CHUNK = 25
 SMALL_CHUNK = 16

@@ -172,4 +172,4 @@ def is_wild_draw(table: Table, face: int) -> bool:
     return table.cat[face] == WLD and table.draw_val[face * 2] > 0
 
 
-__all__ = ["Table", "compile_deck", "colors_in_play", "NUM", "ACT", "WLD", "WILD", "is_wild_draw"]
+__all__ = ["ACT", "NUM", "WILD", "WLD", "Table", "colors_in_play", "compile_deck", "is_wild_draw"]
