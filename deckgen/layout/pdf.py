@@ -22,6 +22,7 @@ from deckgen.layout.fonts import register_fonts
 from deckgen.layout.geometry import Line, Rect
 from deckgen.layout.imposition import PagePlan
 from deckgen.layout.pdfimage import read_png, register_image
+from deckgen.layout.printready import prepare
 from deckgen.progress import Progress
 from deckgen.units import mm_to_pt
 
@@ -45,6 +46,7 @@ def new_canvas(buf, paper_mm: tuple[float, float], meta: PdfMeta) -> Canvas:
     c.setKeywords(meta.keywords)
     c.setCreator(f"deckgen {__version__}")
     c.setProducer(f"deckgen {__version__} (ReportLab)")
+    prepare(c)          # sRGB output intent, ICC-tagged images, distinct font subset tags
     return c
 
 
