@@ -70,7 +70,10 @@ def cards_pdf_for_deck(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[fl
     backs = options.backs == "deck"
     duplex = options.duplex if backs and not fold else "none"
     copies = card_copies(deck)
-    pages = impose(copies, sheet, duplex, options.back_offset_mm if duplex != "none" else (0.0, 0.0), backs)
+    if not backs and options.back_offset_mm != (0.0, 0.0):
+        raise DeckgenError(error("back-offset", "--back-offset", "--back-offset does nothing with --backs none",
+                                 hint="it corrects a duplex printer's shift of the backs; leave it out here"))
+    pages = impose(copies, sheet, duplex, options.back_offset_mm, backs)
     extras = sum(1 for c in copies if c.component)
     sheets = len({p.sheet_no for p in pages})
     lang = deck.language
