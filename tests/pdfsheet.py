@@ -41,7 +41,7 @@ class Drawn:
     def up(self) -> tuple[int, int]:
         """Where the image's top points on the page, as a unit direction (0, 1), (0, -1), ..."""
         _, _, c, d, _, _ = self.matrix
-        return (int(round(c / max(abs(c), abs(d)))), int(round(d / max(abs(c), abs(d)))))
+        return (round(c / max(abs(c), abs(d))), round(d / max(abs(c), abs(d))))
 
     @property
     def visible(self) -> tuple[float, float, float, float]:

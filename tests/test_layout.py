@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 
 from deckgen import manifest
-from deckgen.layout import LayoutOptions, MarkStyle, SheetSpec, card_copies, cards_pdf_for_deck, parse_paper, plan_sheet
+from deckgen.layout import LayoutOptions, MarkStyle, SheetSpec, cards_pdf_for_deck, parse_paper, plan_sheet
 from deckgen.units import mm_to_pt
 
 DPI = 50
@@ -335,3 +335,94 @@ def test_bad_papers_file_reports_every_problem(tmp_path):
         load_papers(bad)
     assert {"a.size", "b.colour", "c.size"} <= {f.where for f in exc.value.findings}
     assert all(f.file == str(bad) for f in exc.value.findings)
+
+
+# ------------------------------------------------------------------ the figures a print review measures
+
+FIGURES = {  # paper, card -> (page orientation, cards per sheet) with full bleed and full marks
+    ("a4", "uno"): ("landscape", 8), ("a4", "poker"): ("portrait", 4),
+    ("letter", "uno"): ("landscape", 8), ("letter", "poker"): ("landscape", 6),
+}
+
+
+def measure(data: bytes, card) -> dict:
+    """Bleed shown around every card, gaps between trims, crop-mark lengths and their distance from
+    the page edge, read from the PDF (pypdf content streams for images and clips, pdfplumber for lines)."""
+    from pdfsheet import MM, drawn_images, reader_of
+
+    reader = reader_of(data)
+    cw, ch = card[0] * MM, card[1] * MM
+    bleed, gaps, per_sheet = [], [], []
+    for page in reader.pages[2::2]:                      # the front pages
+        drawn = drawn_images(page)
+        per_sheet.append(len(drawn))
+        trims = []
+        for d in drawn:
+            cx, cy = d.centre
+            t = (cx - cw / 2, cy - ch / 2, cx + cw / 2, cy + ch / 2)
+            v = d.visible
+            bleed.append(min(t[0] - v[0], t[1] - v[1], v[2] - t[2], v[3] - t[3]) / MM)
+            trims.append(t)
+        for a in trims:
+            for b in trims:
+                if a is not b and abs(a[1] - b[1]) < 0.01 and b[0] > a[0]:
+                    gaps.append((b[0] - a[2]) / MM)
+    marks, edge = [], []
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        for page in pdf.pages[2::2]:
+            w, h = float(page.width), float(page.height)
+            for ln in page.lines:
+                marks.append(max(ln["width"], ln["height"]) / MM)
+                edge.append(min(ln["x0"], ln["y0"], w - ln["x1"], h - ln["y1"]) / MM)
+    p0 = reader.pages[2].mediabox
+    return {"bleed": min(bleed), "gap": min(gaps) if gaps else None, "mark": min(marks), "mark_max": max(marks),
+            "edge": min(edge), "per_sheet": max(per_sheet),
+            "orientation": "landscape" if p0.width > p0.height else "portrait"}
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("card,name", [(UNO, "uno"), (POKER, "poker")], ids=["uno", "poker"])
+def test_full_bleed_and_marks_on_every_paper(no_mercy, tmp_path, paper, card, name):
+    from deckgen.selection import select
+
+    deck = select(no_mercy, "red-1x9,wild-draw-six x4")          # 13 cards: full sheets and a partial one
+    faces = make_faces(no_mercy, tmp_path, card=card)
+    data = cards_pdf_for_deck(deck, faces, card, 3.0, LayoutOptions(paper=paper)).data
+    m = measure(data, card)
+    assert m["bleed"] >= 3.0 - 0.01                      # 3 mm (1/8 in) around every card
+    assert m["gap"] == pytest.approx(6.0, abs=0.01)      # twice the bleed: the bleeds meet, never overlap
+    assert m["mark"] == pytest.approx(5.0, abs=0.01) and m["mark_max"] == pytest.approx(5.0, abs=0.01)
+    assert m["edge"] >= (6.35 if paper == "letter" else 5.0) - 0.01     # 1/4 in from every edge on Letter
+    assert (m["orientation"], m["per_sheet"]) == FIGURES[(paper, name)]
+    with pdfplumber.open(io.BytesIO(data)) as pdf:       # the cover states the same figures
+        cover = pdf.pages[1].extract_text().replace("\n", " ")
+    per = FIGURES[(paper, name)][1]
+    assert f"= {per} cards per sheet" in cover and "Bleed: 3 mm around every card; gap between cards 6 mm" in cover
+
+
+def test_gap_zero_is_named_on_the_cover_and_in_the_notes(no_mercy, nm_faces):
+    pdf = cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions(paper="letter", gap_mm=0.0))
+    assert any("share their cut lines" in n for n in pdf.notes)
+    with pdfplumber.open(io.BytesIO(pdf.data)) as doc:
+        cover = doc.pages[1].extract_text().replace("\n", " ")
+    assert "neighbouring cards share their cut lines (gap 0)" in cover
+
+
+def test_back_offset_past_the_margin_is_an_error_naming_the_limit(no_mercy, nm_faces):
+    from deckgen.errors import DeckgenError
+
+    ok = cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions(paper="letter", back_offset_mm=(2.0, -2.0)))
+    assert ok.pages > 2
+    with pytest.raises(DeckgenError) as exc:
+        cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions(paper="letter", back_offset_mm=(12.0, 0.0)))
+    message = str(exc.value)
+    assert "6.35 mm margin" in message and "X must stay between" in message
+
+
+def test_backs_none_prints_fronts_only(no_mercy, nm_faces):
+    pdf = cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions(backs="none"))
+    back_name = digest_names({"back": nm_faces["back"]})
+    with pdfplumber.open(io.BytesIO(pdf.data)) as doc:
+        assert len(doc.pages) == 2 + -(-168 // 8)
+        assert all(im["name"] not in back_name for page in doc.pages for im in page.images)
+        assert "fronts only" in doc.pages[1].extract_text()

@@ -39,7 +39,7 @@ def _scales(lines):
         pos = (lambda t: t["x0"]) if kind == "h" else (lambda t: t["y0"])
         ticks = sorted(ticks, key=pos)
         run: list = []
-        for t in ticks + [None]:
+        for t in [*ticks, None]:
             if t is not None and (not run or abs(pos(t) - pos(run[-1]) - step) < 0.05):
                 run.append(t)
                 continue

@@ -13,8 +13,8 @@ import io
 
 import pdfplumber
 import pytest
-from PIL import Image
 from pdfsheet import MM, FaceColours, drawn_images, reader_of
+from PIL import Image
 
 from deckgen import manifest
 from deckgen.layout import LayoutOptions, cards_pdf_for_deck
