@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, cast
 
 from deckgen.check import CheckOptions, check
 from deckgen.errors import DeckHasErrors, Finding, warning
@@ -115,7 +116,7 @@ def output_steps() -> list[str]:
 def cards_output(ctx: BuildContext) -> list[OutputFile]:
     """``<deck>-cards.pdf``: every card copy, fronts and backs, on print-and-play sheets
     (``<deck>-cards-only.pdf`` for an ``--only`` reprint, so the full sheets are kept)."""
-    deck, r = ctx.deck, ctx.render
+    deck, r = ctx.deck, cast(Any, ctx.render)       # a deckgen.render.RenderResult
     pdf = cards_pdf_for_deck(deck, r.paths, r.trim_mm, r.bleed_mm, ctx.options.layout, ctx.progress)
     name = f"{deck.id}-cards-only.pdf" if ctx.options.only else f"{deck.id}-cards.pdf"
     path = write_bytes(ctx.deck_dir / name, pdf.data)

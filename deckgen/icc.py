@@ -64,7 +64,9 @@ def srgb_profile() -> bytes:
     ]
     table_size = 4 + 12 * len(tags)
     offset = 128 + table_size
-    entries, blobs, placed = [], [], {}
+    entries: list[bytes] = []
+    blobs: list[bytes] = []
+    placed: dict[bytes, int] = {}
     for sig, data in tags:
         if data in placed:                     # the three tone curves share one copy
             entries.append(struct.pack(">4sII", sig, placed[data], len(data)))

@@ -215,7 +215,7 @@ def plan_sheet(spec: SheetSpec) -> Sheet:
     block = Rect(area.x + (area.w - bw) / 2, area.y + (area.h - bh) / 2, bw, bh)
     bleed = spec.bleed_mm
     inner = min(bleed, gap / 2)
-    slots = []
+    slots: list[Slot] = []
     for r in range(rows):
         for c in range(cols):
             trim = Rect(block.x + c * (cw + gap), block.top - (r + 1) * ch - r * gap, cw, ch)
@@ -278,7 +278,7 @@ def partial(sheet: Sheet, used: int) -> tuple[tuple[Slot, ...], tuple[Line, ...]
             return bleed
         return inner if r * cols + c < used else bleed
 
-    slots = []
+    slots: list[Slot] = []
     for s in sheet.slots[:used]:
         r, c = s.row, s.col
         clip = s.trim.grow(side(r, c - 1), side(r, c + 1), side(r + 1, c), side(r - 1, c))
