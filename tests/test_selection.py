@@ -15,7 +15,7 @@ from deckgen.selection import parse_only, select
 IDS = ["red-5", "blue-skip", "wild", "wild-draw-four", "power", "x-ray", "boxx2"]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(IDS), st.integers(1, 40), st.sampled_from(["x", "×", " x ", "X"]),
                           st.booleans()), min_size=1, max_size=8))
 def test_parse_only_counts_every_listed_card(items):
@@ -73,6 +73,7 @@ def test_build_only_writes_a_reprint_sheet_and_no_rulebook(runner, tmp_path):
     assert "sheet: A4, landscape, 4 × 2 = 8 cards per sheet" in res.output
 
 
+@pytest.mark.slow
 def test_unknown_only_id_is_a_usage_error_with_a_suggestion(runner, tmp_path):
     for command in (["build", "classic", "-o", str(tmp_path)], ["render", "classic", "-o", str(tmp_path)],
                     ["preview", "classic", "-o", str(tmp_path / "p.png")], ["export", "tts", "classic"],
