@@ -92,3 +92,23 @@ def test_render_and_preview_only(runner, tmp_path):
     res = runner.invoke(main, ["preview", "classic", "-o", str(tmp_path / "p.png"), "--dpi", "30",
                                "--only", "red-5x3"])
     assert res.exit_code == 0, res.output
+
+
+@pytest.mark.slow
+def test_build_fold_and_fronts_only_from_the_command_line(runner, tmp_path):
+    import pypdf
+
+    res = runner.invoke(main, ["build", "flex-spectrum", "--only", "red-1x2,power", "--layout", "fold", "--dpi", "40",
+                               "-o", str(tmp_path / "fold")])
+    assert res.exit_code == 0, res.output
+    assert "folded" in res.output
+    pdf = pypdf.PdfReader(tmp_path / "fold" / "flex-spectrum" / "flex-spectrum-cards-only.pdf")
+    assert len(pdf.pages) == 3                           # cover x2 and one page with fronts and backs
+    res = runner.invoke(main, ["build", "flex-spectrum", "--only", "red-1x2", "--backs", "none", "--dpi", "40",
+                               "-o", str(tmp_path / "fronts")])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(main, ["build", "flex-spectrum", "--only", "red-1", "--layout", "fold", "--backs", "none",
+                               "-o", str(tmp_path / "x")])
+    assert res.exit_code == 2 and "--backs none" in res.output
+    res = runner.invoke(main, ["build", "classic", "--only", "red-1", "--back-offset", "30,0", "-o", str(tmp_path / "y")])
+    assert res.exit_code == 2 and "X must stay between" in res.output
