@@ -442,14 +442,18 @@ def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, ori
     """Build the print-and-play PDF of one or more decks.
 
     Writes OUTPUT/<deck>/<deck>-cards.pdf: a cover page, then sheets of card fronts (odd
-    pages) and backs (even pages) with crop marks. With no DECK, builds every bundled deck.
-    A deck with errors is not built unless --force. Lengths take mm, cm, in or pt.
+    pages) and backs (even pages) with crop marks. Every card keeps its full bleed and every
+    cut line its crop marks; the layout picks the orientation and grid that fit the most.
+    With no DECK, builds every bundled deck. A deck with errors is not built unless --force.
+    Lengths take mm, cm, in or pt.
 
     Example:
 
         deckgen build classic
 
         deckgen build no-mercy --paper letter --duplex short -o prints
+
+        deckgen build flex-spectrum --layout fold --only red-5x2,power
     """
     import time
 

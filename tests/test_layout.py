@@ -330,10 +330,11 @@ def test_bad_papers_file_reports_every_problem(tmp_path):
     from deckgen.layout import load_papers
 
     bad = tmp_path / "papers.toml"
-    bad.write_text('[a]\nsize = "210 x 297"\n[b]\nsize = "1in x 2in"\ncolour = 1\n[c]\nname = "C"\n', encoding="utf-8")
+    bad.write_text('[a]\nsize = "210 x 297"\n[b]\nsize = "1in x 2in"\ncolour = 1\n[c]\nname = "C"\n'
+                   '[d]\nsize = "4in x 6in"\nmargin = "wide"\n', encoding="utf-8")
     with pytest.raises(DeckgenError) as exc:
         load_papers(bad)
-    assert {"a.size", "b.colour", "c.size"} <= {f.where for f in exc.value.findings}
+    assert {"a.size", "b.colour", "c.size", "d.margin"} <= {f.where for f in exc.value.findings}
     assert all(f.file == str(bad) for f in exc.value.findings)
 
 
