@@ -17,6 +17,7 @@ from PIL import Image
 from deckgen.icc import srgb_profile
 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
+FORMAT = "png-srgb-1"      # part of the render cache key: a change to the chunks written redraws cached faces
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
