@@ -92,6 +92,13 @@ def test_render_and_preview_only(runner, tmp_path):
     res = runner.invoke(main, ["preview", "classic", "-o", str(tmp_path / "p.png"), "--dpi", "30",
                                "--only", "red-5x3"])
     assert res.exit_code == 0, res.output
+    from PIL import Image
+
+    from deckgen.icc import srgb_profile
+
+    for png in [*(tmp_path / "faces").glob("*.png"), tmp_path / "p.png"]:     # every PNG written: sRGB
+        with Image.open(png) as im:
+            assert im.info.get("icc_profile") == srgb_profile(), png.name
 
 
 @pytest.mark.slow
