@@ -16,12 +16,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, cast
 
 from deckgen.check import CheckOptions, check
 from deckgen.errors import DeckHasErrors, Finding, warning
 from deckgen.layout import LayoutOptions, cards_pdf_for_deck, write_bytes
 from deckgen.model import Deck, Palette
 from deckgen.progress import Progress
+from deckgen.selection import select
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,7 @@ class BuildOptions:
     cache_dir: Path | None = None
     jobs: int | None = None
     rulebook: bool = True                     # also write the rulebook in every language
+    only: str | None = None                   # --only ID[xN],...: just those cards (a reprint; no rulebook)
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,7 @@ class BuildResult:
     warnings: list[Finding] = field(default_factory=list)   # deck warnings and layout notes
     seconds: float = 0.0
     timings: dict[str, float] = field(default_factory=dict)
+    sheet: str = ""                 # the card sheet's real figures (orientation, grid, bleed, gap)
 
     @property
     def pages(self) -> int:
@@ -74,7 +78,7 @@ class BuildResult:
         return {
             "deck": self.deck_id, "name": self.name, "cards": self.cards, "faces": self.faces,
             "drawn": self.drawn, "pages": self.pages, "bytes": self.size_bytes,
-            "seconds": round(self.seconds, 3),
+            "seconds": round(self.seconds, 3), "sheet": self.sheet,
             "outputs": [{"kind": o.kind, "path": str(o.path), "pages": o.pages, "bytes": o.size_bytes}
                         for o in self.outputs],
             "errors": [f.to_json() for f in self.errors],
@@ -110,11 +114,14 @@ def output_steps() -> list[str]:
 
 
 def cards_output(ctx: BuildContext) -> list[OutputFile]:
-    """``<deck>-cards.pdf``: every card copy, fronts and backs, on print-and-play sheets."""
-    deck, r = ctx.deck, ctx.render
+    """``<deck>-cards.pdf``: every card copy, fronts and backs, on print-and-play sheets
+    (``<deck>-cards-only.pdf`` for an ``--only`` reprint, so the full sheets are kept)."""
+    deck, r = ctx.deck, cast(Any, ctx.render)       # a deckgen.render.RenderResult
     pdf = cards_pdf_for_deck(deck, r.paths, r.trim_mm, r.bleed_mm, ctx.options.layout, ctx.progress)
-    path = write_bytes(ctx.deck_dir / f"{deck.id}-cards.pdf", pdf.data)
+    name = f"{deck.id}-cards-only.pdf" if ctx.options.only else f"{deck.id}-cards.pdf"
+    path = write_bytes(ctx.deck_dir / name, pdf.data)
     ctx.result.cards, ctx.result.faces = pdf.cards, pdf.faces
+    ctx.result.sheet = f"{pdf.paper.name}, {pdf.sheet.describe()}"
     ctx.result.warnings.extend(warning("layout", "sheet", note) for note in pdf.notes)
     return [OutputFile("cards", path, pdf.pages, len(pdf.data))]
 
@@ -124,7 +131,7 @@ register_output("cards", cards_output)
 
 def _rulebook_output(ctx: BuildContext) -> list[OutputFile]:
     """``<deck>-rulebook-<lang>.pdf`` in every language the deck's templates exist in."""
-    if not ctx.options.rulebook:
+    if not ctx.options.rulebook or ctx.options.only:      # a reprint of a few cards needs no rulebook
         return []
     from deckgen.rulebook.step import rulebook_output
 
@@ -149,6 +156,7 @@ def build_deck(ref: str | Path, options: BuildOptions = BuildOptions(),
 
     start = time.perf_counter()
     deck, errors, warnings = load_checked(ref, options)
+    deck = select(deck, options.only)
     result = BuildResult(deck.id, deck.name(), errors=list(errors), warnings=list(warnings))
     t_check = time.perf_counter()
     settings = RenderSettings(dpi=options.dpi, bleed_mm=options.bleed_mm, card_size=options.card_size)

@@ -67,6 +67,16 @@ class Progress:
             self.bar = None
 
 
+def _only(deck_obj, only):
+    """The deck cut down to ``--only`` (deckgen.selection), or as it is."""
+    from deckgen.selection import select
+
+    return select(deck_obj, only)
+
+
+ONLY_HELP = "Only these cards, N copies each (default 1), e.g. red-5x2,wild: for reprints."
+
+
 def palette_options(fn):
     """``--palette NAME|FILE`` and repeated ``--color NAME=#RRGGBB``."""
     fn = click.option("--color", "colors", multiple=True, metavar="NAME=#RRGGBB",
@@ -211,9 +221,10 @@ def _load_for_render(deck, palette, colors):
 @render_options
 @click.option("--no-cache", is_flag=True, help="Draw every face again instead of reusing the render cache.")
 @click.option("-j", "--jobs", type=click.IntRange(1, 256), default=None, help="Worker processes (default: every core).")
+@click.option("--only", metavar="ID[xN],...", default=None, help=ONLY_HELP)
 @palette_options
 @handle_errors
-def render(deck, out_dir, dpi, card_size, bleed, safe, symbols, corner_guide, no_cache, jobs, palette, colors):
+def render(deck, out_dir, dpi, card_size, bleed, safe, symbols, corner_guide, no_cache, jobs, only, palette, colors):
     """Draw every distinct card face, the back and the components as print-ready PNGs.
 
     One PNG per face, named by card id (plus back.png and e.g. power-green.png), with the
@@ -229,7 +240,7 @@ def render(deck, out_dir, dpi, card_size, bleed, safe, symbols, corner_guide, no
     from deckgen.render import render_deck
 
     settings = _render_settings(dpi, card_size, bleed, safe, symbols, corner_guide)
-    the_deck = _load_for_render(deck, palette, colors)
+    the_deck = _only(_load_for_render(deck, palette, colors), only)
     progress = Progress()
     result = render_deck(the_deck, settings, out_dir, use_cache=not no_cache, progress=progress, jobs=jobs)
     progress.close()
@@ -246,9 +257,10 @@ def render(deck, out_dir, dpi, card_size, bleed, safe, symbols, corner_guide, no
 @click.option("--dpi", type=click.IntRange(30, 1200), default=100, show_default=True,
               help="Resolution the faces are drawn at before they are shrunk onto the sheet.")
 @render_options
+@click.option("--only", metavar="ID[xN],...", default=None, help=ONLY_HELP)
 @palette_options
 @handle_errors
-def preview(deck, out_path, dpi, card_size, bleed, safe, symbols, corner_guide, palette, colors):
+def preview(deck, out_path, dpi, card_size, bleed, safe, symbols, corner_guide, only, palette, colors):
     """Write one contact-sheet PNG of every distinct face with its copy count.
 
     Example:
@@ -260,7 +272,7 @@ def preview(deck, out_path, dpi, card_size, bleed, safe, symbols, corner_guide, 
     from deckgen.render import preview as make_preview
 
     settings = _render_settings(dpi, card_size, bleed, safe, symbols, corner_guide)
-    the_deck = _load_for_render(deck, palette, colors)
+    the_deck = _only(_load_for_render(deck, palette, colors), only)
     progress = Progress()
     path = make_preview(the_deck, settings, out_path, progress)
     progress.close()
@@ -356,14 +368,21 @@ def _signed(value: str, where: str) -> float:
     return sign * _length(text.lstrip("+-").strip(), where)
 
 
-def _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_stroke, mark_offset, guides):
+def _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_stroke, mark_offset, guides,
+                    layout="sheets", backs="deck", orientation="auto"):
     from deckgen.layout import LayoutOptions, MarkStyle, parse_paper
 
-    return LayoutOptions(paper=parse_paper(paper), margin_mm=_length(margin, "--margin"),
-                         gap_mm=_length(gap, "--gap"), duplex=duplex, back_offset_mm=_offset(back_offset),
+    return LayoutOptions(paper=parse_paper(paper), margin_mm=_margin(margin),
+                         gap_mm=None if str(gap).strip().lower() == "auto" else _length(gap, "--gap"),
+                         duplex=duplex, back_offset_mm=_offset(back_offset),
                          marks=MarkStyle(_length(mark_length, "--mark-length"), _length(mark_stroke, "--mark-stroke"),
                                          _length(mark_offset, "--mark-offset")),
-                         guides=guides)
+                         guides=guides, layout=layout, backs=backs, orientation=orientation)
+
+
+def _margin(value: str) -> float | None:
+    """``--margin``: a length, or ``paper`` for the paper preset's own (5 mm; 1/4 in on US papers)."""
+    return None if str(value).strip().lower() == "paper" else _length(value, "--margin")
 
 
 def _size(n: int) -> str:
@@ -371,14 +390,13 @@ def _size(n: int) -> str:
 
 
 def sheet_options(fn):
-    """Paper, margin, gap, duplex, back offset and crop-mark options shared by build and calibrate."""
+    """Paper, margin and back offset options shared by build and calibrate (each has its own --duplex)."""
     for decorator in reversed([
         click.option("--paper", default="a4", show_default=True, metavar="NAME|WxH",
                      help="Paper preset (a4, letter, legal, a3 ...) or a size such as 210mmx297mm."),
-        click.option("--margin", default="5mm", show_default=True, metavar="LENGTH",
-                     help="Printable margin nothing but the page edge enters."),
-        click.option("--duplex", type=click.Choice(["long", "short", "none"]), default="long", show_default=True,
-                     help="Flip edge for double-sided printing; none: backs on their own pages for gluing."),
+        click.option("--margin", default="paper", show_default=True, metavar="LENGTH|paper",
+                     help="Band along every edge that nothing enters, crop marks included "
+                          "(paper: the preset's, 5mm; 0.25in on US papers)."),
         click.option("--back-offset", default="0,0", show_default=True, metavar="X,Y",
                      help="Shift the backs X right and Y down (measure it with deckgen calibrate)."),
     ]):
@@ -391,11 +409,21 @@ def sheet_options(fn):
 @click.option("-o", "--output", "out_dir", default="output", show_default=True, type=click.Path(file_okay=False),
               help="Folder for the files; each deck gets OUTPUT/<deck>/.")
 @sheet_options
+@click.option("--duplex", type=click.Choice(["long", "short", "none"]), default="long", show_default=True,
+              help="Flip edge for double-sided printing; none: backs on their own pages for gluing.")
+@click.option("--layout", type=click.Choice(["sheets", "fold"]), default="sheets", show_default=True,
+              help="sheets: fronts and backs on their own pages; fold: both on one side, backs mirrored across a fold line.")
+@click.option("--backs", type=click.Choice(["deck", "none"]), default="deck", show_default=True,
+              help="deck: print every card's back; none: fronts only.")
+@click.option("--orientation", type=click.Choice(["auto", "portrait", "landscape"]), default="auto", show_default=True,
+              help="Page orientation; auto: whichever holds more cards with full bleed and marks.")
+@click.option("--only", metavar="ID[xN],...", default=None, help=ONLY_HELP)
 @click.option("--card-size", metavar="NAME|WxH", help="Card size instead of the deck's (uno, poker, 63mmx88mm ...).")
 @click.option("--dpi", type=click.IntRange(30, 1200), default=300, show_default=True, help="Face resolution.")
 @click.option("--bleed", default="3mm", show_default=True, metavar="LENGTH", help="Bleed around every card.")
-@click.option("--gap", default="0mm", show_default=True, metavar="LENGTH",
-              help="Space between cards; 0: neighbours share their cut lines.")
+@click.option("--gap", default="auto", show_default=True, metavar="LENGTH|auto",
+              help="Space between cards; auto: twice the bleed, so every card keeps its full bleed; "
+                   "0: neighbours share their cut lines.")
 @click.option("--mark-length", default="5mm", show_default=True, metavar="LENGTH", help="Crop-mark length.")
 @click.option("--mark-stroke", default="0.3mm", show_default=True, metavar="LENGTH", help="Crop-mark line width.")
 @click.option("--mark-offset", default="1mm", show_default=True, metavar="LENGTH",
@@ -408,33 +436,39 @@ def sheet_options(fn):
 @click.option("--jobs", type=click.IntRange(1, 64), default=None, help="Processes for drawing faces.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @handle_errors
-def build(decks, out_dir, paper, margin, duplex, back_offset, card_size, dpi, bleed, gap, mark_length, mark_stroke,
-          mark_offset, guides, palette, colors, no_rulebook, force, no_cache, jobs, as_json):
+def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, orientation, only, card_size, dpi, bleed,
+          gap, mark_length, mark_stroke, mark_offset, guides, palette, colors, no_rulebook, force, no_cache, jobs,
+          as_json):
     """Build the print-and-play PDF of one or more decks.
 
     Writes OUTPUT/<deck>/<deck>-cards.pdf: a cover page, then sheets of card fronts (odd
-    pages) and backs (even pages) with crop marks. With no DECK, builds every bundled deck.
-    A deck with errors is not built unless --force. Lengths take mm, cm, in or pt.
+    pages) and backs (even pages) with crop marks. Every card keeps its full bleed and every
+    cut line its crop marks; the layout picks the orientation and grid that fit the most.
+    With no DECK, builds every bundled deck. A deck with errors is not built unless --force.
+    Lengths take mm, cm, in or pt.
 
     Example:
 
         deckgen build classic
 
         deckgen build no-mercy --paper letter --duplex short -o prints
+
+        deckgen build flex-spectrum --layout fold --only red-5x2,power
     """
     import time
 
     from deckgen.build import BuildOptions, build_deck, bundled_refs
 
     start = time.perf_counter()
-    layout = _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_stroke, mark_offset, guides)
+    layout_opts = _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_stroke, mark_offset,
+                                  guides, layout, backs, orientation)
     refs = list(decks) or bundled_refs()
     results, failed = [], 0
     for ref in refs:
         progress = Progress(enabled=not as_json)
         opts = BuildOptions(out_dir=Path(out_dir), dpi=dpi, bleed_mm=_length(bleed, "--bleed"), card_size=card_size,
-                            layout=layout, palette=resolve_palette(ref, palette, colors), force=force,
-                            use_cache=not no_cache, jobs=jobs, rulebook=not no_rulebook)
+                            layout=layout_opts, palette=resolve_palette(ref, palette, colors), force=force,
+                            use_cache=not no_cache, jobs=jobs, rulebook=not no_rulebook, only=only)
         try:
             res = build_deck(ref, opts, progress)
         except DeckgenError as exc:
@@ -456,6 +490,8 @@ def build(decks, out_dir, paper, margin, duplex, back_offset, card_size, dpi, bl
         for o in res.outputs:
             pages = f"{o.pages} pages" if o.pages is not None else ""
             click.echo(f"  {o.path!s:<48} {pages:>10} {_size(o.size_bytes):>9}")
+        if res.sheet:
+            click.echo(f"  sheet: {res.sheet}")
         click.echo(f"  {res.cards} cards, {res.faces} distinct faces ({res.drawn} drawn now), {res.seconds:.2f} s")
     if as_json:
         click.echo(json.dumps({"decks": [r.to_json() for r in results], "exit_code": failed,
@@ -472,8 +508,10 @@ def build(decks, out_dir, paper, margin, duplex, back_offset, card_size, dpi, bl
 @click.option("-o", "--output", "out_file", default="calibration.pdf", show_default=True,
               type=click.Path(dir_okay=False), help="The PDF to write.")
 @sheet_options
+@click.option("--duplex", type=click.Choice(["long", "short"]), default="long", show_default=True,
+              help="Flip edge you will print the cards with.")
 @handle_errors
-def calibrate(out_file, paper, margin, duplex, back_offset):
+def calibrate(out_file, paper, margin, back_offset, duplex):
     """Write a one-sheet duplex test to measure how far your printer shifts the backs.
 
     Print it double-sided at 100 %, hold it against the light and read X and Y on the
@@ -486,10 +524,7 @@ def calibrate(out_file, paper, margin, duplex, back_offset):
     """
     from deckgen.layout import calibration_pdf, parse_paper, write_bytes
 
-    if duplex == "none":
-        raise DeckgenError(Finding("error", "duplex", "--duplex", "calibration needs double-sided printing",
-                                   hint="use --duplex long or --duplex short"))
-    data = calibration_pdf(parse_paper(paper), duplex, _length(margin, "--margin"), _offset(back_offset))
+    data = calibration_pdf(parse_paper(paper), duplex, _margin(margin), _offset(back_offset))
     path = write_bytes(Path(out_file), data)
     click.echo(f"{path}: 2 pages, {_size(len(data))}. Print double-sided ({duplex}-edge flip) at actual size.")
 
@@ -513,11 +548,12 @@ def export():
 @click.option("--card-size", metavar="NAME|WxH", help="Card size instead of the deck's.")
 @click.option("--max-side", type=click.IntRange(1024, 4096), default=4096, show_default=True,
               help="Largest sheet side in pixels (smaller sheets load faster in TTS).")
+@click.option("--only", metavar="ID[xN],...", default=None, help=ONLY_HELP)
 @palette_options
 @click.option("--force", is_flag=True, help="Export even if the deck has errors.")
 @click.option("--no-cache", is_flag=True, help="Redraw every face instead of using the face cache.")
 @handle_errors
-def export_tts_cmd(deck, out_dir, fmt, card_size, max_side, palette, colors, force, no_cache):
+def export_tts_cmd(deck, out_dir, fmt, card_size, max_side, only, palette, colors, force, no_cache):
     """Tabletop Simulator deck sheets (10 x 7 cells at most, 4096 px at most) and a back image.
 
     Also writes <deck>-tts-import.txt with the steps and numbers to type in TTS.
@@ -530,6 +566,7 @@ def export_tts_cmd(deck, out_dir, fmt, card_size, max_side, palette, colors, for
     from deckgen.export import export_tts
 
     deck_obj, errors, _ = load_checked(deck, BuildOptions(palette=resolve_palette(deck, palette, colors), force=force))
+    deck_obj = _only(deck_obj, only)
     _echo_findings(errors)
     progress = Progress()
     res = export_tts(deck_obj, Path(out_dir or Path("output") / deck_obj.id / "tts"), fmt=fmt,
@@ -546,11 +583,12 @@ def export_tts_cmd(deck, out_dir, fmt, card_size, max_side, palette, colors, for
               help="Print-shop preset from decks/services.toml (generic, generic-3mm, hires, mpc-poker).")
 @click.option("-o", "--output", "out_dir", default=None, type=click.Path(file_okay=False),
               help="Folder for the files [default: output/<deck>/print-<service>].")
+@click.option("--only", metavar="ID[xN],...", default=None, help=ONLY_HELP)
 @palette_options
 @click.option("--force", is_flag=True, help="Export even if the deck has errors.")
 @click.option("--no-cache", is_flag=True, help="Redraw every face instead of using the face cache.")
 @handle_errors
-def export_cards_cmd(deck, service, out_dir, palette, colors, force, no_cache):
+def export_cards_cmd(deck, service, out_dir, only, palette, colors, force, no_cache):
     """The files a print shop asks for: one image per face with bleed, a quantities list and a
     one-card-per-page PDF with TrimBox and BleedBox.
 
@@ -563,6 +601,7 @@ def export_cards_cmd(deck, service, out_dir, palette, colors, force, no_cache):
 
     svc = get_service(service)
     deck_obj, errors, _ = load_checked(deck, BuildOptions(palette=resolve_palette(deck, palette, colors), force=force))
+    deck_obj = _only(deck_obj, only)
     _echo_findings(errors)
     progress = Progress()
     res = export_cards(deck_obj, svc, Path(out_dir or Path("output") / deck_obj.id / f"print-{svc.id}"),

@@ -30,6 +30,7 @@ from reportlab.platypus import (
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from deckgen.errors import DeckgenError, error
+from deckgen.layout.printready import prepare
 from deckgen.model import Deck
 from deckgen.rulebook import blocks, fonts, styles
 from deckgen.rulebook.context import Recorder
@@ -53,6 +54,7 @@ class _Doc(BaseDocTemplate):
         self._heading = 0
 
     def _decorate(self, canvas, doc):
+        prepare(canvas)     # sRGB output intent, ICC-tagged images, distinct font subset tags (layout/printready.py)
         w, _ = self.pagesize
         canvas.saveState()
         canvas.setStrokeColor(styles.RULE)
