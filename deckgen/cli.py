@@ -542,36 +542,62 @@ def export_tts_cmd(deck, out_dir, fmt, card_size, max_side, palette, colors, for
 
 @export.command("cards")
 @click.argument("deck")
-@click.option("--service", default="generic", show_default=True, metavar="NAME",
-              help="Print-shop preset from decks/services.toml (generic, generic-3mm, hires, mpc-poker).")
+@click.option("--service", default=None, metavar="NAME",
+              help="Print-shop preset from decks/services.toml: tgc-poker, tgc-bridge, tgc-mini, tgc-tarot, "
+                   "tgc-square, dtc-poker, mpc-poker, own-size, own-size-3mm.")
+@click.option("--card-size", metavar="NAME|WxH", help="Card size instead of the preset's (poker, bridge, 63mmx88mm ...).")
+@click.option("--bleed", metavar="LENGTH", default=None, help="Bleed instead of the preset's, e.g. 3mm or 0.125in.")
+@click.option("--safe", metavar="LENGTH", default=None,
+              help="How far inside the cut line symbols and text stay (default: the shop's safe zone, at least 3mm).")
 @click.option("-o", "--output", "out_dir", default=None, type=click.Path(file_okay=False),
               help="Folder for the files [default: output/<deck>/print-<service>].")
 @palette_options
 @click.option("--force", is_flag=True, help="Export even if the deck has errors.")
 @click.option("--no-cache", is_flag=True, help="Redraw every face instead of using the face cache.")
 @handle_errors
-def export_cards_cmd(deck, service, out_dir, palette, colors, force, no_cache):
-    """The files a print shop asks for: one image per face with bleed, a quantities list and a
-    one-card-per-page PDF with TrimBox and BleedBox.
+def export_cards_cmd(deck, service, card_size, bleed, safe, out_dir, palette, colors, force, no_cache):
+    """The files a print shop asks for: one image per face at the shop template's pixel size,
+    a quantities list and a one-card-per-page PDF with TrimBox and BleedBox.
+
+    Warns when the faces' symbols and text would reach into the shop's unsafe border, or
+    when --card-size/--bleed leave the shop's template size.
 
     Example:
 
-        deckgen export cards classic --service generic
+        deckgen export cards classic --service tgc-poker
+
+        deckgen export cards flex-spectrum --service mpc-poker --bleed 3mm
     """
     from deckgen.build import BuildOptions, load_checked
-    from deckgen.export import export_cards, get_service
+    from deckgen.export import export_cards, get_service, load_services
 
+    if service is None:
+        raise DeckgenError(Finding("error", "usage", "--service", "name the print shop's preset with --service",
+                                   hint="presets: " + ", ".join(load_services())))
     svc = get_service(service)
+    bleed_mm = _length(bleed, "--bleed") if bleed is not None else None
+    safe_mm = _length(safe, "--safe") if safe is not None else None
     deck_obj, errors, _ = load_checked(deck, BuildOptions(palette=resolve_palette(deck, palette, colors), force=force))
     _echo_findings(errors)
     progress = Progress()
     res = export_cards(deck_obj, svc, Path(out_dir or Path("output") / deck_obj.id / f"print-{svc.id}"),
-                       use_cache=not no_cache, progress=progress)
+                       use_cache=not no_cache, progress=progress, card_size=card_size, bleed_mm=bleed_mm,
+                       safe_mm=safe_mm)
     progress.close()
+    _echo_findings(list(res.warnings))
     click.echo(f"{svc.name}")
     click.echo(f"  {len(res.images)} face images, {res.size_px[0]}x{res.size_px[1]} px "
                f"({res.trim_mm[0]:g} x {res.trim_mm[1]:g} mm + {res.bleed_mm:g} mm bleed) in {res.folder / 'faces'}")
-    click.echo(f"  {res.pdf}  {res.pages} pages (front, back for every card)\n  {res.quantities}")
+    l, t, r, b = res.safe_box
+    line = f"  symbols and text inside {r - l}x{b - t} px"
+    if res.shop_safe_box:
+        sl, st, sr, sb = res.shop_safe_box
+        line += f"; the shop's safe zone is {sr - sl}x{sb - st} px"
+    click.echo(line)
+    order = "back, front" if svc.pdf_order == "back-front" else "front, back"
+    click.echo(f"  {res.pdf}  {res.pages} pages ({order} for every card)\n  {res.quantities}")
+    if svc.source:
+        click.echo(f"  figures: {svc.source}")
 
 # [simulate commands]
 

@@ -98,7 +98,7 @@ def export_tts(deck: Deck, out_dir: Path, *, fmt: str = "png", use_cache: bool =
     for face, path in rendered.paths.items():
         with Image.open(path) as im:
             im = im.convert("RGB")
-            images[face] = im if im.size == cell else im.resize(cell, Image.LANCZOS)
+            images[face] = im if im.size == cell else im.resize(cell, Image.Resampling.LANCZOS)
     folder = Path(out_dir)
     ext = EXTENSIONS[fmt]
     hidden = images[BACK]
