@@ -518,9 +518,13 @@ def export():
 @click.option("--no-cache", is_flag=True, help="Redraw every face instead of using the face cache.")
 @handle_errors
 def export_tts_cmd(deck, out_dir, fmt, card_size, max_side, palette, colors, force, no_cache):
-    """Tabletop Simulator deck sheets (10 x 7 cells at most, 4096 px at most) and a back image.
+    """Tabletop Simulator deck sheets (10 x 7 cells at most, 4096 px at most), a back image and
+    a TTS saved object.
 
-    Also writes <deck>-tts-import.txt with the steps and numbers to type in TTS.
+    <deck>-tts.json (with its thumbnail <deck>-tts.png) refers to the sheets by file:/// URLs:
+    copied into TTS's Saved Objects folder it puts the whole deck on the table, its cards scaled
+    to the deck's card shape. <deck>-tts-import.txt says where that folder is on each system,
+    and the numbers for importing the sheets by hand.
 
     Example:
 
@@ -537,7 +541,11 @@ def export_tts_cmd(deck, out_dir, fmt, card_size, max_side, palette, colors, for
     progress.close()
     for s in res.sheets:
         click.echo(f"  {s.path}  {s.cols}x{s.rows} cells, {s.cards} cards" + (f" (backs: {s.backs.name})" if s.backs else ""))
-    click.echo(f"  {res.back}\n  {res.howto}  (how to import)")
+    click.echo(f"  {res.back}\n  {res.saved_object}  (TTS saved object, thumbnail {res.thumbnail.name})"
+               f"\n  {res.howto}  (how to import)")
+    click.echo("Copy the .json and its .png into Tabletop Simulator's Saved Objects folder, e.g. "
+               "~/.local/share/Tabletop Simulator/Saves/Saved Objects (Linux); the other systems' folders "
+               f"are in {res.howto.name}. The sheets must stay where they are.")
 
 
 @export.command("cards")

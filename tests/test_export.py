@@ -303,3 +303,69 @@ def test_cli_export_commands(tmp_path, cache, monkeypatch):
     assert "classic-tts-1.png" in result.output and (tmp_path / "tts" / "classic-tts-import.txt").is_file()
     bad = runner.invoke(main, ["export", "cards", "classic", "--service", "nope", "-o", str(tmp_path)])
     assert bad.exit_code == 2 and "nope" in bad.output
+
+
+def _file_path(url: str) -> Path:
+    from urllib.parse import unquote, urlparse
+
+    parsed = urlparse(url)
+    assert parsed.scheme == "file" and parsed.netloc == ""
+    return Path(unquote(parsed.path))
+
+
+def test_tts_saved_object_refers_to_the_sheets_and_holds_every_card(power_tts):
+    import json
+
+    deck, res = power_tts
+    assert res.saved_object.name == "mini-power-tts.json" and res.thumbnail.name == "mini-power-tts.png"
+    data = json.loads(res.saved_object.read_text("utf-8"))
+    assert data["SaveName"] == deck.name()
+    playing, power = data["ObjectStates"]
+    sheets = {s.path: s for s in res.sheets}
+    for obj, want in ((playing, deck.total), (power, 3)):
+        assert obj["Name"] == "Deck" and len(obj["DeckIDs"]) == len(obj["ContainedObjects"]) == want
+        assert [c["CardID"] for c in obj["ContainedObjects"]] == obj["DeckIDs"]
+        assert len(set(c["GUID"] for c in obj["ContainedObjects"])) == want
+        for key, entry in obj["CustomDeck"].items():
+            face = _file_path(entry["FaceURL"])
+            back = _file_path(entry["BackURL"])
+            assert face.is_absolute() and face.is_file() and back.is_file()
+            sheet = sheets[face]
+            assert (entry["NumWidth"], entry["NumHeight"]) == (sheet.cols, sheet.rows)
+            assert entry["UniqueBack"] == (sheet.backs is not None)
+            assert back == (sheet.backs or res.back)
+            ids = [i for i in obj["DeckIDs"] if i // 100 == int(key)]
+            assert ids == [int(key) * 100 + i for i in range(sheet.cards)]      # cell i of sheet key
+            with Image.open(face) as im:                                        # the grid fits the image
+                assert im.size == (sheet.cols * res.cell_px[0], sheet.rows * res.cell_px[1])
+    names = [c["Nickname"] for c in playing["ContainedObjects"]]
+    assert names.count(deck.cards[0].name(deck.language)) == deck.cards[0].count
+    assert {c["Nickname"] for c in power["ContainedObjects"]} == {"Power card"}
+    assert len(playing["CustomDeck"]) == 2 and len(power["CustomDeck"]) == 1
+
+
+def test_tts_scale_gives_uno_cards_their_shape(power_tts):
+    import json
+
+    from deckgen.export.tts import TTS_CARD_ASPECT, card_scale
+
+    deck, res = power_tts
+    data = json.loads(res.saved_object.read_text("utf-8"))
+    sx, sy, sz = card_scale((56, 87))
+    assert (sx, sy, sz) == (pytest.approx(0.9012, abs=1e-4), 1.0, 1.0)
+    # TTS's model is 2.5 x 3.5; scaled, its shape is the UNO card's 56 x 87 (without it, 11 % too wide)
+    assert TTS_CARD_ASPECT * sx == pytest.approx(56 / 87, rel=1e-3)
+    assert abs(TTS_CARD_ASPECT / (56 / 87) - 1.11) < 0.005
+    assert card_scale((63.5, 88.9)) == (1.0, 1.0, 1.0)
+    for obj in data["ObjectStates"]:
+        for o in [obj, *obj["ContainedObjects"]]:
+            t = o["Transform"]
+            assert (t["scaleX"], t["scaleY"], t["scaleZ"]) == (sx, sy, sz)
+    text = res.howto.read_text("utf-8")
+    assert "Saved Objects" in text and res.saved_object.name in text
+    for folder in ("Documents\\My Games\\Tabletop Simulator\\Saves\\Saved Objects",
+                   "~/Library/Tabletop Simulator/Saves/Saved Objects",
+                   "~/.local/share/Tabletop Simulator/Saves/Saved Objects"):
+        assert folder in text
+    with Image.open(res.thumbnail) as im:
+        assert im.size == (256, 256)
