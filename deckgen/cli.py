@@ -659,9 +659,11 @@ def simulate(deck, players_text, games, seed, agent, jobs, as_json):
 @click.option("-o", "--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="The PDF to write (default: output/<deck>/<deck>-rulebook-<lang>.pdf).")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True, help="Paper size.")
+@click.option("--booklet", is_flag=True,
+              help="A saddle-stitched booklet: half-size pages, padded to a multiple of 4, 2-up on landscape sheets.")
 @palette_options
 @handle_errors
-def rulebook(deck, lang, out_path, paper, palette, colors):
+def rulebook(deck, lang, out_path, paper, booklet, palette, colors):
     """Write the rulebook PDF of a deck from its templates, in Spanish or English.
 
     Card counts, points and effect descriptions come from the manifest and its rule options;
@@ -674,6 +676,8 @@ def rulebook(deck, lang, out_path, paper, palette, colors):
         deckgen rulebook classic --lang en
 
         deckgen rulebook flex-spectrum --lang es --paper letter -o reglas.pdf
+
+        deckgen rulebook classic --lang all --booklet
     """
     from deckgen import manifest
     from deckgen.rulebook import languages, write_rulebook
@@ -685,10 +689,16 @@ def rulebook(deck, lang, out_path, paper, palette, colors):
                                    hint="leave out -o, or pick one --lang"))
     progress = Progress()
     for code in langs:
-        target = out_path or Path("output") / the_deck.id / f"{the_deck.id}-rulebook-{code}.pdf"
-        write_rulebook(the_deck, code, target, paper=paper, progress=progress)
+        suffix = "-booklet" if booklet else ""
+        target = out_path or Path("output") / the_deck.id / f"{the_deck.id}-rulebook-{code}{suffix}.pdf"
+        write_rulebook(the_deck, code, target, paper=paper, booklet=booklet, progress=progress)
         progress.close()
-        click.echo(f"wrote {target} ({_rulebook_pages(target)} pages, {code}, {paper})")
+        sheets = _rulebook_pages(target)
+        if booklet:
+            click.echo(f"wrote {target} ({sheets} sheet sides = {sheets // 2} sheets, {2 * sheets} booklet pages, "
+                       f"{code}, {paper} landscape): print double-sided, flip on the short edge, fold, staple")
+        else:
+            click.echo(f"wrote {target} ({sheets} pages, {code}, {paper})")
 
 
 def _rulebook_pages(path: Path) -> int:
