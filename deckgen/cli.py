@@ -702,9 +702,9 @@ def rulebook(deck, lang, out_path, paper, booklet, palette, colors):
 
 
 def _rulebook_pages(path: Path) -> int:
-    import re
+    from pypdf import PdfReader
 
-    return len(re.findall(rb"/Type\s*/Page[^s]", path.read_bytes()))
+    return len(PdfReader(path).pages)
 
 
 if __name__ == "__main__":  # pragma: no cover
