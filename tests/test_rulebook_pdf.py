@@ -155,7 +155,7 @@ def _footer_number(lines: list[str]) -> int | None:
     return int(m.group(1) or m.group(2)) if m else None
 
 
-@pytest.mark.parametrize("game,lang", [("classic", "en"), ("flex-spectrum", "es")])
+@pytest.mark.parametrize("game,lang", [("classic", "en"), pytest.param("flex-spectrum", "es", marks=pytest.mark.slow)])
 def test_booklet_pages_are_imposed_for_saddle_stitching(game, lang):
     deck, data = _booklet(game, lang)
     reader = pypdf.PdfReader(io.BytesIO(data))
@@ -303,3 +303,14 @@ def test_last_page_says_what_to_print_on_cardstock_and_how_to_cut(books, lang):
     assert {"en": "Printing and making the game", "es": "Imprimir y montar el juego"}[lang] in titles
     _, booklet = _booklet("flex-spectrum", "es")
     assert "borde corto" in re.sub(r"\s+", " ", _text(booklet)[1])
+
+
+def test_booklet_keeps_list_items_on_one_page():
+    from deckgen.rulebook.markup import parse
+    from deckgen.rulebook.text import checked_text
+
+    deck, data = _booklet("classic", "en")
+    pages = [_norm(" ".join(lines)) for _, _, lines in _halves(data)]
+    for item in parse(checked_text(deck, "en")[0]):
+        if item.kind in ("bullet", "num"):
+            assert any(_norm(item.text) in p for p in pages), item.text[:70]
