@@ -81,7 +81,11 @@ class _Doc(BaseDocTemplate):
                          subject=footer, invariant=1, initialFontName=font, **kw)
         self.footer, self.font, self.accent, self.page_spec = footer, font, accent, page
         frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body")
-        self.addPageTemplates([PageTemplate("title", [frame]),
+        # the cover is not running text: it uses the page's width, not the ~75-character measure
+        cover_side = min(page.side, MARGIN)
+        self.cover_width = page.size[0] - 2 * cover_side
+        cover = Frame(cover_side, self.bottomMargin, self.cover_width, self.height, id="cover")
+        self.addPageTemplates([PageTemplate("title", [cover]),
                                PageTemplate("body", [frame], onPage=self._decorate)])
         self._heading = 0
 
@@ -129,7 +133,16 @@ def _accent(deck: Deck):
 
 def _title_page(deck: Deck, lang: str, st, images: Mapping[str, Any], width: float, k: float = 1.0) -> list[Flowable]:
     """The cover; ``k`` scales its spacing (0.7 on a booklet's half-size page)."""
-    out: list[Flowable] = [Spacer(1, 30 * mm * k), Paragraph(escape(deck.name(lang)), st["title"]),
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    title = deck.name(lang)
+    style = st["title"]
+    one_line = 0.96 * width / max(1.0, stringWidth(title, style.fontName, 1))
+    if one_line < style.fontSize:          # a long name shrinks to one line (down to 70 %), then wraps
+        size = max(style.fontSize * 0.7, one_line)
+        style = ParagraphStyle("title-fit", style, fontSize=size, leading=size * style.leading / style.fontSize)
+    out: list[Flowable] = [Spacer(1, 30 * mm * k), Paragraph(escape(title), style),
                            Paragraph(ui(lang, "rulebook"), st["subtitle"]), Spacer(1, 8 * mm * k)]
     facts = " · ".join([ui(lang, "players", lo=deck.players_min, hi=deck.players_max),
                         ui(lang, "hand", n=deck.hand_size), ui(lang, "cards_total", n=deck.total)])
@@ -288,7 +301,7 @@ def build_pdf(deck: Deck, lang: str, text: str, rec: Recorder, images: Mapping[s
         ("VALIGN", (0, 0), (-1, -1), "TOP"), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
         ("LEFTPADDING", (0, 0), (-1, -1), 0)))
     k = page.size[1] / PAPERS[paper][1]
-    story: list[Flowable] = _title_page(deck, lang, st, images, doc.width, k)
+    story: list[Flowable] = _title_page(deck, lang, st, images, doc.cover_width, k)
     story += [NextPageTemplate("body"), PageBreak(), Paragraph(ui(lang, "contents"), st["h1"]), toc, PageBreak()]
     story += _flowables(parse(text), rec, st, images, doc.width)
     story += [PageBreak(), *_flowables(printing_items(deck, lang, paper, booklet), rec, st, images, doc.width)]
