@@ -323,7 +323,7 @@ def test_tts_saved_object_refers_to_the_sheets_and_holds_every_card(power_tts):
     playing, power = data["ObjectStates"]
     sheets = {s.path: s for s in res.sheets}
     for obj, want in ((playing, deck.total), (power, 3)):
-        assert obj["Name"] == "Deck" and len(obj["DeckIDs"]) == len(obj["ContainedObjects"]) == want
+        assert obj["Name"] == "DeckCustom" and len(obj["DeckIDs"]) == len(obj["ContainedObjects"]) == want
         assert [c["CardID"] for c in obj["ContainedObjects"]] == obj["DeckIDs"]
         assert len(set(c["GUID"] for c in obj["ContainedObjects"])) == want
         for key, entry in obj["CustomDeck"].items():
@@ -341,6 +341,7 @@ def test_tts_saved_object_refers_to_the_sheets_and_holds_every_card(power_tts):
     names = [c["Nickname"] for c in playing["ContainedObjects"]]
     assert names.count(deck.cards[0].name(deck.language)) == deck.cards[0].count
     assert {c["Nickname"] for c in power["ContainedObjects"]} == {"Power card"}
+    assert all(c["Name"] == "Card" and c["Hands"] for c in playing["ContainedObjects"])   # cards go into hands
     assert len(playing["CustomDeck"]) == 2 and len(power["CustomDeck"]) == 1
 
 

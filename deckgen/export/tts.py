@@ -203,9 +203,9 @@ def _deck_object(deck: Deck, sheets: list[tuple[int, TtsSheet]], back: Path, sca
             ids.append(card_id)
             cards.append({"GUID": _guid(deck.id, key, i), "Name": "Card",
                           "Transform": _transform(x, scale), "Nickname": _face_name(deck, face, lang),
-                          "Description": "", "CardID": card_id, "SidewaysCard": False,
+                          "Description": "", "CardID": card_id, "SidewaysCard": False, "Hands": True,
                           "CustomDeck": {str(key): custom[str(key)]}})
-    return {"GUID": _guid(deck.id, name), "Name": "Deck", "Transform": _transform(x, scale), "Nickname": name,
+    return {"GUID": _guid(deck.id, name), "Name": "DeckCustom", "Transform": _transform(x, scale), "Nickname": name,
             "Description": deck.name(lang), "ColorDiffuse": {"r": 0.713, "g": 0.713, "b": 0.713},
             "Locked": False, "Grid": True, "Snap": True, "Autoraise": True, "Sticky": True, "Tooltip": True,
             "SidewaysCard": False, "HideWhenFaceDown": True, "Hands": False,
