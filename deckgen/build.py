@@ -37,6 +37,7 @@ class BuildOptions:
     cache_dir: Path | None = None
     jobs: int | None = None
     rulebook: bool = True                     # also write the rulebook in every language
+    booklet: bool = False                     # and each rulebook as a saddle-stitched booklet
 
 
 @dataclass(frozen=True)

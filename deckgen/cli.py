@@ -403,13 +403,14 @@ def sheet_options(fn):
 @click.option("--guides", is_flag=True, help="Also draw thin cut-line guides across the card block.")
 @palette_options
 @click.option("--no-rulebook", is_flag=True, help="Write only the card sheets, not the rulebooks.")
+@click.option("--booklet", is_flag=True, help="Also write each rulebook as a booklet to fold and staple.")
 @click.option("--force", is_flag=True, help="Build even if the deck has errors (they are printed).")
 @click.option("--no-cache", is_flag=True, help="Redraw every face instead of using the face cache.")
 @click.option("--jobs", type=click.IntRange(1, 64), default=None, help="Processes for drawing faces.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @handle_errors
 def build(decks, out_dir, paper, margin, duplex, back_offset, card_size, dpi, bleed, gap, mark_length, mark_stroke,
-          mark_offset, guides, palette, colors, no_rulebook, force, no_cache, jobs, as_json):
+          mark_offset, guides, palette, colors, no_rulebook, booklet, force, no_cache, jobs, as_json):
     """Build the print-and-play PDF of one or more decks.
 
     Writes OUTPUT/<deck>/<deck>-cards.pdf: a cover page, then sheets of card fronts (odd
@@ -434,7 +435,7 @@ def build(decks, out_dir, paper, margin, duplex, back_offset, card_size, dpi, bl
         progress = Progress(enabled=not as_json)
         opts = BuildOptions(out_dir=Path(out_dir), dpi=dpi, bleed_mm=_length(bleed, "--bleed"), card_size=card_size,
                             layout=layout, palette=resolve_palette(ref, palette, colors), force=force,
-                            use_cache=not no_cache, jobs=jobs, rulebook=not no_rulebook)
+                            use_cache=not no_cache, jobs=jobs, rulebook=not no_rulebook, booklet=booklet)
         try:
             res = build_deck(ref, opts, progress)
         except DeckgenError as exc:

@@ -314,3 +314,20 @@ def test_booklet_keeps_list_items_on_one_page():
     for item in parse(checked_text(deck, "en")[0]):
         if item.kind in ("bullet", "num"):
             assert any(_norm(item.text) in p for p in pages), item.text[:70]
+
+
+def test_build_step_writes_booklets_when_asked(tmp_path, monkeypatch):
+    monkeypatch.setattr("deckgen.rulebook.images.DPI", 40)
+    from types import SimpleNamespace
+
+    from deckgen.rulebook.step import rulebook_output
+
+    deck = manifest.load_deck("classic")
+    ctx = SimpleNamespace(deck=deck, deck_dir=tmp_path, progress=None,
+                          options=SimpleNamespace(force=False, booklet=True, layout=SimpleNamespace(paper=None)),
+                          result=SimpleNamespace(warnings=[]))
+    names = sorted(o.path.name for o in rulebook_output(ctx))
+    assert names == ["classic-rulebook-en-booklet.pdf", "classic-rulebook-en.pdf",
+                     "classic-rulebook-es-booklet.pdf", "classic-rulebook-es.pdf"]
+    sheet = pypdf.PdfReader(tmp_path / "classic-rulebook-en-booklet.pdf").pages[0]
+    assert float(sheet.mediabox.width) > float(sheet.mediabox.height)
