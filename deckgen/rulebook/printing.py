@@ -12,9 +12,9 @@ from deckgen.rulebook.markup import Item, parse
 TEXT = {
     "en": """# Printing and making the game
 ## Cardstock and paper
-- <b>The cards</b>: every page of <b>{cards_pdf}</b> after the first goes on cardstock of 250–300 g/m²
-(about 90–110 lb cover). Print at actual size (100 %), double-sided as that first page says. The first page
-only holds instructions: print it on plain paper, or not at all.
+- <b>The cards</b>: every page of <b>{cards_pdf}</b> from page {first_sheet} on goes on cardstock of 250–300
+g/m² (about 90–110 lb cover). Print at actual size (100 %), double-sided as page 1 says. Pages 1 to
+{covers} only hold instructions: print them on plain paper, or not at all.
 - Cardstock jams some printers: feed it one sheet at a time through the manual or rear tray, and check the
 heaviest weight your printer takes.
 - <b>This rulebook</b>: plain paper of 80–100 g/m² (20–27 lb bond).{booklet_paper}
@@ -30,9 +30,9 @@ When every card is cut you have {total} cards of {size}.{booklet_steps}
 """,
     "es": """# Imprimir y montar el juego
 ## Cartulina y papel
-- <b>Las cartas</b>: todas las páginas de <b>{cards_pdf}</b> menos la primera van en cartulina de 250–300
-g/m². Imprime a tamaño real (100 %) y a doble cara, como dice esa primera página. La primera página solo
-lleva instrucciones: imprímela en papel normal o no la imprimas.
+- <b>Las cartas</b>: las páginas de <b>{cards_pdf}</b> desde la {first_sheet} van en cartulina de 250–300
+g/m². Imprime a tamaño real (100 %) y a doble cara, como dice la página 1. Las páginas 1 a {covers} solo
+llevan instrucciones: imprímelas en papel normal o no las imprimas.
 - La cartulina atasca algunas impresoras: métela hoja a hoja por la bandeja manual o trasera y comprueba el
 gramaje máximo que admite la tuya.
 - <b>Este reglamento</b>: papel normal de 80–100 g/m².{booklet_paper}
@@ -70,11 +70,14 @@ BOOKLET = {
 
 def printing_items(deck: Deck, lang: str, paper: str = "a4", booklet: bool = False) -> list[Item]:
     """The printing page as markup items, in ``lang`` (English for a language without text)."""
+    from deckgen.layout.cover import cover_languages
     from deckgen.render import card_size_mm
 
     code = lang if lang in TEXT else "en"
     w, h = card_size_mm(deck.card_size)
+    covers = len(cover_languages(deck.language))      # the cards PDF's instruction pages, before the sheets
     extra = BOOKLET[code] if booklet else {"paper": "", "steps": ""}
-    text = TEXT[code].format(cards_pdf=f"{deck.id}-cards.pdf", total=deck.total, size=f"{w:g} × {h:g} mm",
+    text = TEXT[code].format(cards_pdf=f"{deck.id}-cards.pdf", covers=covers, first_sheet=covers + 1,
+                             total=deck.total, size=f"{w:g} × {h:g} mm",
                              booklet_paper=extra["paper"], booklet_steps=extra["steps"])
     return parse(text)
