@@ -542,7 +542,8 @@ def export_tts_cmd(deck, out_dir, fmt, card_size, max_side, palette, colors, for
     progress.close()
     for s in res.sheets:
         click.echo(f"  {s.path}  {s.cols}x{s.rows} cells, {s.cards} cards" + (f" (backs: {s.backs.name})" if s.backs else ""))
-    click.echo(f"  {res.back}\n  {res.saved_object}  (TTS saved object, thumbnail {res.thumbnail.name})"
+    thumb = res.thumbnail.name if res.thumbnail else "none"
+    click.echo(f"  {res.back}\n  {res.saved_object}  (TTS saved object, thumbnail {thumb})"
                f"\n  {res.howto}  (how to import)")
     click.echo("Copy the .json and its .png into Tabletop Simulator's Saved Objects folder, e.g. "
                "~/.local/share/Tabletop Simulator/Saves/Saved Objects (Linux); the other systems' folders "
