@@ -40,6 +40,7 @@ class BuildOptions:
     jobs: int | None = None
     rulebook: bool = True                     # also write the rulebook in every language
     only: str | None = None                   # --only ID[xN],...: just those cards (a reprint; no rulebook)
+    booklet: bool = False                     # and each rulebook as a saddle-stitched booklet
 
 
 @dataclass(frozen=True)

@@ -431,13 +431,14 @@ def sheet_options(fn):
 @click.option("--guides", is_flag=True, help="Also draw thin cut-line guides across the card block.")
 @palette_options
 @click.option("--no-rulebook", is_flag=True, help="Write only the card sheets, not the rulebooks.")
+@click.option("--booklet", is_flag=True, help="Also write each rulebook as a booklet to fold and staple.")
 @click.option("--force", is_flag=True, help="Build even if the deck has errors (they are printed).")
 @click.option("--no-cache", is_flag=True, help="Redraw every face instead of using the face cache.")
 @click.option("--jobs", type=click.IntRange(1, 64), default=None, help="Processes for drawing faces.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @handle_errors
 def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, orientation, only, card_size, dpi, bleed,
-          gap, mark_length, mark_stroke, mark_offset, guides, palette, colors, no_rulebook, force, no_cache, jobs,
+          gap, mark_length, mark_stroke, mark_offset, guides, palette, colors, no_rulebook, booklet, force, no_cache, jobs,
           as_json):
     """Build the print-and-play PDF of one or more decks.
 
@@ -468,7 +469,7 @@ def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, ori
         progress = Progress(enabled=not as_json)
         opts = BuildOptions(out_dir=Path(out_dir), dpi=dpi, bleed_mm=_length(bleed, "--bleed"), card_size=card_size,
                             layout=layout_opts, palette=resolve_palette(ref, palette, colors), force=force,
-                            use_cache=not no_cache, jobs=jobs, rulebook=not no_rulebook, only=only)
+                            use_cache=not no_cache, jobs=jobs, rulebook=not no_rulebook, only=only, booklet=booklet)
         try:
             res = build_deck(ref, opts, progress)
         except DeckgenError as exc:
@@ -554,9 +555,13 @@ def export():
 @click.option("--no-cache", is_flag=True, help="Redraw every face instead of using the face cache.")
 @handle_errors
 def export_tts_cmd(deck, out_dir, fmt, card_size, max_side, only, palette, colors, force, no_cache):
-    """Tabletop Simulator deck sheets (10 x 7 cells at most, 4096 px at most) and a back image.
+    """Tabletop Simulator deck sheets (10 x 7 cells at most, 4096 px at most), a back image and
+    a TTS saved object.
 
-    Also writes <deck>-tts-import.txt with the steps and numbers to type in TTS.
+    <deck>-tts.json (with its thumbnail <deck>-tts.png) refers to the sheets by file:/// URLs:
+    copied into TTS's Saved Objects folder it puts the whole deck on the table, its cards scaled
+    to the deck's card shape. <deck>-tts-import.txt says where that folder is on each system,
+    and the numbers for importing the sheets by hand.
 
     Example:
 
@@ -574,13 +579,23 @@ def export_tts_cmd(deck, out_dir, fmt, card_size, max_side, only, palette, color
     progress.close()
     for s in res.sheets:
         click.echo(f"  {s.path}  {s.cols}x{s.rows} cells, {s.cards} cards" + (f" (backs: {s.backs.name})" if s.backs else ""))
-    click.echo(f"  {res.back}\n  {res.howto}  (how to import)")
+    thumb = res.thumbnail.name if res.thumbnail else "none"
+    click.echo(f"  {res.back}\n  {res.saved_object}  (TTS saved object, thumbnail {thumb})"
+               f"\n  {res.howto}  (how to import)")
+    click.echo("Copy the .json and its .png into Tabletop Simulator's Saved Objects folder, e.g. "
+               "~/.local/share/Tabletop Simulator/Saves/Saved Objects (Linux); the other systems' folders "
+               f"are in {res.howto.name}. The sheets must stay where they are.")
 
 
 @export.command("cards")
 @click.argument("deck")
-@click.option("--service", default="generic", show_default=True, metavar="NAME",
-              help="Print-shop preset from decks/services.toml (generic, generic-3mm, hires, mpc-poker).")
+@click.option("--service", default=None, metavar="NAME",
+              help="Print-shop preset from decks/services.toml: tgc-poker, tgc-bridge, tgc-mini, tgc-tarot, "
+                   "tgc-square, dtc-poker, mpc-poker, own-size, own-size-3mm.")
+@click.option("--card-size", metavar="NAME|WxH", help="Card size instead of the preset's (poker, bridge, 63mmx88mm ...).")
+@click.option("--bleed", metavar="LENGTH", default=None, help="Bleed instead of the preset's, e.g. 3mm or 0.125in.")
+@click.option("--safe", metavar="LENGTH", default=None,
+              help="How far inside the cut line symbols and text stay (default: the shop's safe zone, at least 3mm).")
 @click.option("-o", "--output", "out_dir", default=None, type=click.Path(file_okay=False),
               help="Folder for the files [default: output/<deck>/print-<service>].")
 @click.option("--only", metavar="ID[xN],...", default=None, help=ONLY_HELP)
@@ -588,29 +603,50 @@ def export_tts_cmd(deck, out_dir, fmt, card_size, max_side, only, palette, color
 @click.option("--force", is_flag=True, help="Export even if the deck has errors.")
 @click.option("--no-cache", is_flag=True, help="Redraw every face instead of using the face cache.")
 @handle_errors
-def export_cards_cmd(deck, service, out_dir, only, palette, colors, force, no_cache):
-    """The files a print shop asks for: one image per face with bleed, a quantities list and a
-    one-card-per-page PDF with TrimBox and BleedBox.
+def export_cards_cmd(deck, service, card_size, bleed, safe, out_dir, only, palette, colors, force, no_cache):
+    """The files a print shop asks for: one image per face at the shop template's pixel size,
+    a quantities list and a one-card-per-page PDF with TrimBox and BleedBox.
+
+    Warns when the faces' symbols and text would reach into the shop's unsafe border, or
+    when --card-size/--bleed leave the shop's template size.
 
     Example:
 
-        deckgen export cards classic --service generic
+        deckgen export cards classic --service tgc-poker
+
+        deckgen export cards flex-spectrum --service mpc-poker --bleed 3mm
     """
     from deckgen.build import BuildOptions, load_checked
-    from deckgen.export import export_cards, get_service
+    from deckgen.export import export_cards, get_service, load_services
 
+    if service is None:
+        raise DeckgenError(Finding("error", "usage", "--service", "name the print shop's preset with --service",
+                                   hint="presets: " + ", ".join(load_services())))
     svc = get_service(service)
+    bleed_mm = _length(bleed, "--bleed") if bleed is not None else None
+    safe_mm = _length(safe, "--safe") if safe is not None else None
     deck_obj, errors, _ = load_checked(deck, BuildOptions(palette=resolve_palette(deck, palette, colors), force=force))
     deck_obj = _only(deck_obj, only)
     _echo_findings(errors)
     progress = Progress()
     res = export_cards(deck_obj, svc, Path(out_dir or Path("output") / deck_obj.id / f"print-{svc.id}"),
-                       use_cache=not no_cache, progress=progress)
+                       use_cache=not no_cache, progress=progress, card_size=card_size, bleed_mm=bleed_mm,
+                       safe_mm=safe_mm)
     progress.close()
+    _echo_findings(list(res.warnings))
     click.echo(f"{svc.name}")
     click.echo(f"  {len(res.images)} face images, {res.size_px[0]}x{res.size_px[1]} px "
                f"({res.trim_mm[0]:g} x {res.trim_mm[1]:g} mm + {res.bleed_mm:g} mm bleed) in {res.folder / 'faces'}")
-    click.echo(f"  {res.pdf}  {res.pages} pages (front, back for every card)\n  {res.quantities}")
+    l, t, r, b = res.safe_box
+    line = f"  symbols and text inside {r - l}x{b - t} px"
+    if res.shop_safe_box:
+        sl, st, sr, sb = res.shop_safe_box
+        line += f"; the shop's safe zone is {sr - sl}x{sb - st} px"
+    click.echo(line)
+    order = "back, front" if svc.pdf_order == "back-front" else "front, back"
+    click.echo(f"  {res.pdf}  {res.pages} pages ({order} for every card)\n  {res.quantities}")
+    if svc.source:
+        click.echo(f"  figures: {svc.source}")
 
 # [simulate commands]
 
@@ -664,9 +700,11 @@ def simulate(deck, players_text, games, seed, agent, jobs, as_json):
 @click.option("-o", "--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="The PDF to write (default: output/<deck>/<deck>-rulebook-<lang>.pdf).")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True, help="Paper size.")
+@click.option("--booklet", is_flag=True,
+              help="A saddle-stitched booklet: half-size pages, padded to a multiple of 4, 2-up on landscape sheets.")
 @palette_options
 @handle_errors
-def rulebook(deck, lang, out_path, paper, palette, colors):
+def rulebook(deck, lang, out_path, paper, booklet, palette, colors):
     """Write the rulebook PDF of a deck from its templates, in Spanish or English.
 
     Card counts, points and effect descriptions come from the manifest and its rule options;
@@ -679,6 +717,8 @@ def rulebook(deck, lang, out_path, paper, palette, colors):
         deckgen rulebook classic --lang en
 
         deckgen rulebook flex-spectrum --lang es --paper letter -o reglas.pdf
+
+        deckgen rulebook classic --lang all --booklet
     """
     from deckgen import manifest
     from deckgen.rulebook import languages, write_rulebook
@@ -690,16 +730,22 @@ def rulebook(deck, lang, out_path, paper, palette, colors):
                                    hint="leave out -o, or pick one --lang"))
     progress = Progress()
     for code in langs:
-        target = out_path or Path("output") / the_deck.id / f"{the_deck.id}-rulebook-{code}.pdf"
-        write_rulebook(the_deck, code, target, paper=paper, progress=progress)
+        suffix = "-booklet" if booklet else ""
+        target = out_path or Path("output") / the_deck.id / f"{the_deck.id}-rulebook-{code}{suffix}.pdf"
+        write_rulebook(the_deck, code, target, paper=paper, booklet=booklet, progress=progress)
         progress.close()
-        click.echo(f"wrote {target} ({_rulebook_pages(target)} pages, {code}, {paper})")
+        sheets = _rulebook_pages(target)
+        if booklet:
+            click.echo(f"wrote {target} ({sheets} sheet sides = {sheets // 2} sheets, {2 * sheets} booklet pages, "
+                       f"{code}, {paper} landscape): print double-sided, flip on the short edge, fold, staple")
+        else:
+            click.echo(f"wrote {target} ({sheets} pages, {code}, {paper})")
 
 
 def _rulebook_pages(path: Path) -> int:
-    import re
+    from pypdf import PdfReader
 
-    return len(re.findall(rb"/Type\s*/Page[^s]", path.read_bytes()))
+    return len(PdfReader(path).pages)
 
 
 if __name__ == "__main__":  # pragma: no cover

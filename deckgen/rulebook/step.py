@@ -5,8 +5,6 @@ Register it with ``deckgen.build.register_output("rulebook", rulebook_output)``.
 
 from __future__ import annotations
 
-import re
-
 from deckgen.atomic import write_bytes
 from deckgen.errors import DeckHasErrors, warning
 from deckgen.rulebook import build_rulebook, languages
@@ -20,20 +18,32 @@ def _paper(ctx) -> str:
 
 
 def rulebook_output(ctx) -> list:
-    """``<deck>-rulebook-<lang>.pdf`` for each language the templates exist in."""
+    """``<deck>-rulebook-<lang>.pdf`` for each language the templates exist in, and with the
+    build's ``booklet`` option ``<deck>-rulebook-<lang>-booklet.pdf`` too."""
     from deckgen.build import OutputFile
 
     out = []
+    kinds = [False, True] if getattr(ctx.options, "booklet", False) else [False]
     for lang in languages(ctx.deck):
-        path = ctx.deck_dir / f"{ctx.deck.id}-rulebook-{lang}.pdf"
-        try:
-            data = build_rulebook(ctx.deck, lang, paper=_paper(ctx), progress=ctx.progress)
-        except DeckHasErrors as exc:
-            if not ctx.options.force:
-                raise
-            ctx.result.warnings.extend(warning(f.code, f.where, f"rulebook not written: {f.message}", file=f.file,
-                                               line=f.line) for f in exc.findings)
-            continue
-        write_bytes(path, data)
-        out.append(OutputFile("rulebook", path, len(re.findall(rb"/Type\s*/Page[^s]", data)), len(data)))
+        for booklet in kinds:
+            suffix = "-booklet" if booklet else ""
+            path = ctx.deck_dir / f"{ctx.deck.id}-rulebook-{lang}{suffix}.pdf"
+            try:
+                data = build_rulebook(ctx.deck, lang, paper=_paper(ctx), progress=ctx.progress, booklet=booklet)
+            except DeckHasErrors as exc:
+                if not ctx.options.force:
+                    raise
+                ctx.result.warnings.extend(warning(f.code, f.where, f"rulebook not written: {f.message}", file=f.file,
+                                                   line=f.line) for f in exc.findings)
+                break
+            write_bytes(path, data)
+            out.append(OutputFile("rulebook", path, _pages(data), len(data)))
     return out
+
+
+def _pages(data: bytes) -> int:
+    import io
+
+    from pypdf import PdfReader
+
+    return len(PdfReader(io.BytesIO(data)).pages)
