@@ -34,9 +34,9 @@ def test_toml_syntax_error_names_line_and_column(write_manifest, minimal_text):
     path = write_manifest(minimal_text.replace('hand_size = 5', 'hand_size = = 5'))
     result = run("check", str(path))
     assert result.exit_code == 2
-    assert str(path) in result.stderr
-    assert "line 7, column" in result.stderr
-    assert "TOML syntax error" in result.stderr
+    assert f"{path}:7: TOML syntax error" in result.stderr
+    assert "(column " in result.stderr
+    assert result.stderr.count("7") == 1 + str(path).count("7"), "the line is shown once"
 
 
 def test_missing_file_is_unusable_input(tmp_path):

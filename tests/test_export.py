@@ -124,7 +124,7 @@ def test_service_presets_are_data():
 
 def test_bad_services_file_reports_every_problem(tmp_path):
     bad = tmp_path / "services.toml"
-    bad.write_text('[a]\ndpi = 10\nbleed = "3"\n[b]\ndpi = 300\nbleed = "3mm"\ncolour = "x"\n', encoding="utf-8")
+    bad.write_text('[a]\ndpi = 10\nbleed = "three"\n[b]\ndpi = 300\nbleed = "3mm"\ncolour = "x"\n', encoding="utf-8")
     with pytest.raises(DeckgenError) as exc:
         load_services(bad)
     where = {f.where for f in exc.value.findings}

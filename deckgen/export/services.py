@@ -1,14 +1,14 @@
-"""Print-shop presets (``decks/services.toml``), validated on load."""
+"""Print-shop presets (``services.toml``, read by :mod:`deckgen.presets`), validated on load."""
 
 from __future__ import annotations
 
 import dataclasses
-import functools
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from deckgen import presets
 from deckgen.errors import Collector, DeckgenError, did_you_mean, error
-from deckgen.manifest.reader import read_toml
 from deckgen.resources import decks_dir
 from deckgen.units import parse_length
 
@@ -30,13 +30,16 @@ def services_file() -> Path:
     return decks_dir() / "services.toml"
 
 
-def load_services(path: Path | None = None) -> dict[str, Service]:
-    return dict(_load(str(path or services_file())))
+def load_services(path: Path | None = None, *, base: Path | None = None) -> dict[str, Service]:
+    """Every print-shop preset: the bundled, user and (with ``base``) the manifest folder's (see
+    :mod:`deckgen.presets`), or only those of ``path``."""
+    if path is not None:
+        return dict(presets.load_file(SERVICES, Path(path)))
+    return presets.catalogue(SERVICES, base).values()
 
 
-@functools.lru_cache(maxsize=4)
-def _load(path: str) -> tuple[tuple[str, Service], ...]:
-    data = read_toml(Path(path))
+def _parse(file: Path, data: dict[str, Any]) -> list[tuple[str, Service]]:
+    path = str(file)
     out = Collector(file=path)
     services = []
     for sid, raw in data.items():
@@ -64,14 +67,18 @@ def _load(path: str) -> tuple[tuple[str, Service], ...]:
             services.append((sid, Service(sid, str(raw.get("name", sid)), dpi, bleed, size, fmt)))
     if out.errors:
         raise DeckgenError(out.findings)
-    return tuple(services)
+    return services
 
 
-def get_service(name: str) -> Service:
-    services = load_services()
+SERVICES: presets.PresetFile[Service] = presets.PresetFile("print-shop preset", "services.toml", _parse)
+
+
+def get_service(name: str, *, base: Path | None = None) -> Service:
+    """A print-shop preset by name; ``base``: the manifest's folder, whose ``services.toml`` is read too."""
+    services = load_services(base=base)
     key = str(name).strip().lower()
     if key in services:
         return services[key]
     hint = did_you_mean(key, services) or "presets: " + ", ".join(services)
     raise DeckgenError(error("service", "--service", f"unknown print-shop preset '{name}'",
-                             hint=f"{hint} (they live in {services_file()})"))
+                             hint=f"{hint} (add your own in {presets.user_dir() / 'services.toml'})"))

@@ -1,14 +1,14 @@
-"""Paper presets (``decks/papers.toml``) and ``--paper`` values: a preset name or WxH."""
+"""Paper presets (``papers.toml``, read by :mod:`deckgen.presets`) and ``--paper`` values: a preset name or WxH."""
 
 from __future__ import annotations
 
 import dataclasses
-import functools
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from deckgen import presets
 from deckgen.errors import Collector, DeckgenError, did_you_mean, error
-from deckgen.manifest.reader import read_toml
 from deckgen.resources import decks_dir
 from deckgen.units import parse_size
 
@@ -32,14 +32,16 @@ def papers_file() -> Path:
     return decks_dir() / "papers.toml"
 
 
-def load_papers(path: Path | None = None) -> dict[str, Paper]:
-    """Every preset in the papers file, validated; all problems reported at once."""
-    return dict(_load(str(path or papers_file())))
+def load_papers(path: Path | None = None, *, base: Path | None = None) -> dict[str, Paper]:
+    """Every paper preset, validated, all problems reported at once: the bundled, user and (with
+    ``base``) the manifest folder's (see :mod:`deckgen.presets`), or only those of ``path``."""
+    if path is not None:
+        return dict(presets.load_file(PAPERS, Path(path)))
+    return presets.catalogue(PAPERS, base).values()
 
 
-@functools.lru_cache(maxsize=4)
-def _load(path: str) -> tuple[tuple[str, Paper], ...]:
-    data = read_toml(Path(path))
+def _parse(file: Path, data: dict[str, Any]) -> list[tuple[str, Paper]]:
+    path = str(file)
     out = Collector(file=path)
     papers = []
     for pid, raw in data.items():
@@ -61,24 +63,30 @@ def _load(path: str) -> tuple[tuple[str, Paper], ...]:
         if w <= 0 or h <= 0:
             out.error("paper", f"{pid}.size", "width and height must be above zero")
             continue
-        papers.append((pid, Paper(pid, str(raw.get("name", pid)), w, h)))
+        papers.append((pid.lower(), Paper(pid.lower(), str(raw.get("name", pid)), w, h)))
     if out.errors:
         raise DeckgenError(out.findings)
-    return tuple(papers)
+    return papers
 
 
-def parse_paper(text: str | Paper, where: str = "--paper") -> Paper:
-    """``a4``, ``Letter`` or ``200mmx280mm`` -> Paper. Raises DeckgenError with a hint."""
+PAPERS: presets.PresetFile[Paper] = presets.PresetFile("paper", "papers.toml", _parse)
+
+
+def parse_paper(text: str | Paper, where: str = "--paper", *, base: Path | None = None) -> Paper:
+    """``a4``, ``Letter``, ``200mmx280mm`` or ``200x280`` (mm) -> Paper. Raises DeckgenError with a hint.
+
+    ``base``: the manifest's folder, whose own ``papers.toml`` is read too.
+    """
     if isinstance(text, Paper):
         return text
-    presets = load_papers()
+    known = load_papers(base=base)
     key = str(text).strip().lower()
-    if key in presets:
-        return presets[key]
+    if key in known:
+        return known[key]
     if any(ch.isdigit() for ch in key) and any(sep in key for sep in "x×,"):
         w, h = parse_size(text, where)
         if w <= 0 or h <= 0:
             raise DeckgenError(error("paper", where, f"'{text}' has no area", hint="e.g. 210mmx297mm"))
         return Paper("custom", f"{w:g} × {h:g} mm", w, h)
-    hint = did_you_mean(key, presets) or ("presets: " + ", ".join(presets) + "; or WIDTHxHEIGHT such as 210mmx297mm")
+    hint = did_you_mean(key, known) or ("presets: " + ", ".join(known) + "; or WIDTHxHEIGHT such as 210x297 (mm)")
     raise DeckgenError(error("paper", where, f"unknown paper '{text}'", hint=hint))
