@@ -11,7 +11,7 @@ import multiprocessing
 import os
 import statistics
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from deckgen.errors import DeckgenError, error
 from deckgen.progress import Progress
@@ -234,8 +234,8 @@ def simulate(deck, players: Iterable[int] | None = None, games: int = 200, seed:
     }
 
 
-def to_text(rep: dict) -> str:
-    """The simulation report as a table for people."""
+def to_text(rep: dict, names: Mapping[str, str] | None = None) -> str:
+    """The simulation report as a table for people; ``names``: kind id -> display name."""
     lines = [f"{rep['deck']}: {rep['games_per_table_size']} games per table size, agent {rep['agent']}, "
              f"seed {rep['seed']}"]
     head = f"{'players':>7} {'fin':>5} {'stall':>5} {'cap':>4} {'turns mean/med/p90':>20} {'draws':>7} {'reshuf':>6}"
@@ -260,6 +260,8 @@ def to_text(rep: dict) -> str:
     for t in rep["tables"]:
         for k, v in t["plays_by_kind"].items():
             totals[k] = totals.get(k, 0) + v
+    shown = {k: (names or {}).get(k, k) for k in totals}
+    width = max([24, *(len(n) for n in shown.values())])
     for k, v in totals.items():
-        lines.append(f"  {k:<24} {v:>8}")
+        lines.append(f"  {shown[k]:<{width}} {v:>8}")
     return "\n".join(lines)
