@@ -41,6 +41,9 @@ def findings_json(findings: Iterable[Finding]) -> dict[str, list[dict[str, objec
 
 def fail(findings: Sequence[Finding], code: int, as_json: bool) -> NoReturn:
     """Report a failure: the findings as text on stderr, or with --json one object on stdout."""
+    from deckgen.datafile import with_lines
+
+    findings = with_lines(findings)
     if as_json:
         _echo_json({"ok": False, "exit_code": code, **findings_json(findings)})
     else:
@@ -59,6 +62,9 @@ def handle_errors(fn: F) -> F:
             return fn(*args, **kwargs)
         except DeckgenError as exc:
             fail(exc.findings, exc.exit_code, as_json)
+        except BrokenPipeError:    # `deckgen ... | head`: the reader has gone, nothing left to say
+            _quiet_stdout()
+            sys.exit(1)
         except OSError as exc:     # a full disk, a folder that cannot be written
             fail([error("file", "", f"cannot be written or read: {exc.strerror or exc}",
                         file=str(exc.filename) if exc.filename else None)], 2, as_json)
@@ -67,6 +73,14 @@ def handle_errors(fn: F) -> F:
             sys.exit(130)
 
     return wrapper  # type: ignore[return-value]
+
+
+def _quiet_stdout() -> None:
+    import contextlib
+    import os
+
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 class Main(click.Group):

@@ -198,7 +198,7 @@ def _palette(data: dict[str, Any], meta: dict[str, Any] | None, path: Path, out:
             ppath = find_palette(value, path.parent)
         except DeckgenError as exc:
             for f in exc.findings:
-                out.error(f.code, f.where, f.message, hint=f.hint)
+                out.error(f.code, "deck.palette" if "palette" in deck else "palette", f.message, hint=f.hint)
             return None
         try:
             palette, findings = load_palette_file(ppath)
