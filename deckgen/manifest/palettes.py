@@ -42,6 +42,9 @@ def find_palette(ref: str, base: Path | None = None) -> Path:
         if c.is_file():
             return c
     hint = did_you_mean(ref, named) or "palettes: " + ", ".join(named)
+    if ref.endswith(".toml") or "/" in ref or "\\" in ref:
+        raise DeckgenError(error("file", "", "no such file", file=str(candidates[0]),
+                                 hint=f"a palette file, or a palette name ({hint})"))
     raise DeckgenError(error("file", "palette", f"no palette named or found at '{ref}'", hint=hint))
 
 

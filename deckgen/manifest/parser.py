@@ -198,7 +198,8 @@ def _palette(data: dict[str, Any], meta: dict[str, Any] | None, path: Path, out:
             ppath = find_palette(value, path.parent)
         except DeckgenError as exc:
             for f in exc.findings:
-                out.error(f.code, "deck.palette" if "palette" in deck else "palette", f.message, hint=f.hint)
+                message = f"palette file {f.file}: {f.message}" if f.file else f.message
+                out.error(f.code, "deck.palette" if "palette" in deck else "palette", message, hint=f.hint)
             return None
         try:
             palette, findings = load_palette_file(ppath)

@@ -285,6 +285,8 @@ def group_name(deck: Deck, group: Group, lang: str) -> str:
     w = _NAME_WORDS[lang_of(lang)]
     kind = deck.kinds[group.kind]
     card = group.first
+    if card.colorless and len({c.name(lang) for c in group.cards}) == 1:
+        return card.name(lang)      # one card: its own display name ("0 incoloro"), as everywhere else
     name = kind.names.get(lang)
     if card.colorless:
         name = f"{name} {w['colorless']}" if lang_of(lang) == "es" else f"{w['colorless'].capitalize()} {name.lower()}"
