@@ -122,8 +122,10 @@ class LineIndex:
                 continue
             m = _HEADER.match(line)
             if m:
-                current = self._resolve(_parts(m.group(1)), counts)
-                self.lines.setdefault(current, n)
+                parts = _parts(m.group(1))
+                for i in range(1, len(parts) + 1):     # [kinds.zap] also places the implicit table kinds
+                    current = self._resolve(parts[:i], counts)
+                    self.lines.setdefault(current, n)
                 continue
             m = _KEY.match(line)
             if m:
