@@ -95,29 +95,30 @@ def _effect_findings(deck: Deck, sides, f) -> list[Finding]:
     for card, kind, where in sides:
         ops = [e.op for e in kind.effects]
         if "flip_power" in ops and not o.get("power_cards"):
-            bad(where, "effect-not-playable", f"'{card.id}' turns Power cards over but the Power-card rule is off",
+            bad(where, "effect-not-playable",
+                f"'{card.name(deck.language)}' turns Power cards over but the Power-card rule is off",
                 "set power_cards = true (with Power cards) or remove the effect")
         if "discard_color" in ops and (kind.category == WILD or not card.color):
-            bad(where, "effect-not-playable", f"'{card.id}' discards its colour but has no colour",
+            bad(where, "effect-not-playable", f"'{card.name(deck.language)}' discards its colour but has no colour",
                 "give the card a colour or remove 'discard_color'")
         if "target" in ops and "draw" not in ops[ops.index("target"):]:
-            bad(where, "effect-not-playable", f"'{card.id}': 'target' chooses the victim of a following 'draw' "
+            bad(where, "effect-not-playable", f"'{card.name(deck.language)}': 'target' chooses the victim of a following 'draw' "
                 "and none follows", "put a draw effect after 'target'")
         if "challenge" in ops and "draw" not in ops:
-            bad(where, "effect-not-playable", f"'{card.id}': a 'challenge' card must make someone draw",
+            bad(where, "effect-not-playable", f"'{card.name(deck.language)}': a 'challenge' card must make someone draw",
                 "add a draw effect or remove 'challenge'")
         if "duel" in ops and card.value is None:
-            bad(where, "effect-not-playable", f"'{card.id}' starts a duel but has no number to duel on",
+            bad(where, "effect-not-playable", f"'{card.name(deck.language)}' starts a duel but has no number to duel on",
                 "a duel needs a number card: use duel = true on a number card entry")
         if ("roulette" in ops or "choose_color" in ops) and not colored:
-            bad(where, "effect-not-playable", f"'{card.id}' names a colour but no card has one",
+            bad(where, "effect-not-playable", f"'{card.name(deck.language)}' names a colour but no card has one",
                 "add coloured cards")
     for card in deck.cards:
         if card.flip_icon and not o.get("power_cards"):
-            bad(card.where, "effect-not-playable", f"'{card.id}' has a flip icon but the Power-card rule is off",
+            bad(card.where, "effect-not-playable", f"'{card.name(deck.language)}' has a flip icon but the Power-card rule is off",
                 "set power_cards = true (with Power cards) or remove flip_icon")
         if card.duel and card.value is None:
-            bad(card.where, "effect-not-playable", f"'{card.id}' is a duel card without a number to duel on",
+            bad(card.where, "effect-not-playable", f"'{card.name(deck.language)}' is a duel card without a number to duel on",
                 "give it a value")
     return out
 
@@ -166,7 +167,8 @@ def findings_from(deck: Deck, rep: dict) -> list[Finding]:
     for k, v in totals.items():
         if v == 0:
             out.append(warning("kind-never-played", f"kinds.{k}",
-                               f"no '{k}' card was played in any simulated game", file=f,
+                               f"no '{deck.kinds[k].names.get(deck.language) if k in deck.kinds else k}' card was "
+                               "played in any simulated game", file=f,
                                hint="check that the rules let this card be played"))
     medians = [t["turns"]["median"] for t in tables]
     if len(tables) >= 3:
