@@ -29,8 +29,8 @@ from deckgen.manifest.schema import (
     TOP_KEYS,
 )
 from deckgen.model import NUMBER, WILD, Card, Component, Deck, FlexSide, Kind, Names, Palette, Scoring
+from deckgen.options import OPTIONS, PRESETS, RuleOptions, resolve
 from deckgen.resources import decks_dir
-from deckgen.rules.options import OPTIONS, PRESETS, resolve
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 RELATIVE = re.compile(r"^\+(\d+)$")
@@ -224,7 +224,7 @@ def _restyle(own: Palette, other: Palette) -> Palette:
     return Palette(other.id, other.name, tuple(other.get(cid) for cid in own.ids()), other.source)
 
 
-def _rules(value: Any, shape: Shape, out: Collector) -> tuple[str, dict[str, Any]]:
+def _rules(value: Any, shape: Shape, out: Collector) -> tuple[str, RuleOptions]:
     table = shape.table(value, "rules", RULES_KEYS)
     preset = "classic"
     if table is None:
