@@ -69,8 +69,8 @@ def handle_errors(fn: F) -> F:
             fail([error("file", "", f"cannot be written or read: {exc.strerror or exc}",
                         file=str(exc.filename) if exc.filename else None)], 2, as_json)
         except KeyboardInterrupt:
-            click.secho("interrupted: files already written are complete, the rest were not written", err=True)
-            sys.exit(130)
+            fail([error("interrupted", "", "interrupted: files already written are complete, the rest were not "
+                        "written")], 130, as_json)
 
     return wrapper  # type: ignore[return-value]
 
@@ -472,6 +472,7 @@ def palette_check(palette_ref: str, colors: tuple[str, ...], symbols: bool | Non
     else:
         click.echo(f"Palette {pal.id}: {pal.name}, {len(pal.colors)} colours")
         click.echo("Smallest CIEDE2000 distance between two colours:")
+        cw = _paths_width(pal.ids(), 13)
         for vision in VISIONS:
             p = rep.minimum.get(vision)
             if p is None:
@@ -486,7 +487,7 @@ def palette_check(palette_ref: str, colors: tuple[str, ...], symbols: bool | Non
                 click.echo(f"      clash: {c.a}/{c.b} {c.distance:.1f}{cue}")
         click.echo("Card text contrast (WCAG):")
         for cid, value in rep.text.items():
-            click.echo(f"  {cid:<13} {value:5.1f}:1")
+            click.echo(f"  {cid:<{cw}} {value:5.1f}:1")
         _echo_findings(found)
         click.echo("passes normal vision" if rep.passes_normal else "FAILS normal vision")
     sys.exit(0 if rep.passes_normal else 1)
