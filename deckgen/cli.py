@@ -69,8 +69,8 @@ def handle_errors(fn: F) -> F:
             fail([error("file", "", f"cannot be written or read: {exc.strerror or exc}",
                         file=str(exc.filename) if exc.filename else None)], 2, as_json)
         except KeyboardInterrupt:
-            fail([error("interrupted", "", "interrupted: files already written are complete, the rest were not "
-                        "written")], 130, as_json)
+            fail([error("interrupted", "", "files already written are complete, the rest were not written")],
+                 130, as_json)
 
     return wrapper  # type: ignore[return-value]
 
@@ -171,7 +171,7 @@ def resolve_palette(deck_ref: str, palette: str | None, colors: tuple[str, ...])
 
 @click.group(cls=Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="deckgen")
-def main() -> None:
+def main():
     """deckgen: check, render and print UNO-style card games.
 
     Example:
@@ -277,8 +277,7 @@ def _preset_detail(label: str, value: Any) -> str:
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed for simulated play.")
 @palette_options
 @handle_errors
-def check(deck: str, as_json: bool, games: int | None, no_sim: bool, seed: int, palette: str | None,
-          colors: tuple[str, ...]) -> None:
+def check(deck, as_json, games, no_sim, seed, palette, colors):
     """Check a deck before printing it: schema, counts, palette, rules.
 
     DECK is a bundled deck name (see `deckgen list`) or a path to a manifest.
@@ -313,8 +312,7 @@ def check(deck: str, as_json: bool, games: int | None, no_sim: bool, seed: int, 
 
 # [render commands]
 
-def _render_settings(dpi: int, card_size: str | None, bleed: str, safe: str, symbols: bool | None,
-                     corner_guide: bool) -> Any:
+def _render_settings(dpi, card_size, bleed, safe, symbols, corner_guide):
     from deckgen.render import RenderSettings
     from deckgen.units import parse_length
 
@@ -322,7 +320,7 @@ def _render_settings(dpi: int, card_size: str | None, bleed: str, safe: str, sym
                           card_size=card_size, symbols=symbols, corner_guide=corner_guide)
 
 
-def render_options(fn: F) -> F:
+def render_options(fn):
     """Options shared by ``render`` and ``preview``."""
     fn = click.option("--corner-guide", is_flag=True, help="Draw a thin rounded-corner cutting guide on the trim line.")(fn)
     fn = click.option("--symbols/--no-symbols", default=None,
@@ -337,7 +335,7 @@ def render_options(fn: F) -> F:
     return fn
 
 
-def _load_for_render(deck: str, palette: str | None, colors: tuple[str, ...]) -> Any:
+def _load_for_render(deck, palette, colors):
     from deckgen import manifest
 
     return manifest.load_deck(deck, palette=resolve_palette(deck, palette, colors))
@@ -354,9 +352,8 @@ def _load_for_render(deck: str, palette: str | None, colors: tuple[str, ...]) ->
 @palette_options
 @json_option
 @handle_errors
-def render(deck: str, out_dir: Path, dpi: int, card_size: str | None, bleed: str, safe: str, symbols: bool | None,
-           corner_guide: bool, no_cache: bool, jobs: int | None, palette: str | None, colors: tuple[str, ...],
-           as_json: bool) -> None:
+def render(deck, out_dir, dpi, card_size, bleed, safe, symbols, corner_guide, no_cache, jobs, palette, colors,
+           as_json):
     """Draw every distinct card face, the back and the components as print-ready PNGs.
 
     One PNG per face, named by card id (plus back.png and e.g. power-green.png), with the
@@ -399,8 +396,7 @@ def render(deck: str, out_dir: Path, dpi: int, card_size: str | None, bleed: str
 @palette_options
 @json_option
 @handle_errors
-def preview(deck: str, out_path: Path | None, dpi: int, card_size: str | None, bleed: str, safe: str,
-            symbols: bool | None, corner_guide: bool, palette: str | None, colors: tuple[str, ...], as_json: bool) -> None:
+def preview(deck, out_path, dpi, card_size, bleed, safe, symbols, corner_guide, palette, colors, as_json):
     """Write one contact-sheet PNG of every distinct face with its copy count.
 
     Example:
@@ -439,7 +435,7 @@ def palette_group():
               help="Whether cards carry shape cues (default: on for more than 4 colours).")
 @json_option
 @handle_errors
-def palette_check(palette_ref: str, colors: tuple[str, ...], symbols: bool | None, as_json: bool) -> None:
+def palette_check(palette_ref, colors, symbols, as_json):
     """Check a palette: CIEDE2000 distances in normal and simulated colour-blind vision, and
     the contrast of card text on each colour.
 
@@ -514,8 +510,7 @@ def _signed(value: str, where: str) -> float:
     return sign * _length(text.lstrip("+-").strip(), where)
 
 
-def _layout_options(paper: str, gap: str, margin: str, duplex: str, back_offset: str, mark_length: str,
-                    mark_stroke: str, mark_offset: str, guides: bool, base: Path | None = None) -> Any:
+def _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_stroke, mark_offset, guides, base=None):
     from deckgen.layout import LayoutOptions, MarkStyle, parse_paper
 
     return LayoutOptions(paper=parse_paper(paper, base=base), margin_mm=_length(margin, "--margin"),
@@ -567,10 +562,8 @@ def sheet_options(fn):
 @jobs_option
 @json_option
 @handle_errors
-def build(decks: tuple[str, ...], out_dir: str, paper: str, margin: str, duplex: str, back_offset: str,
-          card_size: str | None, dpi: int, bleed: str, gap: str, mark_length: str, mark_stroke: str, mark_offset: str,
-          guides: bool, palette: str | None, colors: tuple[str, ...], no_rulebook: bool, force: bool, no_cache: bool,
-          jobs: int | None, as_json: bool) -> None:
+def build(decks, out_dir, paper, margin, duplex, back_offset, card_size, dpi, bleed, gap, mark_length, mark_stroke,
+          mark_offset, guides, palette, colors, no_rulebook, force, no_cache, jobs, as_json):
     """Build the print-and-play PDF of one or more decks.
 
     Writes OUTPUT/<deck>/<deck>-cards.pdf: a cover page, then sheets of card fronts (odd
@@ -697,8 +690,7 @@ def export():
 @jobs_option
 @json_option
 @handle_errors
-def export_tts_cmd(deck: str, out_dir: str | None, fmt: str, card_size: str | None, max_side: int, palette: str | None,
-                   colors: tuple[str, ...], force: bool, no_cache: bool, jobs: int | None, as_json: bool) -> None:
+def export_tts_cmd(deck, out_dir, fmt, card_size, max_side, palette, colors, force, no_cache, jobs, as_json):
     """Tabletop Simulator deck sheets (10 x 7 cells at most, 4096 px at most) and a back image.
 
     Also writes <deck>-tts-import.txt with the steps and numbers to type in TTS.
@@ -741,8 +733,7 @@ def export_tts_cmd(deck: str, out_dir: str | None, fmt: str, card_size: str | No
 @jobs_option
 @json_option
 @handle_errors
-def export_cards_cmd(deck: str, service: str, out_dir: str | None, palette: str | None, colors: tuple[str, ...],
-                     force: bool, no_cache: bool, jobs: int | None, as_json: bool) -> None:
+def export_cards_cmd(deck, service, out_dir, palette, colors, force, no_cache, jobs, as_json):
     """The files a print shop asks for: one image per face with bleed, a quantities list and a
     one-card-per-page PDF with TrimBox and BleedBox.
 
@@ -787,8 +778,7 @@ def export_cards_cmd(deck: str, service: str, out_dir: str | None, palette: str 
 @jobs_option
 @json_option
 @handle_errors
-def simulate(deck: str, players_text: str | None, games: int, seed: int, agent: str, jobs: int | None,
-             as_json: bool) -> None:
+def simulate(deck, players_text, games, seed, agent, jobs, as_json):
     """Play many simulated games of a deck and report how they go at each table size.
 
     Per table size: games finished / stalled / capped, turns per game (mean, median, 90th
