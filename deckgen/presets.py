@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from deckgen.datafile import read_toml, with_lines
+from deckgen.datafile import with_lines
 from deckgen.errors import DeckgenError, Finding, note
 from deckgen.resources import decks_dir
 
@@ -67,8 +67,8 @@ def _resolved(path: Path) -> Path:
         return path.absolute()
 
 
-# A file parser: (path, parsed TOML) -> its entries in file order, or DeckgenError with every problem.
-Parser = Callable[[Path, dict[str, Any]], list[tuple[str, Any]]]
+# A file parser: a file's path -> its entries in file order, or DeckgenError with every problem.
+Parser = Callable[[str], Iterable[tuple[str, Any]]]
 
 
 @dataclass(frozen=True)
@@ -156,11 +156,8 @@ def load_file(kind: PresetFile[T], path: Path) -> tuple[tuple[str, T], ...]:
 
 @functools.lru_cache(maxsize=64)
 def _load(kind: PresetFile[Any], path: str, stamp: tuple[int, int]) -> tuple[tuple[str, Any], ...]:
-    p = Path(path)
-    if kind.folder:
-        return tuple(kind.parse(p, {}))
     try:
-        return tuple(kind.parse(p, read_toml(p)))
+        return tuple(kind.parse(path))
     except DeckgenError as exc:
         raise DeckgenError(with_lines(exc.findings)) from None
 

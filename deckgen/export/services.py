@@ -1,13 +1,13 @@
-"""Print-shop presets (``services.toml``, read by :mod:`deckgen.presets`), validated on load."""
+"""Print-shop presets (``services.toml``, found by :mod:`deckgen.presets`), validated on load."""
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from deckgen import presets
+from deckgen.datafile import read_toml
 from deckgen.errors import Collector, DeckgenError, did_you_mean, error
 from deckgen.resources import decks_dir
 from deckgen.units import parse_length
@@ -38,8 +38,8 @@ def load_services(path: Path | None = None, *, base: Path | None = None) -> dict
     return presets.catalogue(SERVICES, base).values()
 
 
-def _parse(file: Path, data: dict[str, Any]) -> list[tuple[str, Service]]:
-    path = str(file)
+def _load(path: str) -> tuple[tuple[str, Service], ...]:
+    data = read_toml(Path(path))
     out = Collector(file=path)
     services = []
     for sid, raw in data.items():
@@ -67,10 +67,10 @@ def _parse(file: Path, data: dict[str, Any]) -> list[tuple[str, Service]]:
             services.append((sid, Service(sid, str(raw.get("name", sid)), dpi, bleed, size, fmt)))
     if out.errors:
         raise DeckgenError(out.findings)
-    return services
+    return tuple(services)
 
 
-SERVICES: presets.PresetFile[Service] = presets.PresetFile("print-shop preset", "services.toml", _parse)
+SERVICES: presets.PresetFile[Service] = presets.PresetFile("print-shop preset", "services.toml", _load)
 
 
 def get_service(name: str, *, base: Path | None = None) -> Service:

@@ -1,13 +1,13 @@
-"""Paper presets (``papers.toml``, read by :mod:`deckgen.presets`) and ``--paper`` values: a preset name or WxH."""
+"""Paper presets (``papers.toml``, found by :mod:`deckgen.presets`) and ``--paper`` values: a preset name or WxH."""
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from deckgen import presets
+from deckgen import presets as preset_files
+from deckgen.datafile import read_toml
 from deckgen.errors import Collector, DeckgenError, did_you_mean, error
 from deckgen.resources import decks_dir
 from deckgen.units import parse_size
@@ -36,12 +36,12 @@ def load_papers(path: Path | None = None, *, base: Path | None = None) -> dict[s
     """Every paper preset, validated, all problems reported at once: the bundled, user and (with
     ``base``) the manifest folder's (see :mod:`deckgen.presets`), or only those of ``path``."""
     if path is not None:
-        return dict(presets.load_file(PAPERS, Path(path)))
-    return presets.catalogue(PAPERS, base).values()
+        return dict(preset_files.load_file(PAPERS, Path(path)))
+    return preset_files.catalogue(PAPERS, base).values()
 
 
-def _parse(file: Path, data: dict[str, Any]) -> list[tuple[str, Paper]]:
-    path = str(file)
+def _load(path: str) -> tuple[tuple[str, Paper], ...]:
+    data = read_toml(Path(path))
     out = Collector(file=path)
     papers = []
     for pid, raw in data.items():
@@ -63,13 +63,13 @@ def _parse(file: Path, data: dict[str, Any]) -> list[tuple[str, Paper]]:
         if w <= 0 or h <= 0:
             out.error("paper", f"{pid}.size", "width and height must be above zero")
             continue
-        papers.append((pid.lower(), Paper(pid.lower(), str(raw.get("name", pid)), w, h)))
+        papers.append((pid, Paper(pid, str(raw.get("name", pid)), w, h)))
     if out.errors:
         raise DeckgenError(out.findings)
-    return papers
+    return tuple(papers)
 
 
-PAPERS: presets.PresetFile[Paper] = presets.PresetFile("paper", "papers.toml", _parse)
+PAPERS: preset_files.PresetFile[Paper] = preset_files.PresetFile("paper", "papers.toml", _load)
 
 
 def parse_paper(text: str | Paper, where: str = "--paper", *, base: Path | None = None) -> Paper:
@@ -79,14 +79,14 @@ def parse_paper(text: str | Paper, where: str = "--paper", *, base: Path | None 
     """
     if isinstance(text, Paper):
         return text
-    known = load_papers(base=base)
+    presets = load_papers(base=base)
     key = str(text).strip().lower()
-    if key in known:
-        return known[key]
+    if key in presets:
+        return presets[key]
     if any(ch.isdigit() for ch in key) and any(sep in key for sep in "x×,"):
         w, h = parse_size(text, where)
         if w <= 0 or h <= 0:
             raise DeckgenError(error("paper", where, f"'{text}' has no area", hint="e.g. 210mmx297mm"))
         return Paper("custom", f"{w:g} × {h:g} mm", w, h)
-    hint = did_you_mean(key, known) or ("presets: " + ", ".join(known) + "; or WIDTHxHEIGHT such as 210x297 (mm)")
+    hint = did_you_mean(key, presets) or ("presets: " + ", ".join(presets) + "; or WIDTHxHEIGHT such as 210x297 (mm)")
     raise DeckgenError(error("paper", where, f"unknown paper '{text}'", hint=hint))

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from deckgen import presets
-from deckgen.datafile import Shape, names_of
+from deckgen.datafile import Shape, names_of, read_toml
 from deckgen.effects import PRIMITIVES, Effect
 from deckgen.errors import Collector, DeckgenError, did_you_mean
 from deckgen.manifest.schema import EFFECT_KEYS, KIND_KEYS, MAX_LABEL, MAX_NAME
@@ -16,8 +16,9 @@ from deckgen.model import CATEGORIES, Kind, Names
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
-def _parse_file(path: Path, data: dict[str, Any]) -> list[tuple[str, Kind]]:
-    out = Collector(str(path))
+def _parse_file(path: str) -> list[tuple[str, Kind]]:
+    data = read_toml(Path(path))
+    out = Collector(path)
     Shape(out).table(data, "", {"kinds": ("table", True)})
     kinds = parse_kinds(data.get("kinds", {}), "kinds", out)
     if out.errors:

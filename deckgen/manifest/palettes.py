@@ -16,8 +16,8 @@ HEX = re.compile(r"^#[0-9A-Fa-f]{6}$")
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
-def _palette_file(path: Path, _data: dict[str, Any]) -> list[tuple[str, Path]]:
-    return [(path.stem, path)]
+def _palette_file(path: str) -> list[tuple[str, Path]]:
+    return [(Path(path).stem, Path(path))]
 
 
 # Palettes are one file each in a ``palettes/`` folder, read when used.

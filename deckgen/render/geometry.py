@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from deckgen import presets
+from deckgen.datafile import read_toml
 from deckgen.errors import Collector, DeckgenError, did_you_mean, error
 from deckgen.resources import decks_dir
 from deckgen.units import parse_length, parse_size
@@ -21,9 +21,10 @@ def sizes_file() -> Path:
     return decks_dir() / "card-sizes.toml"
 
 
-def _parse_sizes(path: Path, data: dict[str, Any]) -> list[tuple[str, tuple[float, float]]]:
+def _parse_sizes(path: str) -> list[tuple[str, tuple[float, float]]]:
     """One card-sizes file -> [(name, (width_mm, height_mm))]; DeckgenError listing every problem."""
-    out = Collector(str(path))
+    data = read_toml(Path(path))
+    out = Collector(path)
     sizes: list[tuple[str, tuple[float, float]]] = []
     table = data.get("sizes")
     if not isinstance(table, dict) or not table:
