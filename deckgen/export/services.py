@@ -1,4 +1,4 @@
-"""Print-shop presets (``services.toml``, found by :mod:`deckgen.presets`), validated on load."""
+"""Print-shop presets (``decks/services.toml``), validated on load."""
 
 from __future__ import annotations
 

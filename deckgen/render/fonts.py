@@ -17,8 +17,8 @@ from pathlib import Path
 
 from PIL import ImageFont
 
-from deckgen.datafile import read_toml
 from deckgen.errors import DeckgenError, error
+from deckgen.manifest.reader import read_toml
 from deckgen.resources import fonts_dir
 
 ROLES = {"display": "LeagueSpartan-Black.otf", "text": "LeagueSpartan-Bold.otf"}

@@ -74,13 +74,13 @@ def copies_note(deck: Deck, g: Group, lang: str) -> str:
     per = uniform_per_color(g)
     if per is None:
         return ""
-    by_count: dict[int, list[int]] = {}
-    for value, n in per.items():
-        by_count.setdefault(n, []).append(value)
     # "in each colour" only when the kind is printed in every colour of the palette; else name them
     some = set(g.colors) != set(deck.palette.ids())
     names = [deck.palette.get(c).names.get(lang) for c in g.colors]
     listed = ", ".join(names[:-1]) + (" y " if lang == "es" else " and ") + names[-1] if len(names) > 1 else names[0]
+    by_count: dict[int, list[int]] = {}
+    for value, n in per.items():
+        by_count.setdefault(n, []).append(value)
     if None in per:
         if some:
             if lang == "es":     # "1 en rojo y 1 en azul"
