@@ -7,7 +7,7 @@ import re
 from deckgen.errors import DeckgenError, error
 
 MM_PER = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72.0}
-_LENGTH = re.compile(r"^\s*([0-9]*\.?[0-9]+)\s*(mm|cm|in|pt)\s*$", re.IGNORECASE)
+_LENGTH = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:e[-+]?[0-9]+)?)\s*(mm|cm|in|pt)\s*$", re.IGNORECASE)
 _PAIR = re.compile(r"^\s*(.+?)\s*[x×,]\s*(.+?)\s*$", re.IGNORECASE)
 
 

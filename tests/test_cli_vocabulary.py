@@ -6,12 +6,16 @@ import re
 import click
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from deckgen.cli import main
+from deckgen.errors import DeckgenError
 from deckgen.layout import parse_paper
 from deckgen.manifest import load_deck
 from deckgen.render import card_size_mm
 from deckgen.render.sheet import face_name
+from deckgen.units import parse_length
 
 
 def run(*args):
@@ -95,3 +99,20 @@ def test_build_output_stays_aligned_with_long_paths(tmp_path, write_manifest, mi
     assert all(len(str(out)) < line.index(" pages") for line in rows)
     assert len({line.index(" pages") for line in rows}) == 1
     assert len({len(line) for line in rows}) == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(min_value=0, max_value=5000, allow_nan=False), st.floats(min_value=20, max_value=400),
+       st.floats(min_value=20, max_value=400))
+def test_bare_numbers_parse_as_millimetres(x, w, h):
+    assert parse_length(repr(x)) == pytest.approx(x)
+    assert parse_length(f"{x}mm") == pytest.approx(x)
+    assert parse_length(f"{x / 25.4}in") == pytest.approx(x)
+    assert card_size_mm(f"{w}x{h}") == pytest.approx((w, h))
+    assert card_size_mm(f"{w}mm x {h}") == pytest.approx((w, h))
+
+
+@given(st.floats(max_value=-1e-9, allow_nan=False, allow_infinity=False) | st.just(float("inf")))
+def test_negative_and_infinite_lengths_are_refused(x):
+    with pytest.raises(DeckgenError):
+        parse_length(repr(x))
