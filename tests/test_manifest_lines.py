@@ -54,7 +54,7 @@ def test_multiline_strings_are_not_read_as_keys():
     assert index.line("deck.fake") == 1 and index.line("deck.id") == 5
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(st.dictionaries(st.from_regex(r"[a-z][a-z0-9_-]{0,8}", fullmatch=True),
                        st.dictionaries(st.from_regex(r"[a-z][a-z0-9_]{0,8}", fullmatch=True),
                                        st.integers(0, 9) | st.text("abc xyz", max_size=5), max_size=4),
