@@ -144,7 +144,7 @@ points = 20
 '''
     rep = run(write_manifest, deck_text(extra=extra))
     found = [f for f in rep.errors if f.code == "effect-not-playable"]
-    assert [f.message for f in found] == ["'red-duel-skip' starts a duel but has no number to duel on"]
+    assert [f.message for f in found] == ["'red Duel Skip' starts a duel but has no number to duel on"]
 
 
 def test_mercy_limit_at_or_below_hand_size_is_an_error(write_manifest):
