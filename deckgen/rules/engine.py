@@ -260,9 +260,10 @@ class Game(State):
             actions.flip_power(self, p, False)
         effects = t.effects[move]
         if effects:
-            nxt = actions.apply(self, p, move, effects, guilty, how)
-            if self.outcome is not None:
+            after = actions.apply(self, p, move, effects, guilty, how)
+            if after is None:
                 return
+            nxt = after
         else:
             nxt = (p + self.dir) % self.n if self.n_alive == self.n else self.step(p)
         hand = self.hands[p]

@@ -320,7 +320,7 @@ class State:
 
     def others(self, p: int) -> list[int]:
         """Every other player still in, in turn order from p."""
-        out = []
+        out: list[int] = []
         q = self.step(p)
         while q != p and len(out) < self.n:
             out.append(q)
