@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from deckgen.rules import actions
 from deckgen.rules.record import CAUSES, TRACE_EVERY, TRACE_MAX
-from deckgen.rules.state import CAPPED, STALLED, State
+from deckgen.rules.state import CAPPED, STALLED, State, shuffled
 from deckgen.rules.table import NUM, WLD, Table
 
 NO_PLAY = CAUSES.index("no_play")
+_DOUBLE = (2).__mul__            # face -> its regular-side move, in C (legal_moves is the hottest query)
+_PLUS_ONE = (1).__add__
 
 
 class Game(State):
@@ -44,7 +46,6 @@ class Game(State):
         self.max_stack = 0
         self.max_hand = 0
         nk = len(table.kinds)
-        self.plays_by_kind = [0] * nk
         self.penalty_by_kind = [0] * nk
         self.plays_by_seat_kind = [[0] * nk for _ in range(n_players)]
         self.trace: list[tuple[int, int, tuple[int, ...]]] = []
@@ -56,16 +57,14 @@ class Game(State):
         """Shuffle (or take this stacked order, bottom first), deal, turn the start card."""
         t = self.t
         if order is None:
-            order = list(t.deck_faces)
-            self.rng.shuffle(order)
+            order = shuffled(self.rng, list(t.deck_faces))
         self.op_shuffle(list(order))
         first = self.step(self.dealer)
-        for _ in range(t.hand_size):
-            p = first
-            for _ in range(self.n):
-                if self.op_deal(p) is None:
-                    return self.op_end(STALLED, None)
-                p = self.step(p)
+        players = [first]
+        while len(players) < self.n:
+            players.append(self.step(players[-1]))
+        if not self.op_deal(tuple(players), t.hand_size):
+            return self.op_end(STALLED, None)
         self.max_hand = max(len(h) for h in self.hands)
         self._turn_start_card(first)
 
@@ -92,25 +91,34 @@ class Game(State):
         if not self.draw_pile and not self.discard:
             self.setup()
         cap = self.turn_cap
+        turn = self.turn
         while self.outcome is None:
-            if self.turns >= cap:
-                self.op_end(CAPPED, None)
-                break
             if self.turns >= self.next_trace:
+                if self.turns >= cap:
+                    self.op_end(CAPPED, None)
+                    break
                 self.sample()
-            self.turn()
+            turn()
         return self
+
+    @property
+    def plays_by_kind(self) -> list[int]:
+        """Cards played per kind index, every seat."""
+        return [sum(col) for col in zip(*self.plays_by_seat_kind, strict=True)]
 
     def sample(self) -> None:
         """A hand-size sample for the record (every TRACE_EVERY turns, at most TRACE_MAX)."""
-        self.next_trace = self.turns + TRACE_EVERY
+        self.next_trace = min(self.turns + TRACE_EVERY, self.turn_cap)    # run() checks the cap here too
         if len(self.trace) < TRACE_MAX:
-            alive = self.alive
-            self.trace.append((self.turns, len(self.draw_pile),
-                               tuple([len(h) if alive[q] else -1 for q, h in enumerate(self.hands)])))
+            if self.n_alive == self.n:
+                sizes = tuple(map(len, self.hands))
+            else:
+                sizes = tuple([len(h) if a else -1 for h, a in zip(self.hands, self.alive, strict=True)])
+            self.trace.append((self.turns, len(self.draw_pile), sizes))
 
     def turn(self) -> None:
-        """One turn of the current player: answer a waiting penalty, serve a lost turn, or play."""
+        """One turn of the current player: answer a waiting penalty, serve a lost turn, or play
+        (take_turn, inlined here: this is the engine's hottest path)."""
         p = self.cur
         self.turns += 1
         if not self.alive[p]:
@@ -121,7 +129,18 @@ class Game(State):
             self.op_owe(p, self.owed[p] - 1)
             self.op_turn(self.step(p))
         else:
-            self.take_turn(p)
+            moves = self.legal_moves(p)
+            if moves:
+                self.decisions += 1
+                move = self.agents[p].choose_play(self, p, moves, self.may_draw)
+                if move is not None:
+                    self.play(p, move)
+                elif self.may_draw:
+                    self.no_play(p)
+                else:
+                    self.play(p, moves[0])      # drawing instead is not allowed: a card is played
+            else:
+                self.no_play(p)
         if self.uno_open >= 0 and self.turns >= self.uno_closes:
             actions.close_uno_window(self)
 
@@ -153,16 +172,14 @@ class Game(State):
     def legal_moves(self, p: int) -> list[int]:
         """Every distinct legal move of player p now (face*2 + side)."""
         t = self.t
-        key = -1 if self.colorless else ((self.sym + 1) * 128 + (self.val + 1)) * 4096 + (self.color + 1)
+        key = self.key
         entry = t.cache.get(key)
         if entry is None:
             entry = t.legal(key, self.sym, self.val, self.color)
-        reg = entry[0]
-        hand = dict.fromkeys(self.hands[p])
-        moves = [f + f for f in hand if reg[f]]
+        hand = set(self.hands[p])
+        moves = list(map(_DOUBLE, hand.intersection(entry[2])))
         if self.flex_rule and (self.power[p] or not self.power_rule):
-            flex = entry[1]
-            moves += [f + f + 1 for f in hand if flex[f]]
+            moves += map(_PLUS_ONE, map(_DOUBLE, hand.intersection(entry[3])))
         if t.any_restricted and not self.bluff and moves:
             moves = self._restrict(p, moves)
         return moves
@@ -172,7 +189,7 @@ class Game(State):
         t = self.t
         if t.has_flex[f] or (t.any_restricted and t.restricted[f + f]):
             return [m for m in self.legal_moves(p) if m >> 1 == f]
-        key = -1 if self.colorless else ((self.sym + 1) * 128 + (self.val + 1)) * 4096 + (self.color + 1)
+        key = self.key
         entry = t.cache.get(key)
         if entry is None:
             entry = t.legal(key, self.sym, self.val, self.color)
@@ -246,30 +263,34 @@ class Game(State):
         without UNO (one card), and the turn goes to the one player the effects name."""
         t = self.t
         guilty = False
-        if t.restricted[move]:
+        if t.any_restricted and t.restricted[move]:
             guilty = not self.restricted_play_legal(p, None)
         self.op_play(p, move, how)
         self.idle = 0
-        k = t.mkind[move]
-        self.plays_by_kind[k] += 1
-        self.plays_by_seat_kind[p][k] += 1
+        self.plays_by_seat_kind[p][t.mkind[move]] += 1
         if move & 1:
             self.flex_plays += 1
             actions.flip_power(self, p, False)
         effects = t.effects[move]
-        nxt = actions.apply(self, p, move, effects, guilty, how) if effects else self.step(p)
-        if self.outcome is not None:
-            return
+        if effects:
+            after = actions.apply(self, p, move, effects, guilty, how)
+            if after is None:
+                return
+            nxt = after
+        else:
+            nxt = (p + self.dir) % self.n if self.n_alive == self.n else self.step(p)
         hand = self.hands[p]
-        if not self.alive[p]:
+        if len(hand) > 1:
+            pass
+        elif not self.alive[p]:
             pass                                # knocked out by their own card (a steal)
         elif not hand:
             return actions.win(self, p)
-        elif len(hand) == 1 and self.uno_penalty:
+        elif self.uno_penalty:
             actions.uno_call(self, p)
             if self.outcome is not None:
                 return
-        self.op_turn(nxt if self.alive[nxt] else self.step(nxt))
+        self.op_turn(nxt)
         if self.jump_in and how != "jump" and not self.pending:
             actions.jump_in(self, p)
 
