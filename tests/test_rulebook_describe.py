@@ -10,6 +10,8 @@ from deckgen import manifest
 from deckgen.effects import Effect
 from deckgen.rulebook import build_rulebook
 from deckgen.rulebook.describe import effects_text
+from deckgen.rulebook.meaning import meaning
+from deckgen.rulebook.words import cards_word
 from deckgen.rulebook.text import render_text
 from tests.conftest import ROOT
 
@@ -95,9 +97,13 @@ def test_every_effect_list_is_described(effects, lang):
                         who="all" if lt else "self") for op, n, lt in effects)
     text = effects_text(deck, effs, lang, wild=True)
     assert text and "{" not in text and "None" not in text
+    m = meaning(effs, deck.rule_options)
+    for f in m.fates.values():          # each player's draws are said once, as one total
+        if f.drawn:
+            assert cards_word(lang, f.drawn) in text
     for e in effs:
-        if e.op in ("draw", "everyone_draws"):
-            assert str(e.n) in text or (e.n == 1 and ("1 card" in text or "1 carta" in text))
+        if e.op == "everyone_draws":
+            assert cards_word(lang, e.n) in text
 
 
 def test_rule_options_switch_sections_of_the_rulebook(tmp_path):
