@@ -11,8 +11,8 @@ from deckgen.effects import Effect
 from deckgen.rulebook import build_rulebook
 from deckgen.rulebook.describe import effects_text
 from deckgen.rulebook.meaning import meaning
-from deckgen.rulebook.words import cards_word
 from deckgen.rulebook.text import render_text
+from deckgen.rulebook.words import cards_word
 from tests.conftest import ROOT
 
 HOMEMADE = '''

@@ -30,7 +30,7 @@ TURN_OPS = frozenset({"skip", "skip_all", "play_again", "reverse", "draw", "targ
 
 def option(opts, name: str):
     """A rule option from the typed options object (attribute) or a plain mapping."""
-    if isinstance(opts, dict) or hasattr(opts, "get") and not hasattr(opts, name):
+    if isinstance(opts, dict) or (hasattr(opts, "get") and not hasattr(opts, name)):
         return opts.get(name)
     return getattr(opts, name)
 
