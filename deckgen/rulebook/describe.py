@@ -371,6 +371,7 @@ def _where(deck: Deck, group: Group, lang: str) -> str:
                  for v, k in zip(group.values, by_value)]
         return phrase(lang, "by_value", parts=join(parts, lang))
     card = group.first
+    assert card.color is not None and card.flex is not None and card.flex.color is not None  # flex_offset
     c0, c1 = color_name(deck, card.color, lang), color_name(deck, card.flex.color, lang)
     return phrase(lang, "one_place" if k == 1 else "offset", k=k, c0=c0, c1=c1)
 
