@@ -18,7 +18,7 @@ from types import MappingProxyType
 from deckgen.effects import Effect
 from deckgen.model import NUMBER, WILD, Deck, Kind
 from deckgen.rulebook.groups import Group, flex_offset
-from deckgen.rulebook.meaning import CHOSEN, NEXT, NEXT_NEW, OPPONENT, YOU, Fate, Meaning, meaning, option
+from deckgen.rulebook.meaning import CHOSEN, NEXT, NEXT_NEW, OPPONENT, YOU, Fate, Meaning, meaning
 from deckgen.rulebook.words import cards_word, color_name, join, lang_of, number_word, power_name, values_text
 
 ACTS, IDLE, ALL = "acts", "idle", "all"
@@ -296,7 +296,7 @@ def _op_sentence(deck: Deck, lang: str, e: Effect, m: Meaning) -> str:
     if e.op == "pass_hands":
         return words.get(lang, getattr(e, "direction", "play"))
     if e.op == "challenge":
-        return words.get(lang, "say") if option(deck.rule_options, "challenge") else ""
+        return words.get(lang, "say") if deck.rule_options.challenge else ""
     if e.op == "reverse":
         return words.get(lang, "say")
     return words.get(lang, "say")
@@ -332,7 +332,7 @@ def effects_text(deck: Deck, effects: tuple[Effect, ...], lang: str, *, wild: bo
     opts = deck.rule_options
     out: list[str] = []
     ops = [e.op for e in effects]
-    legal = option(opts, "wild_draw_four_legal")
+    legal = opts.wild_draw_four_legal
     if wild:
         key = "wild_lead"
         if "challenge" in ops and legal == "no-current-color":
@@ -382,7 +382,7 @@ def _flex_after(deck: Deck, group: Group, fkind: Kind, lang: str) -> list[str]:
     out: list[str] = []
     if group.category != WILD:
         out.append(phrase(lang, "after_named" if fkind.has("choose_color") else "after_centre"))
-    if option(deck.rule_options, "power_cards"):
+    if deck.rule_options.power_cards:
         out.append(phrase(lang, "after_power", power=power_name(deck, lang)))
     return out
 
@@ -400,8 +400,8 @@ def group_text(deck: Deck, group: Group, lang: str) -> list[str]:
             first.append(phrase(lang, "flip_icon", power=power))
         if card.duel:
             first.append(phrase(lang, "duel", value=values_text(group.values, lang),
-                                cards=cards_word(lang, int(option(opts, "duel_penalty")))))
-        if option(opts, "seven_zero") and not card.duel:
+                                cards=cards_word(lang, int(opts.duel_penalty))))
+        if opts.seven_zero and not card.duel:
             if 7 in group.values:
                 first.append(phrase(lang, "seven"))
             if 0 in group.values:
@@ -416,12 +416,12 @@ def group_text(deck: Deck, group: Group, lang: str) -> list[str]:
     paras = [" ".join(s for s in first if s)]
     if card.flex:
         fkind = deck.kinds[card.flex.kind]
-        may = phrase(lang, "may_power", power=power) if option(opts, "power_cards") else phrase(lang, "may_free")
+        may = phrase(lang, "may_power", power=power) if opts.power_cards else phrase(lang, "may_free")
         if fkind.category == NUMBER:
             paras.append(phrase(lang, "flex_number", value=values_text(group.values, lang),
                                 where=_where(deck, group, lang), may=may))
         elif card.flex.color is None:
-            legal = option(opts, "wild_draw_four_legal")
+            legal = opts.wild_draw_four_legal
             cond = ""
             if fkind.has("challenge") and legal in ("no-current-color", "no-playable-card"):
                 cond = phrase(lang, "cond_no_color" if legal == "no-current-color" else "cond_no_play")

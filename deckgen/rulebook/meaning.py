@@ -21,18 +21,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from deckgen.effects import Effect
+from deckgen.options import RuleOptions
 
 YOU, NEXT, NEXT_NEW, OPPONENT = "you", "next", "next_new", "opponent"
 CHOSEN = "chosen"             # the player the card's player chooses (one 'target' ... 'draw' pair)
 TURN_OPS = frozenset({"skip", "skip_all", "play_again", "reverse", "draw", "target", "everyone_draws",
                       "roulette"})
-
-
-def option(opts, name: str):
-    """A rule option from the typed options object (attribute) or a plain mapping."""
-    if isinstance(opts, dict) or (hasattr(opts, "get") and not hasattr(opts, name)):
-        return opts.get(name)
-    return getattr(opts, name)
 
 
 @dataclass(frozen=True)
@@ -98,14 +92,14 @@ class Meaning:
 
 
 class _Builder:
-    def __init__(self, effects: Sequence[Effect], opts, players: int):
+    def __init__(self, effects: Sequence[Effect], opts: RuleOptions, players: int):
         self.chosen = 0
         self.effects = list(effects)
         self.opts = opts
         self.m = Meaning(players)
         self.flipped = False
         self.targeted = False
-        self.challenge = "challenge" in [e.op for e in effects] and bool(option(opts, "challenge"))
+        self.challenge = "challenge" in [e.op for e in effects] and bool(opts.challenge)
 
     def next_role(self) -> str:
         if self.m.players == 2:
@@ -147,7 +141,7 @@ def _reverse(b: _Builder, e: Effect, i: int) -> None:
     b.flipped = not b.flipped
     b.m.reversed = b.flipped
     b.say(e)
-    if b.m.players == 2 and option(b.opts, "two_player_reverse") == "skip" and not b.draws_after(i):
+    if b.m.players == 2 and b.opts.two_player_reverse == "skip" and not b.draws_after(i):
         b.m.reverse_as_skip = True
         b.fate(OPPONENT).skips += 1
 
@@ -164,8 +158,8 @@ def _draw(b: _Builder, e: Effect, i: int) -> None:
         role = CHOSEN if b.chosen == 1 else f"{CHOSEN}{b.chosen}"
         b.fate(role).hits.append(Hit(n, e.lose_turn, False, b.challenge))
         return
-    stack = option(b.opts, "stacking") != "off" and e.lose_turn
-    if b.m.players == 2 and b.flipped and option(b.opts, "two_player_reverse_draw") == "player":
+    stack = b.opts.stacking != "off" and e.lose_turn
+    if b.m.players == 2 and b.flipped and b.opts.two_player_reverse_draw == "player":
         # the official No Mercy sheet: the other player is skipped and you draw the cards yourself
         b.fate(YOU).hits.append(Hit(n, False, stack, False))
         b.fate(OPPONENT).skips += 1
@@ -213,7 +207,7 @@ MODEL = {
 }
 
 
-def meaning(effects: Sequence[Effect], opts, players: int = 3) -> Meaning:
+def meaning(effects: Sequence[Effect], opts: RuleOptions, players: int = 3) -> Meaning:
     """The meaning of a played card at a table of ``players`` (2, or 3 for any larger table)."""
     b = _Builder(effects, opts, 2 if players == 2 else 3)
     for i, e in enumerate(effects):
@@ -233,7 +227,7 @@ class SeatOutcome:
     direction: int                # +1 or -1 after the card
 
 
-def seat_outcome(effects: Sequence[Effect], opts, n: int, chosen: int = 1, turns: int = 8) -> SeatOutcome:
+def seat_outcome(effects: Sequence[Effect], opts: RuleOptions, n: int, chosen: int = 1, turns: int = 8) -> SeatOutcome:
     """Resolve the meaning at a table of ``n`` seats (``chosen``: the seat a 'target' picks)."""
     m = meaning(effects, opts, n)
     seat = {YOU: 0, NEXT: 1 % n, NEXT_NEW: (n - 1) % n, OPPONENT: 1 % n, CHOSEN: chosen}

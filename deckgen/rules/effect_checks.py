@@ -17,11 +17,6 @@ from deckgen.errors import Finding, error, warning
 from deckgen.model import WILD, Card, Deck, Kind
 
 
-def _option(deck: Deck, name: str):
-    opts = deck.rule_options
-    return getattr(opts, name) if hasattr(opts, name) else opts.get(name)
-
-
 @dataclass
 class Ctx:
     """What a check sees: the deck, the side being checked and where to report."""
@@ -62,7 +57,7 @@ def _none(c: Ctx, s: Side, e: Effect, i: int) -> None:
 
 
 def _flip_power(c: Ctx, s: Side, e: Effect, i: int) -> None:
-    if not _option(c.deck, "power_cards"):
+    if not c.deck.rule_options.power_cards:
         c.bad(s.where, f"'{s.card.id}' turns Power cards over but the Power-card rule is off",
               "set power_cards = true (with Power cards) or remove the effect")
 
@@ -148,7 +143,7 @@ def effect_findings(deck: Deck, sides: Iterable[tuple[Card, Kind, str]], file: s
         for i, e in enumerate(kind.effects):
             CHECKS[e.op](ctx, side, e, i)
     for card in deck.cards:
-        if card.flip_icon and not _option(deck, "power_cards"):
+        if card.flip_icon and not deck.rule_options.power_cards:
             ctx.bad(card.where, f"'{card.id}' has a flip icon but the Power-card rule is off",
                     "set power_cards = true (with Power cards) or remove flip_icon")
         if card.duel and card.value is None:
