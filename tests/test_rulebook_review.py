@@ -70,7 +70,7 @@ def test_seven_zero_last_card_and_duel_endings_are_stated():
     assert "If the 7 or 0 was your last card, you have gone out" in _text("no-mercy", "en")
     assert "Si el 7 o el 0 era tu última carta" in _text("no-mercy", "es")
     flex = _text("flex-spectrum", "en")
-    assert "its duel is still played out, and then you win" in flex
+    assert "the duel is still played out, and then you win" in flex
     assert "goes under the top card of the discard pile" in flex
 
 
