@@ -16,6 +16,7 @@ from deckgen.rulebook.groups import groups
 from deckgen.rulebook.text import render_text
 from deckgen.rules.engine import Game
 from deckgen.rules.scenario import Scripted, face, situation, table_for
+from tests.conftest import ROOT
 
 GAMES = ["classic", "no-mercy", "flex-spectrum"]
 
@@ -207,3 +208,49 @@ def test_classic_start_rule_names_the_wilds_that_go_back_and_the_cards_that_do_n
     assert "Skip All</b> does nothing" not in _text("flex-spectrum", "en", start_card="classic")
     g = _start("wild-draw-four", 3)
     assert g.discard and g.t.faces[g.discard[-1]].kind != "wild-draw-four"
+
+
+FLEX_NO_POWER = '''
+[kinds.flex-wild]
+category = "action"
+name = { es = "Flex comodín", en = "Flex Wild" }
+effects = ["choose_color"]
+
+[[cards]]
+kind = "skip"
+colors = "all"
+count = 1
+id = "{color}-skip-flex"
+flex = { color = "+1", kind = "skip-all" }
+
+[[cards]]
+kind = "draw-two"
+colors = "all"
+count = 1
+id = "{color}-draw-two-flex"
+flex = { color = "+2", kind = "flex-wild" }
+'''
+
+
+def test_flex_cards_without_power_cards_name_no_power_card_and_no_colour_twice(tmp_path):
+    """A deck with Flex cards but without the Power-card rule: nothing mentions a Power card, and a
+    flex side that names a colour is not also told that the colour is the centre one."""
+    text = (ROOT / "decks" / "classic.toml").read_text("utf-8")
+    text = text.replace("wild-draw-four = 50\n", "wild-draw-four = 50\nflex-wild = 20\n")
+    path = tmp_path / "flex.toml"
+    path.write_text(text + FLEX_NO_POWER, "utf-8")
+    deck = manifest.load_deck(path)
+    assert not deck.rule_options.power_cards
+    for lang, power, centre, named in (("en", "Power card", "Whichever side you use",
+                                        "by its flex side you name the colour"),
+                                       ("es", "Carta de poder", "Uses el lado que uses",
+                                        "por el lado flex eliges tú el color")):
+        book, _, problems = render_text(deck, lang)
+        assert problems == []
+        assert power not in book and power.lower() not in book
+        assert "## Flex cards" in book or "## Cartas Flex" in book
+        g = next(g for g in groups(deck) if g.flex_kind == "flex-wild")
+        paras = group_text(deck, g, lang)
+        assert named in paras[2] and centre not in paras[2]
+        g = next(g for g in groups(deck) if g.flex_kind == "skip-all")
+        assert centre in group_text(deck, g, lang)[2]
