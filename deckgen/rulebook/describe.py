@@ -18,7 +18,7 @@ from types import MappingProxyType
 from deckgen.effects import Effect
 from deckgen.model import NUMBER, WILD, Deck, Kind
 from deckgen.rulebook.groups import Group, flex_offset
-from deckgen.rulebook.meaning import CHOSEN, NEXT, NEXT_NEW, OPPONENT, YOU, Fate, Meaning, meaning
+from deckgen.rulebook.meaning import CHOSEN, NEXT, NEXT_NEW, OPPONENT, YOU, Fate, Meaning, meaning, seat_outcome
 from deckgen.rulebook.words import cards_word, color_name, join, lang_of, number_word, power_name, values_text
 
 ACTS, IDLE, ALL = "acts", "idle", "all"
@@ -136,7 +136,10 @@ _T = {
         "two_skip": "With two players it works like a skip: you play again.",
         "two_plain": "With two players it only changes direction, so your opponent plays next.",
         "two_fates": "With two players, {text}",
-        "rev_draw_2p_player": "With two players your opponent is skipped and you draw the {n} yourself{stack}.",
+        "fate_you": "You {draw} yourself{lose}{stack}.",
+        "then_opponent": "Then your opponent plays.", "then_you": "Then you play again.",
+        "you_lose_1": " and lose your turn", "you_lose_2": " and lose your next two turns",
+        "you_lose_k": " and lose your next {k} turns",
         "rev_draw_2p_stacked": "Played to answer a stack, it sends the total to your opponent as usual.",
         "rev_draw_2p_stack": ", unless you stack a draw card to send them back",
         "number_match": "Play it on a card of the same colour or with the same number.",
@@ -201,7 +204,10 @@ _T = {
         "two_skip": "Con dos jugadores funciona como un salto: vuelves a jugar tú.",
         "two_plain": "Con dos jugadores solo cambia el sentido, así que juega tu rival.",
         "two_fates": "Con dos jugadores, {text}",
-        "rev_draw_2p_player": "Con dos jugadores tu rival pierde el turno y las {n} cartas las robas tú{stack}.",
+        "fate_you": "Tú {draw}{lose}{stack}.",
+        "then_opponent": "Después juega tu rival.", "then_you": "Después vuelves a jugar tú.",
+        "you_lose_1": " y pierdes tu turno", "you_lose_2": " y pierdes tus dos próximos turnos",
+        "you_lose_k": " y pierdes tus próximos {k} turnos",
         "rev_draw_2p_stacked": "Si la juegas para acumular sobre un castigo, el total pasa a tu rival como siempre.",
         "rev_draw_2p_stack": ", salvo que acumules una carta de robo para devolvérselas",
         "number_match": "Se juega sobre una carta del mismo color o del mismo número.",
@@ -266,7 +272,10 @@ def fate_sentences(lang: str, f: Fate) -> list[str]:
         draw = PHRASES["draw"].get(lang, "draw_you" if f.role == YOU else "draw").format(
             cards=cards_word(lang, f.drawn))
         if f.role == YOU:
-            out.append(phrase(lang, "fate_you_draw", who=who, draw=draw))
+            lose = "" if not f.lost else phrase(lang, "you_lose_1") if f.lost == 1 else \
+                phrase(lang, "you_lose_2") if f.lost == 2 else phrase(lang, "you_lose_k", k=number_word(lang, f.lost))
+            stack = phrase(lang, "rev_draw_2p_stack") if any(h.stack for h in f.hits) else ""
+            out.append(phrase(lang, "fate_you", draw=draw, lose=lose, stack=stack))
         elif f.roulette or not f.lost:
             out.append(phrase(lang, "fate_draw_keep" if not f.lost else "fate_you_draw", who=who, draw=draw))
         else:
@@ -306,22 +315,19 @@ def _two_players(deck: Deck, effects: tuple[Effect, ...], lang: str) -> list[str
     """The two-player sentences of a card that reverses (at two players 'next' is always the opponent)."""
     opts = deck.rule_options
     m2 = meaning(effects, opts, 2)
-    if YOU in m2.fates:                  # two_player_reverse_draw = "player"
-        you = m2.fates[YOU]
-        stacking = any(h.stack for h in you.hits)
-        stack = phrase(lang, "rev_draw_2p_stack") if stacking else ""
-        out = [phrase(lang, "rev_draw_2p_player", n=you.drawn, stack=stack)]
-        if stacking:
-            out.append(phrase(lang, "rev_draw_2p_stacked"))
-        return out
+    late: list[str] = []
+    if YOU in m2.fates and any(h.stack for h in m2.fates[YOU].hits):
+        late.append(phrase(lang, "rev_draw_2p_stacked"))      # two_player_reverse_draw = "player"
     if not m2.fates:
         return [phrase(lang, "two_plain")] if not m2.again else []
-    if list(m2.fates) == [OPPONENT] and m2.reverse_as_skip and m2.fates[OPPONENT].lost == 1:
+    if list(m2.fates) == [OPPONENT] and m2.reverse_as_skip and m2.fates[OPPONENT].lost == 1 and not m2.again:
         return [phrase(lang, "two_skip")]
     text = " ".join(s for f in m2.fates.values() for s in fate_sentences(lang, f))
     if m2.again and m2.lost_total:
         text += " " + phrase(lang, "owed")
-    return [phrase(lang, "two_fates", text=_embedded(text, lang))]
+    nxt = seat_outcome(effects, opts, 2, turns=1).turns[0]
+    text += " " + phrase(lang, "then_you" if nxt == 0 else "then_opponent")
+    return [phrase(lang, "two_fates", text=_embedded(text, lang)), *late]
 
 
 def effects_text(deck: Deck, effects: tuple[Effect, ...], lang: str, *, wild: bool = False,

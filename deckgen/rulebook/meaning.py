@@ -115,18 +115,6 @@ class _Builder:
     def say(self, e: Effect) -> None:
         self.m.steps.append(Step("op", None, e))
 
-    def draws_after(self, i: int) -> bool:
-        """A 'draw' aimed at the next player comes later in the list (a reversing draw card)."""
-        targeted = False
-        for e in self.effects[i + 1:]:
-            if e.op == "target":
-                targeted = True
-            elif e.op == "draw":
-                if not targeted:
-                    return True
-                targeted = False
-        return False
-
 
 def _skip(b: _Builder, e: Effect, i: int) -> None:
     b.fate(b.next_role()).skips += 1
@@ -141,7 +129,7 @@ def _reverse(b: _Builder, e: Effect, i: int) -> None:
     b.flipped = not b.flipped
     b.m.reversed = b.flipped
     b.say(e)
-    if b.m.players == 2 and b.opts.two_player_reverse == "skip" and not b.draws_after(i):
+    if b.m.players == 2 and b.opts.two_player_reverse == "skip":
         b.m.reverse_as_skip = True
         b.fate(OPPONENT).skips += 1
 
@@ -160,9 +148,8 @@ def _draw(b: _Builder, e: Effect, i: int) -> None:
         return
     stack = b.opts.stacking != "off" and e.lose_turn
     if b.m.players == 2 and b.flipped and b.opts.two_player_reverse_draw == "player":
-        # the official No Mercy sheet: the other player is skipped and you draw the cards yourself
-        b.fate(YOU).hits.append(Hit(n, False, stack, False))
-        b.fate(OPPONENT).skips += 1
+        # the official No Mercy sheet: after a reverse, the card's player takes the draw themself
+        b.fate(YOU).hits.append(Hit(n, e.lose_turn, stack, False))
         return
     b.fate(b.next_role()).hits.append(Hit(n, e.lose_turn, stack, b.challenge))
 
