@@ -199,10 +199,10 @@ def pass_right(d, s):
 
 def steal(d, s):
     """Take one card from another player: a card lifted out of a hand and carried over by an arrow."""
-    for deg, cx, cy in ((-10, 0.7, 0.66), (14, 0.86, 0.7)):
-        _card(d, s, cx, cy, 0.22, 0.34, deg, gap=0.035)
-    _card(d, s, 0.16, 0.72, 0.24, 0.36, -24)
-    _arc_arrow_back(d, s, 0.44, 0.52, 0.32, 335, 195, 0.1)
+    for deg, cx, cy in ((-8, 0.66, 0.64), (14, 0.83, 0.68)):
+        _card(d, s, cx, cy, 0.24, 0.36, deg, gap=0.04)
+    _card(d, s, 0.2, 0.66, 0.25, 0.38, -20)
+    _arc_arrow_back(d, s, 0.46, 0.5, 0.3, 330, 200, 0.12)
 
 
 def play_again(d, s):
