@@ -94,6 +94,7 @@ class Meaning:
 class _Builder:
     def __init__(self, effects: Sequence[Effect], opts: RuleOptions, players: int):
         self.chosen = 0
+        self.stacked: str | None = None      # the role a stackable penalty of this card waits for
         self.effects = list(effects)
         self.opts = opts
         self.m = Meaning(players)
@@ -148,10 +149,23 @@ def _draw(b: _Builder, e: Effect, i: int) -> None:
         return
     stack = b.opts.stacking != "off" and e.lose_turn
     if b.m.players == 2 and b.flipped and b.opts.two_player_reverse_draw == "player":
-        # the official No Mercy sheet: after a reverse, the card's player takes the draw themself
-        b.fate(YOU).hits.append(Hit(n, e.lose_turn, stack, False))
-        return
-    b.fate(b.next_role()).hits.append(Hit(n, e.lose_turn, stack, b.challenge))
+        role = YOU      # the official No Mercy sheet: after a reverse, the card's player takes the draw
+    else:
+        role = b.next_role()
+    hit = Hit(n, e.lose_turn, stack, b.challenge and role != YOU)
+    if stack:
+        # under a stacking rule the card's penalty draws add up like a stack: one penalty, waiting
+        # for the player the last of them names, who draws the total and loses one turn for it
+        if b.stacked is not None:
+            old = b.m.fates[b.stacked]
+            first = next(h for h in old.hits if h.stack)
+            old.hits.remove(first)
+            hit = Hit(first.n + n, True, True, first.challenge)
+            if not (old.hits or old.skips or old.roulette):
+                del b.m.fates[b.stacked]
+                b.m.steps.remove(Step("fate", b.stacked))
+        b.stacked = role
+    b.fate(role).hits.append(hit)
 
 
 def _everyone(b: _Builder, e: Effect, i: int) -> None:
