@@ -76,9 +76,10 @@ PHRASES: Mapping[str, Phrase] = MappingProxyType({
                  "juego.",
          "right": "Cada jugador pasa su mano entera al jugador de su derecha, sea cual sea el sentido del "
                   "juego."}, IDLE),
-    "steal": _ph({"say": "Choose another player and take one card from their hand without looking; "
-                         "it goes into your hand."},
-                 {"say": "Elige a otro jugador y quítale una carta de la mano sin mirar; pasa a tu mano."},
+    "steal": _ph({"say": "Choose another player who holds two or more cards and take one card from their "
+                         "hand without looking; it goes into your hand."},
+                 {"say": "Elige a otro jugador que tenga dos cartas o más y quítale una carta de la mano sin "
+                         "mirar; pasa a tu mano."},
                  IDLE),
     "roulette": _ph(
         {"say": "You do not name a colour. {who} names one and turns over cards from the draw pile, one by "
@@ -303,7 +304,7 @@ def _op_sentence(deck: Deck, lang: str, e: Effect, m: Meaning) -> str:
     if e.op == "flip_power":
         return words.get(lang, "all" if e.who == "all" else "self").format(power=power_name(deck, lang))
     if e.op == "pass_hands":
-        return words.get(lang, getattr(e, "direction", "play"))
+        return words.get(lang, e.direction)
     if e.op == "challenge":
         return words.get(lang, "say") if deck.rule_options.challenge else ""
     if e.op == "reverse":

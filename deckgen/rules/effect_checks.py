@@ -99,11 +99,9 @@ def _steal(c: Ctx, s: Side, e: Effect, i: int) -> None:
 
 
 def _pass_hands(c: Ctx, s: Side, e: Effect, i: int) -> None:
-    direction = getattr(e, "direction", "play")
-    choices = PRIMITIVES["pass_hands"].params["direction"].choices if "direction" in \
-        PRIMITIVES["pass_hands"].params else ("play",)
-    if direction not in choices:
-        c.bad(s.where, f"'{s.card.id}': pass_hands direction '{direction}' is not one of {', '.join(choices)}",
+    choices = PRIMITIVES["pass_hands"].params["direction"].choices
+    if e.direction not in choices:
+        c.bad(s.where, f"'{s.card.id}': pass_hands direction '{e.direction}' is not one of {', '.join(choices)}",
               "direction = \"play\" (the direction of play), \"left\" or \"right\"")
 
 
