@@ -256,3 +256,16 @@ def test_flex_cards_without_power_cards_name_no_power_card_and_no_colour_twice(t
         assert named in paras[2] and centre not in paras[2]
         g = next(g for g in groups(deck) if g.flex_kind == "skip-all")
         assert centre in group_text(deck, g, lang)[2]
+
+
+def test_the_duel_rule_follows_the_duel_options_and_the_player_range_is_the_decks():
+    flex = _text("flex-spectrum", "en")
+    assert "one trip round the table" in flex and "played the <b>first</b> duel card" in flex
+    assert "doubles with each counter-duel (2, then 4, then 8 cards), but never goes above 8 cards" in flex
+    assert "(3, then 6, then 8 cards), but never goes above 8 cards" in _text("flex-spectrum", "en", duel_penalty=3)
+    assert "(2, luego 4, luego 8, luego 16 cartas)" in _text("flex-spectrum", "es", duel_penalty_max=16)
+    assert "the penalty stays at 4 cards" in _text("flex-spectrum", "en", duel_penalty=4, duel_penalty_max=4)
+    deck = manifest.load_deck("flex-spectrum")
+    lo, hi = deck.players_min, deck.players_max
+    assert f"for {lo} to {hi} players" in flex
+    assert f"para {lo} a {hi} jugadores" in _text("flex-spectrum", "es")

@@ -162,11 +162,9 @@ class Helpers:
     def duel_steps(self) -> list[int]:
         """The duel penalty after 0, 1, 2 ... counter-duels, up to its cap: [2, 4, 8]."""
         opts = self.deck.rule_options
-        steps = [min(opts.duel_penalty, opts.duel_penalty_max)]
-        while steps[-1] * 2 <= opts.duel_penalty_max:
-            steps.append(steps[-1] * 2)
-        if steps[-1] < opts.duel_penalty_max:
-            steps.append(opts.duel_penalty_max)
+        steps = [opts.duel_penalty]
+        while max(steps[-1], min(2 * steps[-1], opts.duel_penalty_max)) != steps[-1]:
+            steps.append(max(steps[-1], min(2 * steps[-1], opts.duel_penalty_max)))
         return steps
 
     def draw_kinds(self) -> list[dict]:
