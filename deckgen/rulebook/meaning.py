@@ -99,6 +99,7 @@ class _Builder:
         self.opts = opts
         self.m = Meaning(players)
         self.flipped = False
+        self.reversed_any = False            # a reverse came earlier in the list (even an even number)
         self.targeted = False
         self.challenge = "challenge" in [e.op for e in effects] and bool(opts.challenge)
 
@@ -128,6 +129,7 @@ def _again(b: _Builder, e: Effect, i: int) -> None:
 
 def _reverse(b: _Builder, e: Effect, i: int) -> None:
     b.flipped = not b.flipped
+    b.reversed_any = True
     b.m.reversed = b.flipped
     b.say(e)
     if b.m.players == 2 and b.opts.two_player_reverse == "skip":
@@ -148,7 +150,7 @@ def _draw(b: _Builder, e: Effect, i: int) -> None:
         b.fate(role).hits.append(Hit(n, e.lose_turn, False, b.challenge))
         return
     stack = b.opts.stacking != "off" and e.lose_turn
-    if b.m.players == 2 and b.flipped and b.opts.two_player_reverse_draw == "player":
+    if b.m.players == 2 and b.reversed_any and b.opts.two_player_reverse_draw == "player":
         role = YOU      # the official No Mercy sheet: after a reverse, the card's player takes the draw
     else:
         role = b.next_role()
