@@ -101,3 +101,18 @@ def test_checks_come_from_the_primitives_entries():
     assert not [f for f in card_rule_findings(_with_kind((Effect("steal"),))) if f.where == "cards[9]"]
     lonely = card_rule_findings(_with_kind((Effect("steal"),), players_min=1))
     assert any(f.code == "effect-not-playable" and "another player" in f.message for f in lonely)
+
+
+def test_the_first_card_rule_of_each_primitive_is_the_engines():
+    """What the rulebook says a first card does (nothing, or act on the first player / everyone)
+    is what the engine's start handler does. 'target' does nothing itself and leaves its draw to
+    the first player; 'challenge' has nothing to challenge; flip_power depends on 'who'."""
+    from deckgen.rules import actions
+
+    for op in PRIMITIVES:
+        engine_idle = actions.PLAY[op].start is actions._start_nothing
+        if op in ("target", "challenge"):
+            assert engine_idle and PHRASES[op].start == ACTS
+        elif op != "flip_power":
+            assert engine_idle == (PHRASES[op].start == IDLE), op
+    assert PHRASES["everyone_draws"].start == ALL
