@@ -127,12 +127,13 @@ OPTIONS = st.fixed_dictionaries({
 })
 
 
-def _passive(**kw) -> Scripted:
-    """A player who never plays a card from hand: draws one and keeps it, never stacks or challenges."""
-    return Scripted(plays=["draw"] * 60, stack=False, challenge=False, play_drawn=False, **kw)
+def _passive(challenge: bool) -> Scripted:
+    """A player who never plays a card from hand: draws one and keeps it, never stacks, and
+    challenges every challengeable card (or none)."""
+    return Scripted(plays=["draw"] * 60, stack=False, challenge=challenge, play_drawn=False)
 
 
-def play(effects: tuple[Effect, ...], options: dict, n: int, chosen: int, turns: int):
+def play(effects: tuple[Effect, ...], options: dict, n: int, chosen: int, turns: int, challenging: bool = False):
     """Seat 0 plays the card; everyone then only draws. Returns (cards each seat drew because of the
     card: every draw the engine logs with a cause other than a turn's own draw, the seats that took
     the next turns)."""
@@ -142,7 +143,7 @@ def play(effects: tuple[Effect, ...], options: dict, n: int, chosen: int, turns:
                                                                   for _ in range(n - 1)]
     first = Scripted(plays=["red-x"] + ["draw"] * 60, targets=[chosen] * 8, stack=False, play_drawn=False)
     g = situation(deck, hands=hands, top="red-5", draw=["yellow-7"] * 150, table=table,
-                  agents=[first] + [_passive() for _ in range(n - 1)])
+                  agents=[first] + [_passive(challenging) for _ in range(n - 1)])
     log: list[int] = []
     take_turn = g.take_turn
 
@@ -164,11 +165,11 @@ def play(effects: tuple[Effect, ...], options: dict, n: int, chosen: int, turns:
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(effect_lists(), OPTIONS, st.integers(2, 4), st.data())
-def test_the_engine_does_what_the_generated_sentence_claims(effects, options, n, data):
+@given(effect_lists(), OPTIONS, st.integers(2, 4), st.booleans(), st.data())
+def test_the_engine_does_what_the_generated_sentence_claims(effects, options, n, challenging, data):
     chosen = data.draw(st.integers(1, n - 1), label="chosen seat")
     deck = _deck(effects, **options)
-    claim = seat_outcome(effects, deck.rule_options, n, chosen=chosen, turns=2 * n + 2)
+    claim = seat_outcome(effects, deck.rule_options, n, chosen=chosen, turns=2 * n + 2, challenged=challenging)
     # the sentence is written from the same meaning: each fate's draws and lost turns are in it
     m = meaning(effects, deck.rule_options, n)
     text = effects_text(deck, effects, "en")
@@ -177,6 +178,6 @@ def test_the_engine_does_what_the_generated_sentence_claims(effects, options, n,
             assert sentence in text or n == 2
         if f.drawn and n > 2:
             assert cards_word("en", f.drawn) in text
-    drawn, turns = play(effects, options, n, chosen, 2 * n + 2)
+    drawn, turns = play(effects, options, n, chosen, 2 * n + 2, challenging)
     assert drawn == claim.drawn, f"{effects} at {n} players: drawn {drawn}, text says {claim.drawn}\n{text}"
     assert turns == claim.turns, f"{effects} at {n} players: turns {turns}, text says {claim.turns}\n{text}"

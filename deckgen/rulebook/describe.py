@@ -306,7 +306,8 @@ def _op_sentence(deck: Deck, lang: str, e: Effect, m: Meaning) -> str:
     if e.op == "pass_hands":
         return words.get(lang, e.direction)
     if e.op == "challenge":
-        return words.get(lang, "say") if deck.rule_options.challenge else ""
+        may = any(h.challenge for f in m.fates.values() for h in f.hits)
+        return words.get(lang, "say") if may else ""
     if e.op == "reverse":
         return words.get(lang, "say")
     return words.get(lang, "say")

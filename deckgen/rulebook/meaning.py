@@ -162,7 +162,7 @@ def _draw(b: _Builder, e: Effect, i: int) -> None:
             old = b.m.fates[b.stacked]
             first = next(h for h in old.hits if h.stack)
             old.hits.remove(first)
-            hit = Hit(first.n + n, True, True, first.challenge)
+            hit = Hit(first.n + n, True, True, False)    # as a stacking answer: not challengeable
             if not (old.hits or old.skips or old.roulette):
                 del b.m.fates[b.stacked]
                 b.m.steps.remove(Step("fate", b.stacked))
@@ -230,8 +230,12 @@ class SeatOutcome:
     direction: int                # +1 or -1 after the card
 
 
-def seat_outcome(effects: Sequence[Effect], opts: RuleOptions, n: int, chosen: int = 1, turns: int = 8) -> SeatOutcome:
-    """Resolve the meaning at a table of ``n`` seats (``chosen``: the seat a 'target' picks)."""
+def seat_outcome(effects: Sequence[Effect], opts: RuleOptions, n: int, chosen: int = 1, turns: int = 8,
+                 challenged: bool = False) -> SeatOutcome:
+    """Resolve the meaning at a table of ``n`` seats (``chosen``: the seat a 'target' picks;
+    ``challenged``: every player who may challenge the card does, and the play was fair, so as
+    the rulebook's "Challenges" section says they draw the penalty plus ``challenge_penalty``
+    more and lose their turn)."""
     m = meaning(effects, opts, n)
     seat = {YOU: 0, NEXT: 1 % n, NEXT_NEW: (n - 1) % n, OPPONENT: 1 % n, CHOSEN: chosen}
     drawn = [0] * n
@@ -240,6 +244,11 @@ def seat_outcome(effects: Sequence[Effect], opts: RuleOptions, n: int, chosen: i
         q = chosen if role.startswith(CHOSEN) else seat[role]
         drawn[q] += f.drawn
         lost[q] += f.lost
+        if challenged:
+            for h in f.hits:
+                if h.challenge:
+                    drawn[q] += opts.challenge_penalty
+                    lost[q] += 0 if h.lose_turn else 1
     for q in range(1, n):
         drawn[q] += m.everyone
     d = -1 if m.reversed else 1
