@@ -46,7 +46,7 @@ class Fate:
     role: str
     hits: list[Hit] = field(default_factory=list)
     skips: int = 0           # lost turns not tied to a draw (skip, two-player reverse)
-    roulette: bool = False   # turns cards until a named colour appears, and loses a turn
+    roulette: int = 0        # Colour Roulettes: each turns cards until a named colour appears and costs a turn
 
     @property
     def drawn(self) -> int:
@@ -55,7 +55,7 @@ class Fate:
     @property
     def lost(self) -> int:
         """Turns this player loses in all (each served separately)."""
-        return self.skips + sum(1 for h in self.hits if h.lose_turn) + (1 if self.roulette else 0)
+        return self.skips + sum(1 for h in self.hits if h.lose_turn) + self.roulette
 
     @property
     def stacked_lost(self) -> int:
@@ -176,7 +176,7 @@ def _everyone(b: _Builder, e: Effect, i: int) -> None:
 
 
 def _roulette(b: _Builder, e: Effect, i: int) -> None:
-    b.fate(b.next_role()).roulette = True
+    b.fate(b.next_role()).roulette += 1
 
 
 def _plain(b: _Builder, e: Effect, i: int) -> None:
