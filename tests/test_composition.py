@@ -162,7 +162,7 @@ def play(effects: tuple[Effect, ...], options: dict, n: int, chosen: int, turns:
     return tuple(drawn), tuple(taken()[:turns])
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(effect_lists(), OPTIONS, st.integers(2, 4), st.booleans(), st.data())
 def test_the_engine_does_what_the_generated_sentence_claims(effects, options, n, challenging, data):
     chosen = data.draw(st.integers(1, n - 1), label="chosen seat")
