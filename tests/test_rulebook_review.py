@@ -256,6 +256,11 @@ def test_flex_cards_without_power_cards_name_no_power_card_and_no_colour_twice(t
         assert named in paras[2] and centre not in paras[2]
         g = next(g for g in groups(deck) if g.flex_kind == "skip-all")
         assert centre in group_text(deck, g, lang)[2]
+    # and the engine does what the text says: without Power cards a flex side is always playable
+    g = situation(deck, hands=[["red-skip-flex", "blue-1"], ["green-1"]], top="yellow-5",
+                  agents=[Scripted(plays=["red-skip-flex@flex"]), Scripted()])
+    g.turn()
+    assert g.discard[-1] == face(g.t, "red-skip-flex") and g.cur == 0      # Skip All: plays again
 
 
 def test_the_duel_rule_follows_the_duel_options_and_the_player_range_is_the_decks():
