@@ -7,7 +7,10 @@ makes the following ``draw`` name a player the card's player chooses. Lost turns
 each is served separately: a ``skip`` costs the next player one turn, a ``draw`` with
 ``lose_turn`` costs its victim one, a two-player reverse acting as a skip costs the other player
 one. ``skip_all`` and ``play_again`` give the card's player another turn at once; lost turns
-still owed are served when the turn reaches their owners.
+still owed are served when the turn reaches their owners. Two details follow the engine: under a
+stacking rule a card's own penalty draws add up like a stack (one penalty, for the player the
+last of them names, one lost turn, no longer challengeable); with two players and
+``two_player_reverse_draw = "player"`` a draw after any earlier reverse falls on the card's player.
 
 :func:`meaning` turns an effect list and the rule options into a :class:`Meaning`: who draws how
 many, who loses how many turns, who plays next, and the other things the card makes happen, in
@@ -25,8 +28,6 @@ from deckgen.options import RuleOptions
 
 YOU, NEXT, NEXT_NEW, OPPONENT = "you", "next", "next_new", "opponent"
 CHOSEN = "chosen"             # the player the card's player chooses (one 'target' ... 'draw' pair)
-TURN_OPS = frozenset({"skip", "skip_all", "play_again", "reverse", "draw", "target", "everyone_draws",
-                      "roulette"})
 
 
 @dataclass(frozen=True)
@@ -86,9 +87,6 @@ class Meaning:
     @property
     def lost_total(self) -> int:
         return sum(f.lost for f in self.fates.values())
-
-    def ops(self) -> list[str]:
-        return [s.effect.op for s in self.steps if s.effect is not None]
 
 
 class _Builder:
