@@ -171,7 +171,7 @@ class Game(State):
     def legal_moves(self, p: int) -> list[int]:
         """Every distinct legal move of player p now (face*2 + side)."""
         t = self.t
-        key = -1 if self.colorless else ((self.sym + 1) * 128 + (self.val + 1)) * 4096 + (self.color + 1)
+        key = self.key
         entry = t.cache.get(key)
         if entry is None:
             entry = t.legal(key, self.sym, self.val, self.color)
@@ -190,7 +190,7 @@ class Game(State):
         t = self.t
         if t.has_flex[f] or (t.any_restricted and t.restricted[f + f]):
             return [m for m in self.legal_moves(p) if m >> 1 == f]
-        key = -1 if self.colorless else ((self.sym + 1) * 128 + (self.val + 1)) * 4096 + (self.color + 1)
+        key = self.key
         entry = t.cache.get(key)
         if entry is None:
             entry = t.legal(key, self.sym, self.val, self.color)

@@ -12,7 +12,6 @@ returned start card, a stolen card and every agent's choice go through it.
 
 from __future__ import annotations
 
-import operator
 import random
 from typing import NamedTuple
 
@@ -259,10 +258,7 @@ def shuffled(rng: random.Random, cards: list[int]) -> list[int]:
     if n < 2:
         return list(cards)
     keys = memoryview(rng.getrandbits(64 * n).to_bytes(8 * n, "little")).cast("Q")
-    return list(map(_second, sorted(zip(keys, cards))))
-
-
-_second = operator.itemgetter(1)
+    return list(map(cards.__getitem__, sorted(range(n), key=keys.__getitem__)))
 
 
 class ReplayError(ValueError):
@@ -291,6 +287,7 @@ class State:
         self.sym = -1
         self.val = -1
         self.colorless = False
+        self.key = 0                       # the pile state as one int (pile_key(), kept by the ops)
         self.owed = [0] * n_players        # lost turns each player owes
         self.any_owed = 0                  # sum of owed (a fast test)
         self.pend = NO_PENDING             # the penalty waiting for an answer
@@ -447,6 +444,7 @@ class State:
         t = self.t
         if t.colorless[f]:
             self.colorless, self.color, self.sym, self.val = True, -1, -1, -1
+            self.key = -1
         else:
             self.colorless = False
             self.sym = t.msym[move]
@@ -454,6 +452,7 @@ class State:
             c = t.color[f]
             if c >= 0:
                 self.color = c
+            self.key = t.mkey[move] + self.color + 1
         if self.log is not None:
             self._ev(Play(p, move, how))
 
@@ -462,12 +461,18 @@ class State:
         t, f = self.t, move >> 1
         if t.colorless[f]:
             self.colorless, self.color, self.sym, self.val = True, -1, -1, -1
-            return
-        self.colorless = False
-        self.sym = t.msym[move]
-        self.val = t.mval[move]
-        if t.color[f] >= 0:
-            self.color = t.color[f]
+        else:
+            self.colorless = False
+            self.sym = t.msym[move]
+            self.val = t.mval[move]
+            if t.color[f] >= 0:
+                self.color = t.color[f]
+        self.key = self.pile_key()
+
+    def pile_key(self) -> int:
+        """The pile state (top card's symbol and number, current colour, colourless) as one int:
+        the key of the table's legality cache (Table.state_key)."""
+        return self.t.state_key(self.sym, self.val, self.color, self.colorless)
 
     def op_discard(self, p: int, f: int) -> None:
         self.hands[p].remove(f)
@@ -477,6 +482,7 @@ class State:
 
     def op_color(self, color: int) -> None:
         self.color = color
+        self.key = self.pile_key()
         if self.log is not None:
             self._ev(Color(color))
 
