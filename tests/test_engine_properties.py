@@ -77,7 +77,7 @@ def reference_match(deck, t, s, p, move, top_move) -> bool:
     engine's compiled tables."""
     card, side = t.faces[move >> 1], move & 1
     kinds = deck.kinds
-    if side and (card.flex is None or (t.opts["power_cards"] and not s.power[p])):
+    if side and (card.flex is None or (t.opts.power_cards and not s.power[p])):
         return False
     kind = kinds[card.flex.kind if side else card.kind]
     col = card.flex.color if side else card.color
@@ -102,8 +102,8 @@ def _challenge_card(deck, t, move) -> bool:
 def reference_legal(deck, t, s, p, move, top_move) -> bool:
     """Matching, then the Wild Draw Four rule when nobody may challenge it (no bluffing)."""
     ok = reference_match(deck, t, s, p, move, top_move)
-    if ok and _challenge_card(deck, t, move) and not t.opts["challenge"]:
-        rule = t.opts["wild_draw_four_legal"]
+    if ok and _challenge_card(deck, t, move) and not t.opts.challenge:
+        rule = t.opts.wild_draw_four_legal
         if rule == "no-current-color":
             ok = not any(t.faces[f].color == t.colors[s.color] for f in s.hands[p] if s.color >= 0)
         elif rule == "no-playable-card":
@@ -136,7 +136,7 @@ def test_every_played_card_was_legal(args):
                 # answers the draw card on top: equal or higher (or the same kind), never a targeted draw
                 below = top["move"]
                 assert t.draw_val[move] > 0 and t.draw_val[below] > 0, (deck, ev)
-                if t.opts["stacking"] == "same-kind":
+                if t.opts.stacking == "same-kind":
                     assert t.mkind[move] == t.mkind[below], (deck, ev)
                 else:
                     assert t.draw_val[move] >= t.draw_val[below], (deck, ev)

@@ -25,7 +25,7 @@ def _text(game, lang, **options):
     if options:
         import dataclasses
 
-        deck = dataclasses.replace(deck, rule_options={**deck.rule_options, **options})
+        deck = dataclasses.replace(deck, rule_options=deck.rule_options.replace(**options))
     text, _, problems = render_text(deck, lang)
     assert problems == []
     return text

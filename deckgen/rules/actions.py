@@ -84,7 +84,7 @@ def apply(g, p: int, move: int, effects, guilty: bool) -> None:
         elif op == "reverse":
             g.op_direction()
             reversed_ = True
-            if g.n_alive == 2 and g.o["two_player_reverse"] == "skip" and not t.draw_val[move]:
+            if g.n_alive == 2 and g.o.two_player_reverse == "skip" and not t.draw_val[move]:
                 skips += 1
         elif op == "target":
             target = choose_target(g, p)
@@ -144,7 +144,7 @@ def penalty(g, p: int, move: int, e, target, reversed_: bool, guilty: bool):
     n = e.n
     if target is not None:
         victim = target
-    elif reversed_ and g.n_alive == 2 and g.o["two_player_reverse_draw"] == "player" and not g.pending:
+    elif reversed_ and g.n_alive == 2 and g.o.two_player_reverse_draw == "player" and not g.pending:
         victim = p
     else:
         victim = g.step(p)
@@ -175,7 +175,7 @@ def challenge(g, victim: int, offender: int, n: int, guilty: bool, loses: bool, 
         if guilty:
             draw_n(g, offender, n)
             return None
-        draw_n(g, victim, n + g.o["challenge_penalty"])
+        draw_n(g, victim, n + g.o.challenge_penalty)
         return lose_turn(g, p, victim)
     draw_n(g, victim, n)
     return lose_turn(g, p, victim) if loses else None
@@ -196,7 +196,7 @@ def respond_to_penalty(g, p: int) -> None:
                 if g.outcome is None:
                     g.take_turn(p)
                 return
-            draw_n(g, p, total + g.o["challenge_penalty"])
+            draw_n(g, p, total + g.o.challenge_penalty)
             if g.outcome is None:
                 g.op_turn(g.step(p))
             return
@@ -312,7 +312,7 @@ def duel(g, starter: int, value: int) -> int:
     that empties a hand ends the duel at once; a last card played as a counter-duel still starts
     its duel. A player who is out takes no further part."""
     t = g.t
-    pen = g.o["duel_penalty"]
+    pen = g.o.duel_penalty
     out = None if g.hands[starter] else starter
     while True:
         answered = False

@@ -22,18 +22,18 @@ class Game(State):
         o = table.opts
         self.o = o
         self.dealer = n_players - 1 if dealer is None else dealer
-        self.turn_cap = o["turn_cap"]
-        self.draw_one = o["no_playable_card"] == "draw-one"
-        self.must_play_drawn = o["play_drawn"] == "must"
-        self.may_draw = o["may_draw_instead"]
-        self.stacking = o["stacking"]
-        self.mercy = o["mercy_limit"]
-        self.uno_penalty = o["uno_penalty"]
-        self.power_rule = o["power_cards"] and table.any_flex
+        self.turn_cap = o.turn_cap
+        self.draw_one = o.no_playable_card == "draw-one"
+        self.must_play_drawn = o.play_drawn == "must"
+        self.may_draw = o.may_draw_instead
+        self.stacking = o.stacking
+        self.mercy = o.mercy_limit
+        self.uno_penalty = o.uno_penalty
+        self.power_rule = o.power_cards and table.any_flex
         self.flex_rule = table.any_flex
-        self.bluff = o["challenge"]
-        self.restrict = o["wild_draw_four_legal"]
-        self.jump_in = o["jump_in"]
+        self.bluff = o.challenge
+        self.restrict = o.wild_draw_four_legal
+        self.jump_in = o.jump_in
         self.lose_turn = [False] * n_players
         self.pending = 0          # stacked penalty waiting for the current player
         self.pending_val = 0
@@ -67,7 +67,7 @@ class Game(State):
 
     def _turn_start_card(self, first: int) -> None:
         t = self.t
-        number_only = self.o["start_card"] == "number-only"
+        number_only = self.o.start_card == "number-only"
         for _ in range(len(self.draw_pile) + 1):
             if not self.draw_pile:
                 break

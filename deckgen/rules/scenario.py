@@ -24,9 +24,7 @@ def table_for(deck, **options: Any) -> Table:
     from deckgen import manifest
 
     d = manifest.load_deck(deck) if isinstance(deck, str) else deck
-    opts = dict(d.rule_options)
-    opts.update(options)
-    return compile_deck(d, opts)
+    return compile_deck(d, d.rule_options.replace(**options))
 
 
 def face(t: Table, card_id: str) -> int:

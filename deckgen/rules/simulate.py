@@ -197,13 +197,13 @@ def summarize(table: Table, players: int, recs: list[tuple]) -> dict:
         "largest_hand": max(r[9] for r in recs),
         "plays_by_kind": {table.kinds[i]: c for i, c in enumerate(kinds) if c or _in_deck(table, i)},
     }
-    if table.opts.get("mercy_limit"):
+    if table.opts.mercy_limit:
         data["knockouts_per_game"] = _r(statistics.fmean(r[7] for r in recs))
-    if table.opts.get("stacking") != "off":
+    if table.opts.stacking != "off":
         data["largest_stack"] = max(r[8] for r in recs)
     if table.any_flex:
         data["flex_plays_per_game"] = _r(statistics.fmean(r[10] for r in recs))
-    if table.opts.get("power_cards"):
+    if table.opts.power_cards:
         data["power_flips_per_game"] = _r(statistics.fmean(r[11] for r in recs))
     return data
 
@@ -229,7 +229,7 @@ def simulate(deck, players: Iterable[int] | None = None, games: int = 200, seed:
         "seed": seed,
         "games_per_table_size": games,
         "turn_budget_per_table_size": turn_budget,
-        "turn_cap": table.opts["turn_cap"],
+        "turn_cap": table.opts.turn_cap,
         "tables": [summarize(table, n, recs[n]) for n in players],
     }
 

@@ -11,10 +11,10 @@ Side 0 is a card's regular side, side 1 its flex side (only for cards that have 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from deckgen.effects import Effect
 from deckgen.model import NUMBER, WILD, Deck
+from deckgen.options import RuleOptions
 
 NUM, ACT, WLD = 0, 1, 2
 _CAT = {"number": NUM, "action": ACT, "wild": WLD}
@@ -31,7 +31,7 @@ class Table:
     """Flat, precomputed facts about one deck under its rule options."""
 
     deck_id: str
-    opts: dict[str, Any]
+    opts: RuleOptions
     faces: tuple                       # Card per face
     colors: tuple[str, ...]            # palette colour ids in play, in palette order
     kinds: tuple[str, ...]             # kind ids; a move's kind indexes this
@@ -107,7 +107,7 @@ def _side_effects(deck: Deck, card, kind_id: str, opts) -> tuple[Effect, ...]:
         effects.append(FLIP)
     if card.duel and not kind.has("duel"):
         effects.append(DUEL)
-    if opts.get("seven_zero") and kind.category == NUMBER and not card.duel:
+    if opts.seven_zero and kind.category == NUMBER and not card.duel:
         if card.value == 7:
             effects.append(SWAP)
         elif card.value == 0:
@@ -120,9 +120,9 @@ def colors_in_play(deck: Deck) -> tuple[str, ...]:
     return tuple(cid for cid in deck.palette.ids() if cid in used)
 
 
-def compile_deck(deck: Deck, opts: dict[str, Any] | None = None) -> Table:
+def compile_deck(deck: Deck, opts: RuleOptions | None = None) -> Table:
     """Build the play table of a deck under its rule options (or the given ones)."""
-    opts = dict(deck.rule_options if opts is None else opts)
+    opts = deck.rule_options if opts is None else opts
     colors = colors_in_play(deck)
     cidx = {c: i for i, c in enumerate(colors)}
     kinds = tuple(deck.kinds)
