@@ -161,18 +161,20 @@ def seat_figures(recs: Sequence[GameRecord], players: int) -> dict:
     n = len(finished)
     wins = [0] * players
     for r in finished:
-        wins[r.winner] += 1
+        if r.winner is not None:
+            wins[r.winner] += 1
     fair = 1 / players
     seats = []
     for s in range(players):
         lo, hi = stats.wilson(wins[s], n)
         seats.append({"seat": s + 1, "wins": wins[s], "rate": _r(wins[s] / n, 4) if n else 0.0,
                       "ci": [_r(lo, 4), _r(hi, 4)]})
-    first = seats[0]
+    rate = wins[0] / n if n else 0.0
+    lo, hi = stats.wilson(wins[0], n)
     return {"finished": n, "fair": _r(fair, 4), "by_seat": seats,
-            "first_player": {"rate": first["rate"], "ci": first["ci"],
-                             "advantage": _r(first["rate"] - fair, 4) if n else 0.0,
-                             "significant": bool(n) and not (first["ci"][0] <= fair <= first["ci"][1])}}
+            "first_player": {"rate": _r(rate, 4), "ci": [_r(lo, 4), _r(hi, 4)],
+                             "advantage": _r(rate - fair, 4) if n else 0.0,
+                             "significant": bool(n) and not (lo <= fair <= hi)}}
 
 
 def kind_figures(recs: Sequence[GameRecord], players: int, kinds: Sequence[str]) -> dict:

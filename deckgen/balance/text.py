@@ -37,14 +37,16 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "events": "Events the checker warns about",
         "events_intro": "Games stopped at the turn cap, stalled games (nobody can play or draw), draw piles "
                         "that ran dry and knock-outs: at which table size and how far into the game. "
-                        "A dot's area grows with the number of events.",
+                        "A dot's area grows with the number of events; the numbers on the right count the games "
+                        "with each event.",
         "no_events": "No game was capped or stalled, no draw pile ran dry and nobody was knocked out.",
         "method": "How this report was made",
         "method_text": "Each table size was played {games} times by each kind of player, with seeds derived "
                        "from seed {seed}, the table size and the game number: every variant plays the same "
                        "shuffles. Random players pick uniformly among their legal moves; greedy players "
                        "play their strongest card and keep wilds for last. Intervals are 95 % Wilson score "
-                       "intervals. Variants are compared with the deck as written: game length and cards "
+                       "intervals.",
+        "method_tests": "Variants are compared with the deck as written: game length and cards "
                        "drawn with the Mann-Whitney U test, capped games and the first player's wins with "
                        "Fisher's exact test; a difference is marked significant (*) when its p-value, "
                        "adjusted with Holm's method over all {tests} comparisons in this report, is below 5 %.",
@@ -67,20 +69,21 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "event_capped": "capped", "event_stalled": "stalled", "event_dry": "dry draw pile", "event_knockout": "knock-out",
         "significant": "* significant difference from the deck as written (Holm-adjusted p < 0.05)",
         # summary sentences
-        "s_length": "{Agent}: a game lasts a median of {a} turns at {lo} players and {b} at {hi} players; "
+        "s_length": "A game lasts a median of {a} turns at {lo} players and {b} at {hi} players; "
                     "90 % of games end within {p90} turns at {hi} players.",
-        "s_length_one": "{Agent}: a game lasts a median of {a} turns; 90 % end within {p90} turns.",
+        "s_length_one": "A game lasts a median of {a} turns; 90 % end within {p90} turns.",
         "s_clean": "No game was stopped at the turn cap or stalled.",
-        "s_capped": "{Agent}: games reach the turn cap of {cap} turns at {where}.",
-        "s_stalled": "{Agent}: games stall (nobody can play or draw) at {where}.",
+        "s_capped": "Games reach the turn cap of {cap} turns: {where}.",
+        "s_stalled": "Games stall (nobody can play or draw): {where}.",
+        "s_most": "at {list} players, most often at {p} players ({k} of {n})",
         "s_count_at": "{k} of {n} at {p} players",
-        "s_dry": "{Agent}: the draw pile runs dry in {k} games ({where}).",
-        "s_knockout": "{Agent}: players are knocked out in {k} games ({where}).",
+        "s_dry": "The draw pile runs dry in {k} games ({where}).",
+        "s_knockout": "Players are knocked out in {k} games ({where}).",
         "s_sizes": "at {list} players",
-        "s_causes": "{Agent}: most drawn cards come from {list}.",
+        "s_causes": "Most drawn cards come from {list}.",
         "s_cause_top": "At {p} players the biggest source is {cause} ({share}).",
-        "s_first": "{Agent}: the first player wins more than a fair share at {where}.",
-        "s_first_less": "{Agent}: the first player wins less than a fair share at {where}.",
+        "s_first": "The first player wins more than a fair share at {where}.",
+        "s_first_less": "The first player wins less than a fair share at {where}.",
         "s_first_at": "{p} players ({rate} against {fair})",
         "s_seats_fair": "No first-player advantage shows: the first seat's interval holds a fair share at every table size.",
         "v_head": "With {label} ({agent}):",
@@ -88,7 +91,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "v_capped": "capped games at {p} players go from {k} to {k2} of {n}",
         "v_median": "the median length at {p} players {verb} from {a} to {b} turns",
         "v_falls": "falls", "v_rises": "rises",
-        "v_median_also": "it changes significantly at {list} players",
+        "v_median_also": "it also changes significantly at {list} players",
         "v_same_length": "game length does not change significantly at any table size",
         "v_draw": "cards drawn per game from {cause} at {p} players go from {a} to {b}",
         "v_first": "the first player's win rate at {p} players goes from {a} to {b}",
@@ -123,7 +126,8 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "events": "Avisos del comprobador",
         "events_intro": "Partidas detenidas en el límite de turnos, partidas bloqueadas (nadie puede jugar ni "
                         "robar), mazos de robo agotados y eliminaciones: con cuántos jugadores y en qué momento "
-                        "de la partida. El área de cada punto crece con el número de casos.",
+                        "de la partida. El área de cada punto crece con el número de casos; las cifras de la "
+                        "derecha cuentan las partidas con cada aviso.",
         "no_events": "Ninguna partida llegó al límite de turnos ni se bloqueó, ningún mazo de robo se agotó y "
                      "nadie fue eliminado.",
         "method": "Cómo se hizo este informe",
@@ -131,8 +135,9 @@ WORDS: Mapping[str, Mapping[str, str]] = {
                        "derivadas de la semilla {seed}, el número de jugadores y el número de partida: todas "
                        "las variantes juegan los mismos barajados. Los jugadores al azar eligen por igual entre "
                        "sus jugadas legales; los voraces juegan su carta más fuerte y guardan los comodines para "
-                       "el final. Los intervalos son intervalos de Wilson del 95 %. Las variantes se comparan "
-                       "con la baraja tal como está escrita: la duración y las cartas robadas con la prueba U de "
+                       "el final. Los intervalos son intervalos de Wilson del 95 %.",
+        "method_tests": "Las variantes se comparan con la baraja tal como está escrita: la duración y las "
+                        "cartas robadas con la prueba U de "
                        "Mann-Whitney, las partidas detenidas y las victorias del primer jugador con la prueba "
                        "exacta de Fisher; una diferencia se marca como significativa (*) cuando su valor p, "
                        "ajustado con el método de Holm sobre las {tests} comparaciones del informe, es menor "
@@ -157,20 +162,21 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "event_capped": "límite de turnos", "event_stalled": "bloqueada", "event_dry": "mazo agotado",
         "event_knockout": "eliminación",
         "significant": "* diferencia significativa respecto a la baraja tal como está escrita (p ajustado de Holm < 0,05)",
-        "s_length": "{Agent}: una partida dura una mediana de {a} turnos con {lo} jugadores y {b} con {hi}; "
+        "s_length": "Una partida dura una mediana de {a} turnos con {lo} jugadores y {b} con {hi}; "
                     "el 90 % de las partidas con {hi} jugadores termina en {p90} turnos o menos.",
-        "s_length_one": "{Agent}: una partida dura una mediana de {a} turnos; el 90 % termina en {p90} turnos o menos.",
+        "s_length_one": "Una partida dura una mediana de {a} turnos; el 90 % termina en {p90} turnos o menos.",
         "s_clean": "Ninguna partida llegó al límite de turnos ni se bloqueó.",
-        "s_capped": "{Agent}: hay partidas que llegan al límite de {cap} turnos: {where}.",
-        "s_stalled": "{Agent}: hay partidas que se bloquean (nadie puede jugar ni robar): {where}.",
+        "s_capped": "Hay partidas que llegan al límite de {cap} turnos: {where}.",
+        "s_stalled": "Hay partidas que se bloquean (nadie puede jugar ni robar): {where}.",
         "s_count_at": "{k} de {n} con {p} jugadores",
-        "s_dry": "{Agent}: el mazo de robo se agota en {k} partidas ({where}).",
-        "s_knockout": "{Agent}: hay jugadores eliminados en {k} partidas ({where}).",
+        "s_most": "con {list} jugadores, sobre todo con {p} ({k} de {n})",
+        "s_dry": "El mazo de robo se agota en {k} partidas ({where}).",
+        "s_knockout": "Hay jugadores eliminados en {k} partidas ({where}).",
         "s_sizes": "con {list} jugadores",
-        "s_causes": "{Agent}: la mayoría de las cartas robadas viene de {list}.",
+        "s_causes": "La mayoría de las cartas robadas viene de {list}.",
         "s_cause_top": "Con {p} jugadores la causa principal es {cause} ({share}).",
-        "s_first": "{Agent}: el primer jugador gana más que el reparto justo {where}.",
-        "s_first_less": "{Agent}: el primer jugador gana menos que el reparto justo {where}.",
+        "s_first": "El primer jugador gana más que el reparto justo {where}.",
+        "s_first_less": "El primer jugador gana menos que el reparto justo {where}.",
         "s_first_at": "con {p} jugadores ({rate} frente a {fair})",
         "s_seats_fair": "No hay ventaja del primer jugador: su intervalo contiene el reparto justo con cualquier "
                         "número de jugadores.",
@@ -179,7 +185,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "v_capped": "las partidas detenidas con {p} jugadores pasan de {k} a {k2} de {n}",
         "v_median": "la duración mediana con {p} jugadores {verb} de {a} a {b} turnos",
         "v_falls": "baja", "v_rises": "sube",
-        "v_median_also": "cambia de forma significativa con {list} jugadores",
+        "v_median_also": "también cambia de forma significativa con {list} jugadores",
         "v_same_length": "la duración no cambia de forma significativa con ningún número de jugadores",
         "v_draw": "las cartas robadas por partida por {cause} con {p} jugadores pasan de {a} a {b}",
         "v_first": "las victorias del primer jugador con {p} jugadores pasan de {a} a {b}",
@@ -243,3 +249,136 @@ def cause(lang: str, key: str, kind_names: Mapping[str, str]) -> str:
         kind = key.split(":", 1)[1]
         return w(lang, "cause_penalty", kind=kind_names.get(kind, kind))
     return w(lang, "cause_" + key)
+
+
+# ---------------------------------------------------------------- the first page's summary
+
+def summary(rep: Mapping) -> list[dict]:
+    """Plain-words paragraphs: [{"text": ..., "bullets": [...]}], from the report's figures."""
+    lang = rep["lang"]
+    base = rep["variants"][0]["id"]
+    out: list[dict] = []
+    clean = True
+    for agent_name in rep["agents"]:
+        gs = [g for g in rep["groups"] if g["variant"] == base and g["agent"] == agent_name]
+        if not gs:
+            continue
+        clean = clean and not any(g["capped"] or g["stalled"] for g in gs)
+        out.append({"text": agent(lang, agent_name, capital=True) + ":", "bullets": _deck_lines(rep, gs, agent_name, lang)})
+    if clean:
+        out.insert(0, {"text": w(lang, "s_clean"), "bullets": []})
+    changes = []
+    for v in rep["variants"][1:]:
+        for agent_name in rep["agents"]:
+            bullets = _variant_lines(rep, v, agent_name, lang)
+            changes.append({"text": w(lang, "v_head", label=v["label"], agent=agent(lang, agent_name)),
+                            "bullets": bullets})
+    if changes:
+        label = rep["variants"][0]["label"]
+        for para in out:
+            if para["bullets"]:
+                para["text"] = para["text"][:-1] + f" ({label}):"
+    return changes + out
+
+
+def _groups(rep: Mapping, variant: str, agent_name: str) -> dict[int, Mapping]:
+    return {g["players"]: g for g in rep["groups"] if g["variant"] == variant and g["agent"] == agent_name}
+
+
+def _deck_lines(rep: Mapping, gs: Sequence[Mapping], agent_name: str, lang: str) -> list[str]:
+    lines = []
+    lo, hi = gs[0], gs[-1]
+    if lo is hi:
+        lines.append(w(lang, "s_length_one", a=num(lo["turns"]["median"], lang),
+                       p90=num(lo["turns"]["p90"], lang)))
+    else:
+        lines.append(w(lang, "s_length", a=num(lo["turns"]["median"], lang), lo=lo["players"],
+                       b=num(hi["turns"]["median"], lang), hi=hi["players"], p90=num(hi["turns"]["p90"], lang)))
+    for key, sentence in (("capped", "s_capped"), ("stalled", "s_stalled")):
+        hit = [g for g in gs if g[key]]
+        if hit:
+            if len(hit) <= 3:
+                where = join([w(lang, "s_count_at", k=g[key], n=g["games"], p=g["players"]) for g in hit], lang)
+            else:
+                worst = max(hit, key=lambda g: g[key])
+                where = w(lang, "s_most", list=sizes([g["players"] for g in hit], lang), p=worst["players"],
+                          k=worst[key], n=worst["games"])
+            cap = max(v["turn_cap"] for v in rep["variants"])
+            lines.append(w(lang, sentence, where=where, cap=num(cap, lang)))
+    for ev, sentence in (("dry", "s_dry"), ("knockout", "s_knockout")):
+        hit = [g for g in gs if g["events"][ev]["games"]]
+        if hit:
+            k = sum(g["events"][ev]["games"] for g in hit)
+            lines.append(w(lang, sentence, k=k,
+                           where=w(lang, "s_sizes", list=sizes([g["players"] for g in hit], lang))))
+    totals: dict[str, float] = {}
+    for g in gs:
+        for c, v in g["draws"]["by_cause"].items():
+            totals[c] = totals.get(c, 0.0) + v * g["games"]
+    drawn = sum(totals.values())
+    if drawn:
+        top = sorted(totals.items(), key=lambda kv: -kv[1])[:3]
+        lines.append(w(lang, "s_causes",
+                       list=join([f"{rep['causes'][c]} ({pct(v / drawn, lang)})" for c, v in top], lang)))
+        by = hi["draws"]["by_cause"]
+        if by and lo is not hi:
+            c, v = max(by.items(), key=lambda kv: kv[1])
+            if c != top[0][0]:
+                lines.append(w(lang, "s_cause_top", p=hi["players"], cause=rep["causes"][c],
+                               share=pct(v / sum(by.values()), lang)))
+    more = [g for g in gs if g["seats"]["first_player"]["significant"] and g["seats"]["first_player"]["advantage"] > 0]
+    less = [g for g in gs if g["seats"]["first_player"]["significant"] and g["seats"]["first_player"]["advantage"] < 0]
+    for hit, sentence in ((more, "s_first"), (less, "s_first_less")):
+        if hit:
+            where = join([w(lang, "s_first_at", p=g["players"], rate=pct(g["seats"]["first_player"]["rate"], lang),
+                            fair=pct(g["seats"]["fair"], lang)) for g in hit[:4]], lang)
+            lines.append(w(lang, sentence, where=where))
+    if not more and not less:
+        lines.append(w(lang, "s_seats_fair"))
+    return lines
+
+
+def _variant_lines(rep: Mapping, v: Mapping, agent_name: str, lang: str) -> list[str]:
+    base = rep["variants"][0]["id"]
+    a_g, b_g = _groups(rep, base, agent_name), _groups(rep, v["id"], agent_name)
+    tests = {(t["players"], t["test"]): t for t in rep["tests"] if t["variant"] == v["id"] and t["agent"] == agent_name}
+    out = []
+    capped = []
+    for p in sorted(a_g):
+        k, k2 = a_g[p]["capped"], b_g[p]["capped"]
+        if k != k2 and (tests[(p, "capped")]["significant"] or k2 == 0):
+            capped.append((abs(k - k2), p, k, k2))
+    for _, p, k, k2 in sorted(capped, reverse=True)[:3]:
+        n = a_g[p]["games"]
+        out.append(w(lang, "v_capped_none", p=p, k=k, n=n) if k2 == 0 else w(lang, "v_capped", p=p, k=k, k2=k2, n=n))
+    sig = [p for p in sorted(a_g) if tests[(p, "turns")]["significant"]]
+    if sig:
+        def change(p: int) -> float:
+            a = a_g[p]["turns"]["median"] or 1
+            return abs(b_g[p]["turns"]["median"] - a) / a
+        best = max(sig, key=change)
+        a, b = a_g[best]["turns"]["median"], b_g[best]["turns"]["median"]
+        out.append(w(lang, "v_median", p=best, verb=w(lang, "v_falls" if b < a else "v_rises"),
+                     a=num(a, lang), b=num(b, lang)))
+        rest = [p for p in sig if p != best]
+        if rest:
+            out.append(w(lang, "v_median_also", list=sizes(rest, lang)))
+    else:
+        out.append(w(lang, "v_same_length"))
+    dsig = [p for p in sorted(a_g) if tests[(p, "draws")]["significant"]]
+    best_draw = None
+    for p in dsig:
+        ca, cb = a_g[p]["draws"]["by_cause"], b_g[p]["draws"]["by_cause"]
+        for c in set(ca) | set(cb):
+            d = abs(cb.get(c, 0.0) - ca.get(c, 0.0))
+            if best_draw is None or d > best_draw[0]:
+                best_draw = (d, p, c, ca.get(c, 0.0), cb.get(c, 0.0))
+    if best_draw:
+        _, p, c, x, y = best_draw
+        out.append(w(lang, "v_draw", cause=rep["causes"].get(c, c), p=p, a=num(x, lang, 1), b=num(y, lang, 1)))
+    fsig = [p for p in sorted(a_g) if tests[(p, "first_player")]["significant"]]
+    if fsig:
+        p = max(fsig, key=lambda p: abs(b_g[p]["seats"]["first_player"]["rate"] - a_g[p]["seats"]["first_player"]["rate"]))
+        out.append(w(lang, "v_first", p=p, a=pct(a_g[p]["seats"]["first_player"]["rate"], lang),
+                     b=pct(b_g[p]["seats"]["first_player"]["rate"], lang)))
+    return out
