@@ -7,23 +7,40 @@ player's agent and counted.
 
 from __future__ import annotations
 
+from deckgen.rules.record import CAUSES
 from deckgen.rules.state import CAPPED, FINISHED
 from deckgen.rules.table import NUM
 
 # ---------------------------------------------------------------- drawing, knock-outs, the end
 
-def draw_n(g, q: int, n: int) -> int:
-    """q draws n cards one by one (Mercy checked after each); returns how many were drawn."""
+PENALTY, STACK, EVERYONE, CHALLENGE, UNO, ROULETTE, DUEL_CAUSE = (CAUSES.index(c) for c in (
+    "penalty", "stack", "everyone", "challenge", "uno", "roulette", "duel"))
+
+
+def _draw_pending(g, q: int, total: int) -> None:
+    """q draws a waiting penalty whole: one draw card's penalty, or a stack of several."""
+    if g.pending_cards > 1:
+        draw_n(g, q, total, STACK)
+    else:
+        draw_n(g, q, total, PENALTY, g.pending_kind)
+    g.pending_cards = 0
+
+
+def draw_n(g, q: int, n: int, cause: int, kind: int = -1) -> int:
+    """q draws n cards one by one (Mercy checked after each) for this cause (a CAUSES index;
+    kind: the draw card's kind for a penalty); returns how many were drawn."""
     mercy = g.mercy
     hand = g.hands[q]
     got = 0
     for _ in range(n):
-        if g.op_draw(q) is None:
+        if g.op_draw(q, cause) is None:
             break
         got += 1
         if mercy and len(hand) >= mercy:
             knock_out(g, q)
-            return got
+            break
+    if cause == PENALTY and kind >= 0:
+        g.penalty_by_kind[kind] += got
     if len(hand) > g.max_hand:
         g.max_hand = len(hand)
     return got
@@ -45,7 +62,7 @@ def win(g, p: int) -> None:
         g.pending = 0
         g.pending_challenge = None
         if victim != p and g.alive[victim]:
-            draw_n(g, victim, total)
+            _draw_pending(g, victim, total)
     if g.outcome is not None:
         return
     t = g.t
@@ -96,7 +113,7 @@ def apply(g, p: int, move: int, effects, guilty: bool) -> None:
                 victim_turn = r
         elif op == "everyone_draws":
             for q in others(g, p):
-                draw_n(g, q, e.n)
+                draw_n(g, q, e.n, EVERYONE)
                 if g.outcome:
                     return
         elif op == "choose_color":
@@ -152,6 +169,7 @@ def penalty(g, p: int, move: int, e, target, reversed_: bool, guilty: bool):
     if g.stacking != "off" and e.lose_turn and target is None:
         first = not g.pending
         g.pending += n
+        g.pending_cards = 1 if first else g.pending_cards + 1
         g.pending_val = n
         g.pending_kind = t.mkind[move]
         g.pending_from = p
@@ -160,24 +178,24 @@ def penalty(g, p: int, move: int, e, target, reversed_: bool, guilty: bool):
             g.max_stack = g.pending
         return victim
     if challengeable:
-        return challenge(g, victim, p, n, guilty, e.lose_turn, p)
-    draw_n(g, victim, n)
+        return challenge(g, victim, p, n, guilty, e.lose_turn, p, t.mkind[move])
+    draw_n(g, victim, n, PENALTY, t.mkind[move])
     if e.lose_turn:
         return lose_turn(g, p, victim)
     return None
 
 
-def challenge(g, victim: int, offender: int, n: int, guilty: bool, loses: bool, p: int):
+def challenge(g, victim: int, offender: int, n: int, guilty: bool, loses: bool, p: int, kind: int):
     """The victim of a 'challenge' card draws, or challenges it. Returns like :func:`penalty`."""
     g.decisions += 1
     if g.agents[victim].challenge(g, victim, offender):
         g._ev(("challenge", victim, offender, guilty))
         if guilty:
-            draw_n(g, offender, n)
+            draw_n(g, offender, n, CHALLENGE)
             return None
-        draw_n(g, victim, n + g.o.challenge_penalty)
+        draw_n(g, victim, n + g.o.challenge_penalty, CHALLENGE)
         return lose_turn(g, p, victim)
-    draw_n(g, victim, n)
+    draw_n(g, victim, n, PENALTY, kind)
     return lose_turn(g, p, victim) if loses else None
 
 
@@ -192,11 +210,11 @@ def respond_to_penalty(g, p: int) -> None:
             g.pending = 0
             g._ev(("challenge", p, offender, guilty))
             if guilty:
-                draw_n(g, offender, total)
+                draw_n(g, offender, total, CHALLENGE)
                 if g.outcome is None:
                     g.take_turn(p)
                 return
-            draw_n(g, p, total + g.o.challenge_penalty)
+            draw_n(g, p, total + g.o.challenge_penalty, CHALLENGE)
             if g.outcome is None:
                 g.op_turn(g.step(p))
             return
@@ -207,7 +225,7 @@ def respond_to_penalty(g, p: int) -> None:
         if move is not None:
             return g.play(p, move, "stack")
     g.pending = 0
-    draw_n(g, p, total)
+    _draw_pending(g, p, total)
     if g.outcome is None:
         g.idle = 0
         g.op_turn(g.step(p))
@@ -263,7 +281,7 @@ def roulette(g, victim: int) -> bool:
     c = g.agents[victim].roulette_color(g, victim)
     mercy = g.mercy
     while True:
-        f = g.op_draw(victim)
+        f = g.op_draw(victim, ROULETTE)
         if f is None:
             break
         if mercy and len(g.hands[victim]) >= mercy:
@@ -330,6 +348,7 @@ def duel(g, starter: int, value: int) -> int:
                     g.op_play(q, f + f, "duel")
                     g.set_top(f + f)
                     g.plays_by_kind[t.mkind[f + f]] += 1
+                    g.plays_by_seat_kind[q][t.mkind[f + f]] += 1
                     if not g.hands[q] and out is None:
                         out = q
                     elif len(g.hands[q]) == 1 and g.uno_penalty:
@@ -347,7 +366,7 @@ def duel(g, starter: int, value: int) -> int:
                 if len(g.hands[q]) == 1 and g.uno_penalty:
                     uno_call(g, q)
             else:
-                draw_n(g, q, pen)
+                draw_n(g, q, pen, DUEL_CAUSE)
                 if g.outcome:
                     return starter
             q = g.step(q)
@@ -376,7 +395,7 @@ def uno_call(g, p: int) -> None:
     g.decisions += 1
     if g.agents[catcher].catch_uno(g, catcher, p):
         g._ev(("uno", p, False))
-        draw_n(g, p, g.uno_penalty)
+        draw_n(g, p, g.uno_penalty, UNO)
 
 
 def jump_in(g, p: int) -> None:
@@ -419,11 +438,11 @@ def start_effects(g, f: int, first: int) -> None:
         elif e.op == "skip":
             skips += 1
         elif e.op == "draw":
-            draw_n(g, cur, e.n)
+            draw_n(g, cur, e.n, PENALTY, g.t.mkind[2 * f])
             skips += 1 if e.lose_turn else 0
         elif e.op == "everyone_draws":
             for q in range(g.n):
-                draw_n(g, q, e.n)
+                draw_n(g, q, e.n, EVERYONE)
         elif e.op == "choose_color":
             choose_color(g, cur)
         elif e.op == "roulette":

@@ -10,8 +10,11 @@ from __future__ import annotations
 import random
 
 from deckgen.rules import actions
+from deckgen.rules.record import CAUSES, TRACE_EVERY, TRACE_MAX
 from deckgen.rules.state import CAPPED, FINISHED, STALLED, State
 from deckgen.rules.table import NUM, WLD, Table
+
+NO_PLAY = CAUSES.index("no_play")
 
 
 class Game(State):
@@ -41,7 +44,12 @@ class Game(State):
         self.pending_from = -1
         self.pending_challenge = None   # (offender, guilty) when the pending card may be challenged
         self.idle = 0
-        self.turns = self.decisions = self.flex_plays = self.power_flips = 0
+        self.decisions = self.flex_plays = self.power_flips = 0
+        self.pending_cards = 0    # draw cards in the pending penalty
+        self.penalty_by_kind = [0] * len(table.kinds)
+        self.plays_by_seat_kind = [[0] * len(table.kinds) for _ in range(n_players)]
+        self.trace: list[tuple[int, int, tuple[int, ...]]] = []
+        self.next_trace = 0
         self.max_stack = 0
         self.max_hand = 0
         self.plays_by_kind = [0] * len(table.kinds)
@@ -59,7 +67,7 @@ class Game(State):
         for _ in range(t.hand_size):
             p = first
             for _ in range(self.n):
-                if self.op_draw(p, "deal") is None:
+                if self.op_deal(p) is None:
                     return self.op_end(STALLED, None)
                 p = self.step(p)
         self.max_hand = max(len(h) for h in self.hands)
@@ -93,8 +101,18 @@ class Game(State):
             if self.turns >= cap:
                 self.op_end(CAPPED, None)
                 break
+            if self.turns >= self.next_trace:
+                self.sample()
             self.turn()
         return self
+
+    def sample(self) -> None:
+        """A hand-size sample for the record (every TRACE_EVERY turns, at most TRACE_MAX)."""
+        self.next_trace = self.turns + TRACE_EVERY
+        if len(self.trace) < TRACE_MAX:
+            alive = self.alive
+            self.trace.append((self.turns, len(self.draw_pile),
+                               tuple(len(h) if alive[q] else -1 for q, h in enumerate(self.hands))))
 
     def turn(self) -> None:
         p = self.cur
@@ -176,7 +194,7 @@ class Game(State):
     def no_play(self, p: int) -> None:
         """No card played from the hand: draw one (may play it) or draw until playable."""
         while True:
-            f = self.op_draw(p)
+            f = self.op_draw(p, NO_PLAY)
             if f is None:
                 return self.pass_turn(p, idle=True)
             if self.mercy and len(self.hands[p]) >= self.mercy:
@@ -216,6 +234,7 @@ class Game(State):
         self.op_play(p, move, how)
         self.idle = 0
         self.plays_by_kind[t.mkind[move]] += 1
+        self.plays_by_seat_kind[p][t.mkind[move]] += 1
         if move & 1:
             self.flex_plays += 1
             actions.flip_power(self, p, False)

@@ -24,6 +24,8 @@ Event shapes:
 
 from __future__ import annotations
 
+from deckgen.rules.record import CAUSES
+
 FINISHED, STALLED, CAPPED = "finished", "stalled", "capped"
 
 
@@ -50,6 +52,9 @@ class State:
         self.winner: int | None = None
         self.log: list | None = [] if record else None
         self.draws = self.reshuffles = self.dry = self.knockouts = 0
+        self.turns = 0
+        self.by_cause = [0] * len(CAUSES)                   # draws per cause (record.CAUSES)
+        self.events: list[tuple[str, int, int]] = []        # (event, turn, seat) for the record
 
     # ---------------------------------------------------------------- queries
     def snapshot(self) -> tuple:
@@ -80,18 +85,30 @@ class State:
         self.draw_pile = order
         return self._ev(("shuffle", tuple(order)))
 
-    def op_draw(self, p: int, kind: str = "draw") -> int | None:
-        """Top of the draw pile to p's hand; reshuffles when empty; None when nothing is left."""
+    def op_deal(self, p: int) -> int | None:
+        """Top of the draw pile to p's hand at the deal; None when nothing is left."""
+        if not self.draw_pile:
+            return None
+        f = self.draw_pile.pop()
+        self.hands[p].append(f)
+        if self.log is not None:
+            self.log.append(("deal", p, f))
+        return f
+
+    def op_draw(self, p: int, cause: int) -> int | None:
+        """Top of the draw pile to p's hand, for a cause (a CAUSES index); reshuffles when empty;
+        None when nothing is left."""
         if not self.draw_pile and not self.op_reshuffle():
             self.dry += 1
+            self.events.append(("dry", self.turns, p))
             self._ev(("dry", p))
             return None
         f = self.draw_pile.pop()
         self.hands[p].append(f)
-        if kind == "draw":
-            self.draws += 1
+        self.draws += 1
+        self.by_cause[cause] += 1
         if self.log is not None:
-            self.log.append((kind, p, f))
+            self.log.append(("draw", p, f))
         return f
 
     def op_reshuffle(self) -> bool:
@@ -184,10 +201,13 @@ class State:
         self.alive[p] = False
         self.n_alive -= 1
         self.knockouts += 1
+        self.events.append(("knockout", self.turns, p))
         return self._ev(("knockout", p))
 
     def op_end(self, outcome: str, winner: int | None) -> tuple:
         self.outcome, self.winner = outcome, winner
+        if outcome != FINISHED:
+            self.events.append((outcome, self.turns, -1))
         return self._ev(("end", outcome, winner))
 
     def _ev(self, event: tuple) -> tuple:
