@@ -83,3 +83,21 @@ def test_median_and_nearest_rank_quantile():
     assert stats.rank_quantile(values, 0.9) == 9
     assert stats.rank_quantile(values, 0.1) == 1
     assert stats.rank_quantile([7], 0.9) == 7
+
+
+def test_score_test_against_a_fair_share():
+    # 60 of 100 against 0.5: z = 0.1 / 0.05 = 2 -> p = 0.0455
+    assert stats.score_test(60, 100, 0.5) == pytest.approx(2 * stats.normal_sf(2.0))
+    assert stats.score_test(50, 100, 0.5) == 1.0
+    assert stats.score_test(0, 0, 0.5) == 1.0
+
+
+@given(st.integers(0, 300), st.integers(1, 300), st.sampled_from([0.5, 1 / 3, 0.25, 0.1]))
+def test_score_test_and_wilson_interval_agree(k, n, p0):
+    k = min(k, n)
+    p = stats.score_test(k, n, p0)
+    lo, hi = stats.wilson(k, n)
+    if p < 0.049:
+        assert not lo <= p0 <= hi
+    elif p > 0.051:
+        assert lo <= p0 <= hi

@@ -174,6 +174,7 @@ def seat_figures(recs: Sequence[GameRecord], players: int) -> dict:
     return {"finished": n, "fair": _r(fair, 4), "by_seat": seats,
             "first_player": {"rate": _r(rate, 4), "ci": [_r(lo, 4), _r(hi, 4)],
                              "advantage": _r(rate - fair, 4) if n else 0.0,
+                             "p": _r(stats.score_test(wins[0], n, fair), 6),
                              "significant": bool(n) and not (lo <= fair <= hi)}}
 
 

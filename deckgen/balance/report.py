@@ -170,6 +170,11 @@ def figures(deck: Deck, variants: Sequence[Variant], records: Mapping[tuple[str,
         for v in variants:
             mine = [g for g in groups if g["variant"] == v.id and g["agent"] == agent]
             pooled.append({"variant": v.id, "agent": agent, "kinds": collect.pooled_kinds(mine, list(kind_names))})
+    # the first player's advantage: "significant" after Holm over every group of the report
+    firsts = [g["seats"]["first_player"] for g in groups]
+    for fp, adj in zip(firsts, stats.holm([f["p"] for f in firsts])):
+        fp["p_holm"] = round(adj, 6)
+        fp["significant"] = adj < stats.ALPHA
     tests = []
     base = variants[0]
     for v in variants[1:]:

@@ -6,6 +6,8 @@
 - :func:`mann_whitney`: the Mann-Whitney U test (two-sided, normal approximation with tie
   and continuity corrections) for a shift between two samples of counts per game (turns,
   cards drawn). It assumes no distribution, and game lengths are skewed and capped.
+- :func:`score_test`: the test behind the Wilson interval, for the first player's win rate
+  against a fair share.
 - :func:`fisher_exact`: Fisher's exact test (two-sided) for two rates such as the share of
   capped games, exact even when one variant has none.
 - :func:`holm`: Holm's step-down adjustment, so that "significant" holds at 5 % over all the
@@ -51,6 +53,15 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
     half = z / (1 + z2 / trials) * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
     return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))   # exact at 0 and 1
+
+
+def score_test(successes: int, trials: int, p0: float) -> float:
+    """Two-sided p-value of the score test of a proportion against p0: below 0.05 exactly when
+    the 95 % Wilson interval leaves p0 out (the interval is this test inverted)."""
+    if trials <= 0 or not 0 < p0 < 1:
+        return 1.0
+    z = abs(successes / trials - p0) / math.sqrt(p0 * (1 - p0) / trials)
+    return min(1.0, 2 * normal_sf(z))
 
 
 def normal_sf(z: float) -> float:

@@ -43,9 +43,12 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "method": "How this report was made",
         "method_text": "Each table size was played {games} times by each kind of player, with seeds derived "
                        "from seed {seed}, the table size and the game number: every variant plays the same "
-                       "shuffles. Random players pick uniformly among their legal moves; greedy players "
-                       "play their strongest card and keep wilds for last. Intervals are 95 % Wilson score "
-                       "intervals.",
+                       "shuffles. Random players pick uniformly among their legal moves; greedy players keep "
+                       "their wilds for when nothing else plays, get rid of their highest-scoring cards and attack "
+                       "the player with the fewest cards. Intervals are 95 % Wilson score "
+                       "intervals. The first player's win rate is compared with a fair share by the score test "
+                       "behind that interval; it is called significant when its p-value, adjusted with Holm's "
+                       "method over every table size, kind of player and variant, is below 5 %.",
         "method_tests": "Variants are compared with the deck as written: game length and cards "
                        "drawn with the Mann-Whitney U test, capped games and the first player's wins with "
                        "Fisher's exact test; a difference is marked significant (*) when its p-value, "
@@ -82,10 +85,10 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "s_sizes": "at {list} players",
         "s_causes": "Most drawn cards come from {list}.",
         "s_cause_top": "At {p} players the biggest source is {cause} ({share}).",
-        "s_first": "The first player wins more than a fair share at {where}.",
-        "s_first_less": "The first player wins less than a fair share at {where}.",
+        "s_first": "The first player wins significantly more than a fair share at {where}.",
+        "s_first_less": "The first player wins significantly less than a fair share at {where}.",
         "s_first_at": "{p} players ({rate} against {fair})",
-        "s_seats_fair": "No first-player advantage shows: the first seat's interval holds a fair share at every table size.",
+        "s_seats_fair": "No table size shows a significant first-player advantage or disadvantage.",
         "v_head": "With {label} ({agent}):",
         "v_capped_none": "no {p}-player game is capped (was {k} of {n})",
         "v_capped": "capped games at {p} players go from {k} to {k2} of {n}",
@@ -134,8 +137,12 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "method_text": "Cada número de jugadores se jugó {games} veces con cada tipo de jugador, con semillas "
                        "derivadas de la semilla {seed}, el número de jugadores y el número de partida: todas "
                        "las variantes juegan los mismos barajados. Los jugadores al azar eligen por igual entre "
-                       "sus jugadas legales; los voraces juegan su carta más fuerte y guardan los comodines para "
-                       "el final. Los intervalos son intervalos de Wilson del 95 %.",
+                       "sus jugadas legales; los voraces guardan los comodines para cuando nada más se puede "
+                       "jugar, se deshacen de sus cartas de más puntos y atacan al jugador con menos cartas. "
+                       "Los intervalos son intervalos de Wilson del 95 %. Las victorias del primer jugador se "
+                       "comparan con el reparto justo mediante la prueba de puntuación en la que se basa ese "
+                       "intervalo; se consideran significativas cuando su valor p, ajustado con el método de "
+                       "Holm sobre todos los números de jugadores, tipos de jugador y variantes, es menor que el 5 %.",
         "method_tests": "Las variantes se comparan con la baraja tal como está escrita: la duración y las "
                         "cartas robadas con la prueba U de "
                        "Mann-Whitney, las partidas detenidas y las victorias del primer jugador con la prueba "
@@ -175,11 +182,11 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "s_sizes": "con {list} jugadores",
         "s_causes": "La mayoría de las cartas robadas viene de {list}.",
         "s_cause_top": "Con {p} jugadores la causa principal es {cause} ({share}).",
-        "s_first": "El primer jugador gana más que el reparto justo {where}.",
-        "s_first_less": "El primer jugador gana menos que el reparto justo {where}.",
+        "s_first": "El primer jugador gana significativamente más que el reparto justo {where}.",
+        "s_first_less": "El primer jugador gana significativamente menos que el reparto justo {where}.",
         "s_first_at": "con {p} jugadores ({rate} frente a {fair})",
-        "s_seats_fair": "No hay ventaja del primer jugador: su intervalo contiene el reparto justo con cualquier "
-                        "número de jugadores.",
+        "s_seats_fair": "Ningún número de jugadores muestra una ventaja o desventaja significativa del primer "
+                        "jugador.",
         "v_head": "Con {label} ({agent}):",
         "v_capped_none": "ninguna partida de {p} jugadores llega al límite (antes {k} de {n})",
         "v_capped": "las partidas detenidas con {p} jugadores pasan de {k} a {k2} de {n}",
