@@ -106,6 +106,11 @@ class RuleOptions:
     uno_penalty: int = _opt(
         2, "Cards drawn by a player caught not saying UNO (0: the UNO call is not used).",
         minimum=0, maximum=20)
+    uno_catch: str = _opt(
+        "before-next-turn",
+        "How long a missed UNO call may be caught, by any other player: until the next player begins "
+        "their turn, or until the end of the next player's turn (No Mercy).",
+        choices=("before-next-turn", "until-next-turn-ends"))
     power_cards: bool = _opt(
         False, "Flex Spectrum Power cards: a Flex side may be used only with the Power card green.")
     duel_penalty: int = _opt(
@@ -159,6 +164,7 @@ PRESETS: Mapping[str, Mapping[str, Any]] = MappingProxyType({
         "challenge": False,
         "two_player_reverse_draw": "player",
         "start_card": "number-only",
+        "uno_catch": "until-next-turn-ends",
     }),
     "flex-spectrum": MappingProxyType({
         "power_cards": True,

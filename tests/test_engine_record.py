@@ -25,7 +25,7 @@ def test_scripted_classic_game_counts_each_draw_by_cause():
               Scripted(play_drawn=False)]
     g = situation("classic", [["red-draw-two", "wild-draw-four", "green-9", "green-8"], ["yellow-1"],
                               ["yellow-2"]], top="red-5", draw=["yellow-3"] * 8, agents=agents)
-    for _ in range(4):
+    for _ in range(6):                        # p1's two lost turns are turns too
         g.turn()
     rec = record_of(g)
     t = g.t

@@ -46,6 +46,7 @@ class Table:
     mkind: tuple[int, ...]
     mcat: tuple[int, ...]
     msym: tuple[int, ...]              # matching symbol: kind index for actions, -1 for numbers
+    mval: tuple[int, ...]              # the number the move shows on the pile, -1 for none
     mcolor: tuple[int, ...]            # colour the move matches by (flex colour on side 1)
     effects: tuple[tuple[Effect, ...], ...]
     draw_val: tuple[int, ...]          # stackable penalty value (0: not a draw card, or a targeted one)
@@ -128,8 +129,8 @@ def compile_deck(deck: Deck, opts: RuleOptions | None = None) -> Table:
     kinds = tuple(deck.kinds)
     kidx = {k: i for i, k in enumerate(kinds)}
     faces = tuple(deck.cards)
-    per_move: dict[str, list] = {k: [] for k in ("mkind", "mcat", "msym", "mcolor", "effects", "draw_val",
-                                                 "restricted")}
+    per_move: dict[str, list] = {k: [] for k in ("mkind", "mcat", "msym", "mval", "mcolor", "effects",
+                                                 "draw_val", "restricted")}
     for card in faces:
         for side in (0, 1):
             if side and card.flex:
@@ -142,6 +143,7 @@ def compile_deck(deck: Deck, opts: RuleOptions | None = None) -> Table:
             per_move["mkind"].append(kidx[kind_id])
             per_move["mcat"].append(cat)
             per_move["msym"].append(-1 if cat == NUM else kidx[kind_id])
+            per_move["mval"].append(card.value if cat == NUM and card.value is not None else -1)
             per_move["mcolor"].append(cidx.get(col, -1) if col and not card.colorless else -1)
             per_move["effects"].append(effects)
             targeted = any(e.op == "target" for e in effects)     # a chosen victim is never stacked on
