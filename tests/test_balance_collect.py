@@ -109,8 +109,11 @@ def test_a_scripted_game_counted_by_hand():
               Scripted(play_drawn=False)]
     g = situation("classic", [["red-draw-two", "wild-draw-four", "green-9", "green-8"], ["yellow-1"],
                               ["yellow-2"]], top="red-5", draw=["yellow-3"] * 8, agents=agents)
-    for _ in range(4):
+    for _ in range(20):                       # until p2 has drawn twice (lost turns are turns too)
+        if len(g.hands[2]) == 3:
+            break
         g.turn()
+    assert [len(h) for h in g.hands] == [2, 7, 3]
     d = collect.draw_figures([record_of(g)], g.t.kinds)
     assert d["by_cause"] == {"no_play": 2, "penalty:draw-two": 2, "penalty:wild-draw-four": 4}
     assert d["per_game"] == 8

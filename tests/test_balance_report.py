@@ -185,3 +185,20 @@ def test_compare_puts_another_manifest_beside_the_deck(write_manifest, minimal_t
     assert b[4]["hands"]["points"][0]["median"] == 5 and a[4]["hands"]["points"][0]["median"] == 7
     with pdfplumber.open(out) as pdf:
         assert "B: Mini (deck.toml)" in pdf.pages[0].extract_text() or "Mini (deck.toml)" in pdf.pages[0].extract_text()
+
+
+def test_records_are_the_seeded_games_whatever_the_number_of_workers():
+    from deckgen import manifest
+    from deckgen.balance.report import make_variants, simulate_variants
+    from deckgen.rules.agents import make_agent
+    from deckgen.rules.simulate import play_record
+    from deckgen.rules.table import compile_deck
+
+    deck = manifest.load_deck("classic")
+    variants = make_variants(deck, ["uno_penalty=4"], [], "en")
+    one = simulate_variants(variants, [3, 4], ReportOptions(games=10, seed=7, workers=1))
+    two = simulate_variants(variants, [3, 4], ReportOptions(games=10, seed=7, workers=2))
+    assert one == two
+    assert len(one) == 2 * 2 * 2 and all(len(v) == 10 for v in one.values())
+    table = compile_deck(variants[1].deck)
+    assert one[("B", "greedy", 4)][9] == play_record(table, make_agent("greedy"), 7, 4, 9)

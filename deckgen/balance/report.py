@@ -111,27 +111,66 @@ def deck_kinds(decks: Iterable[Deck], lang: str) -> dict[str, str]:
     return out
 
 
+CHUNK = 8              # games per task
+
+_worker: dict = {}
+
+
+def _init(tables: Mapping[str, Any]) -> None:
+    from deckgen.rules.agents import make_agent
+
+    _worker["tables"] = tables
+    _worker["agents"] = {a: make_agent(a) for a in AGENTS}
+
+
+def _play(task: tuple[str, str, int, int, int, int]) -> tuple[tuple[str, str, int, int, int, int], list[GameRecord]]:
+    from deckgen.rules.simulate import play_record
+
+    vid, agent, n, start, stop, seed = task
+    table, player = _worker["tables"][vid], _worker["agents"][agent]
+    return task, [play_record(table, player, seed, n, i) for i in range(start, stop)]
+
+
 def simulate_variants(variants: Sequence[Variant], players: Sequence[int], options: ReportOptions,
                       progress: Progress | None = None) -> dict[tuple[str, str, int], list[GameRecord]]:
-    """Every variant's games: (variant id, agent, table size) -> records in game order."""
-    from deckgen.rules import simulate
+    """Every variant's games: (variant id, agent, table size) -> records in game order.
+
+    Each game is seeded from (seed, table size, game index) as in ``deckgen simulate``, so the
+    records do not depend on the number of workers. One pool plays every variant and agent,
+    the largest tables (the longest games) first, so no core waits long at the end."""
+    import multiprocessing
+    import os
+
     from deckgen.rules.table import compile_deck
 
+    tables = {v.id: compile_deck(v.deck) for v in variants}
+    tasks = [(v.id, agent, n, start, min(start + CHUNK, options.games), options.seed)
+             for n in sorted(players, reverse=True) for start in range(0, options.games, CHUNK)
+             for v in variants for agent in options.agents]
+    parts: dict[tuple[str, str, int], dict[int, list[GameRecord]]] = {}
     total = len(variants) * len(options.agents) * len(players) * options.games
-    out: dict[tuple[str, str, int], list[GameRecord]] = {}
-    offset = 0
-    for v in variants:
-        table = compile_deck(v.deck)
-        for agent in options.agents:
-            def step(label: str, done: int, _total: int, base: int = offset) -> None:
-                if progress:
-                    progress("simulating", base + done, total)
+    done = 0
 
-            recs = simulate.run(table, players, options.games, options.seed, agent, options.workers, step)
-            for n in players:
-                out[(v.id, agent, n)] = list(recs[n])
-            offset += len(players) * options.games
-    return out
+    def take(task: tuple[str, str, int, int, int, int], recs: list[GameRecord]) -> None:
+        nonlocal done
+        parts.setdefault(task[:3], {})[task[3]] = recs
+        done += len(recs)
+        if progress:
+            progress("simulating", done, total)
+
+    workers = options.workers or os.cpu_count() or 1
+    if workers <= 1 or len(tasks) <= 1:
+        _init(tables)
+        for task in tasks:
+            take(*_play(task))
+    else:
+        for t in tables.values():
+            t.cache.clear()            # the workers build their own legality caches
+        ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+        with ctx.Pool(workers, initializer=_init, initargs=(tables,)) as pool:
+            for task, recs in pool.imap_unordered(_play, tasks):
+                take(task, recs)
+    return {key: [r for start in sorted(chunks) for r in chunks[start]] for key, chunks in parts.items()}
 
 
 def build_report(ref: str | Path, options: ReportOptions = ReportOptions(),
