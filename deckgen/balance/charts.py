@@ -166,6 +166,11 @@ def variant_legend(rep: Mapping, width: float = WIDTH) -> Drawing | None:
     return legend([(f"{v['id']}: {v['label']}", box(vcolor(i))) for i, v in enumerate(vs)], width)
 
 
+def _significant(rep: Mapping, agent: str) -> set[tuple[str, int, str]]:
+    """(variant, table size, test) of the differences from variant A that are significant."""
+    return {(t["variant"], t["players"], t["test"]) for t in rep["tests"] if t["agent"] == agent and t["significant"]}
+
+
 def _groups(rep: Mapping, agent: str) -> dict[tuple[str, int], Mapping]:
     return {(g["variant"], g["players"]): g for g in rep["groups"] if g["agent"] == agent}
 
@@ -204,6 +209,7 @@ def length_charts(rep: Mapping, agent: str) -> list[Drawing]:
     capped games in a red column on the right."""
     lang = rep["lang"]
     groups = _groups(rep, agent)
+    sig = _significant(rep, agent)
     vs = rep["variants"]
     many = len(vs) > 1
 
@@ -251,15 +257,16 @@ def length_charts(rep: Mapping, agent: str) -> list[Drawing]:
                     g.add(Line(xv, f.bottom, xv, f.bottom + f.h, strokeColor=INK if not many else col,
                                strokeWidth=1.1, strokeDashArray=dash))
             prefix = f"{vs[i]['id']}: " if many else ""
-            g.add(_s(2, h - 21 - i * 8.5, prefix + _turn_line(x, lang), color=col if many else MUTED))
+            marks = (("*" if (vs[i]["id"], n, "turns") in sig else ""), ("*" if (vs[i]["id"], n, "capped") in sig else ""))
+            g.add(_s(2, h - 21 - i * 8.5, prefix + _turn_line(x, lang, marks), color=col if many else MUTED))
 
     return grids(rep, cell)
 
 
-def _turn_line(g: Mapping, lang: str) -> str:
+def _turn_line(g: Mapping, lang: str, marks: tuple[str, str] = ("", "")) -> str:
     t = g["turns"]
-    text = f"{T.w(lang, 'median')} {label(t['median'], lang)} · p90 {label(t['p90'], lang)}"
-    return text + f" · {T.w(lang, 'capped_games')} {g['capped']}"
+    text = f"{T.w(lang, 'median')} {label(t['median'], lang)}{marks[0]} · p90 {label(t['p90'], lang)}"
+    return text + f" · {T.w(lang, 'capped_games')} {g['capped']}{marks[1]}"
 
 
 def length_legend(rep: Mapping) -> Drawing:
@@ -276,6 +283,7 @@ def draw_chart(rep: Mapping, agent: str, height: float = 250.0) -> Drawing:
     """Stacked bars: cards drawn per game by cause, per table size (variants side by side)."""
     lang = rep["lang"]
     groups = _groups(rep, agent)
+    sig = _significant(rep, agent)
     vs = rep["variants"]
     causes = list(rep["causes"])
     sizes = rep["players"]
@@ -305,7 +313,8 @@ def draw_chart(rep: Mapping, agent: str, height: float = 250.0) -> Drawing:
                            strokeColor=colors.white, strokeWidth=0.3))
                 y += val
             if many:
-                g.add(_s(x0 + bar / 2, f.bottom - 8, v["id"], anchor="middle", color=vcolor(i), bold=True))
+                star = "*" if (v["id"], n, "draws") in sig else ""
+                g.add(_s(x0 + bar / 2, f.bottom - 8, v["id"] + star, anchor="middle", color=vcolor(i), bold=True))
         g.add(_s(cx, f.bottom - (17 if many else 9), str(n), anchor="middle", size=LABEL, color=INK))
     g.add(_s(f.left + f.w, 2, T.w(lang, "players"), anchor="end"))
     g.add(String(12, f.bottom + f.h / 2, T.w(lang, "cards_per_game"), fontName=FONT, fontSize=TICK,
@@ -524,8 +533,8 @@ def event_chart(rep: Mapping, agent: str) -> Drawing | None:
     cap_w = 22.0
     plot_w = WIDTH - left - text_w - cap_w - 10
     xmax = max(groups[(v["id"], n)]["turns"]["histogram"]["edges"][-1] for v in vs for n in sizes)
-    xt = [v for v in ticks(0, xmax, 5) if v <= xmax]
     f = Frame(left, foot, plot_w, height - head - foot, 0, xmax, 0, 1)
+    xt = [v for v in ticks(0, xmax, 5) if f.x(v) + _width(label(v, lang), TICK) / 2 < f.left + f.w + 4]
     d = Drawing(WIDTH, height)
     g = Group()
     g.add(_s(0, height - 9, T.agent(lang, agent, capital=True), size=9, color=INK, bold=True))

@@ -110,20 +110,23 @@ def report_pdf(rep: Mapping, progress: Progress | None = None) -> bytes:
     story: list[Flowable] = []
     story += _summary_page(rep, st)
     sections = [_length, _draws, _hands, _seats, _kinds, _events]
+    steps = len(sections) + 1
     for i, build in enumerate(sections):
         if progress:
-            progress("drawing charts", i, len(sections))
+            progress("writing the PDF", i, steps)
         story += build(rep, st)
     method = T.w(lang, "method_text", games=rep["games"], seed=rep["seed"])
     if rep["tests"]:
         method += " " + T.w(lang, "method_tests", tests=len(rep["tests"]))
     story += [CondPageBreak(60 * mm), _h(T.w(lang, "method"), st["h1"], 0), Paragraph(escape(method), st["body"])]
     if progress:
-        progress("drawing charts", len(sections), len(sections))
+        progress("writing the PDF", len(sections), steps)
     buf = io.BytesIO()
     title = f"{rep['name']}: {T.w(lang, 'title')}"
     doc = _Doc(buf, title, f"{rep['name']} · {T.w(lang, 'title')} · deckgen")
     doc.build(story)
+    if progress:
+        progress("writing the PDF", steps, steps)
     return buf.getvalue()
 
 
@@ -192,7 +195,8 @@ def _key_table(rep: Mapping, agent: str, st) -> Table:
     style = [("FONT", (0, 1), (-1, -1), charts.FONT, 8), ("TEXTCOLOR", (0, 1), (-1, -1), INK),
              ("ALIGN", (1, 1), (-1, -1), "RIGHT"), ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
              ("LINEBELOW", (0, 0), (-1, 0), 0.8, INK), ("TOPPADDING", (0, 0), (-1, -1), 1.5),
-             ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5)]
+             ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5), ("LEFTPADDING", (0, 0), (-1, -1), 3),
+             ("RIGHTPADDING", (0, 0), (-1, -1), 3)]
     if many:
         style.append(("ALIGN", (1, 1), (1, -1), "CENTER"))
         for i, _ in enumerate(vs):
@@ -220,6 +224,8 @@ def _section(rep: Mapping, st, key: str, intro: str, per_agent, legend: Flowable
             head.append(vl)
         if legend is not None:
             head.append(legend)
+        if rep["tests"] and key == "length":
+            head.append(Paragraph(escape(T.w(lang, "significant")), st["small"]))
         head.append(Spacer(1, 2 * mm))
         out.append(KeepTogether([*head, drawings[0]]))
         for d in drawings[1:]:
@@ -250,7 +256,7 @@ def _draws(rep: Mapping, st) -> list[Flowable]:
     out: list[Flowable] = [_h(T.w(lang, "draws"), st["h1"], 0), Paragraph(escape(T.w(lang, "draws_intro")), st["intro"])]
     vl = charts.variant_legend(rep)
     if vl is not None:
-        out.append(vl)
+        out += [vl, Paragraph(escape(T.w(lang, "significant")), st["small"])]
     for agent in rep["agents"]:
         out += [Spacer(1, 3 * mm), charts.draw_chart(rep, agent)]
     out.append(PageBreak())

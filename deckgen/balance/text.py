@@ -81,10 +81,12 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "s_most": "at {list} players, most often at {p} players ({k} of {n})",
         "s_count_at": "{k} of {n} at {p} players",
         "s_dry": "The draw pile runs dry in {k} games ({where}).",
+        "s_dry1": "The draw pile runs dry in 1 game ({where}).",
         "s_knockout": "Players are knocked out in {k} games ({where}).",
+        "s_knockout1": "A player is knocked out in 1 game ({where}).",
         "s_sizes": "at {list} players",
-        "s_causes": "Most drawn cards come from {list}.",
-        "s_cause_top": "At {p} players the biggest source is {cause} ({share}).",
+        "s_causes": "Drawn cards come mostly from: {list}.",
+        "s_cause_top": "At {p} players the biggest source is: {cause} ({share}).",
         "s_first": "The first player wins significantly more than a fair share at {where}.",
         "s_first_less": "The first player wins significantly less than a fair share at {where}.",
         "s_first_at": "{p} players ({rate} against {fair})",
@@ -178,10 +180,12 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "s_count_at": "{k} de {n} con {p} jugadores",
         "s_most": "con {list} jugadores, sobre todo con {p} ({k} de {n})",
         "s_dry": "El mazo de robo se agota en {k} partidas ({where}).",
+        "s_dry1": "El mazo de robo se agota en 1 partida ({where}).",
         "s_knockout": "Hay jugadores eliminados en {k} partidas ({where}).",
+        "s_knockout1": "Hay un jugador eliminado en 1 partida ({where}).",
         "s_sizes": "con {list} jugadores",
-        "s_causes": "La mayoría de las cartas robadas viene de {list}.",
-        "s_cause_top": "Con {p} jugadores la causa principal es {cause} ({share}).",
+        "s_causes": "Las cartas robadas vienen sobre todo de: {list}.",
+        "s_cause_top": "Con {p} jugadores la causa principal es: {cause} ({share}).",
         "s_first": "El primer jugador gana significativamente más que el reparto justo {where}.",
         "s_first_less": "El primer jugador gana significativamente menos que el reparto justo {where}.",
         "s_first_at": "con {p} jugadores ({rate} frente a {fair})",
@@ -316,7 +320,7 @@ def _deck_lines(rep: Mapping, gs: Sequence[Mapping], agent_name: str, lang: str)
         hit = [g for g in gs if g["events"][ev]["games"]]
         if hit:
             k = sum(g["events"][ev]["games"] for g in hit)
-            lines.append(w(lang, sentence, k=k,
+            lines.append(w(lang, sentence + ("1" if k == 1 else ""), k=k,
                            where=w(lang, "s_sizes", list=sizes([g["players"] for g in hit], lang))))
     totals: dict[str, float] = {}
     for g in gs:
