@@ -357,7 +357,7 @@ def _variant_lines(rep: Mapping, v: Mapping, agent_name: str, lang: str) -> list
     capped = []
     for p in sorted(a_g):
         k, k2 = a_g[p]["capped"], b_g[p]["capped"]
-        if k != k2 and (tests[(p, "capped")]["significant"] or k2 == 0):
+        if k != k2 and tests[(p, "capped")]["significant"]:
             capped.append((abs(k - k2), p, k, k2))
     for _, p, k, k2 in sorted(capped, reverse=True)[:3]:
         n = a_g[p]["games"]
