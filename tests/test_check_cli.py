@@ -159,7 +159,7 @@ def test_too_few_power_cards(tmp_path):
     result, data = check_json(path)
     assert result.exit_code == 1
     assert "power-cards" in codes(data)
-    assert "6 for up to 10 players" in next(e for e in data["errors"] if e["code"] == "power-cards")["message"]
+    assert "6 for up to 8 players" in next(e for e in data["errors"] if e["code"] == "power-cards")["message"]
 
 
 def test_every_problem_reported_at_once(write_manifest, minimal_text):

@@ -146,7 +146,7 @@ def test_same_seed_gives_the_same_log(args):
 
 
 def reference_match(deck, t, s, p, move, top_move) -> bool:
-    """The matching rules of games.md, written from the Card objects, independently of the
+    """The matching rules of docs/rules.md, written from the Card objects, independently of the
     engine's compiled tables."""
     card, side = t.faces[move >> 1], move & 1
     kinds = deck.kinds

@@ -1,4 +1,4 @@
-"""Classic UNO: one test per rule of games.md, each setting up the exact situation."""
+"""Classic UNO: one test per rule of docs/rules.md, each setting up the exact situation."""
 
 from deckgen.rules import actions
 from deckgen.rules.engine import Game

@@ -1,4 +1,4 @@
-"""UNO Flex Spectrum: one test per rule of games.md, each setting up the exact situation."""
+"""UNO Flex Spectrum: one test per rule of docs/rules.md, each setting up the exact situation."""
 
 from deckgen.rules.engine import Game
 from deckgen.rules.scenario import Scripted, color, face, move, situation, table_for

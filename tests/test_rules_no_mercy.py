@@ -1,4 +1,4 @@
-"""UNO Show 'em No Mercy: one test per rule of games.md, each setting up the exact situation."""
+"""UNO Show 'em No Mercy: one test per rule of docs/rules.md, each setting up the exact situation."""
 
 from deckgen.rules.actions import stack_moves
 from deckgen.rules.engine import Game

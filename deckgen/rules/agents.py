@@ -10,7 +10,7 @@ Moves are ints: ``face * 2 + side`` (side 1 = the card's flex side).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from deckgen.effects import Effect
 
@@ -92,7 +92,7 @@ class RandomAgent(Agent):
 class View(NamedTuple):
     """What the greedy agent's valuation of one effect may look at."""
 
-    g: object
+    g: Any
     p: int
     move: int
     leader: int
@@ -100,7 +100,7 @@ class View(NamedTuple):
 
 
 def _v_draw(v: View, e: Effect) -> float:
-    attack = 300 if v.leader_next and e.lose_turn and v.g.t.draw_val[v.move] else 0   # type: ignore[attr-defined]
+    attack = 300 if v.leader_next and e.lose_turn and v.g.t.draw_val[v.move] else 0
     return 10 * (e.n or 0) + attack
 
 
@@ -117,14 +117,14 @@ def _v_target(v: View, e: Effect) -> float:
 
 
 def _v_discard_color(v: View, e: Effect) -> float:
-    t, g = v.g.t, v.g                       # type: ignore[attr-defined]
+    t, g = v.g.t, v.g
     c = t.color[v.move >> 1]
-    return 15 * sum(1 for f in g.hands[v.p] if t.color[f] == c and c >= 0)
+    return 15 * sum(1 for f in g.hands[v.p] if c >= 0 and t.color[f] == c)
 
 
 def _v_swap(v: View, e: Effect) -> float:
     g = v.g
-    return 10 * (len(g.hands[v.p]) - len(g.hands[v.leader]))     # type: ignore[attr-defined]
+    return 10 * (len(g.hands[v.p]) - len(g.hands[v.leader]))
 
 
 def _v_roulette(v: View, e: Effect) -> float:
@@ -132,7 +132,7 @@ def _v_roulette(v: View, e: Effect) -> float:
 
 
 def _v_steal(v: View, e: Effect) -> float:
-    return 60 if len(v.g.hands[v.leader]) <= 2 else -15           # type: ignore[attr-defined]
+    return 60 if len(v.g.hands[v.leader]) <= 2 else -15
 
 
 def _v_again(v: View, e: Effect) -> float:

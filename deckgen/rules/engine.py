@@ -105,9 +105,11 @@ class Game(State):
         """A hand-size sample for the record (every TRACE_EVERY turns, at most TRACE_MAX)."""
         self.next_trace = self.turns + TRACE_EVERY
         if len(self.trace) < TRACE_MAX:
-            alive = self.alive
-            self.trace.append((self.turns, len(self.draw_pile),
-                               tuple([len(h) if alive[q] else -1 for q, h in enumerate(self.hands)])))
+            if self.n_alive == self.n:
+                sizes = tuple(map(len, self.hands))
+            else:
+                sizes = tuple([len(h) if a else -1 for h, a in zip(self.hands, self.alive, strict=True)])
+            self.trace.append((self.turns, len(self.draw_pile), sizes))
 
     def turn(self) -> None:
         """One turn of the current player: answer a waiting penalty, serve a lost turn, or play."""
@@ -246,7 +248,7 @@ class Game(State):
         without UNO (one card), and the turn goes to the one player the effects name."""
         t = self.t
         guilty = False
-        if t.restricted[move]:
+        if t.any_restricted and t.restricted[move]:
             guilty = not self.restricted_play_legal(p, None)
         self.op_play(p, move, how)
         self.idle = 0
@@ -257,15 +259,21 @@ class Game(State):
             self.flex_plays += 1
             actions.flip_power(self, p, False)
         effects = t.effects[move]
-        nxt = actions.apply(self, p, move, effects, guilty, how) if effects else self.step(p)
-        if self.outcome is not None:
-            return
+        if effects:
+            after = actions.apply(self, p, move, effects, guilty, how)
+            if after is None:
+                return
+            nxt = after
+        else:
+            nxt = (p + self.dir) % self.n if self.n_alive == self.n else self.step(p)
         hand = self.hands[p]
-        if not self.alive[p]:
+        if len(hand) > 1:
+            pass
+        elif not self.alive[p]:
             pass                                # knocked out by their own card (a steal)
         elif not hand:
             return actions.win(self, p)
-        elif len(hand) == 1 and self.uno_penalty:
+        elif self.uno_penalty:
             actions.uno_call(self, p)
             if self.outcome is not None:
                 return

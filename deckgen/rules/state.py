@@ -320,7 +320,7 @@ class State:
 
     def others(self, p: int) -> list[int]:
         """Every other player still in, in turn order from p."""
-        out = []
+        out: list[int] = []
         q = self.step(p)
         while q != p and len(out) < self.n:
             out.append(q)
@@ -348,7 +348,9 @@ class State:
         """Top of the draw pile to p's hand at the deal; None when nothing is left."""
         if not self.draw_pile:
             return None
-        f = self._pop(face)
+        f = self.draw_pile.pop()
+        if face is not None and f != face:
+            raise ReplayError(f"expected face {face} on top of the draw pile, found {f}")
         self.hands[p].append(f)
         if self.log is not None:
             self._ev(Deal(p, f))
@@ -362,7 +364,9 @@ class State:
                 raise ReplayError("a draw from an empty draw pile")
             self.op_dry(p)
             return None
-        f = self._pop(face)
+        f = self.draw_pile.pop()
+        if face is not None and f != face:
+            raise ReplayError(f"expected face {face} on top of the draw pile, found {f}")
         self.hands[p].append(f)
         self.draws += 1
         self.by_cause[cause] += 1
@@ -421,12 +425,21 @@ class State:
         f = move >> 1
         self.hands[p].remove(f)
         self.discard.append(f)
-        self.set_top(move)
+        t = self.t
+        if t.colorless[f]:
+            self.colorless, self.color, self.sym, self.val = True, -1, -1, -1
+        else:
+            self.colorless = False
+            self.sym = t.msym[move]
+            self.val = t.mval[move]
+            c = t.color[f]
+            if c >= 0:
+                self.color = c
         if self.log is not None:
             self._ev(Play(p, move, how))
 
     def set_top(self, move: int) -> None:
-        """The pile state a card leaves (part of the play or start operation)."""
+        """The pile state a card leaves (part of the start operation; op_play inlines it)."""
         t, f = self.t, move >> 1
         if t.colorless[f]:
             self.colorless, self.color, self.sym, self.val = True, -1, -1, -1
