@@ -19,7 +19,6 @@ from pathlib import Path
 
 from deckgen.balance import report as R
 from deckgen.balance.pdf import report_pdf
-from deckgen.rules import simulate
 
 
 def cpu_seconds() -> float:
@@ -61,7 +60,7 @@ def main() -> None:
     runs = [once(a.deck, a.games, a.jobs) for _ in range(a.repeat)]
     best = min(runs, key=lambda r: r["total"])
     print(f"deckgen report {a.deck}: {a.games} games per table size and agent, {a.jobs or os.cpu_count()} workers, "
-          f"chunk {simulate.CHUNK}; load average {load0:.2f} -> {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+          f"{R.CHUNK} games per task; load average {load0:.2f} -> {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     print(f"  {best['games']} games, {best['turns']:,} turns, PDF {best['bytes'] / 1e3:.0f} kB")
     for r in runs:
         print(f"  total {r['total']:6.2f} s wall (check {r['check']:.2f}, simulate {r['simulate']:.2f}, "

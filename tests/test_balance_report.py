@@ -202,3 +202,15 @@ def test_records_are_the_seeded_games_whatever_the_number_of_workers():
     assert len(one) == 2 * 2 * 2 and all(len(v) == 10 for v in one.values())
     table = compile_deck(variants[1].deck)
     assert one[("B", "greedy", 4)][9] == play_record(table, make_agent("greedy"), 7, 4, 9)
+
+
+def test_compared_decks_play_the_table_sizes_they_share(write_manifest, minimal_text, tmp_path):
+    path = write_manifest(minimal_text.replace("players = { min = 2, max = 4 }", "players = { min = 4, max = 6 }"))
+    result = run("report", "classic", "--games", "10", "--agent", "greedy", "--jobs", "1", "--compare", str(path),
+                 "-o", str(tmp_path / "r.pdf"), "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["players"] == [4, 5, 6]
+    other = write_manifest(minimal_text.replace("players = { min = 2, max = 4 }", "players = { min = 2, max = 3 }"),
+                           name="small.toml")
+    result = run("report", str(path), "--games", "10", "--compare", str(other), "-o", str(tmp_path / "r.pdf"))
+    assert result.exit_code == 2 and "share no table size" in result.stderr

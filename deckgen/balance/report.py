@@ -183,7 +183,12 @@ def build_report(ref: str | Path, options: ReportOptions = ReportOptions(),
         if a not in AGENTS:
             raise DeckgenError(error("agent", "--agent", f"unknown agent '{a}'", hint="agents: " + ", ".join(AGENTS)))
     variants = make_variants(deck, options.vary, others, lang)
-    players = list(options.players or range(deck.players_min, deck.players_max + 1))
+    decks = [deck, *others]
+    lo, hi = max(d.players_min for d in decks), min(d.players_max for d in decks)
+    players = list(options.players or range(lo, hi + 1))
+    if not players:
+        raise DeckgenError(error("players", "--compare", "the decks compared share no table size",
+                                 hint="; ".join(f"{d.id}: {d.players_min}-{d.players_max} players" for d in decks)))
     records = simulate_variants(variants, players, options, progress)
     return figures(deck, variants, records, players, options, lang)
 
