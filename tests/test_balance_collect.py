@@ -2,6 +2,8 @@
 every expected figure worked out by hand."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from deckgen.balance import collect, stats
 from deckgen.rules.record import CAUSES, TRACE_EVERY, GameRecord
@@ -130,3 +132,24 @@ def test_compare_gives_no_difference_for_the_same_games_and_a_small_p_for_differ
 
 def test_nice_steps():
     assert [collect.nice_step(s, 10) for s in (7, 40, 95, 1234, 0)] == [1, 5, 10, 200, 1]
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.sampled_from(["classic", "no-mercy", "flex-spectrum"]), st.integers(2, 6), st.integers(0, 2**31))
+def test_figures_of_real_games_add_up(deck, n, seed):
+    from deckgen.rules.agents import RandomAgent
+    from deckgen.rules.scenario import table_for
+    from deckgen.rules.simulate import play_record
+
+    t = table_for(deck, turn_cap=300)
+    recs = [play_record(t, RandomAgent(), seed, n, i) for i in range(4)]
+    axis = collect.axis_for([recs], 300, TRACE_EVERY)
+    g = collect.group_figures(recs, n, t.kinds, axis)
+    assert sum(g["turns"]["histogram"]["counts"]) + g["capped"] == 4 == g["finished"] + g["stalled"] + g["capped"]
+    assert sum(g["draws"]["by_cause"].values()) == pytest.approx(g["draws"]["per_game"], abs=0.01 * len(CAUSES) * 4)
+    assert sum(s["wins"] for s in g["seats"]["by_seat"]) == g["finished"]
+    assert g["events"]["capped"]["games"] == g["capped"] and g["events"]["stalled"]["games"] == g["stalled"]
+    for p in g["hands"]["points"]:
+        assert 1 <= p["games"] <= 4 and p["p10"] <= p["median"] <= p["p90"]
+    played = sum(k["played_per_game"] for k in g["kinds"].values()) * 4
+    assert played == pytest.approx(sum(sum(r.plays_by_kind) for r in recs), abs=0.01 * len(t.kinds))
