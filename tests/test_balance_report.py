@@ -214,3 +214,22 @@ def test_compared_decks_play_the_table_sizes_they_share(write_manifest, minimal_
                            name="small.toml")
     result = run("report", str(path), "--games", "10", "--compare", str(other), "-o", str(tmp_path / "r.pdf"))
     assert result.exit_code == 2 and "share no table size" in result.stderr
+
+
+def test_events_chart_places_a_dot_per_turn_bin_with_events(tmp_path):
+    out = tmp_path / "nm.pdf"
+    result = run("report", "no-mercy", "--players", "3", "--games", "12", "--agent", "random", "--jobs", "1",
+                 "--lang", "en", "-o", str(out), "--json")
+    assert result.exit_code == 0, result.output
+    rep = json.loads(result.stdout)
+    g = rep["groups"][0]
+    assert g["events"]["knockout"]["count"] > 0
+    with pdfplumber.open(out) as pdf:
+        page = _page(pdf, "Events the checker warns about")
+        text = page.extract_text()
+        for label in ("knock-out", "capped", "stalled", "dry draw pile", "3 players", "turns", "cap"):
+            assert label in text
+        grey = (0.271, 0.353, 0.392)           # knock-outs (#455A64)
+        dots = [c for c in page.curves if _is(c.get("non_stroking_color"), grey)]
+        bins = sum(1 for c in g["events"]["knockout"]["by_turn"] if c)
+        assert len(dots) == bins + 2           # one per bin, the legend's and the count's
