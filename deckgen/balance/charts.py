@@ -478,7 +478,7 @@ def kind_chart(rep: Mapping, agent: str) -> Drawing:
             xt = ticks(0, min(1.0, max(values["won"] + [0.1]) * 1.05), 3)
             fmt: Callable[[float], str] = lambda v: T.pct(v, lang)   # noqa: E731
         else:
-            xt = ticks(0, max(values[key] + [0.1]), 3)
+            xt = ticks(0, _bar_scale(values[key]), 3)
             fmt = lambda v: label(v, lang)   # noqa: E731
         f = Frame(left, foot, panel_w, y_top - foot, 0, xt[-1], 0, 1)
         for v in xt:
@@ -506,10 +506,33 @@ def kind_chart(rep: Mapping, agent: str) -> Drawing:
                                  strokeWidth=0.4))
                 else:
                     val = fig["played_per_game" if key == "played" else "held_per_game"]
-                    if val > 0:
+                    if val <= 0:
+                        continue
+                    text = label(round(val, 1 if val >= 1 else 2), lang)
+                    if val > xt[-1]:           # far beyond the others: cut, with its value inside
+                        g.add(Rect(left, yb + 0.6, panel_w, bar - 1.2, fillColor=col, strokeColor=None))
+                        cut = left + panel_w - 14
+                        g.add(Polygon([cut, yb, cut + 4, yb, cut + 7, yb + bar, cut + 3, yb + bar],
+                                      fillColor=colors.white, strokeColor=None))
+                        g.add(_s(cut - 3, yb + bar / 2 - 2, text, size=5.5, color=colors.white, anchor="end",
+                                 bold=True))
+                    else:
                         g.add(Rect(left, yb + 0.6, f.x(val) - left, bar - 1.2, fillColor=col, strokeColor=None))
+                        g.add(_s(f.x(val) + 2, yb + bar / 2 - 2, text, size=5.5, color=INK))
     d.add(g)
     return d
+
+
+def _bar_scale(values: Sequence[float]) -> float:
+    """The end of a bar panel's scale: the largest value, unless one value dwarfs the rest (the
+    number cards, played far more than any action card): then the scale fits the others and
+    that bar is drawn cut."""
+    top = sorted(set(values), reverse=True)
+    if not top:
+        return 0.1
+    if len(top) > 1 and top[0] > 3 * top[1] > 0:
+        return top[1] * 1.25
+    return max(top[0], 0.1)
 
 
 # ---------------------------------------------------------------- events
