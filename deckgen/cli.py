@@ -661,7 +661,7 @@ def report_cmd(deck, vary, compare, players_text, games, agents, seed, lang, out
 
         deckgen report flex-spectrum
 
-        deckgen report flex-spectrum --vary duel_penalty_max=2,4 --lang en --json
+        deckgen report flex-spectrum --vary duel_penalty_max=2,4 --lang en
     """
     from deckgen import manifest
     from deckgen.balance import ReportOptions, build_report, default_path, write_report
