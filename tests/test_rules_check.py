@@ -229,3 +229,11 @@ def test_check_cli_json_has_a_simulation_section():
     sim = json.loads(res.output)["simulation"]
     assert sim["games_per_table_size"] == 5 and len(sim["tables"]) == 9
     assert sim["summary"]
+
+
+def test_duel_and_uno_options_that_cannot_apply_are_warned_about(write_manifest):
+    rep = run(write_manifest, deck_text(options="[rules.options]\nduel_penalty_max = 4\nduel_penalty = 6\n"
+                                                "uno_penalty = 0\nuno_catch = \"until-next-turn-ends\""), simulate=False)
+    where = {f.where for f in rep.warnings}
+    assert {"rules.options.duel_penalty_max", "rules.options.uno_catch", "rules.options.duel_penalty"} <= where
+    assert not rep.errors

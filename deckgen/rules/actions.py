@@ -390,9 +390,7 @@ def duel(g, first: int, value: int) -> None:
                 f = a >> 1
                 if a & 1:                       # a counter-duel
                     g.op_play(q, f + f, "duel")
-                    k = t.mkind[f + f]
-                    g.plays_by_kind[k] += 1
-                    g.plays_by_seat_kind[q][k] += 1
+                    g.plays_by_seat_kind[q][t.mkind[f + f]] += 1
                     out = d.out
                     if not g.hands[q] and out < 0:
                         out = q

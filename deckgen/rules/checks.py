@@ -76,6 +76,9 @@ def card_rule_findings(deck: Deck) -> list[Finding]:
     if o.duel_penalty_max != OPTIONS["duel_penalty_max"].default and not any(c.duel for c in deck.cards):
         out.append(warning("rule-unused", "rules.options.duel_penalty_max",
                            "the largest duel penalty is set but no card is a duel card", file=f))
+    if o.uno_catch != OPTIONS["uno_catch"].default and not o.uno_penalty:
+        out.append(warning("rule-unused", "rules.options.uno_catch",
+                           "the UNO catch window is set but the UNO call is off (uno_penalty = 0)", file=f))
     if o.duel_penalty_max < o.duel_penalty:
         out.append(warning("rule-conflict", "rules.options.duel_penalty_max",
                            f"duel_penalty_max ({o.duel_penalty_max}) is below duel_penalty ({o.duel_penalty}): "

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from deckgen.rules import actions
 from deckgen.rules.record import CAUSES, TRACE_EVERY, TRACE_MAX
-from deckgen.rules.state import CAPPED, STALLED, State
+from deckgen.rules.state import CAPPED, STALLED, State, shuffled
 from deckgen.rules.table import NUM, WLD, Table
 
 NO_PLAY = CAUSES.index("no_play")
@@ -44,7 +44,6 @@ class Game(State):
         self.max_stack = 0
         self.max_hand = 0
         nk = len(table.kinds)
-        self.plays_by_kind = [0] * nk
         self.penalty_by_kind = [0] * nk
         self.plays_by_seat_kind = [[0] * nk for _ in range(n_players)]
         self.trace: list[tuple[int, int, tuple[int, ...]]] = []
@@ -56,8 +55,7 @@ class Game(State):
         """Shuffle (or take this stacked order, bottom first), deal, turn the start card."""
         t = self.t
         if order is None:
-            order = list(t.deck_faces)
-            self.rng.shuffle(order)
+            order = shuffled(self.rng, list(t.deck_faces))
         self.op_shuffle(list(order))
         first = self.step(self.dealer)
         for _ in range(t.hand_size):
@@ -92,18 +90,24 @@ class Game(State):
         if not self.draw_pile and not self.discard:
             self.setup()
         cap = self.turn_cap
+        turn = self.turn
         while self.outcome is None:
-            if self.turns >= cap:
-                self.op_end(CAPPED, None)
-                break
             if self.turns >= self.next_trace:
+                if self.turns >= cap:
+                    self.op_end(CAPPED, None)
+                    break
                 self.sample()
-            self.turn()
+            turn()
         return self
+
+    @property
+    def plays_by_kind(self) -> list[int]:
+        """Cards played per kind index, every seat."""
+        return [sum(col) for col in zip(*self.plays_by_seat_kind, strict=True)]
 
     def sample(self) -> None:
         """A hand-size sample for the record (every TRACE_EVERY turns, at most TRACE_MAX)."""
-        self.next_trace = self.turns + TRACE_EVERY
+        self.next_trace = min(self.turns + TRACE_EVERY, self.turn_cap)    # run() checks the cap here too
         if len(self.trace) < TRACE_MAX:
             if self.n_alive == self.n:
                 sizes = tuple(map(len, self.hands))
@@ -112,7 +116,8 @@ class Game(State):
             self.trace.append((self.turns, len(self.draw_pile), sizes))
 
     def turn(self) -> None:
-        """One turn of the current player: answer a waiting penalty, serve a lost turn, or play."""
+        """One turn of the current player: answer a waiting penalty, serve a lost turn, or play
+        (take_turn, inlined here: this is the engine's hottest path)."""
         p = self.cur
         self.turns += 1
         if not self.alive[p]:
@@ -123,7 +128,18 @@ class Game(State):
             self.op_owe(p, self.owed[p] - 1)
             self.op_turn(self.step(p))
         else:
-            self.take_turn(p)
+            moves = self.legal_moves(p)
+            if moves:
+                self.decisions += 1
+                move = self.agents[p].choose_play(self, p, moves, self.may_draw)
+                if move is None and not self.may_draw:
+                    move = moves[0]
+                if move is not None:
+                    self.play(p, move)
+                else:
+                    self.no_play(p)
+            else:
+                self.no_play(p)
         if self.uno_open >= 0 and self.turns >= self.uno_closes:
             actions.close_uno_window(self)
 
@@ -160,7 +176,7 @@ class Game(State):
         if entry is None:
             entry = t.legal(key, self.sym, self.val, self.color)
         reg = entry[0]
-        hand = dict.fromkeys(self.hands[p])
+        hand = set(self.hands[p])
         moves = [f + f for f in hand if reg[f]]
         if self.flex_rule and (self.power[p] or not self.power_rule):
             flex = entry[1]
@@ -252,9 +268,7 @@ class Game(State):
             guilty = not self.restricted_play_legal(p, None)
         self.op_play(p, move, how)
         self.idle = 0
-        k = t.mkind[move]
-        self.plays_by_kind[k] += 1
-        self.plays_by_seat_kind[p][k] += 1
+        self.plays_by_seat_kind[p][t.mkind[move]] += 1
         if move & 1:
             self.flex_plays += 1
             actions.flip_power(self, p, False)
