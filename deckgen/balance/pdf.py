@@ -241,8 +241,7 @@ def _length(rep: Mapping, st) -> list[Flowable]:
 
 
 def _hands(rep: Mapping, st) -> list[Flowable]:
-    step = next((g["hands"]["step"] for g in rep["groups"]), 5)
-    return _section(rep, st, "hands", T.w(rep["lang"], "hands_intro", step=step),
+    return _section(rep, st, "hands", T.w(rep["lang"], "hands_intro"),
                     lambda a: charts.hand_charts(rep, a), charts.hand_legend(rep))
 
 

@@ -24,7 +24,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "draws_intro": "Cards drawn per game after the deal, by cause. The penalty of a draw card taken on its "
                        "own is named after the card; penalties answered with more draw cards are 'stacked'.",
         "hands": "Hand size over a game",
-        "hands_intro": "The median hand (line) and the middle 80 % of hands (band) every {step} turns, with the "
+        "hands_intro": "The median hand (line) and the middle 80 % of hands (band) along the game, with the "
                        "median draw pile (dashed, right-hand scale). Each chart runs until 90 % of its games "
                        "have ended.",
         "seats": "Win rate by seat",
@@ -116,8 +116,8 @@ WORDS: Mapping[str, Mapping[str, str]] = {
                        "robo que se cumple sin más lleva el nombre de la carta; los castigos contestados con "
                        "más cartas de robo son «acumulados».",
         "hands": "Tamaño de la mano durante la partida",
-        "hands_intro": "La mano mediana (línea) y el 80 % central de las manos (banda) cada {step} turnos, con "
-                       "el mazo de robo mediano (discontinuo, escala de la derecha). Cada gráfico llega hasta "
+        "hands_intro": "La mano mediana (línea) y el 80 % central de las manos (banda) a lo largo de la "
+                       "partida, con el mazo de robo mediano (discontinuo, escala de la derecha). Cada gráfico llega hasta "
                        "que han terminado el 90 % de sus partidas.",
         "seats": "Victorias por asiento",
         "seats_intro": "Parte de las partidas terminadas que gana cada asiento (el asiento 1 juega primero), "
