@@ -363,7 +363,7 @@ def hand_charts(rep: Mapping, agent: str) -> list[Drawing]:
         xmax = max([p[-1]["turn"] for p in pts if p] + [1])
         hmax = max([q["p90"] for p in pts for q in p] + [1])
         pmax = max([q["draw_pile"] for p in pts for q in p] + [1])
-        ht, pt = ticks(0, hmax, 4), ticks(0, pmax, 4)
+        ht, pt = ticks(0, hmax * 1.08, 4), ticks(0, pmax * 1.05, 4)
         f = Frame(24, 24, w - 24 - 26, h - 24 - 30, 0, xmax, 0, ht[-1])
         fp = Frame(24, 24, w - 24 - 26, h - 24 - 30, 0, xmax, 0, pt[-1])
         g.add(_s(2, h - 11, T.w(lang, "players_n", n=n), size=8.5, color=INK, bold=True))
