@@ -25,6 +25,7 @@ import multiprocessing
 import os
 import random
 import time
+from typing import Protocol
 
 from deckgen import manifest
 from deckgen.rules.agents import RandomAgent
@@ -49,6 +50,12 @@ def work(args):
         decisions += g.decisions
         turns += g.turns
     return decisions, turns, time.perf_counter() - t0
+
+
+class Side(Protocol):
+    name: str
+
+    def game(self) -> int: ...
 
 
 class DeckgenSide:
@@ -93,8 +100,8 @@ def versus(seconds: float, seed: int, core: int | None) -> None:
         raise SystemExit("RLCard is not installed: pip install -e '.[bench]'") from None
     if core is not None and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {core})
-    sides = [DeckgenSide(seed), RLCardSide(seed)]
-    totals = {s.name: [0, 0, 0.0, 0.0] for s in sides}     # decisions, games, cpu s, wall s
+    sides: list[Side] = [DeckgenSide(seed), RLCardSide(seed)]
+    totals: dict[str, list[float]] = {s.name: [0, 0, 0.0, 0.0] for s in sides}   # decisions, games, cpu s, wall s
     for s in sides:                                          # warm up: imports, caches
         s.game()
     end = time.perf_counter() + 2 * seconds
