@@ -152,6 +152,7 @@ def _summary_page(rep: Mapping, st) -> list[Flowable]:
     for agent in rep["agents"]:
         out.append(KeepTogether([_h(f"{T.w(lang, 'key_figures')}: {T.agent(lang, agent)}", st["h2"], None),
                                  _key_table(rep, agent, st)]))
+    out.append(Paragraph(escape(T.w(lang, "first_mark")), st["small"]))
     if len(rep["variants"]) > 1:
         out.append(Paragraph(escape(T.w(lang, "significant")), st["small"]))
     out.append(PageBreak())
@@ -182,7 +183,7 @@ def _key_table(rep: Mapping, agent: str, st) -> Table:
             t = g["turns"]
             row += [mark("turns", T.num(t["median"], lang)), T.num(t["p90"], lang), mark("capped", str(g["capped"])),
                     str(g["stalled"]), str(g["events"]["dry"]["games"]), mark("draws", T.num(g["draws"]["per_game"], lang, 1)),
-                    mark("first_player", T.pct(g["seats"]["first_player"]["rate"], lang))]
+                    mark("first_player", T.pct(g["seats"]["first_player"]["rate"], lang) + _fair_mark(g))]
             rows.append(row)
             if rep["players"].index(n) % 2 == 0:
                 shade.append(len(rows) - 1)
@@ -206,6 +207,14 @@ def _key_table(rep: Mapping, agent: str, st) -> Table:
     style += [("BACKGROUND", (0, r), (-1, r), colors.HexColor("#F2F4F7")) for r in shade]
     table.setStyle(TableStyle(style))
     return table
+
+
+def _fair_mark(g: Mapping) -> str:
+    """" (+)" / " (-)" when the first seat wins significantly more / less than a fair share."""
+    fp = g["seats"]["first_player"]
+    if not fp["significant"]:
+        return ""
+    return " (+)" if fp["advantage"] > 0 else " (-)"
 
 
 # ---------------------------------------------------------------- chart sections

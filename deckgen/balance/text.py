@@ -71,6 +71,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "cause_roulette": "Colour Roulette", "cause_penalty": "{kind}",
         "event_capped": "capped", "event_stalled": "stalled", "event_dry": "dry draw pile", "event_knockout": "knock-out",
         "significant": "* significant difference from the deck as written (Holm-adjusted p < 0.05)",
+        "first_mark": "seat 1 wins: (+) / (-) significantly more / less than a fair share (Holm-adjusted p < 0.05)",
         # summary sentences
         "s_length": "A game lasts a median of {a} turns at {lo} players and {b} at {hi} players; "
                     "90 % of games end within {p90} turns at {hi} players.",
@@ -171,6 +172,8 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "event_capped": "límite de turnos", "event_stalled": "bloqueada", "event_dry": "mazo agotado",
         "event_knockout": "eliminación",
         "significant": "* diferencia significativa respecto a la baraja tal como está escrita (p ajustado de Holm < 0,05)",
+        "first_mark": "gana el asiento 1: (+) / (-) significativamente más / menos que el reparto justo (p ajustado de "
+                      "Holm < 0,05)",
         "s_length": "Una partida dura una mediana de {a} turnos con {lo} jugadores y {b} con {hi}; "
                     "el 90 % de las partidas con {hi} jugadores termina en {p90} turnos o menos.",
         "s_length_one": "Una partida dura una mediana de {a} turnos; el 90 % termina en {p90} turnos o menos.",
