@@ -17,6 +17,8 @@ from deckgen.rules.state import CAPPED, STALLED, State, shuffled
 from deckgen.rules.table import NUM, WLD, Table
 
 NO_PLAY = CAUSES.index("no_play")
+_DOUBLE = (2).__mul__            # face -> its regular-side move, in C (legal_moves is the hottest query)
+_PLUS_ONE = (1).__add__
 
 
 class Game(State):
@@ -58,12 +60,11 @@ class Game(State):
             order = shuffled(self.rng, list(t.deck_faces))
         self.op_shuffle(list(order))
         first = self.step(self.dealer)
-        for _ in range(t.hand_size):
-            p = first
-            for _ in range(self.n):
-                if self.op_deal(p) is None:
-                    return self.op_end(STALLED, None)
-                p = self.step(p)
+        players = [first]
+        while len(players) < self.n:
+            players.append(self.step(players[-1]))
+        if not self.op_deal(tuple(players), t.hand_size):
+            return self.op_end(STALLED, None)
         self.max_hand = max(len(h) for h in self.hands)
         self._turn_start_card(first)
 
@@ -132,12 +133,12 @@ class Game(State):
             if moves:
                 self.decisions += 1
                 move = self.agents[p].choose_play(self, p, moves, self.may_draw)
-                if move is None and not self.may_draw:
-                    move = moves[0]
                 if move is not None:
                     self.play(p, move)
-                else:
+                elif self.may_draw:
                     self.no_play(p)
+                else:
+                    self.play(p, moves[0])      # drawing instead is not allowed: a card is played
             else:
                 self.no_play(p)
         if self.uno_open >= 0 and self.turns >= self.uno_closes:
@@ -171,16 +172,14 @@ class Game(State):
     def legal_moves(self, p: int) -> list[int]:
         """Every distinct legal move of player p now (face*2 + side)."""
         t = self.t
-        key = -1 if self.colorless else ((self.sym + 1) * 128 + (self.val + 1)) * 4096 + (self.color + 1)
+        key = self.key
         entry = t.cache.get(key)
         if entry is None:
             entry = t.legal(key, self.sym, self.val, self.color)
-        reg = entry[0]
         hand = set(self.hands[p])
-        moves = [f + f for f in hand if reg[f]]
+        moves = list(map(_DOUBLE, hand.intersection(entry[2])))
         if self.flex_rule and (self.power[p] or not self.power_rule):
-            flex = entry[1]
-            moves += [f + f + 1 for f in hand if flex[f]]
+            moves += map(_PLUS_ONE, map(_DOUBLE, hand.intersection(entry[3])))
         if t.any_restricted and not self.bluff and moves:
             moves = self._restrict(p, moves)
         return moves
@@ -190,7 +189,7 @@ class Game(State):
         t = self.t
         if t.has_flex[f] or (t.any_restricted and t.restricted[f + f]):
             return [m for m in self.legal_moves(p) if m >> 1 == f]
-        key = -1 if self.colorless else ((self.sym + 1) * 128 + (self.val + 1)) * 4096 + (self.color + 1)
+        key = self.key
         entry = t.cache.get(key)
         if entry is None:
             entry = t.legal(key, self.sym, self.val, self.color)
@@ -291,7 +290,7 @@ class Game(State):
             actions.uno_call(self, p)
             if self.outcome is not None:
                 return
-        self.op_turn(nxt if self.alive[nxt] else self.step(nxt))
+        self.op_turn(nxt)
         if self.jump_in and how != "jump" and not self.pending:
             actions.jump_in(self, p)
 

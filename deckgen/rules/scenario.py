@@ -134,5 +134,6 @@ def situation(deck, hands: list[list[str]], top: str, *, color_id: str | None = 
     g.set_top(move(t, top))
     if color_id is not None:
         g.color = color(t, color_id)
+        g.key = g.pile_key()
     g.cur = cur
     return g

@@ -12,7 +12,6 @@ returned start card, a stolen card and every agent's choice go through it.
 
 from __future__ import annotations
 
-import operator
 import random
 from typing import NamedTuple
 
@@ -31,11 +30,11 @@ class Shuffle(NamedTuple):
 
 
 class Deal(NamedTuple):
-    player: int
-    face: int
+    players: tuple[int, ...]        # dealt to in this order, one card at a time
+    cards: int                      # cards each
 
     def apply(self, s: State) -> None:
-        s.op_deal(self.player, self.face)
+        s.op_deal(self.players, self.cards)
 
 
 class Draw(NamedTuple):
@@ -259,10 +258,7 @@ def shuffled(rng: random.Random, cards: list[int]) -> list[int]:
     if n < 2:
         return list(cards)
     keys = memoryview(rng.getrandbits(64 * n).to_bytes(8 * n, "little")).cast("Q")
-    return list(map(_second, sorted(zip(keys, cards))))
-
-
-_second = operator.itemgetter(1)
+    return list(map(cards.__getitem__, sorted(range(n), key=keys.__getitem__)))
 
 
 class ReplayError(ValueError):
@@ -288,9 +284,8 @@ class State:
         self.cur = 0
         self.dir = 1
         self.color = -1
-        self.sym = -1
-        self.val = -1
-        self.colorless = False
+        self.top = -1                      # the move on top of the pile (face * 2 + side)
+        self.key = 0                       # the pile state as one int (-1: colourless), kept by the ops
         self.owed = [0] * n_players        # lost turns each player owes
         self.any_owed = 0                  # sum of owed (a fast test)
         self.pend = NO_PENDING             # the penalty waiting for an answer
@@ -314,11 +309,26 @@ class State:
         """Cards drawn after the deal, every cause."""
         return sum(self.by_cause)
 
+    @property
+    def colorless(self) -> bool:
+        """A colourless card is on top: any number card (regular side) may follow."""
+        return self.key == -1
+
+    @property
+    def sym(self) -> int:
+        """The symbol to match (an action's kind index; -1 for a number or a colourless pile)."""
+        return -1 if self.top < 0 or self.key == -1 else self.t.msym[self.top]
+
+    @property
+    def val(self) -> int:
+        """The number to match (-1 for none)."""
+        return -1 if self.top < 0 or self.key == -1 else self.t.mval[self.top]
+
     def snapshot(self) -> tuple:
         """A comparable picture of the whole table (for replay checks)."""
         return (tuple(tuple(h) for h in self.hands), tuple(self.draw_pile), tuple(self.discard),
                 tuple(self.aside), tuple(self.alive), tuple(self.power), self.cur, self.dir, self.color,
-                self.sym, self.val, self.colorless, tuple(self.owed), self.pend, self.duel,
+                self.top, self.key, tuple(self.owed), self.pend, self.duel,
                 (self.uno_open, self.uno_closes), self.outcome, self.winner)
 
     def all_cards(self) -> list[int]:
@@ -329,9 +339,9 @@ class State:
 
     def step(self, p: int, k: int = 1) -> int:
         """The player k seats on from p in the current direction, skipping knocked-out players."""
+        if self.n_alive == self.n:
+            return (p + self.dir * k) % self.n
         n, d, alive = self.n, self.dir, self.alive
-        if self.n_alive == n:
-            return (p + d * k) % n
         for _ in range(k):
             p = (p + d) % n
             while not alive[p]:
@@ -364,17 +374,19 @@ class State:
         if self.log is not None:
             self._ev(Shuffle(tuple(order)))
 
-    def op_deal(self, p: int, face: int | None = None) -> int | None:
-        """Top of the draw pile to p's hand at the deal; None when nothing is left."""
-        if not self.draw_pile:
-            return None
-        f = self.draw_pile.pop()
-        if face is not None and f != face:
-            raise ReplayError(f"expected face {face} on top of the draw pile, found {f}")
-        self.hands[p].append(f)
+    def op_deal(self, players: tuple[int, ...], cards: int) -> bool:
+        """The deal: one card at a time from the top of the draw pile to each player in this
+        order, ``cards`` rounds. False (nothing dealt) when the pile is too small."""
+        pile, m = self.draw_pile, len(players)
+        top = len(pile) - 1
+        if top + 1 < m * cards:
+            return False
+        for i, p in enumerate(players):
+            self.hands[p].extend(pile[top - i::-m][:cards])
+        del pile[top + 1 - m * cards:]
         if self.log is not None:
-            self._ev(Deal(p, f))
-        return f
+            self._ev(Deal(tuple(players), cards))
+        return True
 
     def op_draw(self, p: int, cause: int, face: int | None = None) -> int | None:
         """Top of the draw pile to p's hand, for a cause (a CAUSES index); reshuffles when empty
@@ -445,29 +457,35 @@ class State:
         self.hands[p].remove(f)
         self.discard.append(f)
         t = self.t
-        if t.colorless[f]:
-            self.colorless, self.color, self.sym, self.val = True, -1, -1, -1
+        self.top = move
+        k = t.mkey[move]
+        if k < 0:                          # colourless
+            self.color = self.key = -1
         else:
-            self.colorless = False
-            self.sym = t.msym[move]
-            self.val = t.mval[move]
             c = t.color[f]
             if c >= 0:
                 self.color = c
+            self.key = k + self.color + 1
         if self.log is not None:
             self._ev(Play(p, move, how))
 
     def set_top(self, move: int) -> None:
         """The pile state a card leaves (part of the start operation; op_play inlines it)."""
         t, f = self.t, move >> 1
-        if t.colorless[f]:
-            self.colorless, self.color, self.sym, self.val = True, -1, -1, -1
-            return
-        self.colorless = False
-        self.sym = t.msym[move]
-        self.val = t.mval[move]
-        if t.color[f] >= 0:
+        self.top = move
+        if t.mkey[move] < 0:
+            self.color = -1
+        elif t.color[f] >= 0:
             self.color = t.color[f]
+        self.key = self.pile_key()
+
+    def pile_key(self) -> int:
+        """The pile state (top card's symbol and number, current colour; -1 when colourless) as
+        one int: the key of the table's legality cache (Table.state_key)."""
+        if self.top < 0:
+            return 0
+        k = self.t.mkey[self.top]
+        return -1 if k < 0 else k + self.color + 1
 
     def op_discard(self, p: int, f: int) -> None:
         self.hands[p].remove(f)
@@ -477,6 +495,8 @@ class State:
 
     def op_color(self, color: int) -> None:
         self.color = color
+        if self.key != -1:
+            self.key = self.pile_key()
         if self.log is not None:
             self._ev(Color(color))
 

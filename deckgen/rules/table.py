@@ -55,6 +55,7 @@ class Table:
     hand_size: int = 7
     target: int = 500
     ident: tuple = ()                  # (colour, kind, number) per face, None for wild/colourless
+    mkey: tuple[int, ...] = ()         # per move: state_key of the pile it leaves, less the colour part
     knockout_bonus: int = 0
     any_flex: bool = False
     any_restricted: bool = False
@@ -66,17 +67,20 @@ class Table:
 
     def state_key(self, sym: int, val: int, color: int, colorless: bool) -> int:
         """One int per pile state: card values stay below 127 (the manifest allows 0-99) and
-        colours below 4095, so no two states share a key (engine.py inlines this formula)."""
+        colours below 4095, so no two states share a key (the state keeps it, State.pile_key)."""
         if colorless:
             return COLORLESS_KEY
         return ((sym + 1) * 128 + (val + 1)) * 4096 + (color + 1)
 
-    def legal(self, key: int, sym: int, val: int, color: int) -> tuple[bytes, bytes]:
-        """Which faces may be played by their regular / flex side on this pile state."""
+    def legal(self, key: int, sym: int, val: int, color: int) -> tuple[bytes, bytes, frozenset, frozenset]:
+        """Which faces may be played by their regular / flex side on this pile state: as one
+        byte per face, and as the sets of faces."""
         entry = self.cache.get(key)
         if entry is None:
-            entry = self.cache[key] = (self._side_legal(key, sym, val, color, 0),
-                                       self._side_legal(key, sym, val, color, 1))
+            reg = self._side_legal(key, sym, val, color, 0)
+            flex = self._side_legal(key, sym, val, color, 1)
+            entry = self.cache[key] = (reg, flex, frozenset(f for f in range(self.n_faces) if reg[f]),
+                                       frozenset(f for f in range(self.n_faces) if flex[f]))
         return entry
 
     def _side_legal(self, key: int, sym: int, val: int, color: int, side: int) -> bytes:
@@ -165,6 +169,8 @@ def compile_deck(deck: Deck, opts: RuleOptions | None = None) -> Table:
         ident=tuple((c.color, c.kind, c.value) if c.color and not c.colorless else None for c in faces),
         **{k: tuple(v) for k, v in per_move.items()},
     )
+    table.mkey = tuple(-1 if table.colorless[m >> 1] else table.state_key(s, v, -1, False)
+                       for m, (s, v) in enumerate(zip(table.msym, table.mval, strict=True)))
     table.any_flex = any(table.has_flex)
     table.any_restricted = any(table.restricted)
     return table
