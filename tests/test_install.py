@@ -62,6 +62,6 @@ def test_installed_package_builds_cards_and_rulebooks_from_another_directory(ins
     assert result.returncode == 0, result.stderr
     made = sorted(p.name for p in (tmp_path / "output" / "classic").iterdir())
     assert made == ["classic-cards.pdf", "classic-rulebook-en.pdf", "classic-rulebook-es.pdf"]
-    font = subprocess.run([sys.executable, "-c", "from deckgen.render.fonts import font_path; print(font_path('display'))"],
+    font = subprocess.run([sys.executable, "-c", "from deckgen.fonts import font_path; print(font_path('display'))"],
                           cwd=tmp_path, env=env, capture_output=True, text=True, check=True).stdout.strip()
     assert font.startswith(str(target)) and font.endswith("LeagueSpartan-Black.otf")

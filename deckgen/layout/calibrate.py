@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 
-from deckgen.layout.fonts import register_fonts
+from deckgen.fonts import register_fonts
 from deckgen.layout.papers import Paper, parse_paper
 from deckgen.layout.pdf import PdfMeta, finish, new_canvas
 from deckgen.units import mm_to_pt as pt

@@ -11,6 +11,7 @@ from typing import Any
 from deckgen.errors import Collector, DeckgenError, DeckHasErrors, Finding, did_you_mean, error
 from deckgen.manifest import names as naming
 from deckgen.manifest.kinds import parse_kinds, standard_kinds
+from deckgen.manifest.look import cards_look, deck_look, kinds_look
 from deckgen.manifest.palettes import find_palette, load_palette_file, parse_palette
 from deckgen.manifest.reader import Shape, names_of, read_toml, table_lines
 from deckgen.manifest.schema import (
@@ -96,9 +97,12 @@ def parse_manifest(data: dict, path: Path, palette_override: Palette | None = No
     kinds = dict(standard_kinds())
     if "kinds" in data:
         kinds.update(parse_kinds(data["kinds"], "kinds", out))
+        kinds = kinds_look(data["kinds"], kinds, path, out)
     scoring, points = _scoring(data.get("scoring"), kinds, shape, out)
     lang = meta.get("language", "es") if meta else "es"
     cards = _cards(data.get("cards"), path, kinds, palette, points, shape, out)
+    cards = cards_look(data.get("cards"), cards, path, out, table_lines(path, "cards"))
+    look = deck_look(data.get("deck"), path, out)
     components = _components(data.get("components", []), path, shape, out)
     deck = None
     if not out.errors and meta is not None and palette is not None and scoring is not None:
@@ -112,6 +116,7 @@ def parse_manifest(data: dict, path: Path, palette_override: Palette | None = No
             back_text=Names(meta["back_text"]) if meta.get("back_text") else None,
             template_dir=meta.get("templates"), source=path,
             description=Names(meta["description"]) if meta.get("description") else None,
+            **look,
         )
     return LoadResult(deck, out.findings, path)
 

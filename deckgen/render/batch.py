@@ -1,8 +1,8 @@
 """Rendering a whole deck: each distinct face once, on every core, through a content-hash cache.
 
-The cache key of a face is a hash of what the face shows (its :class:`FaceSpec`), the pixel
-frame (card size, DPI, bleed, safe zone), the fonts, the Pillow version and the renderer
-version; a face is drawn again only when one of these changes. Cache files and output files
+The cache key of a face is a hash of what the face shows (its :class:`FaceSpec`, which names
+its fonts and images by content digest), the pixel frame (card size, DPI, bleed, safe zone),
+the Pillow version and the renderer version; a face is drawn again only when one of these changes. Cache files and output files
 are written atomically.
 """
 
@@ -38,9 +38,9 @@ def cache_root(cache_dir: Path | None = None) -> Path:
 
 def face_key(spec: FaceSpec, frame: Frame, corner_guide: bool) -> str:
     from deckgen.render import RENDERER_VERSION
-    from deckgen.render.fonts import fonts_signature
 
-    text = "|".join([RENDERER_VERSION, PIL.__version__, fonts_signature(), repr(frame), str(corner_guide), repr(spec)])
+    # the spec's repr holds the content digests of its fonts and images
+    text = "|".join([RENDERER_VERSION, PIL.__version__, repr(frame), str(corner_guide), repr(spec)])
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

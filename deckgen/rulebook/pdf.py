@@ -30,8 +30,9 @@ from reportlab.platypus import (
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from deckgen.errors import DeckgenError, error
+from deckgen.fonts import deck_fonts, register_pdf
 from deckgen.model import Deck
-from deckgen.rulebook import blocks, fonts, styles
+from deckgen.rulebook import blocks, styles
 from deckgen.rulebook.context import Recorder
 from deckgen.rulebook.images import showcase
 from deckgen.rulebook.markup import Item, parse, plain
@@ -230,7 +231,7 @@ def _block(rec: Recorder, index: int, st, images, width) -> list[Flowable]:
 
 def build_pdf(deck: Deck, lang: str, text: str, rec: Recorder, images: Mapping[str, Any], paper: str = "a4",
               progress: Callable[[str, int, int], None] | None = None) -> bytes:
-    font = fonts.register()
+    font = register_pdf(deck_fonts(deck)).family
     accent = _accent(deck)
     st = styles.make(font, accent)
     buf = io.BytesIO()
