@@ -89,9 +89,13 @@ def art_box(spec: FaceSpec, frame: Frame) -> tuple[int, int]:
 
 
 def logo_box(spec: FaceSpec, frame: Frame) -> tuple[int, int]:
+    """Inside the back's oval; over a back image (no oval), a box 70 % of the card's width."""
+    w, h = spec.logo.size if spec.logo else (1, 1)
+    if spec.back_image is not None:
+        side = frame.trim[0] * 0.7
+        return (int(side), int(side * h / w)) if w >= h else (int(side * w / h), int(side))
     rx, ry = oval_axes(frame)
     rim = frame.unit() * 4.0
-    w, h = spec.logo.size if spec.logo else (1, 1)
     return inscribed(rx - rim, ry - rim, w / h)
 
 
@@ -273,7 +277,7 @@ def rules_area(frame: Frame) -> tuple[float, float, float, float]:
     """The box the rules line may use: along the bottom of the safe zone, clear of the turned index."""
     u = frame.unit()
     l, _, r, b = frame.safe_box
-    return l, b - u * 30, r - u * 24, b
+    return l, b - u * 30, r - u * 27, b
 
 
 def rules_layout(text: str, font: str, frame: Frame) -> tuple[int, list[str], bool]:
