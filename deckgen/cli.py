@@ -116,16 +116,18 @@ def list_cmd():
     """
     from deckgen import manifest
 
-    click.echo("Decks:")
-    for name in manifest.bundled_decks():
-        result = manifest.load(name)
-        if result.deck is None:
-            click.echo(f"  {name:<16} (has errors: run deckgen check {name})")
-            continue
-        deck = result.deck
-        extras = sum(c.count for c in deck.components)
-        extra = f" + {extras} printed extras" if extras else ""
-        click.echo(f"  {name:<16} {deck.total:>4} cards{extra:<22} {deck.name()}")
+    for title, decks in (("Decks:", manifest.bundled_decks()), ("Examples (homemade, with art):",
+                                                                manifest.example_decks())):
+        click.echo(title)
+        for name in decks:
+            result = manifest.load(name)
+            if result.deck is None:
+                click.echo(f"  {name:<16} (has errors: run deckgen check {name})")
+                continue
+            deck = result.deck
+            extras = sum(c.count for c in deck.components)
+            extra = f" + {extras} printed extras" if extras else ""
+            click.echo(f"  {name:<16} {deck.total:>4} cards{extra:<22} {deck.name()}")
     click.echo("Palettes:")
     for name in manifest.bundled_palettes():
         pal = manifest.load_palette(name)

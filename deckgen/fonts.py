@@ -75,6 +75,11 @@ def user_fonts_dir() -> Path:
     env = os.environ.get("DECKGEN_FONTS")
     if env:
         return Path(env).expanduser()
+    return _platform_fonts_dir(os.environ.get("XDG_DATA_HOME"), os.environ.get("HOME"))
+
+
+@functools.lru_cache(maxsize=4)
+def _platform_fonts_dir(xdg: str | None, home: str | None) -> Path:
     import platformdirs
 
     return Path(platformdirs.user_data_dir("deckgen", appauthor=False)) / "fonts"
@@ -130,6 +135,12 @@ def _read_conf(folder: Path, label: str) -> dict[str, str]:
 
 
 def covers_spanish(path: Path) -> bool:
+    st = Path(path).stat() if Path(path).is_file() else None
+    return _covers_spanish(str(path), st.st_mtime_ns if st else 0)
+
+
+@functools.lru_cache(maxsize=32)
+def _covers_spanish(path: str, mtime: int) -> bool:
     """Pillow can load the font and it draws every Spanish letter (none is the missing glyph)."""
     try:
         font = ImageFont.truetype(str(path), 40)
@@ -144,16 +155,30 @@ def covers_spanish(path: Path) -> bool:
 
 
 def pdf_problem(path: Path) -> str | None:
-    """Why ReportLab cannot embed a font with the Spanish letters, or None."""
-    from reportlab.pdfbase.ttfonts import TTFont
+    """Why ReportLab cannot embed a font, or None: it needs one TrueType font (``glyf`` outlines),
+    not CFF outlines (most ``.otf``) nor a collection. Read from the table directory alone;
+    the Spanish letters are checked with :func:`covers_spanish`."""
+    import struct
 
     try:
-        font = TTFont("deckgen-probe", str(path))
-    except Exception as exc:      # ReportLab raises TTFError, AssertionError, ... for unusable files
-        return f"cannot be embedded in a PDF ({exc}); use a TrueType .ttf font"
-    cmap = getattr(font.face, "charToGlyph", {})
-    missing = [ch for ch in SPANISH if ord(ch) not in cmap]
-    return f"lacks the Spanish letters {''.join(missing)}" if missing else None
+        with open(path, "rb") as fh:
+            head = fh.read(12)
+            tag, n = head[:4], struct.unpack(">H", head[4:6])[0] if len(head) >= 6 else 0
+            tables = {fh.read(16)[:4] for _ in range(min(n, 512))}
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror})"
+    if tag == b"OTTO" or b"CFF " in tables:
+        return "has PostScript (CFF) outlines, which PDFs made by ReportLab cannot embed; use a TrueType .ttf font"
+    if tag == b"ttcf":
+        return "is a font collection; name a single .ttf font"
+    if tag not in (b"\x00\x01\x00\x00", b"true") or b"glyf" not in tables:
+        return "is not a TrueType font; use a .ttf font"
+    return None
+
+
+@functools.lru_cache(maxsize=32)
+def _pdf_problem(path: str, mtime: int) -> str | None:
+    return pdf_problem(Path(path))
 
 
 def _check_named(folder: Path, role: str, path: Path) -> None:
@@ -167,7 +192,7 @@ def _check_named(folder: Path, role: str, path: Path) -> None:
         raise DeckgenError(error("font", role, f"'{path.name}' cannot be loaded or lacks Spanish letters "
                                  f"({SPANISH})", file=conf, hint="choose a font with full Latin-1 coverage"))
     if role in PDF_ROLES:
-        problem = pdf_problem(path)
+        problem = _pdf_problem(str(path), path.stat().st_mtime_ns)
         if problem:
             raise DeckgenError(error("font", role, f"'{path.name}' {problem}", file=conf,
                                      hint="the PDF roles (body, bold, italic, bold_italic) need .ttf fonts"))
@@ -320,3 +345,6 @@ def clear_caches() -> None:
     """Forget every lookup (tests that change DECKGEN_FONTS or font folders)."""
     _font_set.cache_clear()
     _digest.cache_clear()
+    _platform_fonts_dir.cache_clear()
+    _covers_spanish.cache_clear()
+    _pdf_problem.cache_clear()

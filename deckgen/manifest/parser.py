@@ -57,10 +57,15 @@ def bundled_decks() -> dict[str, Path]:
     return {p.stem: p for p in sorted(decks_dir().glob("*.toml")) if p.stem not in NOT_DECKS}
 
 
+def example_decks() -> dict[str, Path]:
+    """Homemade example decks, each in its own folder with its art: ``decks/examples/<id>/<id>.toml``."""
+    return {p.stem: p for p in sorted(decks_dir().glob("examples/*/*.toml")) if p.stem == p.parent.name}
+
+
 def find_deck(ref: str | Path) -> Path:
-    """A bundled deck name (``classic``) or a path to a manifest."""
+    """A bundled deck name (``classic``), an example's name (``woodland``) or a path to a manifest."""
     ref_s = str(ref)
-    bundled = bundled_decks()
+    bundled = {**bundled_decks(), **example_decks()}
     if ref_s in bundled:
         return bundled[ref_s]
     path = Path(ref_s)

@@ -73,6 +73,24 @@ def _draw_job(job) -> str:
     return spec.face_id
 
 
+def _draw_group(group: list) -> int:
+    """Worker: draw faces that share their images (each image is then rendered once)."""
+    for job in group:
+        _draw_job(job)
+    return len(group)
+
+
+def _groups(jobs_list: list) -> list[list]:
+    """Faces grouped by the images they show (art, icon, back image, logo), largest group first;
+    faces without images stay one per group."""
+    groups: dict[object, list] = {}
+    for i, job in enumerate(jobs_list):
+        spec = job[0]
+        key = (spec.art, spec.icon, spec.back_image, spec.logo)
+        groups.setdefault(key if any(key) else i, []).append(job)
+    return sorted(groups.values(), key=len, reverse=True)
+
+
 def _run(jobs_list: list, jobs: int | None, progress) -> None:
     total = len(jobs_list)
     n_proc = min(jobs or os.cpu_count() or 1, total)
@@ -87,8 +105,8 @@ def _run(jobs_list: list, jobs: int | None, progress) -> None:
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
     with ctx.Pool(n_proc) as pool:
-        for _ in pool.imap_unordered(_draw_job, jobs_list, chunksize=1):
-            done += 1
+        for n in pool.imap_unordered(_draw_group, _groups(jobs_list), chunksize=1):
+            done += n
             if progress:
                 progress("Rendering faces", done, total)
 

@@ -16,7 +16,7 @@ from PIL import Image, ImageChops, ImageDraw, ImageFilter
 from deckgen.fonts import pil_font
 from deckgen.images import picture
 from deckgen.model import ImageRef
-from deckgen.render.faces import BACK_FIELD, FaceSpec
+from deckgen.render.faces import BACK_FIELD, Emblem, FaceSpec
 from deckgen.render.geometry import Frame
 from deckgen.render.symbols import oval_extent, oval_mask, symbol_mask, wedge_mask
 from deckgen.render.text import DARK, WHITE, draw_text, fit, ink_box, split_lines
@@ -518,6 +518,16 @@ def base_image(frame: Frame, field: tuple, oval: str, segments: tuple) -> Image.
     return img
 
 
+@functools.lru_cache(maxsize=16)
+def art_base(frame: Frame, field: tuple, oval: str, segments: tuple, art: ImageRef, art_fit: str,
+             fonts: tuple) -> Image.Image:
+    """The field, oval and art: shared by every face of one colour with the same art."""
+    img = base_image(frame, field, oval, segments).copy()
+    draw_art(img, FaceSpec("", field, oval, segments, WHITE, Emblem(), Emblem(), WHITE, fonts=fonts, art=art,
+                           art_fit=art_fit), frame)
+    return img
+
+
 def back_base(spec: FaceSpec, frame: Frame) -> Image.Image:
     """A back image covering the whole face, bleed included, over the back's dark field."""
     assert spec.back_image is not None
@@ -530,9 +540,11 @@ def back_base(spec: FaceSpec, frame: Frame) -> Image.Image:
 def draw_face(spec: FaceSpec, frame: Frame, corner_guide: bool = False) -> Image.Image:
     if spec.back_image is not None:
         img = back_base(spec, frame)
+    elif spec.art is not None:
+        img = art_base(frame, tuple(spec.field), spec.oval, tuple(spec.segments), spec.art, spec.art_fit,
+                       tuple(spec.fonts)).copy()
     else:
         img = base_image(frame, tuple(spec.field), spec.oval, tuple(spec.segments)).copy()
-    draw_art(img, spec, frame)
     draw_back(img, spec, frame)
     for _ in range(2):                       # top-left, then (turned half round) bottom-right
         draw_corner(img, ImageDraw.Draw(img), spec, frame)

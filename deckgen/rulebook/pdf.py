@@ -34,7 +34,7 @@ from deckgen.fonts import deck_fonts, register_pdf
 from deckgen.model import Deck
 from deckgen.rulebook import blocks, styles
 from deckgen.rulebook.context import Recorder
-from deckgen.rulebook.images import showcase
+from deckgen.rulebook.images import cover_logo, showcase
 from deckgen.rulebook.markup import Item, parse, plain
 from deckgen.rulebook.words import ui
 
@@ -94,8 +94,10 @@ def _accent(deck: Deck):
 
 
 def _title_page(deck: Deck, lang: str, st, images: Mapping[str, Any], width: float) -> list[Flowable]:
-    out: list[Flowable] = [Spacer(1, 30 * mm), Paragraph(escape(deck.name(lang)), st["title"]),
-                           Paragraph(ui(lang, "rulebook"), st["subtitle"]), Spacer(1, 8 * mm)]
+    logo = cover_logo(deck)                      # deck.logo, drawn as on the card back
+    out: list[Flowable] = [logo, Spacer(1, 6 * mm)] if logo else [Spacer(1, 30 * mm)]
+    out += [Paragraph(escape(deck.name(lang)), st["title"]), Paragraph(ui(lang, "rulebook"), st["subtitle"]),
+            Spacer(1, 8 * mm)]
     facts = " · ".join([ui(lang, "players", lo=deck.players_min, hi=deck.players_max),
                         ui(lang, "hand", n=deck.hand_size), ui(lang, "cards_total", n=deck.total)])
     out.append(Paragraph(facts, st["facts"]))
