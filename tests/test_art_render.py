@@ -68,7 +68,7 @@ def test_icon_replaces_the_symbol_in_centre_and_corners(deck):
     img = render_face(deck, "fox-trade", RenderSettings(dpi=100, bleed_mm=0))
     corner = img.crop((0, 0, img.width // 4, img.height // 6))
     # the icon's pale yellow card shows in the top-left corner index
-    assert any(abs(r - 255) < 8 and abs(g - 224) < 12 and abs(b - 138) < 16 for r, g, b in corner.getdata())
+    assert any(abs(r - 255) < 8 and abs(g - 224) < 12 and abs(b - 138) < 16 for r, g, b in corner.get_flattened_data())
 
 
 def test_cache_key_changes_exactly_for_the_faces_using_a_changed_image(tmp_path):
