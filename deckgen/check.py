@@ -75,7 +75,7 @@ def _file(deck: Deck) -> str | None:
 def is_start_card(deck: Deck, card: Card) -> bool:
     """Whether a card may stay as the start card under the deck's start-card rule."""
     kind = deck.kinds[card.kind]
-    if deck.rule_options.get("start_card") == "number-only":
+    if deck.rule_options.start_card == "number-only":
         return kind.category == NUMBER
     return not (kind.category == WILD and kind.is_draw)
 
@@ -95,7 +95,7 @@ def static_checks(deck: Deck) -> list[Finding]:
                            f"at {deck.players_max} players only {deck.total - needed + 1} cards are left to draw "
                            "after the deal", file=f))
     if not any(is_start_card(deck, c) for c in deck.cards):
-        rule = deck.rule_options.get("start_card")
+        rule = deck.rule_options.start_card
         out.append(error("no-start-card", "cards",
                          f"no card can be the start card under the '{rule}' start-card rule", file=f,
                          hint="a number card is needed" if rule == "number-only" else "add a card that is not a wild draw card"))
@@ -109,7 +109,7 @@ def static_checks(deck: Deck) -> list[Finding]:
                          f"card{'s' if len(cards) > 1 else ''} {ids} {'have' if len(cards) > 1 else 'has'} no point value",
                          file=f, hint=f"add points = N to the entry or a scoring.points.{cards[0].kind} value"))
     opts = deck.rule_options
-    if opts.get("power_cards"):
+    if opts.power_cards:
         power = sum(c.count for c in deck.components if c.kind == "power")
         if power < deck.players_max:
             out.append(error("power-cards", "components",

@@ -28,8 +28,8 @@ from deckgen.manifest.schema import (
     TOP_KEYS,
 )
 from deckgen.model import NUMBER, WILD, Card, Component, Deck, FlexSide, Kind, Names, Palette, Scoring
+from deckgen.options import OPTIONS, PRESETS, resolve
 from deckgen.resources import decks_dir
-from deckgen.rules.options import OPTIONS, PRESETS, resolve
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 RELATIVE = re.compile(r"^\+(\d+)$")

@@ -105,7 +105,7 @@ COMPONENT_KEYS = {
     "faces": ("array of strings", True),
 }
 
-EFFECT_KEYS = {"op", "n", "lose_turn", "who"}
+EFFECT_KEYS = {"op", "n", "lose_turn", "who", "direction"}
 
 # Every table the parser reads, by the name docs/manifest.md uses for its section.
 ALL_TABLES = {

@@ -1,50 +1,54 @@
-"""The game: setup, turns and the rules of games.md, driven by a compiled deck and its options.
+"""The game: setup and turns, driven by a compiled deck and its rule options (docs/rules.md).
 
 ``Game(table, n_players, seed, agents).run()`` plays one hand to its end (finished, stalled or
-capped) and keeps counters for the simulation report. Card effects are executed in
-:mod:`deckgen.rules.actions`; this module holds the turn structure.
+capped) and keeps counters for the reports. Card effects are executed by the handlers of
+:mod:`deckgen.rules.actions`; this module holds the turn structure:
+
+  - a penalty waiting for the player (stacking) is answered first, and the answer uses the turn;
+  - otherwise a player who owes lost turns loses this one (one owed turn served);
+  - otherwise they play a legal card or draw.
 """
 
 from __future__ import annotations
 
-import random
-
 from deckgen.rules import actions
-from deckgen.rules.state import CAPPED, FINISHED, STALLED, State
+from deckgen.rules.record import CAUSES, TRACE_EVERY, TRACE_MAX
+from deckgen.rules.state import CAPPED, STALLED, State
 from deckgen.rules.table import NUM, WLD, Table
+
+NO_PLAY = CAUSES.index("no_play")
 
 
 class Game(State):
-    def __init__(self, table: Table, n_players: int, seed, agents, record: bool = True, dealer: int | None = None):
-        super().__init__(table, n_players, record)
-        self.rng = random.Random(seed)
+    def __init__(self, table: Table, n_players: int, seed, agents, record: bool = True,
+                 dealer: int | None = None):
+        super().__init__(table, n_players, seed, record)
         self.agents = agents if isinstance(agents, (list, tuple)) else [agents] * n_players
         o = table.opts
         self.o = o
         self.dealer = n_players - 1 if dealer is None else dealer
-        self.turn_cap = o["turn_cap"]
-        self.draw_one = o["no_playable_card"] == "draw-one"
-        self.must_play_drawn = o["play_drawn"] == "must"
-        self.may_draw = o["may_draw_instead"]
-        self.stacking = o["stacking"]
-        self.mercy = o["mercy_limit"]
-        self.uno_penalty = o["uno_penalty"]
-        self.power_rule = o["power_cards"] and table.any_flex
+        self.turn_cap = o.turn_cap
+        self.draw_one = o.no_playable_card == "draw-one"
+        self.must_play_drawn = o.play_drawn == "must"
+        self.may_draw = o.may_draw_instead
+        self.stacking = o.stacking
+        self.mercy = o.mercy_limit
+        self.uno_penalty = o.uno_penalty
+        self.power_rule = o.power_cards and table.any_flex
         self.flex_rule = table.any_flex
-        self.bluff = o["challenge"]
-        self.restrict = o["wild_draw_four_legal"]
-        self.jump_in = o["jump_in"]
-        self.lose_turn = [False] * n_players
-        self.pending = 0          # stacked penalty waiting for the current player
-        self.pending_val = 0
-        self.pending_kind = -1
-        self.pending_from = -1
-        self.pending_challenge = None   # (offender, guilty) when the pending card may be challenged
+        self.bluff = o.challenge
+        self.restrict = o.wild_draw_four_legal
+        self.jump_in = o.jump_in
         self.idle = 0
-        self.turns = self.decisions = self.flex_plays = self.power_flips = 0
+        self.decisions = self.flex_plays = self.power_flips = 0
         self.max_stack = 0
         self.max_hand = 0
-        self.plays_by_kind = [0] * len(table.kinds)
+        nk = len(table.kinds)
+        self.plays_by_kind = [0] * nk
+        self.penalty_by_kind = [0] * nk
+        self.plays_by_seat_kind = [[0] * nk for _ in range(n_players)]
+        self.trace: list[tuple[int, int, tuple[int, ...]]] = []
+        self.next_trace = 0
         self.score = 0
 
     # ---------------------------------------------------------------- setup
@@ -59,7 +63,7 @@ class Game(State):
         for _ in range(t.hand_size):
             p = first
             for _ in range(self.n):
-                if self.op_draw(p, "deal") is None:
+                if self.op_deal(p) is None:
                     return self.op_end(STALLED, None)
                 p = self.step(p)
         self.max_hand = max(len(h) for h in self.hands)
@@ -67,7 +71,7 @@ class Game(State):
 
     def _turn_start_card(self, first: int) -> None:
         t = self.t
-        number_only = self.o["start_card"] == "number-only"
+        number_only = self.o.start_card == "number-only"
         for _ in range(len(self.draw_pile) + 1):
             if not self.draw_pile:
                 break
@@ -75,11 +79,10 @@ class Game(State):
             if number_only and t.cat[f] != NUM:
                 self.op_aside()
                 continue
-            if not number_only and t.cat[f] == WLD and any(e.op == "draw" for e in t.effects[2 * f]):
+            if not number_only and t.cat[f] == WLD and t.draw_val[2 * f]:
                 self.op_return(self.rng.randrange(len(self.draw_pile)))
                 continue
             self.op_start()
-            self.set_top(2 * f)
             return actions.start_effects(self, f, first)
         self.op_turn(first)
         self.op_end(STALLED, None)
@@ -93,19 +96,47 @@ class Game(State):
             if self.turns >= cap:
                 self.op_end(CAPPED, None)
                 break
+            if self.turns >= self.next_trace:
+                self.sample()
             self.turn()
         return self
 
+    def sample(self) -> None:
+        """A hand-size sample for the record (every TRACE_EVERY turns, at most TRACE_MAX)."""
+        self.next_trace = self.turns + TRACE_EVERY
+        if len(self.trace) < TRACE_MAX:
+            alive = self.alive
+            self.trace.append((self.turns, len(self.draw_pile),
+                               tuple([len(h) if alive[q] else -1 for q, h in enumerate(self.hands)])))
+
     def turn(self) -> None:
+        """One turn of the current player: answer a waiting penalty, serve a lost turn, or play."""
         p = self.cur
         self.turns += 1
-        if self.pending and self.alive[p]:      # a penalty waits for p, lost turn or not
-            return actions.respond_to_penalty(self, p)
-        if self.lose_turn[p] or not self.alive[p]:
-            self.lose_turn[p] = False
+        if not self.alive[p]:
             self.op_turn(self.step(p))
-            return
-        self.take_turn(p)
+        elif self.pending and (self.pend.victim == p or not self.alive[self.pend.victim]):
+            actions.respond_to_penalty(self, p)
+        elif self.any_owed and self.owed[p]:
+            self.op_owe(p, self.owed[p] - 1)
+            self.op_turn(self.step(p))
+        else:
+            self.take_turn(p)
+        if self.uno_open >= 0 and self.turns >= self.uno_closes:
+            actions.close_uno_window(self)
+
+    def next_to_act(self) -> int:
+        """Who acts next: from the current player on, the first who must answer a waiting
+        penalty or owes no lost turn (a query: nothing changes)."""
+        owed = list(self.owed)
+        q = self.cur
+        for _ in range(sum(owed) + self.n + 1):
+            if self.alive[q] and ((self.pending and self.pend.victim == q) or not owed[q]):
+                return q
+            if self.alive[q]:
+                owed[q] -= 1
+            q = self.step(q)
+        return q
 
     def take_turn(self, p: int) -> None:
         """p plays a legal card of their choice, or draws."""
@@ -151,12 +182,14 @@ class Game(State):
         restricted = self.t.restricted
         if not any(restricted[m] for m in moves) or self.restrict == "always":
             return moves
-        if self.restricted_play_legal(p, moves, None):
+        if self.restricted_play_legal(p, moves):
             return moves
         return [m for m in moves if not restricted[m]]
 
-    def restricted_play_legal(self, p: int, moves: list[int] | None, played: int | None) -> bool:
-        """Whether a 'challenge' card may be played now (played: the face already taken out)."""
+    def restricted_play_legal(self, p: int, moves: list[int] | None) -> bool:
+        """Whether a 'challenge' card may be played now: always; without a card of the current
+        colour; or without another playable card (other 'challenge' cards do not count, or two of
+        them could never be played)."""
         t = self.t
         if self.restrict == "always":
             return True
@@ -176,7 +209,7 @@ class Game(State):
     def no_play(self, p: int) -> None:
         """No card played from the hand: draw one (may play it) or draw until playable."""
         while True:
-            f = self.op_draw(p)
+            f = self.op_draw(p, NO_PLAY)
             if f is None:
                 return self.pass_turn(p, idle=True)
             if self.mercy and len(self.hands[p]) >= self.mercy:
@@ -209,29 +242,35 @@ class Game(State):
         self.op_turn(self.step(p))
 
     def play(self, p: int, move: int, how: str = "play") -> None:
+        """p plays a card: its effects apply in order, then p wins (an empty hand), may be caught
+        without UNO (one card), and the turn goes to the one player the effects name."""
         t = self.t
         guilty = False
         if t.restricted[move]:
-            guilty = not self.restricted_play_legal(p, None, None)
+            guilty = not self.restricted_play_legal(p, None)
         self.op_play(p, move, how)
         self.idle = 0
-        self.plays_by_kind[t.mkind[move]] += 1
+        k = t.mkind[move]
+        self.plays_by_kind[k] += 1
+        self.plays_by_seat_kind[p][k] += 1
         if move & 1:
             self.flex_plays += 1
             actions.flip_power(self, p, False)
-        self.set_top(move)
         effects = t.effects[move]
-        if effects:
-            actions.apply(self, p, move, effects, guilty)
-        else:
-            self.op_turn(self.step(p))
+        nxt = actions.apply(self, p, move, effects, guilty, how) if effects else self.step(p)
+        if self.outcome is not None:
+            return
         hand = self.hands[p]
-        if not hand:
-            if self.outcome is None:
-                actions.win(self, p)
-        elif len(hand) == 1 and self.uno_penalty and self.outcome is None:
+        if not self.alive[p]:
+            pass                                # knocked out by their own card (a steal)
+        elif not hand:
+            return actions.win(self, p)
+        elif len(hand) == 1 and self.uno_penalty:
             actions.uno_call(self, p)
-        if self.jump_in and how != "jump" and self.outcome is None and not self.pending:
+            if self.outcome is not None:
+                return
+        self.op_turn(nxt if self.alive[nxt] else self.step(nxt))
+        if self.jump_in and how != "jump" and not self.pending:
             actions.jump_in(self, p)
 
 
@@ -243,4 +282,4 @@ def play_game(table: Table, n_players: int, seed, agents, record: bool = False, 
     return game.run()
 
 
-__all__ = ["CAPPED", "FINISHED", "STALLED", "Game", "play_game"]
+__all__ = ["CAPPED", "STALLED", "Game", "play_game"]

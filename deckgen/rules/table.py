@@ -11,10 +11,10 @@ Side 0 is a card's regular side, side 1 its flex side (only for cards that have 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from deckgen.effects import Effect
 from deckgen.model import NUMBER, WILD, Deck
+from deckgen.options import RuleOptions
 
 NUM, ACT, WLD = 0, 1, 2
 _CAT = {"number": NUM, "action": ACT, "wild": WLD}
@@ -31,7 +31,7 @@ class Table:
     """Flat, precomputed facts about one deck under its rule options."""
 
     deck_id: str
-    opts: dict[str, Any]
+    opts: RuleOptions
     faces: tuple                       # Card per face
     colors: tuple[str, ...]            # palette colour ids in play, in palette order
     kinds: tuple[str, ...]             # kind ids; a move's kind indexes this
@@ -46,6 +46,7 @@ class Table:
     mkind: tuple[int, ...]
     mcat: tuple[int, ...]
     msym: tuple[int, ...]              # matching symbol: kind index for actions, -1 for numbers
+    mval: tuple[int, ...]              # the number the move shows on the pile, -1 for none
     mcolor: tuple[int, ...]            # colour the move matches by (flex colour on side 1)
     effects: tuple[tuple[Effect, ...], ...]
     draw_val: tuple[int, ...]          # stackable penalty value (0: not a draw card, or a targeted one)
@@ -107,7 +108,7 @@ def _side_effects(deck: Deck, card, kind_id: str, opts) -> tuple[Effect, ...]:
         effects.append(FLIP)
     if card.duel and not kind.has("duel"):
         effects.append(DUEL)
-    if opts.get("seven_zero") and kind.category == NUMBER and not card.duel:
+    if opts.seven_zero and kind.category == NUMBER and not card.duel:
         if card.value == 7:
             effects.append(SWAP)
         elif card.value == 0:
@@ -120,16 +121,16 @@ def colors_in_play(deck: Deck) -> tuple[str, ...]:
     return tuple(cid for cid in deck.palette.ids() if cid in used)
 
 
-def compile_deck(deck: Deck, opts: dict[str, Any] | None = None) -> Table:
+def compile_deck(deck: Deck, opts: RuleOptions | None = None) -> Table:
     """Build the play table of a deck under its rule options (or the given ones)."""
-    opts = dict(deck.rule_options if opts is None else opts)
+    opts = deck.rule_options if opts is None else opts
     colors = colors_in_play(deck)
     cidx = {c: i for i, c in enumerate(colors)}
     kinds = tuple(deck.kinds)
     kidx = {k: i for i, k in enumerate(kinds)}
     faces = tuple(deck.cards)
-    per_move: dict[str, list] = {k: [] for k in ("mkind", "mcat", "msym", "mcolor", "effects", "draw_val",
-                                                 "restricted")}
+    per_move: dict[str, list] = {k: [] for k in ("mkind", "mcat", "msym", "mval", "mcolor", "effects",
+                                                 "draw_val", "restricted")}
     for card in faces:
         for side in (0, 1):
             if side and card.flex:
@@ -142,6 +143,7 @@ def compile_deck(deck: Deck, opts: dict[str, Any] | None = None) -> Table:
             per_move["mkind"].append(kidx[kind_id])
             per_move["mcat"].append(cat)
             per_move["msym"].append(-1 if cat == NUM else kidx[kind_id])
+            per_move["mval"].append(card.value if cat == NUM and card.value is not None else -1)
             per_move["mcolor"].append(cidx.get(col, -1) if col and not card.colorless else -1)
             per_move["effects"].append(effects)
             targeted = any(e.op == "target" for e in effects)     # a chosen victim is never stacked on
