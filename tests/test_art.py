@@ -45,14 +45,14 @@ def findings(path: Path, code: str | None = None):
 def test_example_deck_uses_every_key_of_its_own_look():
     deck = manifest.load_deck("woodland")
     assert deck.back_image.vector and deck.logo.vector and deck.fonts.endswith("fonts")
-    trade, acorns, night = deck.kinds["trade"], deck.kinds["acorns"], deck.kinds["night"]
-    assert trade.icon is not None and trade.text.get("es").startswith("Cambia")
+    steal, acorns, night = deck.kinds["steal"], deck.kinds["acorns"], deck.kinds["night"]
+    assert steal.icon is not None and steal.text.get("es").startswith("Elige")
     assert acorns.art is not None and acorns.art_fit == "contain"
     assert night.art is not None and night.art_fit == "cover"
     fox = deck.card("fox-7")
     assert fox.art is not None and fox.art_fit == "cover" and fox.art.where == "cards[0].art"
     assert deck.card("owl-skip").text.get("en") == "The next player loses their turn."
-    assert set(deck.kinds["trade"].text.values) == {"es", "en"}
+    assert set(deck.kinds["steal"].text.values) == {"es", "en"}
 
 
 def test_example_deck_is_clean_and_listed():
@@ -95,9 +95,9 @@ def test_a_path_leaving_the_manifest_folder_is_an_error(deck_dir, value):
 def test_a_symlink_out_of_the_folder_is_an_error(deck_dir):
     Image.new("RGB", (10, 10)).save(deck_dir.parent / "secret.png")
     (deck_dir / "art" / "link.png").symlink_to(deck_dir.parent / "secret.png")
-    edit(deck_dir / "woodland.toml", 'icon = "icons/trade.svg"', 'icon = "art/link.png"')
+    edit(deck_dir / "woodland.toml", 'icon = "icons/steal.svg"', 'icon = "art/link.png"')
     found, _ = findings(deck_dir / "woodland.toml", "image")
-    assert [f.where for f in found] == ["kinds.trade.icon"]
+    assert [f.where for f in found] == ["kinds.steal.icon"]
     assert "symlink" in found[0].message and "outside" in found[0].message
 
 
@@ -159,7 +159,7 @@ def test_an_svg_referring_outside_itself_is_an_error_and_nothing_is_fetched(deck
 
     svg = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
            f'viewBox="0 0 10 10">{body}</svg>')
-    (deck_dir / "icons" / "trade.svg").write_text(svg, "utf-8")
+    (deck_dir / "icons" / "steal.svg").write_text(svg, "utf-8")
     calls = []
     real = resvg_py.svg_to_bytes
 
@@ -169,7 +169,7 @@ def test_an_svg_referring_outside_itself_is_an_error_and_nothing_is_fetched(deck
 
     monkeypatch.setattr(resvg_py, "svg_to_bytes", spy)
     found, _ = findings(deck_dir / "woodland.toml", "image")
-    assert [f.where for f in found] == ["kinds.trade.icon"]
+    assert [f.where for f in found] == ["kinds.steal.icon"]
     assert "outside its own file" in found[0].message and what in found[0].message
     assert not [c for c in calls if "example.com" in c.get("svg_string", "") or "tree.png" in c.get("svg_string", "")]
 
@@ -177,7 +177,7 @@ def test_an_svg_referring_outside_itself_is_an_error_and_nothing_is_fetched(deck
 def test_svg_entities_are_refused(deck_dir):
     svg = ('<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
            '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><text>&x;</text></svg>')
-    (deck_dir / "icons" / "trade.svg").write_text(svg, "utf-8")
+    (deck_dir / "icons" / "steal.svg").write_text(svg, "utf-8")
     found, _ = findings(deck_dir / "woodland.toml", "image")
     assert "entity" in found[0].message
 
@@ -271,7 +271,7 @@ def test_webp_and_svg_load(tmp_path):
     Image.new("RGBA", (30, 20), (0, 128, 0, 128)).save(tmp_path / "a.webp", lossless=True)
     ref = _ref(tmp_path / "a.webp")
     assert ref.format == "webp" and ref.size == (30, 20)
-    svg = _ref(EXAMPLE / "icons" / "trade.svg")
+    svg = _ref(EXAMPLE / "icons" / "steal.svg")
     pic = images.picture(svg, (100, 100), "contain")
     assert pic.size == (100, 100) and pic.getpixel((0, 0))[3] == 0 and pic.getchannel("A").getbbox()
 

@@ -23,7 +23,7 @@ from tests.test_render_golden import difference
 
 GOLDENS = ROOT / "tests" / "goldens" / "woodland"
 EXAMPLE = ROOT / "decks" / "examples" / "woodland"
-FACES = ["fox-7", "frog-6", "owl-skip", "fish-acorns", "fox-trade", "night", "back"]
+FACES = ["fox-7", "frog-6", "owl-skip", "fish-acorns", "fox-steal", "night", "back"]
 UPDATE = os.environ.get("DECKGEN_UPDATE_GOLDENS") == "1"
 
 
@@ -63,9 +63,9 @@ def test_art_shows_in_the_oval_and_the_number_stays_readable(deck):
 
 
 def test_icon_replaces_the_symbol_in_centre_and_corners(deck):
-    spec = face_spec(deck, "fox-trade", False)
-    assert spec.icon is not None and spec.icon == deck.kinds["trade"].icon
-    img = render_face(deck, "fox-trade", RenderSettings(dpi=100, bleed_mm=0))
+    spec = face_spec(deck, "fox-steal", False)
+    assert spec.icon is not None and spec.icon == deck.kinds["steal"].icon
+    img = render_face(deck, "fox-steal", RenderSettings(dpi=100, bleed_mm=0))
     corner = img.crop((0, 0, img.width // 4, img.height // 6))
     # the icon's pale yellow card shows in the top-left corner index
     assert any(abs(r - 255) < 8 and abs(g - 224) < 12 and abs(b - 138) < 16 for r, g, b in corner.get_flattened_data())
@@ -87,7 +87,7 @@ def test_cache_key_changes_exactly_for_the_faces_using_a_changed_image(tmp_path)
     after = keys()
     changed = {f for f in before if before[f] != after[f]}
     assert changed == {f"frog-{v}" for v in range(10)}
-    (folder / "icons" / "trade.svg").touch()            # same content: nothing to redraw
+    (folder / "icons" / "steal.svg").touch()            # same content: nothing to redraw
     assert keys() == after
 
 

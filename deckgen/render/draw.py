@@ -381,9 +381,14 @@ def draw_corner(img: Image.Image, d: ImageDraw.ImageDraw, spec: FaceSpec, frame:
                        DARK, sh, em.underline)
         bottom: float = bx[3] + (int(u * 3) if em.underline else 0)
         cx = (bx[0] + bx[2]) / 2
-    elif spec.icon is not None:
+    elif spec.icon is not None:                  # the kind's own icon on a white chip: its colours stay readable
         size = int(u * 17)
-        draw_icon(img, spec, spec.icon, size, l + size / 2 + u * 0.5, t + size / 2 + u * 0.5, sh)
+        x0, y0 = l + u * 0.5, t + u * 0.5
+        if sh:
+            d.rounded_rectangle([x0 + sh, y0 + sh, x0 + size + sh, y0 + size + sh], radius=int(u * 4), fill=DARK)
+        d.rounded_rectangle([x0, y0, x0 + size, y0 + size], radius=int(u * 4), fill=WHITE, outline=DARK,
+                            width=max(1, int(u * 0.6)))
+        draw_icon(img, spec, spec.icon, int(size * 0.8), x0 + size / 2, y0 + size / 2)
         bottom = t + size + u
     elif em.symbol:
         size = int(u * 17)
