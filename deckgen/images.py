@@ -47,8 +47,9 @@ _URL = re.compile(r"url\(\s*['\"]?\s*([^'\")]*)", re.IGNORECASE)
 _IMPORT = re.compile(r"@import", re.IGNORECASE)
 
 # Decoded rasters, by digest: filled when the manifest is read, so the renderer (and the
-# workers it forks) never decode a file twice.
+# workers it forks) never decode a file twice. Bounded: a long session keeps the latest.
 _decoded: dict[str, Image.Image] = {}
+DECODED_MAX = 32
 
 
 class ImageProblem(Exception):
@@ -151,7 +152,10 @@ def _raster_check(data: bytes, shown: str, digest: str) -> tuple[str, tuple[int,
     except Exception as exc:   # truncated or corrupt data: Pillow raises OSError, SyntaxError, ValueError ...
         raise ImageProblem(f"{shown} is damaged and cannot be decoded ({exc})",
                            hint="export the image again") from None
+    _decoded.pop(digest, None)
     _decoded[digest] = rgba
+    while len(_decoded) > DECODED_MAX:
+        del _decoded[next(iter(_decoded))]
     return fmt, rgba.size
 
 
@@ -345,16 +349,27 @@ def _picture(path: str, digest: str, fmt: str, isize: tuple[int, int], w: int, h
 
 def _source(path: str, digest: str) -> Image.Image:
     """The decoded raster (decoded when the manifest was read; again only in a fresh process)."""
-    if digest not in _decoded:
-        read_image(Path(path))
-    return _decoded[digest]
+    if digest in _decoded:
+        return _decoded[digest]
+    try:
+        fresh = read_image(Path(path))          # checked again: it may have changed since
+    except ImageProblem as exc:
+        from deckgen.errors import DeckgenError, error
+
+        raise DeckgenError(error("image", path, str(exc), hint=exc.hint)) from None
+    return _decoded[fresh.digest]
 
 
 @functools.lru_cache(maxsize=32)
 def _svg_bytes(path: str, digest: str) -> bytes:
-    data = Path(path).read_bytes()
-    if hashlib.sha256(data).hexdigest()[:20] != digest:     # changed since the manifest was read: check again
-        svg_check(data, path)
+    try:
+        data = Path(path).read_bytes()
+        if hashlib.sha256(data).hexdigest()[:20] != digest:     # changed since the manifest was read: check again
+            svg_check(data, path)
+    except (OSError, ImageProblem) as exc:
+        from deckgen.errors import DeckgenError, error
+
+        raise DeckgenError(error("image", path, str(exc), hint=getattr(exc, "hint", None))) from None
     return data
 
 
