@@ -144,6 +144,25 @@ def test_the_same_picture_everywhere_a_face_appears(deck, tmp_path):
     pictures = _images(book)
     back = render_face(deck, "back", RenderSettings(dpi=100, bleed_mm=0))
     assert any(im.size == back.size and difference(im, back)[0] < 1.0 for im in pictures)
+    # and the logo on its cover, drawn by the same image code as the card back's
+    from deckgen.images import picture
+    from deckgen.rulebook.images import LOGO_MM
+
+    side = round(LOGO_MM / 25.4 * 300)
+    fonts = tuple(s.path for s in face_spec(deck, "back", False).fonts[::-1])
+    expect = picture(deck.logo, (side, side), "contain", fonts)
+    first_page = PdfReader(io.BytesIO(book.read_bytes())).pages[0]
+    cover = [img.image for img in first_page.images if img.image.size == expect.size]
+    flat = Image.new("RGB", expect.size, "white")
+    flat.paste(expect.convert("RGB"), (0, 0), expect.getchannel("A"))
+    assert any(difference(im.convert("RGBA").convert("RGB") if im.mode != "RGBA" else _on_white(im), flat)[0] < 2.0
+               for im in cover), [im.size for im in cover]
+
+
+def _on_white(im: Image.Image) -> Image.Image:
+    flat = Image.new("RGB", im.size, "white")
+    flat.paste(im.convert("RGB"), (0, 0), im.getchannel("A"))
+    return flat
 
 
 def _images(pdf: Path) -> list[Image.Image]:

@@ -81,14 +81,19 @@ def _draw_group(group: list) -> int:
 
 
 def _groups(jobs_list: list) -> list[list]:
-    """Faces grouped by the images they show (art, icon, back image, logo), largest group first;
-    faces without images stay one per group."""
+    """Faces grouped by the images they show (art, icon, back image, logo), costliest group first
+    (a face counts 1, each image to render 4); faces without images stay one per group."""
     groups: dict[object, list] = {}
     for i, job in enumerate(jobs_list):
         spec = job[0]
         key = (spec.art, spec.icon, spec.back_image, spec.logo)
         groups.setdefault(key if any(key) else i, []).append(job)
-    return sorted(groups.values(), key=len, reverse=True)
+
+    def cost(group: list) -> int:
+        spec = group[0][0]
+        return len(group) + 4 * sum(x is not None for x in (spec.art, spec.icon, spec.back_image, spec.logo))
+
+    return sorted(groups.values(), key=cost, reverse=True)
 
 
 def _run(jobs_list: list, jobs: int | None, progress) -> None:

@@ -54,10 +54,27 @@ def paste_picture(img: Image.Image, pic: Image.Image, cx: float, cy: float, shad
     img.paste(pic.convert("RGB"), (x, y), alpha)
 
 
+ICON_BASE = 512        # icons are drawn once at this size and scaled down for every smaller use
+
+
+def icon_picture(spec: FaceSpec, ref: ImageRef, size: int) -> Image.Image:
+    """A kind's icon contained in a ``size`` square: from one drawing at ICON_BASE when smaller."""
+    if size >= ICON_BASE:
+        return picture(ref, (size, size), "contain", image_fonts(spec))
+    return _icon_scaled(ref, size, image_fonts(spec)).copy()
+
+
+@functools.lru_cache(maxsize=32)
+def _icon_scaled(ref: ImageRef, size: int, fonts: tuple[str, ...]) -> Image.Image:
+    base = picture(ref, (ICON_BASE, ICON_BASE), "contain", fonts)
+    k = size / ICON_BASE
+    return base.resize((max(1, round(base.width * k)), max(1, round(base.height * k))), Image.Resampling.LANCZOS)
+
+
 def draw_icon(img: Image.Image, spec: FaceSpec, ref: ImageRef, size: int, cx: float, cy: float,
               shadow: float = 0.0) -> None:
     """A kind's own icon (contained in a ``size`` square) instead of a generated symbol."""
-    paste_picture(img, picture(ref, (size, size), "contain", image_fonts(spec)), cx, cy, shadow)
+    paste_picture(img, icon_picture(spec, ref, size), cx, cy, shadow)
 
 
 def inscribed(rx: float, ry: float, aspect: float) -> tuple[int, int]:
@@ -235,7 +252,7 @@ def _centre_symbol(img, spec: FaceSpec, name: str, size: int, cx: float, cy: flo
                    halo: int) -> None:
     """A symbol (or the kind's icon) in the oval, with a white halo when it sits on art."""
     if name == "icon" and spec.icon is not None:
-        pic = picture(spec.icon, (size, size), "contain", image_fonts(spec))
+        pic = icon_picture(spec, spec.icon, size)
         if halo:
             paste_mask(img, WHITE, _grown(pic.getchannel("A"), halo), cx, cy)
         paste_picture(img, pic, cx, cy, shadow * 0.6)
