@@ -291,3 +291,21 @@ def test_any_bytes_as_an_image_give_a_finding_or_an_image_never_a_crash(tmp_path
     ref = images.load_image("x.png", "deck.logo", tmp_path, out)
     assert (ref is None) == bool(out.errors)
     assert all(f.where == "deck.logo" for f in out.findings)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=40),
+       st.sampled_from(["href", "xlink:href"]))
+def test_any_outside_reference_in_an_svg_is_refused(target, attr):
+    """Whatever an href names, unless it is #id inside the file or a data: URI, the SVG is refused."""
+    from xml.sax.saxutils import quoteattr
+
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 4 4">'
+           f'<image {attr}={quoteattr(target)} width="4" height="4"/></svg>').encode()
+    inside = target.strip().startswith(("#", "data:"))
+    try:
+        images.svg_check(svg, "x.svg")
+        refused = False
+    except images.ImageProblem as exc:
+        refused = "outside its own file" in str(exc)
+    assert refused == (not inside)

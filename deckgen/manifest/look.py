@@ -54,7 +54,7 @@ def _fonts_folder(value: Any, base: Path, out: Collector) -> str | None:
     return str(folder)
 
 
-def _fit(table: dict, where: str, out: Collector, line: int | None = None) -> str | None:
+def _fit(table: dict, where: str, out: Collector, line: int | None = None, warn: bool = True) -> str | None:
     fit = table.get("art_fit")
     if fit is None:
         return None
@@ -62,7 +62,7 @@ def _fit(table: dict, where: str, out: Collector, line: int | None = None) -> st
         out.error("value", f"{where}.art_fit", f"unknown art_fit {fit!r}", line=line,
                   hint=did_you_mean(str(fit), ART_FITS) or "expected cover or contain")
         return None
-    if "art" not in table:
+    if warn and "art" not in table:
         out.warning("art-fit", f"{where}.art_fit", "art_fit has no effect without art", line=line)
     return str(fit)
 
@@ -116,7 +116,7 @@ def cards_look(raw: Any, cards: list[Card], path: Path, out: Collector, lines: l
         if "art" in table:
             art: ImageRef | None = load_image(table["art"], f"{where}.art", base, out, line)
             look["art"] = art
-        look["art_fit"] = _fit(table, where, out, line)
+        look["art_fit"] = _fit(table, where, out, line, warn=False)    # may set how its kind's art fits
         look["text"] = _text(table, where, shape, line)
         looks[where] = look
     return [replace(c, **looks[c.where]) if c.where in looks else c for c in cards]

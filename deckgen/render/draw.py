@@ -290,17 +290,20 @@ def draw_art(img: Image.Image, spec: FaceSpec, frame: Frame) -> None:
     img.paste(pic.convert("RGB"), (round(cx - mask.width / 2), round(cy - mask.height / 2)), alpha)
 
 
-def rules_area(frame: Frame) -> tuple[float, float, float, float]:
-    """The box the rules line may use: along the bottom of the safe zone, clear of the turned index."""
+def rules_area(frame: Frame, flex: bool = False) -> tuple[float, float, float, float]:
+    """The box the rules line may use: along the bottom of the safe zone, clear of the turned index
+    (and above the turned flex badge on a Flex card)."""
     u = frame.unit()
     l, _, r, b = frame.safe_box
+    if flex:
+        b -= u * 31
     return l, b - u * 30, r - u * 27, b
 
 
-def rules_layout(text: str, font: str, frame: Frame) -> tuple[int, list[str], bool]:
+def rules_layout(text: str, font: str, frame: Frame, flex: bool = False) -> tuple[int, list[str], bool]:
     """(font px, lines, fits): the largest size from 9 pt down to 6 pt at which ``text`` fits the
     rules area; when even 6 pt does not fit, 6 pt with the lines that fit (the last one cut)."""
-    x0, y0, x1, y1 = rules_area(frame)
+    x0, y0, x1, y1 = rules_area(frame, flex)
     pad = frame.unit() * 2.0
     avail_w, avail_h = x1 - x0 - 2 * pad, y1 - y0 - 2 * pad
     pt = RULES_MAX_PT
@@ -342,9 +345,9 @@ def draw_rules(img: Image.Image, d: ImageDraw.ImageDraw, spec: FaceSpec, frame: 
         return
     u = frame.unit()
     font = font_file(spec, "text")
-    px, lines, _ = rules_layout(spec.rules, font, frame)
+    px, lines, _ = rules_layout(spec.rules, font, frame, spec.flex is not None)
     f = pil_font(font, px)
-    x0, _, x1, y1 = rules_area(frame)
+    x0, _, x1, y1 = rules_area(frame, spec.flex is not None)
     pad = u * 2.0
     lh = px * RULES_LEADING
     y0 = y1 - len(lines) * lh - 2 * pad
@@ -483,7 +486,8 @@ def draw_caption(img: Image.Image, spec: FaceSpec, frame: Frame) -> None:
     u = frame.unit()
     lines = split_lines(spec.caption, 14)
     line_h = u * 5.2
-    _, cy = along(frame, -u * (37 if spec.flex else 43))
+    # low in the oval; above a rules panel; on a Flex card with a rules panel, high in the oval
+    _, cy = along(frame, u * 40 if spec.flex and spec.rules else -u * (37 if spec.flex else 36 if spec.rules else 43))
     ys = [cy + (i - (len(lines) - 1) / 2) * line_h * 1.35 for i in range(len(lines))]
     chords = [chord(frame, max(y - frame.center[1] - line_h, y - frame.center[1] + line_h, key=abs)) for y in ys]
     fonts = [fit(font_file(spec, "text"), line, int(x1 - x0 - u * 7), int(line_h))[0] for line, (x0, x1) in zip(lines, chords)]

@@ -40,7 +40,7 @@ def look_check(deck: Deck) -> list[Finding]:
                                    hint=f"use at least {MIN_DPI} dpi at the printed size, or an SVG"))
         if spec.rules and fid not in rules_seen:
             rules_seen.add(fid)
-            _, _, fits = rules_layout(spec.rules, font_file(spec, "text"), frame)
+            _, _, fits = rules_layout(spec.rules, font_file(spec, "text"), frame, spec.flex is not None)
             if not fits:
                 card = next(c for c in deck.cards if c.id == fid)
                 key = f"{card.where}.text" if card.text else f"kinds.{card.kind}.text"
