@@ -294,9 +294,8 @@ def rules_area(frame: Frame, flex: bool = False) -> tuple[float, float, float, f
     """The box the rules line may use: along the bottom of the safe zone, clear of the turned index
     (and above the turned flex badge on a Flex card)."""
     u = frame.unit()
-    l, _, r, b = frame.safe_box
-    if flex:
-        b -= u * 31
+    l, _, r, safe_bottom = frame.safe_box
+    b = safe_bottom - (u * 31 if flex else 0.0)
     return l, b - u * 30, r - u * 27, b
 
 
