@@ -8,8 +8,13 @@ The issue's targets are for the card sheets (`--no-rulebook`); the full build wi
 rulebooks (es, en) is timed warm as well and reported on its own line.
 
     .venv/bin/python benchmarks/build.py [--runs 3] [--deck no-mercy] [--jobs N]
+    .venv/bin/python benchmarks/build.py --art [--runs 3]
 
 Targets (2 cores): warm <= 1.0 s, cold <= 2.0 s, PDF work < 1/5 of the total.
+
+``--art`` times the cold card-sheet build (``--no-rulebook``, empty cache, fresh process) of the
+example deck with art (``woodland``: SVG art, icon, back image, logo, rules text, its own fonts)
+against the same manifest with those keys removed. Target: art / plain <= 1.5.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -42,11 +48,52 @@ def run(cmd: list[str], env: dict) -> tuple[float, str]:
     return time.perf_counter() - start, out.stdout
 
 
+ART_KEYS = ("back_image", "logo", "icon", "art", "art_fit")   # the images; text and fonts stay
+
+
+def plain_copy(manifest: Path, folder: Path) -> Path:
+    """The manifest with its art keys (art, art_fit, icon, back image, logo) removed; the rules
+    text and the fonts folder stay (they are in both builds), and the fonts folder is copied."""
+    text = manifest.read_text("utf-8")
+    text = re.sub(r"^(?:" + "|".join(ART_KEYS) + r") = .*\n", "", text, flags=re.M)
+    shutil.copytree(manifest.parent / "fonts", folder / "fonts")
+    out = folder / manifest.name
+    out.write_text(text, "utf-8")
+    return out
+
+
+def art_main(runs: int) -> None:
+    """Cold card-sheet builds of the art example against the same deck without its art."""
+    from deckgen.manifest import find_deck
+
+    py = sys.executable
+    walls: dict[str, list[float]] = {"art": [], "plain": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        art = find_deck("woodland")
+        plain = plain_copy(art, Path(tmp))
+        for i in range(runs):
+            for name, ref in (("plain", plain), ("art", art)):
+                cache = Path(tmp) / f"cache-{name}-{i}"
+                env = {**os.environ, "DECKGEN_CACHE": str(cache)}
+                cmd = [py, "-m", "deckgen", "build", str(ref), "-o", str(Path(tmp) / "out"), "--no-rulebook"]
+                walls[name].append(run(cmd, env)[0])
+                shutil.rmtree(cache)
+    art_s, plain_s = statistics.median(walls["art"]), statistics.median(walls["plain"])
+    print(f"cold deckgen build woodland --no-rulebook, {os.cpu_count()} cores, {runs} runs (median wall time)")
+    print(f"  with art:    {art_s:.3f} s  (runs: {', '.join(f'{w:.2f}' for w in walls['art'])})")
+    print(f"  art removed: {plain_s:.3f} s  (runs: {', '.join(f'{w:.2f}' for w in walls['plain'])})")
+    print(f"  ratio: {art_s / plain_s:.2f} (target <= 1.5)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deck", default="no-mercy")
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--art", action="store_true", help="the art example against the same deck without art")
     args = ap.parse_args()
+    if args.art:
+        art_main(args.runs)
+        return
     py = sys.executable
     results: dict[str, list[float]] = {"cold": [], "warm": []}
     breakdown: dict[str, list[dict]] = {"cold": [], "warm": []}

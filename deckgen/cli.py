@@ -213,10 +213,11 @@ def list_cmd(deck_ref: str | None, as_json: bool) -> None:
 
     base = manifest.find_deck(deck_ref).parent if deck_ref else None
     decks = []
-    for name in manifest.bundled_decks():
+    for name, example in [*((n, False) for n in manifest.bundled_decks()),
+                          *((n, True) for n in manifest.example_decks())]:
         result = manifest.load(name)
         deck = result.deck
-        decks.append({"name": name, "title": deck.name() if deck else None,
+        decks.append({"name": name, "example": example, "title": deck.name() if deck else None,
                       "cards": deck.total if deck else None,
                       "extras": sum(c.count for c in deck.components) if deck else None,
                       "file": str(result.path), "has_errors": deck is None or bool(result.errors)})
@@ -236,8 +237,9 @@ def list_cmd(deck_ref: str | None, as_json: bool) -> None:
         _echo_json(data)
         return
     width = _paths_width([d["name"] for d in decks] + [n for entries in rows.values() for n, _, _ in entries], 12)
-    click.echo("Decks:")
     for d in decks:
+        if d is decks[0] or (d["example"] and not any(e["example"] for e in decks[:decks.index(d)])):
+            click.echo("Examples (homemade, with art):" if d["example"] else "Decks:")
         if d["has_errors"]:
             click.echo(f"  {d['name']:<{width}} (has errors: run deckgen check {d['name']})")
             continue

@@ -7,7 +7,7 @@ nothing else. Nothing here is mutated after loading.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from deckgen.effects import Effect, draw_total, has
@@ -34,6 +34,28 @@ class Names:
             if fallback in self.values:
                 return self.values[fallback]
         return next(iter(self.values.values()), "")
+
+
+@dataclass(frozen=True)
+class ImageRef:
+    """An image file a manifest names (art, icon, back image, logo), checked when it was read.
+
+    Its repr and equality are its content (digest, format, pixel size), never where it lies,
+    so a face's cache key changes exactly when the file's content does.
+    """
+
+    path: str = field(repr=False, compare=False)    # the resolved file, inside the manifest's folder
+    digest: str                                     # sha256 of the file's bytes (first 20 hex digits)
+    format: str                                     # "svg", "png", "jpeg", "webp"
+    size: tuple[int, int]                           # pixels (an SVG: its intrinsic size in px)
+    where: str = field(default="", repr=False, compare=False)   # key path, e.g. "kinds.steal.icon"
+
+    @property
+    def vector(self) -> bool:
+        return self.format == "svg"
+
+
+ART_FITS = ("cover", "contain")
 
 
 @dataclass(frozen=True)
@@ -84,6 +106,10 @@ class Kind:
     effects: tuple[Effect, ...] = ()
     symbol: str | None = None      # renderer hint: "skip", "reverse", "plus", "roulette" ...
     label: Names | None = None     # short text printed on the card, e.g. "+4"; derived when None
+    icon: ImageRef | None = None   # replaces the generated symbol (centre and corners)
+    art: ImageRef | None = None    # illustration in the centre oval of every card of the kind
+    art_fit: str = "cover"         # "cover" | "contain"
+    text: Names | None = None      # a short rules line printed on the face
 
     @property
     def draw_value(self) -> int:
@@ -119,6 +145,9 @@ class Card:
     colorless: bool = False
     flex: FlexSide | None = None
     where: str = ""        # key path of the manifest entry it came from: "cards[12]"
+    art: ImageRef | None = None    # this card's own illustration (else its kind's)
+    art_fit: str | None = None     # None: the kind's
+    text: Names | None = None      # this card's own rules line (else its kind's)
 
     def name(self, lang: str) -> str:
         return self.names.get(lang)
@@ -162,6 +191,9 @@ class Deck:
     template_dir: str | None = None      # a homemade deck's own rulebook templates
     source: Path | None = None           # the manifest file
     description: Names | None = None
+    back_image: ImageRef | None = None   # full-bleed art for the card back
+    logo: ImageRef | None = None         # centre of the back and the rulebook's cover
+    fonts: str | None = None             # the deck's own fonts folder (resolved), see deckgen/fonts.py
 
     def name(self, lang: str | None = None) -> str:
         return self.names.get(lang or self.language)

@@ -106,7 +106,8 @@ def test_render_and_preview_json(tmp_path, write_manifest, minimal_text):
 
 def test_list_json_is_one_object():
     data = one_object(run("list", "--json"))
-    assert {d["name"] for d in data["decks"]} == {"classic", "no-mercy", "flex-spectrum"}
+    assert {d["name"] for d in data["decks"] if not d["example"]} == {"classic", "no-mercy", "flex-spectrum"}
+    assert {d["name"] for d in data["decks"] if d["example"]} == {"woodland"}
     assert {"palettes", "card_sizes", "papers", "print_shop_presets", "kinds", "notes"} <= set(data)
 
 

@@ -62,6 +62,25 @@ def test_installed_package_builds_cards_and_rulebooks_from_another_directory(ins
     assert result.returncode == 0, result.stderr
     made = sorted(p.name for p in (tmp_path / "output" / "classic").iterdir())
     assert made == ["classic-cards.pdf", "classic-rulebook-en.pdf", "classic-rulebook-es.pdf"]
-    font = subprocess.run([sys.executable, "-c", "from deckgen.render.fonts import font_path; print(font_path('display'))"],
+    font = subprocess.run([sys.executable, "-c", "from deckgen.fonts import font_path; print(font_path('display'))"],
                           cwd=tmp_path, env=env, capture_output=True, text=True, check=True).stdout.strip()
     assert font.startswith(str(target)) and font.endswith("LeagueSpartan-Black.otf")
+
+
+def test_installed_example_deck_builds_with_its_art_and_fonts(installed, tmp_path):
+    """The example deck, its SVG art and its fonts folder travel in the wheel; the user fonts
+    folder is the platform's user data folder, from any directory."""
+    _, target, _ = installed
+    env = dict(os.environ, PYTHONPATH=str(target), DECKGEN_CACHE=str(tmp_path / "cache"),
+               XDG_DATA_HOME=str(tmp_path / "data"))
+    env.pop("DECKGEN_FONTS", None)
+    result = subprocess.run([sys.executable, "-m", "deckgen", "build", "woodland", "--dpi", "30", "--no-rulebook"],
+                            cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "output" / "woodland" / "woodland-cards.pdf").is_file()
+    probe = ("from deckgen.fonts import user_fonts_dir, font_set; from deckgen.manifest import load_deck;"
+             "d = load_deck('woodland'); print(user_fonts_dir()); print(font_set(d.fonts).path('text'))")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env, capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out[0] == str(tmp_path / "data" / "deckgen" / "fonts")
+    assert out[1].startswith(str(target)) and out[1].endswith("DejaVuSerifCondensed-Bold.ttf")

@@ -10,10 +10,10 @@ from PIL import Image
 
 from deckgen import manifest
 from deckgen.effects import Effect
+from deckgen.fonts import covers_spanish, font_path
 from deckgen.model import Kind, Names
 from deckgen.render import RenderSettings, face_ids, render_face
 from deckgen.render.faces import face_spec, kind_emblem
-from deckgen.render.fonts import covers_spanish, font_path
 
 LOW = RenderSettings(dpi=60)
 

@@ -171,14 +171,14 @@ def test_keep_together_groups_are_never_nested():
     height for it), which left pages half empty."""
     from reportlab.lib import colors
 
+    from deckgen.fonts import register_pdf
     from deckgen.rulebook import pdf
-    from deckgen.rulebook.fonts import register
     from deckgen.rulebook.markup import parse
     from deckgen.rulebook.styles import make
 
     deck = manifest.load_deck("no-mercy")
     text, rec, _ = render_text(deck, "es")
-    st = make(register(), colors.HexColor("#1E63C4"))
+    st = make(register_pdf().family, colors.HexColor("#1E63C4"))
     story = pdf._flowables(parse(text), rec, st, {}, 170 * 72 / 25.4)
     for f in story:
         if isinstance(f, KeepTogether):

@@ -30,8 +30,8 @@ from reportlab.platypus import (
 
 from deckgen.balance import charts
 from deckgen.balance import text as T
+from deckgen.fonts import register_pdf
 from deckgen.progress import Progress
-from deckgen.rulebook import fonts
 
 MARGIN = 16 * mm
 INK = colors.HexColor("#1F2430")
@@ -78,21 +78,22 @@ class _Doc(BaseDocTemplate):
 
 
 def _styles() -> dict[str, ParagraphStyle]:
-    f = fonts.register()
+    fonts = register_pdf()
+    f = fonts.regular
     body = ParagraphStyle("body", fontName=f, fontSize=9.5, leading=13, textColor=INK, spaceAfter=5, alignment=TA_LEFT)
     return {
         "body": body,
         "intro": ParagraphStyle("intro", body, fontSize=8.5, leading=11.5, textColor=MUTED, spaceAfter=4),
-        "title": ParagraphStyle("title", body, fontName=f + "-Bold", fontSize=22, leading=26, textColor=HEAD,
+        "title": ParagraphStyle("title", body, fontName=fonts.bold, fontSize=22, leading=26, textColor=HEAD,
                                 spaceAfter=2),
         "subtitle": ParagraphStyle("subtitle", body, fontSize=11, leading=14, textColor=MUTED, spaceAfter=10),
-        "h1": ParagraphStyle("h1", body, fontName=f + "-Bold", fontSize=15, leading=19, textColor=HEAD,
+        "h1": ParagraphStyle("h1", body, fontName=fonts.bold, fontSize=15, leading=19, textColor=HEAD,
                              spaceBefore=2, spaceAfter=4),
-        "h2": ParagraphStyle("h2", body, fontName=f + "-Bold", fontSize=11, leading=14, spaceBefore=6, spaceAfter=3),
+        "h2": ParagraphStyle("h2", body, fontName=fonts.bold, fontSize=11, leading=14, spaceBefore=6, spaceAfter=3),
         "bullet": ParagraphStyle("bullet", body, leftIndent=12, bulletIndent=2, spaceAfter=2),
         "cell": ParagraphStyle("cell", body, fontSize=8, leading=10, spaceAfter=0),
         "head": ParagraphStyle("head", body, fontSize=7.5, leading=9, spaceAfter=0),
-        "lead": ParagraphStyle("lead", body, fontName=f + "-Bold", spaceBefore=3, spaceAfter=2),
+        "lead": ParagraphStyle("lead", body, fontName=fonts.bold, spaceBefore=3, spaceAfter=2),
         "small": ParagraphStyle("small", body, fontSize=7.5, leading=9.5, textColor=MUTED),
     }
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from reportlab.lib.utils import simpleSplit
 
-from deckgen.layout.fonts import register_fonts
+from deckgen.fonts import register_fonts
 from deckgen.layout.imposition import Flip, page_flip
 from deckgen.layout.papers import Paper, parse_paper
 from deckgen.layout.pdf import PdfMeta, finish, new_canvas

@@ -87,7 +87,7 @@ def cards_pdf_for_deck(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[fl
     words = TEXT[cover_languages(lang)[0]]
     meta = PdfMeta(title=words["meta_title"].format(deck=title),
                    subject=words["meta_subject"].format(cards=len(copies), paper=paper.name),
-                   keywords=f"deckgen, print and play, {deck.id}", language=lang)
+                   keywords=f"deckgen, print and play, {deck.id}", language=lang, fonts=deck.fonts)
     data = cards_pdf(pages, images, sheet.page_mm, meta, cover=cover, margin_mm=margin,
                      stroke_mm=options.marks.stroke_mm, guides=guide_lines(sheet) if options.guides else (),
                      progress=progress, label_band=sheet.label_band, label=sheet_label(title, lang),

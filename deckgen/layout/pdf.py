@@ -17,8 +17,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from deckgen import __version__
 from deckgen.errors import DeckgenError, error
+from deckgen.fonts import register_fonts
 from deckgen.layout.cover import CoverInfo, cover_languages, draw_cover
-from deckgen.layout.fonts import register_fonts
 from deckgen.layout.geometry import Line, Rect
 from deckgen.layout.imposition import PagePlan
 from deckgen.layout.pdfimage import read_png, register_image
@@ -34,10 +34,11 @@ class PdfMeta:
     keywords: str = ""
     author: str = "deckgen"
     language: str = "en"
+    fonts: str | None = None        # the deck's own fonts folder (deck.fonts)
 
 
 def new_canvas(buf, paper_mm: tuple[float, float], meta: PdfMeta) -> Canvas:
-    regular, _ = register_fonts()     # the initial font too, so no unembedded Helvetica is listed
+    regular, _ = register_fonts(meta.fonts)     # the initial font too, so no unembedded Helvetica is listed
     c = Canvas(buf, pagesize=(mm_to_pt(paper_mm[0]), mm_to_pt(paper_mm[1])), invariant=1,
                pageCompression=1, lang=meta.language, initialFontName=regular)
     c.setTitle(meta.title)
@@ -145,7 +146,7 @@ def cards_pdf(pages: Sequence[PagePlan], images: Mapping[str, Path], paper_mm: t
         raise DeckgenError(error("faces", "", "no rendered image for face(s): " + ", ".join(missing)))
     buf = io.BytesIO()
     c = new_canvas(buf, paper_mm, meta)
-    fonts = register_fonts()
+    fonts = register_fonts(meta.fonts)
     if cover is not None:
         for lang in cover_languages(meta.language):
             draw_cover(c, cover, lang, paper_mm, margin_mm, fonts)

@@ -12,6 +12,7 @@ from deckgen.datafile import Shape, names_of, read_toml, table_lines, with_lines
 from deckgen.errors import Collector, DeckgenError, DeckHasErrors, Finding, did_you_mean, error, exit_code
 from deckgen.manifest import names as naming
 from deckgen.manifest.kinds import parse_kinds, standard_kinds
+from deckgen.manifest.look import cards_look, deck_look, kinds_look
 from deckgen.manifest.palettes import find_palette, load_palette_file, parse_palette
 from deckgen.manifest.schema import (
     CARD_KEYS,
@@ -58,10 +59,15 @@ def bundled_decks() -> dict[str, Path]:
     return {p.stem: p for p in sorted(decks_dir().glob("*.toml")) if p.stem not in NOT_DECKS}
 
 
+def example_decks() -> dict[str, Path]:
+    """Homemade example decks, each in its own folder with its art: ``decks/examples/<id>/<id>.toml``."""
+    return {p.stem: p for p in sorted(decks_dir().glob("examples/*/*.toml")) if p.stem == p.parent.name}
+
+
 def find_deck(ref: str | Path) -> Path:
-    """A bundled deck name (``classic``) or a path to a manifest."""
+    """A bundled deck name (``classic``), an example's name (``woodland``) or a path to a manifest."""
     ref_s = str(ref)
-    bundled = bundled_decks()
+    bundled = {**bundled_decks(), **example_decks()}
     if ref_s in bundled:
         return bundled[ref_s]
     path = Path(ref_s)
@@ -109,9 +115,12 @@ def _parse_manifest(data: dict[str, Any], path: Path, palette_override: Palette 
     broken: set[str] = set()
     if "kinds" in data:
         kinds.update(parse_kinds(data["kinds"], "kinds", out, broken))
+        kinds = kinds_look(data["kinds"], kinds, path, out)
     scoring, points = _scoring(data.get("scoring"), kinds, broken, shape, out)
     lang = meta.get("language", "es") if meta else "es"
     cards = _cards(data.get("cards"), path, _Known(kinds, broken), palette, points, shape, out)
+    cards = cards_look(data.get("cards"), cards, path, out, table_lines(path, "cards"))
+    look = deck_look(data.get("deck"), path, out)
     components = _components(data.get("components", []), path, shape, out)
     deck = None
     if not out.errors and meta is not None and palette is not None and scoring is not None:
@@ -125,6 +134,7 @@ def _parse_manifest(data: dict[str, Any], path: Path, palette_override: Palette 
             back_text=Names(meta["back_text"]) if meta.get("back_text") else None,
             template_dir=meta.get("templates"), source=path,
             description=Names(meta["description"]) if meta.get("description") else None,
+            **look,
         )
     return LoadResult(deck, out.findings, path)
 

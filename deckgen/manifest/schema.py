@@ -17,6 +17,9 @@ DECK_KEYS = {
     "back_text": ("text", False),
     "description": ("text", False),
     "templates": ("string", False),
+    "back_image": ("image path", False),
+    "logo": ("image path", False),
+    "fonts": ("folder path", False),
 }
 
 PLAYERS_KEYS = {
@@ -64,6 +67,10 @@ KIND_KEYS = {
     "effects": ("array", False),
     "symbol": ("string", False),
     "label": ("text", False),
+    "icon": ("image path", False),
+    "art": ("image path", False),
+    "art_fit": ("string", False),
+    "text": ("text", False),
 }
 
 CARD_KEYS = {
@@ -80,6 +87,9 @@ CARD_KEYS = {
     "duel": ("boolean", False),
     "colorless": ("boolean", False),
     "flex": ("table", False),
+    "art": ("image path", False),
+    "art_fit": ("string", False),
+    "text": ("text", False),
 }
 
 FLEX_KEYS = {

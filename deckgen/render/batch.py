@@ -1,8 +1,8 @@
 """Rendering a whole deck: each distinct face once, on every core, through a content-hash cache.
 
-The cache key of a face is a hash of what the face shows (its :class:`FaceSpec`), the pixel
-frame (card size, DPI, bleed, safe zone), the fonts, the Pillow version and the renderer
-version; a face is drawn again only when one of these changes. Cache files and output files
+The cache key of a face is a hash of what the face shows (its :class:`FaceSpec`, which names
+its fonts and images by content digest), the pixel frame (card size, DPI, bleed, safe zone),
+the Pillow version and the renderer version; a face is drawn again only when one of these changes. Cache files and output files
 are written atomically.
 """
 
@@ -38,10 +38,9 @@ def cache_root(cache_dir: Path | None = None) -> Path:
 
 def face_key(spec: FaceSpec, frame: Frame, corner_guide: bool) -> str:
     from deckgen.render import RENDERER_VERSION
-    from deckgen.render.fonts import fonts_signature
 
-    text = "|".join([RENDERER_VERSION, pngfile.FORMAT, PIL.__version__, fonts_signature(), repr(frame),
-                     str(corner_guide), repr(spec)])
+    # the spec's repr holds the content digests of its fonts and images
+    text = "|".join([RENDERER_VERSION, pngfile.FORMAT, PIL.__version__, repr(frame), str(corner_guide), repr(spec)])
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -74,6 +73,29 @@ def _draw_job(job) -> str:
     return spec.face_id
 
 
+def _draw_group(group: list) -> int:
+    """Worker: draw faces that share their images (each image is then rendered once)."""
+    for job in group:
+        _draw_job(job)
+    return len(group)
+
+
+def _groups(jobs_list: list) -> list[list]:
+    """Faces grouped by the images they show (art, icon, back image, logo), costliest group first
+    (a face counts 1, each image to render 4); faces without images stay one per group."""
+    groups: dict[object, list] = {}
+    for i, job in enumerate(jobs_list):
+        spec = job[0]
+        key = (spec.art, spec.icon, spec.back_image, spec.logo)
+        groups.setdefault(key if any(key) else i, []).append(job)
+
+    def cost(group: list) -> int:
+        spec = group[0][0]
+        return len(group) + 4 * sum(x is not None for x in (spec.art, spec.icon, spec.back_image, spec.logo))
+
+    return sorted(groups.values(), key=cost, reverse=True)
+
+
 def _run(jobs_list: list, jobs: int | None, progress) -> None:
     total = len(jobs_list)
     n_proc = min(jobs or os.cpu_count() or 1, total)
@@ -88,8 +110,8 @@ def _run(jobs_list: list, jobs: int | None, progress) -> None:
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
     with ctx.Pool(n_proc) as pool:
-        for _ in pool.imap_unordered(_draw_job, jobs_list, chunksize=1):
-            done += 1
+        for n in pool.imap_unordered(_draw_group, _groups(jobs_list), chunksize=1):
+            done += n
             if progress:
                 progress("Rendering faces", done, total)
 

@@ -19,6 +19,9 @@ def stage_check(deck, options, report) -> list[Finding]:
     except DeckgenError as exc:
         for f in exc.findings:
             out.append(error("card-size", "deck.card_size", f.message, file=file, hint=f.hint))
+    from deckgen.render.look import look_check
+
+    out.extend(look_check(deck))          # images' resolution, back image shape, rules text fit
     used = {c.kind for c in deck.cards} | {c.flex.kind for c in deck.cards if c.flex}
     for kid in sorted(used):
         kind = deck.kinds.get(kid)

@@ -12,7 +12,8 @@ from types import MappingProxyType
 
 from deckgen.effects import Effect
 from deckgen.errors import DeckgenError, did_you_mean, error
-from deckgen.model import NUMBER, WILD, Card, Deck, Kind
+from deckgen.fonts import FontRef, deck_fonts
+from deckgen.model import NUMBER, WILD, Card, Deck, ImageRef, Kind
 from deckgen.palette import text_ink
 from deckgen.render.symbols import SHAPES, SYMBOLS
 
@@ -46,6 +47,7 @@ class FlexBadge:
     ink: RGB
     shape: str | None = None       # the flex colour's shape cue
     label: str = "FLEX"
+    icon: ImageRef | None = None   # the flex kind's own icon, instead of its symbol
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,14 @@ class FaceSpec:
     flex: FlexBadge | None = None
     title: str = ""                # card back
     title_ink: RGB = WHITE
+    # The deck's own look. Images and fonts show in the repr (the cache key) by content digest.
+    fonts: tuple[FontRef, ...] = ()        # (display, text); () = the default fonts
+    art: ImageRef | None = None            # illustration in the centre oval
+    art_fit: str = "cover"
+    icon: ImageRef | None = None           # replaces the generated symbol (centre and corners)
+    rules: str = ""                        # the rules line, in the deck's language
+    back_image: ImageRef | None = None     # card back: full-bleed art
+    logo: ImageRef | None = None           # card back: in the centre
 
 
 def words(lang: str) -> dict[str, str]:
@@ -151,6 +161,20 @@ def _shape(deck: Deck, color_id: str | None, symbols: bool) -> str | None:
     return sym if sym in SHAPES else None
 
 
+def face_fonts(deck: Deck) -> tuple[FontRef, ...]:
+    fonts = deck_fonts(deck)
+    return fonts.ref("display"), fonts.ref("text")
+
+
+def _look(deck: Deck, card: Card, kind: Kind) -> dict:
+    """The FaceSpec fields of a card's own look: fonts, art, icon, rules text."""
+    art = card.art or kind.art
+    fit = card.art_fit or kind.art_fit
+    text = card.text or kind.text
+    return {"fonts": face_fonts(deck), "art": art, "art_fit": fit if art else "cover", "icon": kind.icon,
+            "rules": text.get(deck.language) if text else ""}
+
+
 def card_face(deck: Deck, card: Card, symbols: bool) -> FaceSpec:
     lang = deck.language
     kind = deck.kinds[card.kind]
@@ -177,13 +201,13 @@ def card_face(deck: Deck, card: Card, symbols: bool) -> FaceSpec:
         fcolor = pal.get(card.flex.color).rgb if card.flex.color else None
         flex = FlexBadge(fcolor, corner_of(femblem) if fkind.category == NUMBER else femblem,
                          text_ink(fcolor) if fcolor else WHITE, _shape(deck, card.flex.color, symbols),
-                         words(lang)["flex"])
+                         words(lang)["flex"], fkind.icon)
         caption = caption if kind.category != NUMBER else ""
     uses_palette = oval == "segments" or "wheel" in (centre.symbol, corner_of(centre).symbol) or (
         flex is not None and flex.color is None)
     segments = segments if uses_palette else ()      # only what the face shows goes into its cache key
     return FaceSpec(card.id, field, oval, segments, ink, centre, corner_of(centre), text_ink(field),
-                    caption, marks, _shape(deck, card.color, symbols), flex)
+                    caption, marks, _shape(deck, card.color, symbols), flex, **_look(deck, card, kind))
 
 
 def power_face(deck: Deck, face_id: str) -> FaceSpec:
@@ -192,18 +216,21 @@ def power_face(deck: Deck, face_id: str) -> FaceSpec:
     if color_id in deck.palette.ids():
         rgb = deck.palette.get(color_id).rgb
     emblem = Emblem("", sym)
-    return FaceSpec(face_id, rgb, "white", (), rgb, emblem, emblem, text_ink(rgb), words(deck.language)["power"])
+    return FaceSpec(face_id, rgb, "white", (), rgb, emblem, emblem, text_ink(rgb), words(deck.language)["power"],
+                    fonts=face_fonts(deck))
 
 
 def back_face(deck: Deck) -> FaceSpec:
     pal = deck.palette
     oval = pal.colors[0].rgb
     title = (deck.back_text.get(deck.language) if deck.back_text else deck.name()).upper()
+    if deck.logo is not None or (deck.back_image is not None and deck.back_text is None):
+        title = ""                                 # the logo replaces the title; a back image stands alone
     from deckgen.palette import contrast
     candidates = [c.rgb for c in pal.colors[1:]] + [WHITE]
     title_ink = max(candidates, key=lambda c: (contrast(c, oval) >= 2.0, c != WHITE, contrast(c, oval)))
     return FaceSpec("back", BACK_FIELD, "none", (oval,), oval, Emblem(), Emblem(), WHITE, "", (), None, None,
-                    title, title_ink)
+                    title, title_ink, fonts=face_fonts(deck), back_image=deck.back_image, logo=deck.logo)
 
 
 def face_ids(deck: Deck) -> list[str]:

@@ -9,10 +9,10 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 
 from deckgen.atomic import write_bytes
+from deckgen.fonts import deck_fonts, pil_font
 from deckgen.icc import srgb_profile
 from deckgen.model import Deck
 from deckgen.render.batch import render_all
-from deckgen.render.fonts import font
 
 THUMB_W = 180          # thumbnail width in px
 GAP = 14
@@ -63,8 +63,9 @@ def contact_sheet(deck: Deck, settings, out_path: Path | None, progress=None) ->
     sheet = Image.new("RGB", (GAP + cols * (tw + GAP), head + rows * (th + label_h + GAP) + GAP), BG)
     d = ImageDraw.Draw(sheet)
     title = f"{deck.name()}  ·  {deck.total} cards, {len(ids)} distinct faces  ·  {deck.palette.name}"
-    d.text((GAP, 18), title, font=font("text", 26), fill=INK)
-    small = font("text", 15)
+    text_font = str(deck_fonts(deck).path("text"))
+    d.text((GAP, 18), title, font=pil_font(text_font, 26), fill=INK)
+    small = pil_font(text_font, 15)
     for i, fid in enumerate(ids):
         x = GAP + (i % cols) * (tw + GAP)
         y = head + (i // cols) * (th + label_h + GAP)

@@ -7,7 +7,7 @@ import functools
 
 from PIL import Image, ImageDraw
 
-from deckgen.render.fonts import font
+from deckgen.fonts import pil_font
 
 DARK = (17, 17, 17)
 WHITE = (255, 255, 255)
@@ -24,17 +24,17 @@ def ink_box(f, text: str, stroke: int = 0) -> tuple[int, int, int, int]:
 
 
 @functools.lru_cache(maxsize=1024)
-def fit(role: str, text: str, max_w: int, max_h: int, stroke_frac: float = 0.0):
-    """The largest font (and its stroke width) whose ink box of ``text`` fits max_w x max_h."""
+def fit(font_file: str, text: str, max_w: int, max_h: int, stroke_frac: float = 0.0):
+    """The largest font of a file (and its stroke width) whose ink box of ``text`` fits max_w x max_h."""
     size = max(6, int(max_h * 1.45))
     for _ in range(40):
-        f = font(role, size)
+        f = pil_font(font_file, size)
         sw = round(size * stroke_frac)
         l, t, r, b = ink_box(f, text, sw)
         if (r - l) <= max_w and (b - t) <= max_h:
             return f, sw
         size = max(6, int(size * min(0.95, max(0.5, min(max_w / max(1, r - l), max_h / max(1, b - t))))))
-    return font(role, 6), 0
+    return pil_font(font_file, 6), 0
 
 
 @functools.lru_cache(maxsize=1024)

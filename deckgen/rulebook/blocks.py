@@ -11,10 +11,10 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Image, Paragraph, Table, TableStyle
 
+from deckgen.fonts import FAMILY
 from deckgen.model import WILD, Deck
 from deckgen.rulebook.context import points_text
 from deckgen.rulebook.describe import group_name, group_text
-from deckgen.rulebook.fonts import FAMILY
 from deckgen.rulebook.groups import Group, groups, uniform_per_color
 from deckgen.rulebook.styles import RULE, SHADE
 from deckgen.rulebook.words import SYMBOLS, lang_of, ui, values_text

@@ -15,6 +15,7 @@ from __future__ import annotations
 import sys
 import traceback
 from pathlib import Path
+from types import FrameType
 
 import jinja2
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
@@ -80,7 +81,7 @@ def environment(deck: Deck, lang: str) -> ImmutableSandboxedEnvironment:
 
 def caller() -> tuple[str | None, int | None]:
     """The template file and line that called the running helper."""
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None:
         tmpl = frame.f_globals.get("__jinja_template__")
         if tmpl is not None:

@@ -37,11 +37,12 @@ from reportlab.platypus import (
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from deckgen.errors import DeckgenError, error
+from deckgen.fonts import deck_fonts, register_pdf
 from deckgen.layout.printready import prepare
 from deckgen.model import Deck
-from deckgen.rulebook import blocks, fonts, styles
+from deckgen.rulebook import blocks, styles
 from deckgen.rulebook.context import Recorder
-from deckgen.rulebook.images import showcase
+from deckgen.rulebook.images import cover_logo, showcase
 from deckgen.rulebook.markup import Item, parse, plain
 from deckgen.rulebook.printing import printing_items
 from deckgen.rulebook.words import ui
@@ -144,8 +145,9 @@ def _title_page(deck: Deck, lang: str, st, images: Mapping[str, Any], width: flo
     if one_line < style.fontSize:          # a long name shrinks to one line (down to 70 %), then wraps
         size = max(style.fontSize * 0.7, one_line)
         style = ParagraphStyle("title-fit", style, fontSize=size, leading=size * style.leading / style.fontSize)
-    out: list[Flowable] = [Spacer(1, 30 * mm * k), Paragraph(escape(title), style),
-                           Paragraph(ui(lang, "rulebook"), st["subtitle"]), Spacer(1, 8 * mm * k)]
+    logo = cover_logo(deck)                      # deck.logo, drawn as on the card back
+    out: list[Flowable] = [logo, Spacer(1, 6 * mm * k)] if logo else [Spacer(1, 30 * mm * k)]
+    out += [Paragraph(escape(title), style), Paragraph(ui(lang, "rulebook"), st["subtitle"]), Spacer(1, 8 * mm * k)]
     facts = " · ".join([ui(lang, "players", lo=deck.players_min, hi=deck.players_max),
                         ui(lang, "hand", n=deck.hand_size), ui(lang, "cards_total", n=deck.total)])
     out.append(Paragraph(facts, st["facts"]))
@@ -291,7 +293,7 @@ def _block(rec: Recorder, index: int, st, images, width) -> list[Flowable]:
 def build_pdf(deck: Deck, lang: str, text: str, rec: Recorder, images: Mapping[str, Any], paper: str = "a4",
               progress: Callable[[str, int, int], None] | None = None, booklet: bool = False) -> bytes:
     """The rulebook in reading order; with ``booklet`` on half-size pages (see :func:`build_booklet`)."""
-    font = fonts.register()
+    font = register_pdf(deck_fonts(deck)).family
     accent = _accent(deck)
     page = page_geometry(paper, booklet)
     st = styles.make(font, accent, page.scale)

@@ -1,0 +1,122 @@
+"""The manifest keys of a deck's own look: ``deck.back_image``, ``deck.logo``, ``deck.fonts``,
+``icon``/``art``/``art_fit``/``text`` on ``[kinds.<id>]`` and ``art``/``art_fit``/``text`` on
+``[[cards]]``. Paths are relative to the manifest's folder and never leave it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from deckgen.errors import Collector, DeckgenError, did_you_mean
+from deckgen.images import ImageProblem, load_image, resolve_inside
+from deckgen.manifest.reader import Shape, names_of
+from deckgen.model import ART_FITS, Card, ImageRef, Kind, Names
+
+
+def deck_look(raw: Any, path: Path, out: Collector) -> dict[str, Any]:
+    """Deck keyword arguments: back_image, logo, fonts."""
+    if not isinstance(raw, dict):
+        return {}
+    base = path.parent
+    look: dict[str, Any] = {}
+    for key in ("back_image", "logo"):
+        if key in raw:
+            look[key] = load_image(raw[key], f"deck.{key}", base, out)
+    if "fonts" in raw:
+        look["fonts"] = _fonts_folder(raw["fonts"], base, out)
+    return look
+
+
+def _fonts_folder(value: Any, base: Path, out: Collector) -> str | None:
+    from deckgen.fonts import font_folders, font_set
+
+    if not isinstance(value, str) or not value.strip():
+        out.error("type", "deck.fonts", "expected the path of a folder of fonts", hint='e.g. fonts = "fonts"')
+        return None
+    try:
+        folder = resolve_inside(value, base)
+    except ImageProblem as exc:
+        out.error("fonts", "deck.fonts", str(exc).replace("'" + value + "'", f"the fonts folder '{value}'"),
+                  hint=exc.hint)
+        return None
+    if not folder.is_dir():
+        out.error("fonts", "deck.fonts", f"no folder {folder}",
+                  hint="deck.fonts names a folder beside the manifest holding the fonts and a fonts.toml")
+        return None
+    font_folders(None)                 # DECKGEN_FONTS pointing nowhere: a usage error (exit 2), raised here
+    try:
+        font_set(folder)
+    except DeckgenError as exc:
+        out.findings.extend(exc.findings)
+        return None
+    return str(folder)
+
+
+def _fit(table: dict, where: str, out: Collector, line: int | None = None, warn: bool = True) -> str | None:
+    fit = table.get("art_fit")
+    if fit is None:
+        return None
+    if fit not in ART_FITS:
+        out.error("value", f"{where}.art_fit", f"unknown art_fit {fit!r}", line=line,
+                  hint=did_you_mean(str(fit), ART_FITS) or "expected cover or contain")
+        return None
+    if warn and "art" not in table:
+        out.warning("art-fit", f"{where}.art_fit", "art_fit has no effect without art", line=line)
+    return str(fit)
+
+
+def _text(table: dict, where: str, shape: Shape, line: int | None = None) -> Names | None:
+    if "text" not in table:
+        return None
+    text = shape.text(table["text"], f"{where}.text", line=line)
+    return Names(names_of(text)) if text else None
+
+
+def kinds_look(raw: Any, kinds: dict[str, Kind], path: Path, out: Collector) -> dict[str, Kind]:
+    """The manifest's kinds with their icon, art, art_fit and text."""
+    if not isinstance(raw, dict):
+        return kinds
+    shape = Shape(out)
+    base = path.parent
+    kinds = dict(kinds)
+    for kid, table in raw.items():
+        if kid not in kinds or not isinstance(table, dict):
+            continue
+        where = f"kinds.{kid}"
+        look: dict[str, Any] = {}
+        for key in ("icon", "art"):
+            if key in table:
+                look[key] = load_image(table[key], f"{where}.{key}", base, out)
+        fit = _fit(table, where, out)
+        if fit:
+            look["art_fit"] = fit
+        text = _text(table, where, shape)
+        if text:
+            look["text"] = text
+        if look:
+            kinds[kid] = replace(kinds[kid], **look)
+    return kinds
+
+
+def cards_look(raw: Any, cards: list[Card], path: Path, out: Collector, lines: list[int]) -> list[Card]:
+    """The cards with their own art, art_fit and text (from the [[cards]] entry each came from)."""
+    if not isinstance(raw, list):
+        return cards
+    shape = Shape(out)
+    base = path.parent
+    looks: dict[str, dict[str, Any]] = {}
+    for i, table in enumerate(raw):
+        if not isinstance(table, dict) or not {"art", "art_fit", "text"} & set(table):
+            continue
+        where = f"cards[{i}]"
+        line = lines[i] if i < len(lines) else None
+        look: dict[str, Any] = {}
+        if "art" in table:
+            art: ImageRef | None = load_image(table["art"], f"{where}.art", base, out, line)
+            look["art"] = art
+        look["art_fit"] = _fit(table, where, out, line, warn=False)    # may set how its kind's art fits
+        look["text"] = _text(table, where, shape, line)
+        looks[where] = look
+    return [replace(c, **looks[c.where]) if c.where in looks else c for c in cards]

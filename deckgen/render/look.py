@@ -1,0 +1,65 @@
+"""What ``deckgen check`` says about a deck's own look once it is placed on the cards:
+the resolution of every image at its printed size, the back image's shape, and whether each
+rules line fits the safe zone at a readable size."""
+
+from __future__ import annotations
+
+from deckgen.errors import DeckgenError, Finding, warning
+from deckgen.images import MIN_DPI, effective_dpi
+from deckgen.model import Deck
+from deckgen.render.faces import face_ids, face_spec
+from deckgen.render.geometry import Frame, card_size_mm
+
+CHECK_DPI = 300           # the print resolution the checks measure against
+BLEED_MM = SAFE_MM = 3.0
+
+
+def look_check(deck: Deck) -> list[Finding]:
+    from deckgen.render.draw import RULES_MIN_PT, font_file, placements, rules_layout
+
+    if not _has_look(deck):
+        return []
+    file = str(deck.source) if deck.source else None
+    try:
+        frame = Frame(card_size_mm(deck.card_size), CHECK_DPI, BLEED_MM, SAFE_MM)
+    except DeckgenError:
+        return []                       # the card-size check reports it
+    out: list[Finding] = []
+    seen: set[tuple[str, str]] = set()
+    rules_seen: set[str] = set()
+    symbols = len(deck.palette.colors) > 4
+    for fid in face_ids(deck):
+        spec = face_spec(deck, fid, symbols)
+        for ref, box, fit in placements(spec, frame):
+            dpi = effective_dpi(ref, box, CHECK_DPI, fit)
+            if dpi is not None and dpi < MIN_DPI and (ref.where, "dpi") not in seen:
+                seen.add((ref.where, "dpi"))
+                out.append(warning("image-dpi", ref.where,
+                                   f"{ref.path} prints at {dpi:.0f} dpi here ({ref.size[0]}x{ref.size[1]} px); "
+                                   f"it may look blurred", file=file,
+                                   hint=f"use at least {MIN_DPI} dpi at the printed size, or an SVG"))
+        if spec.rules and fid not in rules_seen:
+            rules_seen.add(fid)
+            _, _, fits = rules_layout(spec.rules, font_file(spec, "text"), frame, spec.flex is not None)
+            if not fits:
+                card = next(c for c in deck.cards if c.id == fid)
+                key = f"{card.where}.text" if card.text else f"kinds.{card.kind}.text"
+                out.append(warning("rules-text", key,
+                                   f"card '{fid}': its rules text does not fit the safe zone at {RULES_MIN_PT:g} pt "
+                                   "or more, so it is cut", file=file, hint="shorten the text"))
+    if deck.back_image is not None:
+        iw, ih = deck.back_image.size
+        fw, fh = frame.full
+        if abs(iw / ih - fw / fh) > 0.02 * (fw / fh):
+            out.append(warning("back-image-crop", "deck.back_image",
+                               f"{deck.back_image.path} is {iw}x{ih}, not the shape of the card with its bleed "
+                               f"({frame.trim_mm[0] + 2 * BLEED_MM:g}x{frame.trim_mm[1] + 2 * BLEED_MM:g} mm): "
+                               "it is cropped to cover the card", file=file,
+                               hint=f"make it {fw}x{fh} px (300 dpi) to print all of it"))
+    return out
+
+
+def _has_look(deck: Deck) -> bool:
+    return (deck.back_image is not None or deck.logo is not None
+            or any(c.art or c.text for c in deck.cards)
+            or any(k.art or k.icon or k.text for k in deck.kinds.values()))
