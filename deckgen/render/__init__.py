@@ -7,7 +7,7 @@ Public API (other stages code against exactly this)::
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from PIL import Image
@@ -55,6 +55,8 @@ class RenderResult:
     bleed_mm: float
     dpi: int
     drawn: int
+    # without the cache, the temporary folder holding the faces: it lives as long as the result
+    scratch: object = field(default=None, repr=False, compare=False)
 
 
 def render_face(deck: Deck, face_id: str, settings: RenderSettings | None = None) -> Image.Image:
