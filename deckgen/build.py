@@ -59,6 +59,7 @@ class BuildResult:
     warnings: list[Finding] = field(default_factory=list)   # deck warnings and layout notes
     seconds: float = 0.0
     timings: dict[str, float] = field(default_factory=dict)
+    deck: Deck | None = field(default=None, repr=False, compare=False)    # the deck as built (for --watch)
 
     @property
     def pages(self) -> int:
@@ -146,7 +147,7 @@ def build_deck(ref: str | Path, options: BuildOptions = BuildOptions(),
 
     start = time.perf_counter()
     deck, errors, warnings = load_checked(ref, options)
-    result = BuildResult(deck.id, deck.name(), errors=list(errors), warnings=list(warnings))
+    result = BuildResult(deck.id, deck.name(), errors=list(errors), warnings=list(warnings), deck=deck)
     t_check = time.perf_counter()
     settings = RenderSettings(dpi=options.dpi, bleed_mm=options.bleed_mm, card_size=options.card_size)
     rendered = render_deck(deck, settings, None, use_cache=options.use_cache, cache_dir=options.cache_dir,

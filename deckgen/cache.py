@@ -57,7 +57,7 @@ def parse_size(text: str, where: str = "--max-size") -> int:
     unit = m.group(2).lower() if m else ""
     if not m or unit not in _UNITS:
         raise DeckgenError(error("size", where, f"'{text}' is not a size",
-                                 hint="write a number with a unit: 500MB, 2GB, 800KB (a bare number is MB)"))
+                                 hint="a number with a unit, e.g. 500MB, 2GB or 800KB; a bare number is megabytes"))
     return int(float(m.group(1)) * _UNITS[unit])
 
 

@@ -247,24 +247,51 @@ def render(deck, out_dir, dpi, card_size, bleed, safe, symbols, corner_guide, no
               help="Resolution the faces are drawn at before they are shrunk onto the sheet.")
 @render_options
 @palette_options
+@click.option("--no-cache", is_flag=True, help="Draw every face again instead of reusing the face cache.")
+@click.option("--watch", is_flag=True, help="Keep running: redraw on every change and show it on a local page.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
+              help="Port of the --watch page on 127.0.0.1 (0: any free port).")
 @handle_errors
-def preview(deck, out_path, dpi, card_size, bleed, safe, symbols, corner_guide, palette, colors):
+def preview(deck, out_path, dpi, card_size, bleed, safe, symbols, corner_guide, palette, colors, no_cache, watch,
+            port):
     """Write one contact-sheet PNG of every distinct face with its copy count.
+
+    With --watch it keeps running: whenever the manifest, its palette, its artwork or its
+    templates change, the changed faces are drawn again and the sheet and the check's
+    findings appear on a page at http://127.0.0.1:PORT/ that refreshes itself.
 
     Example:
 
         deckgen preview no-mercy -o no-mercy.png
 
-        deckgen preview flex-spectrum --palette classic
+        deckgen preview my-deck.toml --watch
     """
     from deckgen.render import preview as make_preview
 
     settings = _render_settings(dpi, card_size, bleed, safe, symbols, corner_guide)
+    if watch:
+        from deckgen.watch import WatchOptions
+
+        _watch(deck, WatchOptions("preview", settings=settings, sheet_path=out_path,
+                                  palette=lambda: resolve_palette(deck, palette, colors), port=port,
+                                  use_cache=not no_cache))
+        return
     the_deck = _load_for_render(deck, palette, colors)
     progress = Progress()
-    path = make_preview(the_deck, settings, out_path, progress)
+    path = make_preview(the_deck, settings, out_path, progress, use_cache=not no_cache)
     progress.close()
     click.echo(f"contact sheet: {path}")
+
+
+def _watch(deck, options) -> None:
+    """Run --watch until Ctrl-C: print the page's address and one line per rebuild."""
+    from deckgen.watch import watch
+
+    try:
+        watch(deck, options, log=lambda line: click.echo(line, err=True),
+              on_ready=lambda url: click.echo(f"watching {deck}: open {url} (Ctrl-C stops)", err=True))
+    except KeyboardInterrupt:
+        click.echo("stopped watching", err=True)
 
 
 @main.group("palette")
@@ -407,9 +434,12 @@ def sheet_options(fn):
 @click.option("--no-cache", is_flag=True, help="Redraw every face instead of using the face cache.")
 @click.option("--jobs", type=click.IntRange(1, 64), default=None, help="Processes for drawing faces.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+@click.option("--watch", is_flag=True, help="Keep running: build again on every change and show it on a local page.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
+              help="Port of the --watch page on 127.0.0.1 (0: any free port).")
 @handle_errors
 def build(decks, out_dir, paper, margin, duplex, back_offset, card_size, dpi, bleed, gap, mark_length, mark_stroke,
-          mark_offset, guides, palette, colors, no_rulebook, force, no_cache, jobs, as_json):
+          mark_offset, guides, palette, colors, no_rulebook, force, no_cache, jobs, as_json, watch, port):
     """Build the print-and-play PDF of one or more decks.
 
     Writes OUTPUT/<deck>/<deck>-cards.pdf: a cover page, then sheets of card fronts (odd
@@ -429,6 +459,17 @@ def build(decks, out_dir, paper, margin, duplex, back_offset, card_size, dpi, bl
     start = time.perf_counter()
     layout = _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_stroke, mark_offset, guides)
     refs = list(decks) or bundled_refs()
+    if watch:
+        from deckgen.watch import WatchOptions
+
+        if len(decks) != 1 or as_json:
+            raise DeckgenError(Finding("error", "usage", "--watch", "--watch follows exactly one DECK, without --json",
+                                       hint="e.g. deckgen build my-deck.toml --watch"))
+        opts = BuildOptions(out_dir=Path(out_dir), dpi=dpi, bleed_mm=_length(bleed, "--bleed"), card_size=card_size,
+                            layout=layout, force=force, jobs=jobs, rulebook=not no_rulebook)
+        _watch(decks[0], WatchOptions("build", build=opts, palette=lambda: resolve_palette(decks[0], palette, colors),
+                                      port=port, use_cache=not no_cache))
+        return
     results, failed = [], 0
     for ref in refs:
         progress = Progress(enabled=not as_json)
@@ -655,6 +696,72 @@ def rulebook(deck, lang, out_path, paper, palette, colors):
         write_rulebook(the_deck, code, target, paper=paper, progress=progress)
         progress.close()
         click.echo(f"wrote {target} ({_rulebook_pages(target)} pages, {code}, {paper})")
+
+
+# [cache commands]
+
+@main.group("cache", invoke_without_command=True)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@click.pass_context
+@handle_errors
+def cache_group(ctx, as_json):
+    """Show where the cache of drawn faces and built documents is and how big it is.
+
+    The cache is capped automatically (least recently used entries go first); the cap is
+    $DECKGEN_CACHE_MAX_SIZE, 1 GB by default. $DECKGEN_CACHE moves it.
+
+    Example:
+
+        deckgen cache
+
+        deckgen cache prune --max-size 200MB
+    """
+    from deckgen import cache
+
+    if ctx.invoked_subcommand is not None:
+        return
+    use = cache.usage()
+    if as_json:
+        click.echo(json.dumps(use.to_json(), ensure_ascii=False, indent=2))
+        return
+    click.echo(f"cache: {use.root}")
+    click.echo(f"  {cache.format_size(use.bytes)} in {use.files} files (cap {cache.format_size(cache.max_size())})")
+    for name, (files, size) in use.sections.items():
+        click.echo(f"  {name:<10} {cache.format_size(size):>9}  {files} files")
+
+
+@cache_group.command("clear")
+@handle_errors
+def cache_clear():
+    """Delete everything in the cache (it fills again on the next run).
+
+    Example:
+
+        deckgen cache clear
+    """
+    from deckgen import cache
+
+    before = cache.clear()
+    click.echo(f"removed {before.files} files ({cache.format_size(before.bytes)}) from {before.root}")
+
+
+@cache_group.command("prune")
+@click.option("--max-size", "max_size", required=True, metavar="SIZE",
+              help="Keep at most this much, e.g. 200MB or 1GB (a bare number is MB).")
+@handle_errors
+def cache_prune(max_size):
+    """Delete the least recently used entries until the cache is at most SIZE.
+
+    Example:
+
+        deckgen cache prune --max-size 200MB
+    """
+    from deckgen import cache
+
+    limit = cache.parse_size(max_size)
+    done = cache.prune(limit)
+    click.echo(f"removed {done.removed} files ({cache.format_size(done.freed)}); "
+               f"{cache.format_size(done.left)} left in {cache.cache_root()}")
 
 
 def _rulebook_pages(path: Path) -> int:

@@ -43,7 +43,7 @@ def _values(obj: object, seen: set[int]) -> Iterator[str]:
 
 
 def _looks_like_path(text: str) -> bool:
-    return 0 < len(text) < 4096 and ("." in text or "/" in text or os.sep in text) and "\n" not in text
+    return 0 < len(text) < 1024 and "\n" not in text and "\0" not in text and text.strip() == text
 
 
 def deck_files(deck: Deck) -> list[Path]:

@@ -94,8 +94,9 @@ def render_deck(deck: Deck, settings: RenderSettings | None = None, out_dir: Pat
                       progress=progress, jobs=jobs)
 
 
-def preview(deck: Deck, settings: RenderSettings | None = None, out_path: Path | None = None, progress=None) -> Path:
+def preview(deck: Deck, settings: RenderSettings | None = None, out_path: Path | None = None, progress=None, *,
+            use_cache: bool = True) -> Path:
     """A contact sheet of every distinct face with its copy count; returns the PNG path."""
     from deckgen.render.sheet import contact_sheet
 
-    return contact_sheet(deck, settings or RenderSettings(), out_path, progress)
+    return contact_sheet(deck, settings or RenderSettings(), out_path, progress, use_cache=use_cache)
