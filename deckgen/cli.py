@@ -170,6 +170,30 @@ def check(deck, as_json, games, no_sim, seed, palette, colors):
     sys.exit(1 if rep.errors else 0)
 
 
+@main.command("new")
+@click.argument("name")
+@click.option("--lang", type=click.Choice(["en", "es"]), default="en", show_default=True,
+              help="The deck's language: the words on its cards and its rulebook's default.")
+@handle_errors
+def new(name, lang):
+    """Start a deck: write NAME/NAME.toml, a playable deck whose comments explain every key.
+
+    NAME is the deck's id (lowercase letters, digits and '-'). The deck has its own palette,
+    the classic rules and one homemade card kind, and passes deckgen check as written.
+    An existing file is never overwritten.
+
+    Example:
+
+        deckgen new my-game
+
+        deckgen preview my-game/my-game.toml --watch
+    """
+    from deckgen.scaffold import new_deck
+
+    path = new_deck(name, lang=lang)
+    click.echo(f"wrote {path}\nnext: deckgen check {path}   (or deckgen preview {path} --watch)")
+
+
 # ---- commands added by later stages are registered below, one block per stage ----
 
 # [render commands]
