@@ -89,7 +89,7 @@ def _cards_key(deck: Deck, rendered: RenderResult, layout: LayoutOptions) -> str
     faces = "\n".join(f"{fid}={path.name}" for fid, path in sorted(rendered.paths.items()))
     layout = replace(layout, paper=parse_paper(layout.paper))
     return inputs.fingerprint(deck, "cards", repr(layout), repr(rendered.trim_mm), repr(rendered.bleed_mm),
-                              str(rendered.dpi), faces)
+                              str(rendered.dpi), faces, templates=False)
 
 
 def cards_output(deck: Deck, rendered: RenderResult, options: BuildOptions, result: BuildResult,

@@ -133,27 +133,41 @@ def bundled_signature() -> str:
     return files_signature([templates_dir(), fonts_dir(), decks_dir()])
 
 
-_RECENT: dict[int, tuple[Deck, str]] = {}
+_RECENT: dict[tuple[int, bool], tuple[Deck, str]] = {}
 
 
-def deck_signature(deck: Deck) -> str:
-    """The model, every file it names, the bundled data and the code, as one hash (remembered
-    for the last few deck objects: a build asks for it once per document)."""
+def template_files(deck: Deck) -> list[Path]:
+    """The deck's own rulebook template folder, if it names one."""
+    if not deck.template_dir:
+        return []
+    base = deck.source.parent if deck.source else Path.cwd()
+    return [(base / deck.template_dir).resolve()]
+
+
+def deck_signature(deck: Deck, templates: bool = True) -> str:
+    """The model, every file it names (its own templates only if ``templates``), the bundled data
+    and the code, as one hash; remembered for the last few deck objects (a build asks once per document)."""
     from deckgen.cache import digest
 
-    hit = _RECENT.get(id(deck))
+    memo = (id(deck), templates)
+    hit = _RECENT.get(memo)
     if hit is not None and hit[0] is deck:
         return hit[1]
-    sig = digest(code_version(), bundled_signature(), repr(deck), files_signature(deck_files(deck)))
-    if len(_RECENT) >= 8:
+    files = deck_files(deck)
+    if not templates:
+        skip = set(template_files(deck))
+        files = [f for f in files if f not in skip]
+    sig = digest(code_version(), bundled_signature(), repr(deck), files_signature(files))
+    if len(_RECENT) >= 16:
         _RECENT.pop(next(iter(_RECENT)))
-    _RECENT[id(deck)] = (deck, sig)
+    _RECENT[memo] = (deck, sig)
     return sig
 
 
-def fingerprint(deck: Deck, *parts: str) -> str:
+def fingerprint(deck: Deck, *parts: str, templates: bool = True) -> str:
     """A cache key for a document made from ``deck``: :func:`deck_signature` and the caller's
-    own ``parts`` (what the document is, language, paper, options)."""
+    own ``parts`` (what the document is, language, paper, options). Documents that do not read
+    the rulebook templates (the card sheets) pass ``templates=False``."""
     from deckgen.cache import digest
 
-    return digest("deckgen-document-1", deck_signature(deck), *parts)
+    return digest("deckgen-document-1", deck_signature(deck, templates), *parts)
