@@ -127,7 +127,7 @@ def rulebook_outputs(deck: Deck, options: BuildOptions, result: BuildResult,
     paper = paper_for_sheets(parse_paper(options.layout.paper).width_mm)
     books, notes = write_rulebooks(deck, Path(options.out_dir) / deck.id, paper=paper,
                                    force=options.force, use_cache=options.use_cache, cache_dir=options.cache_dir,
-                                   progress=progress)
+                                   progress=progress, jobs=options.jobs)
     result.warnings.extend(notes)
     return [OutputFile("rulebook", b.path, b.pages, b.size_bytes) for b in books]
 

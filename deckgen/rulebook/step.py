@@ -9,13 +9,16 @@ same bytes a fresh one would be.
 
 from __future__ import annotations
 
+import dataclasses
+import multiprocessing
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from deckgen import cache
 from deckgen.atomic import write_bytes
-from deckgen.errors import DeckHasErrors, Finding, warning
+from deckgen.errors import DeckgenError, DeckHasErrors, Finding, warning
 from deckgen.model import Deck
 from deckgen.progress import Progress
 from deckgen.rulebook import build_rulebook, languages
@@ -45,26 +48,9 @@ def rulebook_key(deck: Deck, lang: str, paper: str) -> str:
     return inputs.fingerprint(deck, "rulebook", lang, paper, f"dpi={images.DPI}")
 
 
-def rulebook_bytes(deck: Deck, lang: str, paper: str = "a4", *, use_cache: bool = True,
-                   cache_dir: Path | None = None, progress: Progress | None = None) -> bytes:
-    """The rulebook PDF, from the cache when nothing it is made from has changed."""
-    key = rulebook_key(deck, lang, paper) if use_cache else ""
-    if use_cache:
-        data = cache.get_bytes("documents", key, "pdf", cache_dir)
-        if data is not None:
-            if progress:
-                progress(f"rulebook ({lang})", 1, 1)
-            return data
-    data = build_rulebook(deck, lang, paper=paper, progress=progress)
-    if use_cache:
-        cache.put_bytes("documents", key, "pdf", data, cache_dir)
-    return data
-
-
 def crosscheck_cached(deck: Deck) -> list[Finding]:
     """:func:`deckgen.rulebook.crosscheck`, kept in the cache under the same kind of key as the
     rulebooks: running every template in every language is most of ``check``'s time."""
-    import dataclasses
     import json
 
     from deckgen import inputs
@@ -83,26 +69,84 @@ def crosscheck_cached(deck: Deck) -> list[Finding]:
     return findings
 
 
+_JOB: tuple[Deck, str] | None = None        # what forked workers typeset (inherited, never pickled)
+
+
+def _typeset(lang: str) -> tuple[str, object]:
+    """Worker: one rulebook's bytes, or its findings when the cross-check fails."""
+    assert _JOB is not None
+    deck, paper = _JOB
+    try:
+        return "pdf", build_rulebook(deck, lang, paper=paper)
+    except DeckgenError as exc:
+        return ("has-errors" if isinstance(exc, DeckHasErrors) else "error"), [dataclasses.asdict(f) for f in exc.findings]
+
+
+def _typeset_here(deck: Deck, lang: str, paper: str, progress: Progress | None) -> bytes | DeckgenError:
+    try:
+        return build_rulebook(deck, lang, paper=paper, progress=progress)
+    except DeckgenError as exc:
+        return exc
+
+
+def _typeset_all(deck: Deck, langs: list[str], paper: str, jobs: int | None,
+                 progress: Progress | None) -> dict[str, bytes | DeckgenError]:
+    """Typeset several rulebooks, one process per language where the machine has the cores
+    (a fork of this process: the deck is not copied through a pipe). Same bytes either way."""
+    global _JOB
+    n_proc = min(jobs or os.cpu_count() or 1, len(langs))
+    methods = multiprocessing.get_all_start_methods()
+    out: dict[str, bytes | DeckgenError] = {}
+    if n_proc <= 1 or "fork" not in methods:
+        return {lang: _typeset_here(deck, lang, paper, progress) for lang in langs}
+    _JOB = (deck, paper)
+    try:
+        with multiprocessing.get_context("fork").Pool(n_proc) as pool:
+            for done, (lang, (kind, value)) in enumerate(zip(langs, pool.imap(_typeset, langs)), 1):
+                if kind == "pdf":
+                    assert isinstance(value, bytes)
+                    out[lang] = value
+                else:
+                    findings = [Finding(**f) for f in value]  # type: ignore[attr-defined]
+                    out[lang] = DeckHasErrors(findings) if kind == "has-errors" else DeckgenError(findings)
+                if progress:
+                    progress("rulebooks", done, len(langs))
+    finally:
+        _JOB = None
+    return out
+
+
 def write_rulebooks(deck: Deck, out_dir: Path, *, paper: str = "a4", force: bool = False, use_cache: bool = True,
-                    cache_dir: Path | None = None, progress: Progress | None = None,
+                    cache_dir: Path | None = None, progress: Progress | None = None, jobs: int | None = None,
                     ) -> tuple[list[RulebookFile], list[Finding]]:
     """``<out_dir>/<deck>-rulebook-<lang>.pdf`` for each language the templates exist in.
 
-    A failed cross-check raises DeckHasErrors, unless ``force``: then that rulebook is left
-    out and its problems come back as warnings.
+    Rulebooks not in the cache are typeset in parallel (``jobs`` processes at most). A failed
+    cross-check raises DeckHasErrors, unless ``force``: then that rulebook is left out and its
+    problems come back as warnings.
     """
+    langs = languages(deck)
+    keys = {lang: rulebook_key(deck, lang, paper) for lang in langs} if use_cache else {}
+    made: dict[str, bytes | DeckgenError] = {}
+    for lang in langs:
+        data = cache.get_bytes("documents", keys[lang], "pdf", cache_dir) if use_cache else None
+        if data is not None:
+            made[lang] = data
+    missing = [lang for lang in langs if lang not in made]
+    if missing:
+        made.update(_typeset_all(deck, missing, paper, jobs, progress))
     out: list[RulebookFile] = []
     notes: list[Finding] = []
-    for lang in languages(deck):
-        path = Path(out_dir) / f"{deck.id}-rulebook-{lang}.pdf"
-        try:
-            data = rulebook_bytes(deck, lang, paper, use_cache=use_cache, cache_dir=cache_dir, progress=progress)
-        except DeckHasErrors as exc:
-            if not force:
-                raise
+    for lang in langs:
+        result = made[lang]
+        if isinstance(result, DeckgenError):
+            if not force or not isinstance(result, DeckHasErrors):
+                raise result
             notes.extend(warning(f.code, f.where, f"rulebook not written: {f.message}", file=f.file, line=f.line)
-                         for f in exc.findings)
+                         for f in result.findings)
             continue
-        write_bytes(path, data)
-        out.append(RulebookFile(lang, path, page_count(data), len(data)))
+        if use_cache and lang in missing:
+            cache.put_bytes("documents", keys[lang], "pdf", result, cache_dir)
+        path = write_bytes(Path(out_dir) / f"{deck.id}-rulebook-{lang}.pdf", result)
+        out.append(RulebookFile(lang, path, page_count(result), len(result)))
     return out, notes
