@@ -22,6 +22,7 @@ from deckgen.layout import LayoutOptions, cards_pdf_for_deck, parse_paper, write
 from deckgen.model import Deck, Palette
 from deckgen.progress import Progress
 from deckgen.render import RenderResult
+from deckgen.selection import select
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,8 @@ class BuildOptions:
     cache_dir: Path | None = None
     jobs: int | None = None
     rulebook: bool = True                     # also write the rulebook in every language
+    only: str | None = None                   # --only ID[xN],...: just those cards (a reprint; no rulebook)
+    booklet: bool = False                     # and each rulebook as a saddle-stitched booklet
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,7 @@ class BuildResult:
     warnings: list[Finding] = field(default_factory=list)   # deck warnings and layout notes
     seconds: float = 0.0
     timings: dict[str, float] = field(default_factory=dict)
+    sheet: str = ""                 # the card sheet's real figures (orientation, grid, bleed, gap)
     deck: Deck | None = field(default=None, repr=False, compare=False)    # the deck as built (for --watch)
 
     @property
@@ -75,7 +79,7 @@ class BuildResult:
         return {
             "deck": self.deck_id, "name": self.name, "cards": self.cards, "faces": self.faces,
             "drawn": self.drawn, "pages": self.pages, "bytes": self.size_bytes,
-            "seconds": round(self.seconds, 3),
+            "seconds": round(self.seconds, 3), "sheet": self.sheet,
             "outputs": [{"kind": o.kind, "path": str(o.path), "pages": o.pages, "bytes": o.size_bytes}
                         for o in self.outputs],
             "errors": [f.to_json() for f in self.errors],
@@ -94,7 +98,8 @@ def _cards_key(deck: Deck, rendered: RenderResult, layout: LayoutOptions) -> str
 
 def cards_output(deck: Deck, rendered: RenderResult, options: BuildOptions, result: BuildResult,
                  progress: Progress | None = None) -> OutputFile:
-    """``<deck>-cards.pdf``: every card copy, fronts and backs, on print-and-play sheets.
+    """``<deck>-cards.pdf``: every card copy, fronts and backs, on print-and-play sheets
+    (``<deck>-cards-only.pdf`` for an ``--only`` reprint, so the full sheets are kept).
 
     With the cache on, the PDF (and its summary) is kept under a key made of the faces' own
     content keys, the deck and the layout options, so an unchanged deck is not laid out again.
@@ -109,25 +114,28 @@ def cards_output(deck: Deck, rendered: RenderResult, options: BuildOptions, resu
     else:
         pdf = cards_pdf_for_deck(deck, rendered.paths, rendered.trim_mm, rendered.bleed_mm, options.layout, progress)
         data = pdf.data
-        meta = {"pages": pdf.pages, "cards": pdf.cards, "faces": pdf.faces, "notes": list(pdf.notes)}
+        meta = {"pages": pdf.pages, "cards": pdf.cards, "faces": pdf.faces, "notes": list(pdf.notes),
+                "sheet": f"{pdf.paper.name}, {pdf.sheet.describe()}"}
         if options.use_cache:
             cache.put_bytes("documents", key, "pdf", data, options.cache_dir)
             cache.put_bytes("documents", key, "json", json.dumps(meta).encode("utf-8"), options.cache_dir)
-    path = write_bytes(Path(options.out_dir) / deck.id / f"{deck.id}-cards.pdf", data)
-    result.cards, result.faces = meta["cards"], meta["faces"]
+    name = f"{deck.id}-cards-only.pdf" if options.only else f"{deck.id}-cards.pdf"
+    path = write_bytes(Path(options.out_dir) / deck.id / name, data)
+    result.cards, result.faces, result.sheet = meta["cards"], meta["faces"], meta["sheet"]
     result.warnings.extend(warning("layout", "sheet", note) for note in meta["notes"])
     return OutputFile("cards", path, meta["pages"], len(data))
 
 
 def rulebook_outputs(deck: Deck, options: BuildOptions, result: BuildResult,
                      progress: Progress | None = None) -> list[OutputFile]:
-    """``<deck>-rulebook-<lang>.pdf`` in every language the deck's templates exist in."""
+    """``<deck>-rulebook-<lang>.pdf`` in every language the deck's templates exist in (and with
+    ``booklet`` each as ``<deck>-rulebook-<lang>-booklet.pdf`` too)."""
     from deckgen.rulebook.step import paper_for_sheets, write_rulebooks
 
     paper = paper_for_sheets(parse_paper(options.layout.paper).width_mm)
     books, notes = write_rulebooks(deck, Path(options.out_dir) / deck.id, paper=paper,
                                    force=options.force, use_cache=options.use_cache, cache_dir=options.cache_dir,
-                                   progress=progress, jobs=options.jobs)
+                                   progress=progress, jobs=options.jobs, booklet=options.booklet)
     result.warnings.extend(notes)
     return [OutputFile("rulebook", b.path, b.pages, b.size_bytes) for b in books]
 
@@ -147,6 +155,7 @@ def build_deck(ref: str | Path, options: BuildOptions = BuildOptions(),
 
     start = time.perf_counter()
     deck, errors, warnings = load_checked(ref, options)
+    deck = select(deck, options.only)
     result = BuildResult(deck.id, deck.name(), errors=list(errors), warnings=list(warnings), deck=deck)
     t_check = time.perf_counter()
     settings = RenderSettings(dpi=options.dpi, bleed_mm=options.bleed_mm, card_size=options.card_size)
@@ -155,7 +164,7 @@ def build_deck(ref: str | Path, options: BuildOptions = BuildOptions(),
     result.drawn = rendered.drawn
     t_render = time.perf_counter()
     result.outputs.append(cards_output(deck, rendered, options, result, progress))
-    if options.rulebook:
+    if options.rulebook and not options.only:      # a reprint of a few cards needs no rulebook
         result.outputs.extend(rulebook_outputs(deck, options, result, progress))
     if options.use_cache:
         cache.auto_prune(options.cache_dir)

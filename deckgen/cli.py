@@ -67,6 +67,16 @@ class Progress:
             self.bar = None
 
 
+def _only(deck_obj, only):
+    """The deck cut down to ``--only`` (deckgen.selection), or as it is."""
+    from deckgen.selection import select
+
+    return select(deck_obj, only)
+
+
+ONLY_HELP = "Only these cards, N copies each (default 1), e.g. red-5x2,wild: for reprints."
+
+
 def palette_options(fn):
     """``--palette NAME|FILE`` and repeated ``--color NAME=#RRGGBB``."""
     fn = click.option("--color", "colors", multiple=True, metavar="NAME=#RRGGBB",
@@ -235,9 +245,10 @@ def _load_for_render(deck, palette, colors):
 @render_options
 @click.option("--no-cache", is_flag=True, help="Draw every face again instead of reusing the render cache.")
 @click.option("-j", "--jobs", type=click.IntRange(1, 256), default=None, help="Worker processes (default: every core).")
+@click.option("--only", metavar="ID[xN],...", default=None, help=ONLY_HELP)
 @palette_options
 @handle_errors
-def render(deck, out_dir, dpi, card_size, bleed, safe, symbols, corner_guide, no_cache, jobs, palette, colors):
+def render(deck, out_dir, dpi, card_size, bleed, safe, symbols, corner_guide, no_cache, jobs, only, palette, colors):
     """Draw every distinct card face, the back and the components as print-ready PNGs.
 
     One PNG per face, named by card id (plus back.png and e.g. power-green.png), with the
@@ -253,7 +264,7 @@ def render(deck, out_dir, dpi, card_size, bleed, safe, symbols, corner_guide, no
     from deckgen.render import render_deck
 
     settings = _render_settings(dpi, card_size, bleed, safe, symbols, corner_guide)
-    the_deck = _load_for_render(deck, palette, colors)
+    the_deck = _only(_load_for_render(deck, palette, colors), only)
     progress = Progress()
     result = render_deck(the_deck, settings, out_dir, use_cache=not no_cache, progress=progress, jobs=jobs)
     progress.close()
@@ -270,13 +281,14 @@ def render(deck, out_dir, dpi, card_size, bleed, safe, symbols, corner_guide, no
 @click.option("--dpi", type=click.IntRange(30, 1200), default=100, show_default=True,
               help="Resolution the faces are drawn at before they are shrunk onto the sheet.")
 @render_options
+@click.option("--only", metavar="ID[xN],...", default=None, help=ONLY_HELP)
 @palette_options
 @click.option("--no-cache", is_flag=True, help="Draw every face again instead of reusing the face cache.")
 @click.option("--watch", is_flag=True, help="Keep running: redraw on every change and show it on a local page.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
               help="Port of the --watch page on 127.0.0.1 (0: any free port).")
 @handle_errors
-def preview(deck, out_path, dpi, card_size, bleed, safe, symbols, corner_guide, palette, colors, no_cache, watch,
+def preview(deck, out_path, dpi, card_size, bleed, safe, symbols, corner_guide, only, palette, colors, no_cache, watch,
             port):
     """Write one contact-sheet PNG of every distinct face with its copy count.
 
@@ -298,9 +310,9 @@ def preview(deck, out_path, dpi, card_size, bleed, safe, symbols, corner_guide, 
 
         _watch(deck, WatchOptions("preview", settings=settings, sheet_path=out_path,
                                   palette=lambda: resolve_palette(deck, palette, colors), port=port,
-                                  use_cache=not no_cache))
+                                  use_cache=not no_cache, only=only))
         return
-    the_deck = _load_for_render(deck, palette, colors)
+    the_deck = _only(_load_for_render(deck, palette, colors), only)
     progress = Progress()
     path = make_preview(the_deck, settings, out_path, progress, use_cache=not no_cache)
     progress.close()
@@ -407,14 +419,21 @@ def _signed(value: str, where: str) -> float:
     return sign * _length(text.lstrip("+-").strip(), where)
 
 
-def _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_stroke, mark_offset, guides):
+def _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_stroke, mark_offset, guides,
+                    layout="sheets", backs="deck", orientation="auto"):
     from deckgen.layout import LayoutOptions, MarkStyle, parse_paper
 
-    return LayoutOptions(paper=parse_paper(paper), margin_mm=_length(margin, "--margin"),
-                         gap_mm=_length(gap, "--gap"), duplex=duplex, back_offset_mm=_offset(back_offset),
+    return LayoutOptions(paper=parse_paper(paper), margin_mm=_margin(margin),
+                         gap_mm=None if str(gap).strip().lower() == "auto" else _length(gap, "--gap"),
+                         duplex=duplex, back_offset_mm=_offset(back_offset),
                          marks=MarkStyle(_length(mark_length, "--mark-length"), _length(mark_stroke, "--mark-stroke"),
                                          _length(mark_offset, "--mark-offset")),
-                         guides=guides)
+                         guides=guides, layout=layout, backs=backs, orientation=orientation)
+
+
+def _margin(value: str) -> float | None:
+    """``--margin``: a length, or ``paper`` for the paper preset's own (5 mm; 1/4 in on US papers)."""
+    return None if str(value).strip().lower() == "paper" else _length(value, "--margin")
 
 
 def _size(n: int) -> str:
@@ -422,14 +441,13 @@ def _size(n: int) -> str:
 
 
 def sheet_options(fn):
-    """Paper, margin, gap, duplex, back offset and crop-mark options shared by build and calibrate."""
+    """Paper, margin and back offset options shared by build and calibrate (each has its own --duplex)."""
     for decorator in reversed([
         click.option("--paper", default="a4", show_default=True, metavar="NAME|WxH",
                      help="Paper preset (a4, letter, legal, a3 ...) or a size such as 210mmx297mm."),
-        click.option("--margin", default="5mm", show_default=True, metavar="LENGTH",
-                     help="Printable margin nothing but the page edge enters."),
-        click.option("--duplex", type=click.Choice(["long", "short", "none"]), default="long", show_default=True,
-                     help="Flip edge for double-sided printing; none: backs on their own pages for gluing."),
+        click.option("--margin", default="paper", show_default=True, metavar="LENGTH|paper",
+                     help="Band along every edge that nothing enters, crop marks included "
+                          "(paper: the preset's, 5mm; 0.25in on US papers)."),
         click.option("--back-offset", default="0,0", show_default=True, metavar="X,Y",
                      help="Shift the backs X right and Y down (measure it with deckgen calibrate)."),
     ]):
@@ -442,11 +460,21 @@ def sheet_options(fn):
 @click.option("-o", "--output", "out_dir", default="output", show_default=True, type=click.Path(file_okay=False),
               help="Folder for the files; each deck gets OUTPUT/<deck>/.")
 @sheet_options
+@click.option("--duplex", type=click.Choice(["long", "short", "none"]), default="long", show_default=True,
+              help="Flip edge for double-sided printing; none: backs on their own pages for gluing.")
+@click.option("--layout", type=click.Choice(["sheets", "fold"]), default="sheets", show_default=True,
+              help="sheets: fronts and backs on their own pages; fold: both on one side, backs mirrored across a fold line.")
+@click.option("--backs", type=click.Choice(["deck", "none"]), default="deck", show_default=True,
+              help="deck: print every card's back; none: fronts only.")
+@click.option("--orientation", type=click.Choice(["auto", "portrait", "landscape"]), default="auto", show_default=True,
+              help="Page orientation; auto: whichever holds more cards with full bleed and marks.")
+@click.option("--only", metavar="ID[xN],...", default=None, help=ONLY_HELP)
 @click.option("--card-size", metavar="NAME|WxH", help="Card size instead of the deck's (uno, poker, 63mmx88mm ...).")
 @click.option("--dpi", type=click.IntRange(30, 1200), default=300, show_default=True, help="Face resolution.")
 @click.option("--bleed", default="3mm", show_default=True, metavar="LENGTH", help="Bleed around every card.")
-@click.option("--gap", default="0mm", show_default=True, metavar="LENGTH",
-              help="Space between cards; 0: neighbours share their cut lines.")
+@click.option("--gap", default="auto", show_default=True, metavar="LENGTH|auto",
+              help="Space between cards; auto: twice the bleed, so every card keeps its full bleed; "
+                   "0: neighbours share their cut lines.")
 @click.option("--mark-length", default="5mm", show_default=True, metavar="LENGTH", help="Crop-mark length.")
 @click.option("--mark-stroke", default="0.3mm", show_default=True, metavar="LENGTH", help="Crop-mark line width.")
 @click.option("--mark-offset", default="1mm", show_default=True, metavar="LENGTH",
@@ -454,6 +482,7 @@ def sheet_options(fn):
 @click.option("--guides", is_flag=True, help="Also draw thin cut-line guides across the card block.")
 @palette_options
 @click.option("--no-rulebook", is_flag=True, help="Write only the card sheets, not the rulebooks.")
+@click.option("--booklet", is_flag=True, help="Also write each rulebook as a booklet to fold and staple.")
 @click.option("--force", is_flag=True, help="Build even if the deck has errors (they are printed).")
 @click.option("--no-cache", is_flag=True, help="Redraw every face instead of using the face cache.")
 @click.option("--jobs", type=click.IntRange(1, 64), default=None, help="Processes for drawing faces.")
@@ -462,26 +491,32 @@ def sheet_options(fn):
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
               help="Port of the --watch page on 127.0.0.1 (0: any free port).")
 @handle_errors
-def build(decks, out_dir, paper, margin, duplex, back_offset, card_size, dpi, bleed, gap, mark_length, mark_stroke,
-          mark_offset, guides, palette, colors, no_rulebook, force, no_cache, jobs, as_json, watch, port):
+def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, orientation, only, card_size, dpi, bleed,
+          gap, mark_length, mark_stroke, mark_offset, guides, palette, colors, no_rulebook, booklet, force, no_cache, jobs,
+          as_json, watch, port):
     """Build the print-and-play PDF of one or more decks.
 
     Writes OUTPUT/<deck>/<deck>-cards.pdf: a cover page, then sheets of card fronts (odd
-    pages) and backs (even pages) with crop marks. With no DECK, builds every bundled deck.
-    A deck with errors is not built unless --force. Lengths take mm, cm, in or pt.
+    pages) and backs (even pages) with crop marks. Every card keeps its full bleed and every
+    cut line its crop marks; the layout picks the orientation and grid that fit the most.
+    With no DECK, builds every bundled deck. A deck with errors is not built unless --force.
+    Lengths take mm, cm, in or pt.
 
     Example:
 
         deckgen build classic
 
         deckgen build no-mercy --paper letter --duplex short -o prints
+
+        deckgen build flex-spectrum --layout fold --only red-5x2,power
     """
     import time
 
     from deckgen.build import BuildOptions, build_deck, bundled_refs
 
     start = time.perf_counter()
-    layout = _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_stroke, mark_offset, guides)
+    layout_opts = _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_stroke, mark_offset,
+                                  guides, layout, backs, orientation)
     refs = list(decks) or bundled_refs()
     if watch:
         from deckgen.watch import WatchOptions
@@ -490,7 +525,8 @@ def build(decks, out_dir, paper, margin, duplex, back_offset, card_size, dpi, bl
             raise DeckgenError(Finding("error", "usage", "--watch", "--watch follows exactly one DECK, without --json",
                                        hint="e.g. deckgen build my-deck.toml --watch"))
         opts = BuildOptions(out_dir=Path(out_dir), dpi=dpi, bleed_mm=_length(bleed, "--bleed"), card_size=card_size,
-                            layout=layout, force=force, jobs=jobs, rulebook=not no_rulebook)
+                            layout=layout_opts, force=force, jobs=jobs, rulebook=not no_rulebook, only=only,
+                            booklet=booklet)
         _watch(decks[0], WatchOptions("build", build=opts, palette=lambda: resolve_palette(decks[0], palette, colors),
                                       port=port, use_cache=not no_cache))
         return
@@ -498,8 +534,8 @@ def build(decks, out_dir, paper, margin, duplex, back_offset, card_size, dpi, bl
     for ref in refs:
         progress = Progress(enabled=not as_json)
         opts = BuildOptions(out_dir=Path(out_dir), dpi=dpi, bleed_mm=_length(bleed, "--bleed"), card_size=card_size,
-                            layout=layout, palette=resolve_palette(ref, palette, colors), force=force,
-                            use_cache=not no_cache, jobs=jobs, rulebook=not no_rulebook)
+                            layout=layout_opts, palette=resolve_palette(ref, palette, colors), force=force,
+                            use_cache=not no_cache, jobs=jobs, rulebook=not no_rulebook, only=only, booklet=booklet)
         try:
             res = build_deck(ref, opts, progress)
         except DeckgenError as exc:
@@ -521,6 +557,8 @@ def build(decks, out_dir, paper, margin, duplex, back_offset, card_size, dpi, bl
         for o in res.outputs:
             pages = f"{o.pages} pages" if o.pages is not None else ""
             click.echo(f"  {o.path!s:<48} {pages:>10} {_size(o.size_bytes):>9}")
+        if res.sheet:
+            click.echo(f"  sheet: {res.sheet}")
         click.echo(f"  {res.cards} cards, {res.faces} distinct faces ({res.drawn} drawn now), {res.seconds:.2f} s")
     if as_json:
         click.echo(json.dumps({"decks": [r.to_json() for r in results], "exit_code": failed,
@@ -537,8 +575,10 @@ def build(decks, out_dir, paper, margin, duplex, back_offset, card_size, dpi, bl
 @click.option("-o", "--output", "out_file", default="calibration.pdf", show_default=True,
               type=click.Path(dir_okay=False), help="The PDF to write.")
 @sheet_options
+@click.option("--duplex", type=click.Choice(["long", "short"]), default="long", show_default=True,
+              help="Flip edge you will print the cards with.")
 @handle_errors
-def calibrate(out_file, paper, margin, duplex, back_offset):
+def calibrate(out_file, paper, margin, back_offset, duplex):
     """Write a one-sheet duplex test to measure how far your printer shifts the backs.
 
     Print it double-sided at 100 %, hold it against the light and read X and Y on the
@@ -551,10 +591,7 @@ def calibrate(out_file, paper, margin, duplex, back_offset):
     """
     from deckgen.layout import calibration_pdf, parse_paper, write_bytes
 
-    if duplex == "none":
-        raise DeckgenError(Finding("error", "duplex", "--duplex", "calibration needs double-sided printing",
-                                   hint="use --duplex long or --duplex short"))
-    data = calibration_pdf(parse_paper(paper), duplex, _length(margin, "--margin"), _offset(back_offset))
+    data = calibration_pdf(parse_paper(paper), duplex, _margin(margin), _offset(back_offset))
     path = write_bytes(Path(out_file), data)
     click.echo(f"{path}: 2 pages, {_size(len(data))}. Print double-sided ({duplex}-edge flip) at actual size.")
 
@@ -578,14 +615,19 @@ def export():
 @click.option("--card-size", metavar="NAME|WxH", help="Card size instead of the deck's.")
 @click.option("--max-side", type=click.IntRange(1024, 4096), default=4096, show_default=True,
               help="Largest sheet side in pixels (smaller sheets load faster in TTS).")
+@click.option("--only", metavar="ID[xN],...", default=None, help=ONLY_HELP)
 @palette_options
 @click.option("--force", is_flag=True, help="Export even if the deck has errors.")
 @click.option("--no-cache", is_flag=True, help="Redraw every face instead of using the face cache.")
 @handle_errors
-def export_tts_cmd(deck, out_dir, fmt, card_size, max_side, palette, colors, force, no_cache):
-    """Tabletop Simulator deck sheets (10 x 7 cells at most, 4096 px at most) and a back image.
+def export_tts_cmd(deck, out_dir, fmt, card_size, max_side, only, palette, colors, force, no_cache):
+    """Tabletop Simulator deck sheets (10 x 7 cells at most, 4096 px at most), a back image and
+    a TTS saved object.
 
-    Also writes <deck>-tts-import.txt with the steps and numbers to type in TTS.
+    <deck>-tts.json (with its thumbnail <deck>-tts.png) refers to the sheets by file:/// URLs:
+    copied into TTS's Saved Objects folder it puts the whole deck on the table, its cards scaled
+    to the deck's card shape. <deck>-tts-import.txt says where that folder is on each system,
+    and the numbers for importing the sheets by hand.
 
     Example:
 
@@ -595,6 +637,7 @@ def export_tts_cmd(deck, out_dir, fmt, card_size, max_side, palette, colors, for
     from deckgen.export import export_tts
 
     deck_obj, errors, _ = load_checked(deck, BuildOptions(palette=resolve_palette(deck, palette, colors), force=force))
+    deck_obj = _only(deck_obj, only)
     _echo_findings(errors)
     progress = Progress()
     res = export_tts(deck_obj, Path(out_dir or Path("output") / deck_obj.id / "tts"), fmt=fmt,
@@ -602,41 +645,74 @@ def export_tts_cmd(deck, out_dir, fmt, card_size, max_side, palette, colors, for
     progress.close()
     for s in res.sheets:
         click.echo(f"  {s.path}  {s.cols}x{s.rows} cells, {s.cards} cards" + (f" (backs: {s.backs.name})" if s.backs else ""))
-    click.echo(f"  {res.back}\n  {res.howto}  (how to import)")
+    thumb = res.thumbnail.name if res.thumbnail else "none"
+    click.echo(f"  {res.back}\n  {res.saved_object}  (TTS saved object, thumbnail {thumb})"
+               f"\n  {res.howto}  (how to import)")
+    click.echo("Copy the .json and its .png into Tabletop Simulator's Saved Objects folder, e.g. "
+               "~/.local/share/Tabletop Simulator/Saves/Saved Objects (Linux); the other systems' folders "
+               f"are in {res.howto.name}. The sheets must stay where they are.")
 
 
 @export.command("cards")
 @click.argument("deck")
-@click.option("--service", default="generic", show_default=True, metavar="NAME",
-              help="Print-shop preset from decks/services.toml (generic, generic-3mm, hires, mpc-poker).")
+@click.option("--service", default=None, metavar="NAME",
+              help="Print-shop preset from decks/services.toml: tgc-poker, tgc-bridge, tgc-mini, tgc-tarot, "
+                   "tgc-square, dtc-poker, mpc-poker, own-size, own-size-3mm.")
+@click.option("--card-size", metavar="NAME|WxH", help="Card size instead of the preset's (poker, bridge, 63mmx88mm ...).")
+@click.option("--bleed", metavar="LENGTH", default=None, help="Bleed instead of the preset's, e.g. 3mm or 0.125in.")
+@click.option("--safe", metavar="LENGTH", default=None,
+              help="How far inside the cut line symbols and text stay (default: the shop's safe zone, at least 3mm).")
 @click.option("-o", "--output", "out_dir", default=None, type=click.Path(file_okay=False),
               help="Folder for the files [default: output/<deck>/print-<service>].")
+@click.option("--only", metavar="ID[xN],...", default=None, help=ONLY_HELP)
 @palette_options
 @click.option("--force", is_flag=True, help="Export even if the deck has errors.")
 @click.option("--no-cache", is_flag=True, help="Redraw every face instead of using the face cache.")
 @handle_errors
-def export_cards_cmd(deck, service, out_dir, palette, colors, force, no_cache):
-    """The files a print shop asks for: one image per face with bleed, a quantities list and a
-    one-card-per-page PDF with TrimBox and BleedBox.
+def export_cards_cmd(deck, service, card_size, bleed, safe, out_dir, only, palette, colors, force, no_cache):
+    """The files a print shop asks for: one image per face at the shop template's pixel size,
+    a quantities list and a one-card-per-page PDF with TrimBox and BleedBox.
+
+    Warns when the faces' symbols and text would reach into the shop's unsafe border, or
+    when --card-size/--bleed leave the shop's template size.
 
     Example:
 
-        deckgen export cards classic --service generic
+        deckgen export cards classic --service tgc-poker
+
+        deckgen export cards flex-spectrum --service mpc-poker --bleed 3mm
     """
     from deckgen.build import BuildOptions, load_checked
-    from deckgen.export import export_cards, get_service
+    from deckgen.export import export_cards, get_service, load_services
 
+    if service is None:
+        raise DeckgenError(Finding("error", "usage", "--service", "name the print shop's preset with --service",
+                                   hint="presets: " + ", ".join(load_services())))
     svc = get_service(service)
+    bleed_mm = _length(bleed, "--bleed") if bleed is not None else None
+    safe_mm = _length(safe, "--safe") if safe is not None else None
     deck_obj, errors, _ = load_checked(deck, BuildOptions(palette=resolve_palette(deck, palette, colors), force=force))
+    deck_obj = _only(deck_obj, only)
     _echo_findings(errors)
     progress = Progress()
     res = export_cards(deck_obj, svc, Path(out_dir or Path("output") / deck_obj.id / f"print-{svc.id}"),
-                       use_cache=not no_cache, progress=progress)
+                       use_cache=not no_cache, progress=progress, card_size=card_size, bleed_mm=bleed_mm,
+                       safe_mm=safe_mm)
     progress.close()
+    _echo_findings(list(res.warnings))
     click.echo(f"{svc.name}")
     click.echo(f"  {len(res.images)} face images, {res.size_px[0]}x{res.size_px[1]} px "
                f"({res.trim_mm[0]:g} x {res.trim_mm[1]:g} mm + {res.bleed_mm:g} mm bleed) in {res.folder / 'faces'}")
-    click.echo(f"  {res.pdf}  {res.pages} pages (front, back for every card)\n  {res.quantities}")
+    l, t, r, b = res.safe_box
+    line = f"  symbols and text inside {r - l}x{b - t} px"
+    if res.shop_safe_box:
+        sl, st, sr, sb = res.shop_safe_box
+        line += f"; the shop's safe zone is {sr - sl}x{sb - st} px"
+    click.echo(line)
+    order = "back, front" if svc.pdf_order == "back-front" else "front, back"
+    click.echo(f"  {res.pdf}  {res.pages} pages ({order} for every card)\n  {res.quantities}")
+    if svc.source:
+        click.echo(f"  figures: {svc.source}")
 
 # [simulate commands]
 
@@ -690,9 +766,11 @@ def simulate(deck, players_text, games, seed, agent, jobs, as_json):
 @click.option("-o", "--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="The PDF to write (default: output/<deck>/<deck>-rulebook-<lang>.pdf).")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True, help="Paper size.")
+@click.option("--booklet", is_flag=True,
+              help="A saddle-stitched booklet: half-size pages, padded to a multiple of 4, 2-up on landscape sheets.")
 @palette_options
 @handle_errors
-def rulebook(deck, lang, out_path, paper, palette, colors):
+def rulebook(deck, lang, out_path, paper, booklet, palette, colors):
     """Write the rulebook PDF of a deck from its templates, in Spanish or English.
 
     Card counts, points and effect descriptions come from the manifest and its rule options;
@@ -705,6 +783,8 @@ def rulebook(deck, lang, out_path, paper, palette, colors):
         deckgen rulebook classic --lang en
 
         deckgen rulebook flex-spectrum --lang es --paper letter -o reglas.pdf
+
+        deckgen rulebook classic --lang all --booklet
     """
     from deckgen import manifest
     from deckgen.rulebook import languages, write_rulebook
@@ -716,10 +796,16 @@ def rulebook(deck, lang, out_path, paper, palette, colors):
                                    hint="leave out -o, or pick one --lang"))
     progress = Progress()
     for code in langs:
-        target = out_path or Path("output") / the_deck.id / f"{the_deck.id}-rulebook-{code}.pdf"
-        write_rulebook(the_deck, code, target, paper=paper, progress=progress)
+        suffix = "-booklet" if booklet else ""
+        target = out_path or Path("output") / the_deck.id / f"{the_deck.id}-rulebook-{code}{suffix}.pdf"
+        write_rulebook(the_deck, code, target, paper=paper, booklet=booklet, progress=progress)
         progress.close()
-        click.echo(f"wrote {target} ({_rulebook_pages(target)} pages, {code}, {paper})")
+        sheets = _rulebook_pages(target)
+        if booklet:
+            click.echo(f"wrote {target} ({sheets} sheet sides = {sheets // 2} sheets, {2 * sheets} booklet pages, "
+                       f"{code}, {paper} landscape): print double-sided, flip on the short edge, fold, staple")
+        else:
+            click.echo(f"wrote {target} ({sheets} pages, {code}, {paper})")
 
 
 # [cache commands]
@@ -789,9 +875,9 @@ def cache_prune(max_size):
 
 
 def _rulebook_pages(path: Path) -> int:
-    import re
+    from pypdf import PdfReader
 
-    return len(re.findall(rb"/Type\s*/Page[^s]", path.read_bytes()))
+    return len(PdfReader(path).pages)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -42,6 +42,7 @@ class WatchOptions:
     simulate: bool = True                          # second phase: the simulated games of `check`
     port: int = DEFAULT_PORT                       # 0: any free port
     use_cache: bool = True
+    only: str | None = None                        # --only: just those cards (preview; build has its own)
 
 
 @dataclass
@@ -239,6 +240,10 @@ class Watcher:
         deck = report.deck
         if deck is None:            # the manifest itself has errors (a deck with other errors still previews)
             raise DeckHasErrors(report.findings)
+        if self.options.only:
+            from deckgen.selection import select
+
+            deck = select(deck, self.options.only)
         settings = self.options.settings
         rendered = render_all(deck, settings, None, use_cache=self.options.use_cache, progress=self._progress)
         self._sheet(deck, settings)

@@ -1,5 +1,8 @@
 """Exports: Tabletop Simulator sheets and print-shop files."""
 
+import re
+from pathlib import Path
+
 import pypdf
 import pytest
 from click.testing import CliRunner
@@ -20,6 +23,7 @@ from deckgen.export import (
     grid_for,
     load_services,
 )
+from deckgen.export.services import services_file
 from deckgen.units import mm_to_pt
 
 
@@ -114,12 +118,63 @@ def test_tts_full_size_jpeg(tmp_path, cache):
 
 
 def test_service_presets_are_data():
-    generic = get_service("generic")
-    assert generic.dpi == 300 and generic.bleed_mm == pytest.approx(3.175)
-    assert "generic" in load_services()
+    own = get_service("own-size")
+    assert own.dpi == 300 and own.bleed_mm == pytest.approx(3.175) and own.card_size is None and own.shop is None
+    services = load_services()
+    assert "generic" not in services        # 737 x 1104 px: no shop's template
     with pytest.raises(DeckgenError) as exc:
-        get_service("generik")
-    assert "did you mean 'generic'" in str(exc.value)
+        get_service("tgc-pokr")
+    assert "did you mean 'tgc-poker'" in str(exc.value)
+
+
+# The shops' published template figures (sources in decks/services.toml's comments).
+SHOP_TEMPLATES = {
+    # id: (shop, pixels, trim in inches, bleed in, safe in)
+    "tgc-poker": ("The Game Crafter", (825, 1125), (2.5, 3.5), 0.125, 0.125),
+    "tgc-bridge": ("The Game Crafter", (750, 1125), (2.25, 3.5), 0.125, 0.125),
+    "tgc-mini": ("The Game Crafter", (600, 825), (1.75, 2.5), 0.125, 0.125),
+    "tgc-tarot": ("The Game Crafter", (900, 1500), (2.75, 4.75), 0.125, 0.125),
+    "tgc-square": ("The Game Crafter", (1125, 1125), (3.5, 3.5), 0.125, 0.125),
+    "dtc-poker": ("DriveThruCards", (825, 1125), (2.5, 3.5), 0.125, 0.125),
+    "mpc-poker": ("MakePlayingCards", (822, 1122), (2.5, 3.5), 0.12, None),
+}
+
+
+@pytest.mark.parametrize("sid", sorted(SHOP_TEMPLATES))
+def test_shop_presets_match_the_published_templates(sid):
+    from deckgen.render.geometry import card_size_mm
+
+    shop, pixels, trim_in, bleed_in, safe_in = SHOP_TEMPLATES[sid]
+    svc = get_service(sid)
+    assert svc.shop == shop and shop in svc.name and svc.source
+    assert svc.dpi == 300 and svc.pixels == pixels
+    trim = card_size_mm(svc.card_size)
+    assert trim == pytest.approx((trim_in[0] * 25.4, trim_in[1] * 25.4))
+    assert svc.bleed_mm == pytest.approx(bleed_in * 25.4)
+    assert (svc.safe_mm is None) == (safe_in is None)
+    if safe_in is not None:
+        assert svc.safe_mm == pytest.approx(safe_in * 25.4)
+    assert svc.full_px(trim) == pixels
+    text = (Path(services_file())).read_text("utf-8")
+    assert f"[{sid}]" in text and shop in text
+
+
+def test_services_file_names_each_shop_as_the_source():
+    text = Path(services_file()).read_text("utf-8")
+    comments = "\n".join(line for line in text.splitlines() if line.startswith("#"))
+    for shop in ("The Game Crafter", "DriveThruCards", "MakePlayingCards"):
+        assert re.search(rf"{shop}'s? ", comments), shop
+    assert "not found" in comments          # a figure that could not be found says so
+
+
+def test_template_pixels_must_match_the_other_figures(tmp_path):
+    bad = tmp_path / "services.toml"
+    bad.write_text('[x]\ndpi = 300\nbleed = "0.125in"\ncard_size = "2.5in x 3.5in"\npixels = "800x1100"\n',
+                   encoding="utf-8")
+    with pytest.raises(DeckgenError) as exc:
+        load_services(bad)
+    f = exc.value.findings[0]
+    assert f.where == "x.pixels" and "825x1125" in f.message and f.file == str(bad)
 
 
 def test_bad_services_file_reports_every_problem(tmp_path):
@@ -148,6 +203,7 @@ def test_print_shop_images_at_service_size(shop):
         with Image.open(path) as im:
             assert im.size == expected and im.mode == "RGB"
             assert round(im.info["dpi"][0]) == 72
+    assert res.warnings == ()
 
 
 def test_print_shop_pdf_trim_and_bleed_boxes(shop):
@@ -168,6 +224,77 @@ def test_print_shop_pdf_trim_and_bleed_boxes(shop):
     assert rows[0] == "front,back,count" and sum(int(r.rsplit(",", 1)[1]) for r in rows[1:]) == 108
 
 
+@pytest.fixture(scope="module")
+def tgc(tmp_path_factory, cache):
+    deck = manifest.load_deck("classic")
+    return deck, export_cards(deck, get_service("tgc-poker"), tmp_path_factory.mktemp("tgc"), cache_dir=cache)
+
+
+@pytest.mark.slow
+def test_tgc_poker_faces_are_the_template_size_with_content_in_its_safe_zone(tgc):
+    deck, res = tgc
+    assert res.size_px == (825, 1125) and res.warnings == ()
+    # the shop's safe zone: 1/8 in inside the cut line = 75 px from the image edge at 300 dpi
+    assert res.shop_safe_box == (75, 75, 750, 1050)
+    l, t, r, b = res.safe_box
+    assert l >= 75 and t >= 75 and r <= 750 and b <= 1050
+    with Image.open(res.folder / "faces" / "back.png") as im:
+        assert im.size == (825, 1125)
+    for face in ("red-7", "wild-draw4"):
+        path = res.folder / "faces" / f"{face}.png"
+        if not path.exists():
+            continue
+        with Image.open(path) as im:
+            im = im.convert("RGB")
+            # everything that is not the field colour lies inside the shop's safe zone
+            field = im.getpixel((5, 5))
+            diff = ImageChops.difference(im, Image.new("RGB", im.size, field)).convert("L").point(lambda v: 255 if v > 40 else 0)
+            bbox = diff.getbbox()
+            assert bbox and bbox[0] >= 75 - 2 and bbox[1] >= 75 - 2 and bbox[2] <= 750 + 2 and bbox[3] <= 1050 + 2
+    reader = pypdf.PdfReader(res.pdf)
+    page = reader.pages[0]
+    assert [round(float(v), 2) for v in page.mediabox] == [0, 0, 198.0, 270.0]      # 2.75 x 3.75 in
+    assert [round(float(v), 2) for v in page.trimbox] == [9.0, 9.0, 189.0, 261.0]
+
+
+def test_safe_override_inside_the_shop_border_warns():
+    from deckgen.export.printshop import geometry
+
+    deck = manifest.load_deck("classic")
+    geo = geometry(deck, get_service("tgc-poker"), safe_mm=1.0)
+    assert [w.code for w in geo.warnings] == ["safe-zone"]
+    # 1 mm instead of 1/8 in: the renderer's safe box starts 38 + 12 px in, the shop's 75 px
+    assert geo.safe_box[0] == 50 and geo.shop_safe_box[0] == 75
+    assert "25 px" in geo.warnings[0].message and "The Game Crafter" in geo.warnings[0].message
+    assert geometry(deck, get_service("tgc-poker")).warnings == ()
+    size = geometry(deck, get_service("tgc-poker"), card_size="bridge", bleed_mm=3.0)
+    assert [w.code for w in size.warnings] == ["template-size"] and "825x1125" in size.warnings[0].message
+    assert size.size_px == (746, 1121)
+    none = geometry(deck, get_service("mpc-poker"), safe_mm=0.5)
+    assert none.warnings == () and none.shop_safe_box is None      # no published safe zone to check
+
+
+def test_drivethrucards_pdf_puts_each_back_before_its_front(tmp_path, cache):
+    deck = manifest.load_deck(_tiny_deck(tmp_path))
+    svc = get_service("dtc-poker")
+    small = Service(svc.id, svc.name, 72, svc.bleed_mm, svc.card_size, svc.format, svc.safe_mm, None, svc.shop,
+                    svc.source, svc.pdf_order)
+    res = export_cards(deck, small, tmp_path / "dtc", cache_dir=cache)
+    assert all(p.suffix == ".jpg" for p in res.images)
+    reader = pypdf.PdfReader(res.pdf)
+    first = {n for n in reader.pages[0]["/Resources"]["/XObject"]}
+    backs = {n for n in reader.pages[2]["/Resources"]["/XObject"]}
+    fronts = [set(reader.pages[i]["/Resources"]["/XObject"]) for i in (1, 3)]
+    assert first == backs and fronts[0] != first      # page 1, 3: the back; 2, 4: the fronts
+
+
+def _tiny_deck(tmp_path):
+    path = tmp_path / "tiny.toml"
+    path.write_text(POWER_DECK.replace('count = 3', 'count = 1').replace("values = [1, 2, 3, 4, 5, 6, 7, 8, 9]",
+                                                                         "values = [1, 2]"), encoding="utf-8")
+    return path
+
+
 def test_cli_export_commands(tmp_path, cache, monkeypatch):
     monkeypatch.setenv("DECKGEN_CACHE", str(cache))
     runner = CliRunner()
@@ -176,3 +303,70 @@ def test_cli_export_commands(tmp_path, cache, monkeypatch):
     assert "classic-tts-1.png" in result.output and (tmp_path / "tts" / "classic-tts-import.txt").is_file()
     bad = runner.invoke(main, ["export", "cards", "classic", "--service", "nope", "-o", str(tmp_path)])
     assert bad.exit_code == 2 and "nope" in bad.output
+
+
+def _file_path(url: str) -> Path:
+    from urllib.parse import unquote, urlparse
+
+    parsed = urlparse(url)
+    assert parsed.scheme == "file" and parsed.netloc == ""
+    return Path(unquote(parsed.path))
+
+
+def test_tts_saved_object_refers_to_the_sheets_and_holds_every_card(power_tts):
+    import json
+
+    deck, res = power_tts
+    assert res.saved_object.name == "mini-power-tts.json" and res.thumbnail.name == "mini-power-tts.png"
+    data = json.loads(res.saved_object.read_text("utf-8"))
+    assert data["SaveName"] == deck.name()
+    playing, power = data["ObjectStates"]
+    sheets = {s.path: s for s in res.sheets}
+    for obj, want in ((playing, deck.total), (power, 3)):
+        assert obj["Name"] == "DeckCustom" and len(obj["DeckIDs"]) == len(obj["ContainedObjects"]) == want
+        assert [c["CardID"] for c in obj["ContainedObjects"]] == obj["DeckIDs"]
+        assert len(set(c["GUID"] for c in obj["ContainedObjects"])) == want
+        for key, entry in obj["CustomDeck"].items():
+            face = _file_path(entry["FaceURL"])
+            back = _file_path(entry["BackURL"])
+            assert face.is_absolute() and face.is_file() and back.is_file()
+            sheet = sheets[face]
+            assert (entry["NumWidth"], entry["NumHeight"]) == (sheet.cols, sheet.rows)
+            assert entry["UniqueBack"] == (sheet.backs is not None)
+            assert back == (sheet.backs or res.back)
+            ids = [i for i in obj["DeckIDs"] if i // 100 == int(key)]
+            assert ids == [int(key) * 100 + i for i in range(sheet.cards)]      # cell i of sheet key
+            with Image.open(face) as im:                                        # the grid fits the image
+                assert im.size == (sheet.cols * res.cell_px[0], sheet.rows * res.cell_px[1])
+    names = [c["Nickname"] for c in playing["ContainedObjects"]]
+    assert names.count(deck.cards[0].name(deck.language)) == deck.cards[0].count
+    assert {c["Nickname"] for c in power["ContainedObjects"]} == {"Power card"}
+    assert all(c["Name"] == "Card" and c["Hands"] for c in playing["ContainedObjects"])   # cards go into hands
+    assert len(playing["CustomDeck"]) == 2 and len(power["CustomDeck"]) == 1
+
+
+def test_tts_scale_gives_uno_cards_their_shape(power_tts):
+    import json
+
+    from deckgen.export.tts import TTS_CARD_ASPECT, card_scale
+
+    deck, res = power_tts
+    data = json.loads(res.saved_object.read_text("utf-8"))
+    sx, sy, sz = card_scale((56, 87))
+    assert (sx, sy, sz) == (pytest.approx(0.9012, abs=1e-4), 1.0, 1.0)
+    # TTS's model is 2.5 x 3.5; scaled, its shape is the UNO card's 56 x 87 (without it, 11 % too wide)
+    assert TTS_CARD_ASPECT * sx == pytest.approx(56 / 87, rel=1e-3)
+    assert abs(TTS_CARD_ASPECT / (56 / 87) - 1.11) < 0.005
+    assert card_scale((63.5, 88.9)) == (1.0, 1.0, 1.0)
+    for obj in data["ObjectStates"]:
+        for o in [obj, *obj["ContainedObjects"]]:
+            t = o["Transform"]
+            assert (t["scaleX"], t["scaleY"], t["scaleZ"]) == (sx, sy, sz)
+    text = res.howto.read_text("utf-8")
+    assert "Saved Objects" in text and res.saved_object.name in text
+    for folder in ("Documents\\My Games\\Tabletop Simulator\\Saves\\Saved Objects",
+                   "~/Library/Tabletop Simulator/Saves/Saved Objects",
+                   "~/.local/share/Tabletop Simulator/Saves/Saved Objects"):
+        assert folder in text
+    with Image.open(res.thumbnail) as im:
+        assert im.size == (256, 256)

@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 
 from deckgen import manifest
-from deckgen.layout import LayoutOptions, MarkStyle, SheetSpec, card_copies, cards_pdf_for_deck, parse_paper, plan_sheet
+from deckgen.layout import LayoutOptions, MarkStyle, SheetSpec, cards_pdf_for_deck, parse_paper, plan_sheet
 from deckgen.units import mm_to_pt
 
 DPI = 50
@@ -73,10 +73,12 @@ def boxes(page):
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("card", [UNO, POKER], ids=["uno", "poker"])
-def test_three_by_three_fits_at_gap_zero(paper, card):
-    sheet = plan_sheet(SheetSpec(parse_paper(paper).size_mm, card, 3.0, 0.0, 5.0))
-    assert (sheet.cols, sheet.rows) == (3, 3)
-    assert len(sheet.cut_x) == 4 and len(sheet.cut_y) == 4     # shared cut lines
+def test_three_by_three_fits_at_gap_zero_when_asked(paper, card):
+    margin = parse_paper(paper).margin_mm
+    sheet = plan_sheet(SheetSpec(parse_paper(paper).size_mm, card, 3.0, 0.0, margin, MarkStyle(3.0, 0.3, 0.5)))
+    assert sheet.per_page >= 6
+    assert len(sheet.cut_x) == sheet.cols + 1 and len(sheet.cut_y) == sheet.rows + 1     # shared cut lines
+    assert sheet.notes and "share their cut lines" in sheet.notes[0]
 
 
 def test_gap_gives_every_card_its_own_cut_lines():
@@ -90,13 +92,18 @@ def test_paper_too_small_is_a_clear_error():
     from deckgen.errors import DeckgenError
 
     with pytest.raises(DeckgenError) as exc:
-        plan_sheet(SheetSpec((50, 50), UNO, 3.0, 0.0, 5.0))
-    assert "does not fit" in str(exc.value)
+        plan_sheet(SheetSpec((80, 120), UNO, 3.0, 0.0, 5.0))
+    message = str(exc.value)
+    assert "does not fit" in message and "3 mm bleed" in message and "5 mm crop marks" in message
+    assert "--mark-length" in exc.value.findings[0].hint
 
 
 def test_custom_paper_and_units():
     assert parse_paper("8.5in x 11in").size_mm == pytest.approx((215.9, 279.4))
     assert parse_paper("Letter").id == "letter"
+    assert parse_paper("letter").margin_mm == pytest.approx(6.35)          # 1/4 in on US papers
+    assert parse_paper("11inx8.5in").margin_mm == pytest.approx(6.35)      # Letter turned keeps it
+    assert parse_paper("a4").margin_mm == 5.0 and parse_paper("200mmx280mm").margin_mm == 5.0
     from deckgen.errors import DeckgenError
 
     with pytest.raises(DeckgenError) as exc:
@@ -130,31 +137,6 @@ def test_every_image_is_card_plus_bleed_and_fronts_match_count(no_mercy, nm_pdf,
     assert {f: fronts.count(f) for f in expected} == expected
 
 
-@pytest.mark.parametrize("duplex", ["long", "short"])
-def test_backs_lie_behind_fronts(flex, flex_faces, duplex):
-    """Mirror each back page (as the printer's flip does) and compare with its front page."""
-    data = cards_pdf_for_deck(flex, flex_faces, UNO, 3.0, LayoutOptions(duplex=duplex)).data
-    names = digest_names(flex_faces)
-    pairs = {c.front: c.back for c in card_copies(flex)}
-    with pdfplumber.open(io.BytesIO(data)) as pdf:
-        pages = card_pages(pdf)
-        w, h = float(pdf.pages[0].width), float(pdf.pages[0].height)
-        assert len(pages) % 2 == 0
-        seen_power = 0
-        for front, back in zip(pages[0::2], pages[1::2]):
-            fronts = {b: names[i["name"]] for b, i in zip(boxes(front), front.images)}
-            for b, im in zip(boxes(back), back.images):
-                x0, y0, x1, y1 = b
-                mirrored = (round(w - x1, 2), y0, round(w - x0, 2), y1) if duplex == "long" else \
-                    (x0, round(h - y1, 2), x1, round(h - y0, 2))
-                match = [f for fb, f in fronts.items() if all(abs(a - c) < 0.02 for a, c in zip(fb, mirrored))]
-                assert len(match) == 1, f"no front behind back at {b}"
-                assert names[im["name"]] == pairs[match[0]]
-                seen_power += pairs[match[0]] == "power-red"
-            assert len(back.images) == len(front.images)
-    assert seen_power == 10       # Power cards: green front, red back
-
-
 def test_back_offset_shifts_backs_only(no_mercy, nm_faces):
     base = cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions()).data
     moved = cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions(back_offset_mm=(1.0, 2.0))).data
@@ -170,7 +152,7 @@ def _trims(page, bleed_pt):
             for i in page.images]
 
 
-@pytest.mark.parametrize("paper,gap", [("a4", 0.0), ("letter", 0.0), ("a4", 4.0)])
+@pytest.mark.parametrize("paper,gap", [("a4", 0.0), ("letter", 0.0), ("a4", 4.0), ("letter", 4.0), ("letter", None)])
 def test_crop_marks_on_every_cut_line_and_outside_every_card(no_mercy, nm_faces, paper, gap):
     data = cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions(paper=paper, gap_mm=gap)).data
     bleed = mm_to_pt(3.0)
@@ -191,13 +173,16 @@ def _check_marks(page, bleed, paper):
     for y in cut_y:
         assert sum(1 for ln in horizontal if abs(ln["y0"] - y) < 0.02) == 2, f"cut line y={y}"
     assert len(page.lines) == 2 * (len(cut_x) + len(cut_y)), "marks only for the cards on the page"
-    # On Letter the block nearly fills the page height, so the outer bleed there gives way
-    # to the marks (a layout note says so); the marks must still stay off every card.
-    keep = bleed if paper == "a4" else 0.0
-    block = (min(t[0] for t in trims) - keep, min(t[1] for t in trims) - keep,
-             max(t[2] for t in trims) + keep, max(t[3] for t in trims) + keep)
+    # bleed and marks are never traded: the marks stay clear of the block's full bleed and out of
+    # the paper's margin (1/4 in on Letter), and keep their full 5 mm
+    block = (min(t[0] for t in trims) - bleed, min(t[1] for t in trims) - bleed,
+             max(t[2] for t in trims) + bleed, max(t[3] for t in trims) + bleed)
+    margin = mm_to_pt(parse_paper(paper).margin_mm)
+    w, h = float(page.width), float(page.height)
     for ln in page.lines:
         assert ln["linewidth"] >= mm_to_pt(0.25)
+        assert max(ln["width"], ln["height"]) == pytest.approx(mm_to_pt(5.0), abs=0.01)
+        assert min(ln["x0"], ln["y0"], w - ln["x1"], h - ln["y1"]) >= margin - 0.01
         inside = block[0] < ln["x1"] and ln["x0"] < block[2] and block[1] < ln["y1"] and ln["y0"] < block[3]
         assert not inside, "a crop mark crosses the card block"
 
@@ -226,7 +211,8 @@ def test_nothing_enters_the_printable_margin(no_mercy, tmp_path, paper, card):
     data = cards_pdf_for_deck(no_mercy, faces, card, 3.0, LayoutOptions(paper=paper)).data
     pdf_path = tmp_path / "x.pdf"
     pdf_path.write_bytes(data)
-    margin_px = int(5.0 / 25.4 * 100) - 1      # 5 mm at 100 dpi, less a pixel of antialiasing
+    margin_mm = 5.0 if paper == "a4" else 6.35
+    margin_px = int(margin_mm / 25.4 * 100) - 1      # at 100 dpi, less a pixel of antialiasing
     pages = rasterize(pdf_path, 100, range(4))
     assert len(pages) == 4
     for i, im in enumerate(pages):
@@ -256,8 +242,9 @@ def test_each_face_embedded_once_fonts_embedded_and_metadata(no_mercy, nm_pdf, n
     assert "UNO Show 'em No Mercy" in cover and "168" in cover and "100 %" in cover and "A4" in cover
     assert "TAMAÑO REAL" in cover
     assert "ACTUAL SIZE" in reader.pages[1].extract_text()
-    assert "hoja 1 de 19 · frentes" in reader.pages[2].extract_text()
-    assert "hoja 19 de 19 · dorsos" in reader.pages[-1].extract_text()
+    assert "4 × 2 = 8 cartas por hoja" in cover and "3 mm alrededor de cada carta" in cover
+    sheets = -(-168 // 8)
+    assert len(reader.pages) == 2 + 2 * sheets
 
 
 def test_alpha_faces_are_flattened_and_still_embedded_once(no_mercy, tmp_path):
@@ -286,15 +273,21 @@ def test_same_inputs_byte_identical(no_mercy, nm_faces):
 
 
 def test_duplex_none_pairs_sheets_for_gluing_with_marks_on_both(no_mercy, nm_faces):
-    data = cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions(duplex="none",
-                                                                           back_offset_mm=(3.0, 3.0))).data
+    from deckgen.errors import DeckgenError
+
+    data = cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions(duplex="none")).data
     with pdfplumber.open(io.BytesIO(data)) as pdf:
         front, back = pdf.pages[2], pdf.pages[3]
         w = float(front.width)
         assert back.lines, "backs carry crop marks to line the sheets up when gluing"
         mirrored = sorted((w - b[2], b[1]) for b in boxes(back))
-        for m, f in zip(mirrored, sorted((b[0], b[1]) for b in boxes(front))):     # the offset is ignored
+        for m, f in zip(mirrored, sorted((b[0], b[1]) for b in boxes(front))):
             assert m == pytest.approx(f, abs=0.02)
+        cover = pdf.pages[0].extract_text() + pdf.pages[1].extract_text()
+        assert "--back-offset" not in cover and "calibrate" not in cover     # no advice that does nothing here
+    with pytest.raises(DeckgenError) as exc:                                 # an offset here does nothing: said so
+        cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions(duplex="none", back_offset_mm=(3.0, 3.0)))
+    assert "does nothing with --duplex none" in str(exc.value)
 
 
 def test_gap_zero_shows_bleed_only_on_the_outer_edges(no_mercy, tmp_path):
@@ -310,14 +303,15 @@ def test_gap_zero_shows_bleed_only_on_the_outer_edges(no_mercy, tmp_path):
         im.paste((40 + i % 200, 200, 40), (b, b, px[0] - b, px[1] - b))
         faces[face] = tmp_path / f"{face}.png"
         im.save(faces[face])
-    opts = LayoutOptions()
+    opts = LayoutOptions(gap_mm=0.0)
     data = cards_pdf_for_deck(no_mercy, faces, UNO, bleed, opts).data
     sheet = plan_sheet(SheetSpec((210, 297), UNO, bleed, 0.0, 5.0))
+    ph = sheet.page_mm[1]
     (tmp_path / "s.pdf").write_bytes(data)
     page = rasterize(tmp_path / "s.pdf", 100, [2])[0].convert("RGB")
     scale = 100 / 25.4
     blk = sheet.block
-    inner = (blk.x * scale + 2, (297 - blk.top) * scale + 2, blk.right * scale - 2, (297 - blk.y) * scale - 2)
+    inner = (blk.x * scale + 2, (ph - blk.top) * scale + 2, blk.right * scale - 2, (ph - blk.y) * scale - 2)
     magenta_inside = magenta_ring = 0
     for y in range(0, page.height, 2):
         for x in range(0, page.width, 2):
@@ -336,27 +330,100 @@ def test_bad_papers_file_reports_every_problem(tmp_path):
     from deckgen.layout import load_papers
 
     bad = tmp_path / "papers.toml"
-    bad.write_text('[a]\nsize = "210 x 297"\n[b]\nsize = "1in x 2in"\ncolour = 1\n[c]\nname = "C"\n', encoding="utf-8")
+    bad.write_text('[a]\nsize = "210 x 297"\n[b]\nsize = "1in x 2in"\ncolour = 1\n[c]\nname = "C"\n'
+                   '[d]\nsize = "4in x 6in"\nmargin = "wide"\n', encoding="utf-8")
     with pytest.raises(DeckgenError) as exc:
         load_papers(bad)
-    assert {"a.size", "b.colour", "c.size"} <= {f.where for f in exc.value.findings}
+    assert {"a.size", "b.colour", "c.size", "d.margin"} <= {f.where for f in exc.value.findings}
     assert all(f.file == str(bad) for f in exc.value.findings)
 
 
-def test_calibration_back_moves_with_the_offset():
-    from deckgen.layout import calibration_pdf
+# ------------------------------------------------------------------ the figures a print review measures
 
-    def lines(data):
-        with pdfplumber.open(io.BytesIO(data)) as pdf:
-            return sorted((round(ln["x0"], 2), round(ln["y0"], 2)) for ln in pdf.pages[1].lines)
+FIGURES = {  # paper, card -> (page orientation, cards per sheet) with full bleed and full marks
+    ("a4", "uno"): ("landscape", 8), ("a4", "poker"): ("portrait", 4),
+    ("letter", "uno"): ("landscape", 8), ("letter", "poker"): ("landscape", 6),
+}
 
-    base, moved = lines(calibration_pdf("a4")), lines(calibration_pdf("a4", back_offset_mm=(1.0, 2.0)))
-    assert base and len(base) == len(moved)
-    for (x, y), (u, v) in zip(base, moved):
-        assert u - x == pytest.approx(mm_to_pt(1.0), abs=0.02) and v - y == pytest.approx(-mm_to_pt(2.0), abs=0.02)
-    # the zero ticks sit on the page centre, under the front's cross
-    with pdfplumber.open(io.BytesIO(calibration_pdf("a4"))) as pdf:
-        w = float(pdf.pages[0].width)
-        front_vertical = [ln for ln in pdf.pages[0].lines if ln["x0"] == ln["x1"] and ln["height"] > 100]
-        assert any(abs(ln["x0"] - w / 2) < 0.01 for ln in front_vertical)
-        assert any(abs(ln["x0"] - w / 2) < 0.01 for ln in pdf.pages[1].lines if ln["x0"] == ln["x1"])
+
+def measure(data: bytes, card) -> dict:
+    """Bleed shown around every card, gaps between trims, crop-mark lengths and their distance from
+    the page edge, read from the PDF (pypdf content streams for images and clips, pdfplumber for lines)."""
+    from pdfsheet import MM, drawn_images, reader_of
+
+    reader = reader_of(data)
+    cw, ch = card[0] * MM, card[1] * MM
+    bleed, gaps, per_sheet = [], [], []
+    for page in reader.pages[2::2]:                      # the front pages
+        drawn = drawn_images(page)
+        per_sheet.append(len(drawn))
+        trims = []
+        for d in drawn:
+            cx, cy = d.centre
+            t = (cx - cw / 2, cy - ch / 2, cx + cw / 2, cy + ch / 2)
+            v = d.visible
+            bleed.append(min(t[0] - v[0], t[1] - v[1], v[2] - t[2], v[3] - t[3]) / MM)
+            trims.append(t)
+        for a in trims:
+            for b in trims:
+                if a is not b and abs(a[1] - b[1]) < 0.01 and b[0] > a[0]:
+                    gaps.append((b[0] - a[2]) / MM)
+    marks, edge = [], []
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        for page in pdf.pages[2::2]:
+            w, h = float(page.width), float(page.height)
+            for ln in page.lines:
+                marks.append(max(ln["width"], ln["height"]) / MM)
+                edge.append(min(ln["x0"], ln["y0"], w - ln["x1"], h - ln["y1"]) / MM)
+    p0 = reader.pages[2].mediabox
+    return {"bleed": min(bleed), "gap": min(gaps) if gaps else None, "mark": min(marks), "mark_max": max(marks),
+            "edge": min(edge), "per_sheet": max(per_sheet),
+            "orientation": "landscape" if p0.width > p0.height else "portrait"}
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("card,name", [(UNO, "uno"), (POKER, "poker")], ids=["uno", "poker"])
+def test_full_bleed_and_marks_on_every_paper(no_mercy, tmp_path, paper, card, name):
+    from deckgen.selection import select
+
+    deck = select(no_mercy, "red-1x9,wild-draw-six x4")          # 13 cards: full sheets and a partial one
+    faces = make_faces(no_mercy, tmp_path, card=card)
+    data = cards_pdf_for_deck(deck, faces, card, 3.0, LayoutOptions(paper=paper)).data
+    m = measure(data, card)
+    assert m["bleed"] >= 3.0 - 0.01                      # 3 mm (1/8 in) around every card
+    assert m["gap"] == pytest.approx(6.0, abs=0.01)      # twice the bleed: the bleeds meet, never overlap
+    assert m["mark"] == pytest.approx(5.0, abs=0.01) and m["mark_max"] == pytest.approx(5.0, abs=0.01)
+    assert m["edge"] >= (6.35 if paper == "letter" else 5.0) - 0.01     # 1/4 in from every edge on Letter
+    assert (m["orientation"], m["per_sheet"]) == FIGURES[(paper, name)]
+    with pdfplumber.open(io.BytesIO(data)) as pdf:       # the cover states the same figures
+        cover = pdf.pages[1].extract_text().replace("\n", " ")
+    per = FIGURES[(paper, name)][1]
+    assert f"= {per} cards per sheet" in cover and "Bleed: 3 mm around every card; gap between cards 6 mm" in cover
+
+
+def test_gap_zero_is_named_on_the_cover_and_in_the_notes(no_mercy, nm_faces):
+    pdf = cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions(paper="letter", gap_mm=0.0))
+    assert any("share their cut lines" in n for n in pdf.notes)
+    with pdfplumber.open(io.BytesIO(pdf.data)) as doc:
+        cover = doc.pages[1].extract_text().replace("\n", " ")
+    assert "neighbouring cards share their cut lines (gap 0)" in cover
+
+
+def test_back_offset_past_the_margin_is_an_error_naming_the_limit(no_mercy, nm_faces):
+    from deckgen.errors import DeckgenError
+
+    ok = cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions(paper="letter", back_offset_mm=(2.0, -2.0)))
+    assert ok.pages > 2
+    with pytest.raises(DeckgenError) as exc:
+        cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions(paper="letter", back_offset_mm=(12.0, 0.0)))
+    message = str(exc.value)
+    assert "6.35 mm margin" in message and "X must stay between" in message
+
+
+def test_backs_none_prints_fronts_only(no_mercy, nm_faces):
+    pdf = cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions(backs="none"))
+    back_name = digest_names({"back": nm_faces["back"]})
+    with pdfplumber.open(io.BytesIO(pdf.data)) as doc:
+        assert len(doc.pages) == 2 + -(-168 // 8)
+        assert all(im["name"] not in back_name for page in doc.pages for im in page.images)
+        assert "fronts only" in doc.pages[1].extract_text()

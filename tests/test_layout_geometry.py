@@ -1,4 +1,6 @@
-"""Property tests of the sheet geometry: whatever the paper, card, bleed, gap and margin."""
+"""Property tests of the sheet geometry: whatever the paper, card, bleed, gap, margin and marks."""
+
+import math
 
 import pytest
 from hypothesis import given, settings
@@ -14,9 +16,11 @@ specs = st.builds(
     paper_mm=st.tuples(st.floats(100, 450), st.floats(100, 450)),
     card_mm=st.tuples(st.floats(40, 120), st.floats(40, 120)),
     bleed_mm=st.floats(0, 5),
-    gap_mm=st.one_of(st.just(0.0), st.floats(0, 10)),
+    gap_mm=st.one_of(st.none(), st.just(0.0), st.floats(0, 10)),
     margin_mm=st.floats(0, 15),
     marks=st.builds(MarkStyle, st.floats(1, 8), st.floats(0.1, 0.6), st.floats(0, 3)),
+    orientation=st.sampled_from(["auto", "portrait", "landscape"]),
+    fold=st.booleans(),
 )
 
 
@@ -24,72 +28,100 @@ def _overlap(a, b):
     return a.x < b.right - E and b.x < a.right - E and a.y < b.top - E and b.y < a.top - E
 
 
+def _fits(avail, size, gap, edge):
+    """How many fit, counted the slow way."""
+    n = 0
+    while (n + 1) * size + n * gap + 2 * edge <= avail + 1e-9:
+        n += 1
+    return n
+
+
 def _plan(spec):
     try:
         return plan_sheet(spec)
-    except DeckgenError:
-        pw, ph = spec.paper_mm
-        assert spec.card_mm[0] > pw - 2 * spec.margin_mm or spec.card_mm[1] > ph - 2 * spec.margin_mm
+    except DeckgenError as exc:
+        assert "does not fit" in str(exc)
         return None
 
 
 @settings(max_examples=150, deadline=None)
 @given(specs)
-def test_sheet_respects_margin_and_marks_never_cross_a_card(spec):
+def test_full_bleed_and_full_marks_inside_the_margin_or_fewer_cards(spec):
     sheet = _plan(spec)
+    pw, ph = spec.paper_mm
+    b, m, g = spec.bleed_mm, spec.margin_mm, spec.gap
+    edge = b + spec.marks.offset_mm + spec.marks.length_mm
+    cw, ch = spec.card_mm
+    if not spec.fold and spec.orientation == "auto":       # the most cards either way round, or an error
+        best = max(_fits(w - 2 * m, cw, g, edge) * _fits(h - 2 * m, ch, g, edge) for w, h in ((pw, ph), (ph, pw)))
+        assert (sheet.per_page if sheet else 0) == best
     if sheet is None:
         return
-    pw, ph = spec.paper_mm
-    m = spec.margin_mm
-    cw, ch = spec.card_mm
-    assert sheet.cols * cw + (sheet.cols - 1) * spec.gap_mm <= pw - 2 * m + E
-    assert (sheet.cols + 1) * cw + sheet.cols * spec.gap_mm > pw - 2 * m - E     # as many as fit
-    assert (sheet.rows + 1) * ch + sheet.rows * spec.gap_mm > ph - 2 * m - E
-    assert abs(sheet.block.x - (pw - sheet.block.right)) < E                     # centred
-    assert abs(sheet.block.y - (ph - sheet.block.top)) < E
+    w, h = sheet.page_mm
+    assert sorted((w, h)) == sorted((pw, ph))
+    if spec.orientation != "auto":
+        assert (w > h + E) <= (spec.orientation == "landscape") or abs(w - h) < E
+        assert (h > w + E) <= (spec.orientation == "portrait") or abs(w - h) < E
+    assert sheet.gap_mm == pytest.approx(2 * b if spec.gap_mm is None else spec.gap_mm)
     for s in sheet.slots:
         c = s.clip
-        assert c.x >= m - E and c.right <= pw - m + E and c.y >= m - E and c.top <= ph - m + E
-        assert s.image.w == pytest.approx(cw + 2 * spec.bleed_mm)
-        assert c.x <= s.trim.x + E and c.right >= s.trim.right - E                # trim always shown
+        assert c.x >= m - E and c.right <= w - m + E and c.y >= m - E and c.top <= h - m + E
+        assert s.image.w == pytest.approx(cw + 2 * b)
+        inner = min(b, g / 2)
+        sides = (s.trim.x - c.x, c.right - s.trim.right, s.trim.y - c.y, c.top - s.trim.top)
+        outer = (s.col == 0, s.col == sheet.cols - 1, s.row == sheet.rows - 1, s.row == 0)
+        for got, is_outer in zip(sides, outer):
+            assert got == pytest.approx(b if is_outer else inner, abs=1e-6)    # never less than asked
     for a in sheet.slots:
-        for b in sheet.slots:
-            if a.index < b.index:
-                assert not _overlap(a.clip, b.clip)
+        for o in sheet.slots:
+            if a.index < o.index:
+                assert not _overlap(a.clip, o.clip)
     for ln in sheet.marks:
+        assert math.hypot(ln.x2 - ln.x1, ln.y2 - ln.y1) == pytest.approx(spec.marks.length_mm)
         for x, y in ((ln.x1, ln.y1), (ln.x2, ln.y2)):
-            assert m - E <= x <= pw - m + E and m - E <= y <= ph - m + E
+            assert m - E <= x <= w - m + E and m - E <= y <= h - m + E
         x0, x1, y0, y1 = min(ln.x1, ln.x2), max(ln.x1, ln.x2), min(ln.y1, ln.y2), max(ln.y1, ln.y2)
         for s in sheet.slots:
-            c = s.clip
-            crosses = x1 > c.x + E and x0 < c.right - E and y1 > c.y + E and y0 < c.top - E
-            assert not crosses, f"crop mark {ln} crosses card {s.index}"
-    band = sheet.label_band        # the sheet label's strip: inside the margin, clear of cards and marks
+            c = s.clip.grow(spec.marks.offset_mm - E, spec.marks.offset_mm - E, spec.marks.offset_mm - E,
+                            spec.marks.offset_mm - E)
+            assert not (x1 > c.x + E and x0 < c.right - E and y1 > c.y + E and y0 < c.top - E)
+        if sheet.fold == "vertical":             # a fold sheet's front marks stay on their half
+            assert max(ln.x1, ln.x2) <= sheet.fold_at + E
+        if sheet.fold == "horizontal":
+            assert min(ln.y1, ln.y2) >= sheet.fold_at - E
+    for x in sheet.cut_x:                        # every cut line has both its marks
+        assert sum(1 for ln in sheet.marks if ln.x1 == ln.x2 == x) == 2
+    for y in sheet.cut_y:
+        assert sum(1 for ln in sheet.marks if ln.y1 == ln.y2 == y) == 2
+    band = sheet.label_band
     if band is not None:
-        assert band.x >= m - E and band.y >= m - E and band.top <= ph - m + E
+        assert band.x >= m - E and band.y >= m - E and band.top <= h - m + E
         for s in sheet.slots:
             assert not _overlap(band, s.clip)
-        for ln in sheet.marks:
-            assert not (min(ln.x1, ln.x2) < band.right and max(ln.x1, ln.x2) > band.x and
-                        min(ln.y1, ln.y2) <= band.top and max(ln.y1, ln.y2) >= band.y)
-    for x in sheet.cut_x:          # every cut line has its marks (when there is room for them)
-        n = sum(1 for ln in sheet.marks if ln.x1 == ln.x2 == x)
-        assert n in (0, 2)
-        assert n == 2 or any("top and bottom" in note for note in sheet.notes)
+    if g + E < 2 * b:
+        assert sheet.notes, "a gap that gives up bleed is named"
+    else:
+        assert not sheet.notes
+
+
+def _turn(rect, page, edge):
+    """The physical turn of the sheet (long/short edge), for a rectangle on the back page."""
+    w, h = page
+    from deckgen.layout import Rect
+
+    about_vertical = (h >= w) == (edge == "long")
+    return Rect(w - rect.right, rect.y, rect.w, rect.h) if about_vertical else Rect(rect.x, h - rect.top, rect.w, rect.h)
 
 
 @settings(max_examples=60, deadline=None)
-@given(specs, st.sampled_from(["long", "short"]))
-def test_backs_mirror_back_onto_their_fronts(spec, duplex):
+@given(specs.filter(lambda s: not s.fold), st.sampled_from(["long", "short"]))
+def test_backs_turn_back_onto_their_fronts(spec, duplex):
     sheet = _plan(spec)
     if sheet is None:
         return
-    pw, ph = spec.paper_mm
     for s in sheet.slots:
-        b = back_rect(s.trim, sheet, duplex, (0.0, 0.0))
-        # turning the sheet over: long edge mirrors x, short edge mirrors y
-        seen = (pw - b.right, b.y) if duplex == "long" else (b.x, ph - b.top)
-        assert seen == pytest.approx((s.trim.x, s.trim.y))
+        seen = _turn(back_rect(s.trim, sheet, duplex, (0.0, 0.0)), sheet.page_mm, duplex)
+        assert (seen.x, seen.y) == pytest.approx((s.trim.x, s.trim.y))
 
 
 @settings(max_examples=80, deadline=None)
@@ -103,11 +135,11 @@ def test_last_partial_sheet_frames_only_its_cards(spec, share):
     used = 1 + int(share * (sheet.per_page - 2))
     slots, marks = partial(sheet, used)
     assert len(slots) == used
-    pw, ph = spec.paper_mm
+    w, h = sheet.page_mm
     m = spec.margin_mm
     for s in slots:
         c = s.clip
-        assert c.x >= m - E and c.right <= pw - m + E and c.y >= m - E and c.top <= ph - m + E
+        assert c.x >= m - E and c.right <= w - m + E and c.y >= m - E and c.top <= h - m + E
         assert c.x <= s.trim.x + E and c.top >= s.trim.top - E
     for a in slots:                # bleeds may meet in an empty corner, never on a neighbour's card
         for b in slots:
@@ -115,7 +147,7 @@ def test_last_partial_sheet_frames_only_its_cards(spec, share):
                 assert not _overlap(a.clip, b.trim)
     for ln in marks:
         for x, y in ((ln.x1, ln.y1), (ln.x2, ln.y2)):
-            assert m - E <= x <= pw - m + E and m - E <= y <= ph - m + E
+            assert m - E <= x <= w - m + E and m - E <= y <= h - m + E
         x0, x1, y0, y1 = min(ln.x1, ln.x2), max(ln.x1, ln.x2), min(ln.y1, ln.y2), max(ln.y1, ln.y2)
         for s in slots:
             c = s.clip

@@ -3,7 +3,7 @@
 Public API::
 
     export_tts(deck, out_dir, fmt="png"|"jpeg") -> TtsResult
-    export_cards(deck, get_service("generic"), out_dir) -> PrintShopResult
+    export_cards(deck, get_service("tgc-poker"), out_dir) -> PrintShopResult
     load_services() -> {id: Service}
 """
 

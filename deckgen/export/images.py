@@ -8,6 +8,7 @@ from pathlib import Path
 from PIL import Image
 
 from deckgen.atomic import write_bytes
+from deckgen.icc import srgb_profile
 
 EXTENSIONS = {"png": ".png", "jpeg": ".jpg"}
 
@@ -15,7 +16,8 @@ EXTENSIONS = {"png": ".png", "jpeg": ".jpg"}
 def encode(im: Image.Image, fmt: str, dpi: int | None = None) -> bytes:
     buf = io.BytesIO()
     im = im.convert("RGB")
-    extra = {"dpi": (dpi, dpi)} if dpi else {}
+    extra: dict = {"dpi": (dpi, dpi)} if dpi else {}
+    extra["icc_profile"] = srgb_profile()      # every image deckgen writes is tagged sRGB
     if fmt == "jpeg":
         im.save(buf, "JPEG", quality=92, subsampling=0, optimize=True, **extra)
     else:

@@ -1,28 +1,38 @@
 """``deckgen export cards --service NAME``: the files a print shop asks for.
 
-One image per distinct face at the service's resolution with its bleed, a quantities list,
-and a PDF with one card face per page (every physical card, its front then its back) whose
-pages are trim + bleed with a TrimBox and a BleedBox. Each face image is stored once.
+One image per distinct face at the shop template's pixel size (trim + bleed at its
+resolution), a quantities list, and a PDF with one card face per page (every physical card,
+its two sides in the order the shop asks for) whose pages are trim + bleed with a TrimBox and
+a BleedBox. Each face image is stored once.
+
+The faces are laid out for the shop's safe zone: the renderer keeps every symbol and text in
+its safe box, and that box is made at least as far inside the cut line as the shop's. When an
+override (``safe_mm``) puts the renderer's safe box outside the shop's, or a card size or bleed
+override leaves the shop's template size, the result carries a warning saying by how much.
 """
 
 from __future__ import annotations
 
 import io
+import tempfile
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from PIL import Image
 
 from deckgen.atomic import write_bytes, write_text
-from deckgen.export.images import EXTENSIONS, save
+from deckgen.errors import DeckgenError, Finding, error, warning
+from deckgen.export.images import EXTENSIONS, encode
 from deckgen.export.services import Service
 from deckgen.layout.imposition import card_copies
 from deckgen.layout.pdf import PdfMeta, finish, new_canvas
 from deckgen.layout.pdfimage import draw_image, read_png, register_image
 from deckgen.model import Deck
 from deckgen.progress import Progress
-from deckgen.units import mm_to_pt
+from deckgen.units import mm_to_pt, mm_to_px
+
+DEFAULT_SAFE_MM = 3.0       # the renderer's own safe margin, used when a preset publishes none
 
 
 @dataclass(frozen=True)
@@ -35,43 +45,115 @@ class PrintShopResult:
     size_px: tuple[int, int]
     trim_mm: tuple[float, float]
     bleed_mm: float
+    safe_box: tuple[int, int, int, int] = (0, 0, 0, 0)          # the renderer's, in face-image pixels
+    shop_safe_box: tuple[int, int, int, int] | None = None      # the shop's, in face-image pixels
+    warnings: tuple[Finding, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class ShopGeometry:
+    """Where a face's content may go, in the pixels of the image delivered to the shop."""
+
+    trim_mm: tuple[float, float]
+    bleed_mm: float
+    render_safe_mm: float
+    size_px: tuple[int, int]
+    safe_box: tuple[int, int, int, int]
+    shop_safe_box: tuple[int, int, int, int] | None
+    warnings: tuple[Finding, ...]
+
+
+def geometry(deck: Deck, service: Service, *, card_size: str | None = None, bleed_mm: float | None = None,
+             safe_mm: float | None = None) -> ShopGeometry:
+    """The face geometry for ``service`` with optional overrides, and the warnings it calls for."""
+    from deckgen.render.geometry import Frame, card_size_mm
+
+    trim = card_size_mm(card_size or service.card_size or deck.card_size)
+    bleed = service.bleed_mm if bleed_mm is None else float(bleed_mm)
+    if not 0 <= bleed <= 10:
+        raise DeckgenError(error("option", "--bleed", f"{bleed:g} mm bleed is out of range", hint="use 0mm to 10mm"))
+    shop_safe = service.safe_mm
+    render_safe = float(safe_mm) if safe_mm is not None else max(DEFAULT_SAFE_MM, shop_safe or 0.0)
+    size = service.full_px(trim, bleed)
+    frame = Frame(trim, service.dpi, bleed, render_safe)
+    sx, sy = size[0] / frame.full[0], size[1] / frame.full[1]
+    l, t, r, b = frame.safe_box
+    box = (round(l * sx), round(t * sy), round(r * sx), round(b * sy))
+    found: list[Finding] = []
+    who = service.shop or service.name
+    shop_box = None
+    if shop_safe is not None:
+        inset = mm_to_px(bleed + shop_safe, service.dpi)
+        shop_box = (inset, inset, size[0] - inset, size[1] - inset)
+        over = max(shop_box[0] - box[0], shop_box[1] - box[1], box[2] - shop_box[2], box[3] - shop_box[3])
+        if over > 0:
+            found.append(warning(
+                "safe-zone", f"--service {service.id}",
+                f"the faces' symbols and text reach {over} px ({over * 25.4 / service.dpi:.2f} mm) into {who}'s "
+                f"unsafe border: they come {render_safe:g} mm from the cut line, and {who} asks for "
+                f"{shop_safe:g} mm (safe zone {shop_box[2] - shop_box[0]}x{shop_box[3] - shop_box[1]} px)",
+                hint=f"leave out --safe or give at least {shop_safe:g}mm"))
+    if service.pixels is not None and size != service.pixels:
+        found.append(warning(
+            "template-size", f"--service {service.id}",
+            f"the faces are {size[0]}x{size[1]} px, not {who}'s template size {service.pixels[0]}x{service.pixels[1]} px "
+            f"(--card-size or --bleed changed it)", hint="check the shop offers this size before uploading"))
+    return ShopGeometry(trim, bleed, render_safe, size, box, shop_box, tuple(found))
 
 
 def export_cards(deck: Deck, service: Service, out_dir: Path, *, use_cache: bool = True,
                  cache_dir: Path | None = None, progress: Progress | None = None,
-                 jobs: int | None = None) -> PrintShopResult:
+                 jobs: int | None = None, card_size: str | None = None, bleed_mm: float | None = None,
+                 safe_mm: float | None = None) -> PrintShopResult:
     from deckgen.render import RenderSettings, render_deck
 
-    settings = RenderSettings(dpi=service.dpi, bleed_mm=service.bleed_mm, card_size=service.card_size)
+    geo = geometry(deck, service, card_size=card_size, bleed_mm=bleed_mm, safe_mm=safe_mm)
+    settings = RenderSettings(dpi=service.dpi, bleed_mm=geo.bleed_mm, safe_mm=geo.render_safe_mm,
+                              card_size=f"{geo.trim_mm[0]!r}mm x {geo.trim_mm[1]!r}mm")
     r = render_deck(deck, settings, use_cache=use_cache, cache_dir=cache_dir, progress=progress, jobs=jobs)
     folder = Path(out_dir)
     ext = EXTENSIONS[service.format]
     images = []
-    for i, (face, path) in enumerate(sorted(r.paths.items())):
-        target = folder / "faces" / f"{face}{ext}"
-        if service.format == "png":
-            data = _png_with_dpi(path, service.dpi)
-            images.append(write_bytes(target, data))
-        else:
-            with Image.open(path) as im:
-                images.append(save(im, target, "jpeg", service.dpi))
-        if progress:
-            progress("print-shop images", i + 1, len(r.paths))
-    copies = card_copies(deck)
-    pdf = _pdf(deck, copies, r.paths, r.trim_mm, r.bleed_mm, service)
+    pdf_sources: dict[str, Path] = {}
+    with tempfile.TemporaryDirectory(prefix="deckgen-shop-") as tmp:
+        for i, (face, path) in enumerate(sorted(r.paths.items())):
+            target = folder / "faces" / f"{face}{ext}"
+            exact = tuple(r.size_px) == geo.size_px
+            if service.format == "png":
+                data = _png_with_dpi(path, service.dpi, geo.size_px)
+                images.append(write_bytes(target, data))
+                pdf_sources[face] = path if exact else target
+            else:
+                with Image.open(path) as im:
+                    im = _fit(im, geo.size_px)
+                    images.append(write_bytes(target, encode(im, "jpeg", service.dpi)))
+                    if exact:
+                        pdf_sources[face] = path
+                    else:
+                        pdf_sources[face] = write_bytes(Path(tmp) / f"{face}.png", encode(im, "png", service.dpi))
+            if progress:
+                progress("print-shop images", i + 1, len(r.paths))
+        copies = card_copies(deck)
+        pdf = _pdf(deck, copies, pdf_sources, geo, service)
     pdf_path = write_bytes(folder / f"{deck.id}-{service.id}.pdf", pdf)
     quantities = write_text(folder / f"{deck.id}-{service.id}-quantities.csv", _quantities(copies, ext))
-    return PrintShopResult(folder, tuple(images), pdf_path, quantities, 2 * len(copies), r.size_px,
-                           tuple(r.trim_mm), r.bleed_mm)
+    return PrintShopResult(folder, tuple(images), pdf_path, quantities, 2 * len(copies), geo.size_px,
+                           geo.trim_mm, geo.bleed_mm, geo.safe_box, geo.shop_safe_box, geo.warnings)
 
 
-def _png_with_dpi(path: Path, dpi: int) -> bytes:
+def _fit(im: Image.Image, size: tuple[int, int]) -> Image.Image:
+    """The face at exactly the template's pixel size: the renderer rounds trim and bleed to whole
+    pixels separately, so it can be a pixel off a template whose bleed is a half pixel (1/8 in
+    at 300 dpi is 37.5 px)."""
+    im = im.convert("RGB")
+    return im if im.size == size else im.resize(size, Image.Resampling.LANCZOS)
+
+
+def _png_with_dpi(path: Path, dpi: int, size: tuple[int, int]) -> bytes:
     with Image.open(path) as im:
-        if im.info.get("dpi") and round(im.info["dpi"][0]) == dpi and im.mode == "RGB":
+        if im.info.get("dpi") and round(im.info["dpi"][0]) == dpi and im.mode == "RGB" and im.size == size:
             return Path(path).read_bytes()
-        buf = io.BytesIO()
-        im.convert("RGB").save(buf, "PNG", dpi=(dpi, dpi), compress_level=6)
-        return buf.getvalue()
+        return encode(_fit(im, size), "png", dpi)
 
 
 def _quantities(copies, ext: str) -> str:
@@ -81,7 +163,8 @@ def _quantities(copies, ext: str) -> str:
     return "\n".join(rows) + "\n"
 
 
-def _pdf(deck: Deck, copies, paths, trim_mm, bleed_mm: float, service: Service) -> bytes:
+def _pdf(deck: Deck, copies, paths: dict[str, Path], geo: ShopGeometry, service: Service) -> bytes:
+    trim_mm, bleed_mm = geo.trim_mm, geo.bleed_mm
     w, h = trim_mm[0] + 2 * bleed_mm, trim_mm[1] + 2 * bleed_mm
     buf = io.BytesIO()
     meta = PdfMeta(title=f"{deck.name()}: cards for {service.name}", subject=f"{len(copies)} cards, "
@@ -89,11 +172,12 @@ def _pdf(deck: Deck, copies, paths, trim_mm, bleed_mm: float, service: Service) 
     c = new_canvas(buf, (w, h), meta)
     b = mm_to_pt(bleed_mm)
     W, H = mm_to_pt(w), mm_to_pt(h)
-    c.setTrimBox([b, b, W - b, H - b])
-    c.setBleedBox([0, 0, W, H])
     names: dict[str, str] = {}
     for copy in copies:
-        for face in (copy.front, copy.back):
+        sides = (copy.back, copy.front) if service.pdf_order == "back-front" else (copy.front, copy.back)
+        for face in sides:
+            c.setTrimBox([b, b, W - b, H - b])
+            c.setBleedBox([0, 0, W, H])
             if face not in names:
                 names[face] = register_image(c, read_png(paths[face]))
             draw_image(c, names[face], 0, 0, W, H)

@@ -1,19 +1,26 @@
-"""Print-shop presets (``decks/services.toml``), validated on load."""
+"""Print-shop presets (``decks/services.toml``), validated on load.
+
+A preset is a shop's card template: resolution, finished card size, bleed, safe zone and the
+template's pixel size (checked against the other figures), plus where the figures come from.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from deckgen.errors import Collector, DeckgenError, did_you_mean, error
 from deckgen.manifest.reader import read_toml
 from deckgen.resources import decks_dir
-from deckgen.units import parse_length
+from deckgen.units import mm_to_px, parse_length
 
-KEYS = ("name", "dpi", "bleed", "card_size", "format")
+KEYS = ("name", "shop", "dpi", "bleed", "safe", "card_size", "pixels", "format", "pdf_order", "source")
 FORMATS = ("png", "jpeg")
+ORDERS = ("front-back", "back-front")
+_PIXELS = re.compile(r"^\s*(\d+)\s*[x×]\s*(\d+)\s*$")
 
 
 @dataclass(frozen=True)
@@ -24,6 +31,16 @@ class Service:
     bleed_mm: float
     card_size: str | None = None
     format: str = "png"
+    safe_mm: float | None = None            # the shop's safe zone inside the cut line; None: not published
+    pixels: tuple[int, int] | None = None   # the template's full size (trim + bleed) in pixels
+    shop: str | None = None
+    source: str = ""
+    pdf_order: str = "front-back"
+
+    def full_px(self, trim_mm: tuple[float, float], bleed_mm: float | None = None) -> tuple[int, int]:
+        """Trim + 2 x bleed in pixels at the preset's resolution."""
+        b = self.bleed_mm if bleed_mm is None else bleed_mm
+        return mm_to_px(trim_mm[0] + 2 * b, self.dpi), mm_to_px(trim_mm[1] + 2 * b, self.dpi)
 
 
 def services_file() -> Path:
@@ -34,34 +51,71 @@ def load_services(path: Path | None = None) -> dict[str, Service]:
     return dict(_load(str(path or services_file())))
 
 
+def _length(raw: dict, key: str, where: str, out: Collector, path: str) -> float | None:
+    try:
+        return parse_length(raw.get(key, ""), where)
+    except DeckgenError as exc:
+        out.findings.extend(dataclasses.replace(f, file=path) for f in exc.findings)
+        return None
+
+
 @functools.lru_cache(maxsize=4)
 def _load(path: str) -> tuple[tuple[str, Service], ...]:
+    from deckgen.render.geometry import card_size_mm
+
     data = read_toml(Path(path))
     out = Collector(file=path)
     services = []
     for sid, raw in data.items():
         if not isinstance(raw, dict):
-            out.error("service", sid, "expected a table such as [generic] with dpi and bleed")
+            out.error("service", sid, "expected a table such as [tgc-poker] with dpi and bleed")
             continue
+        before = len(out.errors)
         for key in sorted(set(raw) - set(KEYS)):
             hint = did_you_mean(key, KEYS) or "accepted keys: " + ", ".join(KEYS)
             out.error("unknown-key", f"{sid}.{key}", f"unknown key '{key}'", hint=hint)
         dpi = raw.get("dpi")
         if not isinstance(dpi, int) or isinstance(dpi, bool) or not 72 <= dpi <= 1200:
             out.error("service", f"{sid}.dpi", f"expected a whole number of dots per inch from 72 to 1200, got {dpi!r}")
-        bleed = None
-        try:
-            bleed = parse_length(raw.get("bleed", ""), f"{sid}.bleed")
-        except DeckgenError as exc:
-            out.findings.extend(dataclasses.replace(f, file=path) for f in exc.findings)
+        bleed = _length(raw, "bleed", f"{sid}.bleed", out, path)
+        safe = _length(raw, "safe", f"{sid}.safe", out, path) if "safe" in raw else None
         fmt = raw.get("format", "png")
         if fmt not in FORMATS:
             out.error("service", f"{sid}.format", f"unknown format {fmt!r}", hint="use png or jpeg")
+        order = raw.get("pdf_order", "front-back")
+        if order not in ORDERS:
+            out.error("service", f"{sid}.pdf_order", f"unknown page order {order!r}", hint="use front-back or back-front")
         size = raw.get("card_size")
-        if size is not None and not isinstance(size, str):
-            out.error("service", f"{sid}.card_size", "expected a card size name or WxH string")
-        if bleed is not None and isinstance(dpi, int):
-            services.append((sid, Service(sid, str(raw.get("name", sid)), dpi, bleed, size, fmt)))
+        trim = None
+        if size is not None:
+            if not isinstance(size, str):
+                out.error("service", f"{sid}.card_size", "expected a card size name or WxH string")
+            else:
+                try:
+                    trim = card_size_mm(size)
+                except DeckgenError as exc:
+                    out.findings.extend(dataclasses.replace(f, file=path, where=f"{sid}.card_size")
+                                        for f in exc.findings)
+        pixels = None
+        if "pixels" in raw:
+            m = _PIXELS.match(str(raw["pixels"]))
+            if not m:
+                out.error("service", f"{sid}.pixels", f"expected the template's pixel size as 'WxH', got {raw['pixels']!r}",
+                          hint="e.g. '825x1125'")
+            elif trim is None:
+                out.error("service", f"{sid}.pixels", "a template's pixel size needs the card_size it is for")
+            else:
+                pixels = (int(m.group(1)), int(m.group(2)))
+        if len(out.errors) > before or bleed is None or not isinstance(dpi, int):
+            continue
+        svc = Service(sid, str(raw.get("name", sid)), dpi, bleed, size, fmt, safe, pixels,
+                      raw.get("shop"), str(raw.get("source", "")), order)
+        if pixels is not None and trim is not None and svc.full_px(trim) != pixels:
+            w, h = svc.full_px(trim)
+            out.error("service", f"{sid}.pixels", f"{pixels[0]}x{pixels[1]} px does not match the card size, bleed "
+                      f"and dpi, which give {w}x{h} px", hint="check card_size, bleed and dpi against the template")
+            continue
+        services.append((sid, svc))
     if out.errors:
         raise DeckgenError(out.findings)
     return tuple(services)

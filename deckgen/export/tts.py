@@ -1,20 +1,30 @@
-"""``deckgen export tts``: Tabletop Simulator deck sheets.
+"""``deckgen export tts``: Tabletop Simulator deck sheets and a saved object.
 
 TTS imports a custom deck from a grid image of at most 10 × 7 cells, no side above 4096 px,
 whose last cell is the "hidden" image shown for cards in other players' hands. Each sheet
 holds up to 69 cards (copies included); components with their own backs (Power cards) get
 a front sheet and a matching back sheet ("unique backs").
+
+Beside the sheets, ``<deck>-tts.json`` is a TTS *saved object*: the whole deck (every sheet
+one ``CustomDeck`` entry, every card a ``Card`` with its name) and, for components, a deck of
+their own, with the images referred to by ``file:///`` URLs. Copied into TTS's Saved Objects
+folder it appears in the game's Objects > Saved Objects, so nothing is imported by hand.
+TTS draws every custom card on its own poker-shaped model (2.5 × 3.5 in); the objects' X
+scale narrows (or widens) it to the deck's card shape, so UNO-size cards (56 × 87 mm) are not
+shown 11 % too wide.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image
 
-from deckgen.atomic import write_text
+from deckgen.atomic import write_bytes, write_text
 from deckgen.errors import DeckgenError, error
 from deckgen.export.images import EXTENSIONS, save
 from deckgen.layout.imposition import BACK, card_copies
@@ -24,7 +34,15 @@ from deckgen.units import mm_to_px
 
 MAX_COLS, MAX_ROWS, MAX_SIDE = 10, 7, 4096
 PER_SHEET = MAX_COLS * MAX_ROWS - 1
+TTS_CARD_ASPECT = 2.5 / 3.5         # width / height of TTS's card model
+THUMB = 256                         # px, the Saved Objects browser's thumbnail
 
+# Where TTS looks for saved objects (its own folder under the user's documents or data).
+SAVED_OBJECTS = {
+    "Windows": r"%USERPROFILE%\Documents\My Games\Tabletop Simulator\Saves\Saved Objects",
+    "macOS": "~/Library/Tabletop Simulator/Saves/Saved Objects",
+    "Linux": "~/.local/share/Tabletop Simulator/Saves/Saved Objects",
+}
 
 
 @dataclass(frozen=True)
@@ -35,6 +53,8 @@ class TtsSheet:
     rows: int
     backs: Path | None = None     # unique-backs sheet, same grid
     label: str = "deck"
+    faces: tuple[str, ...] = ()   # the front face of each cell, in order
+    component: str | None = None  # the component's id for a component's sheet
 
 
 @dataclass(frozen=True)
@@ -44,11 +64,21 @@ class TtsResult:
     back: Path
     howto: Path
     cell_px: tuple[int, int]
+    saved_object: Path | None = None
+    thumbnail: Path | None = None
+    scale: tuple[float, float, float] = (1.0, 1.0, 1.0)
 
     @property
     def files(self) -> list[Path]:
         out = [s.path for s in self.sheets] + [s.backs for s in self.sheets if s.backs]
-        return [*out, self.back, self.howto]
+        extra = [p for p in (self.saved_object, self.thumbnail) if p is not None]
+        return [*out, self.back, self.howto, *extra]
+
+
+def card_scale(trim_mm: tuple[float, float]) -> tuple[float, float, float]:
+    """The Transform scale (x, y, z) that gives TTS's poker-shaped card model the card's shape:
+    the height (z) stays, the width (x) follows the aspect ratio."""
+    return round((trim_mm[0] / trim_mm[1]) / TTS_CARD_ASPECT, 4), 1.0, 1.0
 
 
 def tts_dpi(trim_mm: tuple[float, float], max_side: int = MAX_SIDE) -> int:
@@ -98,7 +128,7 @@ def export_tts(deck: Deck, out_dir: Path, *, fmt: str = "png", use_cache: bool =
     for face, path in rendered.paths.items():
         with Image.open(path) as im:
             im = im.convert("RGB")
-            images[face] = im if im.size == cell else im.resize(cell, Image.LANCZOS)
+            images[face] = im if im.size == cell else im.resize(cell, Image.Resampling.LANCZOS)
     folder = Path(out_dir)
     ext = EXTENSIONS[fmt]
     hidden = images[BACK]
@@ -108,7 +138,8 @@ def export_tts(deck: Deck, out_dir: Path, *, fmt: str = "png", use_cache: bool =
     chunks = [playing[i:i + PER_SHEET] for i in range(0, len(playing), PER_SHEET)]
     for n, chunk in enumerate(chunks, 1):
         path = save(_sheet(chunk, images, hidden, cell), folder / f"{deck.id}-tts-{n}{ext}", fmt)
-        sheets.append(TtsSheet(path, len(chunk), *grid_for(len(chunk)), label=f"deck {n}/{len(chunks)}"))
+        sheets.append(TtsSheet(path, len(chunk), *grid_for(len(chunk)), label=f"deck {n}/{len(chunks)}",
+                               faces=tuple(chunk)))
         if progress:
             progress("TTS sheets", n, len(chunks))
     for comp in deck.components:
@@ -120,19 +151,103 @@ def export_tts(deck: Deck, out_dir: Path, *, fmt: str = "png", use_cache: bool =
                          folder / f"{deck.id}-tts-{comp.id}{suffix}-front{ext}", fmt)
             back = save(_sheet([c.back for c in part], images, hidden, cell),
                         folder / f"{deck.id}-tts-{comp.id}{suffix}-back{ext}", fmt)
-            sheets.append(TtsSheet(front, len(part), *grid_for(len(part)), backs=back, label=comp.id + suffix))
+            sheets.append(TtsSheet(front, len(part), *grid_for(len(part)), backs=back, label=comp.id + suffix,
+                                   faces=tuple(c.front for c in part), component=comp.id))
     back = save(hidden, folder / f"{deck.id}-tts-back{ext}", fmt)
-    howto = write_text(folder / f"{deck.id}-tts-import.txt", howto_text(deck, sheets, back))
-    return TtsResult(folder, tuple(sheets), back, howto, cell)
+    scale = card_scale(trim)
+    obj = saved_object(deck, sheets, back, scale)
+    saved = write_bytes(folder / f"{deck.id}-tts.json",
+                        (json.dumps(obj, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
+    thumb_im = hidden.copy()
+    thumb_im.thumbnail((THUMB, THUMB), Image.Resampling.LANCZOS)
+    canvas = Image.new("RGB", (THUMB, THUMB), (40, 44, 52))
+    canvas.paste(thumb_im, ((THUMB - thumb_im.width) // 2, (THUMB - thumb_im.height) // 2))
+    thumbnail = save(canvas, folder / f"{deck.id}-tts.png", "png")
+    howto = write_text(folder / f"{deck.id}-tts-import.txt", howto_text(deck, sheets, back, saved, scale))
+    return TtsResult(folder, tuple(sheets), back, howto, cell, saved, thumbnail, scale)
 
 
-def howto_text(deck: Deck, sheets: list[TtsSheet], back: Path) -> str:
-    lines = [f"{deck.name('en')}: Tabletop Simulator import", "",
-             "For each file below, in Tabletop Simulator: Objects > Components > Custom > Deck,",
-             "then set Face to the sheet file, Back to the back file, Width and Height to the grid,",
-             "Number to the card count, leave 'Back is Hidden' off and press Import.",
-             "Files on your disk can be chosen with the folder button (or upload them to the Steam",
-             "Cloud / any web host and paste the address).", ""]
+def _guid(*parts: object) -> str:
+    """A stable 6-hex-digit object GUID (TTS's own are random; these only need to be distinct)."""
+    return hashlib.sha1("/".join(map(str, parts)).encode("utf-8")).hexdigest()[:6]
+
+
+def _transform(x: float, scale: tuple[float, float, float], face_down: bool = True) -> dict:
+    return {"posX": x, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0 if face_down else 0.0,
+            "scaleX": scale[0], "scaleY": scale[1], "scaleZ": scale[2]}
+
+
+def _custom_deck(sheet: TtsSheet, back: Path) -> dict:
+    return {"FaceURL": sheet.path.resolve().as_uri(),
+            "BackURL": (sheet.backs or back).resolve().as_uri(),
+            "NumWidth": sheet.cols, "NumHeight": sheet.rows,
+            "BackIsHidden": False, "UniqueBack": sheet.backs is not None, "Type": 0}
+
+
+def _face_name(deck: Deck, face: str, lang: str) -> str:
+    for comp in deck.components:
+        if face in comp.faces:
+            return comp.names.get(lang)
+    return deck.card(face).name(lang)
+
+
+def _deck_object(deck: Deck, sheets: list[tuple[int, TtsSheet]], back: Path, scale, x: float, name: str,
+                 lang: str) -> dict:
+    ids: list[int] = []
+    cards = []
+    custom = {}
+    for key, sheet in sheets:
+        custom[str(key)] = _custom_deck(sheet, back)
+        for i, face in enumerate(sheet.faces):
+            card_id = key * 100 + i
+            ids.append(card_id)
+            cards.append({"GUID": _guid(deck.id, key, i), "Name": "Card",
+                          "Transform": _transform(x, scale), "Nickname": _face_name(deck, face, lang),
+                          "Description": "", "CardID": card_id, "SidewaysCard": False, "Hands": True,
+                          "CustomDeck": {str(key): custom[str(key)]}})
+    return {"GUID": _guid(deck.id, name), "Name": "DeckCustom", "Transform": _transform(x, scale), "Nickname": name,
+            "Description": deck.name(lang), "ColorDiffuse": {"r": 0.713, "g": 0.713, "b": 0.713},
+            "Locked": False, "Grid": True, "Snap": True, "Autoraise": True, "Sticky": True, "Tooltip": True,
+            "SidewaysCard": False, "HideWhenFaceDown": True, "Hands": False,
+            "DeckIDs": ids, "CustomDeck": custom, "ContainedObjects": cards}
+
+
+def saved_object(deck: Deck, sheets: list[TtsSheet], back: Path, scale: tuple[float, float, float]) -> dict:
+    """The TTS saved object: the shuffled deck of playing cards, and beside it one deck per
+    component (never shuffled in), every card scaled to the deck's card shape."""
+    lang = deck.language
+    numbered = list(enumerate(sheets, 1))
+    playing = [(k, s) for k, s in numbered if s.component is None]
+    objects = [_deck_object(deck, playing, back, scale, 0.0, deck.name(lang), lang)]
+    for n, comp in enumerate(deck.components, 1):
+        mine = [(k, s) for k, s in numbered if s.component == comp.id]
+        if mine:
+            objects.append(_deck_object(deck, mine, back, scale, 3.0 * n, comp.names.get(lang), lang))
+    return {"SaveName": deck.name(lang), "GameMode": "", "Gravity": 0.5, "PlayArea": 0.5, "Date": "",
+            "Table": "", "Sky": "", "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
+            "ObjectStates": objects, "TabStates": {}, "VersionNumber": ""}
+
+
+def howto_text(deck: Deck, sheets: list[TtsSheet], back: Path, saved: Path | None = None,
+               scale: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> str:
+    lines = [f"{deck.name('en')}: Tabletop Simulator import", ""]
+    if saved is not None:
+        lines += ["The quick way: copy " + saved.name + f" and {saved.stem}.png into Tabletop Simulator's",
+                  "Saved Objects folder:"]
+        lines += [f"  {system:<8} {folder}" for system, folder in SAVED_OBJECTS.items()]
+        lines += ["then, in a game: Objects > Saved Objects > " + saved.stem + ". The deck (and the Power cards,",
+                  "if any, as a deck of their own) appears on the table. The saved object points at the",
+                  f"sheet images where they are now ({saved.parent.resolve()}): leave them there, or export again",
+                  "after moving them. The cards are scaled to the deck's card shape "
+                  f"(X scale {scale[0]:g}: TTS's card model is poker-shaped).", "",
+                  "By hand instead: for each file below, in Tabletop Simulator: Objects > Components >",
+                  "Custom > Deck,"]
+    else:
+        lines += ["For each file below, in Tabletop Simulator: Objects > Components > Custom > Deck,"]
+    lines += ["then set Face to the sheet file, Back to the back file, Width and Height to the grid,",
+              "Number to the card count, leave 'Back is Hidden' off and press Import.",
+              "Files on your disk can be chosen with the folder button (or upload them to the Steam",
+              "Cloud / any web host and paste the address).", ""]
     for s in sheets:
         if s.backs:
             lines.append(f"- {s.label}: Face {s.path.name}, Back {s.backs.name} with 'Unique Backs' on, "
@@ -140,8 +255,14 @@ def howto_text(deck: Deck, sheets: list[TtsSheet], back: Path) -> str:
         else:
             lines.append(f"- {s.label}: Face {s.path.name}, Back {back.name}, "
                          f"Width {s.cols}, Height {s.rows}, Number {s.cards}")
-    lines += ["", "After importing the playing-card sheets, stack the decks together and shuffle.", "",
-              "En Tabletop Simulator: Objetos > Componentes > Personalizado > Mazo. Elige la hoja como",
+    lines += ["", "After importing the playing-card sheets, stack the decks together and shuffle.", ""]
+    if saved is not None:
+        lines += [f"En español: copia {saved.name} y {saved.stem}.png en la carpeta Saved Objects de",
+                  "Tabletop Simulator (la ruta de tu sistema está arriba) y, en una partida, abre",
+                  "Objetos > Objetos guardados > " + saved.stem + ". Deja las imágenes donde están: el objeto",
+                  "guardado las busca ahí.", "",
+                  "A mano:"]
+    lines += ["En Tabletop Simulator: Objetos > Componentes > Personalizado > Mazo. Elige la hoja como",
               "cara, el dorso indicado como dorso, el ancho y alto de la cuadrícula y el número de cartas",
               "de cada línea de arriba, y pulsa Importar. Después junta los mazos y baraja.", ""]
     return "\n".join(lines)

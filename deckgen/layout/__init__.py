@@ -3,9 +3,12 @@
 Public API::
 
     parse_paper("a4") -> Paper              load_papers() -> {id: Paper}
-    plan_sheet(SheetSpec(...)) -> Sheet     impose(copies, sheet, duplex, back_offset) -> [PagePlan]
+    plan_sheet(SheetSpec(...)) -> Sheet     impose(copies, sheet, duplex, back_offset, backs) -> [PagePlan]
+    sheet_flip(sheet, duplex) -> Flip       the physical turn that brings each back behind its front
+    offset_limits(sheet, duplex)            the --back-offset range that keeps backs inside the margin
     cards_pdf_for_deck(deck, images, trim_mm, bleed_mm, LayoutOptions(...)) -> CardsPdf
     calibration_pdf(paper, duplex) -> bytes
+    printready.prepare(canvas)              sRGB output intent, ICC images, distinct font subset tags
     write_bytes(path, data)                 (atomic)
 """
 
@@ -13,13 +16,26 @@ from deckgen.atomic import write_bytes, write_text
 from deckgen.layout.calibrate import calibration_pdf
 from deckgen.layout.cards import CardsPdf, LayoutOptions, cards_pdf_for_deck
 from deckgen.layout.geometry import Line, MarkStyle, Rect, Sheet, SheetSpec, Slot, guide_lines, partial, plan_sheet
-from deckgen.layout.imposition import DUPLEX_MODES, CardCopy, PagePlan, Placement, back_rect, card_copies, impose
+from deckgen.layout.imposition import (
+    DUPLEX_MODES,
+    CardCopy,
+    Flip,
+    PagePlan,
+    Placement,
+    back_rect,
+    card_copies,
+    impose,
+    offset_limits,
+    page_flip,
+    sheet_flip,
+)
 from deckgen.layout.papers import Paper, load_papers, parse_paper
 
 __all__ = [
            "DUPLEX_MODES",
            "CardCopy",
            "CardsPdf",
+           "Flip",
            "LayoutOptions",
            "Line",
            "MarkStyle",
@@ -37,9 +53,12 @@ __all__ = [
            "guide_lines",
            "impose",
            "load_papers",
+           "offset_limits",
+           "page_flip",
            "parse_paper",
            "partial",
            "plan_sheet",
+           "sheet_flip",
            "write_bytes",
            "write_text",
 ]

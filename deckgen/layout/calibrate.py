@@ -1,119 +1,207 @@
 """``deckgen calibrate``: one duplex sheet to measure how far a printer shifts the backs.
 
-The front carries a cross at the page centre and a 100 mm ruler (to confirm printing at
-actual size). The back carries two scales whose ticks are labelled with the correction
-itself: held against the light, the tick that the front's line shows through gives X (the
-horizontal scale) and Y (the vertical scale) for ``--back-offset X,Y``.
-Positive X moves the backs right, positive Y moves them down, as seen on the back.
+The front carries a target in each of the four corners, a 100 mm ruler (to confirm printing
+at actual size) and two cut lines. The back carries, behind every target, two scales whose
+ticks are labelled with the correction itself: held against the light, the tick that the
+front's line shows through gives X (horizontal scale) and Y (vertical scale) for
+``--back-offset X,Y``. Four corners show skew and scale errors as well as the offset: the
+readings differ from corner to corner.
+
+For cardstock, which no light shines through, the back also carries edge scales across the
+front's two cut lines: cut the sheet on those lines, turn it over and read the tick that
+sits on the cut edge. Two scales on each line show skew.
+
+Every back mark sits where the physical turn of the sheet (:func:`page_flip`, the same as
+the card sheets use) brings its front mark. Positive X moves the backs right, positive Y
+moves them down, as seen on the back.
 """
 
 from __future__ import annotations
 
 import io
+from typing import Any
+
+from reportlab.lib.utils import simpleSplit
 
 from deckgen.layout.fonts import register_fonts
+from deckgen.layout.imposition import Flip, page_flip
 from deckgen.layout.papers import Paper, parse_paper
 from deckgen.layout.pdf import PdfMeta, finish, new_canvas
 from deckgen.units import mm_to_pt as pt
 
-SPAN = 6.0        # mm either side of zero on the scales
-CROSS = 35.0      # mm: half-length of the front's cross
-SCALE_AT = 22.0   # mm from the centre where each scale sits
+SPAN = 6.0          # mm either side of zero on the scales
+INSET = 15.0        # mm from the margin's corner to each corner target's centre
+ARM_OUT = 8.0       # mm: the target's arms towards the page edges
+ARM_IN = 24.0       # mm: the arms towards the page centre (they cross the back's scales)
+SCALE_AT = 15.0     # mm from a target's centre to its scales, towards the page centre
+CUT_IN = 45.0       # mm from the margin to the two cut lines (right and bottom)
+EDGE_SCALES_AT = 30.0   # mm from each end of a cut line to its two edge scales
 
 FRONT = [
     "deckgen: calibration sheet (front) / hoja de calibración (frente)",
+    "Use the same paper and the same tray you will print the cards on: the shift changes with them.",
+    "Usa el mismo papel y la misma bandeja con los que imprimirás las cartas: el desfase cambia con ellos.",
     "1. Print this PDF double-sided at actual size (100 %), flipping on the {edge} edge.",
     "   Imprime a doble cara, tamaño real (100 %), con giro por el borde {edge_es}.",
     "2. The bar below must measure exactly 100 mm. / La barra debe medir 100 mm.",
-    "3. Turn the sheet over and read the scales on the back.",
-    "   Da la vuelta a la hoja y lee las escalas del dorso.",
+    "3. Thin paper: hold the sheet against the light and read the back's scales at the four corners.",
+    "   Papel fino: mira la hoja a contraluz y lee las escalas del dorso en las cuatro esquinas.",
+    "4. Cardstock: cut on the two CUT lines, turn the sheet over and read the edge scales at the cut edge.",
+    "   Cartulina: corta por las dos líneas CUT, da la vuelta a la hoja y lee las escalas en el borde cortado.",
 ]
 BACK = [
     "deckgen: calibration sheet (back) / hoja de calibración (dorso)",
-    "Hold this sheet against the light. Where the front's lines show through the scales,",
-    "read X on the horizontal scale and Y on the vertical one, then build with --back-offset X,Y",
-    "Mira la hoja a contraluz. Donde las líneas del frente cruzan las escalas, lee X en la",
-    "escala horizontal e Y en la vertical, y genera con --back-offset X,Y",
+    "Read X on the horizontal scales and Y on the vertical ones where the front's lines show through "
+    "(thin paper) or at the cut edge (cardstock), then build with --back-offset X,Y.",
+    "Lee X en las escalas horizontales e Y en las verticales donde se transparentan las líneas del frente "
+    "(papel fino) o en el borde cortado (cartulina), y genera con --back-offset X,Y.",
+    "The same reading everywhere: that is the offset. Readings that differ from corner to corner: the "
+    "printer skews or scales the back; use their average, the cards near the edges keep the difference.",
+    "Si las lecturas no coinciden entre esquinas, la impresora tuerce o escala el dorso: usa la media.",
     "X > 0 moves the backs right, Y > 0 moves them down (as seen here). Current: {x:g},{y:g} mm",
 ]
 
 
-def _text(c, lines, x, y, fonts, size=9.0):
+def _para(c: Any, lines: list[str], x: float, y: float, width: float, fonts: tuple[str, str],
+          size: float = 8.0) -> float:
     c.setFont(fonts[1], size + 2)
+    y -= (size + 2) * 1.2
     c.drawString(x, y, lines[0])
     c.setFont(fonts[0], size)
     for line in lines[1:]:
-        y -= size * 1.5
-        c.drawString(x, y, line)
+        for part in simpleSplit(line, fonts[0], size, width):
+            y -= size * 1.35
+            c.drawString(x, y, part)
+    return y
 
 
-def _front(c, w, h, margin, fonts, edge):
+def targets(page_mm: tuple[float, float], margin: float) -> list[tuple[float, float, int, int]]:
+    """(x, y, sx, sy) of the four corner targets in mm; (sx, sy) point towards the page centre."""
+    w, h = page_mm
+    a = margin + INSET
+    return [(a, a, 1, 1), (w - a, a, -1, 1), (a, h - a, 1, -1), (w - a, h - a, -1, -1)]
+
+
+def cut_lines(page_mm: tuple[float, float], margin: float) -> tuple[float, float]:
+    """(x of the vertical cut line, y of the horizontal one), in mm on the front."""
+    w, _ = page_mm
+    return w - margin - CUT_IN, margin + CUT_IN
+
+
+def _front(c: Any, page_mm: tuple[float, float], margin: float, fonts: tuple[str, str], edge: str) -> None:
+    w, h = page_mm
     edge_es = "largo" if edge == "long" else "corto"
+    c.setLineWidth(pt(0.25))
+    for x, y, sx, sy in targets(page_mm, margin):
+        c.line(pt(x - sx * ARM_OUT), pt(y), pt(x + sx * ARM_IN), pt(y))
+        c.line(pt(x), pt(y - sy * ARM_OUT), pt(x), pt(y + sy * ARM_IN))
+        c.circle(pt(x), pt(y), pt(2.5), stroke=1, fill=0)
+    cx, cy = cut_lines(page_mm, margin)
+    c.setLineWidth(pt(0.2))
+    c.line(pt(cx), pt(margin), pt(cx), pt(h - margin))
+    c.line(pt(margin), pt(cy), pt(w - margin), pt(cy))
+    c.setFont(fonts[1], 7)
+    for t in range(2):
+        c.saveState()
+        c.translate(pt(cx) - 3, pt(cy + 4 + t * (h - 2 * margin - CUT_IN - 20)))
+        c.rotate(90)
+        c.drawString(0, 0, "CUT / CORTA")
+        c.restoreState()
+    c.drawString(pt(margin + 2 * INSET + 12), pt(cy) + 3, "CUT / CORTA")
     lines = [ln.format(edge=edge, edge_es=edge_es) for ln in FRONT]
-    _text(c, lines, pt(margin + 10), h - pt(margin + 15), fonts)
-    c.setLineWidth(pt(0.3))
-    c.line(w / 2, h / 2 - pt(CROSS), w / 2, h / 2 + pt(CROSS))
-    c.line(w / 2 - pt(CROSS), h / 2, w / 2 + pt(CROSS), h / 2)
-    c.circle(w / 2, h / 2, pt(3), stroke=1, fill=0)
-    x0, y0 = w / 2 - pt(50), pt(margin + 30)
+    left = margin + 2 * INSET + 12
+    y = _para(c, lines, pt(left), pt(h - margin - INSET - 5), pt(cx - 6 - left), fonts)
+    x0, y0 = pt((margin + cx) / 2 - 50), max(pt(cy + 14), y - pt(14))
     c.setLineWidth(pt(0.25))
     c.line(x0, y0, x0 + pt(100), y0)
     for i in range(0, 101):
         tick = 4 if i % 10 == 0 else (2.5 if i % 5 == 0 else 1.5)
         c.line(x0 + pt(i), y0, x0 + pt(i), y0 + pt(tick))
-    c.setFont(fonts[0], 8)
+    c.setFont(fonts[0], 7)
     for i in range(0, 101, 10):
         c.drawCentredString(x0 + pt(i), y0 - pt(3.5), str(i))
-    c.drawCentredString(w / 2, y0 - pt(8), "100 mm")
+    c.drawCentredString(x0 + pt(50), y0 - pt(7.5), "100 mm")
 
 
-def _scale(c, fonts, horizontal, cx, cy):
-    """Ticks every 0.5 mm from -SPAN to +SPAN; each tick labelled (every 2 mm) with its correction."""
+def _scale(c: Any, font: str, horizontal: bool, at: tuple[float, float], toward: int) -> None:
+    """Ticks every 0.5 mm from -SPAN to +SPAN around ``at`` (mm); labels (every 2 mm) are the
+    correction. ``toward``: the side (+1/-1) the ticks grow to, away from the target."""
+    cx, cy = pt(at[0]), pt(at[1])
     c.setLineWidth(pt(0.12))
     steps = int(SPAN * 2)
-    c.setFont(fonts[0], 5.5)
+    c.setFont(font, 5)
     for k in range(-steps, steps + 1):
         v = k / 2
-        length = 5 if k % 4 == 0 else (3.5 if k % 2 == 0 else 2)
+        length = pt(5 if k % 4 == 0 else (3.5 if k % 2 == 0 else 2)) * toward
+        label = f"{v:+g}" if v else "0"
         if horizontal:
             x = cx + pt(v)
-            c.line(x, cy, x, cy + pt(length))
+            c.line(x, cy, x, cy + length)
             if k % 4 == 0:
                 c.saveState()
-                c.translate(x + 2, cy - pt(1))
+                c.translate(x + 1.8, cy + length + (pt(1) if toward > 0 else -pt(1)))
                 c.rotate(90)
-                c.drawRightString(0, 0, f"{v:+g}" if v else "0")
+                (c.drawString if toward > 0 else c.drawRightString)(0, 0, label)
                 c.restoreState()
         else:
             y = cy - pt(v)
-            c.line(cx, y, cx + pt(length), y)
+            c.line(cx, y, cx + length, y)
             if k % 4 == 0:
-                c.drawString(cx + pt(6), y - 2, f"{v:+g}" if v else "0")
+                if toward > 0:
+                    c.drawString(cx + length + pt(1), y - 1.8, label)
+                else:
+                    c.drawRightString(cx + length - pt(1), y - 1.8, label)
 
 
-def _back(c, w, h, margin, fonts, offset):
+def back_marks(page_mm: tuple[float, float], margin: float, flip: Flip) -> list[tuple[bool, tuple[float, float], int]]:
+    """Every scale on the back: (horizontal?, zero point in mm on the back page, side the ticks grow to)."""
+    w, h = page_mm
+    out = []
+    for x, y, sx, sy in targets(page_mm, margin):
+        # the front's vertical arm crosses a horizontal scale SCALE_AT towards the centre, and vice versa
+        hx, hy = flip.point(x, y + sy * SCALE_AT)
+        vx, vy = flip.point(x + sx * SCALE_AT, y)
+        out.append((True, (hx, hy), 1 if hy < h / 2 else -1))
+        out.append((False, (vx, vy), 1 if vx < w / 2 else -1))
+    cx, cy = cut_lines(page_mm, margin)
+    for y in (margin + CUT_IN + EDGE_SCALES_AT, h - margin - EDGE_SCALES_AT):
+        px, py = flip.point(cx, y)
+        out.append((True, (px, py), 1))
+    for x in (margin + EDGE_SCALES_AT + 2 * INSET, cx - EDGE_SCALES_AT):
+        px, py = flip.point(x, cy)
+        out.append((False, (px, py), 1))
+    return out
+
+
+def _back(c: Any, page_mm: tuple[float, float], margin: float, fonts: tuple[str, str], flip: Flip,
+          offset: tuple[float, float]) -> None:
+    w, h = page_mm
     c.saveState()
     c.translate(pt(offset[0]), -pt(offset[1]))
-    _text(c, [ln.format(x=offset[0], y=offset[1]) for ln in BACK], pt(margin + 10), h - pt(margin + 15), fonts)
-    _scale(c, fonts, True, w / 2, h / 2 + pt(SCALE_AT))
-    _scale(c, fonts, False, w / 2 + pt(SCALE_AT), h / 2)
-    c.setFont(fonts[1], 9)
-    c.drawCentredString(w / 2, h / 2 + pt(SCALE_AT + 7), "X")
-    c.drawString(w / 2 + pt(SCALE_AT + 14), h / 2 + pt(SPAN + 4), "Y")
+    for horizontal, at, toward in back_marks(page_mm, margin, flip):
+        _scale(c, fonts[0], horizontal, at, toward)
+        c.setFont(fonts[1], 7)
+        if horizontal:
+            c.drawCentredString(pt(at[0]) - pt(SPAN + 3), pt(at[1]) + (pt(2) if toward > 0 else -pt(4)), "X")
+        else:
+            c.drawCentredString(pt(at[0]) + (pt(3) if toward > 0 else -pt(3)), pt(at[1]) + pt(SPAN + 2), "Y")
+    left = margin + CUT_IN + SPAN + 2
+    _para(c, [ln.format(x=offset[0], y=offset[1]) for ln in BACK], pt(left), pt(h / 2 + 20), pt(w - 2 * left), fonts)
     c.restoreState()
 
 
-def calibration_pdf(paper: str | Paper = "a4", duplex: str = "long", margin_mm: float = 5.0,
+def calibration_pdf(paper: str | Paper = "a4", duplex: str = "long", margin_mm: float | None = None,
                     back_offset_mm: tuple[float, float] = (0.0, 0.0)) -> bytes:
-    """The two-page calibration PDF as bytes."""
+    """The two-page calibration PDF as bytes (``duplex``: long or short)."""
     paper = parse_paper(paper)
+    margin = paper.margin_mm if margin_mm is None else margin_mm
+    page = paper.size_mm
     buf = io.BytesIO()
-    c = new_canvas(buf, paper.size_mm, PdfMeta(title="deckgen duplex calibration sheet",
-                                               subject=f"{paper.name}, {duplex}-edge flip"))
+    c = new_canvas(buf, page, PdfMeta(title="deckgen duplex calibration sheet",
+                                      subject=f"{paper.name}, {duplex}-edge flip"))
     fonts = register_fonts()
-    w, h = pt(paper.width_mm), pt(paper.height_mm)
-    _front(c, w, h, margin_mm, fonts, duplex)
+    _front(c, page, margin, fonts, duplex)
     c.showPage()
-    _back(c, w, h, margin_mm, fonts, back_offset_mm)
+    _back(c, page, margin, fonts, page_flip(page, duplex), back_offset_mm)
     c.showPage()
     return finish(c, buf)

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from deckgen.errors import DeckgenError, error
 from deckgen.layout.cover import TEXT, CoverInfo, cover_languages, sheet_label
 from deckgen.layout.geometry import MarkStyle, Sheet, SheetSpec, guide_lines, plan_sheet
 from deckgen.layout.imposition import card_copies, impose
@@ -14,17 +15,23 @@ from deckgen.layout.pdf import PdfMeta, cards_pdf
 from deckgen.model import Deck
 from deckgen.progress import Progress
 
+LAYOUTS = ("sheets", "fold")
+BACKS = ("deck", "none")
+
 
 @dataclass(frozen=True)
 class LayoutOptions:
     paper: str | Paper = "a4"
-    margin_mm: float = 5.0
-    gap_mm: float = 0.0
+    margin_mm: float | None = None            # None: the paper preset's margin
+    gap_mm: float | None = None               # None: twice the bleed (full bleed around every card)
     duplex: str = "long"                      # long | short | none
     back_offset_mm: tuple[float, float] = (0.0, 0.0)   # (right, down) applied to backs
     marks: MarkStyle = field(default_factory=MarkStyle)
     guides: bool = False
     cover: bool = True
+    layout: str = "sheets"                    # sheets: fronts and backs on their own pages | fold
+    backs: str = "deck"                       # deck: every card's back | none: fronts only
+    orientation: str = "auto"                 # auto | portrait | landscape
 
 
 @dataclass(frozen=True)
@@ -39,28 +46,52 @@ class CardsPdf:
     notes: tuple[str, ...]
 
 
+def _check(options: LayoutOptions) -> None:
+    problems = []
+    if options.layout not in LAYOUTS:
+        problems.append(error("layout", "--layout", f"unknown layout '{options.layout}'", hint="use sheets or fold"))
+    if options.backs not in BACKS:
+        problems.append(error("backs", "--backs", f"unknown backs '{options.backs}'", hint="use deck or none"))
+    if options.layout == "fold" and options.backs == "none":
+        problems.append(error("layout", "--layout", "--layout fold folds each back behind its front, and "
+                              "--backs none prints no backs", hint="leave out one of the two"))
+    if problems:
+        raise DeckgenError(problems)
+
+
 def cards_pdf_for_deck(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[float, float], bleed_mm: float,
                        options: LayoutOptions = LayoutOptions(), progress: Progress | None = None) -> CardsPdf:
+    _check(options)
     paper = parse_paper(options.paper)
-    sheet = plan_sheet(SheetSpec(paper.size_mm, tuple(trim_mm), bleed_mm, options.gap_mm, options.margin_mm,
-                                 options.marks))
+    margin = paper.margin_mm if options.margin_mm is None else options.margin_mm
+    fold = options.layout == "fold"
+    sheet = plan_sheet(SheetSpec(paper.size_mm, (trim_mm[0], trim_mm[1]), bleed_mm, options.gap_mm, margin,
+                                 options.marks, options.orientation, fold))
+    backs = options.backs == "deck"
+    duplex = options.duplex if backs and not fold else "none"
     copies = card_copies(deck)
-    pages = impose(copies, sheet, options.duplex, options.back_offset_mm)
+    if not backs and options.back_offset_mm != (0.0, 0.0):
+        raise DeckgenError(error("back-offset", "--back-offset", "--back-offset does nothing with --backs none",
+                                 hint="it corrects a duplex printer's shift of the backs; leave it out here"))
+    pages = impose(copies, sheet, duplex, options.back_offset_mm, backs)
     extras = sum(1 for c in copies if c.component)
+    sheets = len({p.sheet_no for p in pages})
     lang = deck.language
     title = deck.name(lang)
     cover = None
     if options.cover:
-        cover = CoverInfo(title, len(copies) - extras, extras, len(pages) // 2, len(pages),
-                          paper.describe(), tuple(trim_mm), bleed_mm,
-                          options.duplex, options.gap_mm)
+        mode = "fold" if fold else (options.duplex if backs else "fronts")
+        cover = CoverInfo(title, len(copies) - extras, extras, sheets, len(pages), paper.describe(),
+                          (trim_mm[0], trim_mm[1]), bleed_mm, mode, sheet.gap_mm, sheet.inner_bleed_mm,
+                          sheet.cols, sheet.rows, sheet.landscape)
     words = TEXT[cover_languages(lang)[0]]
     meta = PdfMeta(title=words["meta_title"].format(deck=title),
                    subject=words["meta_subject"].format(cards=len(copies), paper=paper.name),
                    keywords=f"deckgen, print and play, {deck.id}", language=lang)
-    data = cards_pdf(pages, images, paper.size_mm, meta, cover=cover, margin_mm=options.margin_mm,
+    data = cards_pdf(pages, images, sheet.page_mm, meta, cover=cover, margin_mm=margin,
                      stroke_mm=options.marks.stroke_mm, guides=guide_lines(sheet) if options.guides else (),
-                     progress=progress, label_band=sheet.label_band, label=sheet_label(title, lang))
+                     progress=progress, label_band=sheet.label_band, label=sheet_label(title, lang),
+                     fold_text=words["fold_word"])
     faces = len({p.face for page in pages for p in page.placements})
-    return CardsPdf(data, len(pages) + (2 if cover else 0), len(pages) // 2 + (1 if cover else 0), len(copies),
+    return CardsPdf(data, len(pages) + (2 if cover else 0), sheets + (1 if cover else 0), len(copies),
                     faces, sheet, paper, sheet.notes)

@@ -17,12 +17,21 @@ TEXT = {
         "subtitle": "Cartas para imprimir y recortar",
         "cards": "Cartas: {cards}",
         "extras": " + {extras} cartas de componente (no se barajan)",
-        "sheets": "Hojas: {sheets} ({pages} páginas de cartas)",
+        "sheets": "Hojas: {sheets} ({pages} páginas de cartas), {cols} × {rows} = {per} cartas por hoja, {turn}",
+        "portrait": "en vertical",
+        "landscape": "en horizontal",
         "paper": "Papel: {paper}, {duplex}",
         "duplex_long": "a doble cara (giro por el borde largo)",
         "duplex_short": "a doble cara (giro por el borde corto)",
         "duplex_none": "a una cara (dorsos en hojas aparte)",
-        "size": "Tamaño de carta: {w:g} × {h:g} mm, sangrado {bleed:g} mm",
+        "duplex_fold": "a una cara, doblada por la mitad (frentes y dorsos en la misma página)",
+        "duplex_fronts": "a una cara, solo frentes (sin dorsos)",
+        "size": "Tamaño de carta: {w:g} × {h:g} mm",
+        "bleed_full": "Sangrado: {bleed:g} mm alrededor de cada carta; separación entre cartas {gap:g} mm",
+        "bleed_part": "Sangrado: {bleed:g} mm en el borde exterior del bloque, {inner:g} mm entre cartas "
+                      "(separación {gap:g} mm)",
+        "bleed_shared": "Sangrado: {bleed:g} mm solo en el borde exterior del bloque: las cartas vecinas "
+                        "comparten la línea de corte (separación 0)",
         "actual": "IMPRIME A TAMAÑO REAL (100 %)",
         "actual2": "Desactiva «Ajustar a la página», «Reducir» o «Encajar» en el diálogo de impresión.",
         "ruler": "Esta barra mide exactamente 50 mm: compruébala con una regla antes de imprimir todo.",
@@ -30,28 +39,45 @@ TEXT = {
                 "y las pares los dorsos, que caen detrás de cada carta.",
         "short": "Imprime a doble cara con giro por el borde corto. Las páginas impares llevan los frentes "
                  "y las pares los dorsos, que caen detrás de cada carta.",
-        "none": "Imprime a una cara. Cada hoja de frentes va seguida de su hoja de dorsos: pega las dos "
-                "hojas espalda con espalda, alineando las marcas de corte a contraluz, y después corta.",
+        "none": "Imprime a una cara. Cada hoja de frentes va seguida de su hoja de dorsos: gira la hoja de "
+                "dorsos de izquierda a derecha, pega las dos espalda con espalda alineando las marcas de corte "
+                "a contraluz, y después corta.",
+        "fold": "Imprime a una cara. Dobla cada hoja por la línea discontinua «doblar», con lo impreso hacia "
+                "fuera, pégala y después corta por las marcas: cada dorso queda detrás de su frente. No hace "
+                "falta imprimir a doble cara.",
+        "fronts": "Imprime a una cara: solo frentes, para fundas con dorso propio o para reponer cartas.",
         "offset": "Si los dorsos salen desplazados, mide el desfase con «deckgen calibrate» y vuelve a "
                   "generar con --back-offset X,Y.",
         "cut": "Corta por las marcas de corte que hay fuera del bloque de cartas; las cartas vecinas "
                "comparten la línea de corte.",
-        "cut_gap": "Corta por las marcas de corte que hay fuera del bloque de cartas.",
+        "cut_gap": "Corta por las marcas de corte que hay fuera del bloque de cartas: cada carta tiene sus "
+                   "propias líneas de corte.",
+        "fold_word": "doblar / fold",
         "meta_title": "{deck}: cartas para imprimir y recortar",
         "meta_subject": "{cards} cartas en papel {paper}",
         "label_front": "{deck} · hoja {n} de {total} · frentes",
         "label_back": "{deck} · hoja {n} de {total} · dorsos",
+        "label_fold": "{deck} · hoja {n} de {total} · frentes y dorsos (doblar)",
     },
     "en": {
         "subtitle": "Print-and-play cards",
         "cards": "Cards: {cards}",
         "extras": " + {extras} component cards (never shuffled in)",
-        "sheets": "Sheets: {sheets} ({pages} card pages)",
+        "sheets": "Sheets: {sheets} ({pages} card pages), {cols} × {rows} = {per} cards per sheet, {turn}",
+        "portrait": "portrait",
+        "landscape": "landscape",
         "paper": "Paper: {paper}, {duplex}",
         "duplex_long": "double-sided (long-edge flip)",
         "duplex_short": "double-sided (short-edge flip)",
         "duplex_none": "single-sided (backs on their own sheets)",
-        "size": "Card size: {w:g} × {h:g} mm, bleed {bleed:g} mm",
+        "duplex_fold": "single-sided, folded in half (fronts and backs on the same page)",
+        "duplex_fronts": "single-sided, fronts only (no backs)",
+        "size": "Card size: {w:g} × {h:g} mm",
+        "bleed_full": "Bleed: {bleed:g} mm around every card; gap between cards {gap:g} mm",
+        "bleed_part": "Bleed: {bleed:g} mm on the outer edges of the block, {inner:g} mm between cards "
+                      "(gap {gap:g} mm)",
+        "bleed_shared": "Bleed: {bleed:g} mm on the outer edges of the block only: neighbouring cards share "
+                        "their cut lines (gap 0)",
         "actual": "PRINT AT ACTUAL SIZE (100 %)",
         "actual2": "Turn off \"Fit to page\", \"Shrink\" or \"Scale to fit\" in the print dialog.",
         "ruler": "This bar is exactly 50 mm long: check it with a ruler before printing everything.",
@@ -59,16 +85,23 @@ TEXT = {
                 "the backs, which land behind their cards.",
         "short": "Print double-sided, flipping on the short edge. Odd pages carry the fronts, even pages "
                  "the backs, which land behind their cards.",
-        "none": "Print single-sided. Each sheet of fronts is followed by its sheet of backs: glue the two "
-                "back to back, lining up the crop marks against the light, then cut.",
+        "none": "Print single-sided. Each sheet of fronts is followed by its sheet of backs: turn the sheet "
+                "of backs over left to right, glue the two back to back, lining up the crop marks against the "
+                "light, then cut.",
+        "fold": "Print single-sided. Fold each sheet on the dashed \"fold\" line with the printed side out, "
+                "glue it, then cut on the crop marks: every back lands behind its own front. No duplex "
+                "printer needed.",
+        "fronts": "Print single-sided: fronts only, for sleeves with their own backs or for replacing cards.",
         "offset": "If the backs come out shifted, measure the offset with \"deckgen calibrate\" and build "
                   "again with --back-offset X,Y.",
         "cut": "Cut on the crop marks outside the card block; neighbouring cards share a cut line.",
-        "cut_gap": "Cut on the crop marks outside the card block.",
+        "cut_gap": "Cut on the crop marks outside the card block: every card has its own cut lines.",
+        "fold_word": "fold / doblar",
         "meta_title": "{deck}: print-and-play cards",
         "meta_subject": "{cards} cards on {paper} paper",
         "label_front": "{deck} · sheet {n} of {total} · fronts",
         "label_back": "{deck} · sheet {n} of {total} · backs",
+        "label_fold": "{deck} · sheet {n} of {total} · fronts and backs (fold)",
     },
 }
 
@@ -83,8 +116,12 @@ class CoverInfo:
     paper: str
     card_mm: tuple[float, float]
     bleed_mm: float
-    duplex: str
+    duplex: str               # long | short | none | fold | fronts
     gap_mm: float
+    inner_bleed_mm: float     # bleed each card keeps towards its neighbours
+    cols: int
+    rows: int
+    landscape: bool
 
 
 def cover_languages(deck_lang: str) -> tuple[str, str]:
@@ -96,20 +133,30 @@ def _lines(info: CoverInfo, t: dict) -> list[tuple[str, str]]:
     cards = t["cards"].format(cards=info.cards)
     if info.extras:
         cards += t["extras"].format(extras=info.extras)
-    return [
+    if info.inner_bleed_mm + 1e-6 >= info.bleed_mm:
+        bleed = t["bleed_full"]
+    elif info.gap_mm > 1e-6:
+        bleed = t["bleed_part"]
+    else:
+        bleed = t["bleed_shared"]
+    out = [
         ("fact", cards),
-        ("fact", t["sheets"].format(sheets=info.sheets, pages=info.pages)),
+        ("fact", t["sheets"].format(sheets=info.sheets, pages=info.pages, cols=info.cols, rows=info.rows,
+                                    per=info.cols * info.rows, turn=t["landscape" if info.landscape else "portrait"])),
         ("fact", t["paper"].format(paper=info.paper, duplex=t["duplex_" + info.duplex])),
-        ("fact", t["size"].format(w=info.card_mm[0], h=info.card_mm[1], bleed=info.bleed_mm)),
+        ("fact", t["size"].format(w=info.card_mm[0], h=info.card_mm[1])),
+        ("fact", bleed.format(bleed=info.bleed_mm, inner=info.inner_bleed_mm, gap=info.gap_mm)),
         ("gap", ""),
         ("alert", t["actual"]),
         ("body", t["actual2"]),
         ("ruler", t["ruler"]),
         ("gap", ""),
         ("body", t[info.duplex]),
-        ("body", t["offset"]),
-        ("body", t["cut"] if info.gap_mm == 0 else t["cut_gap"]),
     ]
+    if info.duplex in ("long", "short"):       # the offset moves duplex backs only
+        out.append(("body", t["offset"]))
+    out.append(("body", t["cut"] if info.gap_mm <= 1e-6 else t["cut_gap"]))
+    return out
 
 
 def draw_cover(c, info: CoverInfo, lang: str, paper_mm: tuple[float, float], margin_mm: float,
@@ -151,7 +198,7 @@ def sheet_label(deck_name: str, lang: str):
     t = TEXT[lang if lang in TEXT else "en"]
 
     def label(page, total: int) -> str:
-        key = "label_front" if page.side == "front" else "label_back"
+        key = {"front": "label_front", "back": "label_back"}.get(page.side, "label_fold")
         return t[key].format(deck=deck_name, n=page.sheet_no, total=total)
 
     return label

@@ -1,9 +1,12 @@
 """Which face goes where: card copies onto slots, fronts and backs onto pages.
 
 Fronts fill the slots row by row from the top-left; each front page is followed by its
-back page. For a long-edge flip the backs are mirrored left-right, for a short-edge flip
-top-bottom, so that after the printer turns the sheet every back lies behind its front.
-``none`` (single-sided, glue the sheets back to back) mirrors like a long-edge flip.
+back page. The backs go where the physical turn of the sheet (:func:`sheet_flip`) brings
+them: mirrored left-right when the sheet turns about a vertical axis (long edge of a
+portrait page, short edge of a landscape one), top-bottom and upside down when it turns
+about a horizontal axis, so every back lies behind its own front, the same way up.
+``none`` (single-sided, glue the sheets back to back) turns left-right; ``fold`` puts the
+backs on the same page, mirrored across the fold line.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from deckgen.errors import DeckgenError, error
-from deckgen.layout.geometry import Line, Rect, Sheet, partial
+from deckgen.layout.geometry import EPS, Line, Rect, Sheet, partial
 from deckgen.model import Deck
 
 DUPLEX_MODES = ("long", "short", "none")
@@ -33,14 +36,16 @@ class Placement:
     image: Rect     # full image rectangle: trim + bleed on every side
     clip: Rect      # what is shown of it
     trim: Rect
+    rotate: int = 0  # 180: the image is drawn upside down in its rectangle
 
 
 @dataclass(frozen=True)
 class PagePlan:
-    side: str                      # "front" or "back"
+    side: str                      # "front", "back" or "fold" (fronts and backs on one page)
     sheet_no: int                  # 1-based sheet of paper
     placements: tuple[Placement, ...]
     marks: tuple[Line, ...]
+    fold_line: Line | None = None
 
 
 def card_copies(deck: Deck) -> list[CardCopy]:
@@ -55,37 +60,131 @@ def card_copies(deck: Deck) -> list[CardCopy]:
     return out
 
 
+@dataclass(frozen=True)
+class Flip:
+    """How a point on the front of the sheet reaches the page the back is printed from.
+
+    ``axis`` "x": the sheet turns about a vertical line (a mirror left-right about ``at``);
+    "y": about a horizontal line (top-bottom about ``at``), which also turns each back
+    upside down on its page, so it stands the same way up as its front once turned over.
+    """
+
+    axis: str
+    at: float
+
+    @property
+    def rotate(self) -> int:
+        return 180 if self.axis == "y" else 0
+
+    def point(self, x: float, y: float) -> tuple[float, float]:
+        return (2 * self.at - x, y) if self.axis == "x" else (x, 2 * self.at - y)
+
+    def rect(self, r: Rect) -> Rect:
+        if self.axis == "x":
+            return Rect(2 * self.at - r.right, r.y, r.w, r.h)
+        return Rect(r.x, 2 * self.at - r.top, r.w, r.h)
+
+    def line(self, ln: Line) -> Line:
+        if self.axis == "x":
+            return Line(2 * self.at - ln.x1, ln.y1, 2 * self.at - ln.x2, ln.y2)
+        return Line(ln.x1, 2 * self.at - ln.y1, ln.x2, 2 * self.at - ln.y2)
+
+
+def sheet_flip(sheet: Sheet, duplex: str) -> Flip:
+    """The physical turn that brings each back behind its front.
+
+    A long-edge flip turns the sheet about its long edges: a vertical axis on a portrait page,
+    a horizontal one on a landscape page; a short-edge flip the other way round. Sheets glued
+    back to back (``none``) are turned left-right; a fold sheet folds on its fold line.
+    """
+    if sheet.fold:
+        return Flip("x" if sheet.fold == "vertical" else "y", sheet.fold_at)
+    return page_flip(sheet.page_mm, duplex)
+
+
+def page_flip(page_mm: tuple[float, float], duplex: str) -> Flip:
+    """The turn of a whole page of this size for ``long``, ``short`` or ``none`` (left-right)."""
+    w, h = page_mm
+    if duplex == "none":
+        return Flip("x", w / 2)
+    long_is_vertical = h >= w
+    about_vertical = long_is_vertical if duplex == "long" else not long_is_vertical
+    return Flip("x", w / 2) if about_vertical else Flip("y", h / 2)
+
+
 def back_rect(rect: Rect, sheet: Sheet, duplex: str, offset: tuple[float, float]) -> Rect:
     """Where a front rectangle's back goes on the back page; ``offset`` is (right, down) in mm."""
-    pw, ph = sheet.spec.paper_mm
-    if duplex == "short":
-        r = rect.mirrored_y(ph)
-    else:
-        r = rect.mirrored_x(pw)
-    if duplex == "none":
+    r = sheet_flip(sheet, duplex).rect(rect)
+    if duplex == "none" or sheet.fold:
         return r
     return r.shifted(offset[0], -offset[1])
 
 
+def offset_limits(sheet: Sheet, duplex: str) -> tuple[tuple[float, float], tuple[float, float]]:
+    """((min X, max X), (min Y, max Y)): the --back-offset that keeps every back inside the margin."""
+    w, h = sheet.page_mm
+    m = sheet.spec.margin_mm
+    flip = sheet_flip(sheet, duplex)
+    clips = [flip.rect(s.clip) for s in sheet.slots]     # a partial sheet's clips only grow inwards
+    x_lo = max(m - c.x for c in clips)
+    x_hi = min(w - m - c.right for c in clips)
+    y_lo = max(c.top - (h - m) for c in clips)         # Y is down: the back moves by -Y
+    y_hi = min(c.y - m for c in clips)
+    return (x_lo, x_hi), (y_lo, y_hi)
+
+
+def check_offset(sheet: Sheet, duplex: str, offset: tuple[float, float]) -> None:
+    """A --back-offset that would push a back past the margin is an error naming the limits."""
+    if duplex == "none" or sheet.fold:
+        if offset != (0.0, 0.0):
+            what = "--layout fold" if sheet.fold else "--duplex none"
+            raise DeckgenError(error("back-offset", "--back-offset", f"--back-offset does nothing with {what}",
+                                     hint="it corrects a duplex printer's shift; leave it out here"))
+        return
+    (x_lo, x_hi), (y_lo, y_hi) = offset_limits(sheet, duplex)
+    x, y = offset
+    if x_lo - EPS <= x <= x_hi + EPS and y_lo - EPS <= y <= y_hi + EPS:
+        return
+    m = sheet.spec.margin_mm
+    raise DeckgenError(error(
+        "back-offset", "--back-offset",
+        f"--back-offset {x:g},{y:g} mm would push backs past the {m:g} mm margin: on this sheet X must stay "
+        f"between {x_lo:+.1f} and {x_hi:+.1f} mm and Y between {y_lo:+.1f} and {y_hi:+.1f} mm",
+        hint="measure the offset again with deckgen calibrate, or use a smaller --margin if your printer allows"))
+
+
 def impose(copies: list[CardCopy], sheet: Sheet, duplex: str = "long",
-           back_offset: tuple[float, float] = (0.0, 0.0)) -> list[PagePlan]:
+           back_offset: tuple[float, float] = (0.0, 0.0), backs: bool = True) -> list[PagePlan]:
+    """Pages of fronts and backs.
+
+    Double-sided (``long``/``short``) and glued (``none``): a page of fronts, then its page of
+    backs. A fold sheet: one page with both, the backs mirrored across the fold line.
+    ``backs=False``: pages of fronts only.
+    """
     if duplex not in DUPLEX_MODES:
         raise DeckgenError(error("duplex", "--duplex", f"unknown duplex mode '{duplex}'",
                                  hint="use long, short or none"))
+    check_offset(sheet, duplex, back_offset)
+    flip = sheet_flip(sheet, duplex)
+    shift = (0.0, 0.0) if duplex == "none" or sheet.fold else (back_offset[0], -back_offset[1])
     pages: list[PagePlan] = []
     n = sheet.per_page
-    pw = sheet.spec.paper_mm[0]
     for first in range(0, len(copies), n):
         chunk = copies[first:first + n]
         slots, marks = partial(sheet, len(chunk))
-        fronts, backs = [], []
+        fronts, backs_ = [], []
         for copy, slot in zip(chunk, slots):
             fronts.append(Placement(copy.front, slot.image, slot.clip, slot.trim))
-            backs.append(Placement(copy.back, back_rect(slot.image, sheet, duplex, back_offset),
-                                   back_rect(slot.clip, sheet, duplex, back_offset),
-                                   back_rect(slot.trim, sheet, duplex, back_offset)))
-        back_marks = tuple(Line(pw - ln.x1, ln.y1, pw - ln.x2, ln.y2) for ln in marks) if duplex == "none" else ()
+            backs_.append(Placement(copy.back, flip.rect(slot.image).shifted(*shift),
+                                    flip.rect(slot.clip).shifted(*shift), flip.rect(slot.trim).shifted(*shift),
+                                    flip.rotate))
         no = first // n + 1
-        pages.append(PagePlan("front", no, tuple(fronts), marks))
-        pages.append(PagePlan("back", no, tuple(backs), back_marks))
+        mirrored = tuple(flip.line(ln) for ln in marks)
+        if not backs:
+            pages.append(PagePlan("front", no, tuple(fronts), marks))
+        elif sheet.fold:
+            pages.append(PagePlan("fold", no, tuple(fronts + backs_), marks + mirrored, sheet.fold_line))
+        else:
+            pages.append(PagePlan("front", no, tuple(fronts), marks))
+            pages.append(PagePlan("back", no, tuple(backs_), mirrored if duplex == "none" else ()))
     return pages

@@ -10,7 +10,7 @@ from pathlib import Path
 from deckgen.errors import Collector, DeckgenError, did_you_mean, error
 from deckgen.manifest.reader import read_toml
 from deckgen.resources import decks_dir
-from deckgen.units import parse_size
+from deckgen.units import parse_length, parse_size
 
 
 @dataclass(frozen=True)
@@ -19,6 +19,7 @@ class Paper:
     name: str
     width_mm: float
     height_mm: float
+    margin_mm: float = 5.0      # what the printer cannot print near the edge; crop marks stay inside it
 
     @property
     def size_mm(self) -> tuple[float, float]:
@@ -26,6 +27,13 @@ class Paper:
 
     def describe(self) -> str:
         return f"{self.name} ({self.width_mm:g} × {self.height_mm:g} mm)"
+
+
+DEFAULT_MARGIN = 5.0
+
+
+def _same_size(a: tuple[float, float], b: tuple[float, float]) -> bool:
+    return abs(a[0] - b[0]) < 0.05 and abs(a[1] - b[1]) < 0.05
 
 
 def papers_file() -> Path:
@@ -46,9 +54,16 @@ def _load(path: str) -> tuple[tuple[str, Paper], ...]:
         if not isinstance(raw, dict):
             out.error("paper", pid, "expected a table such as [a4] with a size key")
             continue
-        unknown = sorted(set(raw) - {"name", "size"})
+        unknown = sorted(set(raw) - {"name", "size", "margin"})
         for key in unknown:
-            out.error("unknown-key", f"{pid}.{key}", f"unknown key '{key}'", hint="accepted keys: name, size")
+            out.error("unknown-key", f"{pid}.{key}", f"unknown key '{key}'", hint="accepted keys: name, size, margin")
+        margin = DEFAULT_MARGIN
+        if "margin" in raw:
+            try:
+                margin = parse_length(str(raw["margin"]), f"{pid}.margin")
+            except DeckgenError as exc:
+                out.findings.extend(dataclasses.replace(f, file=path) for f in exc.findings)
+                continue
         size = raw.get("size")
         if not isinstance(size, str):
             out.error("paper", f"{pid}.size", "expected a size string such as \"210mm x 297mm\"")
@@ -61,7 +76,7 @@ def _load(path: str) -> tuple[tuple[str, Paper], ...]:
         if w <= 0 or h <= 0:
             out.error("paper", f"{pid}.size", "width and height must be above zero")
             continue
-        papers.append((pid, Paper(pid, str(raw.get("name", pid)), w, h)))
+        papers.append((pid, Paper(pid, str(raw.get("name", pid)), w, h, margin)))
     if out.errors:
         raise DeckgenError(out.findings)
     return tuple(papers)
@@ -79,6 +94,9 @@ def parse_paper(text: str | Paper, where: str = "--paper") -> Paper:
         w, h = parse_size(text, where)
         if w <= 0 or h <= 0:
             raise DeckgenError(error("paper", where, f"'{text}' has no area", hint="e.g. 210mmx297mm"))
-        return Paper("custom", f"{w:g} × {h:g} mm", w, h)
+        # a preset's size in either orientation keeps the preset's margin (11inx8.5in: Letter's 1/4 in)
+        same = [p for p in presets.values() if _same_size((w, h), p.size_mm) or _same_size((h, w), p.size_mm)]
+        margin = same[0].margin_mm if same else DEFAULT_MARGIN
+        return Paper("custom", f"{w:g} × {h:g} mm", w, h, margin)
     hint = did_you_mean(key, presets) or ("presets: " + ", ".join(presets) + "; or WIDTHxHEIGHT such as 210mmx297mm")
     raise DeckgenError(error("paper", where, f"unknown paper '{text}'", hint=hint))

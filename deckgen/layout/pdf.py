@@ -22,6 +22,7 @@ from deckgen.layout.fonts import register_fonts
 from deckgen.layout.geometry import Line, Rect
 from deckgen.layout.imposition import PagePlan
 from deckgen.layout.pdfimage import read_png, register_image
+from deckgen.layout.printready import prepare
 from deckgen.progress import Progress
 from deckgen.units import mm_to_pt
 
@@ -45,6 +46,7 @@ def new_canvas(buf, paper_mm: tuple[float, float], meta: PdfMeta) -> Canvas:
     c.setKeywords(meta.keywords)
     c.setCreator(f"deckgen {__version__}")
     c.setProducer(f"deckgen {__version__} (ReportLab)")
+    prepare(c)          # sRGB output intent, ICC-tagged images, distinct font subset tags
     return c
 
 
@@ -63,13 +65,18 @@ def _n(v: float) -> str:
     return f"{v:.4f}".rstrip("0").rstrip(".")
 
 
-def place(c: Canvas, name: str, image: Rect, clip: Rect | None = None) -> None:
-    """Draw a registered image into ``image`` (mm), clipped to ``clip``: one q ... Q group."""
+def place(c: Canvas, name: str, image: Rect, clip: Rect | None = None, rotate: int = 0) -> None:
+    """Draw a registered image into ``image`` (mm), clipped to ``clip``: one q ... Q group.
+
+    ``rotate=180`` draws it upside down in the same rectangle."""
     ops = ["q"]
     if clip is not None:
         ops.append(" ".join(_n(mm_to_pt(v)) for v in (clip.x, clip.y, clip.w, clip.h)) + " re W n")
-    ops.append(f"{_n(mm_to_pt(image.w))} 0 0 {_n(mm_to_pt(image.h))} {_n(mm_to_pt(image.x))} "
-               f"{_n(mm_to_pt(image.y))} cm")
+    w, h, x, y = (mm_to_pt(v) for v in (image.w, image.h, image.x, image.y))
+    if rotate == 180:
+        ops.append(f"{_n(-w)} 0 0 {_n(-h)} {_n(x + w)} {_n(y + h)} cm")
+    else:
+        ops.append(f"{_n(w)} 0 0 {_n(h)} {_n(x)} {_n(y)} cm")
     c.addLiteral(" ".join(ops))
     c.doForm(name)
     c.addLiteral("Q")
@@ -100,19 +107,38 @@ def draw_label(c: Canvas, band: Rect | None, text: str, font: str) -> None:
     c.restoreState()
 
 
+def draw_fold(c: Canvas, line: Line, font: str, text: str) -> None:
+    """The fold line: dashed, with its word at both ends (outside the cards, inside the margin)."""
+    c.addLiteral("q 0.25 w 0.35 G [4 2] 0 d " + f"{_n(mm_to_pt(line.x1))} {_n(mm_to_pt(line.y1))} m "
+                 f"{_n(mm_to_pt(line.x2))} {_n(mm_to_pt(line.y2))} l S Q")
+    c.saveState()
+    c.setFillGray(0.35)
+    c.setFont(font, 6)
+    vertical = abs(line.x1 - line.x2) < 1e-9
+    for (x, y), sign in (((line.x1, line.y1), 1), ((line.x2, line.y2), -1)):
+        c.saveState()
+        c.translate(mm_to_pt(x), mm_to_pt(y))
+        if vertical:
+            c.rotate(90)
+        c.drawString(2 if sign > 0 else -2 - c.stringWidth(text, font, 6), 2, text)
+        c.restoreState()
+    c.restoreState()
+
+
 def draw_page(c: Canvas, page: PagePlan, names: Mapping[str, str], stroke_mm: float,
               guides: Sequence[Line] = ()) -> None:
     for p in page.placements:
-        place(c, names[p.face], p.image, p.clip)
+        place(c, names[p.face], p.image, p.clip, p.rotate)
     draw_marks(c, page.marks, stroke_mm)
-    if guides and page.side == "front":
+    if guides and page.side in ("front", "fold"):
         draw_marks(c, guides, min(stroke_mm, 0.1), dash=True)
 
 
 def cards_pdf(pages: Sequence[PagePlan], images: Mapping[str, Path], paper_mm: tuple[float, float],
               meta: PdfMeta, *, cover: CoverInfo | None = None, margin_mm: float = 5.0,
               stroke_mm: float = 0.3, guides: Sequence[Line] = (), progress: Progress | None = None,
-              label_band: Rect | None = None, label: Callable[[PagePlan, int], str] | None = None) -> bytes:
+              label_band: Rect | None = None, label: Callable[[PagePlan, int], str] | None = None,
+              fold_text: str = "fold") -> bytes:
     """The whole PDF as bytes (written to disk atomically by the caller)."""
     missing = sorted({p.face for page in pages for p in page.placements} - set(images))
     if missing:
@@ -126,13 +152,16 @@ def cards_pdf(pages: Sequence[PagePlan], images: Mapping[str, Path], paper_mm: t
             c.showPage()
     names: dict[str, str] = {}
     total = len(pages)
+    sheets = len({page.sheet_no for page in pages})
     for i, page in enumerate(pages):
         for p in page.placements:
             if p.face not in names:
                 names[p.face] = register_image(c, read_png(images[p.face]))
         draw_page(c, page, names, stroke_mm, guides)
+        if page.fold_line is not None:
+            draw_fold(c, page.fold_line, fonts[0], fold_text)
         if label is not None:
-            draw_label(c, label_band, label(page, total // 2), fonts[0])
+            draw_label(c, label_band, label(page, sheets), fonts[0])
         c.showPage()
         if progress:
             progress("writing PDF", i + 1, total)

@@ -1,10 +1,11 @@
 """Embedding face PNGs in a ReportLab PDF without re-compressing them.
 
-An 8-bit, non-interlaced RGB or grey PNG already holds exactly what a PDF image with
+An 8-bit, non-interlaced RGB PNG already holds exactly what a PDF image with
 ``/FlateDecode`` and PNG predictors (``/Predictor 15``) expects: its IDAT chunks are copied
 into the PDF as they are, which costs a file read instead of a zlib pass over megapixels.
-Other PNGs (alpha, palette, 16-bit, interlaced) are flattened onto white with Pillow and
-compressed once. Each image is registered under a name derived from its content, so a face
+Other PNGs (grey, alpha, palette, 16-bit, interlaced) are flattened onto white as RGB with
+Pillow and compressed once. Every image is written in the sRGB ICC colour space
+(:mod:`deckgen.layout.printready`). Each image is registered under a name derived from its content, so a face
 drawn on many pages is stored once.
 """
 
@@ -19,6 +20,7 @@ from pathlib import Path
 from reportlab.pdfbase.pdfdoc import PDFDictionary, PDFImageXObject, PDFName, PDFStream
 
 from deckgen.errors import DeckgenError, error
+from deckgen.layout.printready import icc_colorspace
 
 _SIG = b"\x89PNG\r\n\x1a\n"
 
@@ -63,9 +65,9 @@ def _passthrough(data: bytes, digest: str) -> ImageData | None:
     if header is None or not idat:
         return None
     width, height, depth, ctype, _, _, interlace = header
-    if depth != 8 or interlace or ctype not in (0, 2):
+    if depth != 8 or interlace or ctype != 2:
         return None
-    return ImageData(width, height, 1 if ctype == 0 else 3, b"".join(idat), True, digest)
+    return ImageData(width, height, 3, b"".join(idat), True, digest)
 
 
 def _flatten(path: Path, digest: str) -> ImageData:
@@ -104,7 +106,7 @@ class _FlateImage(PDFImageXObject):
         d["Width"] = self.width
         d["Height"] = self.height
         d["BitsPerComponent"] = 8
-        d["ColorSpace"] = PDFName(self.colorSpace)
+        d["ColorSpace"] = icc_colorspace(document) if self._img.colors == 3 else PDFName(self.colorSpace)
         d["Filter"] = PDFName("FlateDecode")
         if self._img.predictor:
             d["DecodeParms"] = PDFDictionary({"Predictor": 15, "Colors": self._img.colors,

@@ -37,7 +37,8 @@ def face_key(spec: FaceSpec, frame: Frame, corner_guide: bool) -> str:
     from deckgen.render import RENDERER_VERSION
     from deckgen.render.fonts import fonts_signature
 
-    text = "|".join([RENDERER_VERSION, PIL.__version__, fonts_signature(), repr(frame), str(corner_guide), repr(spec)])
+    text = "|".join([RENDERER_VERSION, pngfile.FORMAT, PIL.__version__, fonts_signature(), repr(frame),
+                     str(corner_guide), repr(spec)])
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 
 from deckgen.atomic import write_bytes
+from deckgen.icc import srgb_profile
 from deckgen.model import Deck
 from deckgen.render.batch import render_all
 from deckgen.render.fonts import font
@@ -78,6 +79,6 @@ def contact_sheet(deck: Deck, settings, out_path: Path | None, progress=None, *,
             del thumbs[memo]
     out_path = Path(out_path or f"{deck.id}-preview.png")
     buf = io.BytesIO()
-    sheet.save(buf, "PNG", compress_level=compress_level)
+    sheet.save(buf, "PNG", compress_level=compress_level, icc_profile=srgb_profile())
     write_bytes(out_path, buf.getvalue())
     return out_path

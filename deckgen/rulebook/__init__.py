@@ -2,7 +2,7 @@
 
 Public API::
 
-    write_rulebook(deck, lang, out_path, *, paper="a4", progress=None) -> Path
+    write_rulebook(deck, lang, out_path, *, paper="a4", booklet=False, progress=None) -> Path
     crosscheck(deck) -> list[Finding]
     check_stage(deck, options, report) -> list[Finding]     (plugged into ``deckgen check``)
 """
@@ -25,24 +25,29 @@ PAPERS = ("a4", "letter")
 
 
 def build_rulebook(deck: Deck, lang: str, *, paper: str = "a4", images: Mapping[str, Any] | None = None,
-                   image_dpi: int | None = None, progress: Callable[[str, int, int], None] | None = None) -> bytes:
-    """The rulebook PDF as bytes. Raises DeckHasErrors when the cross-check fails."""
+                   image_dpi: int | None = None, progress: Callable[[str, int, int], None] | None = None,
+                   booklet: bool = False) -> bytes:
+    """The rulebook PDF as bytes. Raises DeckHasErrors when the cross-check fails.
+
+    ``booklet``: half-size pages padded to a multiple of four and imposed 2-up on landscape
+    ``paper`` sheets in saddle-stitch order."""
     from deckgen.rulebook.images import DPI, card_images
-    from deckgen.rulebook.pdf import build_pdf
+    from deckgen.rulebook.pdf import build_booklet, build_pdf
 
     if paper not in PAPERS:
         raise DeckgenError(error("option", "--paper", f"unknown paper size '{paper}'", hint="use a4 or letter"))
     text, rec = checked_text(deck, lang)
     if images is None:
         images = card_images(deck, image_dpi or DPI, progress)
-    return build_pdf(deck, lang, text, rec, images, paper, progress)
+    data = build_pdf(deck, lang, text, rec, images, paper, progress, booklet=booklet)
+    return build_booklet(data, paper) if booklet else data
 
 
-def write_rulebook(deck: Deck, lang: str, out_path: Path, *, paper: str = "a4",
+def write_rulebook(deck: Deck, lang: str, out_path: Path, *, paper: str = "a4", booklet: bool = False,
                    progress: Callable[[str, int, int], None] | None = None) -> Path:
     """Write the rulebook atomically (temp file + os.replace); same inputs -> same bytes."""
     out_path = Path(out_path)
-    data = build_rulebook(deck, lang, paper=paper, progress=progress)
+    data = build_rulebook(deck, lang, paper=paper, progress=progress, booklet=booklet)
     write_bytes(out_path, data)
     return out_path
 

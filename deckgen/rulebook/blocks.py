@@ -76,7 +76,8 @@ def copies_note(deck: Deck, g: Group, lang: str) -> str:
         return ""
     by_count: dict[int, list[int]] = {}
     for value, n in per.items():
-        by_count.setdefault(n, []).append(value)
+        if value is not None:
+            by_count.setdefault(n, []).append(value)
     if None in per:
         text = f"{per[None]} {ui(lang, 'per_colour')}"
     else:
@@ -86,18 +87,22 @@ def copies_note(deck: Deck, g: Group, lang: str) -> str:
     return text
 
 
-def _colour_cell(deck: Deck, g: Group, lang: str, st) -> Any:
+def _colour_cell(deck: Deck, g: Group, lang: str, st, col: float = 24 * mm) -> Any:
     if g.first.colorless:
         return Paragraph(ui(lang, "colourless"), st["small"])
     if g.category == WILD or not g.colors:
         return Paragraph(ui(lang, "no_colour"), st["small"])
-    return Swatches([deck.palette.get(c).hex for c in g.colors])
+    f = min(1.0, col / (24 * mm))
+    size, gap = 3.6 * mm * f, 1.0 * mm * f
+    per_row = max(1, int((col - 12) // (size + gap)))       # 6 pt cell padding each side
+    return Swatches([deck.palette.get(c).hex for c in g.colors], size=size, per_row=min(5, per_row), gap=gap)
 
 
 def components_table(deck: Deck, lang: str, st, images: Mapping[str, Any], width: float) -> list[Flowable]:
     head = [Paragraph(ui(lang, k), st["head"]) for k in ("card", "card", "colours", "copies", "points")]
     head[0] = ""
     rows = [head]
+    f = _fit(width)
     for g in groups(deck):
         note = copies_note(deck, g, lang)
         copies = [Paragraph(f"<b>{g.total}</b>", st["cell"])]
@@ -106,11 +111,11 @@ def components_table(deck: Deck, lang: str, st, images: Mapping[str, Any], width
         name = [Paragraph(escape(group_name(deck, g, lang)), st["cellb"])]
         if g.values:
             name.append(Paragraph(values_text(g.values, lang), st["small"]))
-        rows.append([picture(images, g.first.id, 13 * mm), name, _colour_cell(deck, g, lang, st), copies,
+        rows.append([picture(images, g.first.id, 13 * mm * f), name, _colour_cell(deck, g, lang, st, 24 * mm * f), copies,
                      Paragraph(escape(points_text(list(g.cards), lang)), st["cell"])])
     rows.append(["", Paragraph(f"<b>{ui(lang, 'total')}</b>", st["cell"]), "",
                  Paragraph(f"<b>{deck.total}</b>", st["cell"]), ""])
-    cols = [17 * mm, None, 24 * mm, 33 * mm, 24 * mm]
+    cols = [17 * mm * f, None, 24 * mm * f, 33 * mm * f, 24 * mm * f]
     cols[1] = width - sum(c for c in cols if c)
     table = Table(rows, colWidths=cols, repeatRows=1)
     table.setStyle(_table_style(len(rows), deck))
@@ -120,15 +125,46 @@ def components_table(deck: Deck, lang: str, st, images: Mapping[str, Any], width
         out.append(Paragraph(ui(lang, "extras"), st["h3"]))
         erows = []
         for comp in extras:
-            pics = [picture(images, f, 13 * mm) for f in comp.faces]
+            pics = [picture(images, face, 13 * mm * f) for face in comp.faces]
             erows.append([pics[0], pics[1] if len(pics) > 1 else "",
                           Paragraph(f"<b>{escape(comp.names.get(lang))}</b><br/>"
                                     f"{len(comp.faces)} {ui(lang, 'faces')}, {ui(lang, 'shuffled_no')}", st["cell"]),
                           Paragraph(f"<b>{comp.count}</b>", st["cell"]), ""])
-        et = Table(erows, colWidths=[17 * mm, 17 * mm, width - 91 * mm, 33 * mm, 24 * mm])
+        et = Table(erows, colWidths=[17 * mm * f, 17 * mm * f, width - 91 * mm * f, 33 * mm * f, 24 * mm * f])
         et.setStyle(style(("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("LINEBELOW", (0, 0), (-1, -1), 0.4, RULE)))
         out.append(et)
     return out
+
+
+def _fit(width: float) -> float:
+    """Fixed columns shrink on a narrow page (a booklet's): 1 from 150 mm of text width up."""
+    return min(1.0, width / (150 * mm))
+
+
+class ShapeMark(Flowable):
+    """A colour's colour-blind shape mark, drawn as on the cards (the renderer's own shape)."""
+
+    def __init__(self, shape: str, size: float = 5 * mm, color=None):
+        super().__init__()
+        self.shape, self.size = shape, size
+        self.color = color or colors.HexColor("#1F2430")
+
+    def wrap(self, aw, ah):
+        self.width = self.height = self.size
+        return self.size, self.size
+
+    def draw(self):
+        from reportlab.lib.utils import ImageReader
+
+        from deckgen.render.symbols import symbol_mask
+
+        mask = symbol_mask(self.shape, 96, shape=True)
+        from PIL import Image as PILImage
+
+        rgb = (int(self.color.red * 255), int(self.color.green * 255), int(self.color.blue * 255))
+        im = PILImage.new("RGBA", mask.size, (*rgb, 0))
+        im.putalpha(mask)
+        self.canv.drawImage(ImageReader(im), 0, 0, self.size, self.size, mask="auto")
 
 
 def _table_style(n: int, deck: Deck) -> TableStyle:
@@ -142,6 +178,9 @@ def _table_style(n: int, deck: Deck) -> TableStyle:
 
 
 def palette_table(deck: Deck, lang: str, st, width: float) -> Flowable:
+    """Each colour: a swatch, its order, its name and, when the cards carry them, the shape mark
+    drawn (not named)."""
+    from deckgen.render.symbols import SHAPES
     from deckgen.rulebook.context import color_marks
 
     other = deck.language
@@ -156,11 +195,20 @@ def palette_table(deck: Deck, lang: str, st, width: float) -> Flowable:
             name += f" ({escape(c.names.get(other))})"      # the name in the deck's own language
         row = [Swatches([c.hex], size=6 * mm), Paragraph(str(i), st["cell"]), Paragraph(name, st["cell"])]
         if marks:
-            row.append(Paragraph(escape(SYMBOLS[lang_of(lang)].get(c.symbol, c.symbol)), st["cell"]))
+            if c.symbol and c.symbol in SHAPES:
+                row.append(ShapeMark(c.symbol, 5.5 * mm))
+            else:       # a shape the renderer cannot draw is named instead
+                shape = c.symbol or ""
+                row.append(Paragraph(escape(SYMBOLS[lang_of(lang)].get(shape, shape)), st["cell"]))
         rows.append([*row, Paragraph(c.hex, st["small"])])
-    cols = [12 * mm, 16 * mm, 60 * mm] + ([45 * mm] if marks else []) + [25 * mm]
+    fixed = [12 * mm, 16 * mm] + ([34 * mm] if marks else []) + [22 * mm]
+    name_col = min(60 * mm, width - sum(fixed))
+    cols = [*fixed[:2], name_col, *fixed[2:]]
     table = Table(rows, colWidths=cols, hAlign="LEFT", repeatRows=1)
-    table.setStyle(_table_style(len(rows) + 1, deck))
+    style_ = _table_style(len(rows) + 1, deck)
+    if marks:
+        style_.add("ALIGN", (3, 1), (3, -1), "CENTER")
+    table.setStyle(style_)
     table.keep_with_heading = True
     return table
 
@@ -169,6 +217,7 @@ def card_entry(deck: Deck, key: str, lang: str, st, images: Mapping[str, Any], w
     g = next(x for x in groups(deck) if x.key == key)
     title = escape(group_name(deck, g, lang))
     facts = f"× {g.total} · {ui(lang, 'points')}: {escape(points_text(list(g.cards), lang))}"
+    facts = facts.replace(" ", "\u00a0")          # the copies and points never wrap apart
     text: list[Flowable] = [Paragraph(f"{title} <font size=9 color='#5B6270'>{facts}</font>", st["entry"])]
     for i, para in enumerate(group_text(deck, g, lang)):
         if g.first.flex and i == 1:

@@ -2,12 +2,19 @@
 
 ReportLab Platypus with ``invariant=1`` and fixed bookmark keys, so the same deck and
 templates give a byte-identical file.
+
+Made to be printed: the text measure holds about 75 characters a line (a narrower column on
+A4/Letter, half-size pages and a smaller type for the booklet), no list item is split across
+pages (a setup list stays whole), and a last page says how to print and cut the game. With
+``booklet=True`` the pages are half the paper, padded to a multiple of four and imposed 2-up
+on landscape sheets for saddle stitching (:mod:`deckgen.rulebook.booklet`).
 """
 
 from __future__ import annotations
 
 import io
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -31,38 +38,72 @@ from reportlab.platypus import (
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from deckgen.errors import DeckgenError, error
+from deckgen.layout.printready import prepare
 from deckgen.model import Deck
 from deckgen.rulebook import blocks, fonts, styles
 from deckgen.rulebook.context import Recorder
 from deckgen.rulebook.images import showcase
 from deckgen.rulebook.markup import Item, parse, plain
+from deckgen.rulebook.printing import printing_items
 from deckgen.rulebook.words import ui
 
 PAPERS = {"a4": A4, "letter": LETTER}
+HALF = {"a4": (148 * mm, 210 * mm), "letter": (5.5 * 72, 8.5 * 72)}    # A5, half-letter: the booklet's pages
 MARGIN = 18 * mm
+MEASURE = 140 * mm        # the text column on A4/Letter: about 75 characters of 10.5 pt Vera
+
+
+@dataclass(frozen=True)
+class Page:
+    """A page's size, margins and type scale."""
+
+    size: tuple[float, float]
+    side: float           # left and right margin
+    top: float
+    bottom: float         # above the footer rule
+    scale: float          # type and title-page spacing, 1 on A4/Letter
+
+    @property
+    def width(self) -> float:
+        return self.size[0] - 2 * self.side
+
+
+def page_geometry(paper: str, booklet: bool = False) -> Page:
+    if booklet:
+        # half-size pages at 90 % type: 120 mm (A5) holds about 72 characters a line
+        return Page(HALF[paper], 13 * mm, 13 * mm, 19 * mm, 0.9)
+    size = PAPERS[paper]
+    return Page(size, (size[0] - MEASURE) / 2, MARGIN, MARGIN + 4 * mm, 1.0)
 
 
 class _Doc(BaseDocTemplate):
-    def __init__(self, buf, pagesize, title: str, footer: str, font: str, accent, **kw):
-        super().__init__(buf, pagesize=pagesize, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
-                         bottomMargin=MARGIN + 4 * mm, title=title, author="deckgen", creator="deckgen",
+    def __init__(self, buf, page: Page, title: str, footer: str, font: str, accent, **kw):
+        super().__init__(buf, pagesize=page.size, leftMargin=page.side, rightMargin=page.side, topMargin=page.top,
+                         bottomMargin=page.bottom, title=title, author="deckgen", creator="deckgen",
                          subject=footer, invariant=1, initialFontName=font, **kw)
-        self.footer, self.font, self.accent = footer, font, accent
+        self.footer, self.font, self.accent, self.page_spec = footer, font, accent, page
         frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body")
-        self.addPageTemplates([PageTemplate("title", [frame]),
+        # the cover is not running text: it uses the page's width, not the ~75-character measure
+        cover_side = min(page.side, MARGIN)
+        self.cover_width = page.size[0] - 2 * cover_side
+        cover = Frame(cover_side, self.bottomMargin, self.cover_width, self.height, id="cover")
+        self.addPageTemplates([PageTemplate("title", [cover]),
                                PageTemplate("body", [frame], onPage=self._decorate)])
         self._heading = 0
 
     def _decorate(self, canvas, doc):
+        prepare(canvas)     # sRGB output intent, ICC-tagged images, distinct font subset tags (layout/printready.py)
         w, _ = self.pagesize
+        side = self.page_spec.side
+        base = self.page_spec.bottom - 4 * mm
         canvas.saveState()
         canvas.setStrokeColor(styles.RULE)
         canvas.setLineWidth(0.5)
-        canvas.line(MARGIN, MARGIN, w - MARGIN, MARGIN)
-        canvas.setFont(self.font, 8.5)
+        canvas.line(side, base, w - side, base)
+        canvas.setFont(self.font, 8.5 * self.page_spec.scale)
         canvas.setFillColor(styles.MUTED)
-        canvas.drawString(MARGIN, MARGIN - 11, self.footer)
-        canvas.drawRightString(w - MARGIN, MARGIN - 11, str(doc.page))
+        canvas.drawString(side, base - 11, self.footer)
+        canvas.drawRightString(w - side, base - 11, str(doc.page))
         canvas.restoreState()
 
     def afterFlowable(self, flowable):
@@ -93,14 +134,24 @@ def _accent(deck: Deck):
     return colors.HexColor(blue.hex) if blue else colors.HexColor("#1E63C4")
 
 
-def _title_page(deck: Deck, lang: str, st, images: Mapping[str, Any], width: float) -> list[Flowable]:
-    out: list[Flowable] = [Spacer(1, 30 * mm), Paragraph(escape(deck.name(lang)), st["title"]),
-                           Paragraph(ui(lang, "rulebook"), st["subtitle"]), Spacer(1, 8 * mm)]
+def _title_page(deck: Deck, lang: str, st, images: Mapping[str, Any], width: float, k: float = 1.0) -> list[Flowable]:
+    """The cover; ``k`` scales its spacing (0.7 on a booklet's half-size page)."""
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    title = deck.name(lang)
+    style = st["title"]
+    one_line = 0.96 * width / max(1.0, stringWidth(title, style.fontName, 1))
+    if one_line < style.fontSize:          # a long name shrinks to one line (down to 70 %), then wraps
+        size = max(style.fontSize * 0.7, one_line)
+        style = ParagraphStyle("title-fit", style, fontSize=size, leading=size * style.leading / style.fontSize)
+    out: list[Flowable] = [Spacer(1, 30 * mm * k), Paragraph(escape(title), style),
+                           Paragraph(ui(lang, "rulebook"), st["subtitle"]), Spacer(1, 8 * mm * k)]
     facts = " · ".join([ui(lang, "players", lo=deck.players_min, hi=deck.players_max),
                         ui(lang, "hand", n=deck.hand_size), ui(lang, "cards_total", n=deck.total)])
     out.append(Paragraph(facts, st["facts"]))
-    out.append(Spacer(1, 14 * mm))
-    pics = [blocks.picture(images, f, 24 * mm) for f in showcase(deck) if f in images]
+    out.append(Spacer(1, 14 * mm * k))
+    pics = [blocks.picture(images, f, 24 * mm * max(k, 0.8)) for f in showcase(deck) if f in images]
     if pics:
         strip = Table([pics], colWidths=[width / len(pics)] * len(pics))
         strip.setStyle(blocks.style(("ALIGN", (0, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "MIDDLE")))
@@ -108,9 +159,9 @@ def _title_page(deck: Deck, lang: str, st, images: Mapping[str, Any], width: flo
     swatch = Table([[blocks.Swatches([c.hex for c in deck.palette.colors], size=7 * mm,
                                      per_row=len(deck.palette.colors), gap=2 * mm)]], colWidths=[width])
     swatch.setStyle(blocks.style(("ALIGN", (0, 0), (-1, -1), "CENTER")))
-    out += [Spacer(1, 10 * mm), swatch]
+    out += [Spacer(1, 10 * mm * k), swatch]
     if deck.description:
-        out += [Spacer(1, 10 * mm), Paragraph(escape(deck.description.get(lang)), st["facts"])]
+        out += [Spacer(1, 10 * mm * k), Paragraph(escape(deck.description.get(lang)), st["facts"])]
     return out
 
 
@@ -131,9 +182,9 @@ def _flowables(items: list[Item], rec: Recorder, st, images: Mapping[str, Any], 
             elif item.kind == "h3":
                 out.append(_heading(item.text, st["h3"], None))
             elif item.kind == "bullet":
-                out.append(_list_item(Paragraph(item.text, st["bullet"], bulletText="•")))
+                out.append(ListItem(item.text, st["bullet"], bulletText="•"))
             elif item.kind == "num":
-                out.append(_list_item(Paragraph(item.text, st["num"], bulletText=f"{number}.")))
+                out.append(ListItem(item.text, st["num"], bulletText=f"{number}.", numbered=True))
             elif item.kind == "note":
                 out.append(Paragraph(item.text, st["note"]))
             elif item.kind == "block":
@@ -147,15 +198,24 @@ def _flowables(items: list[Item], rec: Recorder, st, images: Mapping[str, Any], 
     return _keep_headings(_keep_lists(out))
 
 
-def _list_item(p: Paragraph) -> Paragraph:
-    p.list_item = True
-    return p
+class ListItem(Paragraph):
+    """A bullet or numbered item: never split across pages (it moves to the next page whole)."""
+
+    list_item = True
+
+    def __init__(self, text, style, bulletText=None, numbered: bool = False):
+        super().__init__(text, style, bulletText=bulletText)
+        self.numbered = numbered
+
+    def split(self, availWidth, availHeight):
+        return []
 
 
 def _keep_lists(out: list[Flowable], short: int = 4) -> list[Flowable]:
-    """A list is not split with one item alone on a page: a short list (with the sentence
-    leading into it) stays together; a longer one keeps its first two items (and lead-in) and
-    its last two items together."""
+    """A list is not split with one item alone on a page: a short list, and every numbered
+    list (setup steps), stays together with the sentence leading into it; a longer bullet list
+    keeps its first two items (and lead-in) and its last two items together. Items themselves
+    never split (:class:`ListItem`)."""
     kept: list[Flowable] = []
     i = 0
     while i < len(out):
@@ -170,7 +230,7 @@ def _keep_lists(out: list[Flowable], short: int = 4) -> list[Flowable]:
         lead = kept.pop() if kept and isinstance(kept[-1], Paragraph) and \
             not getattr(kept[-1], "list_item", False) and kept[-1].getPlainText().rstrip().endswith(":") else None
         head = [lead] if lead else []
-        if len(run) <= short:
+        if len(run) <= short or all(getattr(f, "numbered", False) for f in run):
             kept.append(KeepTogether(head + run))
         else:
             kept += [KeepTogether(head + run[:2]), *run[2:-2], KeepTogether(run[-2:])]
@@ -230,20 +290,24 @@ def _block(rec: Recorder, index: int, st, images, width) -> list[Flowable]:
 
 
 def build_pdf(deck: Deck, lang: str, text: str, rec: Recorder, images: Mapping[str, Any], paper: str = "a4",
-              progress: Callable[[str, int, int], None] | None = None) -> bytes:
+              progress: Callable[[str, int, int], None] | None = None, booklet: bool = False) -> bytes:
+    """The rulebook in reading order; with ``booklet`` on half-size pages (see :func:`build_booklet`)."""
     font = fonts.register()
     accent = _accent(deck)
-    st = styles.make(font, accent)
+    page = page_geometry(paper, booklet)
+    st = styles.make(font, accent, page.scale)
     buf = io.BytesIO()
     name = deck.name(lang)
-    doc = _Doc(buf, PAPERS[paper], f"{name} – {ui(lang, 'rulebook')}", f"{name} · {ui(lang, 'rulebook')}",
+    doc = _Doc(buf, page, f"{name} – {ui(lang, 'rulebook')}", f"{name} · {ui(lang, 'rulebook')}",
                font, accent, lang=lang)
     toc = TableOfContents(levelStyles=[st["toc1"], st["toc2"]], dotsMinLevel=0, tableStyle=blocks.style(
         ("VALIGN", (0, 0), (-1, -1), "TOP"), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
         ("LEFTPADDING", (0, 0), (-1, -1), 0)))
-    story: list[Flowable] = _title_page(deck, lang, st, images, doc.width)
+    k = page.size[1] / PAPERS[paper][1]
+    story: list[Flowable] = _title_page(deck, lang, st, images, doc.cover_width, k)
     story += [NextPageTemplate("body"), PageBreak(), Paragraph(ui(lang, "contents"), st["h1"]), toc, PageBreak()]
     story += _flowables(parse(text), rec, st, images, doc.width)
+    story += [PageBreak(), *_flowables(printing_items(deck, lang, paper, booklet), rec, st, images, doc.width)]
     if progress:
         progress("rulebook", 1, 2)
     saved = rl_config.useA85
@@ -255,3 +319,10 @@ def build_pdf(deck: Deck, lang: str, text: str, rec: Recorder, images: Mapping[s
     if progress:
         progress("rulebook", 2, 2)
     return buf.getvalue()
+
+
+def build_booklet(pages_pdf: bytes, paper: str) -> bytes:
+    """The half-size rulebook imposed for saddle stitching on landscape ``paper`` sheets."""
+    from deckgen.rulebook.booklet import impose
+
+    return impose(pages_pdf, paper)

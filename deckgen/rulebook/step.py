@@ -1,4 +1,5 @@
-"""The rulebooks ``deckgen build`` writes beside the card sheets: one PDF per language.
+"""The rulebooks ``deckgen build`` writes beside the card sheets: one PDF per language (and with
+``booklet`` each also imposed as a saddle-stitched booklet).
 
 Typesetting a rulebook is the slowest part of a build, and its inputs rarely change while a
 deck is being edited, so each PDF is kept in the cache (section ``documents``) under a key that
@@ -10,9 +11,9 @@ same bytes a fresh one would be.
 from __future__ import annotations
 
 import dataclasses
+import io
 import multiprocessing
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,6 +31,7 @@ class RulebookFile:
     path: Path
     pages: int
     size_bytes: int
+    booklet: bool = False
 
 
 def paper_for_sheets(width_mm: float | None) -> str:
@@ -38,14 +40,16 @@ def paper_for_sheets(width_mm: float | None) -> str:
 
 
 def page_count(data: bytes) -> int:
-    return len(re.findall(rb"/Type\s*/Page[^s]", data))
+    from pypdf import PdfReader
+
+    return len(PdfReader(io.BytesIO(data)).pages)
 
 
-def rulebook_key(deck: Deck, lang: str, paper: str) -> str:
+def rulebook_key(deck: Deck, lang: str, paper: str, booklet: bool = False) -> str:
     from deckgen import inputs
     from deckgen.rulebook import images
 
-    return inputs.fingerprint(deck, "rulebook", lang, paper, f"dpi={images.DPI}")
+    return inputs.fingerprint(deck, "rulebook", lang, paper, f"dpi={images.DPI}", f"booklet={booklet}")
 
 
 def crosscheck_cached(deck: Deck) -> list[Finding]:
@@ -70,47 +74,48 @@ def crosscheck_cached(deck: Deck) -> list[Finding]:
 
 
 _JOB: tuple[Deck, str] | None = None        # what forked workers typeset (inherited, never pickled)
+Book = tuple[str, bool]                      # (language, booklet)
 
 
-def _typeset(lang: str) -> tuple[str, object]:
+def _typeset(book: Book) -> tuple[str, object]:
     """Worker: one rulebook's bytes, or its findings when the cross-check fails."""
     assert _JOB is not None
     deck, paper = _JOB
     try:
-        return "pdf", build_rulebook(deck, lang, paper=paper)
+        return "pdf", build_rulebook(deck, book[0], paper=paper, booklet=book[1])
     except DeckgenError as exc:
         return ("has-errors" if isinstance(exc, DeckHasErrors) else "error"), [dataclasses.asdict(f) for f in exc.findings]
 
 
-def _typeset_here(deck: Deck, lang: str, paper: str, progress: Progress | None) -> bytes | DeckgenError:
+def _typeset_here(deck: Deck, book: Book, paper: str, progress: Progress | None) -> bytes | DeckgenError:
     try:
-        return build_rulebook(deck, lang, paper=paper, progress=progress)
+        return build_rulebook(deck, book[0], paper=paper, progress=progress, booklet=book[1])
     except DeckgenError as exc:
         return exc
 
 
-def _typeset_all(deck: Deck, langs: list[str], paper: str, jobs: int | None,
-                 progress: Progress | None) -> dict[str, bytes | DeckgenError]:
+def _typeset_all(deck: Deck, books: list[Book], paper: str, jobs: int | None,
+                 progress: Progress | None) -> dict[Book, bytes | DeckgenError]:
     """Typeset several rulebooks, one process per language where the machine has the cores
     (a fork of this process: the deck is not copied through a pipe). Same bytes either way."""
     global _JOB
-    n_proc = min(jobs or os.cpu_count() or 1, len(langs))
+    n_proc = min(jobs or os.cpu_count() or 1, len(books))
     methods = multiprocessing.get_all_start_methods()
-    out: dict[str, bytes | DeckgenError] = {}
+    out: dict[Book, bytes | DeckgenError] = {}
     if n_proc <= 1 or "fork" not in methods:
-        return {lang: _typeset_here(deck, lang, paper, progress) for lang in langs}
+        return {book: _typeset_here(deck, book, paper, progress) for book in books}
     _JOB = (deck, paper)
     try:
         with multiprocessing.get_context("fork").Pool(n_proc) as pool:
-            for done, (lang, (kind, value)) in enumerate(zip(langs, pool.imap(_typeset, langs)), 1):
+            for done, (book, (kind, value)) in enumerate(zip(books, pool.imap(_typeset, books)), 1):
                 if kind == "pdf":
                     assert isinstance(value, bytes)
-                    out[lang] = value
+                    out[book] = value
                 else:
                     findings = [Finding(**f) for f in value]  # type: ignore[attr-defined]
-                    out[lang] = DeckHasErrors(findings) if kind == "has-errors" else DeckgenError(findings)
+                    out[book] = DeckHasErrors(findings) if kind == "has-errors" else DeckgenError(findings)
                 if progress:
-                    progress("rulebooks", done, len(langs))
+                    progress("rulebooks", done, len(books))
     finally:
         _JOB = None
     return out
@@ -118,35 +123,41 @@ def _typeset_all(deck: Deck, langs: list[str], paper: str, jobs: int | None,
 
 def write_rulebooks(deck: Deck, out_dir: Path, *, paper: str = "a4", force: bool = False, use_cache: bool = True,
                     cache_dir: Path | None = None, progress: Progress | None = None, jobs: int | None = None,
-                    ) -> tuple[list[RulebookFile], list[Finding]]:
-    """``<out_dir>/<deck>-rulebook-<lang>.pdf`` for each language the templates exist in.
+                    booklet: bool = False) -> tuple[list[RulebookFile], list[Finding]]:
+    """``<out_dir>/<deck>-rulebook-<lang>.pdf`` for each language the templates exist in, and with
+    ``booklet`` ``<deck>-rulebook-<lang>-booklet.pdf`` too.
 
     Rulebooks not in the cache are typeset in parallel (``jobs`` processes at most). A failed
-    cross-check raises DeckHasErrors, unless ``force``: then that rulebook is left out and its
+    cross-check raises DeckHasErrors, unless ``force``: then that language is left out and its
     problems come back as warnings.
     """
-    langs = languages(deck)
-    keys = {lang: rulebook_key(deck, lang, paper) for lang in langs} if use_cache else {}
-    made: dict[str, bytes | DeckgenError] = {}
-    for lang in langs:
-        data = cache.get_bytes("documents", keys[lang], "pdf", cache_dir) if use_cache else None
+    books: list[Book] = [(lang, b) for lang in languages(deck) for b in ([False, True] if booklet else [False])]
+    keys = {book: rulebook_key(deck, book[0], paper, book[1]) for book in books} if use_cache else {}
+    made: dict[Book, bytes | DeckgenError] = {}
+    for book in books:
+        data = cache.get_bytes("documents", keys[book], "pdf", cache_dir) if use_cache else None
         if data is not None:
-            made[lang] = data
-    missing = [lang for lang in langs if lang not in made]
+            made[book] = data
+    missing = [book for book in books if book not in made]
     if missing:
         made.update(_typeset_all(deck, missing, paper, jobs, progress))
     out: list[RulebookFile] = []
     notes: list[Finding] = []
-    for lang in langs:
-        result = made[lang]
+    failed: set[str] = set()
+    for book in books:
+        lang, is_booklet = book
+        result = made[book]
         if isinstance(result, DeckgenError):
             if not force or not isinstance(result, DeckHasErrors):
                 raise result
-            notes.extend(warning(f.code, f.where, f"rulebook not written: {f.message}", file=f.file, line=f.line)
-                         for f in result.findings)
+            if lang not in failed:
+                failed.add(lang)
+                notes.extend(warning(f.code, f.where, f"rulebook not written: {f.message}", file=f.file, line=f.line)
+                             for f in result.findings)
             continue
-        if use_cache and lang in missing:
-            cache.put_bytes("documents", keys[lang], "pdf", result, cache_dir)
-        path = write_bytes(Path(out_dir) / f"{deck.id}-rulebook-{lang}.pdf", result)
-        out.append(RulebookFile(lang, path, page_count(result), len(result)))
+        if use_cache and book in missing:
+            cache.put_bytes("documents", keys[book], "pdf", result, cache_dir)
+        suffix = "-booklet" if is_booklet else ""
+        path = write_bytes(Path(out_dir) / f"{deck.id}-rulebook-{lang}{suffix}.pdf", result)
+        out.append(RulebookFile(lang, path, page_count(result), len(result), is_booklet))
     return out, notes

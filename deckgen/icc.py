@@ -1,0 +1,84 @@
+"""The sRGB ICC profile that deckgen embeds in every PNG and PDF it writes.
+
+Built here, byte for byte, as a version 2.1 display profile (matrix + tone curves), the form
+every RIP, viewer and preflight tool reads: D50-adapted sRGB primaries, the sRGB tone curve
+sampled at 1024 points, and a fixed creation date, so the bytes never change between runs
+(a profile made by littleCMS carries the current time and would break byte-identical output).
+"""
+
+from __future__ import annotations
+
+import functools
+import struct
+
+DESCRIPTION = "sRGB IEC61966-2.1"
+COPYRIGHT = "No copyright, use freely"
+
+# D50 white and the Bradford-adapted sRGB primaries (IEC 61966-2-1 with the ICC's D50 PCS).
+_WHITE = (0.9642, 1.0, 0.8249)
+_RED = (0.4361, 0.2225, 0.0139)
+_GREEN = (0.3851, 0.7169, 0.0971)
+_BLUE = (0.1431, 0.0606, 0.7141)
+_DATE = (2024, 1, 1, 0, 0, 0)
+
+
+def _s15(v: float) -> bytes:
+    return struct.pack(">i", round(v * 65536))
+
+
+def _xyz(v: tuple[float, float, float]) -> bytes:
+    return b"XYZ \0\0\0\0" + b"".join(_s15(c) for c in v)
+
+
+def _srgb_to_linear(v: float) -> float:
+    return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+
+def _curve(points: int = 1024) -> bytes:
+    values = [round(_srgb_to_linear(i / (points - 1)) * 65535) for i in range(points)]
+    return b"curv\0\0\0\0" + struct.pack(">I", points) + struct.pack(f">{points}H", *values)
+
+
+def _desc(text: str) -> bytes:
+    ascii_ = text.encode("ascii") + b"\0"
+    # textDescriptionType: ASCII part, empty Unicode part, empty ScriptCode part (67 bytes)
+    return b"desc\0\0\0\0" + struct.pack(">I", len(ascii_)) + ascii_ + struct.pack(">II", 0, 0) + b"\0\0\0" + b"\0" * 67
+
+
+def _text(text: str) -> bytes:
+    return b"text\0\0\0\0" + text.encode("ascii") + b"\0"
+
+
+def _pad(data: bytes) -> bytes:
+    return data + b"\0" * (-len(data) % 4)
+
+
+@functools.lru_cache(maxsize=1)
+def srgb_profile() -> bytes:
+    """The profile's bytes (about 3 kB; the same on every call and every machine)."""
+    trc = _curve()
+    tags: list[tuple[bytes, bytes]] = [
+        (b"desc", _desc(DESCRIPTION)), (b"cprt", _text(COPYRIGHT)), (b"wtpt", _xyz(_WHITE)),
+        (b"rXYZ", _xyz(_RED)), (b"gXYZ", _xyz(_GREEN)), (b"bXYZ", _xyz(_BLUE)),
+        (b"rTRC", trc), (b"gTRC", trc), (b"bTRC", trc),
+    ]
+    table_size = 4 + 12 * len(tags)
+    offset = 128 + table_size
+    entries: list[bytes] = []
+    blobs: list[bytes] = []
+    placed: dict[bytes, int] = {}
+    for sig, data in tags:
+        if data in placed:                     # the three tone curves share one copy
+            entries.append(struct.pack(">4sII", sig, placed[data], len(data)))
+            continue
+        placed[data] = offset
+        entries.append(struct.pack(">4sII", sig, offset, len(data)))
+        blobs.append(_pad(data))
+        offset += len(blobs[-1])
+    body = struct.pack(">I", len(tags)) + b"".join(entries) + b"".join(blobs)
+    size = 128 + len(body)
+    header = (struct.pack(">I", size) + b"\0\0\0\0" + struct.pack(">I", 0x02100000) + b"mntrRGB XYZ "
+              + struct.pack(">6H", *_DATE) + b"acsp" + b"\0" * 4 + b"\0" * 4 + b"\0" * 8 + b"\0" * 8
+              + struct.pack(">I", 0) + b"".join(_s15(c) for c in _WHITE) + b"\0" * 4)
+    header += b"\0" * (128 - len(header))
+    return header + body
