@@ -157,7 +157,9 @@ def deck_signature(deck: Deck, templates: bool = True) -> str:
     if not templates:
         skip = set(template_files(deck))
         files = [f for f in files if f not in skip]
-    sig = digest(code_version(), bundled_signature(), repr(deck), files_signature(files))
+    from deckgen.render.fonts import fonts_signature  # the face cache's own view of the fonts in use
+
+    sig = digest(code_version(), bundled_signature(), fonts_signature(), repr(deck), files_signature(files))
     if len(_RECENT) >= 16:
         _RECENT.pop(next(iter(_RECENT)))
     _RECENT[memo] = (deck, sig)
