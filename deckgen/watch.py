@@ -96,7 +96,7 @@ class Watcher:
         self.sheet: bytes | None = None
         self.lock = threading.Lock()
         self.pending = threading.Event()      # a watched file changed since the last rebuild began
-        self.changed: set[str] = set()
+        self._shown = 0.0
         self._thumbs: dict = {}
         self._paths: list[Path] = []
         self._signature: dict[str, tuple[int, int]] = {}
@@ -116,8 +116,12 @@ class Watcher:
     def _progress(self, label: str, done: int, total: int) -> None:
         if self.pending.is_set() and self.state.phase == "simulating":
             raise _Interrupted()
+        now = time.monotonic()
         with self.lock:
             self.state.progress = {"label": label, "done": done, "total": total}
+            if now - self._shown >= 0.5 or done >= total:     # the page shows progress twice a second
+                self.state.version += 1
+                self._shown = now
 
     # ------------------------------------------------------------------ what is watched
 
@@ -299,9 +303,8 @@ class Watcher:
         dirs = [str(d) for d in self._watch_dirs()]
 
         def run() -> None:
-            for changes in watchfiles.watch(*dirs, watch_filter=lambda _c, p: self.relevant(p), stop_event=stop,
+            for _changes in watchfiles.watch(*dirs, watch_filter=lambda _c, p: self.relevant(p), stop_event=stop,
                                             recursive=False, debounce=400, step=50, raise_interrupt=False):
-                self.changed |= {p for _, p in changes}
                 self.pending.set()
 
         thread = threading.Thread(target=run, name="deckgen-watch-files", daemon=True)
@@ -311,6 +314,7 @@ class Watcher:
     def run(self, stop: threading.Event) -> None:
         """Rebuild now, then on every change, until ``stop`` is set."""
         self.rebuild()
+        simulated = False
         watched: list[Path] = []
         watch_stop = threading.Event()
         thread = None
@@ -325,15 +329,20 @@ class Watcher:
                 now = self._file_signature()
                 if any(now.get(k) != v for k, v in self._signature.items()):   # changed while not watched
                     self.pending.set()
-            if not self.pending.is_set():
+            if not self.pending.is_set() and not simulated:
                 self.simulate()
+                simulated = True
             while not stop.is_set() and not self.pending.wait(0.2):
-                pass
+                if not thread.is_alive():        # a watched folder went away: subscribe again
+                    break
             if stop.is_set():
                 break
+            if not self.pending.is_set():
+                stop.wait(0.5)
+                continue
             time.sleep(0.05)
-            self.changed.clear()
             self.rebuild()
+            simulated = False
         watch_stop.set()
         if thread is not None:
             thread.join(timeout=5)
