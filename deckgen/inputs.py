@@ -52,15 +52,17 @@ def deck_files(deck: Deck) -> list[Path]:
     found: dict[Path, None] = {}
     if deck.source:
         found[Path(deck.source).resolve()] = None
+    folder = str(base)
     for text in dict.fromkeys(_values(deck, set())):
         if not _looks_like_path(text):
             continue
         try:
+            if not os.path.exists(os.path.join(folder, text)):      # one stat; most texts are names, not files
+                continue
             path = (base / text).resolve()
-            ok = path.exists()
         except (OSError, ValueError):
             continue
-        if ok and path not in found and not _is_ancestor(path, base):
+        if path not in found and not _is_ancestor(path, base):
             found[path] = None
     return list(found)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import json
 import multiprocessing
 import os
 from dataclasses import dataclass
@@ -55,8 +56,6 @@ def rulebook_key(deck: Deck, lang: str, paper: str, booklet: bool = False) -> st
 def crosscheck_cached(deck: Deck) -> list[Finding]:
     """:func:`deckgen.rulebook.crosscheck`, kept in the cache under the same kind of key as the
     rulebooks: running every template in every language is most of ``check``'s time."""
-    import json
-
     from deckgen import inputs
     from deckgen.rulebook import crosscheck
 
@@ -134,10 +133,13 @@ def write_rulebooks(deck: Deck, out_dir: Path, *, paper: str = "a4", force: bool
     books: list[Book] = [(lang, b) for lang in languages(deck) for b in ([False, True] if booklet else [False])]
     keys = {book: rulebook_key(deck, book[0], paper, book[1]) for book in books} if use_cache else {}
     made: dict[Book, bytes | DeckgenError] = {}
+    pages: dict[Book, int] = {}
     for book in books:
         data = cache.get_bytes("documents", keys[book], "pdf", cache_dir) if use_cache else None
-        if data is not None:
+        meta = cache.get_bytes("documents", keys[book], "json", cache_dir) if data is not None else None
+        if data is not None and meta is not None:
             made[book] = data
+            pages[book] = json.loads(meta)["pages"]
     missing = [book for book in books if book not in made]
     if missing:
         made.update(_typeset_all(deck, missing, paper, jobs, progress))
@@ -155,9 +157,12 @@ def write_rulebooks(deck: Deck, out_dir: Path, *, paper: str = "a4", force: bool
                 notes.extend(warning(f.code, f.where, f"rulebook not written: {f.message}", file=f.file, line=f.line)
                              for f in result.findings)
             continue
-        if use_cache and book in missing:
-            cache.put_bytes("documents", keys[book], "pdf", result, cache_dir)
+        if book not in pages:
+            pages[book] = page_count(result)
+            if use_cache:
+                cache.put_bytes("documents", keys[book], "pdf", result, cache_dir)
+                cache.put_bytes("documents", keys[book], "json", json.dumps({"pages": pages[book]}).encode(), cache_dir)
         suffix = "-booklet" if is_booklet else ""
         path = write_bytes(Path(out_dir) / f"{deck.id}-rulebook-{lang}{suffix}.pdf", result)
-        out.append(RulebookFile(lang, path, page_count(result), len(result), is_booklet))
+        out.append(RulebookFile(lang, path, pages[book], len(result), is_booklet))
     return out, notes
