@@ -12,8 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from deckgen import manifest
+from deckgen.datafile import with_lines
 from deckgen.effects import has
-from deckgen.errors import Finding, error, warning
+from deckgen.errors import NOTE, WARNING, Finding, error, warning
+from deckgen.manifest.schema import MAX_CARDS
 from deckgen.model import NUMBER, WILD, Card, Deck, Palette
 from deckgen.progress import Progress
 
@@ -42,7 +44,11 @@ class CheckReport:
 
     @property
     def warnings(self) -> list[Finding]:
-        return [f for f in self.findings if not f.is_error]
+        return [f for f in self.findings if f.severity == WARNING]
+
+    @property
+    def notes(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == NOTE]
 
 
 def check(ref: str | Path, options: CheckOptions | None = None) -> CheckReport:
@@ -52,10 +58,34 @@ def check(ref: str | Path, options: CheckOptions | None = None) -> CheckReport:
     report = CheckReport(result.deck, result.path, list(result.findings))
     if result.deck is None:
         return report
+    report.findings.extend(preset_notes(result.deck))
     report.findings.extend(static_checks(result.deck))
     for stage in stage_checks():
         report.findings.extend(stage(result.deck, options, report))
+    report.findings = _once(with_lines(report.findings))
     return report
+
+
+def _once(findings: list[Finding]) -> list[Finding]:
+    """Each finding once, in the order found."""
+    return list(dict.fromkeys(findings))
+
+
+def preset_notes(deck: Deck) -> list[Finding]:
+    """Notes for the user presets (palette, card size, kinds) the deck uses that replace bundled ones."""
+    from deckgen import presets
+    from deckgen.manifest.kinds import KINDS
+    from deckgen.manifest.palettes import PALETTES
+    from deckgen.render.geometry import CARD_SIZES
+
+    base = deck.source.parent if deck.source else None
+    used = {c.kind for c in deck.cards} | {c.flex.kind for c in deck.cards if c.flex}
+    out: list[Finding] = []
+    wanted: list[tuple[presets.PresetFile[Any], set[str]]] = [
+        (PALETTES, {deck.palette.id}), (CARD_SIZES, {str(deck.card_size).lower()}), (KINDS, used)]
+    for kind, names in wanted:
+        out.extend(presets.catalogue(kind, base).notes_for(names))
+    return out
 
 
 def stage_checks() -> list[Callable[[Deck, CheckOptions, CheckReport], list[Finding]]]:
@@ -74,7 +104,7 @@ def _file(deck: Deck) -> str | None:
 def is_start_card(deck: Deck, card: Card) -> bool:
     """Whether a card may stay as the start card under the deck's start-card rule."""
     kind = deck.kinds[card.kind]
-    if deck.rule_options.get("start_card") == "number-only":
+    if deck.rule_options.start_card == "number-only":
         return kind.category == NUMBER
     return not (kind.category == WILD and kind.is_draw)
 
@@ -94,7 +124,7 @@ def static_checks(deck: Deck) -> list[Finding]:
                            f"at {deck.players_max} players only {deck.total - needed + 1} cards are left to draw "
                            "after the deal", file=f))
     if not any(is_start_card(deck, c) for c in deck.cards):
-        rule = deck.rule_options.get("start_card")
+        rule = deck.rule_options.start_card
         out.append(error("no-start-card", "cards",
                          f"no card can be the start card under the '{rule}' start-card rule", file=f,
                          hint="a number card is needed" if rule == "number-only" else "add a card that is not a wild draw card"))
@@ -103,12 +133,12 @@ def static_checks(deck: Deck) -> list[Finding]:
         if card.points is None:
             pointless.setdefault(card.where, []).append(card)
     for where, cards in pointless.items():
-        ids = ", ".join(f"'{c.id}'" for c in cards)
+        ids = ", ".join(f"'{c.name(deck.language)}'" for c in cards)
         out.append(error("no-points", f"{where}.points",
                          f"card{'s' if len(cards) > 1 else ''} {ids} {'have' if len(cards) > 1 else 'has'} no point value",
                          file=f, hint=f"add points = N to the entry or a scoring.points.{cards[0].kind} value"))
     opts = deck.rule_options
-    if opts.get("power_cards"):
+    if opts.power_cards:
         power = sum(c.count for c in deck.components if c.kind == "power")
         if power < deck.players_max:
             out.append(error("power-cards", "components",
@@ -122,6 +152,10 @@ def static_checks(deck: Deck) -> list[Finding]:
         if comp.kind == "power" and len(comp.faces) != 2:
             out.append(error("power-faces", f"{comp.where}.faces", "a Power card has two faces (green and red)",
                              file=f))
+    if deck.total > MAX_CARDS:
+        out.append(warning("many-cards", "cards",
+                           f"{deck.total:,} cards is far more than a playable deck (more than {MAX_CARDS:,})", file=f,
+                           hint="check the count of each [[cards]] entry; printing, checking and rendering take long"))
     if not any(deck.kinds[c.kind].category == NUMBER for c in deck.cards):
         out.append(warning("no-numbers", "cards", "the deck has no number card", file=f))
     if not any(has(deck.kinds[c.kind].effects, "choose_color") or c.color for c in deck.cards):

@@ -9,36 +9,111 @@ from __future__ import annotations
 import functools
 import json
 import sys
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Any, NoReturn, TypeVar
 
 import click
 
 from deckgen import __version__
-from deckgen.errors import DeckgenError, Finding
+from deckgen.errors import ERROR, NOTE, WARNING, DeckgenError, Finding, error
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 # ---------------------------------------------------------------- shared helpers
 
-def _echo_findings(findings: list[Finding]) -> None:
+def _echo_findings(findings: Iterable[Finding]) -> None:
     for f in findings:
-        color = "red" if f.is_error else "yellow"
+        color = {"error": "red", "warning": "yellow"}.get(f.severity)
         click.secho(f.format(), fg=color, err=True)
 
 
-def handle_errors(fn):
-    """Turn deckgen's own errors into messages and exit codes, never a traceback."""
+def _echo_json(data: object) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def findings_json(findings: Iterable[Finding]) -> dict[str, list[dict[str, object]]]:
+    """``errors``, ``warnings`` and ``notes``: the same keys in every command's JSON."""
+    found = list(findings)
+    return {key: [f.to_json() for f in found if f.severity == sev]
+            for key, sev in (("errors", ERROR), ("warnings", WARNING), ("notes", NOTE))}
+
+
+def fail(findings: Sequence[Finding], code: int, as_json: bool) -> NoReturn:
+    """Report a failure: the findings as text on stderr, or with --json one object on stdout."""
+    from deckgen.datafile import with_lines
+
+    findings = with_lines(findings)
+    if as_json:
+        _echo_json({"ok": False, "exit_code": code, **findings_json(findings)})
+    else:
+        _echo_findings(findings)
+    sys.exit(code)
+
+
+def handle_errors(fn: F) -> F:
+    """Turn deckgen's own errors into messages and exit codes, never a traceback; with --json,
+    every failure is one JSON object on stdout."""
 
     @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        as_json = bool(kwargs.get("as_json"))
         try:
             return fn(*args, **kwargs)
         except DeckgenError as exc:
-            _echo_findings(exc.findings)
-            sys.exit(exc.exit_code)
+            fail(exc.findings, exc.exit_code, as_json)
+        except BrokenPipeError:    # `deckgen ... | head`: the reader has gone, nothing left to say
+            _quiet_stdout()
+            sys.exit(1)
+        except OSError as exc:     # a full disk, a folder that cannot be written
+            fail([error("file", "", f"cannot be written or read: {exc.strerror or exc}",
+                        file=str(exc.filename) if exc.filename else None)], 2, as_json)
         except KeyboardInterrupt:
-            click.secho("interrupted: files already written are complete, the rest were not written", err=True)
-            sys.exit(130)
+            fail([error("interrupted", "", "files already written are complete, the rest were not written")],
+                 130, as_json)
 
-    return wrapper
+    return wrapper  # type: ignore[return-value]
+
+
+def _quiet_stdout() -> None:
+    import contextlib
+    import os
+
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+class Main(click.Group):
+    """The ``deckgen`` group: with ``--json`` anywhere on the command line, a usage error (an
+    unknown option, a bad value) is one JSON object on stdout too."""
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
+        argv = list(sys.argv[1:] if args is None else args)
+        if "--json" not in argv or not standalone_mode:
+            return super().main(argv, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            rv = super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.ClickException as exc:
+            fail([error("usage", "", exc.format_message())], exc.exit_code, True)
+        except click.Abort:
+            fail([error("usage", "", "aborted")], 1, True)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def json_option(fn: F) -> F:
+    return click.option("--json", "as_json", is_flag=True,
+                        help="Print one JSON object instead of text (also for every failure).")(fn)
+
+
+def jobs_option(fn: F) -> F:
+    return click.option("-j", "--jobs", type=click.IntRange(1, 256), default=None,
+                        help="Worker processes, 1 to 256 (default: every core).")(fn)
+
+
+def _paths_width(paths: Iterable[object], least: int = 0) -> int:
+    """A column as wide as its longest path, so long paths keep the columns after them aligned."""
+    return max([least, *(len(str(p)) for p in paths)])
 
 
 class Progress:
@@ -46,8 +121,8 @@ class Progress:
 
     def __init__(self, enabled: bool = True):
         self.enabled = enabled and sys.stderr.isatty()
-        self.bar = None
-        self.label = None
+        self.bar: Any = None
+        self.label: str | None = None
 
     def __call__(self, label: str, done: int, total: int) -> None:
         if not self.enabled:
@@ -104,7 +179,7 @@ def resolve_palette(deck_ref: str, palette: str | None, colors: tuple[str, ...])
 
 # ---------------------------------------------------------------- the group
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="deckgen")
 def main():
     """deckgen: check, render and print UNO-style card games.
@@ -116,35 +191,96 @@ def main():
 
 
 @main.command("list")
+@click.option("--deck", "deck_ref", metavar="DECK", default=None,
+              help="Also list the presets beside this manifest (its folder's own files).")
+@json_option
 @handle_errors
-def list_cmd():
-    """List the bundled decks and palettes.
+def list_cmd(deck_ref: str | None, as_json: bool) -> None:
+    """List the bundled decks and every preset: palettes, card sizes, papers, print-shop presets
+    and card kinds, each with where it comes from.
+
+    Presets are read from deckgen's bundled data, then from the user data folder (shown at the
+    end), then from the manifest's folder (with --deck). A user entry with a bundled name
+    replaces the bundled one; a note says so.
 
     Example:
 
         deckgen list
-    """
-    from deckgen import manifest
 
-    click.echo("Decks:")
+        deckgen list --deck my-deck/my-deck.toml --json
+    """
+    from deckgen import manifest, presets
+
+    base = manifest.find_deck(deck_ref).parent if deck_ref else None
+    decks = []
     for name in manifest.bundled_decks():
         result = manifest.load(name)
-        if result.deck is None:
-            click.echo(f"  {name:<16} (has errors: run deckgen check {name})")
-            continue
         deck = result.deck
-        extras = sum(c.count for c in deck.components)
-        extra = f" + {extras} printed extras" if extras else ""
-        click.echo(f"  {name:<16} {deck.total:>4} cards{extra:<22} {deck.name()}")
-    click.echo("Palettes:")
-    for name in manifest.bundled_palettes():
-        pal = manifest.load_palette(name)
-        click.echo(f"  {name:<16} {len(pal.colors):>4} colours  {', '.join(pal.ids())}")
+        decks.append({"name": name, "title": deck.name() if deck else None,
+                      "cards": deck.total if deck else None,
+                      "extras": sum(c.count for c in deck.components) if deck else None,
+                      "file": str(result.path), "has_errors": deck is None or bool(result.errors)})
+    sections = {kind.label: (kind, presets.catalogue(kind, base)) for kind in presets.all_kinds()}
+    notes = [n for _, cat in sections.values() for n in cat.notes]
+    rows = {label: [(name, _preset_detail(kind.label, entry.value), entry) for name, entry in cat.entries.items()]
+            for label, (kind, cat) in sections.items()}
+    user = presets.user_dir()
+    if as_json:
+        data: dict[str, object] = {"decks": decks}
+        for label, entries in rows.items():
+            data[_plural(label).replace(" ", "_").replace("-", "_")] = [
+                {"name": name, "detail": detail, "origin": e.origin, "file": str(e.file),
+                 **({"replaces": str(e.replaces.file)} if e.replaces else {})} for name, detail, e in entries]
+        data["user_data_folder"] = str(user)
+        data.update(findings_json(notes))
+        _echo_json(data)
+        return
+    width = _paths_width([d["name"] for d in decks] + [n for entries in rows.values() for n, _, _ in entries], 12)
+    click.echo("Decks:")
+    for d in decks:
+        if d["has_errors"]:
+            click.echo(f"  {d['name']:<{width}} (has errors: run deckgen check {d['name']})")
+            continue
+        extra = f" + {d['extras']} printed extras" if d["extras"] else ""
+        click.echo(f"  {d['name']:<{width}} {d['cards']:>4} cards{extra:<22} {d['title']}")
+    for label, entries in rows.items():
+        click.echo(f"{_plural(label).capitalize()}:")
+        dw = _paths_width([detail for _, detail, _ in entries])
+        for name, detail, e in entries:
+            where = "bundled" if e.origin == "bundled" else f"{e.origin}: {e.file}"
+            click.echo(f"  {name:<{width}} {detail:<{dw}}  {where}")
+    click.echo(f"Your own presets: {user}/ (card-sizes.toml, papers.toml, services.toml, kinds.toml, palettes/*.toml)")
+    _echo_findings(notes)
+
+
+def _plural(label: str) -> str:
+    return label + "s"
+
+
+def _preset_detail(label: str, value: Any) -> str:
+    """One line about a preset for ``deckgen list``."""
+    if label == "palette":
+        from deckgen import manifest
+
+        try:
+            pal = manifest.load_palette(str(value))
+        except DeckgenError as exc:
+            return f"(unusable: {exc.findings[0].message})"
+        return f"{len(pal.colors):>2} colours: {', '.join(pal.ids())}"
+    if label == "card size":
+        return f"{value[0]:g} × {value[1]:g} mm"
+    if label == "paper":
+        return str(value.describe())
+    if label == "print-shop preset":
+        return f"{value.dpi} dpi, {value.bleed_mm:g} mm bleed: {value.name}"
+    if label == "kind":
+        return f"{value.category:<7} {value.names.get('en')}"
+    return str(value)
 
 
 @main.command()
 @click.argument("deck")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@json_option
 @click.option("--games", type=click.IntRange(1, 100_000), default=None,
               help="Simulated games per table size (default: a few hundred).")
 @click.option("--no-sim", is_flag=True, help="Skip simulated play.")
@@ -167,17 +303,19 @@ def check(deck, as_json, games, no_sim, seed, palette, colors):
     from deckgen import report
     from deckgen.check import CheckOptions
     from deckgen.check import check as run_check
+    from deckgen.errors import exit_code
 
     progress = Progress(enabled=not as_json)
     opts = CheckOptions(simulate=not no_sim, games=games, seed=seed,
                         palette=resolve_palette(deck, palette, colors), progress=progress)
     rep = run_check(deck, opts)
     progress.close()
+    code = exit_code(rep.findings)
     if as_json:
-        click.echo(json.dumps(report.to_json(rep), ensure_ascii=False, indent=2))
+        _echo_json({**report.to_json(rep), "exit_code": code})
     else:
         click.echo(report.to_text(rep))
-    sys.exit(1 if rep.errors else 0)
+    sys.exit(code)
 
 
 @main.command("new")
@@ -226,8 +364,8 @@ def render_options(fn):
     fn = click.option("--bleed", default="3mm", show_default=True, metavar="LENGTH",
                       help="Bleed around the trim (the artwork runs on into it).")(fn)
     fn = click.option("--card-size", metavar="PRESET|WxH",
-                      help="Card size preset (poker, bridge, uno, tarot, mini, euro) or e.g. '63mmx88mm' "
-                           "(default: the deck's).")(fn)
+                      help="Card size preset (poker, bridge, uno, tarot, mini, euro; see deckgen list) or WxH "
+                           "such as 63x88 (mm) or 2.5inx3.5in (default: the deck's).")(fn)
     return fn
 
 
@@ -239,16 +377,18 @@ def _load_for_render(deck, palette, colors):
 
 @main.command()
 @click.argument("deck")
-@click.option("-o", "--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
+@click.option("-o", "--output", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
               help="Folder for the PNG files (created if missing).")
 @click.option("--dpi", type=click.IntRange(30, 1200), default=300, show_default=True, help="Resolution.")
 @render_options
 @click.option("--no-cache", is_flag=True, help="Draw every face again instead of reusing the render cache.")
-@click.option("-j", "--jobs", type=click.IntRange(1, 256), default=None, help="Worker processes (default: every core).")
+@jobs_option
 @click.option("--only", metavar="ID[xN],...", default=None, help=ONLY_HELP)
 @palette_options
+@json_option
 @handle_errors
-def render(deck, out_dir, dpi, card_size, bleed, safe, symbols, corner_guide, no_cache, jobs, only, palette, colors):
+def render(deck, out_dir, dpi, card_size, bleed, safe, symbols, corner_guide, no_cache, jobs, only, palette, colors,
+           as_json):
     """Draw every distinct card face, the back and the components as print-ready PNGs.
 
     One PNG per face, named by card id (plus back.png and e.g. power-green.png), with the
@@ -265,9 +405,16 @@ def render(deck, out_dir, dpi, card_size, bleed, safe, symbols, corner_guide, no
 
     settings = _render_settings(dpi, card_size, bleed, safe, symbols, corner_guide)
     the_deck = _only(_load_for_render(deck, palette, colors), only)
-    progress = Progress()
+    progress = Progress(enabled=not as_json)
     result = render_deck(the_deck, settings, out_dir, use_cache=not no_cache, progress=progress, jobs=jobs)
     progress.close()
+    if as_json:
+        _echo_json({"ok": True, "exit_code": 0, "deck": the_deck.id, "output": str(out_dir),
+                    "faces": {fid: str(p) for fid, p in result.paths.items()}, "drawn": result.drawn,
+                    "from_cache": len(result.paths) - result.drawn, "size_px": list(result.size_px),
+                    "trim_mm": list(result.trim_mm), "bleed_mm": result.bleed_mm, "dpi": result.dpi,
+                    **findings_json([])})
+        return
     w, h = result.size_px
     click.echo(f"{len(result.paths)} faces in {out_dir} ({result.drawn} drawn, {len(result.paths) - result.drawn} "
                f"from cache): {w}x{h} px = {result.trim_mm[0]:g}x{result.trim_mm[1]:g} mm + "
@@ -276,7 +423,7 @@ def render(deck, out_dir, dpi, card_size, bleed, safe, symbols, corner_guide, no
 
 @main.command()
 @click.argument("deck")
-@click.option("-o", "--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("-o", "--output", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="The PNG to write (default: DECK-preview.png in the current folder).")
 @click.option("--dpi", type=click.IntRange(30, 1200), default=100, show_default=True,
               help="Resolution the faces are drawn at before they are shrunk onto the sheet.")
@@ -287,9 +434,10 @@ def render(deck, out_dir, dpi, card_size, bleed, safe, symbols, corner_guide, no
 @click.option("--watch", is_flag=True, help="Keep running: redraw on every change and show it on a local page.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
               help="Port of the --watch page on 127.0.0.1 (0: any free port).")
+@json_option
 @handle_errors
 def preview(deck, out_path, dpi, card_size, bleed, safe, symbols, corner_guide, only, palette, colors, no_cache, watch,
-            port):
+            port, as_json):
     """Write one contact-sheet PNG of every distinct face with its copy count.
 
     With --watch it keeps running: whenever the manifest, its palette, its artwork or its
@@ -308,14 +456,20 @@ def preview(deck, out_path, dpi, card_size, bleed, safe, symbols, corner_guide, 
     if watch:
         from deckgen.watch import WatchOptions
 
+        if as_json:
+            raise DeckgenError(Finding("error", "usage", "--watch", "--watch keeps running and prints no JSON",
+                                       hint="leave out --json"))
         _watch(deck, WatchOptions("preview", settings=settings, sheet_path=out_path,
                                   palette=lambda: resolve_palette(deck, palette, colors), port=port,
                                   use_cache=not no_cache, only=only))
         return
     the_deck = _only(_load_for_render(deck, palette, colors), only)
-    progress = Progress()
+    progress = Progress(enabled=not as_json)
     path = make_preview(the_deck, settings, out_path, progress, use_cache=not no_cache)
     progress.close()
+    if as_json:
+        _echo_json({"ok": True, "exit_code": 0, "deck": the_deck.id, "output": str(path), **findings_json([])})
+        return
     click.echo(f"contact sheet: {path}")
 
 
@@ -345,13 +499,14 @@ def palette_group():
 @click.option("--color", "colors", multiple=True, metavar="NAME=#RRGGBB", help="Override one colour (repeatable).")
 @click.option("--symbols/--no-symbols", default=None,
               help="Whether cards carry shape cues (default: on for more than 4 colours).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@json_option
 @handle_errors
 def palette_check(palette_ref, colors, symbols, as_json):
     """Check a palette: CIEDE2000 distances in normal and simulated colour-blind vision, and
     the contrast of card text on each colour.
 
-    PALETTE is a bundled palette name (see `deckgen list`) or a palette file. Exit code 0 when
+    PALETTE is a palette name (see `deckgen list`), a palette file, or a deck manifest (its inline
+    [palette] or the palette it names). Exit code 0 when
     every pair is far enough apart for normal vision (colour-blind clashes are warnings),
     1 when two colours are too close for normal vision, 2 for unusable input.
 
@@ -374,10 +529,12 @@ def palette_check(palette_ref, colors, symbols, as_json):
         data = rep.to_json()
         data["warnings"] = [f.to_json() for f in found]
         data["passes_normal_vision"] = rep.passes_normal
+        data["exit_code"] = 0 if rep.passes_normal else 1
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
     else:
         click.echo(f"Palette {pal.id}: {pal.name}, {len(pal.colors)} colours")
         click.echo("Smallest CIEDE2000 distance between two colours:")
+        cw = _paths_width(pal.ids(), 13)
         for vision in VISIONS:
             p = rep.minimum.get(vision)
             if p is None:
@@ -392,7 +549,7 @@ def palette_check(palette_ref, colors, symbols, as_json):
                 click.echo(f"      clash: {c.a}/{c.b} {c.distance:.1f}{cue}")
         click.echo("Card text contrast (WCAG):")
         for cid, value in rep.text.items():
-            click.echo(f"  {cid:<13} {value:5.1f}:1")
+            click.echo(f"  {cid:<{cw}} {value:5.1f}:1")
         _echo_findings(found)
         click.echo("passes normal vision" if rep.passes_normal else "FAILS normal vision")
     sys.exit(0 if rep.passes_normal else 1)
@@ -420,10 +577,10 @@ def _signed(value: str, where: str) -> float:
 
 
 def _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_stroke, mark_offset, guides,
-                    layout="sheets", backs="deck", orientation="auto"):
+                    layout="sheets", backs="deck", orientation="auto", base=None):
     from deckgen.layout import LayoutOptions, MarkStyle, parse_paper
 
-    return LayoutOptions(paper=parse_paper(paper), margin_mm=_margin(margin),
+    return LayoutOptions(paper=parse_paper(paper, base=base), margin_mm=_margin(margin),
                          gap_mm=None if str(gap).strip().lower() == "auto" else _length(gap, "--gap"),
                          duplex=duplex, back_offset_mm=_offset(back_offset),
                          marks=MarkStyle(_length(mark_length, "--mark-length"), _length(mark_stroke, "--mark-stroke"),
@@ -485,8 +642,8 @@ def sheet_options(fn):
 @click.option("--booklet", is_flag=True, help="Also write each rulebook as a booklet to fold and staple.")
 @click.option("--force", is_flag=True, help="Build even if the deck has errors (they are printed).")
 @click.option("--no-cache", is_flag=True, help="Redraw every face instead of using the face cache.")
-@click.option("--jobs", type=click.IntRange(1, 64), default=None, help="Processes for drawing faces.")
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+@jobs_option
+@json_option
 @click.option("--watch", is_flag=True, help="Keep running: build again on every change and show it on a local page.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
               help="Port of the --watch page on 127.0.0.1 (0: any free port).")
@@ -512,11 +669,13 @@ def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, ori
     """
     import time
 
+    from deckgen import manifest
     from deckgen.build import BuildOptions, build_deck, bundled_refs
 
     start = time.perf_counter()
-    layout_opts = _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_stroke, mark_offset,
-                                  guides, layout, backs, orientation)
+    # every option but the paper checked once; the paper per deck (a manifest's folder may add papers)
+    _layout_options("a4", gap, margin, duplex, back_offset, mark_length, mark_stroke, mark_offset, guides,
+                    layout, backs, orientation)
     refs = list(decks) or bundled_refs()
     if watch:
         from deckgen.watch import WatchOptions
@@ -524,6 +683,8 @@ def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, ori
         if len(decks) != 1 or as_json:
             raise DeckgenError(Finding("error", "usage", "--watch", "--watch follows exactly one DECK, without --json",
                                        hint="e.g. deckgen build my-deck.toml --watch"))
+        layout_opts = _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_stroke, mark_offset,
+                                      guides, layout, backs, orientation, base=manifest.find_deck(decks[0]).parent)
         opts = BuildOptions(out_dir=Path(out_dir), dpi=dpi, bleed_mm=_length(bleed, "--bleed"), card_size=card_size,
                             layout=layout_opts, force=force, jobs=jobs, rulebook=not no_rulebook, only=only,
                             booklet=booklet)
@@ -531,8 +692,20 @@ def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, ori
                                       port=port, use_cache=not no_cache))
         return
     results, failed = [], 0
+    failures: list[dict[str, Any]] = []
     for ref in refs:
         progress = Progress(enabled=not as_json)
+        try:
+            layout_opts = _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_stroke,
+                                          mark_offset, guides, layout, backs, orientation,
+                                          base=manifest.find_deck(ref).parent)
+        except DeckgenError as exc:
+            failures.append({"deck": ref, "exit_code": exc.exit_code, **findings_json(exc.findings)})
+            if not as_json:
+                _echo_findings(exc.findings)
+                click.secho(f"{ref}: not built", fg="red", err=True)
+            failed = max(failed, exc.exit_code)
+            continue
         opts = BuildOptions(out_dir=Path(out_dir), dpi=dpi, bleed_mm=_length(bleed, "--bleed"), card_size=card_size,
                             layout=layout_opts, palette=resolve_palette(ref, palette, colors), force=force,
                             use_cache=not no_cache, jobs=jobs, rulebook=not no_rulebook, only=only, booklet=booklet)
@@ -540,9 +713,11 @@ def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, ori
             res = build_deck(ref, opts, progress)
         except DeckgenError as exc:
             progress.close()
-            _echo_findings(exc.findings)
-            click.secho(f"{ref}: not built" + (" (use --force to build anyway)" if exc.exit_code == 1 else ""),
-                        fg="red", err=True)
+            failures.append({"deck": ref, "exit_code": exc.exit_code, **findings_json(exc.findings)})
+            if not as_json:
+                _echo_findings(exc.findings)
+                click.secho(f"{ref}: not built" + (" (use --force to build anyway)" if exc.exit_code == 1 else ""),
+                            fg="red", err=True)
             failed = max(failed, exc.exit_code)
             continue
         progress.close()
@@ -554,15 +729,17 @@ def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, ori
         others = sum(1 for w in res.warnings if w.code != "layout")
         note = f"  ({others} deck warning{'s' if others > 1 else ''}: see deckgen check {ref})" if others else ""
         click.echo(f"{res.deck_id}: {res.name}{note}")
+        width = _paths_width((o.path for o in res.outputs), 48)
         for o in res.outputs:
             pages = f"{o.pages} pages" if o.pages is not None else ""
-            click.echo(f"  {o.path!s:<48} {pages:>10} {_size(o.size_bytes):>9}")
+            click.echo(f"  {o.path!s:<{width}} {pages:>10} {_size(o.size_bytes):>9}")
         if res.sheet:
             click.echo(f"  sheet: {res.sheet}")
         click.echo(f"  {res.cards} cards, {res.faces} distinct faces ({res.drawn} drawn now), {res.seconds:.2f} s")
     if as_json:
-        click.echo(json.dumps({"decks": [r.to_json() for r in results], "exit_code": failed,
-                               "seconds": round(time.perf_counter() - start, 3)}, ensure_ascii=False, indent=2))
+        _echo_json({"ok": failed == 0, "decks": [r.to_json() for r in results], "failed": failures,
+                    "errors": [{"deck": fl["deck"], **f} for fl in failures for f in fl["errors"]],
+                    "exit_code": failed, "seconds": round(time.perf_counter() - start, 3)})
     elif results:
         files = sum(len(r.outputs) for r in results)
         click.echo(f"{len(results)} deck(s): {files} files, {sum(r.pages for r in results)} pages, "
@@ -619,8 +796,10 @@ def export():
 @palette_options
 @click.option("--force", is_flag=True, help="Export even if the deck has errors.")
 @click.option("--no-cache", is_flag=True, help="Redraw every face instead of using the face cache.")
+@jobs_option
+@json_option
 @handle_errors
-def export_tts_cmd(deck, out_dir, fmt, card_size, max_side, only, palette, colors, force, no_cache):
+def export_tts_cmd(deck, out_dir, fmt, card_size, max_side, only, palette, colors, force, no_cache, jobs, as_json):
     """Tabletop Simulator deck sheets (10 x 7 cells at most, 4096 px at most), a back image and
     a TTS saved object.
 
@@ -638,11 +817,19 @@ def export_tts_cmd(deck, out_dir, fmt, card_size, max_side, only, palette, color
 
     deck_obj, errors, _ = load_checked(deck, BuildOptions(palette=resolve_palette(deck, palette, colors), force=force))
     deck_obj = _only(deck_obj, only)
-    _echo_findings(errors)
-    progress = Progress()
+    if not as_json:
+        _echo_findings(errors)
+    progress = Progress(enabled=not as_json)
     res = export_tts(deck_obj, Path(out_dir or Path("output") / deck_obj.id / "tts"), fmt=fmt,
-                     use_cache=not no_cache, progress=progress, card_size=card_size, max_side=max_side)
+                     use_cache=not no_cache, progress=progress, card_size=card_size, max_side=max_side, jobs=jobs)
     progress.close()
+    if as_json:
+        _echo_json({"ok": True, "exit_code": 0, "deck": deck_obj.id, "output": str(res.folder),
+                    "sheets": [{"path": str(s.path), "cols": s.cols, "rows": s.rows, "cards": s.cards,
+                                "backs": str(s.backs) if s.backs else None} for s in res.sheets],
+                    "back": str(res.back), "howto": str(res.howto), "cell_px": list(res.cell_px),
+                    **findings_json(errors)})
+        return
     for s in res.sheets:
         click.echo(f"  {s.path}  {s.cols}x{s.rows} cells, {s.cards} cards" + (f" (backs: {s.backs.name})" if s.backs else ""))
     thumb = res.thumbnail.name if res.thumbnail else "none"
@@ -668,8 +855,11 @@ def export_tts_cmd(deck, out_dir, fmt, card_size, max_side, only, palette, color
 @palette_options
 @click.option("--force", is_flag=True, help="Export even if the deck has errors.")
 @click.option("--no-cache", is_flag=True, help="Redraw every face instead of using the face cache.")
+@jobs_option
+@json_option
 @handle_errors
-def export_cards_cmd(deck, service, card_size, bleed, safe, out_dir, only, palette, colors, force, no_cache):
+def export_cards_cmd(deck, service, card_size, bleed, safe, out_dir, only, palette, colors, force, no_cache, jobs,
+                     as_json):
     """The files a print shop asks for: one image per face at the shop template's pixel size,
     a quantities list and a one-card-per-page PDF with TrimBox and BleedBox.
 
@@ -682,23 +872,32 @@ def export_cards_cmd(deck, service, card_size, bleed, safe, out_dir, only, palet
 
         deckgen export cards flex-spectrum --service mpc-poker --bleed 3mm
     """
+    from deckgen import manifest
     from deckgen.build import BuildOptions, load_checked
     from deckgen.export import export_cards, get_service, load_services
 
+    base = manifest.find_deck(deck).parent
     if service is None:
         raise DeckgenError(Finding("error", "usage", "--service", "name the print shop's preset with --service",
-                                   hint="presets: " + ", ".join(load_services())))
-    svc = get_service(service)
+                                   hint="presets: " + ", ".join(load_services(base=base))))
+    svc = get_service(service, base=base)
     bleed_mm = _length(bleed, "--bleed") if bleed is not None else None
     safe_mm = _length(safe, "--safe") if safe is not None else None
     deck_obj, errors, _ = load_checked(deck, BuildOptions(palette=resolve_palette(deck, palette, colors), force=force))
     deck_obj = _only(deck_obj, only)
-    _echo_findings(errors)
-    progress = Progress()
+    if not as_json:
+        _echo_findings(errors)
+    progress = Progress(enabled=not as_json)
     res = export_cards(deck_obj, svc, Path(out_dir or Path("output") / deck_obj.id / f"print-{svc.id}"),
                        use_cache=not no_cache, progress=progress, card_size=card_size, bleed_mm=bleed_mm,
-                       safe_mm=safe_mm)
+                       safe_mm=safe_mm, jobs=jobs)
     progress.close()
+    if as_json:
+        _echo_json({"ok": True, "exit_code": 0, "deck": deck_obj.id, "service": svc.id, "output": str(res.folder),
+                    "images": [str(p) for p in res.images], "pdf": str(res.pdf), "pages": res.pages,
+                    "quantities": str(res.quantities), "size_px": list(res.size_px), "trim_mm": list(res.trim_mm),
+                    "bleed_mm": res.bleed_mm, **findings_json([*errors, *res.warnings])})
+        return
     _echo_findings(list(res.warnings))
     click.echo(f"{svc.name}")
     click.echo(f"  {len(res.images)} face images, {res.size_px[0]}x{res.size_px[1]} px "
@@ -725,8 +924,8 @@ def export_cards_cmd(deck, service, card_size, bleed, safe, out_dir, only, palet
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed; the same seed gives the same report.")
 @click.option("--agent", type=click.Choice(["random", "greedy"]), default="random", show_default=True,
               help="Who plays: uniformly random legal players or simple greedy ones.")
-@click.option("--jobs", type=click.IntRange(1, 256), default=None, help="Worker processes (default: every core).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@jobs_option
+@json_option
 @handle_errors
 def simulate(deck, players_text, games, seed, agent, jobs, as_json):
     """Play many simulated games of a deck and report how they go at each table size.
@@ -743,18 +942,26 @@ def simulate(deck, players_text, games, seed, agent, jobs, as_json):
         deckgen simulate no-mercy --players 2-10 --agent greedy --json
     """
     from deckgen import manifest
+    from deckgen.errors import warning
     from deckgen.rules import simulate as sim
 
     d = manifest.load_deck(deck)
     players = (sim.parse_players(players_text, d.players_min, d.players_max) if players_text
                else list(range(d.players_min, d.players_max + 1)))
+    outside = [n for n in players if not d.players_min <= n <= d.players_max]
+    found = [warning("players", "--players",
+                     f"the deck is for {d.players_min}-{d.players_max} players; "
+                     f"{', '.join(map(str, outside))} {'is' if len(outside) == 1 else 'are'} outside it",
+                     hint="the games are played anyway; set deck.players in the manifest to change the range")
+             ] if outside else []
     progress = Progress(enabled=not as_json)
     rep = sim.simulate(d, players, games=games, seed=seed, agent=agent, workers=jobs, progress=progress)
     progress.close()
     if as_json:
-        click.echo(json.dumps(rep, ensure_ascii=False, indent=2))
+        _echo_json({**rep, **findings_json(found)})
     else:
-        click.echo(sim.to_text(rep))
+        _echo_findings(found)
+        click.echo(sim.to_text(rep, names={kid: k.names.get(d.language) for kid, k in d.kinds.items()}))
 
 
 # [rulebook commands]
@@ -763,7 +970,7 @@ def simulate(deck, players_text, games, seed, agent, jobs, as_json):
 @click.argument("deck")
 @click.option("--lang", type=click.Choice(["es", "en", "all"]), default=None,
               help="Language of the rulebook (default: the deck's); all: one file per language.")
-@click.option("-o", "--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("-o", "--output", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="The PDF to write (default: output/<deck>/<deck>-rulebook-<lang>.pdf).")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True, help="Paper size.")
 @click.option("--booklet", is_flag=True,

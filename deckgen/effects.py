@@ -7,6 +7,22 @@ parameters, as a bare string: ``effects = ["reverse", {op = "draw", n = 4}, "cho
 Composition covers every card of the bundled games, and homemade ones such as
 "Wild Draw 20" (``[{op="draw", n=20}, "choose_color"]``) or "Reverse + everyone
 draws 1" (``["reverse", {op="everyone_draws", n=1}]``) need no code.
+
+The composition rule (the engine, the rulebook and ``check`` all follow it):
+  - A card's effects apply in list order. Each acts on the player it names, evaluated when it
+    applies: "the next player" is the next one in the direction of play at that moment, after
+    any earlier 'reverse' in the list. 'target' makes the following 'draw' name a player the
+    card's player chooses, and is used up by it.
+  - Lost turns are owed: 'skip' adds one to the next player; a 'draw' with lose_turn adds one
+    to its victim; a two-player 'reverse' acting as a skip adds one to the other player; a
+    'roulette' adds one to its victim. A player owing k turns loses their next k turns, one at
+    a time.
+  - After the effects the turn passes to the next player, unless 'skip_all' or 'play_again' was
+    among them: then the card's player plays again ('skip_all' puts no lost turn on anyone).
+  - Stacking: under a stacking rule a 'draw' with lose_turn and no 'target' becomes a penalty
+    waiting for its victim instead. On their turn they stack on it (passing the total on) or
+    draw the total; that answer uses their turn, and any lost turns they owe stay owed.
+  - 'everyone_draws': every other player draws; nobody owes a turn.
 """
 
 from __future__ import annotations
@@ -42,7 +58,7 @@ def _p(op: str, doc: str, **params: Param) -> Primitive:
 _N = Param(int, required=True, minimum=1, maximum=99, doc="number of cards")
 
 PRIMITIVES: Mapping[str, Primitive] = MappingProxyType({p.op: p for p in [
-    _p("skip", "The next player loses their turn."),
+    _p("skip", "The next player loses their turn (one more lost turn owed)."),
     _p("skip_all", "Every other player is skipped; the player who played the card plays again."),
     _p("reverse", "The direction of play reverses (with two players it acts as a skip, by rule option)."),
     _p("draw", "A penalty draw: the victim (the next player, or the player chosen by a preceding "
@@ -54,7 +70,10 @@ PRIMITIVES: Mapping[str, Primitive] = MappingProxyType({p.op: p for p in [
     _p("choose_color", "The player names the new current colour."),
     _p("discard_color", "The player also discards every card of the played card's colour from their hand."),
     _p("swap_hands", "The player swaps hands with a player of their choice."),
-    _p("pass_hands", "Every player passes their whole hand to the next player in the current direction."),
+    _p("pass_hands", "Every player passes their whole hand to the next player: in the direction of play, or "
+                     "always to the left (seat + 1, the direction play starts in) or to the right (seat - 1).",
+       direction=Param(str, default="play", choices=("play", "left", "right"),
+                       doc="where hands go: the direction of play, left or right")),
     _p("roulette", "The next player names a colour, turns cards from the draw pile until one of that "
                    "colour appears, takes every turned card and loses their turn; the named colour "
                    "becomes the current colour."),
@@ -63,6 +82,8 @@ PRIMITIVES: Mapping[str, Primitive] = MappingProxyType({p.op: p for p in [
     _p("duel", "Every other player must discard a card showing this card's number or draw "
                "a penalty (the duel_penalty rule option)."),
     _p("challenge", "The card is restricted and may be challenged, as the wild_draw_four rule options say."),
+    _p("steal", "The player chooses another player and takes a random card from their hand."),
+    _p("play_again", "The player takes another turn."),
 ]})
 
 
@@ -74,17 +95,7 @@ class Effect:
     n: int | None = None
     lose_turn: bool = True
     who: str = "self"
-
-    def to_manifest(self) -> Any:
-        prim = PRIMITIVES[self.op]
-        if not prim.params:
-            return self.op
-        data: dict[str, Any] = {"op": self.op}
-        for name, param in prim.params.items():
-            value = getattr(self, name)
-            if param.required or value != param.default:
-                data[name] = value
-        return data
+    direction: str = "play"
 
 
 def draw_total(effects: tuple[Effect, ...]) -> int:

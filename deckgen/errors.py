@@ -13,6 +13,11 @@ from dataclasses import dataclass, field
 
 ERROR = "error"
 WARNING = "warning"
+NOTE = "note"          # information, e.g. a user preset replacing a bundled one
+
+# Error codes that mean a file could not be used at all (exit code 2, like DeckgenError),
+# even when they are reported among a deck's other findings.
+UNUSABLE = frozenset({"file", "toml"})
 
 
 @dataclass(frozen=True)
@@ -50,8 +55,8 @@ class Finding:
             text += f" ({self.hint})"
         return text
 
-    def to_json(self) -> dict:
-        data = {"code": self.code, "where": self.where, "message": self.message}
+    def to_json(self) -> dict[str, object]:
+        data: dict[str, object] = {"severity": self.severity, "code": self.code, "where": self.where, "message": self.message}
         if self.file:
             data["file"] = self.file
         if self.line is not None:
@@ -67,6 +72,18 @@ def error(code: str, where: str, message: str, **kw) -> Finding:
 
 def warning(code: str, where: str, message: str, **kw) -> Finding:
     return Finding(WARNING, code, where, message, **kw)
+
+
+def note(code: str, where: str, message: str, **kw) -> Finding:
+    return Finding(NOTE, code, where, message, **kw)
+
+
+def exit_code(findings: Iterable[Finding]) -> int:
+    """0 no errors, 1 the deck has errors, 2 a file it needs could not be used."""
+    errors = [f for f in findings if f.is_error]
+    if any(f.code in UNUSABLE for f in errors):
+        return 2
+    return 1 if errors else 0
 
 
 class DeckgenError(Exception):

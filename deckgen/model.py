@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from deckgen.effects import Effect, draw_total, has
+from deckgen.options import RuleOptions
 
 # Card categories decide matching: numbers match by colour or value, actions by
 # colour or kind, wilds (no colour) can be played on anything.
@@ -155,7 +156,7 @@ class Deck:
     cards: tuple[Card, ...]
     components: tuple[Component, ...]
     rules_preset: str
-    rule_options: Mapping[str, object]   # the preset's options with the manifest's overrides
+    rule_options: RuleOptions            # the preset's options with the manifest's overrides
     scoring: Scoring
     back_text: Names | None = None
     template_dir: str | None = None      # a homemade deck's own rulebook templates

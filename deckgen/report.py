@@ -29,6 +29,7 @@ def to_json(rep: CheckReport) -> dict:
         "cards": [card_json(deck, c) for c in deck.cards] if deck else [],
         "errors": [f.to_json() for f in rep.errors],
         "warnings": [f.to_json() for f in rep.warnings],
+        "notes": [f.to_json() for f in rep.notes],
     }
     data.update(rep.sections)
     return data
@@ -66,6 +67,9 @@ def to_text(rep: CheckReport) -> str:
         lines.append(f"{rep.path}: the manifest could not be read as a deck")
     for f in rep.findings:
         lines.append(f.format())
-    n_err, n_warn = len(rep.errors), len(rep.warnings)
-    lines.append(f"{n_err} error{'s' if n_err != 1 else ''}, {n_warn} warning{'s' if n_warn != 1 else ''}")
+    n_err, n_warn, n_note = len(rep.errors), len(rep.warnings), len(rep.notes)
+    summary = f"{n_err} error{'s' if n_err != 1 else ''}, {n_warn} warning{'s' if n_warn != 1 else ''}"
+    if n_note:
+        summary += f", {n_note} note{'s' if n_note != 1 else ''}"
+    lines.append(summary)
     return "\n".join(lines)

@@ -7,14 +7,15 @@ import re
 from deckgen.errors import DeckgenError, error
 
 MM_PER = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72.0}
-_LENGTH = re.compile(r"^\s*([0-9]*\.?[0-9]+)\s*(mm|cm|in|pt)\s*$", re.IGNORECASE)
+_LENGTH = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:e[-+]?[0-9]+)?)\s*(mm|cm|in|pt)\s*$", re.IGNORECASE)
 _PAIR = re.compile(r"^\s*(.+?)\s*[x×,]\s*(.+?)\s*$", re.IGNORECASE)
 
 
-def parse_length(text: str | float | int, where: str = "length", default_unit: str | None = None) -> float:
+def parse_length(text: str | float | int, where: str = "length", default_unit: str | None = "mm") -> float:
     """``"63mm"``, ``"2.5in"``, ``"0.3cm"``, ``"9pt"`` -> millimetres.
 
-    A bare number is accepted only when ``default_unit`` is given.
+    A bare number is in ``default_unit``: millimetres everywhere deckgen reads a length
+    (``None`` refuses a bare number).
     """
     if isinstance(text, bool):
         raise DeckgenError(error("length", where, f"expected a length such as '3mm', got {text!r}"))
@@ -29,19 +30,20 @@ def parse_length(text: str | float | int, where: str = "length", default_unit: s
             value = float(str(text))
         except ValueError:
             value = None
-        if value is not None and default_unit:
+        if value is not None and default_unit and value >= 0 and value == value and value != float("inf"):
             return value * MM_PER[default_unit]
         raise DeckgenError(error("length", where, f"'{text}' is not a length",
-                                 hint="use a number and a unit: mm, cm, in or pt, e.g. '3mm' or '0.125in'"))
+                                 hint="a number of millimetres, or a number and a unit (mm, cm, in, pt): "
+                                      "'3', '3mm' or '0.125in'"))
     return float(m.group(1)) * MM_PER[m.group(2).lower()]
 
 
 def parse_size(text: str, where: str = "size") -> tuple[float, float]:
-    """``"56mm x 87mm"`` or ``"2.5in,3.5in"`` -> (width_mm, height_mm)."""
+    """``"56mm x 87mm"``, ``"2.5in,3.5in"`` or ``"63x88"`` (millimetres) -> (width_mm, height_mm)."""
     m = _PAIR.match(str(text))
     if not m:
         raise DeckgenError(error("size", where, f"'{text}' is not a size",
-                                 hint="write WIDTHxHEIGHT with units, e.g. '63.5mmx88.9mm' or '2.5in x 3.5in'"))
+                                 hint="write WIDTHxHEIGHT, e.g. '63x88' (mm), '63.5mmx88.9mm' or '2.5in x 3.5in'"))
     return parse_length(m.group(1), where), parse_length(m.group(2), where)
 
 

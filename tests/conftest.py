@@ -5,8 +5,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Keep every test's render cache inside its own temporary folder, never in the user's home.
+# Keep every test's render cache and user data folder (presets) inside temporary folders, never in the user's home.
 os.environ.setdefault("DECKGEN_CACHE", str(Path(os.environ.get("TMPDIR", "/tmp")) / f"deckgen-test-cache-{os.getpid()}"))
+os.environ.setdefault("DECKGEN_DATA", str(Path(os.environ.get("TMPDIR", "/tmp")) / f"deckgen-test-data-{os.getpid()}"))
 
 
 @pytest.fixture

@@ -34,9 +34,9 @@ def test_toml_syntax_error_names_line_and_column(write_manifest, minimal_text):
     path = write_manifest(minimal_text.replace('hand_size = 5', 'hand_size = = 5'))
     result = run("check", str(path))
     assert result.exit_code == 2
-    assert str(path) in result.stderr
-    assert "line 7, column" in result.stderr
-    assert "TOML syntax error" in result.stderr
+    assert f"{path}:7: TOML syntax error" in result.stderr
+    assert "(column " in result.stderr
+    assert result.stderr.count("7") == 1 + str(path).count("7"), "the line is shown once"
 
 
 def test_missing_file_is_unusable_input(tmp_path):
@@ -159,7 +159,7 @@ def test_too_few_power_cards(tmp_path):
     result, data = check_json(path)
     assert result.exit_code == 1
     assert "power-cards" in codes(data)
-    assert "6 for up to 10 players" in next(e for e in data["errors"] if e["code"] == "power-cards")["message"]
+    assert "6 for up to 8 players" in next(e for e in data["errors"] if e["code"] == "power-cards")["message"]
 
 
 def test_every_problem_reported_at_once(write_manifest, minimal_text):
@@ -220,3 +220,155 @@ def test_palette_override_missing_deck_colours_is_a_usage_error():
     result = run("check", "flex-spectrum", "--palette", "classic", "--no-sim")
     assert result.exit_code == 2
     assert "palette 'classic' lacks colours orange, purple, pink, cyan, brown, lime" in result.stderr
+
+
+# ---------------------------------------------------------------- what check used to miss
+
+@pytest.mark.slow
+def test_text_too_long_for_a_card_is_an_error_and_render_never_tracebacks(tmp_path, write_manifest, minimal_text):
+    path = write_manifest(minimal_text.replace("hand_size = 5", 'hand_size = 5\nback_text = "' + "A" * 6_000_000 + '"'))
+    result, data = check_json(path)
+    assert result.exit_code == 1
+    [err] = data["errors"]
+    assert (err["code"], err["where"], err["line"]) == ("too-long", "deck.back_text", 8)
+    assert "6000000 characters" in err["message"]
+    rendered = run("render", str(path), "-o", str(tmp_path / "faces"))
+    assert rendered.exit_code == 1 and isinstance(rendered.exception, SystemExit)
+    assert "too-long" in rendered.stderr
+
+
+def test_a_900_character_kind_name_is_not_clipped_silently(write_manifest, minimal_text):
+    text = minimal_text + ('\n[kinds.long]\ncategory = "action"\nname = "' + "N" * 900 + '"\neffects = ["skip"]\n'
+                           '\n[[cards]]\nkind = "long"\ncolor = "red"\ncount = 1\npoints = 20\n')
+    result, data = check_json(write_manifest(text))
+    assert result.exit_code == 1
+    assert [(e["code"], e["where"]) for e in data["errors"]] == [("too-long", "kinds.long.name")]
+
+
+INLINE_PALETTE = '''
+[palette]
+id = "mine"
+[[palette.colors]]
+id = "red"
+hex = "#D7263D"
+name = "Red"
+symbol = "{symbol}"
+[[palette.colors]]
+id = "yellow"
+hex = "#F4D35E"
+name = "Yellow"
+[[palette.colors]]
+id = "green"
+hex = "#2A9D8F"
+name = "Green"
+[[palette.colors]]
+id = "blue"
+hex = "#1D4E89"
+name = "Blue"
+'''
+
+
+def inline(minimal_text, symbol="circle"):
+    return minimal_text.replace('palette = "classic"\n', "") + INLINE_PALETTE.format(symbol=symbol)
+
+
+def test_unknown_palette_symbol_is_an_error_with_the_list(write_manifest, minimal_text):
+    path = write_manifest(inline(minimal_text, "banana"))
+    result, data = check_json(path)
+    assert result.exit_code == 1
+    [err] = data["errors"]
+    assert (err["where"], err["line"]) == ("palette.colors[0].symbol", path.read_text().splitlines().index('symbol = "banana"') + 1)
+    assert "'banana'" in err["message"] and "circle" in err["hint"] and "triangle" in err["hint"]
+
+
+def test_utf8_byte_order_mark_is_accepted(tmp_path, minimal_text):
+    path = tmp_path / "notepad.toml"
+    path.write_text(minimal_text, encoding="utf-8-sig")
+    assert path.read_bytes().startswith(b"\xef\xbb\xbf")
+    result, data = check_json(path)
+    assert result.exit_code == 0, data["errors"]
+
+
+def test_an_unknown_effect_is_reported_once(write_manifest, minimal_text):
+    text = minimal_text.replace("wild = 50", "wild = 50\nzap = 20") + (
+        '\n[kinds.zap]\ncategory = "action"\nname = "Zap"\neffects = ["zapp"]\n'
+        '\n[[cards]]\nkind = "zap"\ncolor = "red"\ncount = 1\n')
+    path = write_manifest(text)
+    result, data = check_json(path)
+    assert result.exit_code == 1
+    assert [(e["code"], e["where"]) for e in data["errors"]] == [("effect", "kinds.zap.effects[0].op")]
+
+
+def test_every_finding_has_a_line(write_manifest, minimal_text):
+    text = minimal_text.replace("hand_size = 5", "hand_size = 5\nhand_sise = 6").replace(
+        "target = 100", "target = 100\nknockout_bonus = -1").replace('preset = "classic"', 'preset = "classic"\n'
+                                                                       '[rules.options]\nstackin = "off"')
+    path = write_manifest(text)
+    lines = path.read_text().splitlines()
+    result, data = check_json(path)
+    assert result.exit_code == 1
+    found = {e["where"]: e["line"] for e in data["errors"] + data["warnings"]}
+    assert found["deck.hand_sise"] == lines.index("hand_sise = 6") + 1
+    assert found["scoring.knockout_bonus"] == lines.index("knockout_bonus = -1") + 1
+    assert found["rules.options.stackin"] == lines.index('stackin = "off"') + 1
+    assert all(isinstance(e.get("line"), int) for e in data["errors"] + data["warnings"])
+
+
+def test_deck_wide_findings_have_a_line_too(write_manifest, minimal_text):
+    path = write_manifest(minimal_text.replace("max = 4", "max = 10"))
+    result, data = check_json(path)
+    err = next(e for e in data["errors"] if e["code"] == "too-few-cards")
+    assert err["line"] == path.read_text().splitlines().index("[[cards]]") + 1
+
+
+def test_missing_palette_file_and_missing_templates_both_exit_2(write_manifest, minimal_text):
+    no_palette = write_manifest(minimal_text.replace('palette = "classic"', 'palette = "colours/mine.toml"'), "a.toml")
+    no_templates = write_manifest(minimal_text.replace('palette = "classic"', 'palette = "classic"\ntemplates = "tpl"'),
+                                  "b.toml")
+    for path, where in ((no_palette, "deck.palette"), (no_templates, "deck.templates")):
+        result, data = check_json(path)
+        assert result.exit_code == 2 and data["exit_code"] == 2, data["errors"]
+        assert [(e["code"], e["where"]) for e in data["errors"]] == [("file", where)]
+        assert run("check", str(path), "--no-sim").exit_code == 2
+    assert run("render", str(no_palette), "-o", str(no_palette.parent / "x"), "--json").exit_code == 2
+
+
+def test_palette_check_accepts_a_manifest_with_an_inline_palette(write_manifest, minimal_text):
+    result = run("palette", "check", str(write_manifest(inline(minimal_text))), "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["palette"] == "mine"
+    assert "Palette mine" in run("palette", "check", str(write_manifest(inline(minimal_text)))).stdout
+    named = run("palette", "check", str(write_manifest(minimal_text, "named.toml")))
+    assert named.exit_code == 0 and "Palette classic" in named.stdout
+
+
+def test_simulate_outside_the_decks_player_range_warns(write_manifest, minimal_text):
+    path = write_manifest(minimal_text)
+    result = run("simulate", str(path), "--players", "3-6", "--games", "2")
+    assert result.exit_code == 0
+    assert "warning[players]" in result.stderr and "2-4 players" in result.stderr and "5, 6" in result.stderr
+    data = json.loads(run("simulate", str(path), "--players", "3-6", "--games", "2", "--json").stdout)
+    assert [w["code"] for w in data["warnings"]] == ["players"]
+    assert "warning" not in run("simulate", str(path), "--players", "2-4", "--games", "2").stderr
+
+
+def test_tens_of_thousands_of_cards_warns(write_manifest, minimal_text):
+    path = write_manifest(minimal_text.replace("values = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]\ncount = 1",
+                                               "values = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]\ncount = 1000"))
+    result, data = check_json(path)
+    assert data["cards_total"] == 40_008
+    assert [w["code"] for w in data["warnings"] if w["code"] == "many-cards"] == ["many-cards"]
+    small, small_data = check_json(write_manifest(minimal_text, "small.toml"))
+    assert "many-cards" not in [w["code"] for w in small_data["warnings"]]
+
+
+def test_check_names_cards_by_display_name(write_manifest, minimal_text):
+    path = write_manifest(minimal_text.replace("skip = 20\n", ""))
+    result = run("check", str(path), "--no-sim")
+    assert result.exit_code == 1
+    line = next(line for line in result.stdout.splitlines() if "no-points" in line)
+    from deckgen.manifest import load
+
+    card = load(path).deck.card("red-skip")
+    assert f"'{card.name('en')}'" in line and "red-skip" not in line

@@ -7,7 +7,7 @@ import pytest
 
 from deckgen.effects import PRIMITIVES
 from deckgen.manifest.schema import ALL_TABLES
-from deckgen.rules.options import OPTIONS
+from deckgen.options import OPTIONS
 from tests.conftest import ROOT
 
 DOC = (ROOT / "docs" / "manifest.md").read_text("utf-8")

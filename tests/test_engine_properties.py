@@ -1,5 +1,6 @@
 """Engine invariants, as property tests over decks, table sizes, seeds and agents."""
 
+import dataclasses
 from collections import Counter
 from functools import cache
 
@@ -7,11 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deckgen import manifest
+from deckgen.effects import Effect
 from deckgen.rules.agents import GreedyAgent, RandomAgent
 from deckgen.rules.engine import Game
 from deckgen.rules.replay import replay
 from deckgen.rules.scenario import situation, table_for
-from deckgen.rules.state import CAPPED, FINISHED, STALLED
+from deckgen.rules.state import CAPPED, FINISHED, STALLED, Play, Start
+from deckgen.rules.table import compile_deck
 
 # the bundled presets, and variants with the house rules and an enforced Wild Draw Four rule
 VARIANTS = {
@@ -56,13 +59,83 @@ def test_cards_are_conserved_throughout(args):
         assert Counter(replay(g.t, n, g.log, upto=i).all_cards()) in (full, Counter())
 
 
-@settings(max_examples=40, deadline=None)
-@given(games)
-def test_log_replays_to_the_same_state(args):
-    deck, n, seed, agent = args
-    g = play(deck, n, seed, agent)
+def replays_after_every_event(t, n, seed, agent) -> Game:
+    """Play a game recording the live snapshot after every event; the replay of the log must
+    equal it after every event too."""
+    g = Game(t, n, seed, agent, record=True)
+    live: list[tuple] = []
+    g.watch = lambda s: live.append(s.snapshot())
+    g.run()
     assert g.outcome in (FINISHED, STALLED, CAPPED)
-    assert replay(g.t, n, g.log).snapshot() == g.snapshot()
+    assert len(live) == len(g.log)
+    seen = []
+    replay(t, n, g.log, after_event=lambda s, ev: seen.append(s.snapshot()))
+    for i, (a, b) in enumerate(zip(live, seen, strict=True)):
+        assert a == b, f"replay differs after event {i}: {g.log[i]!r}"
+    assert seen[-1] == g.snapshot()
+    return g
+
+
+@settings(max_examples=30, deadline=None)
+@given(games)
+def test_log_replays_to_the_same_state_after_every_event(args):
+    deck, n, seed, agent = args
+    replays_after_every_event(table(deck), n, seed, AGENTS[agent])
+
+
+# homemade effect lists on the classic deck's action and wild kinds, under random rule options
+SAFE_OPS = ["skip", "skip_all", "reverse", "everyone_draws", "choose_color", "discard_color", "swap_hands",
+            "pass_hands", "roulette", "steal", "play_again", "target_draw", "draw"]
+
+
+@st.composite
+def effect_lists(draw, wild: bool):
+    ops = draw(st.lists(st.sampled_from(SAFE_OPS), min_size=1, max_size=3))
+    out = []
+    for op in ops:
+        if op == "draw":
+            out.append(Effect("draw", n=draw(st.integers(1, 4)), lose_turn=draw(st.booleans())))
+        elif op == "target_draw":
+            out += [Effect("target"), Effect("draw", n=draw(st.integers(1, 4)), lose_turn=draw(st.booleans()))]
+        elif op == "everyone_draws":
+            out.append(Effect(op, n=draw(st.integers(1, 2))))
+        elif op == "pass_hands":
+            out.append(Effect(op, direction=draw(st.sampled_from(["play", "left", "right"]))))
+        elif op == "discard_color" and wild:
+            continue
+        else:
+            out.append(Effect(op))
+    if wild:
+        out.append(Effect("choose_color"))
+    return tuple(out)
+
+
+OPTION_VALUES = {
+    "stacking": ["off", "same-kind", "equal-or-higher"], "seven_zero": [False, True], "jump_in": [False, True],
+    "challenge": [False, True], "uno_catch": ["before-next-turn", "until-next-turn-ends"],
+    "two_player_reverse": ["skip", "reverse"], "two_player_reverse_draw": ["opponent", "player"],
+    "start_card": ["classic", "number-only"], "no_playable_card": ["draw-one", "draw-until-playable"],
+    "mercy_limit": [0, 20], "wild_draw_four_legal": ["no-current-color", "no-playable-card", "always"],
+}
+
+
+@st.composite
+def homemade(draw):
+    base = deck_model("classic")
+    kinds = dict(base.kinds)
+    for kid in ("skip", "reverse", "draw-two", "wild"):
+        kinds[kid] = dataclasses.replace(kinds[kid], effects=draw(effect_lists(kid == "wild")))
+    options = {k: draw(st.sampled_from(v)) for k, v in OPTION_VALUES.items()}
+    deck = dataclasses.replace(base, kinds=kinds, rule_options=base.rule_options.replace(turn_cap=300, **options))
+    return compile_deck(deck)
+
+
+@settings(max_examples=40, deadline=None)
+@given(homemade(), st.integers(2, 7), st.integers(0, 2**32), st.sampled_from(list(AGENTS)))
+def test_homemade_effects_and_options_replay_after_every_event(t, n, seed, agent):
+    g = replays_after_every_event(t, n, seed, AGENTS[agent])
+    assert Counter(g.all_cards()) == Counter(t.deck_faces)
+    assert all(k >= 0 for k in g.owed) and g.any_owed == sum(g.owed)
 
 
 @settings(max_examples=15, deadline=None)
@@ -73,11 +146,11 @@ def test_same_seed_gives_the_same_log(args):
 
 
 def reference_match(deck, t, s, p, move, top_move) -> bool:
-    """The matching rules of games.md, written from the Card objects, independently of the
+    """The matching rules of docs/rules.md, written from the Card objects, independently of the
     engine's compiled tables."""
     card, side = t.faces[move >> 1], move & 1
     kinds = deck.kinds
-    if side and (card.flex is None or (t.opts["power_cards"] and not s.power[p])):
+    if side and (card.flex is None or (t.opts.power_cards and not s.power[p])):
         return False
     kind = kinds[card.flex.kind if side else card.kind]
     col = card.flex.color if side else card.color
@@ -102,8 +175,8 @@ def _challenge_card(deck, t, move) -> bool:
 def reference_legal(deck, t, s, p, move, top_move) -> bool:
     """Matching, then the Wild Draw Four rule when nobody may challenge it (no bluffing)."""
     ok = reference_match(deck, t, s, p, move, top_move)
-    if ok and _challenge_card(deck, t, move) and not t.opts["challenge"]:
-        rule = t.opts["wild_draw_four_legal"]
+    if ok and _challenge_card(deck, t, move) and not t.opts.challenge:
+        rule = t.opts.wild_draw_four_legal
         if rule == "no-current-color":
             ok = not any(t.faces[f].color == t.colors[s.color] for f in s.hands[p] if s.color >= 0)
         elif rule == "no-playable-card":
@@ -123,11 +196,10 @@ def test_every_played_card_was_legal(args):
     checked = {"plays": 0}
 
     def on_event(s, ev):
-        kind = ev[0]
-        if kind == "start":
-            top["move"] = 2 * ev[1]
-        elif kind in ("play", "stack", "duel", "jump"):
-            p, move = ev[1], ev[2]
+        if isinstance(ev, Start):
+            top["move"] = 2 * ev.face
+        elif isinstance(ev, Play):
+            p, move, kind = ev.player, ev.move, ev.how
             assert (move >> 1) in s.hands[p]
             if kind == "play":
                 assert reference_legal(model, t, s, p, move, top["move"]), (deck, ev)
@@ -136,7 +208,7 @@ def test_every_played_card_was_legal(args):
                 # answers the draw card on top: equal or higher (or the same kind), never a targeted draw
                 below = top["move"]
                 assert t.draw_val[move] > 0 and t.draw_val[below] > 0, (deck, ev)
-                if t.opts["stacking"] == "same-kind":
+                if t.opts.stacking == "same-kind":
                     assert t.mkind[move] == t.mkind[below], (deck, ev)
                 else:
                     assert t.draw_val[move] >= t.draw_val[below], (deck, ev)

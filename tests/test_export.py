@@ -179,7 +179,7 @@ def test_template_pixels_must_match_the_other_figures(tmp_path):
 
 def test_bad_services_file_reports_every_problem(tmp_path):
     bad = tmp_path / "services.toml"
-    bad.write_text('[a]\ndpi = 10\nbleed = "3"\n[b]\ndpi = 300\nbleed = "3mm"\ncolour = "x"\n', encoding="utf-8")
+    bad.write_text('[a]\ndpi = 10\nbleed = "three"\n[b]\ndpi = 300\nbleed = "3mm"\ncolour = "x"\n', encoding="utf-8")
     with pytest.raises(DeckgenError) as exc:
         load_services(bad)
     where = {f.where for f in exc.value.findings}

@@ -330,7 +330,7 @@ def test_bad_papers_file_reports_every_problem(tmp_path):
     from deckgen.layout import load_papers
 
     bad = tmp_path / "papers.toml"
-    bad.write_text('[a]\nsize = "210 x 297"\n[b]\nsize = "1in x 2in"\ncolour = 1\n[c]\nname = "C"\n'
+    bad.write_text('[a]\nsize = "210 by 297"\n[b]\nsize = "1in x 2in"\ncolour = 1\n[c]\nname = "C"\n'
                    '[d]\nsize = "4in x 6in"\nmargin = "wide"\n', encoding="utf-8")
     with pytest.raises(DeckgenError) as exc:
         load_papers(bad)

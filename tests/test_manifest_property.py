@@ -7,9 +7,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from deckgen.datafile import read_toml
 from deckgen.errors import DeckgenError
 from deckgen.manifest.parser import parse_manifest
-from deckgen.manifest.reader import read_toml
 from tests.conftest import ROOT
 
 if sys.version_info >= (3, 11):

@@ -42,7 +42,7 @@ def test_render_bad_input_exits_2_with_a_hint(tmp_path):
     assert res.exit_code == 2 and "did you mean 'poker'" in res.output
     res = run("render", "classic", "-o", str(tmp_path), "--color", "rojo=#FF0000")
     assert res.exit_code == 2 and "no colour 'rojo'" in res.output
-    res = run("render", "classic", "-o", str(tmp_path), "--bleed", "3")
+    res = run("render", "classic", "-o", str(tmp_path), "--bleed", "3ft")
     assert res.exit_code == 2 and "--bleed" in res.output
     res = run("render", "nonexistent-deck", "-o", str(tmp_path))
     assert res.exit_code == 2

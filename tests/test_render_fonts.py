@@ -71,7 +71,7 @@ def test_missing_font_is_a_usage_error_on_the_command_line(fresh_fonts, tmp_path
     fresh_fonts.setenv("DECKGEN_FONTS", str(tmp_path))
     result = CliRunner().invoke(main, ["render", "classic", "-o", str(tmp_path / "out"), "--dpi", "40", "--no-cache"])
     assert result.exit_code == 2
-    assert "fonts.toml: text: no font file 'Gone.otf'" in result.stderr
+    assert "fonts.toml:1: text: no font file 'Gone.otf'" in result.stderr
 
 
 def test_bad_fonts_toml_names_the_file(fresh_fonts, tmp_path):

@@ -36,7 +36,7 @@ def test_unknown_preset_suggests_the_nearest():
 
 def test_bad_sizes_file_reports_every_problem(tmp_path):
     bad = tmp_path / "sizes.toml"
-    bad.write_text('[sizes.a]\nwidth = "60"\nheight = "90mm"\n[sizes.b]\nwidht = "60mm"\nheight = "1mm"\n', "utf-8")
+    bad.write_text('[sizes.a]\nwidth = "sixty"\nheight = "90mm"\n[sizes.b]\nwidht = "60mm"\nheight = "1mm"\n', "utf-8")
     with pytest.raises(DeckgenError) as exc:
         load_sizes(bad)
     text = str(exc.value)

@@ -39,6 +39,7 @@ def _kind_of_entry(deck, name, lang):
     """The kind a card entry's title belongs to: the longest kind name in its regular side."""
     regular = name.split(" / ")[0].lower()
     found = [k for k, v in deck.kinds.items() if v.names.get(lang).lower() in regular]
+    found = found or [c.kind for c in deck.cards if c.name(lang).lower() == regular]   # one card: its own name
     return max(found, key=lambda k: len(deck.kinds[k].names.get(lang)))
 
 

@@ -144,7 +144,7 @@ points = 20
 '''
     rep = run(write_manifest, deck_text(extra=extra))
     found = [f for f in rep.errors if f.code == "effect-not-playable"]
-    assert [f.message for f in found] == ["'red-duel-skip' starts a duel but has no number to duel on"]
+    assert [f.message for f in found] == ["'red Duel Skip' starts a duel but has no number to duel on"]
 
 
 def test_mercy_limit_at_or_below_hand_size_is_an_error(write_manifest):
@@ -229,3 +229,11 @@ def test_check_cli_json_has_a_simulation_section():
     sim = json.loads(res.output)["simulation"]
     assert sim["games_per_table_size"] == 5 and len(sim["tables"]) == 9
     assert sim["summary"]
+
+
+def test_duel_and_uno_options_that_cannot_apply_are_warned_about(write_manifest):
+    rep = run(write_manifest, deck_text(options="[rules.options]\nduel_penalty_max = 4\nduel_penalty = 6\n"
+                                                "uno_penalty = 0\nuno_catch = \"until-next-turn-ends\""), simulate=False)
+    where = {f.where for f in rep.warnings}
+    assert {"rules.options.duel_penalty_max", "rules.options.uno_catch", "rules.options.duel_penalty"} <= where
+    assert not rep.errors

@@ -1,4 +1,4 @@
-"""Classic UNO: one test per rule of games.md, each setting up the exact situation."""
+"""Classic UNO: one test per rule of docs/rules.md, each setting up the exact situation."""
 
 from deckgen.rules import actions
 from deckgen.rules.engine import Game
@@ -25,30 +25,30 @@ def test_start_card_wild_draw_four_goes_back_and_another_is_turned():
     g, t = start_game(["wild-draw-four", "red-5"])
     assert t.faces[g.discard[-1]].id == "red-5"
     assert face(t, "wild-draw-four") in g.draw_pile
-    assert g.cur == 0
+    assert g.next_to_act() == 0
 
 
 def test_start_card_wild_first_player_chooses_colour():
     g, t = start_game(["wild"], agents=[Scripted(colors=["green"]), Scripted(), Scripted()])
     assert g.color == color(t, "green")
-    assert g.cur == 0
+    assert g.next_to_act() == 0
 
 
 def test_start_card_draw_two_first_player_draws_two_and_loses_turn():
     g, t = start_game(["red-draw-two"])
     assert len(g.hands[0]) == 9
-    assert g.cur == 1
+    assert g.next_to_act() == 1
 
 
 def test_start_card_skip_first_player_is_skipped():
     g, t = start_game(["red-skip"])
-    assert g.cur == 1 and len(g.hands[0]) == 7
+    assert g.next_to_act() == 1 and len(g.hands[0]) == 7
 
 
 def test_start_card_reverse_reverses_before_anyone_plays():
     g, t = start_game(["red-reverse"], n=4)
     assert g.dir == -1
-    assert g.cur == 3          # the dealer plays first, then play goes the other way
+    assert g.next_to_act() == 3          # the dealer plays first, then play goes the other way
 
 
 def test_match_colour_number_or_symbol():
@@ -78,7 +78,7 @@ def test_wild_draw_four_challenge_illegal_play_player_draws_four_instead():
                   draw=["blue-1"] * 4 + ["blue-2"] * 4, agents=agents)
     g.turn()
     assert len(g.hands[0]) == 2 + 4 and len(g.hands[1]) == 1
-    assert g.cur == 1                                        # the challenger plays normally
+    assert g.next_to_act() == 1                                        # the challenger plays normally
     assert g.color == color(g.t, "blue")
 
 
@@ -88,7 +88,7 @@ def test_wild_draw_four_challenge_legal_play_challenger_draws_six_and_loses_turn
                   draw=["green-3"] * 8, agents=agents)
     g.turn()
     assert len(g.hands[1]) == 1 + 6 and len(g.hands[0]) == 2
-    assert g.cur == 2
+    assert g.next_to_act() == 2
 
 
 def test_no_bluff_challenge_failed_challenger_draws_four():
@@ -96,7 +96,7 @@ def test_no_bluff_challenge_failed_challenger_draws_four():
     g = situation("classic", [["wild-draw-four", "blue-1"], ["yellow-1"], ["green-1"]], top="red-5",
                   draw=["green-3"] * 8, agents=agents, options={"challenge_penalty": 0})
     g.turn()
-    assert len(g.hands[1]) == 1 + 4 and g.cur == 2
+    assert len(g.hands[1]) == 1 + 4 and g.next_to_act() == 2
 
 
 def test_no_playable_card_draw_one_and_may_play_only_that_card():
@@ -106,45 +106,45 @@ def test_no_playable_card_draw_one_and_may_play_only_that_card():
     g.turn()
     assert g.discard[-1] == face(g.t, "red-7")
     assert a.seen_moves == [[move(g.t, "red-7")]]
-    assert len(g.hands[0]) == 2 and g.cur == 1
+    assert len(g.hands[0]) == 2 and g.next_to_act() == 1
     g = situation("classic", [["blue-1"], ["yellow-1"]], top="red-5", draw=["green-7"])
     g.turn()
-    assert len(g.hands[0]) == 2 and g.discard[-1] == face(g.t, "red-5") and g.cur == 1
+    assert len(g.hands[0]) == 2 and g.discard[-1] == face(g.t, "red-5") and g.next_to_act() == 1
 
 
 def test_player_may_draw_instead_of_playing():
     g = situation("classic", [["red-1", "blue-2"], ["yellow-1"]], top="red-5", draw=["green-7"],
                   agents=[Scripted(plays=["draw"]), Scripted()])
     g.turn()
-    assert len(g.hands[0]) == 3 and g.cur == 1
+    assert len(g.hands[0]) == 3 and g.next_to_act() == 1
 
 
 def test_reverse_with_two_players_acts_as_skip():
     g = situation("classic", [["red-reverse", "red-1"], ["yellow-1"]], top="red-5",
                   agents=[Scripted(plays=["red-reverse"]), Scripted()])
     g.turn()
-    assert g.cur == 0
+    assert g.next_to_act() == 0
 
 
 def test_reverse_with_more_players_changes_direction():
     g = situation("classic", [["red-reverse", "red-1"], ["yellow-1"], ["green-1"]], top="red-5",
                   agents=[Scripted(plays=["red-reverse"]), Scripted(), Scripted()])
     g.turn()
-    assert g.dir == -1 and g.cur == 2
+    assert g.dir == -1 and g.next_to_act() == 2
 
 
 def test_skip_next_player_loses_turn():
     g = situation("classic", [["red-skip", "red-1"], ["yellow-1"], ["green-1"]], top="red-5",
                   agents=[Scripted(plays=["red-skip"]), Scripted(), Scripted()])
     g.turn()
-    assert g.cur == 2
+    assert g.next_to_act() == 2
 
 
 def test_draw_two_next_player_draws_two_and_loses_turn():
     g = situation("classic", [["red-draw-two", "red-1"], ["yellow-1"], ["green-1"]], top="red-5",
                   draw=["blue-1", "blue-2"], agents=[Scripted(plays=["red-draw-two"]), Scripted(), Scripted()])
     g.turn()
-    assert len(g.hands[1]) == 3 and g.cur == 2
+    assert len(g.hands[1]) == 3 and g.next_to_act() == 2
 
 
 def test_uno_not_said_and_caught_draws_two():
@@ -197,11 +197,11 @@ def test_stacking_option_same_kind_draw_two_on_draw_two():
     g = situation("classic", [["red-draw-two", "red-1"], ["blue-draw-two", "blue-1"], ["green-1"]], top="red-5",
                   draw=["yellow-1"] * 4, agents=agents, options={"stacking": "same-kind"})
     g.turn()
-    assert g.cur == 1 and g.pending == 2
+    assert g.next_to_act() == 1 and g.pending == 2
     g.turn()
-    assert g.cur == 2 and g.pending == 4
+    assert g.next_to_act() == 2 and g.pending == 4
     g.turn()                             # player 2 cannot stack: draws the total, loses the turn
-    assert len(g.hands[2]) == 5 and g.pending == 0 and g.cur == 0
+    assert len(g.hands[2]) == 5 and g.pending == 0 and g.next_to_act() == 0
 
 
 def test_stacking_option_same_kind_refuses_other_draw_cards():
@@ -231,14 +231,14 @@ def test_jump_in_option_identical_card_out_of_turn():
                   agents=agents, options={"jump_in": True})
     g.turn()
     assert [g.t.faces[f].id for f in g.hands[2]] == ["blue-2"]
-    assert g.cur == 0                    # play goes on from the player who jumped in
+    assert g.next_to_act() == 0                    # play goes on from the player who jumped in
 
 
 def test_two_player_reverse_option_reverse_just_reverses():
     g = situation("classic", [["red-reverse", "red-1"], ["yellow-1"]], top="red-5",
                   agents=[Scripted(plays=["red-reverse"]), Scripted()], options={"two_player_reverse": "reverse"})
     g.turn()
-    assert g.cur == 1 and g.dir == -1
+    assert g.next_to_act() == 1 and g.dir == -1
 
 
 def test_play_drawn_must_option_plays_the_drawn_card():
@@ -269,29 +269,29 @@ def test_skip_with_two_players_plays_again():
     g = situation("classic", [["red-skip", "red-1"], ["yellow-1"]], top="red-5",
                   agents=[Scripted(plays=["red-skip"]), Scripted()])
     g.turn()
-    assert g.cur == 0
+    assert g.next_to_act() == 0
 
 
 def test_draw_two_with_two_players_victim_draws_and_player_plays_again():
     g = situation("classic", [["red-draw-two", "red-1"], ["yellow-1"]], top="red-5", draw=["blue-1", "blue-2"],
                   agents=[Scripted(plays=["red-draw-two"]), Scripted()])
     g.turn()
-    assert len(g.hands[1]) == 3 and g.cur == 0
+    assert len(g.hands[1]) == 3 and g.next_to_act() == 0
 
 
 def test_start_card_reverse_with_two_players_the_dealer_plays_first():
     g, t = start_game(["red-reverse"], n=2)
-    assert g.dir == -1 and g.cur == 1
+    assert g.dir == -1 and g.next_to_act() == 1
 
 
 def test_start_card_draw_two_with_two_players_the_dealer_plays_first():
     g, t = start_game(["red-draw-two"], n=2)
-    assert len(g.hands[0]) == 9 and g.cur == 1
+    assert len(g.hands[0]) == 9 and g.next_to_act() == 1
 
 
 def test_start_card_number_has_no_effect_and_first_player_is_left_of_dealer():
     g, t = start_game(["blue-7"], n=4)
-    assert t.faces[g.discard[-1]].id == "blue-7" and g.cur == 0 and g.dir == 1
+    assert t.faces[g.discard[-1]].id == "blue-7" and g.next_to_act() == 0 and g.dir == 1
     assert g.color == color(t, "blue")
 
 
@@ -315,9 +315,9 @@ def test_last_card_wild_draw_four_is_always_legal_a_challenge_fails_and_the_play
 def test_wild_draw_four_legal_with_a_number_match_illegal_with_a_current_colour_card():
     g = situation("classic", [["wild-draw-four", "red-1"], ["yellow-1"]], top="blue-1")
     g.color = color(g.t, "blue")
-    assert g.restricted_play_legal(0, None, None)          # red-1 matches by number only: still legal
+    assert g.restricted_play_legal(0, None)          # red-1 matches by number only: still legal
     g.hands[0].append(face(g.t, "blue-9"))
-    assert not g.restricted_play_legal(0, None, None)
+    assert not g.restricted_play_legal(0, None)
 
 
 def test_stacking_option_same_kind_wild_draw_four_on_wild_draw_four():
@@ -326,11 +326,11 @@ def test_stacking_option_same_kind_wild_draw_four_on_wild_draw_four():
     g = situation("classic", [["wild-draw-four", "green-1"], ["wild-draw-four", "yellow-1"], ["green-2"]],
                   top="red-5", draw=["blue-1"] * 8, agents=agents, options={"stacking": "same-kind"})
     g.turn()
-    assert g.cur == 1 and g.pending == 4
+    assert g.next_to_act() == 1 and g.pending == 4
     g.turn()
-    assert g.cur == 2 and g.pending == 8 and g.color == color(g.t, "red")
+    assert g.next_to_act() == 2 and g.pending == 8 and g.color == color(g.t, "red")
     g.turn()
-    assert len(g.hands[2]) == 9 and g.cur == 0
+    assert len(g.hands[2]) == 9 and g.next_to_act() == 0
 
 
 def test_stacking_option_a_wild_draw_four_waiting_may_be_challenged():
@@ -338,10 +338,10 @@ def test_stacking_option_a_wild_draw_four_waiting_may_be_challenged():
     g = situation("classic", [["wild-draw-four", "red-1", "red-2"], ["blue-7", "yellow-1"], ["green-1"]],
                   top="red-5", draw=["green-2"] * 6, agents=agents, options={"stacking": "same-kind"})
     g.turn()
-    assert g.pending == 4 and g.cur == 1
+    assert g.pending == 4 and g.next_to_act() == 1
     g.turn()                                       # the challenge succeeds: the player draws 4, 1 plays
     assert len(g.hands[0]) == 2 + 4 and g.pending == 0
-    assert ids(g, 1) == ["yellow-1"] and g.discard[-1] == face(g.t, "blue-7") and g.cur == 2
+    assert ids(g, 1) == ["yellow-1"] and g.discard[-1] == face(g.t, "blue-7") and g.next_to_act() == 2
 
 
 def test_stacking_option_a_legal_wild_draw_four_challenged_challenger_draws_six():
@@ -350,7 +350,7 @@ def test_stacking_option_a_legal_wild_draw_four_challenged_challenger_draws_six(
                   draw=["green-3"] * 6, agents=agents, options={"stacking": "same-kind"})
     g.turn()
     g.turn()
-    assert len(g.hands[1]) == 1 + 6 and g.pending == 0 and g.cur == 2
+    assert len(g.hands[1]) == 1 + 6 and g.pending == 0 and g.next_to_act() == 2
 
 
 def test_stacking_option_last_card_draw_two_the_next_player_draws_the_stack_before_scoring():
@@ -380,14 +380,14 @@ def test_jump_in_option_wilds_never_jump_in_and_play_goes_on_from_the_jumper():
     g = situation("classic", [["wild", "red-1"], ["wild", "yellow-1"], ["wild", "blue-2"]], top="red-4",
                   agents=agents, options={"jump_in": True})
     g.turn()
-    assert len(g.hands[1]) == 2 and len(g.hands[2]) == 2 and g.cur == 1
+    assert len(g.hands[1]) == 2 and len(g.hands[2]) == 2 and g.next_to_act() == 1
 
 
 def test_jump_in_option_off_nobody_jumps_in():
     agents = [Scripted(plays=["red-5"]), Scripted(), Scripted(jump_in=True)]
     g = situation("classic", [["red-5", "red-1"], ["yellow-1"], ["red-5", "blue-2"]], top="red-4", agents=agents)
     g.turn()
-    assert len(g.hands[2]) == 2 and g.cur == 1
+    assert len(g.hands[2]) == 2 and g.next_to_act() == 1
 
 
 def test_reshuffle_includes_set_aside_cards_and_never_the_top_card():

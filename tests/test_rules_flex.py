@@ -1,4 +1,4 @@
-"""UNO Flex Spectrum: one test per rule of games.md, each setting up the exact situation."""
+"""UNO Flex Spectrum: one test per rule of docs/rules.md, each setting up the exact situation."""
 
 from deckgen.rules.engine import Game
 from deckgen.rules.scenario import Scripted, color, face, move, situation, table_for
@@ -73,14 +73,14 @@ def test_flex_action_side_applies_flex_effect_skip_all():
     g = situation(FLEX, [["red-skip-flex-skip-all", "blue-9"], ["green-1"], ["cyan-1"]], top="green-4",
                   agents=[Scripted(plays=["red-skip-flex-skip-all@flex"]), Scripted(), Scripted()])
     g.turn()
-    assert g.cur == 0 and g.color == color(g.t, "red")
+    assert g.next_to_act() == 0 and g.color == color(g.t, "red")
 
 
 def test_flex_action_regular_side_applies_regular_effect():
     g = situation(FLEX, [["red-skip-flex-skip-all", "blue-9"], ["green-1"], ["cyan-1"]], top="red-4",
                   agents=[Scripted(plays=["red-skip-flex-skip-all"]), Scripted(), Scripted()])
     g.turn()
-    assert g.cur == 2 and g.power[0] is True
+    assert g.next_to_act() == 2 and g.power[0] is True
 
 
 def test_flex_reverse_skips_the_next_player():
@@ -88,7 +88,7 @@ def test_flex_reverse_skips_the_next_player():
     g = situation(FLEX, [["red-reverse-flex-skip", "blue-9"], ["green-1"], ["cyan-1"]], top="purple-4",
                   agents=[Scripted(plays=["red-reverse-flex-skip@flex"]), Scripted(), Scripted()])
     g.turn()
-    assert g.cur == 2 and g.dir == 1
+    assert g.next_to_act() == 2 and g.dir == 1
 
 
 def test_everyone_draws_one_every_other_player_draws_nobody_loses_turn():
@@ -98,7 +98,7 @@ def test_everyone_draws_one_every_other_player_draws_nobody_loses_turn():
                                                      Scripted(), Scripted()])
     g.turn()
     assert len(g.hands[1]) == 2 and len(g.hands[2]) == 2 and len(g.hands[0]) == 1
-    assert g.cur == 1
+    assert g.next_to_act() == 1
 
 
 def test_everyone_draws_two_flex_wild_draws_two_each_and_names_colour():
@@ -107,7 +107,7 @@ def test_everyone_draws_two_flex_wild_draws_two_each_and_names_colour():
                   agents=[Scripted(plays=["wild-flex-everyone-draws-2@flex"], colors=["pink"]), Scripted(), Scripted()])
     g.turn()
     assert len(g.hands[1]) == 3 and len(g.hands[2]) == 3
-    assert g.cur == 1 and g.color == color(g.t, "pink")
+    assert g.next_to_act() == 1 and g.color == color(g.t, "pink")
 
 
 def test_targeted_draw_two_chosen_player_draws_two_nobody_loses_turn():
@@ -117,7 +117,7 @@ def test_targeted_draw_two_chosen_player_draws_two_nobody_loses_turn():
                           Scripted(), Scripted()])
     g.turn()
     assert len(g.hands[2]) == 3 and len(g.hands[1]) == 1
-    assert g.cur == 1 and g.color == color(g.t, "cyan") and not g.lose_turn[2]
+    assert g.next_to_act() == 1 and g.color == color(g.t, "cyan") and not g.owed[2]
 
 
 def test_colorless_zero_playable_on_anything():
@@ -148,20 +148,40 @@ def test_duel_every_other_player_discards_the_number_or_draws_two():
     g.turn()
     assert ids(g, 1) == ["green-1"]
     assert len(g.hands[2]) == 3
-    assert g.cur == 1
+    assert g.next_to_act() == 1
 
 
-def test_duel_answered_with_duel_card_doubles_penalty_and_play_goes_on_after_last_starter():
-    agents = [Scripted(plays=["red-7-duel"]), Scripted(duel=["blue-7-duel"]), Scripted(), Scripted()]
+def test_counter_duel_doubles_the_penalty_for_those_still_to_answer_once_round_the_table():
+    agents = [Scripted(plays=["red-7-duel"]), Scripted(duel=["blue-7-duel@counter"]), Scripted(), Scripted()]
     g = situation(FLEX, [["red-7-duel", "blue-9"], ["blue-7-duel", "green-1"], ["cyan-1"], ["lime-5", "red-7"]],
                   top="red-4", draw=["pink-1", "pink-2", "pink-3", "pink-4", "pink-5", "pink-6", "pink-7", "pink-8"],
                   agents=agents)
     g.turn()
-    # player 1 answers with a duel card: a new duel on 7 among 2, 3 and 0 with the penalty doubled
+    # player 1 counter-duels: 2 and 3, still to answer, face a penalty of 4; the round ends at 0
     assert len(g.hands[2]) == 1 + 4
     assert ids(g, 3) == ["lime-5"]            # discards the 7 it shows
-    assert len(g.hands[0]) == 1 + 4
-    assert g.cur == 2                         # the player after the last duel starter (1)
+    assert ids(g, 0) == ["blue-9"]            # the first duel player never answers
+    assert g.discard[-1] == face(g.t, "blue-7-duel")
+    assert g.next_to_act() == 1 and g.duel is None     # play goes on after the first duel player (0)
+
+
+def test_a_duel_card_showing_the_number_may_be_discarded_plainly():
+    agents = [Scripted(plays=["red-7-duel"]), Scripted(duel=["blue-7-duel"]), Scripted()]
+    g = situation(FLEX, [["red-7-duel", "blue-9"], ["blue-7-duel", "green-1"], ["cyan-1"]], top="red-4",
+                  draw=["pink-1"] * 4, agents=agents)
+    g.turn()
+    assert ids(g, 1) == ["green-1"] and len(g.hands[2]) == 1 + 2      # the penalty stays 2
+    assert g.discard[-1] == face(g.t, "red-7-duel")                  # discarded under the top card
+
+
+def test_duel_penalty_stops_doubling_at_duel_penalty_max():
+    agents = [Scripted(plays=["red-7-duel"]), Scripted(duel=["blue-7-duel@counter"]),
+              Scripted(duel=["green-7-duel@counter"]), Scripted()]
+    g = situation(FLEX, [["red-7-duel", "blue-9"], ["blue-7-duel", "green-1"], ["green-7-duel", "cyan-2"],
+                         ["cyan-1"]], top="red-4", draw=["pink-1"] * 8, agents=agents,
+                  options={"duel_penalty_max": 3})
+    g.turn()
+    assert len(g.hands[3]) == 1 + 3           # 2, doubled to 4, capped at 3; doubled again: still 3
 
 
 def test_wild_draw_four_legal_only_without_any_other_playable_card():
@@ -178,7 +198,7 @@ def test_wild_draw_four_challenge_had_playable_card_player_draws_four_challenger
                   draw=["pink-1"] * 6, agents=agents)
     g.turn()
     assert len(g.hands[0]) == 2 + 4 and len(g.hands[1]) == 1
-    assert g.cur == 1 and g.color == color(g.t, "cyan")
+    assert g.next_to_act() == 1 and g.color == color(g.t, "cyan")
 
 
 def test_wild_draw_four_challenge_fails_challenger_draws_six_and_loses_turn():
@@ -186,7 +206,7 @@ def test_wild_draw_four_challenge_fails_challenger_draws_six_and_loses_turn():
     g = situation(FLEX, [["wild-draw-four-flex", "blue-1"], ["green-1"], ["lime-1"]], top="red-4",
                   draw=["pink-1"] * 6, agents=agents)
     g.turn()
-    assert len(g.hands[1]) == 7 and g.cur == 2 and g.color == color(g.t, "cyan")
+    assert len(g.hands[1]) == 7 and g.next_to_act() == 2 and g.color == color(g.t, "cyan")
 
 
 def test_wild_draw_four_unchallenged_next_player_draws_four_and_loses_turn():
@@ -194,7 +214,7 @@ def test_wild_draw_four_unchallenged_next_player_draws_four_and_loses_turn():
     g = situation(FLEX, [["wild-draw-four-flex", "blue-1"], ["green-1"], ["lime-1"]], top="red-4",
                   draw=["pink-1"] * 6, agents=agents)
     g.turn()
-    assert len(g.hands[1]) == 5 and g.cur == 2
+    assert len(g.hands[1]) == 5 and g.next_to_act() == 2
 
 
 def test_targeted_draw_four_against_a_chosen_player():
@@ -204,10 +224,10 @@ def test_targeted_draw_four_against_a_chosen_player():
                   draw=["pink-1"] * 6, agents=agents)
     g.turn()
     assert len(g.hands[2]) == 5 and len(g.hands[1]) == 1
-    assert g.cur == 1 and g.lose_turn[2]          # 2 loses their next turn
+    assert g.next_to_act() == 1 and g.owed[2]          # 2 loses their next turn
     g.turn()
     g.turn()
-    assert g.cur == 0                              # 2's turn was lost
+    assert g.next_to_act() == 0                              # 2's turn was lost
 
 
 def test_start_card_non_number_is_set_aside():
@@ -227,7 +247,7 @@ def test_no_playable_card_draw_one_and_may_play_it():
     assert g.discard[-1] == face(g.t, "red-6") and ids(g, 0) == ["blue-9"]
     g = situation(FLEX, [["blue-9"], ["green-1"]], top="red-4", draw=["lime-6", "red-8"])
     g.turn()
-    assert ids(g, 0) == ["blue-9", "lime-6"] and g.cur == 1
+    assert ids(g, 0) == ["blue-9", "lime-6"] and g.next_to_act() == 1
 
 
 # ---------------------------------------------------------------- edge cases (audit)
@@ -262,7 +282,7 @@ def test_flex_side_on_a_symbol_match_and_flex_action_sets_the_regular_colour():
                   agents=[Scripted(plays=["red-reverse-flex-skip@flex"]), Scripted(), Scripted()])
     assert move(g.t, "red-reverse-flex-skip") not in g.legal_moves(0)
     g.turn()
-    assert g.cur == 2 and g.dir == 1 and g.color == color(g.t, "red") and g.power[0] is False
+    assert g.next_to_act() == 2 and g.dir == 1 and g.color == color(g.t, "red") and g.power[0] is False
 
 
 def test_flex_number_side_matches_by_number():
@@ -282,7 +302,7 @@ def test_flex_wild_regular_side_is_a_plain_wild_and_keeps_power_green():
                   agents=[Scripted(plays=["wild-flex-everyone-draws-2"], colors=["pink"]), Scripted(), Scripted()])
     g.turn()
     assert len(g.hands[1]) == 1 and len(g.hands[2]) == 1
-    assert g.power[0] is True and g.color == color(g.t, "pink") and g.cur == 1
+    assert g.power[0] is True and g.color == color(g.t, "pink") and g.next_to_act() == 1
 
 
 def test_flex_side_with_power_red_is_not_offered_when_stacking_either():
@@ -308,7 +328,7 @@ def test_targeted_draw_two_on_the_next_player_does_not_skip_them():
                   agents=[Scripted(plays=["wild-flex-targeted-draw-two@flex"], targets=[1], colors=["cyan"]),
                           Scripted(), Scripted()])
     g.turn()
-    assert len(g.hands[1]) == 3 and g.cur == 1 and not any(g.lose_turn)
+    assert len(g.hands[1]) == 3 and g.next_to_act() == 1 and not any(g.owed)
 
 
 def test_colorless_zero_then_number_then_action_cards_play_again():
@@ -321,7 +341,7 @@ def test_colorless_zero_then_number_then_action_cards_play_again():
     assert not g.colorless and g.color == color(g.t, "green")
     assert move(g.t, "green-skip") in g.legal_moves(2)
     g.turn()
-    assert g.cur == 1
+    assert g.next_to_act() == 1
 
 
 def test_colorless_pile_allows_no_flex_side_and_stays_colourless_after_a_draw():
@@ -331,7 +351,7 @@ def test_colorless_pile_allows_no_flex_side_and_stays_colourless_after_a_draw():
     g.turn()
     assert g.legal_moves(1) == []
     g.turn()                               # draws an unplayable wild, keeps it
-    assert len(g.hands[1]) == 3 and g.cur == 2 and g.colorless
+    assert len(g.hands[1]) == 3 and g.next_to_act() == 2 and g.colorless
     assert g.legal_moves(2) == [move(g.t, "red-5-flex")]
 
 
@@ -345,7 +365,7 @@ def test_duel_with_nobody_holding_the_number_everyone_draws_and_play_goes_to_the
                   draw=["lime-1", "lime-2", "lime-3", "lime-4"],
                   agents=[Scripted(plays=["red-7-duel"]), Scripted(), Scripted()])
     g.turn()
-    assert len(g.hands[1]) == 3 and len(g.hands[2]) == 3 and g.cur == 1
+    assert len(g.hands[1]) == 3 and len(g.hands[2]) == 3 and g.next_to_act() == 1
 
 
 def test_duel_in_reverse_direction_goes_in_turn_order():
@@ -355,27 +375,30 @@ def test_duel_in_reverse_direction_goes_in_turn_order():
     g.dir = -1
     g.turn()
     assert ids(g, 2) == ["cyan-1", "lime-1", "lime-2"] and ids(g, 1) == ["green-1", "pink-1", "pink-2"]
-    assert g.cur == 2
+    assert g.next_to_act() == 2
 
 
-def test_counter_duel_with_two_players_goes_back_to_the_first():
-    agents = [Scripted(plays=["red-7-duel"]), Scripted(duel=["blue-7-duel"])]
+def test_counter_duel_with_two_players_ends_the_round_and_play_goes_on():
+    agents = [Scripted(plays=["red-7-duel"]), Scripted(duel=["blue-7-duel@counter"])]
     g = situation(FLEX, [["red-7-duel", "blue-9"], ["blue-7-duel", "green-1"]], top="red-4",
                   draw=["pink-1"] * 4, agents=agents)
     g.turn()
-    assert len(g.hands[0]) == 1 + 4 and ids(g, 1) == ["green-1"]
+    # nobody is left to answer the counter-duel: the first player does not answer twice
+    assert ids(g, 0) == ["blue-9"] and ids(g, 1) == ["green-1"]
     assert g.discard[-1] == face(g.t, "blue-7-duel") and g.color == color(g.t, "blue")
-    assert g.cur == 0                    # the player after the last starter (1)
+    assert g.next_to_act() == 1                    # the player after the first duel player (0)
 
 
-def test_counter_duel_penalty_keeps_doubling():
-    agents = [Scripted(plays=["red-7-duel"], duel=["green-7-duel"]), Scripted(duel=["blue-7-duel"]), Scripted()]
-    g = situation(FLEX, [["red-7-duel", "green-7-duel", "blue-9"], ["blue-7-duel", "green-1"], ["cyan-1"]],
-                  top="red-4", draw=["pink-1"] * 20, agents=agents)
+def test_counter_duels_keep_doubling_and_nobody_answers_twice():
+    agents = [Scripted(plays=["red-7-duel"]), Scripted(duel=["blue-7-duel@counter"]),
+              Scripted(duel=["green-7-duel@counter"]), Scripted(), Scripted()]
+    g = situation(FLEX, [["red-7-duel", "blue-9"], ["blue-7-duel", "green-1"], ["green-7-duel", "cyan-2"],
+                         ["cyan-1"], ["lime-1"]], top="red-4", draw=["pink-1"] * 20, agents=agents)
     g.turn()
-    # 0 duels; 1 answers (penalty 4), 2 draws 4; 0 answers again (penalty 8): 1 and 2 draw 8
-    assert len(g.hands[2]) == 1 + 4 + 8 and ids(g, 1)[0] == "green-1" and len(g.hands[1]) == 1 + 8
-    assert g.cur == 1                    # after the last starter (0)
+    # 1 counters (penalty 4 for 2, 3, 4), 2 counters (penalty 8 for 3 and 4); 0 and 1 do not answer again
+    assert len(g.hands[3]) == 1 + 8 and len(g.hands[4]) == 1 + 8
+    assert ids(g, 0) == ["blue-9"] and ids(g, 1) == ["green-1"] and ids(g, 2) == ["cyan-2"]
+    assert g.next_to_act() == 1                    # after the first duel player (0)
 
 
 def test_duel_card_as_last_card_the_duel_applies_and_its_player_wins():
@@ -394,13 +417,13 @@ def test_duel_answer_emptying_a_hand_wins_at_once():
     assert g.outcome == FINISHED and g.winner == 1 and len(g.hands[2]) == 1
 
 
-def test_counter_duel_with_last_card_starts_its_duel_then_wins():
-    agents = [Scripted(plays=["red-7-duel"]), Scripted(duel=["blue-7-duel"]), Scripted()]
+def test_counter_duel_with_last_card_runs_its_duel_round_then_wins():
+    agents = [Scripted(plays=["red-7-duel"]), Scripted(duel=["blue-7-duel@counter"]), Scripted()]
     g = situation(FLEX, [["red-7-duel", "blue-9"], ["blue-7-duel"], ["cyan-1"]], top="red-4",
                   draw=["pink-1"] * 8, agents=agents)
     g.turn()
     assert g.outcome == FINISHED and g.winner == 1
-    assert len(g.hands[2]) == 1 + 4 and len(g.hands[0]) == 1 + 4
+    assert len(g.hands[2]) == 1 + 4 and len(g.hands[0]) == 1      # the first duel player does not answer
 
 
 def test_wild_draw_four_no_playable_card_counts_flex_sides_only_with_power_green():
@@ -417,7 +440,7 @@ def test_wild_draw_four_unchallenged_when_guilty_still_makes_the_next_player_dra
     g = situation(FLEX, [["wild-draw-four-flex", "red-9"], ["green-1"], ["lime-1"]], top="red-4",
                   draw=["pink-1"] * 6, agents=agents)
     g.turn()
-    assert len(g.hands[1]) == 5 and len(g.hands[0]) == 1 and g.cur == 2
+    assert len(g.hands[1]) == 5 and len(g.hands[0]) == 1 and g.next_to_act() == 2
 
 
 def test_wild_draw_four_challenge_penalty_option_applies_in_flex():
@@ -425,7 +448,7 @@ def test_wild_draw_four_challenge_penalty_option_applies_in_flex():
     g = situation(FLEX, [["wild-draw-four-flex", "blue-1"], ["green-1"], ["lime-1"]], top="red-4",
                   draw=["pink-1"] * 6, agents=agents, options={"challenge_penalty": 0})
     g.turn()
-    assert len(g.hands[1]) == 5 and g.cur == 2
+    assert len(g.hands[1]) == 5 and g.next_to_act() == 2
 
 
 def test_targeted_draw_four_challenged_when_guilty_player_draws_four_target_keeps_turn():
@@ -434,8 +457,8 @@ def test_targeted_draw_four_challenged_when_guilty_player_draws_four_target_keep
     g = situation(FLEX, [["wild-draw-four-flex", "red-9"], ["green-1"], ["lime-1"]], top="red-4",
                   draw=["pink-1"] * 6, agents=agents)
     g.turn()
-    assert len(g.hands[0]) == 1 + 4 and len(g.hands[2]) == 1 and not g.lose_turn[2]
-    assert g.cur == 1 and g.color == color(g.t, "lime") and g.power[0] is False
+    assert len(g.hands[0]) == 1 + 4 and len(g.hands[2]) == 1 and not g.owed[2]
+    assert g.next_to_act() == 1 and g.color == color(g.t, "lime") and g.power[0] is False
 
 
 def test_start_card_colorless_zero_or_duel_is_a_number_card_and_starts_without_effect():
@@ -445,7 +468,7 @@ def test_start_card_colorless_zero_or_duel_is_a_number_card_and_starts_without_e
         pile = list(t.deck_faces)
         pile.remove(face(t, cid))
         g.setup([*pile[:-21], face(t, cid), *pile[-21:]])
-        assert t.faces[g.discard[-1]].id == cid and g.aside == [] and g.cur == 0
+        assert t.faces[g.discard[-1]].id == cid and g.aside == [] and g.next_to_act() == 0
         assert all(len(h) == 7 for h in g.hands) and g.power == [True] * 3
     assert g.colorless is False
 
@@ -466,9 +489,9 @@ def test_a_player_who_lost_a_turn_still_answers_a_stacked_penalty():
     g = situation(FLEX, [["wild-draw-four-flex", "blue-1"], ["red-draw-two", "green-1"], ["lime-1"]], top="red-4",
                   draw=["pink-1"] * 6, agents=agents, options={"stacking": "equal-or-higher"})
     g.turn()
-    assert g.lose_turn[2] and g.cur == 1
+    assert g.owed[2] and g.next_to_act() == 1
     g.turn()
-    assert g.cur == 2 and g.pending == 2
+    assert g.next_to_act() == 2 and g.pending == 2
     g.turn()                                        # 2 draws the stack: it does not pass on to 0
     assert len(g.hands[2]) == 1 + 4 + 2 and len(g.hands[0]) == 1 and g.pending == 0
 

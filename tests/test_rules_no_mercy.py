@@ -1,9 +1,9 @@
-"""UNO Show 'em No Mercy: one test per rule of games.md, each setting up the exact situation."""
+"""UNO Show 'em No Mercy: one test per rule of docs/rules.md, each setting up the exact situation."""
 
 from deckgen.rules.actions import stack_moves
 from deckgen.rules.engine import Game
 from deckgen.rules.scenario import Scripted, color, face, move, situation, table_for
-from deckgen.rules.state import FINISHED
+from deckgen.rules.state import FINISHED, Pending
 
 
 def ids(g, p):
@@ -21,7 +21,7 @@ def test_start_card_not_a_number_is_set_aside_and_next_turned():
     g.setup(order)
     assert t.faces[g.discard[-1]].id == "blue-4"
     assert sorted(g.aside) == sorted([face(t, "wild-draw-six"), face(t, "red-skip")])
-    assert g.cur == 0 and len(g.hands[1]) == 7
+    assert g.next_to_act() == 0 and len(g.hands[1]) == 7
 
 
 def test_no_playable_card_draw_until_playable_then_play_it():
@@ -29,7 +29,7 @@ def test_no_playable_card_draw_until_playable_then_play_it():
     g.turn()
     assert g.discard[-1] == face(g.t, "red-9")
     assert ids(g, 0) == ["blue-1", "green-1", "blue-2"]
-    assert g.cur == 1
+    assert g.next_to_act() == 1
 
 
 def test_no_mercy_may_not_draw_while_holding_a_playable_card():
@@ -44,11 +44,11 @@ def test_stacking_equal_or_higher_draw_card_any_colour():
     g = situation("no-mercy", [["red-draw-four", "red-1"], ["wild-draw-six", "blue-draw-two", "blue-1"],
                                ["green-1"]], top="red-5", draw=["yellow-1"] * 12, agents=agents)
     g.turn()
-    assert g.pending == 4 and g.cur == 1
+    assert g.pending == 4 and g.next_to_act() == 1
     stack = {g.t.faces[m >> 1].id for m in stack_moves(g, 1)}
     assert stack == {"wild-draw-six"}              # the Draw Two is lower than 4: not allowed
     g.turn()
-    assert g.pending == 10 and g.cur == 2
+    assert g.pending == 10 and g.next_to_act() == 2
 
 
 def test_first_player_who_does_not_stack_draws_the_whole_total_and_loses_turn():
@@ -56,9 +56,9 @@ def test_first_player_who_does_not_stack_draws_the_whole_total_and_loses_turn():
     g = situation("no-mercy", [["red-draw-two", "red-1"], ["blue-draw-two", "blue-1"], ["green-1"]], top="red-5",
                   draw=["yellow-1"] * 6, agents=agents)
     g.turn()
-    g.pending += 3                     # as if three more had been stacked: the total is drawn
+    g.op_pending(g.pend._replace(total=g.pend.total + 3, cards=g.pend.cards + 1))                     # as if three more had been stacked: the total is drawn
     g.turn()
-    assert len(ids(g, 1)) == 2 + 5 and g.cur == 2 and g.pending == 0
+    assert len(ids(g, 1)) == 2 + 5 and g.next_to_act() == 2 and g.pending == 0
 
 
 def test_colour_roulette_is_not_a_draw_card():
@@ -80,7 +80,7 @@ def test_mercy_player_with_25_cards_is_out_and_hand_goes_under_draw_pile():
     assert g.hands[0] == []
     assert g.draw_pile[:25].count(face(g.t, "blue-1")) == 20     # under the draw pile (bottom first)
     assert g.draw_pile[-1] == face(g.t, "red-7")
-    assert g.cur == 1
+    assert g.next_to_act() == 1
 
 
 def test_last_player_standing_wins():
@@ -116,7 +116,7 @@ def test_skip_everyone_player_plays_again():
     g = situation("no-mercy", [["red-skip-everyone", "red-1", "red-2"], ["yellow-1"], ["green-1"]], top="red-5",
                   agents=[Scripted(plays=["red-skip-everyone"]), Scripted(), Scripted()])
     g.turn()
-    assert g.cur == 0
+    assert g.next_to_act() == 0
 
 
 def test_wild_reverse_draw_four_reverses_then_next_in_new_direction_draws():
@@ -124,9 +124,9 @@ def test_wild_reverse_draw_four_reverses_then_next_in_new_direction_draws():
     g = situation("no-mercy", [["wild-reverse-draw-four", "red-1"], ["yellow-1"], ["green-1"]], top="red-5",
                   draw=["blue-1"] * 4, agents=agents)
     g.turn()
-    assert g.dir == -1 and g.cur == 2 and g.pending == 4
+    assert g.dir == -1 and g.next_to_act() == 2 and g.pending == 4
     g.turn()
-    assert len(g.hands[2]) == 5 and g.cur == 1
+    assert len(g.hands[2]) == 5 and g.next_to_act() == 1
     assert g.color == color(g.t, "green")
 
 
@@ -135,9 +135,11 @@ def test_wild_reverse_draw_four_with_two_players_the_player_who_played_it_draws(
     g = situation("no-mercy", [["wild-reverse-draw-four", "red-1"], ["yellow-1"]], top="red-5",
                   draw=["blue-1"] * 4, agents=agents)
     g.turn()
-    assert g.cur == 0 and g.pending == 4
-    g.turn()
-    assert len(g.hands[0]) == 5 and len(g.hands[1]) == 1 and g.cur == 1
+    # the reverse acts as a skip: the other player owes a lost turn; the 4 wait for the player
+    assert g.owed[1] == 1 and g.pend.victim == 0 and g.pending == 4 and g.next_to_act() == 0
+    g.turn()                                  # 1 loses the turn
+    g.turn()                                  # 0 draws the 4
+    assert len(g.hands[0]) == 5 and len(g.hands[1]) == 1 and g.next_to_act() == 1
 
 
 def test_wild_reverse_draw_four_two_players_stack_sends_penalty_back():
@@ -145,8 +147,9 @@ def test_wild_reverse_draw_four_two_players_stack_sends_penalty_back():
     g = situation("no-mercy", [["wild-reverse-draw-four", "wild-draw-six", "red-1"], ["yellow-1"]], top="red-5",
                   draw=["blue-1"] * 10, agents=agents)
     g.turn()
-    g.turn()
-    assert g.cur == 1 and g.pending == 10
+    g.turn()                                  # 1 loses the turn (the reverse acts as a skip)
+    g.turn()                                  # 0 stacks a Draw Six: the 10 go to 1
+    assert g.next_to_act() == 1 and g.pending == 10
     g.turn()
     assert len(g.hands[1]) == 11
 
@@ -165,14 +168,14 @@ def test_colour_roulette_next_player_names_colour_turns_until_it_and_loses_turn(
                   draw=["red-2", "wild-draw-six", "green-3", "blue-9", "red-4"], agents=agents)
     g.turn()
     assert ids(g, 1) == ["yellow-1", "red-2", "wild-draw-six", "green-3", "blue-9"]
-    assert g.color == color(g.t, "blue") and g.cur == 2
+    assert g.color == color(g.t, "blue") and g.next_to_act() == 2
     assert g.draw_pile == [face(g.t, "red-4")]
 
 
 def test_both_piles_empty_player_stops_drawing_and_turn_passes():
     g = situation("no-mercy", [["blue-1"], ["yellow-1"], ["green-1"]], top="red-5")
     g.turn()
-    assert g.cur == 1 and g.dry == 1 and g.outcome is None
+    assert g.next_to_act() == 1 and g.dry == 1 and g.outcome is None
 
 
 def test_knockout_bonus_250_per_player_knocked_out():
@@ -200,7 +203,7 @@ def test_zero_passes_hands_only_among_players_still_in():
     knock_out_seat(g, 1)
     g.turn()
     assert ids(g, 2) == ["red-1"] and ids(g, 3) == ["green-1"] and ids(g, 0) == ["blue-1"]
-    assert ids(g, 1) == [] and g.cur == 2
+    assert ids(g, 1) == [] and g.next_to_act() == 2
 
 
 def test_seven_swap_offers_only_players_still_in():
@@ -239,14 +242,14 @@ def test_skip_everyone_with_two_players_plays_again():
     g = situation("no-mercy", [["red-skip-everyone", "red-1"], ["yellow-1"]], top="red-5",
                   agents=[Scripted(plays=["red-skip-everyone"]), Scripted()])
     g.turn()
-    assert g.cur == 0 and ids(g, 0) == ["red-1"]
+    assert g.next_to_act() == 0 and ids(g, 0) == ["red-1"]
 
 
 def test_skip_with_two_players_plays_again():
     g = situation("no-mercy", [["red-skip", "red-1"], ["yellow-1"]], top="red-5",
                   agents=[Scripted(plays=["red-skip"]), Scripted()])
     g.turn()
-    assert g.cur == 0
+    assert g.next_to_act() == 0
 
 
 def test_reverse_with_two_players_acts_as_skip():
@@ -254,7 +257,7 @@ def test_reverse_with_two_players_acts_as_skip():
                   agents=[Scripted(plays=["red-reverse"]), Scripted(), Scripted()])
     knock_out_seat(g, 2)                  # two players still in
     g.turn()
-    assert g.cur == 0
+    assert g.next_to_act() == 0
 
 
 def test_stacking_wild_reverse_draw_four_on_a_draw_two_with_two_players_sends_it_back():
@@ -262,11 +265,11 @@ def test_stacking_wild_reverse_draw_four_on_a_draw_two_with_two_players_sends_it
     g = situation("no-mercy", [["red-draw-two", "red-1"], ["wild-reverse-draw-four", "blue-1"]], top="red-5",
                   draw=["yellow-1"] * 6, agents=agents)
     g.turn()
-    assert g.cur == 1 and g.pending == 2
+    assert g.next_to_act() == 1 and g.pending == 2
     g.turn()                              # 1 stacks the Wild Reverse Draw Four: the total goes back to 0
-    assert g.cur == 0 and g.pending == 6
+    assert g.next_to_act() == 0 and g.pending == 6
     g.turn()
-    assert len(ids(g, 0)) == 1 + 6 and g.cur == 1 and g.pending == 0
+    assert len(ids(g, 0)) == 1 + 6 and g.next_to_act() == 1 and g.pending == 0
 
 
 def test_stacking_wild_reverse_draw_four_with_three_players_sends_the_stack_back():
@@ -275,9 +278,9 @@ def test_stacking_wild_reverse_draw_four_with_three_players_sends_the_stack_back
                   top="red-5", draw=["yellow-1"] * 6, agents=agents)
     g.turn()
     g.turn()
-    assert g.dir == -1 and g.cur == 0 and g.pending == 6
+    assert g.dir == -1 and g.next_to_act() == 0 and g.pending == 6
     g.turn()
-    assert len(ids(g, 0)) == 1 + 6 and g.cur == 2
+    assert len(ids(g, 0)) == 1 + 6 and g.next_to_act() == 2
 
 
 def test_stacking_is_equal_or_higher_than_the_last_card_not_the_total():
@@ -292,10 +295,10 @@ def test_mercy_knockout_while_drawing_a_stack_stops_the_draw_and_play_goes_on():
     hand = ["blue-1"] * 20
     g = situation("no-mercy", [["red-1"], hand, ["green-1"]], top="red-5", draw=["yellow-2"] * 10, cur=1,
                   agents=[Scripted(), Scripted(stack=False), Scripted()])
-    g.pending, g.pending_val = 10, 10
+    g.op_pending(Pending(g.cur, 10, 10, cards=2))
     g.turn()
     assert not g.alive[1] and g.knockouts == 1 and g.pending == 0
-    assert g.hands[1] == [] and g.cur == 2
+    assert g.hands[1] == [] and g.next_to_act() == 2
     # five drawn (the 25th card knocks out); the other five stay on the draw pile, under the returned hand
     assert len(g.draw_pile) == 5 + 25
     assert g.outcome is None
@@ -309,7 +312,7 @@ def test_mercy_knockout_during_colour_roulette():
     assert not g.alive[1] and g.hands[1] == []
     assert g.draw_pile[-1] == face(g.t, "red-4")        # turning stopped at the 25th card
     assert g.color == color(g.t, "blue")
-    assert g.cur == 2 and g.outcome is None
+    assert g.next_to_act() == 2 and g.outcome is None
 
 
 def test_mercy_knockout_leaving_one_player_ends_the_hand():
@@ -329,7 +332,7 @@ def test_colour_roulette_with_no_card_of_the_named_colour_left_stops_when_piles_
     assert sorted(ids(g, 1)) == sorted(["yellow-1", "red-2", "green-3", "yellow-7", "wild-draw-six", "red-5"])
     assert g.discard == [face(g.t, "wild-color-roulette")]
     assert g.draw_pile == [] and g.dry == 1 and g.reshuffles == 1
-    assert g.color == color(g.t, "blue") and g.cur == 2 and g.outcome is None
+    assert g.color == color(g.t, "blue") and g.next_to_act() == 2 and g.outcome is None
 
 
 def test_colour_roulette_as_last_card_applies_then_the_player_wins():
@@ -359,15 +362,15 @@ def test_wild_reverse_draw_four_as_last_card_with_two_players_wins_and_nobody_dr
 def test_draw_until_playable_with_both_piles_dry_keeps_the_drawn_cards_and_passes():
     g = situation("no-mercy", [["blue-1"], ["yellow-1"]], top="red-5", draw=["green-2", "green-3"])
     g.turn()
-    assert ids(g, 0) == ["blue-1", "green-2", "green-3"] and g.cur == 1 and g.dry == 1
+    assert ids(g, 0) == ["blue-1", "green-2", "green-3"] and g.next_to_act() == 1 and g.dry == 1
 
 
 def test_a_stacked_penalty_drawn_from_dry_piles_takes_what_is_left():
     g = situation("no-mercy", [["red-1"], ["blue-1"], ["green-1"]], top="red-5", draw=["yellow-2"] * 3, cur=1,
                   agents=[Scripted(), Scripted(stack=False), Scripted()])
-    g.pending, g.pending_val = 6, 6
+    g.op_pending(Pending(g.cur, 6, 6, cards=2))
     g.turn()
-    assert len(ids(g, 1)) == 4 and g.pending == 0 and g.cur == 2 and g.dry == 1
+    assert len(ids(g, 1)) == 4 and g.pending == 0 and g.next_to_act() == 2 and g.dry == 1
 
 
 def test_start_card_may_be_a_seven_or_zero_without_effect():
@@ -377,7 +380,7 @@ def test_start_card_may_be_a_seven_or_zero_without_effect():
     pile.remove(face(t, "red-0"))
     dealt = 3 * t.hand_size
     g.setup([*pile[:-dealt], face(t, "red-0"), *pile[-dealt:]])
-    assert t.faces[g.discard[-1]].id == "red-0" and g.cur == 0
+    assert t.faces[g.discard[-1]].id == "red-0" and g.next_to_act() == 0
     assert all(len(h) == 7 for h in g.hands) and not any(ev[0] == "pass_hands" for ev in g.log)
 
 
@@ -385,9 +388,9 @@ def test_a_penalty_waiting_for_a_knocked_out_player_passes_to_the_next_player_st
     g = situation("no-mercy", [["red-1"], ["blue-1"], ["green-1"]], top="red-draw-two", draw=["yellow-2"] * 2,
                   cur=1, agents=[Scripted(), Scripted(), Scripted(stack=False)])
     knock_out_seat(g, 1)
-    g.pending, g.pending_val = 2, 2
+    g.op_pending(Pending(g.cur, 2, 2, cards=2))
     g.turn()
-    assert g.cur == 2 and g.hands[1] == []
+    assert g.next_to_act() == 2 and g.hands[1] == []
     g.turn()
     assert len(g.hands[2]) == 3 and g.pending == 0
 

@@ -77,7 +77,7 @@ def test_build_only_writes_a_reprint_sheet_and_no_rulebook(runner, tmp_path):
 def test_unknown_only_id_is_a_usage_error_with_a_suggestion(runner, tmp_path):
     for command in (["build", "classic", "-o", str(tmp_path)], ["render", "classic", "-o", str(tmp_path)],
                     ["preview", "classic", "-o", str(tmp_path / "p.png")], ["export", "tts", "classic"],
-                    ["export", "cards", "classic"]):
+                    ["export", "cards", "classic", "--service", "tgc-poker"]):
         res = runner.invoke(main, [*command, "--only", "red5"])
         assert res.exit_code == 2, (command, res.output)
         assert "did you mean 'red-5'?" in res.output

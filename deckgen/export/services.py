@@ -7,13 +7,13 @@ template's pixel size (checked against the other figures), plus where the figure
 from __future__ import annotations
 
 import dataclasses
-import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from deckgen import presets
+from deckgen.datafile import read_toml
 from deckgen.errors import Collector, DeckgenError, did_you_mean, error
-from deckgen.manifest.reader import read_toml
 from deckgen.resources import decks_dir
 from deckgen.units import mm_to_px, parse_length
 
@@ -47,8 +47,12 @@ def services_file() -> Path:
     return decks_dir() / "services.toml"
 
 
-def load_services(path: Path | None = None) -> dict[str, Service]:
-    return dict(_load(str(path or services_file())))
+def load_services(path: Path | None = None, *, base: Path | None = None) -> dict[str, Service]:
+    """Every print-shop preset: the bundled, user and (with ``base``) the manifest folder's (see
+    :mod:`deckgen.presets`), or only those of ``path``."""
+    if path is not None:
+        return dict(presets.load_file(SERVICES, Path(path)))
+    return presets.catalogue(SERVICES, base).values()
 
 
 def _length(raw: dict, key: str, where: str, out: Collector, path: str) -> float | None:
@@ -59,7 +63,6 @@ def _length(raw: dict, key: str, where: str, out: Collector, path: str) -> float
         return None
 
 
-@functools.lru_cache(maxsize=4)
 def _load(path: str) -> tuple[tuple[str, Service], ...]:
     from deckgen.render.geometry import card_size_mm
 
@@ -121,11 +124,15 @@ def _load(path: str) -> tuple[tuple[str, Service], ...]:
     return tuple(services)
 
 
-def get_service(name: str) -> Service:
-    services = load_services()
+SERVICES: presets.PresetFile[Service] = presets.PresetFile("print-shop preset", "services.toml", _load)
+
+
+def get_service(name: str, *, base: Path | None = None) -> Service:
+    """A print-shop preset by name; ``base``: the manifest's folder, whose ``services.toml`` is read too."""
+    services = load_services(base=base)
     key = str(name).strip().lower()
     if key in services:
         return services[key]
     hint = did_you_mean(key, services) or "presets: " + ", ".join(services)
     raise DeckgenError(error("service", "--service", f"unknown print-shop preset '{name}'",
-                             hint=f"{hint} (they live in {services_file()})"))
+                             hint=f"{hint} (add your own in {presets.user_dir() / 'services.toml'})"))

@@ -120,7 +120,7 @@ def export_tts(deck: Deck, out_dir: Path, *, fmt: str = "png", use_cache: bool =
     if not 1024 <= max_side <= MAX_SIDE:
         raise DeckgenError(error("option", "--max-side", f"{max_side} px is out of range",
                                  hint=f"Tabletop Simulator takes sheets from 1024 to {MAX_SIDE} px a side"))
-    trim = card_size_mm(card_size or deck.card_size)
+    trim = card_size_mm(card_size or deck.card_size, base=deck.source.parent if deck.source else None)
     cell = cell_px(trim, max_side)
     rendered = render_deck(deck, RenderSettings(dpi=tts_dpi(trim, max_side), bleed_mm=0.0, card_size=card_size),
                            use_cache=use_cache, cache_dir=cache_dir, progress=progress, jobs=jobs)

@@ -1,14 +1,14 @@
-"""Paper presets (``decks/papers.toml``) and ``--paper`` values: a preset name or WxH."""
+"""Paper presets (``papers.toml``, found by :mod:`deckgen.presets`) and ``--paper`` values: a preset name or WxH."""
 
 from __future__ import annotations
 
 import dataclasses
-import functools
 from dataclasses import dataclass
 from pathlib import Path
 
+from deckgen import presets as preset_files
+from deckgen.datafile import read_toml
 from deckgen.errors import Collector, DeckgenError, did_you_mean, error
-from deckgen.manifest.reader import read_toml
 from deckgen.resources import decks_dir
 from deckgen.units import parse_length, parse_size
 
@@ -40,12 +40,14 @@ def papers_file() -> Path:
     return decks_dir() / "papers.toml"
 
 
-def load_papers(path: Path | None = None) -> dict[str, Paper]:
-    """Every preset in the papers file, validated; all problems reported at once."""
-    return dict(_load(str(path or papers_file())))
+def load_papers(path: Path | None = None, *, base: Path | None = None) -> dict[str, Paper]:
+    """Every paper preset, validated, all problems reported at once: the bundled, user and (with
+    ``base``) the manifest folder's (see :mod:`deckgen.presets`), or only those of ``path``."""
+    if path is not None:
+        return dict(preset_files.load_file(PAPERS, Path(path)))
+    return preset_files.catalogue(PAPERS, base).values()
 
 
-@functools.lru_cache(maxsize=4)
 def _load(path: str) -> tuple[tuple[str, Paper], ...]:
     data = read_toml(Path(path))
     out = Collector(file=path)
@@ -82,11 +84,17 @@ def _load(path: str) -> tuple[tuple[str, Paper], ...]:
     return tuple(papers)
 
 
-def parse_paper(text: str | Paper, where: str = "--paper") -> Paper:
-    """``a4``, ``Letter`` or ``200mmx280mm`` -> Paper. Raises DeckgenError with a hint."""
+PAPERS: preset_files.PresetFile[Paper] = preset_files.PresetFile("paper", "papers.toml", _load)
+
+
+def parse_paper(text: str | Paper, where: str = "--paper", *, base: Path | None = None) -> Paper:
+    """``a4``, ``Letter``, ``200mmx280mm`` or ``200x280`` (mm) -> Paper. Raises DeckgenError with a hint.
+
+    ``base``: the manifest's folder, whose own ``papers.toml`` is read too.
+    """
     if isinstance(text, Paper):
         return text
-    presets = load_papers()
+    presets = load_papers(base=base)
     key = str(text).strip().lower()
     if key in presets:
         return presets[key]
@@ -98,5 +106,5 @@ def parse_paper(text: str | Paper, where: str = "--paper") -> Paper:
         same = [p for p in presets.values() if _same_size((w, h), p.size_mm) or _same_size((h, w), p.size_mm)]
         margin = same[0].margin_mm if same else DEFAULT_MARGIN
         return Paper("custom", f"{w:g} × {h:g} mm", w, h, margin)
-    hint = did_you_mean(key, presets) or ("presets: " + ", ".join(presets) + "; or WIDTHxHEIGHT such as 210mmx297mm")
+    hint = did_you_mean(key, presets) or ("presets: " + ", ".join(presets) + "; or WIDTHxHEIGHT such as 210x297 (mm)")
     raise DeckgenError(error("paper", where, f"unknown paper '{text}'", hint=hint))

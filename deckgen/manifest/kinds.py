@@ -3,30 +3,41 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
+from deckgen import presets
+from deckgen.datafile import Shape, names_of, read_toml
 from deckgen.effects import PRIMITIVES, Effect
 from deckgen.errors import Collector, DeckgenError, did_you_mean
-from deckgen.manifest.reader import Shape, names_of, read_toml
-from deckgen.manifest.schema import EFFECT_KEYS, KIND_KEYS
+from deckgen.manifest.schema import EFFECT_KEYS, KIND_KEYS, MAX_LABEL, MAX_NAME
 from deckgen.model import CATEGORIES, Kind, Names
-from deckgen.resources import decks_dir
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
-@lru_cache(maxsize=1)
-def standard_kinds() -> dict[str, Kind]:
-    path = decks_dir() / "kinds.toml"
-    out = Collector(str(path))
-    kinds = parse_kinds(read_toml(path).get("kinds", {}), "kinds", out)
-    if out.errors:  # a broken installation, not a user error
+def _parse_file(path: str) -> list[tuple[str, Kind]]:
+    data = read_toml(Path(path))
+    out = Collector(path)
+    Shape(out).table(data, "", {"kinds": ("table", True)})
+    kinds = parse_kinds(data.get("kinds", {}), "kinds", out)
+    if out.errors:
         raise DeckgenError(out.errors)
-    return kinds
+    return list(kinds.items())
 
 
-def parse_kinds(value: Any, where: str, out: Collector) -> dict[str, Kind]:
+KINDS: presets.PresetFile[Kind] = presets.PresetFile("kind", "kinds.toml", _parse_file)
+
+
+def standard_kinds(base: Path | None = None) -> dict[str, Kind]:
+    """The kinds every manifest may use: the bundled catalogue, the user's ``kinds.toml`` and
+    (with ``base``) the one beside the manifest (see :mod:`deckgen.presets`)."""
+    return presets.catalogue(KINDS, base).values()
+
+
+def parse_kinds(value: Any, where: str, out: Collector, broken: set[str] | None = None) -> dict[str, Kind]:
+    """``[kinds.<id>]`` tables -> kinds; the ids of kinds with errors go into ``broken`` (so cards
+    of such a kind are not reported again as of an unknown kind)."""
     shape = Shape(out)
     if not isinstance(value, dict):
         out.error("type", where, "expected a table of kinds ([kinds.<id>])")
@@ -36,10 +47,14 @@ def parse_kinds(value: Any, where: str, out: Collector) -> dict[str, Kind]:
         kw = f"{where}.{kid}"
         if not SLUG.match(kid):
             out.error("value", kw, f"'{kid}' is not a valid kind id", hint="use lower-case letters, digits and hyphens")
+            if broken is not None:
+                broken.add(kid)
             continue
         kind = parse_kind(kid, raw, kw, shape, out)
         if kind is not None:
             kinds[kid] = kind
+        elif broken is not None:
+            broken.add(kid)
     return kinds
 
 
@@ -53,12 +68,12 @@ def parse_kind(kid: str, raw: Any, where: str, shape: Shape, out: Collector) -> 
         out.error("value", f"{where}.category", f"unknown category {category!r}",
                   hint=did_you_mean(str(category), CATEGORIES) or "expected one of: " + ", ".join(CATEGORIES))
         ok = False
-    names = shape.text(table.get("name"), f"{where}.name") if "name" in table else None
+    names = shape.text(table.get("name"), f"{where}.name", max_len=MAX_NAME) if "name" in table else None
     effects = parse_effects(table.get("effects", []), f"{where}.effects", out)
     symbol = table.get("symbol")
     if symbol is not None and shape.string(symbol, f"{where}.symbol") is None:
         ok = False
-    label = shape.text(table["label"], f"{where}.label") if "label" in table else None
+    label = shape.text(table["label"], f"{where}.label", max_len=MAX_LABEL) if "label" in table else None
     if not ok or names is None or effects is None or category is None:
         return None
     return Kind(kid, category, Names(names_of(names)), effects, symbol, Names(names_of(label)) if label else None)

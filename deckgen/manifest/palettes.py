@@ -6,43 +6,71 @@ import re
 from pathlib import Path
 from typing import Any
 
-from deckgen.errors import Collector, DeckgenError, did_you_mean, error
-from deckgen.manifest.reader import Shape, names_of, read_toml
-from deckgen.manifest.schema import COLOR_KEYS, PALETTE_KEYS
+from deckgen import presets
+from deckgen.datafile import Shape, names_of, read_toml, with_lines
+from deckgen.errors import Collector, DeckgenError, Finding, did_you_mean, error
+from deckgen.manifest.schema import COLOR_KEYS, MAX_NAME, PALETTE_KEYS, TOP_KEYS
 from deckgen.model import Color, Names, Palette
-from deckgen.resources import palettes_dir
 
 HEX = re.compile(r"^#[0-9A-Fa-f]{6}$")
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
-def bundled_palettes() -> dict[str, Path]:
-    return {p.stem: p for p in sorted(palettes_dir().glob("*.toml"))}
+def _palette_file(path: str) -> list[tuple[str, Path]]:
+    return [(Path(path).stem, Path(path))]
+
+
+# Palettes are one file each in a ``palettes/`` folder, read when used.
+PALETTES: presets.PresetFile[Path] = presets.PresetFile("palette", "palettes", _palette_file, folder=True)
+
+
+def bundled_palettes(base: Path | None = None) -> dict[str, Path]:
+    """Every named palette: bundled, the user's and (with ``base``) the manifest folder's."""
+    return presets.catalogue(PALETTES, base).values()
 
 
 def find_palette(ref: str, base: Path | None = None) -> Path:
-    """A palette by bundled name, or a path (relative to ``base`` first, then the cwd)."""
-    bundled = bundled_palettes()
-    if ref in bundled:
-        return bundled[ref]
+    """A palette by name (bundled, user or in ``base/palettes/``), or a path (relative to ``base``
+    first, then the cwd)."""
+    named = bundled_palettes(base)
+    if ref in named:
+        return named[ref]
     candidates = [Path(ref)]
     if base is not None:
         candidates.insert(0, base / ref)
     for c in candidates:
         if c.is_file():
             return c
-    hint = did_you_mean(ref, bundled) or "bundled palettes: " + ", ".join(bundled)
-    raise DeckgenError(error("palette", "palette", f"no palette named or found at '{ref}'", hint=hint))
+    hint = did_you_mean(ref, named) or "palettes: " + ", ".join(named)
+    if ref.endswith(".toml") or "/" in ref or "\\" in ref:
+        raise DeckgenError(error("file", "", "no such file", file=str(candidates[0]),
+                                 hint=f"a palette file, or a palette name ({hint})"))
+    raise DeckgenError(error("file", "palette", f"no palette named or found at '{ref}'", hint=hint))
 
 
-def load_palette_file(path: Path) -> tuple[Palette | None, list]:
-    """Read a palette file; returns (palette or None, findings)."""
+def load_palette_file(path: Path) -> tuple[Palette | None, list[Finding]]:
+    """Read a palette file; returns (palette or None, findings).
+
+    A deck manifest with an inline ``[palette]`` table (or naming one with ``deck.palette``) is
+    read as that palette, so ``deckgen palette check my-deck.toml`` works too.
+    """
     data = read_toml(path)
     out = Collector(str(path))
     shape = Shape(out)
-    shape.table(data, "", {"palette": ("table", True)})
+    deck = data.get("deck")
+    if isinstance(deck, dict) and "palette" not in data and isinstance(deck.get("palette"), str):
+        return load_palette_file(find_palette(deck["palette"], path.parent))
+    if isinstance(deck, dict):
+        keys = TOP_KEYS
+    else:
+        keys = {"palette": ("table", True)}
+    shape.table(data, "", {k: v for k, v in keys.items() if k == "palette" or k in data})
+    if "palette" not in data:
+        out.error("missing-key", "palette", "the file has no [palette] table",
+                  hint="a palette file holds [palette] with [[palette.colors]]; a manifest may name one with deck.palette")
+        return None, with_lines(out.findings)
     palette = parse_palette(data.get("palette"), "palette", out, default_id=path.stem, source=str(path))
-    return palette, out.findings
+    return palette, with_lines(out.findings)
 
 
 def load_palette(ref: str, base: Path | None = None) -> Palette:
@@ -90,10 +118,16 @@ def parse_palette(value: Any, where: str, out: Collector, default_id: str = "inl
         if "hex" in entry and (not isinstance(hexv, str) or not HEX.match(hexv)):
             out.error("value", f"{cw}.hex", f"expected a colour as #RRGGBB, got {hexv!r}", hint="e.g. '#D7263D'")
             hexv = None
-        names = shape.text(entry.get("name"), f"{cw}.name") if "name" in entry else None
+        names = shape.text(entry.get("name"), f"{cw}.name", max_len=MAX_NAME) if "name" in entry else None
         symbol = entry.get("symbol")
         if symbol is not None and shape.string(symbol, f"{cw}.symbol") is None:
             symbol = None
+            ok = False
+        elif symbol is not None and symbol not in color_symbols():
+            out.error("value", f"{cw}.symbol", f"unknown shape {symbol!r}",
+                      hint=did_you_mean(symbol, color_symbols()) or "shapes: " + ", ".join(color_symbols()))
+            symbol = None
+            ok = False
         if cid is None or hexv is None or names is None:
             ok = False
             continue
@@ -109,6 +143,13 @@ def parse_palette(value: Any, where: str, out: Collector, default_id: str = "inl
     if not ok or colors_raw is None:
         return None
     return Palette(pid, name, tuple(colors), source)
+
+
+def color_symbols() -> tuple[str, ...]:
+    """The shapes a palette colour may carry: exactly those the renderer draws."""
+    from deckgen.render.symbols import SHAPES
+
+    return tuple(SHAPES)
 
 
 def parse_color_override(text: str) -> tuple[str, str]:

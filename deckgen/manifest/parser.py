@@ -8,17 +8,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from deckgen.errors import Collector, DeckgenError, DeckHasErrors, Finding, did_you_mean, error
+from deckgen.datafile import Shape, names_of, read_toml, table_lines, with_lines
+from deckgen.errors import Collector, DeckgenError, DeckHasErrors, Finding, did_you_mean, error, exit_code
 from deckgen.manifest import names as naming
 from deckgen.manifest.kinds import parse_kinds, standard_kinds
 from deckgen.manifest.palettes import find_palette, load_palette_file, parse_palette
-from deckgen.manifest.reader import Shape, names_of, read_toml, table_lines
 from deckgen.manifest.schema import (
     CARD_KEYS,
     COMPONENT_KEYS,
     DECK_KEYS,
     FLEX_KEYS,
     MAX_COUNT,
+    MAX_DESCRIPTION,
+    MAX_NAME,
     MAX_PLAYERS,
     MAX_VALUE,
     PLAYERS_KEYS,
@@ -27,8 +29,8 @@ from deckgen.manifest.schema import (
     TOP_KEYS,
 )
 from deckgen.model import NUMBER, WILD, Card, Component, Deck, FlexSide, Kind, Names, Palette, Scoring
+from deckgen.options import OPTIONS, PRESETS, RuleOptions, resolve
 from deckgen.resources import decks_dir
-from deckgen.rules.options import OPTIONS, PRESETS, resolve
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 RELATIVE = re.compile(r"^\+(\d+)$")
@@ -77,14 +79,24 @@ def load(ref: str | Path, palette: Palette | None = None) -> LoadResult:
 
 
 def load_deck(ref: str | Path, palette: Palette | None = None) -> Deck:
-    """A valid deck, or DeckHasErrors with every error (for stages after the checker)."""
+    """A valid deck, or DeckHasErrors with every error (for stages after the checker);
+    DeckgenError (exit 2) when a file the deck needs cannot be used."""
     result = load(ref, palette)
     if result.errors or result.deck is None:
+        if exit_code(result.errors) == 2:
+            raise DeckgenError(result.errors)
         raise DeckHasErrors(result.errors)
     return result.deck
 
 
-def parse_manifest(data: dict, path: Path, palette_override: Palette | None = None) -> LoadResult:
+def parse_manifest(data: dict[str, Any], path: Path, palette_override: Palette | None = None) -> LoadResult:
+    """The deck of a parsed manifest, with every finding (each given its line in the file)."""
+    result = _parse_manifest(data, path, palette_override)
+    result.findings = with_lines(result.findings)
+    return result
+
+
+def _parse_manifest(data: dict[str, Any], path: Path, palette_override: Palette | None) -> LoadResult:
     out = Collector(str(path))
     shape = Shape(out)
     shape.table(data, "", TOP_KEYS)
@@ -93,12 +105,13 @@ def parse_manifest(data: dict, path: Path, palette_override: Palette | None = No
     if palette_override is not None and palette is not None:
         palette = _restyle(palette, palette_override)
     preset, options = _rules(data.get("rules"), shape, out)
-    kinds = dict(standard_kinds())
+    kinds = dict(standard_kinds(path.parent))
+    broken: set[str] = set()
     if "kinds" in data:
-        kinds.update(parse_kinds(data["kinds"], "kinds", out))
-    scoring, points = _scoring(data.get("scoring"), kinds, shape, out)
+        kinds.update(parse_kinds(data["kinds"], "kinds", out, broken))
+    scoring, points = _scoring(data.get("scoring"), kinds, broken, shape, out)
     lang = meta.get("language", "es") if meta else "es"
-    cards = _cards(data.get("cards"), path, kinds, palette, points, shape, out)
+    cards = _cards(data.get("cards"), path, _Known(kinds, broken), palette, points, shape, out)
     components = _components(data.get("components", []), path, shape, out)
     deck = None
     if not out.errors and meta is not None and palette is not None and scoring is not None:
@@ -116,7 +129,7 @@ def parse_manifest(data: dict, path: Path, palette_override: Palette | None = No
     return LoadResult(deck, out.findings, path)
 
 
-def _deck_meta(value: Any, shape: Shape, out: Collector) -> dict | None:
+def _deck_meta(value: Any, shape: Shape, out: Collector) -> dict[str, Any] | None:
     table = shape.table(value, "deck", DECK_KEYS)
     if table is None:
         return None
@@ -131,7 +144,7 @@ def _deck_meta(value: Any, shape: Shape, out: Collector) -> dict | None:
         ok &= did is not None
     for key in ("name", "back_text", "description"):
         if key in table:
-            text = shape.text(table[key], f"deck.{key}")
+            text = shape.text(table[key], f"deck.{key}", max_len=MAX_DESCRIPTION if key == "description" else MAX_NAME)
             meta[key] = names_of(text) if text else None
             ok &= text is not None
     if "language" in table:
@@ -169,8 +182,9 @@ def _deck_meta(value: Any, shape: Shape, out: Collector) -> dict | None:
     return meta if ok and required <= set(meta) else None
 
 
-def _palette(data: dict, meta: dict | None, path: Path, out: Collector) -> Palette | None:
-    deck = data.get("deck") if isinstance(data.get("deck"), dict) else {}
+def _palette(data: dict[str, Any], meta: dict[str, Any] | None, path: Path, out: Collector) -> Palette | None:
+    raw_deck = data.get("deck")
+    deck: dict[str, Any] = raw_deck if isinstance(raw_deck, dict) else {}
     if "palette" in deck and "palette" in data:
         out.error("conflict", "palette", "the deck names a palette (deck.palette) and has an inline [palette]: keep one")
         return None
@@ -184,14 +198,15 @@ def _palette(data: dict, meta: dict | None, path: Path, out: Collector) -> Palet
             ppath = find_palette(value, path.parent)
         except DeckgenError as exc:
             for f in exc.findings:
-                out.error(f.code, f.where, f.message, hint=f.hint)
+                message = f"palette file {f.file}: {f.message}" if f.file else f.message
+                out.error(f.code, "deck.palette" if "palette" in deck else "palette", message, hint=f.hint)
             return None
         try:
             palette, findings = load_palette_file(ppath)
         except DeckgenError as exc:
-            out.findings.extend(exc.findings)
-            return None
-        out.findings.extend(findings)
+            findings, palette = exc.findings, None
+        for f in findings:
+            out.add(f)
         return palette
     return parse_palette(value, "palette", out, default_id="inline", source=str(path))
 
@@ -209,7 +224,7 @@ def _restyle(own: Palette, other: Palette) -> Palette:
     return Palette(other.id, other.name, tuple(other.get(cid) for cid in own.ids()), other.source)
 
 
-def _rules(value: Any, shape: Shape, out: Collector) -> tuple[str, dict]:
+def _rules(value: Any, shape: Shape, out: Collector) -> tuple[str, RuleOptions]:
     table = shape.table(value, "rules", RULES_KEYS)
     preset = "classic"
     if table is None:
@@ -220,7 +235,7 @@ def _rules(value: Any, shape: Shape, out: Collector) -> tuple[str, dict]:
                   hint=did_you_mean(str(raw), PRESETS) or "presets: " + ", ".join(PRESETS))
     else:
         preset = raw
-    overrides = {}
+    overrides: dict[str, Any] = {}
     opts = table.get("options", {})
     if not isinstance(opts, dict):
         out.error("type", "rules.options", "expected a table of option = value")
@@ -232,22 +247,25 @@ def _rules(value: Any, shape: Shape, out: Collector) -> tuple[str, dict]:
             out.error("unknown-key", where, f"unknown rule option '{name}'",
                       hint=did_you_mean(name, OPTIONS) or "options: " + ", ".join(OPTIONS))
             continue
+        good: bool | int | str | None
         if opt.type is bool:
             good = shape.boolean(val, where)
         elif opt.type is int:
-            good = shape.integer(val, where, opt.minimum, opt.maximum)
+            good = shape.integer(val, where, opt.minimum or 0, opt.maximum if opt.maximum is not None else 10**9)
         else:
-            good = shape.string(val, where)
-            if good is not None and opt.choices and good not in opt.choices:
-                out.error("value", where, f"{good!r} is not a value of '{name}'",
-                          hint=did_you_mean(good, opt.choices) or "expected one of: " + ", ".join(opt.choices))
-                good = None
+            text = shape.string(val, where)
+            if text is not None and opt.choices and text not in opt.choices:
+                out.error("value", where, f"{text!r} is not a value of '{name}'",
+                          hint=did_you_mean(text, opt.choices) or "expected one of: " + ", ".join(opt.choices))
+                text = None
+            good = text
         if good is not None:
             overrides[name] = good
     return preset, resolve(preset, overrides)
 
 
-def _scoring(value: Any, kinds: dict[str, Kind], shape: Shape, out: Collector) -> tuple[Scoring | None, dict]:
+def _scoring(value: Any, kinds: dict[str, Kind], broken: set[str], shape: Shape,
+             out: Collector) -> tuple[Scoring | None, dict[str, Any]]:
     table = shape.table(value, "scoring", SCORING_KEYS)
     if table is None:
         return None, {}
@@ -260,6 +278,8 @@ def _scoring(value: Any, kinds: dict[str, Kind], shape: Shape, out: Collector) -
         raw = {}
     for kid, val in raw.items():
         where = f"scoring.points.{kid}"
+        if kid in broken:
+            continue
         if kid not in kinds:
             out.error("kind", where, f"unknown card kind '{kid}'",
                       hint=did_you_mean(kid, kinds) or "declare it under [kinds] first")
@@ -274,7 +294,7 @@ def _scoring(value: Any, kinds: dict[str, Kind], shape: Shape, out: Collector) -
     return Scoring(target, bonus), points
 
 
-def _expand(entry: dict, key1: str, key2: str, where: str, out: Collector) -> list | None:
+def _expand(entry: dict[str, Any], key1: str, key2: str, where: str, out: Collector) -> list[Any] | None:
     if key1 in entry and key2 in entry:
         out.error("conflict", where, f"give '{key1}' or '{key2}', not both")
         return None
@@ -290,7 +310,15 @@ def _expand(entry: dict, key1: str, key2: str, where: str, out: Collector) -> li
     return [entry[key1]] if key1 in entry else [None]
 
 
-def _cards(value: Any, path: Path, kinds: dict[str, Kind], palette: Palette | None, points: dict,
+@dataclass
+class _Known:
+    """The kinds a card may name, and those declared with errors (already reported)."""
+
+    kinds: dict[str, Kind]
+    broken: set[str]
+
+
+def _cards(value: Any, path: Path, known: _Known, palette: Palette | None, points: dict[str, Any],
            shape: Shape, out: Collector) -> list[Card]:
     if value is None:
         return []
@@ -309,7 +337,7 @@ def _cards(value: Any, path: Path, kinds: dict[str, Kind], palette: Palette | No
         entry = shape.table(raw, where, CARD_KEYS, line=line)
         if entry is None:
             continue
-        for card in _card_entry(entry, where, line, kinds, palette, points, shape, out):
+        for card in _card_entry(entry, where, line, known, palette, points, shape, out):
             if card.id in seen:
                 out.error("duplicate-id", f"{where}.id", f"card id '{card.id}' is already used by {seen[card.id]}",
                           hint="give this entry its own 'id'", line=line)
@@ -324,18 +352,18 @@ def _cards(value: Any, path: Path, kinds: dict[str, Kind], palette: Palette | No
 class _Entry:
     """One [[cards]] entry being read: where it is, and the fields read so far."""
 
-    raw: dict
+    raw: dict[str, Any]
     where: str
     line: int | None
     shape: Shape
     out: Collector
     kind: Kind | None = None
     count: int | None = None
-    flags: dict = field(default_factory=dict)
-    colors: list | None = None
-    values: list | None = None
+    flags: dict[str, bool] = field(default_factory=dict)
+    colors: list[Any] | None = None
+    values: list[Any] | None = None
     points: int | None = None
-    names: dict | None = None
+    names: dict[str, str] | None = None
     pattern: str | None = None
 
     def err(self, code: str, key: str, msg: str, hint: str | None = None) -> None:
@@ -346,24 +374,36 @@ class _Entry:
         return many if many in self.raw else one
 
 
-def _card_entry(entry: dict, where: str, line: int | None, kinds: dict[str, Kind], palette: Palette | None,
-                points: dict, shape: Shape, out: Collector) -> list[Card]:
+@dataclass
+class _Read:
+    """A [[cards]] entry whose fields all read: what the checks and the expansion work on."""
+
+    e: _Entry
+    kind: Kind
+    count: int
+    colors: list[Any]
+    values: list[Any]
+
+
+def _card_entry(entry: dict[str, Any], where: str, line: int | None, known: _Known, palette: Palette | None,
+                points: dict[str, Any], shape: Shape, out: Collector) -> list[Card]:
     e = _Entry(entry, where, line, shape, out)
-    if not _read_fields(e, kinds, palette):
+    r = _read_fields(e, known, palette)
+    if r is None:
         return []
-    ok = _check_lists(e, palette)
-    ok &= _check_category(e)
-    ok &= _check_flex(e, kinds)
-    if not ok or (palette is None and e.colors != [None]):
+    ok = _check_lists(r, palette)
+    ok &= _check_category(r)
+    ok &= _check_flex(r, known.kinds)
+    if not ok or (palette is None and r.colors != [None]):
         return []
-    return _expand_cards(e, palette, points, kinds)
+    return _expand_cards(r, palette, points, known.kinds)
 
 
-def _read_fields(e: _Entry, kinds: dict[str, Kind], palette: Palette | None) -> bool:
-    raw, shape, where, line = e.raw, e.shape, e.where, e.line
+def _read_fields(e: _Entry, known: _Known, palette: Palette | None) -> _Read | None:
+    raw, shape, where, line, kinds = e.raw, e.shape, e.where, e.line, known.kinds
     kid = raw.get("kind")
     e.kind = kinds.get(kid) if isinstance(kid, str) else None
-    if "kind" in raw and e.kind is None:
+    if "kind" in raw and e.kind is None and not (isinstance(kid, str) and kid in known.broken):
         e.err("kind", "kind", f"unknown card kind {kid!r}",
               hint=did_you_mean(str(kid), kinds) or "declare it in a [kinds.<id>] table; standard kinds: "
               + ", ".join(kinds))
@@ -377,36 +417,39 @@ def _read_fields(e: _Entry, kinds: dict[str, Kind], palette: Palette | None) -> 
     if "points" in raw:
         e.points = shape.integer(raw["points"], f"{where}.points", 0, 10_000, line=line)
     if "name" in raw:
-        e.names = shape.text(raw["name"], f"{where}.name", line=line)
+        e.names = shape.text(raw["name"], f"{where}.name", line=line, max_len=MAX_NAME)
     if "id" in raw:
         e.pattern = shape.string(raw["id"], f"{where}.id", line=line)
     if e.colors == ["all"]:
         e.colors = list(palette.ids()) if palette else []
-    return None not in (e.kind, e.count, e.colors, e.values)
+    if e.kind is None or e.count is None or e.colors is None or e.values is None:
+        return None
+    return _Read(e, e.kind, e.count, e.colors, e.values)
 
 
-def _check_lists(e: _Entry, palette: Palette | None) -> bool:
+def _check_lists(r: _Read, palette: Palette | None) -> bool:
     """Every colour is in the palette and every value a card value."""
-    ok = True
+    ok, e = True, r.e
     ids = palette.ids() if palette else ()
-    for c in e.colors:
+    for c in r.colors:
         if c is not None and (not isinstance(c, str) or (palette and c not in ids)):
             e.err("color", e.key("color", "colors"), f"colour {c!r} is not in the palette", hint=color_hint(c, palette))
             ok = False
-    for v in e.values:
+    for v in r.values:
         if v is not None and (isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_VALUE):
             e.err("value", e.key("value", "values"), f"expected a card value from 0 to {MAX_VALUE}, got {v!r}")
             ok = False
     return ok
 
 
-def _check_category(e: _Entry) -> bool:
+def _check_category(r: _Read) -> bool:
     """What the kind's category allows: values for numbers, no colour for wilds, flags for numbers."""
-    kind, flags, has_color = e.kind, e.flags, e.colors != [None]
-    problems = []
-    if kind.category == NUMBER and e.values == [None]:
+    e, kind = r.e, r.kind
+    flags, has_color = e.flags, r.colors != [None]
+    problems: list[tuple[str, str, str, str | None]] = []
+    if kind.category == NUMBER and r.values == [None]:
         problems.append(("missing-key", "value", f"a '{kind.id}' card (a number card) needs a 'value'", None))
-    if kind.category != NUMBER and e.values != [None]:
+    if kind.category != NUMBER and r.values != [None]:
         problems.append(("value", "value", f"'{kind.id}' is not a number card, so it takes no value", None))
     if kind.category == WILD and has_color:
         problems.append(("color", "color", f"'{kind.id}' is a wild card: it has no colour",
@@ -424,8 +467,9 @@ def _check_category(e: _Entry) -> bool:
     return not problems
 
 
-def _check_flex(e: _Entry, kinds: dict[str, Kind]) -> bool:
+def _check_flex(r: _Read, kinds: dict[str, Kind]) -> bool:
     """The flex table's shape; its colour is resolved per card in :func:`_expand_cards`."""
+    e = r.e
     if e.raw.get("flex") is None:
         return True
     table = e.shape.table(e.raw["flex"], f"{e.where}.flex", FLEX_KEYS, line=e.line)
@@ -437,20 +481,21 @@ def _check_flex(e: _Entry, kinds: dict[str, Kind]) -> bool:
         e.err("kind", "flex.kind", f"unknown card kind {fk!r}",
               hint=did_you_mean(str(fk), kinds) or "standard kinds: " + ", ".join(kinds))
         ok = False
-    if e.kind.category != WILD and "color" not in table:
+    if r.kind.category != WILD and "color" not in table:
         e.err("missing-key", "flex.color", "the flex side of a coloured card needs a colour",
               hint="a palette colour id, or '+k' for the colour k places later")
         ok = False
-    if e.kind.category == WILD and "color" in table:
+    if r.kind.category == WILD and "color" in table:
         e.err("value", "flex.color", "a wild card's flex side has no colour")
         ok = False
     return ok
 
 
-def _expand_cards(e: _Entry, palette: Palette | None, points: dict, kinds: dict[str, Kind]) -> list[Card]:
+def _expand_cards(r: _Read, palette: Palette | None, points: dict[str, Any], kinds: dict[str, Kind]) -> list[Card]:
     """One card per colour and value of the entry."""
-    flex_raw, kind, cards = e.raw.get("flex"), e.kind, []
-    for color in e.colors:
+    e = r.e
+    flex_raw, kind, cards = e.raw.get("flex"), r.kind, []
+    for color in r.colors:
         flex = None
         if flex_raw is not None:
             fcolor = _flex_color(flex_raw.get("color"), color, palette, e.where, e.line, e.out)
@@ -461,7 +506,7 @@ def _expand_cards(e: _Entry, palette: Palette | None, points: dict, kinds: dict[
                       hint="a flex side must point to another colour")
                 continue
             flex = FlexSide(fcolor, flex_raw["kind"])
-        for value in e.values:
+        for value in r.values:
             cid = naming.card_id(e.pattern, kind, color, value, e.flags, flex)
             if not SLUG.match(cid):
                 e.err("value", "id", f"card id '{cid}' is not valid", hint="use lower-case letters, digits and hyphens")
@@ -471,13 +516,14 @@ def _expand_cards(e: _Entry, palette: Palette | None, points: dict, kinds: dict[
                 pts = value
             names = names_of(e.names) if e.names else naming.card_names(kind, color, value, e.flags, flex, palette,
                                                                         kinds)
-            cards.append(Card(cid, kind.id, color, value, e.count, pts, Names(names),
+            cards.append(Card(cid, kind.id, color, value, r.count, pts, Names(names),
                               flip_icon=e.flags["flip_icon"], duel=e.flags["duel"],
                               colorless=e.flags["colorless"], flex=flex, where=e.where))
     return cards
 
 
-def _flex_color(raw: Any, color: str | None, palette: Palette | None, where: str, line, out: Collector) -> str | None:
+def _flex_color(raw: Any, color: str | None, palette: Palette | None, where: str, line: int | None,
+                out: Collector) -> str | None:
     if raw is None or palette is None:
         return None
     ids = palette.ids()
@@ -526,13 +572,13 @@ def _components(value: Any, path: Path, shape: Shape, out: Collector) -> list[Co
         kind = shape.string(table["kind"], f"{where}.kind", line=line)
         count = shape.integer(table["count"], f"{where}.count", 1, MAX_COUNT, what="a positive whole number",
                               line=line)
-        names = shape.text(table["name"], f"{where}.name", line=line)
+        names = shape.text(table["name"], f"{where}.name", line=line, max_len=MAX_NAME)
         faces = table["faces"]
         if not isinstance(faces, list) or not faces or not all(isinstance(f, str) and SLUG.match(f) for f in faces):
             out.error("type", f"{where}.faces", "expected a non-empty array of face ids", line=line,
                       hint='e.g. faces = ["power-green", "power-red"]')
             continue
-        if None in (cid, kind, count, names):
+        if cid is None or kind is None or count is None or names is None:
             continue
         comps.append(Component(cid, kind, count, Names(names_of(names)), tuple(faces), where))
     return comps

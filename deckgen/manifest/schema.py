@@ -95,7 +95,7 @@ COMPONENT_KEYS = {
     "faces": ("array of strings", True),
 }
 
-EFFECT_KEYS = {"op", "n", "lose_turn", "who"}
+EFFECT_KEYS = {"op", "n", "lose_turn", "who", "direction"}
 
 # Every table the parser reads, by the name docs/manifest.md uses for its section.
 ALL_TABLES = {
@@ -116,3 +116,10 @@ MAX_COUNT = 1000          # copies of one card entry
 MAX_PLAYERS = 20
 MAX_VALUE = 99
 LANGUAGES = ("es", "en")
+
+# Longest texts accepted (characters): what a card, a rulebook line or a table cell can hold.
+# Longer ones are errors instead of text clipped or shrunk to nothing on the face.
+MAX_NAME = 60             # a deck, kind, card or colour name; the back text
+MAX_LABEL = 10            # a kind's centre label, e.g. "+4" or "SKIP"
+MAX_DESCRIPTION = 2000    # deck.description (the rulebook's introduction)
+MAX_CARDS = 10_000        # a deck with more cards than this is probably a typo (a warning)

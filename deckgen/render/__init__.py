@@ -34,7 +34,7 @@ class RenderSettings:
         from deckgen.errors import DeckgenError, error
 
         try:
-            size = card_size_mm(self.card_size or deck.card_size)
+            size = card_size_mm(self.card_size or deck.card_size, base=deck.source.parent if deck.source else None)
         except DeckgenError as exc:
             if self.card_size:
                 raise

@@ -15,7 +15,7 @@ def stage_check(deck, options, report) -> list[Finding]:
     out = list(palette_check(deck, options, report))
     file = str(deck.source) if deck.source else None
     try:
-        card_size_mm(deck.card_size)
+        card_size_mm(deck.card_size, base=deck.source.parent if deck.source else None)
     except DeckgenError as exc:
         for f in exc.findings:
             out.append(error("card-size", "deck.card_size", f.message, file=file, hint=f.hint))

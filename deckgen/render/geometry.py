@@ -1,16 +1,16 @@
-"""Card geometry: size presets from ``decks/card-sizes.toml`` and the pixel frame of a face.
+"""Card geometry: size presets (``card-sizes.toml``, read by :mod:`deckgen.presets`) and the pixel frame of a face.
 
 Everything here is in millimetres until :class:`Frame` turns it into pixels at one DPI.
 """
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from pathlib import Path
 
+from deckgen import presets
+from deckgen.datafile import read_toml
 from deckgen.errors import Collector, DeckgenError, did_you_mean, error
-from deckgen.manifest.reader import read_toml
 from deckgen.resources import decks_dir
 from deckgen.units import parse_length, parse_size
 
@@ -21,13 +21,11 @@ def sizes_file() -> Path:
     return decks_dir() / "card-sizes.toml"
 
 
-@functools.lru_cache(maxsize=4)
-def load_sizes(path: Path | None = None) -> dict[str, tuple[float, float]]:
-    """Every preset as name -> (width_mm, height_mm); raises DeckgenError listing every problem."""
-    path = path or sizes_file()
-    data = read_toml(path)
-    out = Collector(str(path))
-    sizes: dict[str, tuple[float, float]] = {}
+def _parse_sizes(path: str) -> list[tuple[str, tuple[float, float]]]:
+    """One card-sizes file -> [(name, (width_mm, height_mm))]; DeckgenError listing every problem."""
+    data = read_toml(Path(path))
+    out = Collector(path)
+    sizes: list[tuple[str, tuple[float, float]]] = []
     table = data.get("sizes")
     if not isinstance(table, dict) or not table:
         raise DeckgenError(error("card-sizes", "sizes", "expected a [sizes.<name>] table per preset",
@@ -56,19 +54,33 @@ def load_sizes(path: Path | None = None) -> dict[str, tuple[float, float]]:
                 continue
             dims.append(value)
         if len(dims) == 2:
-            sizes[name] = (dims[0], dims[1])
+            sizes.append((name.lower(), (dims[0], dims[1])))
     if out.errors:
         raise DeckgenError(out.errors)
     return sizes
+
+
+CARD_SIZES: presets.PresetFile[tuple[float, float]] = presets.PresetFile("card size", "card-sizes.toml", _parse_sizes)
+
+
+def load_sizes(path: Path | None = None, *, base: Path | None = None) -> dict[str, tuple[float, float]]:
+    """Every preset as name -> (width_mm, height_mm): the bundled, user and (with ``base``) the
+    manifest folder's, or only those of ``path``. Raises DeckgenError listing every problem."""
+    if path is not None:
+        return dict(presets.load_file(CARD_SIZES, Path(path)))
+    return presets.catalogue(CARD_SIZES, base).values()
 
 
 def _with_file(exc: DeckgenError, file: str):
     return [error(f.code, f.where, f.message, file=file, hint=f.hint) for f in exc.findings]
 
 
-def card_size_mm(name_or_size: str) -> tuple[float, float]:
-    """A preset name (``"poker"``) or ``"WxH"`` with units -> (width_mm, height_mm)."""
-    sizes = load_sizes()
+def card_size_mm(name_or_size: str, *, base: Path | None = None) -> tuple[float, float]:
+    """A preset name (``"poker"``) or ``"WxH"`` (bare numbers are millimetres) -> (width_mm, height_mm).
+
+    ``base``: the manifest's folder, whose own ``card-sizes.toml`` is read too.
+    """
+    sizes = load_sizes(base=base)
     key = str(name_or_size).strip()
     if key.lower() in sizes:
         return sizes[key.lower()]
@@ -78,7 +90,7 @@ def card_size_mm(name_or_size: str) -> tuple[float, float]:
             raise DeckgenError(error("card-size", "card size", f"'{key}' is not a card size",
                                      hint="expected each side between 20mm and 400mm"))
         return w, h
-    hint = did_you_mean(key, sizes) or "presets: " + ", ".join(sizes) + ", or WIDTHxHEIGHT such as '63mmx88mm'"
+    hint = did_you_mean(key, sizes) or "presets: " + ", ".join(sizes) + ", or WIDTHxHEIGHT such as '63x88' (mm)"
     raise DeckgenError(error("card-size", "card size", f"unknown card size '{key}'", hint=hint))
 
 

@@ -31,6 +31,20 @@ def copies(deck: Deck) -> dict[str, int]:
     return out
 
 
+def face_name(deck: Deck, face_id: str) -> str:
+    """What a person calls a face: the card's display name in the deck's language (ids are for files)."""
+    lang = deck.language
+    for card in deck.cards:
+        if card.id == face_id:
+            return card.name(lang)
+    if face_id == "back":
+        return "dorso" if lang == "es" else "back"
+    for comp in deck.components:
+        if face_id in comp.faces:
+            return f"{comp.names.get(lang)} {comp.faces.index(face_id) + 1}/{len(comp.faces)}"
+    return face_id
+
+
 def contact_sheet(deck: Deck, settings, out_path: Path | None, progress=None, *, use_cache: bool = True,
                   compress_level: int = 6, thumbs: dict | None = None) -> Path:
     """Write the sheet. ``thumbs`` (face file -> thumbnail) lets a caller that makes many sheets
@@ -69,10 +83,10 @@ def contact_sheet(deck: Deck, settings, out_path: Path | None, progress=None, *,
                 thumbs[memo] = thumb
         sheet.paste(thumb, (x, y), corners)
         count = f"  ×{counts.get(fid, 1)}"
-        name = fid
+        full = name = face_name(deck, fid)
         while name and small.getlength(name + count) > tw:
             name = name[:-1]
-        label = (name if name == fid else name[:-1] + "…") + count
+        label = (name if name == full else name[:-1] + "…") + count
         d.text((x, y + th + 6), label, font=small, fill=INK)
     if thumbs is not None:
         for memo in set(thumbs) - used:

@@ -58,12 +58,13 @@ def check_stage(deck: Deck, options, report) -> list[Finding]:
 
     try:
         findings = crosscheck_cached(deck)
+        langs = languages(deck)
     except DeckgenError as exc:
-        findings = exc.findings
+        findings, langs = exc.findings, []
     errors = [f for f in findings if f.is_error]
     state = "every card named exists and every kind is explained" if not errors else f"{len(errors)} problem(s)"
     report.sections["rulebook"] = {
-        "summary": f"rulebook templates ({', '.join(languages(deck))}): {state}",
-        "languages": languages(deck),
+        "summary": f"rulebook templates ({', '.join(langs)}): {state}",
+        "languages": langs,
     }
     return findings

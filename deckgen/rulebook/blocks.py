@@ -74,16 +74,27 @@ def copies_note(deck: Deck, g: Group, lang: str) -> str:
     per = uniform_per_color(g)
     if per is None:
         return ""
+    # "in each colour" only when the kind is printed in every colour of the palette; else name them
+    some = set(g.colors) != set(deck.palette.ids())
+    names = [deck.palette.get(c).names.get(lang) for c in g.colors]
+    listed = ", ".join(names[:-1]) + (" y " if lang == "es" else " and ") + names[-1] if len(names) > 1 else names[0]
     by_count: dict[int, list[int]] = {}
     for value, n in per.items():
         if value is not None:
             by_count.setdefault(n, []).append(value)
     if None in per:
-        text = f"{per[None]} {ui(lang, 'per_colour')}"
+        if some:
+            if lang == "es":     # "1 en rojo y 1 en azul"
+                each = [f"{per[None]} en {n}" for n in names]
+                text = ", ".join(each[:-1]) + " y " + each[-1] if len(each) > 1 else each[0]
+            else:
+                text = f"{per[None]} each in {listed}"
+        else:
+            text = f"{per[None]} {ui(lang, 'per_colour')}"
     else:
         parts = [f"{values_text(tuple(sorted(values)), lang)} ×{n}"
                  for n, values in sorted(by_count.items(), key=lambda kv: min(kv[1]))]
-        text = f"{ui(lang, 'by_colour')}: " + ", ".join(parts)
+        text = f"{ui(lang, 'by_colour')}{' (' + listed + ')' if some else ''}: " + ", ".join(parts)
     return text
 
 

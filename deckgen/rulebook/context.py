@@ -226,8 +226,8 @@ def deck_view(deck: Deck, lang: str) -> dict:
         "colors": [{"id": c.id, "name": c.names.get(lang), "hex": c.hex} for c in deck.palette.colors],
         "color_count": len(deck.palette.colors),
         "color_marks": color_marks(deck),
-        "power": power_name(deck, lang) if opts.get("power_cards") else None,
-        "power_plural": plural(power_name(deck, lang), lang) if opts.get("power_cards") else None,
+        "power": power_name(deck, lang) if opts.power_cards else None,
+        "power_plural": plural(power_name(deck, lang), lang) if opts.power_cards else None,
         "power_count": sum(c.count for c in deck.components if c.kind == "power"),
         "description": deck.description.get(lang) if deck.description else None,
         "preset": deck.rules_preset,
@@ -240,5 +240,5 @@ def template_globals(rec: Recorder) -> dict:
         "card", "kind", "count", "points", "draw_of", "explain", "has_kind", "kinds_with", "kind_ids",
         "group_keys", "any_card",
         "draw_kinds", "score_lines", "names", "cards", "components_table", "palette_table")}
-    values.update(deck=deck_view(rec.deck, rec.lang), opts=dict(rec.deck.rule_options), lang=lang_of(rec.lang))
+    values.update(deck=deck_view(rec.deck, rec.lang), opts=rec.deck.rule_options.as_dict(), lang=lang_of(rec.lang))
     return values

@@ -6,8 +6,6 @@ is described correctly without new text, and changing a manifest changes the wor
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from deckgen.effects import Effect
 from deckgen.model import NUMBER, WILD, Deck
 from deckgen.rulebook.groups import Group, flex_offset
@@ -157,10 +155,10 @@ def effects_text(deck: Deck, effects: tuple[Effect, ...], lang: str, *, wild: bo
                  restrict: bool = True) -> str:
     """The sentences for an effect list, in order, as the engine applies them (restrict: say when
     a card with a 'challenge' effect may be played)."""
-    opts: Mapping[str, object] = deck.rule_options
+    opts = deck.rule_options
     out: list[str] = []
     ops = [e.op for e in effects]
-    legal = opts.get("wild_draw_four_legal")
+    legal = opts.wild_draw_four_legal
     if wild:
         key = "wild_lead"
         if "challenge" in ops and legal == "no-current-color":
@@ -179,17 +177,17 @@ def effects_text(deck: Deck, effects: tuple[Effect, ...], lang: str, *, wild: bo
             reversed_ = True
             out.append(phrase(lang, "reverse"))
             if "draw" not in ops:
-                two = opts.get("two_player_reverse")
+                two = opts.two_player_reverse
                 out.append(phrase(lang, "reverse_2p_skip" if two == "skip" else "reverse_2p_plain"))
         elif e.op == "draw":
             who = phrase(lang, "target" if targeted else ("next_new" if reversed_ else "next"))
             out.append(phrase(lang, "draw_lose" if e.lose_turn else "draw_keep", who=who,
                               cards=cards_word(lang, e.n or 0)))
-            if e.lose_turn and not targeted and opts.get("stacking") != "off":
+            if e.lose_turn and not targeted and opts.stacking != "off":
                 out.append(phrase(lang, "stack_any"))
             if reversed_:
-                if opts.get("two_player_reverse_draw") == "player":
-                    stacking = opts.get("stacking") != "off" and e.lose_turn and not targeted
+                if opts.two_player_reverse_draw == "player":
+                    stacking = opts.stacking != "off" and e.lose_turn and not targeted
                     stack = phrase(lang, "rev_draw_2p_stack") if stacking else ""
                     late.append(phrase(lang, "rev_draw_2p_player", n=e.n, stack=stack))
                     if stacking:
@@ -202,7 +200,7 @@ def effects_text(deck: Deck, effects: tuple[Effect, ...], lang: str, *, wild: bo
         elif e.op == "flip_power":
             out.append(phrase(lang, "flip_all" if e.who == "all" else "flip_self", power=power_name(deck, lang)))
         elif e.op == "challenge":
-            if opts.get("challenge"):
+            if opts.challenge:
                 out.append(phrase(lang, "challenge"))
         elif e.op in ("skip", "skip_all", "choose_color", "discard_color", "swap_hands", "pass_hands", "roulette"):
             out.append(phrase(lang, e.op))
@@ -241,8 +239,8 @@ def group_text(deck: Deck, group: Group, lang: str) -> list[str]:
             first.append(phrase(lang, "flip_icon", power=power))
         if card.duel:
             first.append(phrase(lang, "duel", value=values_text(group.values, lang),
-                                cards=cards_word(lang, int(deck.rule_options.get("duel_penalty", 2)))))
-        if deck.rule_options.get("seven_zero") and not card.duel:
+                                cards=cards_word(lang, deck.rule_options.duel_penalty)))
+        if deck.rule_options.seven_zero and not card.duel:
             if 7 in group.values:
                 first.append(phrase(lang, "seven"))
             if 0 in group.values:
@@ -261,7 +259,7 @@ def group_text(deck: Deck, group: Group, lang: str) -> list[str]:
             paras.append(phrase(lang, "flex_number", value=values_text(group.values, lang),
                                 where=_where(deck, group, lang), power=power))
         elif card.flex.color is None:
-            legal = deck.rule_options.get("wild_draw_four_legal")
+            legal = deck.rule_options.wild_draw_four_legal
             cond = ""
             if fkind.has("challenge") and legal in ("no-current-color", "no-playable-card"):
                 cond = phrase(lang, "cond_no_color" if legal == "no-current-color" else "cond_no_play")
@@ -285,6 +283,8 @@ def group_name(deck: Deck, group: Group, lang: str) -> str:
     w = _NAME_WORDS[lang_of(lang)]
     kind = deck.kinds[group.kind]
     card = group.first
+    if card.colorless and len({c.name(lang) for c in group.cards}) == 1:
+        return card.name(lang)      # one card: its own display name ("0 incoloro"), as everywhere else
     name = kind.names.get(lang)
     if card.colorless:
         name = f"{name} {w['colorless']}" if lang_of(lang) == "es" else f"{w['colorless'].capitalize()} {name.lower()}"

@@ -33,7 +33,7 @@ def user_dir(deck: Deck) -> Path | None:
     base = deck.source.parent if deck.source else Path.cwd()
     path = (base / deck.template_dir).resolve()
     if not path.is_dir():
-        raise DeckgenError(error("templates", "deck.templates", f"template folder '{deck.template_dir}' does not exist",
+        raise DeckgenError(error("file", "deck.templates", f"template folder '{deck.template_dir}' does not exist",
                                  file=str(deck.source) if deck.source else None,
                                  hint=f"looked for {path}; the path is relative to the manifest"))
     return path

@@ -1,51 +1,76 @@
-"""Card effects and the rules around them, executed from a card's effect primitives.
+"""Card effects and the rules around them: one engine handler per effect primitive.
 
-Each function takes the game and changes it only through the state's named operations.
-Decisions (colour, target, challenge, stacking, duel answers, the UNO call) are asked of the
-player's agent and counted.
+:data:`PLAY` and :data:`START` map every primitive of :data:`deckgen.effects.PRIMITIVES` to what
+it does when a card is played and when it is turned as the start card. :func:`apply` runs a
+played card's effects in list order (the composition rule of :mod:`deckgen.effects`) and returns
+the one value turn order needs: who plays next.
+
+Every handler changes the game only through the state's named operations. Decisions (colour,
+target, challenge, stacking, duel answers, the UNO call) are asked of the player's agent and
+counted.
 """
 
 from __future__ import annotations
 
-from deckgen.rules.state import CAPPED, FINISHED
+from collections.abc import Callable
+from typing import NamedTuple
+
+from deckgen.effects import Effect
+from deckgen.rules.record import CAUSES
+from deckgen.rules.state import CAPPED, FINISHED, NO_PENDING, Duel, Pending
 from deckgen.rules.table import NUM
 
-# ---------------------------------------------------------------- drawing, knock-outs, the end
+PENALTY, STACK, EVERYONE, CHALLENGE, UNO, ROULETTE, DUEL = (CAUSES.index(c) for c in (
+    "penalty", "stack", "everyone", "challenge", "uno", "roulette", "duel"))
 
-def draw_n(g, q: int, n: int) -> int:
-    """q draws n cards one by one (Mercy checked after each); returns how many were drawn."""
+
+# ---------------------------------------------------------------- drawing, lost turns, the end
+
+def draw_n(g, q: int, n: int, cause: int, kind: int = -1) -> int:
+    """q draws n cards one by one (Mercy checked after each) for this cause (a CAUSES index;
+    kind: the draw card's kind for a penalty); returns how many were drawn."""
     mercy = g.mercy
     hand = g.hands[q]
     got = 0
     for _ in range(n):
-        if g.op_draw(q) is None:
+        if g.op_draw(q, cause) is None:
             break
         got += 1
         if mercy and len(hand) >= mercy:
             knock_out(g, q)
-            return got
+            break
+    if cause == PENALTY and kind >= 0:
+        g.penalty_by_kind[kind] += got
     if len(hand) > g.max_hand:
         g.max_hand = len(hand)
     return got
 
 
+def owe(g, q: int, k: int = 1) -> None:
+    """q owes k more lost turns (nothing for a player who is out)."""
+    if g.alive[q]:
+        g.op_owe(q, g.owed[q] + k)
+
+
 def knock_out(g, q: int) -> None:
-    """Mercy: q is out, their hand goes under the draw pile; the last player standing wins."""
+    """Mercy: q is out, their hand goes under the draw pile; the last player standing wins. A
+    penalty waiting for q passes to the next player still in."""
     if len(g.hands[q]) > g.max_hand:
         g.max_hand = len(g.hands[q])
     g.op_knockout(q)
+    if g.pending and g.pend.victim == q and g.n_alive > 1:
+        g.op_pending(g.pend._replace(victim=g.step(q)))
     if g.n_alive == 1:
         win(g, g.alive.index(True))
 
 
 def win(g, p: int) -> None:
-    """p wins the hand: a pending penalty is still drawn, then the hand is scored."""
+    """p wins the hand: a waiting penalty is still drawn by its victim, then the hand is scored."""
     if g.pending:
-        victim, total = g.cur, g.pending
-        g.pending = 0
-        g.pending_challenge = None
-        if victim != p and g.alive[victim]:
-            draw_n(g, victim, total)
+        pend = g.pend
+        g.op_pending(NO_PENDING)
+        if pend.victim != p and g.alive[pend.victim]:
+            _draw_pending(g, pend.victim, pend)
     if g.outcome is not None:
         return
     t = g.t
@@ -54,149 +79,127 @@ def win(g, p: int) -> None:
     g.op_end(FINISHED, p)
 
 
-def lose_turn(g, p: int, victim: int) -> bool:
-    """The victim loses their turn: True when that is simply the next turn (a skip)."""
-    if not g.alive[victim] or victim == p:
-        return False
-    if victim == g.step(p):
-        return True
-    g.lose_turn[victim] = True
-    return False
+def _draw_pending(g, q: int, pend: Pending) -> None:
+    """q draws a waiting penalty whole: one draw card's penalty, or a stack of several."""
+    if pend.cards > 1:
+        draw_n(g, q, pend.total, STACK)
+    else:
+        draw_n(g, q, pend.total, PENALTY, pend.kind)
 
 
 # ---------------------------------------------------------------- one played card
 
-def apply(g, p: int, move: int, effects, guilty: bool) -> None:
-    """Run a played card's effects in order, then hand the turn on."""
-    t = g.t
-    skips = 0
-    again = False
-    target = None
-    resume = None
-    victim_turn = None
-    reversed_ = False
+class Ctx:
+    """What the effects of one card share while they apply."""
+
+    __slots__ = ("again", "guilty", "how", "move", "p", "reversed", "target")
+
+    def __init__(self, p: int, move: int, guilty: bool, how: str):
+        self.p, self.move, self.guilty, self.how = p, move, guilty, how
+        self.target: int | None = None
+        self.again = False
+        self.reversed = False
+
+
+def apply(g, p: int, move: int, effects: tuple[Effect, ...], guilty: bool, how: str) -> int | None:
+    """Run a played card's effects in order; return who plays next (None: the hand ended)."""
+    c = Ctx(p, move, guilty, how)
     for e in effects:
-        op = e.op
-        if op == "skip":
-            skips += 1
-        elif op == "skip_all":
-            again = True
-        elif op == "reverse":
-            g.op_direction()
-            reversed_ = True
-            if g.n_alive == 2 and g.o["two_player_reverse"] == "skip" and not t.draw_val[move]:
-                skips += 1
-        elif op == "target":
-            target = choose_target(g, p)
-        elif op == "draw":
-            r = penalty(g, p, move, e, target, reversed_, guilty)
-            if r is True:
-                skips += 1
-            elif r is not None and r is not False:
-                victim_turn = r
-        elif op == "everyone_draws":
-            for q in others(g, p):
-                draw_n(g, q, e.n)
-                if g.outcome:
-                    return
-        elif op == "choose_color":
-            choose_color(g, p)
-        elif op == "discard_color":
-            discard_color(g, p, move)
-        elif op == "swap_hands":
-            swap_hands(g, p)
-        elif op == "pass_hands":
-            if g.hands[p]:
-                g.op_pass_hands()
-        elif op == "roulette":
-            if roulette(g, g.step(p)):
-                skips += 1
-        elif op == "flip_power":
-            flip_over(g, [*others(g, p), p] if e.who == "all" else [p])
-        elif op == "duel":
-            resume = duel(g, p, t.val[move >> 1])
+        PLAY[e.op].play(g, c, e)
         if g.outcome:
-            return
-    if victim_turn is not None:
-        g.op_turn(victim_turn)
-    elif again:
-        g.op_turn(p)
-    elif resume is not None:
-        g.op_turn(g.step(resume, 1 + skips))
-    else:
-        g.op_turn(g.step(p, 1 + skips))
+            return None
+    if c.again and g.alive[p]:
+        return p
+    return g.step(p)
 
 
-def others(g, p: int) -> list[int]:
-    """Every other player still in, in turn order from p."""
-    out = []
-    q = g.step(p)
-    while q != p and len(out) < g.n:
-        out.append(q)
-        q = g.step(q)
-    return out
+def _skip(g, c: Ctx, e: Effect) -> None:
+    owe(g, g.step(c.p))
 
 
-def penalty(g, p: int, move: int, e, target, reversed_: bool, guilty: bool):
-    """A 'draw' effect. Returns True (the victim is the next player and loses the turn), the
-    victim whose turn it now is (a stacked penalty waiting), or None."""
-    t = g.t
-    n = e.n
-    if target is not None:
-        victim = target
-    elif reversed_ and g.n_alive == 2 and g.o["two_player_reverse_draw"] == "player" and not g.pending:
+def _again(g, c: Ctx, e: Effect) -> None:
+    c.again = True
+
+
+def _reverse(g, c: Ctx, e: Effect) -> None:
+    g.op_direction()
+    c.reversed = True
+    if g.n_alive == 2 and g.o.two_player_reverse == "skip":
+        owe(g, g.step(c.p))
+
+
+def _target(g, c: Ctx, e: Effect) -> None:
+    g.decisions += 1
+    c.target = g.agents[c.p].choose_target(g, c.p, g.others(c.p))
+
+
+def _draw(g, c: Ctx, e: Effect) -> None:
+    """A penalty draw on the chosen player, or the next one (the player themself with two players
+    after a reverse, under two_player_reverse_draw = "player"); waits as a stackable penalty
+    under a stacking rule; may be challenged when the card has 'challenge'."""
+    t, p, move, n = g.t, c.p, c.move, e.n or 0
+    targeted = c.target is not None
+    if c.target is not None:
+        victim, c.target = c.target, None
+    elif c.reversed and g.n_alive == 2 and g.o.two_player_reverse_draw == "player" and c.how != "stack":
         victim = p
     else:
         victim = g.step(p)
+    if victim == p and not g.hands[p]:
+        return                                  # they went out with this card
+    kind = t.mkind[move]
     challengeable = t.restricted[move] and g.bluff
-    if g.stacking != "off" and e.lose_turn and target is None:
+    if g.stacking != "off" and e.lose_turn and not targeted:
+        pend = g.pend
         first = not g.pending
-        g.pending += n
-        g.pending_val = n
-        g.pending_kind = t.mkind[move]
-        g.pending_from = p
-        g.pending_challenge = (p, guilty) if challengeable and first else None
-        if g.pending > g.max_stack:
-            g.max_stack = g.pending
-        return victim
+        total = pend.total + n
+        g.op_pending(Pending(victim, total, n, kind, pend.cards + 1,
+                             (p, c.guilty) if challengeable and first else None))
+        if total > g.max_stack:
+            g.max_stack = total
+        return
     if challengeable:
-        return challenge(g, victim, p, n, guilty, e.lose_turn, p)
-    draw_n(g, victim, n)
+        return challenge(g, victim, p, n, c.guilty, e.lose_turn, kind)
+    draw_n(g, victim, n, PENALTY, kind)
     if e.lose_turn:
-        return lose_turn(g, p, victim)
-    return None
+        owe(g, victim)
 
 
-def challenge(g, victim: int, offender: int, n: int, guilty: bool, loses: bool, p: int):
-    """The victim of a 'challenge' card draws, or challenges it. Returns like :func:`penalty`."""
+def challenge(g, victim: int, offender: int, n: int, guilty: bool, loses: bool, kind: int) -> None:
+    """The victim of a 'challenge' card draws (and loses the turn), or challenges it: a guilty
+    offender draws the penalty instead; otherwise the challenger draws it plus the challenge
+    penalty and loses the turn."""
     g.decisions += 1
     if g.agents[victim].challenge(g, victim, offender):
-        g._ev(("challenge", victim, offender, guilty))
+        g.op_challenge(victim, offender, guilty)
         if guilty:
-            draw_n(g, offender, n)
-            return None
-        draw_n(g, victim, n + g.o["challenge_penalty"])
-        return lose_turn(g, p, victim)
-    draw_n(g, victim, n)
-    return lose_turn(g, p, victim) if loses else None
+            draw_n(g, offender, n, CHALLENGE)
+            return
+        draw_n(g, victim, n + g.o.challenge_penalty, CHALLENGE)
+        owe(g, victim)
+        return
+    draw_n(g, victim, n, PENALTY, kind)
+    if loses:
+        owe(g, victim)
 
 
 def respond_to_penalty(g, p: int) -> None:
-    """A stacked penalty waits for p: challenge it, stack on it, or draw it all and lose the turn."""
-    total = g.pending
-    if g.pending_challenge is not None:
-        offender, guilty = g.pending_challenge
-        g.pending_challenge = None
+    """A stacked penalty waits for p: challenge it, stack on it, or draw it all (the answer uses
+    p's turn; lost turns p owes stay owed)."""
+    pend = g.pend
+    if pend.challenge is not None:
+        offender, guilty = pend.challenge
+        g.op_pending(pend._replace(challenge=None))
         g.decisions += 1
         if g.agents[p].challenge(g, p, offender):
-            g.pending = 0
-            g._ev(("challenge", p, offender, guilty))
+            g.op_pending(NO_PENDING)
+            g.op_challenge(p, offender, guilty)
             if guilty:
-                draw_n(g, offender, total)
+                draw_n(g, offender, pend.total, CHALLENGE)
                 if g.outcome is None:
                     g.take_turn(p)
                 return
-            draw_n(g, p, total + g.o["challenge_penalty"])
+            draw_n(g, p, pend.total + g.o.challenge_penalty, CHALLENGE)
             if g.outcome is None:
                 g.op_turn(g.step(p))
             return
@@ -206,8 +209,8 @@ def respond_to_penalty(g, p: int) -> None:
         move = g.agents[p].stack(g, p, moves)
         if move is not None:
             return g.play(p, move, "stack")
-    g.pending = 0
-    draw_n(g, p, total)
+    g.op_pending(NO_PENDING)
+    _draw_pending(g, p, pend)
     if g.outcome is None:
         g.idle = 0
         g.op_turn(g.step(p))
@@ -221,11 +224,20 @@ def stack_moves(g, p: int) -> list[int]:
         cands += [f + f + 1 for f in hand if t.has_flex[f]]
     dv = t.draw_val
     if g.stacking == "same-kind":
-        return [m for m in cands if dv[m] and t.mkind[m] == g.pending_kind]
-    return [m for m in cands if dv[m] and dv[m] >= g.pending_val]
+        return [m for m in cands if dv[m] and t.mkind[m] == g.pend.kind]
+    return [m for m in cands if dv[m] and dv[m] >= g.pend.value]
 
 
-# ---------------------------------------------------------------- the other primitives
+def _everyone_draws(g, c: Ctx, e: Effect) -> None:
+    for q in g.others(c.p):
+        draw_n(g, q, e.n or 0, EVERYONE)
+        if g.outcome:
+            return
+
+
+def _choose_color(g, c: Ctx, e: Effect) -> None:
+    choose_color(g, c.p)
+
 
 def choose_color(g, p: int) -> None:
     if not g.t.colors:
@@ -234,47 +246,87 @@ def choose_color(g, p: int) -> None:
     g.op_color(g.agents[p].choose_color(g, p))
 
 
-def choose_target(g, p: int) -> int:
-    g.decisions += 1
-    return g.agents[p].choose_target(g, p, others(g, p))
-
-
-def discard_color(g, p: int, move: int) -> None:
+def _discard_color(g, c: Ctx, e: Effect) -> None:
     t = g.t
-    c = t.color[move >> 1]
-    if c < 0:
+    col = t.color[c.move >> 1]
+    if col < 0:
         return
-    for f in [f for f in g.hands[p] if t.color[f] == c]:
-        g.op_discard(p, f)
+    for f in [f for f in g.hands[c.p] if t.color[f] == col]:
+        g.op_discard(c.p, f)
 
 
-def swap_hands(g, p: int) -> None:
+def _swap_hands(g, c: Ctx, e: Effect) -> None:
+    p = c.p
     if not g.hands[p] or g.n_alive < 2:
+        return                                  # they went out with this card
+    g.decisions += 1
+    g.op_swap(p, g.agents[p].choose_swap(g, p, g.others(p)))
+
+
+def _pass_hands(g, c: Ctx, e: Effect) -> None:
+    if not g.hands[c.p]:
+        return                                  # they went out with this card
+    pass_hands(g, e.direction)
+
+
+def pass_hands(g, direction: str) -> None:
+    """Every player still in passes their hand on: left is seat + 1 (the way play starts), right is
+    seat - 1, "play" the current direction of play."""
+    d = g.dir if direction == "play" else (1 if direction == "left" else -1)
+    players = [q for q in range(g.n) if g.alive[q]]
+    if d < 0:
+        players.reverse()
+    g.op_pass_hands(tuple(players))
+
+
+def _steal(g, c: Ctx, e: Effect) -> None:
+    """The player takes a random card (the game's rng) from a player of their choice who holds
+    two or more cards: nobody is left without cards by someone else's card. Mercy applies."""
+    p = c.p
+    if not g.hands[p]:
+        return                                  # they went out with this card
+    players = [q for q in g.others(p) if len(g.hands[q]) >= 2]
+    if not players:
         return
     g.decisions += 1
-    q = g.agents[p].choose_swap(g, p, others(g, p))
-    g.op_swap(p, q)
+    q = g.agents[p].choose_steal(g, p, players)
+    hand = g.hands[q]
+    g.op_steal(p, q, hand[g.rng.randrange(len(hand))])
+    if g.mercy and len(g.hands[p]) >= g.mercy:
+        knock_out(g, p)
+    elif len(g.hands[p]) > g.max_hand:
+        g.max_hand = len(g.hands[p])
 
 
-def roulette(g, victim: int) -> bool:
-    """The victim names a colour and turns cards until one of it; True if they lose the turn."""
+def _roulette(g, c: Ctx, e: Effect) -> None:
+    victim = g.step(c.p)
+    roulette(g, victim)
+    owe(g, victim)
+
+
+def roulette(g, victim: int) -> None:
+    """The victim names a colour and turns cards until one of it (and then owes a lost turn)."""
     t = g.t
     g.decisions += 1
-    c = g.agents[victim].roulette_color(g, victim)
+    col = g.agents[victim].roulette_color(g, victim)
     mercy = g.mercy
     while True:
-        f = g.op_draw(victim)
+        f = g.op_draw(victim, ROULETTE)
         if f is None:
             break
         if mercy and len(g.hands[victim]) >= mercy:
             knock_out(g, victim)
             break
-        if t.color[f] == c:
+        if t.color[f] == col:
             break
     if len(g.hands[victim]) > g.max_hand:
         g.max_hand = len(g.hands[victim])
-    g.op_color(c)
-    return g.alive[victim]
+    if g.outcome is None:
+        g.op_color(col)
+
+
+def _flip_power(g, c: Ctx, e: Effect) -> None:
+    flip_over(g, [*g.others(c.p), c.p] if e.who == "all" else [c.p])
 
 
 def flip_power(g, p: int, green: bool) -> None:
@@ -303,80 +355,113 @@ def _all_red_turn_green(g) -> None:
                 g.op_power(q, True)
 
 
-def duel(g, starter: int, value: int) -> int:
-    """Everyone else discards a card showing the number, answers with a duel card (a new duel
-    with a doubled penalty), or draws the penalty. Returns the last duel starter.
+def _duel(g, c: Ctx, e: Effect) -> None:
+    duel(g, c.p, g.t.val[c.move >> 1])
 
-    The first player left without cards wins: the starter, when the duel card was their last
-    card (the duel still applies before scoring), or whoever empties their hand first. A discard
-    that empties a hand ends the duel at once; a last card played as a counter-duel still starts
-    its duel. A player who is out takes no further part."""
+
+def _nothing(g, c: Ctx, e: Effect) -> None:
+    """'challenge' marks the card (the 'draw' effect reads it); it does nothing by itself."""
+
+
+def duel(g, first: int, value: int) -> None:
+    """Once round the table from the player after ``first``, nobody answering twice: each player
+    discards a card showing the number, answers with a duel card (a counter-duel: the penalty
+    doubles, up to duel_penalty_max, for the players still to answer, who must now show the
+    counter-duel's number), or draws the penalty.
+
+    The first player left without cards wins: a plain discard that empties a hand ends the duel
+    at once; a duel card that was its player's last card (the first one or a counter-duel) still
+    runs its duel round the table, then that player wins. A player who is out takes no part."""
     t = g.t
-    pen = g.o["duel_penalty"]
-    out = None if g.hands[starter] else starter
-    while True:
-        answered = False
-        q = g.step(starter)
-        while q != starter:
-            if q == out:
-                q = g.step(q)
-                continue
-            answers = _duel_answers(t, value)
-            opts = [f for f in dict.fromkeys(g.hands[q]) if answers[f]]
-            if opts:
+    pmax = g.o.duel_penalty_max
+    d = Duel(first, value, g.o.duel_penalty, tuple(g.others(first)), -1 if g.hands[first] else first)
+    g.op_duel(d)
+    while d.to_answer:
+        q, rest = d.to_answer[0], d.to_answer[1:]
+        if g.alive[q] and q != d.out:
+            opts = _duel_options(g, q, d.value)
+            if not opts:
+                draw_n(g, q, d.penalty, DUEL)
+                if g.outcome:
+                    return
+            else:
                 g.decisions += 1
-                f = g.agents[q].duel(g, q, opts, value)
-                if t.duel[f]:
+                a = g.agents[q].duel(g, q, opts, d.value)
+                f = a >> 1
+                if a & 1:                       # a counter-duel
                     g.op_play(q, f + f, "duel")
-                    g.set_top(f + f)
-                    g.plays_by_kind[t.mkind[f + f]] += 1
-                    if not g.hands[q] and out is None:
+                    g.plays_by_seat_kind[q][t.mkind[f + f]] += 1
+                    out = d.out
+                    if not g.hands[q] and out < 0:
                         out = q
                     elif len(g.hands[q]) == 1 and g.uno_penalty:
                         uno_call(g, q)
-                    starter, value, pen, answered = q, t.val[f], pen * 2, True
-                    g.turns += 1            # a counter-duel counts as a turn: chains end at the cap
-                    if g.turns >= g.turn_cap:
-                        g.op_end(CAPPED, None)
-                        return q
-                    break
+                        if g.outcome:
+                            return
+                    d = Duel(first, t.val[f], max(d.penalty, min(2 * d.penalty, pmax)), rest, out)
+                    g.op_duel(d)
+                    continue
                 g.op_discard(q, f)
-                if not g.hands[q] and out is None:
-                    win(g, q)
-                    return starter
+                if not g.hands[q] and d.out < 0:
+                    g.op_duel(None)
+                    return win(g, q)
                 if len(g.hands[q]) == 1 and g.uno_penalty:
                     uno_call(g, q)
-            else:
-                draw_n(g, q, pen)
-                if g.outcome:
-                    return starter
-            q = g.step(q)
-        if not answered:
-            if out is not None:
-                win(g, out)
-            return starter
+                    if g.outcome:
+                        return
+        d = d._replace(to_answer=rest)
+        g.op_duel(d)
+    g.op_duel(None)
+    if d.out >= 0:
+        win(g, d.out)
 
 
-def _duel_answers(t, value: int) -> bytes:
-    """Per face: may it answer a duel on this number (it shows the number, or is a duel card)."""
-    key = ("duel", value)
-    got = t.cache.get(key)
-    if got is None:
-        got = t.cache[key] = bytes(t.duel[f] or (t.cat[f] == NUM and t.val[f] == value) for f in range(t.n_faces))
-    return got
+def _duel_options(g, q: int, value: int) -> list[int]:
+    """q's answers to a duel on this number: face*2 discards the card plainly (it shows the
+    number), face*2+1 plays it as a counter-duel (any duel card)."""
+    t = g.t
+    out = []
+    for f in dict.fromkeys(g.hands[q]):
+        if t.cat[f] == NUM and t.val[f] == value and not t.colorless[f]:
+            out.append(f + f)
+        if t.duel[f]:
+            out.append(f + f + 1)
+    return out
 
+
+# ---------------------------------------------------------------- UNO, jump-in
 
 def uno_call(g, p: int) -> None:
-    """p has one card left: p says UNO, or the next player may catch them (penalty draw)."""
+    """p has one card left: p says UNO, or any other player may catch them (penalty draw). The
+    players are asked in turn order from p; under uno_catch = "until-next-turn-ends" a missed
+    call stays open to be caught until the end of the next turn."""
     g.decisions += 1
-    if g.agents[p].say_uno(g, p):
-        g._ev(("uno", p, True))
+    said = g.agents[p].say_uno(g, p)
+    g.op_uno(p, said)
+    if said:
         return
-    catcher = g.step(p)
-    g.decisions += 1
-    if g.agents[catcher].catch_uno(g, catcher, p):
-        g._ev(("uno", p, False))
-        draw_n(g, p, g.uno_penalty)
+    if not catch(g, p) and g.o.uno_catch == "until-next-turn-ends" and g.outcome is None:
+        g.op_uno_window(p, g.turns + 1)
+
+
+def catch(g, p: int) -> bool:
+    """Every other player in turn may catch p; the first who does makes p draw the penalty."""
+    for q in g.others(p):
+        g.decisions += 1
+        if g.agents[q].catch_uno(g, q, p):
+            g.op_caught(q, p)
+            draw_n(g, p, g.uno_penalty, UNO)
+            return True
+    return False
+
+
+def close_uno_window(g) -> None:
+    """The end of the next turn after a missed UNO call: a last chance to catch it, while the
+    player still holds one card."""
+    p = g.uno_open
+    g.op_uno_window(-1, -1)
+    if g.outcome is None and g.alive[p] and len(g.hands[p]) == 1:
+        catch(g, p)
 
 
 def jump_in(g, p: int) -> None:
@@ -390,7 +475,7 @@ def jump_in(g, p: int) -> None:
         if key is None:
             return
         jumper = None
-        for q in others(g, last):
+        for q in g.others(last):
             same = [f for f in g.hands[q] if t.ident[f] == key]
             if same:
                 g.decisions += 1
@@ -409,27 +494,86 @@ def jump_in(g, p: int) -> None:
 
 # ---------------------------------------------------------------- the start card
 
+class StartCtx:
+    """The start card acts on ``p``, the first player (the dealer after a reverse)."""
+
+    __slots__ = ("f", "p")
+
+    def __init__(self, f: int, p: int):
+        self.f, self.p = f, p
+
+
 def start_effects(g, f: int, first: int) -> None:
-    """The start card's effect on the first player (classic start rule)."""
-    cur, skips = first, 0
+    """The start card's effects on the first player (classic start rule), then the first turn."""
+    c = StartCtx(f, first)
     for e in g.t.effects[2 * f]:
-        if e.op == "reverse":
-            g.op_direction()
-            cur = g.dealer
-        elif e.op == "skip":
-            skips += 1
-        elif e.op == "draw":
-            draw_n(g, cur, e.n)
-            skips += 1 if e.lose_turn else 0
-        elif e.op == "everyone_draws":
-            for q in range(g.n):
-                draw_n(g, q, e.n)
-        elif e.op == "choose_color":
-            choose_color(g, cur)
-        elif e.op == "roulette":
-            skips += 1 if roulette(g, cur) else 0
-        elif e.op == "flip_power" and e.who == "all":
-            flip_over(g, [q for q in range(g.n) if g.alive[q]])
+        PLAY[e.op].start(g, c, e)
         if g.outcome:
             return
-    g.op_turn(g.step(cur, skips) if skips else cur)
+    g.op_turn(c.p)
+
+
+def _start_reverse(g, c: StartCtx, e: Effect) -> None:
+    g.op_direction()
+    c.p = g.dealer
+
+
+def _start_skip(g, c: StartCtx, e: Effect) -> None:
+    owe(g, c.p)
+
+
+def _start_draw(g, c: StartCtx, e: Effect) -> None:
+    draw_n(g, c.p, e.n or 0, PENALTY, g.t.mkind[2 * c.f])
+    if e.lose_turn:
+        owe(g, c.p)
+
+
+def _start_everyone(g, c: StartCtx, e: Effect) -> None:
+    for q in range(g.n):
+        draw_n(g, q, e.n or 0, EVERYONE)
+        if g.outcome:
+            return
+
+
+def _start_color(g, c: StartCtx, e: Effect) -> None:
+    choose_color(g, c.p)
+
+
+def _start_roulette(g, c: StartCtx, e: Effect) -> None:
+    roulette(g, c.p)
+    owe(g, c.p)
+
+
+def _start_flip(g, c: StartCtx, e: Effect) -> None:
+    if e.who == "all":
+        flip_over(g, [q for q in range(g.n) if g.alive[q]])
+
+
+def _start_nothing(g, c: StartCtx, e: Effect) -> None:
+    """Needs someone to have played the card (skip all, discard all, swaps, passes, duels,
+    steals, another turn, a chosen victim): as the start card it does nothing."""
+
+
+class Handler(NamedTuple):
+    play: Callable[..., None]           # (game, Ctx, Effect): the card was played
+    start: Callable[..., None]          # (game, StartCtx, Effect): the card was turned as start card
+
+
+PLAY: dict[str, Handler] = {
+    "skip": Handler(_skip, _start_skip),
+    "skip_all": Handler(_again, _start_nothing),
+    "reverse": Handler(_reverse, _start_reverse),
+    "draw": Handler(_draw, _start_draw),
+    "everyone_draws": Handler(_everyone_draws, _start_everyone),
+    "target": Handler(_target, _start_nothing),
+    "choose_color": Handler(_choose_color, _start_color),
+    "discard_color": Handler(_discard_color, _start_nothing),
+    "swap_hands": Handler(_swap_hands, _start_nothing),
+    "pass_hands": Handler(_pass_hands, _start_nothing),
+    "roulette": Handler(_roulette, _start_roulette),
+    "flip_power": Handler(_flip_power, _start_flip),
+    "duel": Handler(_duel, _start_nothing),
+    "challenge": Handler(_nothing, _start_nothing),
+    "steal": Handler(_steal, _start_nothing),
+    "play_again": Handler(_again, _start_nothing),
+}

@@ -9,6 +9,11 @@ Moves are ints: ``face * 2 + side`` (side 1 = the card's flex side).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from deckgen.effects import Effect
+
 
 class Agent:
     name = "base"
@@ -40,9 +45,14 @@ class Agent:
     def choose_swap(self, g, p: int, players: list[int]) -> int:
         return self.choose_target(g, p, players)
 
-    def duel(self, g, p: int, cards: list[int], value: int) -> int:
-        """A face to discard (a card showing the number) or a duel card to answer with."""
-        return cards[g.rng.randrange(len(cards))]
+    def choose_steal(self, g, p: int, players: list[int]) -> int:
+        """The player to take a random card from."""
+        return self.choose_target(g, p, players)
+
+    def duel(self, g, p: int, answers: list[int], value: int) -> int:
+        """An answer to a duel on this number: face*2 discards a card showing the number,
+        face*2+1 plays a duel card as a counter-duel."""
+        return answers[g.rng.randrange(len(answers))]
 
     def say_uno(self, g, p: int) -> bool:
         return True
@@ -79,16 +89,97 @@ class RandomAgent(Agent):
         return g.rng.random() < 0.5
 
 
+class View(NamedTuple):
+    """What the greedy agent's valuation of one effect may look at."""
+
+    g: Any
+    p: int
+    move: int
+    leader: int
+    leader_next: bool
+
+
+def _v_draw(v: View, e: Effect) -> float:
+    attack = 300 if v.leader_next and e.lose_turn and v.g.t.draw_val[v.move] else 0
+    return 10 * (e.n or 0) + attack
+
+
+def _v_everyone(v: View, e: Effect) -> float:
+    return 10 * (e.n or 0)
+
+
+def _v_skip(v: View, e: Effect) -> float:
+    return 300 if v.leader_next else 0      # attack the leader
+
+
+def _v_target(v: View, e: Effect) -> float:
+    return 0 if v.leader_next else 10       # a chosen victim: the leader, wherever they sit
+
+
+def _v_discard_color(v: View, e: Effect) -> float:
+    t, g = v.g.t, v.g
+    c = t.color[v.move >> 1]
+    return 15 * sum(1 for f in g.hands[v.p] if c >= 0 and t.color[f] == c)
+
+
+def _v_swap(v: View, e: Effect) -> float:
+    g = v.g
+    return 10 * (len(g.hands[v.p]) - len(g.hands[v.leader]))
+
+
+def _v_roulette(v: View, e: Effect) -> float:
+    return 150 if v.leader_next else 20
+
+
+def _v_steal(v: View, e: Effect) -> float:
+    return 60 if len(v.g.hands[v.leader]) <= 2 else -15
+
+
+def _v_again(v: View, e: Effect) -> float:
+    return 40
+
+
+def _v_duel(v: View, e: Effect) -> float:
+    return 20
+
+
+def _v_zero(v: View, e: Effect) -> float:
+    return 0
+
+
+# how the greedy agent values each effect primitive of a card it could play
+VALUES: dict[str, Callable[[View, Effect], float]] = {
+    "skip": _v_skip,
+    "skip_all": _v_skip,
+    "reverse": _v_zero,
+    "draw": _v_draw,
+    "everyone_draws": _v_everyone,
+    "target": _v_target,
+    "choose_color": _v_zero,
+    "discard_color": _v_discard_color,
+    "swap_hands": _v_swap,
+    "pass_hands": _v_zero,
+    "roulette": _v_roulette,
+    "flip_power": _v_zero,
+    "duel": _v_duel,
+    "challenge": _v_zero,
+    "steal": _v_steal,
+    "play_again": _v_again,
+}
+
+
 class GreedyAgent(Agent):
     """Keeps wilds for when nothing else plays, dumps its highest-point card, attacks the
-    leader (the opponent with fewest cards) with draw cards, skips and targeted effects,
-    stacks whenever it can, never forgets UNO and always catches."""
+    leader (the opponent with fewest cards) with draw cards, skips and targeted effects (each
+    effect valued by :data:`VALUES`), stacks whenever it can, never forgets UNO and always
+    catches."""
 
     name = "greedy"
 
     def choose_play(self, g, p, moves, may_draw):
         t = g.t
-        leader_next = _leader(g, p) == g.step(p)
+        leader = _leader(g, p)
+        view = View(g, p, -1, leader, leader == g.step(p))
         best, best_score = moves[0], None
         for m in moves:
             f = m >> 1
@@ -97,11 +188,10 @@ class GreedyAgent(Agent):
                 score -= 200                      # keep wilds
             if m & 1:
                 score -= 5                        # keep the Power card green when it costs nothing
-            score += 10 * sum(e.n or 0 for e in t.effects[m] if e.op in ("draw", "everyone_draws"))
-            if not leader_next and any(e.op == "target" for e in t.effects[m]):
-                score += 10                       # a chosen victim: the leader, wherever they sit
-            if leader_next and (t.draw_val[m] or any(e.op in ("skip", "skip_all") for e in t.effects[m])):
-                score += 300                      # attack the leader
+            effects = t.effects[m]
+            if effects:
+                v = view._replace(move=m)
+                score += sum(VALUES[e.op](v, e) for e in effects)
             if best_score is None or score > best_score:
                 best, best_score = m, score
         return best
@@ -129,12 +219,17 @@ class GreedyAgent(Agent):
     def choose_swap(self, g, p, players):
         return min(players, key=lambda q: (len(g.hands[q]), q))
 
-    def duel(self, g, p, cards, value):
+    def choose_steal(self, g, p, players):
+        return min(players, key=lambda q: (len(g.hands[q]), q))
+
+    def duel(self, g, p, answers, value):
+        """A plain discard of its highest-point card showing the number, keeping duel cards;
+        else a counter-duel."""
         t = g.t
-        plain = [f for f in cards if not t.duel[f]]
+        plain = [a for a in answers if not a & 1]
         if plain:
-            return max(plain, key=lambda f: (t.points[f], -f))
-        return cards[0]
+            return max(plain, key=lambda a: (not t.duel[a >> 1], t.points[a >> 1], -a))
+        return answers[0]
 
 
 def _leader(g, p: int) -> int:

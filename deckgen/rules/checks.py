@@ -9,7 +9,7 @@ import statistics
 
 from deckgen.errors import Finding, error, warning
 from deckgen.model import NUMBER, WILD, Deck
-from deckgen.rules.options import OPTIONS, PRESETS
+from deckgen.options import OPTIONS, PRESETS
 
 DEFAULT_GAMES = 200          # games per table size, at most
 TURN_BUDGET = 12_000         # turns per table size for check's simulation (long games cost fewer games)
@@ -41,38 +41,49 @@ def card_rule_findings(deck: Deck) -> list[Finding]:
     def opt_error(name: str, message: str, hint: str) -> None:
         # a rule the preset or the manifest chose is an error; one merely left at the library
         # default (the challenge, on unless a preset says otherwise) never applies: a warning
-        chosen = name in PRESETS.get(deck.rules_preset, {}) or o.get(name) != OPTIONS[name].default
+        chosen = name in PRESETS.get(deck.rules_preset, {}) or getattr(o, name) != OPTIONS[name].default
         make = error if chosen else warning
         out.append(make("rule-needs-card", f"rules.options.{name}", message, file=f, hint=hint))
 
     numbers = {c.value for c in deck.cards if deck.kinds[c.kind].category == NUMBER}
     sides = list(_side_kinds(deck))
-    if o.get("seven_zero"):
+    if o.seven_zero:
         missing = [v for v in (7, 0) if v not in numbers]
         if missing:
             opt_error("seven_zero", "the 7-0 rule needs number cards 7 and 0; the deck has no "
                       + " and no ".join(str(v) for v in missing), "add them or set seven_zero = false")
-    if o.get("stacking") != "off" and not any(k.is_draw and _loses_turn(k) for _, k, _ in sides):
+    if o.stacking != "off" and not any(k.is_draw and _loses_turn(k) for _, k, _ in sides):
         opt_error("stacking", "stacking needs draw cards (a 'draw' effect) and the deck has none",
                   "add draw cards or set stacking = \"off\"")
-    if o.get("challenge") and not any(k.has("challenge") for _, k, _ in sides):
+    if o.challenge and not any(k.has("challenge") for _, k, _ in sides):
         opt_error("challenge", "the challenge rule needs a card with the 'challenge' effect (a Wild Draw Four)",
                   "add one or set challenge = false")
-    if o.get("mercy_limit") and o["mercy_limit"] <= deck.hand_size:
-        opt_error("mercy_limit", f"a Mercy limit of {o['mercy_limit']} knocks every player out at the deal "
+    if o.mercy_limit and o.mercy_limit <= deck.hand_size:
+        opt_error("mercy_limit", f"a Mercy limit of {o.mercy_limit} knocks every player out at the deal "
                   f"({deck.hand_size} cards each)", f"use a limit above {deck.hand_size}, or 0 to turn it off")
     default = OPTIONS["two_player_reverse_draw"].default
-    if o.get("two_player_reverse_draw") != default and not any(
+    if o.two_player_reverse_draw != default and not any(
             k.has("reverse") and k.is_draw for _, k, _ in sides):
         out.append(warning("rule-unused", "rules.options.two_player_reverse_draw",
                            "the option names a card that reverses and makes the next player draw; the deck has none",
                            file=f))
-    if o.get("jump_in") and not any(c.count >= 2 and c.color and not c.colorless for c in deck.cards):
+    if o.jump_in and not any(c.count >= 2 and c.color and not c.colorless for c in deck.cards):
         out.append(warning("rule-unused", "rules.options.jump_in",
                            "jump-in needs two identical coloured cards and every coloured card is unique", file=f))
-    if o.get("duel_penalty") != OPTIONS["duel_penalty"].default and not any(c.duel for c in deck.cards):
+    if o.duel_penalty != OPTIONS["duel_penalty"].default and not any(c.duel for c in deck.cards):
         out.append(warning("rule-unused", "rules.options.duel_penalty",
                            "the duel penalty is set but no card is a duel card", file=f))
+    if o.duel_penalty_max != OPTIONS["duel_penalty_max"].default and not any(c.duel for c in deck.cards):
+        out.append(warning("rule-unused", "rules.options.duel_penalty_max",
+                           "the largest duel penalty is set but no card is a duel card", file=f))
+    if o.uno_catch != OPTIONS["uno_catch"].default and not o.uno_penalty:
+        out.append(warning("rule-unused", "rules.options.uno_catch",
+                           "the UNO catch window is set but the UNO call is off (uno_penalty = 0)", file=f))
+    if o.duel_penalty_max < o.duel_penalty:
+        out.append(warning("rule-conflict", "rules.options.duel_penalty_max",
+                           f"duel_penalty_max ({o.duel_penalty_max}) is below duel_penalty ({o.duel_penalty}): "
+                           "a duel starts at duel_penalty and counter-duels never raise it",
+                           file=f, hint=f"set duel_penalty_max to at least {o.duel_penalty}"))
     out.extend(_effect_findings(deck, sides, f))
     return out
 
@@ -94,30 +105,32 @@ def _effect_findings(deck: Deck, sides, f) -> list[Finding]:
     colored = any(c.color and not c.colorless for c in deck.cards)
     for card, kind, where in sides:
         ops = [e.op for e in kind.effects]
-        if "flip_power" in ops and not o.get("power_cards"):
-            bad(where, "effect-not-playable", f"'{card.id}' turns Power cards over but the Power-card rule is off",
+        if "flip_power" in ops and not o.power_cards:
+            bad(where, "effect-not-playable",
+                f"'{card.name(deck.language)}' turns Power cards over but the Power-card rule is off",
                 "set power_cards = true (with Power cards) or remove the effect")
         if "discard_color" in ops and (kind.category == WILD or not card.color):
-            bad(where, "effect-not-playable", f"'{card.id}' discards its colour but has no colour",
+            bad(where, "effect-not-playable", f"'{card.name(deck.language)}' discards its colour but has no colour",
                 "give the card a colour or remove 'discard_color'")
         if "target" in ops and "draw" not in ops[ops.index("target"):]:
-            bad(where, "effect-not-playable", f"'{card.id}': 'target' chooses the victim of a following 'draw' "
+            bad(where, "effect-not-playable", f"'{card.name(deck.language)}': 'target' chooses the victim of a following 'draw' "
                 "and none follows", "put a draw effect after 'target'")
         if "challenge" in ops and "draw" not in ops:
-            bad(where, "effect-not-playable", f"'{card.id}': a 'challenge' card must make someone draw",
+            bad(where, "effect-not-playable", f"'{card.name(deck.language)}': a 'challenge' card must make someone draw",
                 "add a draw effect or remove 'challenge'")
         if "duel" in ops and card.value is None:
-            bad(where, "effect-not-playable", f"'{card.id}' starts a duel but has no number to duel on",
+            bad(where, "effect-not-playable", f"'{card.name(deck.language)}' starts a duel but has no number to duel on",
                 "a duel needs a number card: use duel = true on a number card entry")
         if ("roulette" in ops or "choose_color" in ops) and not colored:
-            bad(where, "effect-not-playable", f"'{card.id}' names a colour but no card has one",
+            bad(where, "effect-not-playable", f"'{card.name(deck.language)}' names a colour but no card has one",
                 "add coloured cards")
     for card in deck.cards:
-        if card.flip_icon and not o.get("power_cards"):
-            bad(card.where, "effect-not-playable", f"'{card.id}' has a flip icon but the Power-card rule is off",
+        if card.flip_icon and not o.power_cards:
+            bad(card.where, "effect-not-playable",
+                f"'{card.name(deck.language)}' has a flip icon but the Power-card rule is off",
                 "set power_cards = true (with Power cards) or remove flip_icon")
         if card.duel and card.value is None:
-            bad(card.where, "effect-not-playable", f"'{card.id}' is a duel card without a number to duel on",
+            bad(card.where, "effect-not-playable", f"'{card.name(deck.language)}' is a duel card without a number to duel on",
                 "give it a value")
     return out
 
@@ -166,7 +179,8 @@ def findings_from(deck: Deck, rep: dict) -> list[Finding]:
     for k, v in totals.items():
         if v == 0:
             out.append(warning("kind-never-played", f"kinds.{k}",
-                               f"no '{k}' card was played in any simulated game", file=f,
+                               f"no '{deck.kinds[k].names.get(deck.language) if k in deck.kinds else k}' card was "
+                               "played in any simulated game", file=f,
                                hint="check that the rules let this card be played"))
     medians = [t["turns"]["median"] for t in tables]
     if len(tables) >= 3:

@@ -1,50 +1,55 @@
-"""The game: setup, turns and the rules of games.md, driven by a compiled deck and its options.
+"""The game: setup and turns, driven by a compiled deck and its rule options (docs/rules.md).
 
 ``Game(table, n_players, seed, agents).run()`` plays one hand to its end (finished, stalled or
-capped) and keeps counters for the simulation report. Card effects are executed in
-:mod:`deckgen.rules.actions`; this module holds the turn structure.
+capped) and keeps counters for the reports. Card effects are executed by the handlers of
+:mod:`deckgen.rules.actions`; this module holds the turn structure:
+
+  - a penalty waiting for the player (stacking) is answered first, and the answer uses the turn;
+  - otherwise a player who owes lost turns loses this one (one owed turn served);
+  - otherwise they play a legal card or draw.
 """
 
 from __future__ import annotations
 
-import random
-
 from deckgen.rules import actions
-from deckgen.rules.state import CAPPED, FINISHED, STALLED, State
+from deckgen.rules.record import CAUSES, TRACE_EVERY, TRACE_MAX
+from deckgen.rules.state import CAPPED, STALLED, State, shuffled
 from deckgen.rules.table import NUM, WLD, Table
+
+NO_PLAY = CAUSES.index("no_play")
+_DOUBLE = (2).__mul__            # face -> its regular-side move, in C (legal_moves is the hottest query)
+_PLUS_ONE = (1).__add__
 
 
 class Game(State):
-    def __init__(self, table: Table, n_players: int, seed, agents, record: bool = True, dealer: int | None = None):
-        super().__init__(table, n_players, record)
-        self.rng = random.Random(seed)
+    def __init__(self, table: Table, n_players: int, seed, agents, record: bool = True,
+                 dealer: int | None = None):
+        super().__init__(table, n_players, seed, record)
         self.agents = agents if isinstance(agents, (list, tuple)) else [agents] * n_players
         o = table.opts
         self.o = o
         self.dealer = n_players - 1 if dealer is None else dealer
-        self.turn_cap = o["turn_cap"]
-        self.draw_one = o["no_playable_card"] == "draw-one"
-        self.must_play_drawn = o["play_drawn"] == "must"
-        self.may_draw = o["may_draw_instead"]
-        self.stacking = o["stacking"]
-        self.mercy = o["mercy_limit"]
-        self.uno_penalty = o["uno_penalty"]
-        self.power_rule = o["power_cards"] and table.any_flex
+        self.turn_cap = o.turn_cap
+        self.draw_one = o.no_playable_card == "draw-one"
+        self.must_play_drawn = o.play_drawn == "must"
+        self.may_draw = o.may_draw_instead
+        self.stacking = o.stacking
+        self.mercy = o.mercy_limit
+        self.uno_penalty = o.uno_penalty
+        self.power_rule = o.power_cards and table.any_flex
         self.flex_rule = table.any_flex
-        self.bluff = o["challenge"]
-        self.restrict = o["wild_draw_four_legal"]
-        self.jump_in = o["jump_in"]
-        self.lose_turn = [False] * n_players
-        self.pending = 0          # stacked penalty waiting for the current player
-        self.pending_val = 0
-        self.pending_kind = -1
-        self.pending_from = -1
-        self.pending_challenge = None   # (offender, guilty) when the pending card may be challenged
+        self.bluff = o.challenge
+        self.restrict = o.wild_draw_four_legal
+        self.jump_in = o.jump_in
         self.idle = 0
-        self.turns = self.decisions = self.flex_plays = self.power_flips = 0
+        self.decisions = self.flex_plays = self.power_flips = 0
         self.max_stack = 0
         self.max_hand = 0
-        self.plays_by_kind = [0] * len(table.kinds)
+        nk = len(table.kinds)
+        self.penalty_by_kind = [0] * nk
+        self.plays_by_seat_kind = [[0] * nk for _ in range(n_players)]
+        self.trace: list[tuple[int, int, tuple[int, ...]]] = []
+        self.next_trace = 0
         self.score = 0
 
     # ---------------------------------------------------------------- setup
@@ -52,22 +57,20 @@ class Game(State):
         """Shuffle (or take this stacked order, bottom first), deal, turn the start card."""
         t = self.t
         if order is None:
-            order = list(t.deck_faces)
-            self.rng.shuffle(order)
+            order = shuffled(self.rng, list(t.deck_faces))
         self.op_shuffle(list(order))
         first = self.step(self.dealer)
-        for _ in range(t.hand_size):
-            p = first
-            for _ in range(self.n):
-                if self.op_draw(p, "deal") is None:
-                    return self.op_end(STALLED, None)
-                p = self.step(p)
+        players = [first]
+        while len(players) < self.n:
+            players.append(self.step(players[-1]))
+        if not self.op_deal(tuple(players), t.hand_size):
+            return self.op_end(STALLED, None)
         self.max_hand = max(len(h) for h in self.hands)
         self._turn_start_card(first)
 
     def _turn_start_card(self, first: int) -> None:
         t = self.t
-        number_only = self.o["start_card"] == "number-only"
+        number_only = self.o.start_card == "number-only"
         for _ in range(len(self.draw_pile) + 1):
             if not self.draw_pile:
                 break
@@ -75,11 +78,10 @@ class Game(State):
             if number_only and t.cat[f] != NUM:
                 self.op_aside()
                 continue
-            if not number_only and t.cat[f] == WLD and any(e.op == "draw" for e in t.effects[2 * f]):
+            if not number_only and t.cat[f] == WLD and t.draw_val[2 * f]:
                 self.op_return(self.rng.randrange(len(self.draw_pile)))
                 continue
             self.op_start()
-            self.set_top(2 * f)
             return actions.start_effects(self, f, first)
         self.op_turn(first)
         self.op_end(STALLED, None)
@@ -89,23 +91,71 @@ class Game(State):
         if not self.draw_pile and not self.discard:
             self.setup()
         cap = self.turn_cap
+        turn = self.turn
         while self.outcome is None:
-            if self.turns >= cap:
-                self.op_end(CAPPED, None)
-                break
-            self.turn()
+            if self.turns >= self.next_trace:
+                if self.turns >= cap:
+                    self.op_end(CAPPED, None)
+                    break
+                self.sample()
+            turn()
         return self
 
+    @property
+    def plays_by_kind(self) -> list[int]:
+        """Cards played per kind index, every seat."""
+        return [sum(col) for col in zip(*self.plays_by_seat_kind, strict=True)]
+
+    def sample(self) -> None:
+        """A hand-size sample for the record (every TRACE_EVERY turns, at most TRACE_MAX)."""
+        self.next_trace = min(self.turns + TRACE_EVERY, self.turn_cap)    # run() checks the cap here too
+        if len(self.trace) < TRACE_MAX:
+            if self.n_alive == self.n:
+                sizes = tuple(map(len, self.hands))
+            else:
+                sizes = tuple([len(h) if a else -1 for h, a in zip(self.hands, self.alive, strict=True)])
+            self.trace.append((self.turns, len(self.draw_pile), sizes))
+
     def turn(self) -> None:
+        """One turn of the current player: answer a waiting penalty, serve a lost turn, or play
+        (take_turn, inlined here: this is the engine's hottest path)."""
         p = self.cur
         self.turns += 1
-        if self.pending and self.alive[p]:      # a penalty waits for p, lost turn or not
-            return actions.respond_to_penalty(self, p)
-        if self.lose_turn[p] or not self.alive[p]:
-            self.lose_turn[p] = False
+        if not self.alive[p]:
             self.op_turn(self.step(p))
-            return
-        self.take_turn(p)
+        elif self.pending and (self.pend.victim == p or not self.alive[self.pend.victim]):
+            actions.respond_to_penalty(self, p)
+        elif self.any_owed and self.owed[p]:
+            self.op_owe(p, self.owed[p] - 1)
+            self.op_turn(self.step(p))
+        else:
+            moves = self.legal_moves(p)
+            if moves:
+                self.decisions += 1
+                move = self.agents[p].choose_play(self, p, moves, self.may_draw)
+                if move is not None:
+                    self.play(p, move)
+                elif self.may_draw:
+                    self.no_play(p)
+                else:
+                    self.play(p, moves[0])      # drawing instead is not allowed: a card is played
+            else:
+                self.no_play(p)
+        if self.uno_open >= 0 and self.turns >= self.uno_closes:
+            actions.close_uno_window(self)
+
+    def next_to_act(self) -> int:
+        """Who acts next: from the current player on, the first who must answer a waiting
+        penalty or owes no lost turn (a query: nothing changes)."""
+        owed = list(self.owed)
+        q = self.cur
+        for _ in range(sum(owed) + self.n + 1):
+            if self.alive[q] and ((self.pending and self.pend.victim == q) or not owed[q]):
+                return q
+            if self.alive[q]:
+                owed[q] -= 1
+            q = self.step(q)
+        return q
 
     def take_turn(self, p: int) -> None:
         """p plays a legal card of their choice, or draws."""
@@ -122,16 +172,14 @@ class Game(State):
     def legal_moves(self, p: int) -> list[int]:
         """Every distinct legal move of player p now (face*2 + side)."""
         t = self.t
-        key = -1 if self.colorless else ((self.sym + 1) * 128 + (self.val + 1)) * 4096 + (self.color + 1)
+        key = self.key
         entry = t.cache.get(key)
         if entry is None:
             entry = t.legal(key, self.sym, self.val, self.color)
-        reg = entry[0]
-        hand = dict.fromkeys(self.hands[p])
-        moves = [f + f for f in hand if reg[f]]
+        hand = set(self.hands[p])
+        moves = list(map(_DOUBLE, hand.intersection(entry[2])))
         if self.flex_rule and (self.power[p] or not self.power_rule):
-            flex = entry[1]
-            moves += [f + f + 1 for f in hand if flex[f]]
+            moves += map(_PLUS_ONE, map(_DOUBLE, hand.intersection(entry[3])))
         if t.any_restricted and not self.bluff and moves:
             moves = self._restrict(p, moves)
         return moves
@@ -141,7 +189,7 @@ class Game(State):
         t = self.t
         if t.has_flex[f] or (t.any_restricted and t.restricted[f + f]):
             return [m for m in self.legal_moves(p) if m >> 1 == f]
-        key = -1 if self.colorless else ((self.sym + 1) * 128 + (self.val + 1)) * 4096 + (self.color + 1)
+        key = self.key
         entry = t.cache.get(key)
         if entry is None:
             entry = t.legal(key, self.sym, self.val, self.color)
@@ -151,12 +199,14 @@ class Game(State):
         restricted = self.t.restricted
         if not any(restricted[m] for m in moves) or self.restrict == "always":
             return moves
-        if self.restricted_play_legal(p, moves, None):
+        if self.restricted_play_legal(p, moves):
             return moves
         return [m for m in moves if not restricted[m]]
 
-    def restricted_play_legal(self, p: int, moves: list[int] | None, played: int | None) -> bool:
-        """Whether a 'challenge' card may be played now (played: the face already taken out)."""
+    def restricted_play_legal(self, p: int, moves: list[int] | None) -> bool:
+        """Whether a 'challenge' card may be played now: always; without a card of the current
+        colour; or without another playable card (other 'challenge' cards do not count, or two of
+        them could never be played)."""
         t = self.t
         if self.restrict == "always":
             return True
@@ -176,7 +226,7 @@ class Game(State):
     def no_play(self, p: int) -> None:
         """No card played from the hand: draw one (may play it) or draw until playable."""
         while True:
-            f = self.op_draw(p)
+            f = self.op_draw(p, NO_PLAY)
             if f is None:
                 return self.pass_turn(p, idle=True)
             if self.mercy and len(self.hands[p]) >= self.mercy:
@@ -209,29 +259,39 @@ class Game(State):
         self.op_turn(self.step(p))
 
     def play(self, p: int, move: int, how: str = "play") -> None:
+        """p plays a card: its effects apply in order, then p wins (an empty hand), may be caught
+        without UNO (one card), and the turn goes to the one player the effects name."""
         t = self.t
         guilty = False
-        if t.restricted[move]:
-            guilty = not self.restricted_play_legal(p, None, None)
+        if t.any_restricted and t.restricted[move]:
+            guilty = not self.restricted_play_legal(p, None)
         self.op_play(p, move, how)
         self.idle = 0
-        self.plays_by_kind[t.mkind[move]] += 1
+        self.plays_by_seat_kind[p][t.mkind[move]] += 1
         if move & 1:
             self.flex_plays += 1
             actions.flip_power(self, p, False)
-        self.set_top(move)
         effects = t.effects[move]
         if effects:
-            actions.apply(self, p, move, effects, guilty)
+            after = actions.apply(self, p, move, effects, guilty, how)
+            if after is None:
+                return
+            nxt = after
         else:
-            self.op_turn(self.step(p))
+            nxt = (p + self.dir) % self.n if self.n_alive == self.n else self.step(p)
         hand = self.hands[p]
-        if not hand:
-            if self.outcome is None:
-                actions.win(self, p)
-        elif len(hand) == 1 and self.uno_penalty and self.outcome is None:
+        if len(hand) > 1:
+            pass
+        elif not self.alive[p]:
+            pass                                # knocked out by their own card (a steal)
+        elif not hand:
+            return actions.win(self, p)
+        elif self.uno_penalty:
             actions.uno_call(self, p)
-        if self.jump_in and how != "jump" and self.outcome is None and not self.pending:
+            if self.outcome is not None:
+                return
+        self.op_turn(nxt)
+        if self.jump_in and how != "jump" and not self.pending:
             actions.jump_in(self, p)
 
 
@@ -243,4 +303,4 @@ def play_game(table: Table, n_players: int, seed, agents, record: bool = False, 
     return game.run()
 
 
-__all__ = ["CAPPED", "FINISHED", "STALLED", "Game", "play_game"]
+__all__ = ["CAPPED", "STALLED", "Game", "play_game"]

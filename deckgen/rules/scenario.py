@@ -24,9 +24,7 @@ def table_for(deck, **options: Any) -> Table:
     from deckgen import manifest
 
     d = manifest.load_deck(deck) if isinstance(deck, str) else deck
-    opts = dict(d.rule_options)
-    opts.update(options)
-    return compile_deck(d, opts)
+    return compile_deck(d, d.rule_options.replace(**options))
 
 
 def face(t: Table, card_id: str) -> int:
@@ -52,8 +50,9 @@ def color(t: Table, name: str) -> int:
 class Scripted(Agent):
     """Plays what it is told, in order; falls back to the first legal choice.
 
-    plays: card specs ("red-5", "x@flex") or "draw"; colors: colour ids; targets: seats;
-    challenge/stack/uno/catch: fixed answers; duel: card ids to answer duels with."""
+    plays: card specs ("red-5", "x@flex") or "draw"; colors: colour ids; targets: seats (for
+    'target', hand swaps and steals); challenge/stack/uno/catch: fixed answers; duel: card ids to
+    answer duels with ("red-7", or "red-7@counter" for a counter-duel)."""
 
     name = "scripted"
 
@@ -101,12 +100,16 @@ class Scripted(Agent):
     def choose_target(self, g, p, players):
         return self.targets.popleft() if self.targets else players[0]
 
-    def duel(self, g, p, cards, value):
+    def duel(self, g, p, answers, value):
+        """Answers from ``duel``: "red-7" discards it plainly (or counter-duels when it cannot be
+        discarded), "red-7@counter" plays it as a counter-duel."""
         if self.duels:
-            f = face(g.t, self.duels.popleft())
-            assert f in cards
-            return f
-        return cards[0]
+            cid, _, how = self.duels.popleft().partition("@")
+            f = face(g.t, cid)
+            a = f + f + 1 if how == "counter" or f + f not in answers else f + f
+            assert a in answers, f"{cid} is not a duel answer here"
+            return a
+        return answers[0]
 
     def say_uno(self, g, p):
         return self.do_uno
@@ -131,5 +134,6 @@ def situation(deck, hands: list[list[str]], top: str, *, color_id: str | None = 
     g.set_top(move(t, top))
     if color_id is not None:
         g.color = color(t, color_id)
+        g.key = g.pile_key()
     g.cur = cur
     return g

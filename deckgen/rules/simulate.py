@@ -11,12 +11,13 @@ import multiprocessing
 import os
 import statistics
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from deckgen.errors import DeckgenError, error
 from deckgen.progress import Progress
 from deckgen.rules.agents import AGENTS, make_agent
 from deckgen.rules.engine import Game
+from deckgen.rules.record import CAUSES, GameRecord
 from deckgen.rules.state import CAPPED, FINISHED, STALLED
 from deckgen.rules.table import Table, compile_deck
 
@@ -30,11 +31,24 @@ def game_seed(seed: int, players: int, index: int) -> str:
     return f"{seed}:{players}:{index}"
 
 
-def play_record(table: Table, agent, seed: int, players: int, index: int) -> tuple:
-    """One game, reduced to the numbers the report needs."""
+def play_record(table: Table, agent, seed: int, players: int, index: int) -> GameRecord:
+    """One game, reduced to the numbers the reports need."""
     g = Game(table, players, game_seed(seed, players, index), agent, record=False).run()
-    return (g.outcome, g.winner, g.turns, g.decisions, g.draws, g.reshuffles, g.dry, g.knockouts,
-            g.max_stack, g.max_hand, g.flex_plays, g.power_flips, tuple(g.plays_by_kind))
+    return record_of(g)
+
+
+def record_of(g: Game) -> GameRecord:
+    """The counters of a played game."""
+    held = [0] * len(g.t.kinds)
+    mkind = g.t.mkind
+    for hand in g.hands:
+        for f in hand:
+            held[mkind[f + f]] += 1
+    return GameRecord(
+        g.outcome or CAPPED, g.winner, g.turns, g.decisions, g.draws, g.reshuffles, g.dry, g.knockouts,
+        g.max_stack, g.max_hand, g.flex_plays, g.power_flips, tuple(g.plays_by_kind), tuple(g.by_cause),
+        tuple(g.penalty_by_kind), tuple(tuple(row) for row in g.plays_by_seat_kind), tuple(held),
+        tuple(g.trace), tuple(g.events))
 
 
 def _init(table: Table, agent_name: str) -> None:
@@ -42,7 +56,7 @@ def _init(table: Table, agent_name: str) -> None:
     _worker["agent"] = make_agent(agent_name)
 
 
-def _run_chunk(task: tuple) -> list[tuple]:
+def _run_chunk(task: tuple) -> list[GameRecord]:
     players, start, stop, seed = task
     table, agent = _worker["table"], _worker["agent"]
     return [play_record(table, agent, seed, players, i) for i in range(start, stop)]
@@ -66,7 +80,7 @@ def parse_players(text: str, lo: int = 2, hi: int = 10) -> list[int]:
 
 def run(table: Table, players: Iterable[int], games: int, seed: int = 1, agent: str = "random",
         workers: int | None = None, progress: Progress | None = None,
-        turn_budget: int | None = None) -> dict[int, list[tuple]]:
+        turn_budget: int | None = None) -> dict[int, list[GameRecord]]:
     """Play up to ``games`` games at each table size; records per table size, in game order.
 
     With a ``turn_budget``, a table size stops taking games once the games so far have used
@@ -113,7 +127,7 @@ class _Feed:
 
     def __init__(self, players: list[int], games: int, seed: int, budget: int | None):
         self.players, self.games, self.seed, self.budget = players, games, seed, budget
-        self.out: dict[int, list[tuple]] = {n: [] for n in players}
+        self.out: dict[int, list[GameRecord]] = {n: [] for n in players}
         self.nxt = dict.fromkeys(players, 0)
         self.used = dict.fromkeys(players, 0)
         self.full: set[int] = set()
@@ -143,7 +157,7 @@ class _Feed:
         est = (self.used[n] / len(kept)) if kept else 100.0
         return max(1, min(SMALL_CHUNK, int((self.budget - self.used[n]) / (4 * est))))
 
-    def take(self, task: tuple, recs: list[tuple], progress: Progress | None) -> None:
+    def take(self, task: tuple, recs: list[GameRecord], progress: Progress | None) -> None:
         n = task[0]
         self.flying[n] -= 1
         if n in self.full:
@@ -153,7 +167,7 @@ class _Feed:
                 self.full.add(n)
                 break
             self.out[n].append(rec)
-            self.used[n] += rec[2]
+            self.used[n] += rec.turns
         if self.budget is not None and self.used[n] >= self.budget:
             self.full.add(n)
         if progress:
@@ -167,20 +181,23 @@ def _clean(table: Table) -> Table:
     return table
 
 
-def summarize(table: Table, players: int, recs: list[tuple]) -> dict:
+def summarize(table: Table, players: int, recs: list[GameRecord]) -> dict:
     """The report of one table size."""
     n = len(recs)
-    outcomes = [r[0] for r in recs]
-    turns = sorted(r[2] for r in recs)
+    outcomes = [r.outcome for r in recs]
+    turns = sorted(r.turns for r in recs)
     wins = [0] * players
     for r in recs:
-        if r[0] == FINISHED:
-            wins[r[1]] += 1
+        if r.outcome == FINISHED and r.winner is not None:
+            wins[r.winner] += 1
     finished = outcomes.count(FINISHED)
     kinds = [0] * len(table.kinds)
+    causes = [0] * len(CAUSES)
     for r in recs:
-        for i, c in enumerate(r[12]):
+        for i, c in enumerate(r.plays_by_kind):
             kinds[i] += c
+        for i, c in enumerate(r.draws_by_cause):
+            causes[i] += c
     data = {
         "players": players,
         "games": n,
@@ -189,22 +206,23 @@ def summarize(table: Table, players: int, recs: list[tuple]) -> dict:
         "capped": outcomes.count(CAPPED),
         "turns": {"mean": _r(statistics.fmean(turns)), "median": _r(statistics.median(turns)),
                   "p90": turns[max(0, math.ceil(0.9 * n) - 1)]},
-        "decisions_per_game": _r(statistics.fmean(r[3] for r in recs)),
+        "decisions_per_game": _r(statistics.fmean(r.decisions for r in recs)),
         "win_rate_by_seat": [_r(w / finished, 3) if finished else 0.0 for w in wins],
-        "draws_per_game": _r(statistics.fmean(r[4] for r in recs)),
-        "reshuffles_per_game": _r(statistics.fmean(r[5] for r in recs)),
-        "games_with_dry_draw_pile": sum(1 for r in recs if r[6]),
-        "largest_hand": max(r[9] for r in recs),
+        "draws_per_game": _r(statistics.fmean(r.draws for r in recs)),
+        "draws_per_game_by_cause": {c: _r(causes[i] / n) for i, c in enumerate(CAUSES)},
+        "reshuffles_per_game": _r(statistics.fmean(r.reshuffles for r in recs)),
+        "games_with_dry_draw_pile": sum(1 for r in recs if r.dry),
+        "largest_hand": max(r.max_hand for r in recs),
         "plays_by_kind": {table.kinds[i]: c for i, c in enumerate(kinds) if c or _in_deck(table, i)},
     }
-    if table.opts.get("mercy_limit"):
-        data["knockouts_per_game"] = _r(statistics.fmean(r[7] for r in recs))
-    if table.opts.get("stacking") != "off":
-        data["largest_stack"] = max(r[8] for r in recs)
+    if table.opts.mercy_limit:
+        data["knockouts_per_game"] = _r(statistics.fmean(r.knockouts for r in recs))
+    if table.opts.stacking != "off":
+        data["largest_stack"] = max(r.max_stack for r in recs)
     if table.any_flex:
-        data["flex_plays_per_game"] = _r(statistics.fmean(r[10] for r in recs))
-    if table.opts.get("power_cards"):
-        data["power_flips_per_game"] = _r(statistics.fmean(r[11] for r in recs))
+        data["flex_plays_per_game"] = _r(statistics.fmean(r.flex_plays for r in recs))
+    if table.opts.power_cards:
+        data["power_flips_per_game"] = _r(statistics.fmean(r.power_flips for r in recs))
     return data
 
 
@@ -229,13 +247,13 @@ def simulate(deck, players: Iterable[int] | None = None, games: int = 200, seed:
         "seed": seed,
         "games_per_table_size": games,
         "turn_budget_per_table_size": turn_budget,
-        "turn_cap": table.opts["turn_cap"],
+        "turn_cap": table.opts.turn_cap,
         "tables": [summarize(table, n, recs[n]) for n in players],
     }
 
 
-def to_text(rep: dict) -> str:
-    """The simulation report as a table for people."""
+def to_text(rep: dict, names: Mapping[str, str] | None = None) -> str:
+    """The simulation report as a table for people; ``names``: kind id -> display name."""
     lines = [f"{rep['deck']}: {rep['games_per_table_size']} games per table size, agent {rep['agent']}, "
              f"seed {rep['seed']}"]
     head = f"{'players':>7} {'fin':>5} {'stall':>5} {'cap':>4} {'turns mean/med/p90':>20} {'draws':>7} {'reshuf':>6}"
@@ -255,11 +273,19 @@ def to_text(rep: dict) -> str:
     lines.append("win rate by seat (seat 1 plays first):")
     for t in rep["tables"]:
         lines.append(f"  {t['players']:>2}: " + " ".join(f"{w:.2f}" for w in t["win_rate_by_seat"]))
+    lines.append("cards drawn per game, by cause:")
+    used = [c for c in CAUSES if any(t["draws_per_game_by_cause"][c] for t in rep["tables"])]
+    if used:
+        lines.append("  players " + " ".join(f"{c:>9}" for c in used))
+        for t in rep["tables"]:
+            lines.append(f"  {t['players']:>7} " + " ".join(f"{t['draws_per_game_by_cause'][c]:>9.1f}" for c in used))
     lines.append("plays per card kind (all table sizes):")
     totals: dict[str, int] = {}
     for t in rep["tables"]:
         for k, v in t["plays_by_kind"].items():
             totals[k] = totals.get(k, 0) + v
+    shown = {k: (names or {}).get(k, k) for k in totals}
+    width = max([24, *(len(n) for n in shown.values())])
     for k, v in totals.items():
-        lines.append(f"  {k:<24} {v:>8}")
+        lines.append(f"  {shown[k]:<{width}} {v:>8}")
     return "\n".join(lines)

@@ -1,38 +1,279 @@
-"""Game state and the small named operations that change it.
+"""Game state, its typed events and the small named operations that change it.
 
-Every operation changes the state in one well-defined way and, when the game records a log,
-appends one frozen event (a plain tuple whose first item names it). A recorded log replays to
-the same state (:mod:`deckgen.rules.replay`). Every random choice, the shuffles and every
-agent's choice included, goes through the game's one seeded ``random.Random``.
-
-Event shapes:
-  ("shuffle", order)            the draw pile, bottom first
-  ("deal", player, face)        / ("draw", player, face): top of the draw pile to a hand
-  ("aside", face)               top of the draw pile set aside (start card that may not start)
-  ("return", face, position)    top of the draw pile put back into it at position
-  ("start", face)               top of the draw pile turned as the start card
-  ("reshuffle", order)          discard pile (less its top) and set-aside cards become the draw pile
-  ("play", player, move)        a card from a hand onto the discard pile (move = face*2 + side);
-                                ("stack", ...) when it answers a penalty, ("duel", ...) a duel,
-                                ("jump", ...) a jump-in out of turn
-  ("discard", player, face)     a card from a hand under the top card (Discard All, duels)
-  ("color", color)  ("direction", d)  ("turn", player)  ("power", player, green)
-  ("swap", a, b)  ("pass_hands", players)  ("knockout", player)
-  ("uno", player, said)  ("challenge", challenger, offender, guilty)  ("dry", player)
-  ("end", outcome, winner)
+Everything on the table lives in :class:`State`: hands, piles, Power cards, whose turn it is,
+the direction, the pile's colour, the penalty waiting for an answer, the lost turns each player
+owes, a duel in progress and an open UNO catch. Only the ``op_*`` methods below write it. Each
+changes the state in one well-defined way and, when the game records a log, appends one frozen
+event (a NamedTuple) saying what it did. Replaying a log calls the same operations with the
+recorded values (:mod:`deckgen.rules.replay`), so a replay equals the live game after every
+event. The state owns its one seeded ``random.Random``: the shuffles, the random position of a
+returned start card, a stolen card and every agent's choice go through it.
 """
 
 from __future__ import annotations
 
+import random
+from typing import NamedTuple
+
+from deckgen.rules.record import CAUSES
+
 FINISHED, STALLED, CAPPED = "finished", "stalled", "capped"
 
+
+# ---------------------------------------------------------------- events
+
+class Shuffle(NamedTuple):
+    order: tuple[int, ...]          # the draw pile, bottom first
+
+    def apply(self, s: State) -> None:
+        s.op_shuffle(list(self.order))
+
+
+class Deal(NamedTuple):
+    players: tuple[int, ...]        # dealt to in this order, one card at a time
+    cards: int                      # cards each
+
+    def apply(self, s: State) -> None:
+        s.op_deal(self.players, self.cards)
+
+
+class Draw(NamedTuple):
+    player: int
+    face: int
+    cause: int                      # a record.CAUSES index
+
+    def apply(self, s: State) -> None:
+        s.op_draw(self.player, self.cause, self.face)
+
+
+class Dry(NamedTuple):
+    player: int                     # had to draw and nothing was left
+
+    def apply(self, s: State) -> None:
+        s.op_dry(self.player)
+
+
+class Reshuffle(NamedTuple):
+    order: tuple[int, ...]          # discard pile (less its top) and set-aside cards, shuffled
+
+    def apply(self, s: State) -> None:
+        s.op_reshuffle(list(self.order))
+
+
+class Aside(NamedTuple):
+    face: int                       # a start card that may not start, set aside
+
+    def apply(self, s: State) -> None:
+        s.op_aside(self.face)
+
+
+class Return(NamedTuple):
+    face: int                       # a start card put back into the draw pile
+    position: int
+
+    def apply(self, s: State) -> None:
+        s.op_return(self.position, self.face)
+
+
+class Start(NamedTuple):
+    face: int
+
+    def apply(self, s: State) -> None:
+        s.op_start(self.face)
+
+
+class Play(NamedTuple):
+    player: int
+    move: int                       # face * 2 + side
+    how: str                        # "play", "stack" (answers a penalty), "duel" (counter-duel), "jump"
+
+    def apply(self, s: State) -> None:
+        s.op_play(self.player, self.move, self.how)
+
+
+class Discard(NamedTuple):
+    player: int
+    face: int                       # goes under the top card (Discard All, duel answers)
+
+    def apply(self, s: State) -> None:
+        s.op_discard(self.player, self.face)
+
+
+class Color(NamedTuple):
+    color: int
+
+    def apply(self, s: State) -> None:
+        s.op_color(self.color)
+
+
+class Direction(NamedTuple):
+    direction: int
+
+    def apply(self, s: State) -> None:
+        s.op_direction(self.direction)
+
+
+class Turn(NamedTuple):
+    player: int
+
+    def apply(self, s: State) -> None:
+        s.op_turn(self.player)
+
+
+class Power(NamedTuple):
+    player: int
+    green: bool
+
+    def apply(self, s: State) -> None:
+        s.op_power(self.player, self.green)
+
+
+class Swap(NamedTuple):
+    a: int
+    b: int
+
+    def apply(self, s: State) -> None:
+        s.op_swap(self.a, self.b)
+
+
+class PassHands(NamedTuple):
+    players: tuple[int, ...]        # each passes their hand to the next one in this order
+
+    def apply(self, s: State) -> None:
+        s.op_pass_hands(self.players)
+
+
+class Steal(NamedTuple):
+    player: int
+    victim: int
+    face: int
+
+    def apply(self, s: State) -> None:
+        s.op_steal(self.player, self.victim, self.face)
+
+
+class Knockout(NamedTuple):
+    player: int
+
+    def apply(self, s: State) -> None:
+        s.op_knockout(self.player)
+
+
+class Owe(NamedTuple):
+    player: int
+    owed: int                       # lost turns this player now owes
+
+    def apply(self, s: State) -> None:
+        s.op_owe(self.player, self.owed)
+
+
+class Pending(NamedTuple):
+    """The penalty waiting for an answer (stacking): who must answer it, its total, the value and
+    kind of the last draw card, how many draw cards built it, and (offender, guilty) while it may
+    still be challenged. ``victim == -1``: nothing waits."""
+
+    victim: int = -1
+    total: int = 0
+    value: int = 0
+    kind: int = -1
+    cards: int = 0
+    challenge: tuple[int, bool] | None = None
+
+    def apply(self, s: State) -> None:
+        s.op_pending(self)
+
+
+NO_PENDING = Pending()
+
+
+class Duel(NamedTuple):
+    """A duel in progress: who played the first duel card, the number to show, the penalty, the
+    players still to answer in order, and the first player left without cards (-1: nobody)."""
+
+    first: int
+    value: int
+    penalty: int
+    to_answer: tuple[int, ...]
+    out: int = -1
+
+
+class DuelState(NamedTuple):
+    duel: Duel | None
+
+    def apply(self, s: State) -> None:
+        s.op_duel(self.duel)
+
+
+class Uno(NamedTuple):
+    player: int
+    said: bool
+
+    def apply(self, s: State) -> None:
+        s.op_uno(self.player, self.said)
+
+
+class UnoWindow(NamedTuple):
+    offender: int                   # a missed UNO call open to be caught (-1: none)
+    closes_after: int               # the catch window ends with this player's turn (-1: at once)
+
+    def apply(self, s: State) -> None:
+        s.op_uno_window(self.offender, self.closes_after)
+
+
+class Caught(NamedTuple):
+    catcher: int
+    offender: int
+
+    def apply(self, s: State) -> None:
+        s.op_caught(self.catcher, self.offender)
+
+
+class Challenge(NamedTuple):
+    challenger: int
+    offender: int
+    guilty: bool
+
+    def apply(self, s: State) -> None:
+        s.op_challenge(self.challenger, self.offender, self.guilty)
+
+
+class End(NamedTuple):
+    outcome: str
+    winner: int | None
+
+    def apply(self, s: State) -> None:
+        s.op_end(self.outcome, self.winner)
+
+
+Event = (Shuffle | Deal | Draw | Dry | Reshuffle | Aside | Return | Start | Play | Discard | Color | Direction
+         | Turn | Power | Swap | PassHands | Steal | Knockout | Owe | Pending | DuelState | Uno | UnoWindow
+         | Caught | Challenge | End)
+
+
+def shuffled(rng: random.Random, cards: list[int]) -> list[int]:
+    """A uniformly random order of the cards from the generator: the cards sorted by one random
+    64-bit key each, every step in C (several times faster than ``random.shuffle``, which runs
+    Python code per swap). Two equal keys among a deck's cards are a once-in-10^14 event."""
+    n = len(cards)
+    if n < 2:
+        return list(cards)
+    keys = memoryview(rng.getrandbits(64 * n).to_bytes(8 * n, "little")).cast("Q")
+    return list(map(cards.__getitem__, sorted(range(n), key=keys.__getitem__)))
+
+
+class ReplayError(ValueError):
+    """A log does not fit the state it is replayed on (a bug in the engine or the log)."""
+
+
+# ---------------------------------------------------------------- the state
 
 class State:
     """Everything on the table; the operations below are the only writers."""
 
-    def __init__(self, table, n_players: int, record: bool = True):
+    def __init__(self, table, n_players: int, seed=None, record: bool = True):
         self.t = table
         self.n = n_players
+        self.rng = random.Random(seed)
         self.hands: list[list[int]] = [[] for _ in range(n_players)]
         self.draw_pile: list[int] = []     # top is the end
         self.discard: list[int] = []       # top is the end
@@ -43,20 +284,52 @@ class State:
         self.cur = 0
         self.dir = 1
         self.color = -1
-        self.sym = -1
-        self.val = -1
-        self.colorless = False
+        self.top = -1                      # the move on top of the pile (face * 2 + side)
+        self.key = 0                       # the pile state as one int (-1: colourless), kept by the ops
+        self.owed = [0] * n_players        # lost turns each player owes
+        self.any_owed = 0                  # sum of owed (a fast test)
+        self.pend = NO_PENDING             # the penalty waiting for an answer
+        self.pending = 0                   # its total (0: none)
+        self.duel: Duel | None = None
+        self.uno_open = -1                 # a player who missed the UNO call and may be caught
+        self.uno_closes = -1
         self.outcome: str | None = None
         self.winner: int | None = None
         self.log: list | None = [] if record else None
-        self.draws = self.reshuffles = self.dry = self.knockouts = 0
+        self.watch = None                  # called with the state after every logged event (tests)
+        # counters (not part of the table: the snapshot leaves them out)
+        self.reshuffles = self.dry = self.knockouts = 0
+        self.turns = 0
+        self.by_cause = [0] * len(CAUSES)
+        self.events: list[tuple[str, int, int]] = []        # (event, turn, seat) for the record
 
     # ---------------------------------------------------------------- queries
+    @property
+    def draws(self) -> int:
+        """Cards drawn after the deal, every cause."""
+        return sum(self.by_cause)
+
+    @property
+    def colorless(self) -> bool:
+        """A colourless card is on top: any number card (regular side) may follow."""
+        return self.key == -1
+
+    @property
+    def sym(self) -> int:
+        """The symbol to match (an action's kind index; -1 for a number or a colourless pile)."""
+        return -1 if self.top < 0 or self.key == -1 else self.t.msym[self.top]
+
+    @property
+    def val(self) -> int:
+        """The number to match (-1 for none)."""
+        return -1 if self.top < 0 or self.key == -1 else self.t.mval[self.top]
+
     def snapshot(self) -> tuple:
         """A comparable picture of the whole table (for replay checks)."""
         return (tuple(tuple(h) for h in self.hands), tuple(self.draw_pile), tuple(self.discard),
                 tuple(self.aside), tuple(self.alive), tuple(self.power), self.cur, self.dir, self.color,
-                self.colorless, self.outcome, self.winner)
+                self.top, self.key, tuple(self.owed), self.pend, self.duel,
+                (self.uno_open, self.uno_closes), self.outcome, self.winner)
 
     def all_cards(self) -> list[int]:
         out = list(self.draw_pile) + list(self.discard) + list(self.aside)
@@ -66,131 +339,250 @@ class State:
 
     def step(self, p: int, k: int = 1) -> int:
         """The player k seats on from p in the current direction, skipping knocked-out players."""
+        if self.n_alive == self.n:
+            return (p + self.dir * k) % self.n
         n, d, alive = self.n, self.dir, self.alive
-        if self.n_alive == n:
-            return (p + d * k) % n
         for _ in range(k):
             p = (p + d) % n
             while not alive[p]:
                 p = (p + d) % n
         return p
 
-    # ---------------------------------------------------------------- operations
-    def op_shuffle(self, order: list[int]) -> tuple:
-        self.draw_pile = order
-        return self._ev(("shuffle", tuple(order)))
+    def others(self, p: int) -> list[int]:
+        """Every other player still in, in turn order from p."""
+        out: list[int] = []
+        q = self.step(p)
+        while q != p and len(out) < self.n:
+            out.append(q)
+            q = self.step(q)
+        return out
 
-    def op_draw(self, p: int, kind: str = "draw") -> int | None:
-        """Top of the draw pile to p's hand; reshuffles when empty; None when nothing is left."""
-        if not self.draw_pile and not self.op_reshuffle():
-            self.dry += 1
-            self._ev(("dry", p))
-            return None
+    # ---------------------------------------------------------------- operations
+    def _ev(self, event) -> None:
+        self.log.append(event)           # type: ignore[union-attr]
+        if self.watch is not None:
+            self.watch(self)
+
+    def _pop(self, face: int | None) -> int:
         f = self.draw_pile.pop()
-        self.hands[p].append(f)
-        if kind == "draw":
-            self.draws += 1
-        if self.log is not None:
-            self.log.append((kind, p, f))
+        if face is not None and f != face:
+            raise ReplayError(f"expected face {face} on top of the draw pile, found {f}")
         return f
 
-    def op_reshuffle(self) -> bool:
+    def op_shuffle(self, order: list[int]) -> None:
+        self.draw_pile = order
+        if self.log is not None:
+            self._ev(Shuffle(tuple(order)))
+
+    def op_deal(self, players: tuple[int, ...], cards: int) -> bool:
+        """The deal: one card at a time from the top of the draw pile to each player in this
+        order, ``cards`` rounds. False (nothing dealt) when the pile is too small."""
+        pile, m = self.draw_pile, len(players)
+        top = len(pile) - 1
+        if top + 1 < m * cards:
+            return False
+        for i, p in enumerate(players):
+            self.hands[p].extend(pile[top - i::-m][:cards])
+        del pile[top + 1 - m * cards:]
+        if self.log is not None:
+            self._ev(Deal(tuple(players), cards))
+        return True
+
+    def op_draw(self, p: int, cause: int, face: int | None = None) -> int | None:
+        """Top of the draw pile to p's hand, for a cause (a CAUSES index); reshuffles when empty
+        (not in a replay: the log has the reshuffle); None when nothing is left."""
+        if not self.draw_pile and (face is not None or not self.op_reshuffle()):
+            if face is not None:
+                raise ReplayError("a draw from an empty draw pile")
+            self.op_dry(p)
+            return None
+        f = self.draw_pile.pop()
+        if face is not None and f != face:
+            raise ReplayError(f"expected face {face} on top of the draw pile, found {f}")
+        self.hands[p].append(f)
+        self.by_cause[cause] += 1
+        if self.log is not None:
+            self._ev(Draw(p, f, cause))
+        return f
+
+    def op_dry(self, p: int) -> None:
+        self.dry += 1
+        self.events.append(("dry", self.turns, p))
+        if self.log is not None:
+            self._ev(Dry(p))
+
+    def op_reshuffle(self, order: list[int] | None = None) -> bool:
+        """The discard pile (less its top) and the set-aside cards, shuffled, become the draw pile."""
         pool = self.discard[:-1] + self.aside
         if not pool:
             return False
+        if order is None:
+            pool = shuffled(self.rng, pool)
+        elif sorted(pool) != sorted(order):
+            raise ReplayError("a reshuffle must use the discard pile (less its top) and the set-aside cards")
+        else:
+            pool = order
         del self.discard[:-1]
         self.aside = []
-        self.rng.shuffle(pool)
         self.draw_pile = pool
         self.reshuffles += 1
-        self._ev(("reshuffle", tuple(pool)))
+        if self.log is not None:
+            self._ev(Reshuffle(tuple(pool)))
         return True
 
-    def op_aside(self) -> tuple:
-        f = self.draw_pile.pop()
+    def op_aside(self, face: int | None = None) -> None:
+        f = self._pop(face)
         self.aside.append(f)
-        return self._ev(("aside", f))
+        if self.log is not None:
+            self._ev(Aside(f))
 
-    def op_return(self, pos: int) -> tuple:
-        f = self.draw_pile.pop()
+    def op_return(self, pos: int, face: int | None = None) -> None:
+        f = self._pop(face)
         self.draw_pile.insert(pos, f)
-        return self._ev(("return", f, pos))
+        if self.log is not None:
+            self._ev(Return(f, pos))
 
-    def op_start(self) -> int:
-        f = self.draw_pile.pop()
+    def op_start(self, face: int | None = None) -> int:
+        f = self._pop(face)
         self.discard.append(f)
-        self._ev(("start", f))
+        self.set_top(2 * f)
+        if self.log is not None:
+            self._ev(Start(f))
         return f
 
     def op_play(self, p: int, move: int, how: str = "play") -> None:
-        """A card onto the pile: an ordinary play, a stack on a penalty, or a duel answer."""
+        """A card from p's hand onto the pile (a play, a stack, a counter-duel or a jump-in): it
+        lies there as the side it was played by."""
         f = move >> 1
         self.hands[p].remove(f)
         self.discard.append(f)
+        t = self.t
+        self.top = move
+        k = t.mkey[move]
+        if k < 0:                          # colourless
+            self.color = self.key = -1
+        else:
+            c = t.color[f]
+            if c >= 0:
+                self.color = c
+            self.key = k + self.color + 1
         if self.log is not None:
-            self.log.append((how, p, move))
+            self._ev(Play(p, move, how))
 
     def set_top(self, move: int) -> None:
-        """The pile state after a card is played or turned (derived, so replay needs no event)."""
+        """The pile state a card leaves (part of the start operation; op_play inlines it)."""
         t, f = self.t, move >> 1
-        if t.colorless[f]:
-            self.colorless, self.color, self.sym, self.val = True, -1, -1, -1
-            return
-        self.colorless = False
-        self.sym = t.msym[move]
-        self.val = t.val[f]
-        if t.color[f] >= 0:
+        self.top = move
+        if t.mkey[move] < 0:
+            self.color = -1
+        elif t.color[f] >= 0:
             self.color = t.color[f]
+        self.key = self.pile_key()
 
-    def op_discard(self, p: int, f: int) -> tuple:
+    def pile_key(self) -> int:
+        """The pile state (top card's symbol and number, current colour; -1 when colourless) as
+        one int: the key of the table's legality cache (Table.state_key)."""
+        if self.top < 0:
+            return 0
+        k = self.t.mkey[self.top]
+        return -1 if k < 0 else k + self.color + 1
+
+    def op_discard(self, p: int, f: int) -> None:
         self.hands[p].remove(f)
         self.discard.insert(len(self.discard) - 1, f)
-        return self._ev(("discard", p, f))
+        if self.log is not None:
+            self._ev(Discard(p, f))
 
     def op_color(self, color: int) -> None:
         self.color = color
+        if self.key != -1:
+            self.key = self.pile_key()
         if self.log is not None:
-            self.log.append(("color", color))
+            self._ev(Color(color))
 
-    def op_direction(self) -> tuple:
-        self.dir = -self.dir
-        return self._ev(("direction", self.dir))
+    def op_direction(self, direction: int | None = None) -> None:
+        self.dir = -self.dir if direction is None else direction
+        if self.log is not None:
+            self._ev(Direction(self.dir))
 
     def op_turn(self, p: int) -> None:
         self.cur = p
         if self.log is not None:
-            self.log.append(("turn", p))
+            self._ev(Turn(p))
 
-    def op_power(self, p: int, green: bool) -> tuple:
+    def op_power(self, p: int, green: bool) -> None:
         self.power[p] = green
-        return self._ev(("power", p, green))
+        if self.log is not None:
+            self._ev(Power(p, green))
 
-    def op_swap(self, a: int, b: int) -> tuple:
+    def op_swap(self, a: int, b: int) -> None:
         self.hands[a], self.hands[b] = self.hands[b], self.hands[a]
-        return self._ev(("swap", a, b))
+        if self.log is not None:
+            self._ev(Swap(a, b))
 
-    def op_pass_hands(self) -> tuple:
-        players = [p for p in range(self.n) if self.alive[p]]
-        if self.dir < 0:
-            players.reverse()
+    def op_pass_hands(self, players: tuple[int, ...]) -> None:
+        """Each player in this order passes their hand to the next one (the last to the first)."""
         hands = [self.hands[p] for p in players]
         for i, p in enumerate(players):
             self.hands[p] = hands[i - 1]
-        return self._ev(("pass_hands", tuple(players)))
+        if self.log is not None:
+            self._ev(PassHands(tuple(players)))
 
-    def op_knockout(self, p: int) -> tuple:
+    def op_steal(self, p: int, victim: int, face: int) -> None:
+        self.hands[victim].remove(face)
+        self.hands[p].append(face)
+        if self.log is not None:
+            self._ev(Steal(p, victim, face))
+
+    def op_knockout(self, p: int) -> None:
         self.draw_pile[:0] = self.hands[p]
         self.hands[p] = []
         self.alive[p] = False
         self.n_alive -= 1
         self.knockouts += 1
-        return self._ev(("knockout", p))
-
-    def op_end(self, outcome: str, winner: int | None) -> tuple:
-        self.outcome, self.winner = outcome, winner
-        return self._ev(("end", outcome, winner))
-
-    def _ev(self, event: tuple) -> tuple:
+        self.any_owed -= self.owed[p]
+        self.owed[p] = 0
+        self.events.append(("knockout", self.turns, p))
         if self.log is not None:
-            self.log.append(event)
-        return event
+            self._ev(Knockout(p))
+
+    def op_owe(self, p: int, owed: int) -> None:
+        self.any_owed += owed - self.owed[p]
+        self.owed[p] = owed
+        if self.log is not None:
+            self._ev(Owe(p, owed))
+
+    def op_pending(self, pend: Pending) -> None:
+        self.pend = pend
+        self.pending = pend.total
+        if self.log is not None:
+            self._ev(pend)
+
+    def op_duel(self, duel: Duel | None) -> None:
+        self.duel = duel
+        if self.log is not None:
+            self._ev(DuelState(duel))
+
+    def op_uno(self, p: int, said: bool) -> None:
+        if self.log is not None:
+            self._ev(Uno(p, said))
+
+    def op_uno_window(self, offender: int, closes_after: int) -> None:
+        self.uno_open, self.uno_closes = offender, closes_after
+        if self.log is not None:
+            self._ev(UnoWindow(offender, closes_after))
+
+    def op_caught(self, catcher: int, offender: int) -> None:
+        if self.log is not None:
+            self._ev(Caught(catcher, offender))
+
+    def op_challenge(self, challenger: int, offender: int, guilty: bool) -> None:
+        if self.log is not None:
+            self._ev(Challenge(challenger, offender, guilty))
+
+    def op_end(self, outcome: str, winner: int | None) -> None:
+        self.outcome, self.winner = outcome, winner
+        if outcome != FINISHED:
+            self.events.append((outcome, self.turns, -1))
+        if self.log is not None:
+            self._ev(End(outcome, winner))

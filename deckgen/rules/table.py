@@ -11,10 +11,10 @@ Side 0 is a card's regular side, side 1 its flex side (only for cards that have 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from deckgen.effects import Effect
 from deckgen.model import NUMBER, WILD, Deck
+from deckgen.options import RuleOptions
 
 NUM, ACT, WLD = 0, 1, 2
 _CAT = {"number": NUM, "action": ACT, "wild": WLD}
@@ -31,7 +31,7 @@ class Table:
     """Flat, precomputed facts about one deck under its rule options."""
 
     deck_id: str
-    opts: dict[str, Any]
+    opts: RuleOptions
     faces: tuple                       # Card per face
     colors: tuple[str, ...]            # palette colour ids in play, in palette order
     kinds: tuple[str, ...]             # kind ids; a move's kind indexes this
@@ -46,6 +46,7 @@ class Table:
     mkind: tuple[int, ...]
     mcat: tuple[int, ...]
     msym: tuple[int, ...]              # matching symbol: kind index for actions, -1 for numbers
+    mval: tuple[int, ...]              # the number the move shows on the pile, -1 for none
     mcolor: tuple[int, ...]            # colour the move matches by (flex colour on side 1)
     effects: tuple[tuple[Effect, ...], ...]
     draw_val: tuple[int, ...]          # stackable penalty value (0: not a draw card, or a targeted one)
@@ -54,6 +55,7 @@ class Table:
     hand_size: int = 7
     target: int = 500
     ident: tuple = ()                  # (colour, kind, number) per face, None for wild/colourless
+    mkey: tuple[int, ...] = ()         # per move: state_key of the pile it leaves, less the colour part
     knockout_bonus: int = 0
     any_flex: bool = False
     any_restricted: bool = False
@@ -65,17 +67,20 @@ class Table:
 
     def state_key(self, sym: int, val: int, color: int, colorless: bool) -> int:
         """One int per pile state: card values stay below 127 (the manifest allows 0-99) and
-        colours below 4095, so no two states share a key (engine.py inlines this formula)."""
+        colours below 4095, so no two states share a key (the state keeps it, State.pile_key)."""
         if colorless:
             return COLORLESS_KEY
         return ((sym + 1) * 128 + (val + 1)) * 4096 + (color + 1)
 
-    def legal(self, key: int, sym: int, val: int, color: int) -> tuple[bytes, bytes]:
-        """Which faces may be played by their regular / flex side on this pile state."""
+    def legal(self, key: int, sym: int, val: int, color: int) -> tuple[bytes, bytes, frozenset, frozenset]:
+        """Which faces may be played by their regular / flex side on this pile state: as one
+        byte per face, and as the sets of faces."""
         entry = self.cache.get(key)
         if entry is None:
-            entry = self.cache[key] = (self._side_legal(key, sym, val, color, 0),
-                                       self._side_legal(key, sym, val, color, 1))
+            reg = self._side_legal(key, sym, val, color, 0)
+            flex = self._side_legal(key, sym, val, color, 1)
+            entry = self.cache[key] = (reg, flex, frozenset(f for f in range(self.n_faces) if reg[f]),
+                                       frozenset(f for f in range(self.n_faces) if flex[f]))
         return entry
 
     def _side_legal(self, key: int, sym: int, val: int, color: int, side: int) -> bytes:
@@ -107,7 +112,7 @@ def _side_effects(deck: Deck, card, kind_id: str, opts) -> tuple[Effect, ...]:
         effects.append(FLIP)
     if card.duel and not kind.has("duel"):
         effects.append(DUEL)
-    if opts.get("seven_zero") and kind.category == NUMBER and not card.duel:
+    if opts.seven_zero and kind.category == NUMBER and not card.duel:
         if card.value == 7:
             effects.append(SWAP)
         elif card.value == 0:
@@ -120,16 +125,16 @@ def colors_in_play(deck: Deck) -> tuple[str, ...]:
     return tuple(cid for cid in deck.palette.ids() if cid in used)
 
 
-def compile_deck(deck: Deck, opts: dict[str, Any] | None = None) -> Table:
+def compile_deck(deck: Deck, opts: RuleOptions | None = None) -> Table:
     """Build the play table of a deck under its rule options (or the given ones)."""
-    opts = dict(deck.rule_options if opts is None else opts)
+    opts = deck.rule_options if opts is None else opts
     colors = colors_in_play(deck)
     cidx = {c: i for i, c in enumerate(colors)}
     kinds = tuple(deck.kinds)
     kidx = {k: i for i, k in enumerate(kinds)}
     faces = tuple(deck.cards)
-    per_move: dict[str, list] = {k: [] for k in ("mkind", "mcat", "msym", "mcolor", "effects", "draw_val",
-                                                 "restricted")}
+    per_move: dict[str, list] = {k: [] for k in ("mkind", "mcat", "msym", "mval", "mcolor", "effects",
+                                                 "draw_val", "restricted")}
     for card in faces:
         for side in (0, 1):
             if side and card.flex:
@@ -142,6 +147,7 @@ def compile_deck(deck: Deck, opts: dict[str, Any] | None = None) -> Table:
             per_move["mkind"].append(kidx[kind_id])
             per_move["mcat"].append(cat)
             per_move["msym"].append(-1 if cat == NUM else kidx[kind_id])
+            per_move["mval"].append(card.value if cat == NUM and card.value is not None else -1)
             per_move["mcolor"].append(cidx.get(col, -1) if col and not card.colorless else -1)
             per_move["effects"].append(effects)
             targeted = any(e.op == "target" for e in effects)     # a chosen victim is never stacked on
@@ -163,6 +169,8 @@ def compile_deck(deck: Deck, opts: dict[str, Any] | None = None) -> Table:
         ident=tuple((c.color, c.kind, c.value) if c.color and not c.colorless else None for c in faces),
         **{k: tuple(v) for k, v in per_move.items()},
     )
+    table.mkey = tuple(-1 if table.colorless[m >> 1] else table.state_key(s, v, -1, False)
+                       for m, (s, v) in enumerate(zip(table.msym, table.mval, strict=True)))
     table.any_flex = any(table.has_flex)
     table.any_restricted = any(table.restricted)
     return table

@@ -1,0 +1,311 @@
+"""Reading deckgen's TOML files and checking the shape of their tables, collecting every problem.
+
+Shared by every package that reads a data file: manifests, palettes, kinds, card sizes, papers,
+print-shop presets and font lists. :class:`LineIndex` gives every finding about a TOML file the
+line its key path is on.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+import sys
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from deckgen.errors import Collector, DeckgenError, Finding, did_you_mean, error
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+_TOML_POS = re.compile(r"\s*\(at line (\d+), column (\d+)\)")
+BOM = "\ufeff"
+
+
+def read_text(path: Path) -> str:
+    """A UTF-8 text file (a leading byte-order mark, as Notepad writes it, is dropped), or
+    DeckgenError (exit 2) naming the file."""
+    shown = str(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise DeckgenError(error("file", "", "no such file", file=shown)) from None
+    except IsADirectoryError:
+        raise DeckgenError(error("file", "", "is a folder, not a TOML file", file=shown)) from None
+    except OSError as exc:
+        raise DeckgenError(error("file", "", f"cannot be read: {exc.strerror}", file=shown)) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise DeckgenError(error("toml", "", f"is not UTF-8 text (byte {exc.start + 1})", file=shown, line=line,
+                                 hint="save the file as UTF-8")) from None
+    return text[1:] if text.startswith(BOM) else text
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """Parse a TOML file or raise DeckgenError (exit 2) naming the file, line and column."""
+    return parse_toml(read_text(path), str(path))
+
+
+def parse_toml(text: str, shown: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text[1:] if text.startswith(BOM) else text)
+    except tomllib.TOMLDecodeError as exc:
+        msg = str(exc)
+        m = _TOML_POS.search(msg)
+        line = int(m.group(1)) if m else None
+        msg = _TOML_POS.sub("", msg).strip()
+        if m:
+            msg += f" (column {m.group(2)})"
+        raise DeckgenError(error("toml", "", f"TOML syntax error: {msg}", file=shown, line=line,
+                                 hint="see docs/manifest.md for the format")) from None
+
+
+def table_lines(path: Path, header: str) -> list[int]:
+    """Line numbers of each ``[[header]]`` in a TOML file (for messages about cards[i])."""
+    try:
+        text = read_text(path)
+    except DeckgenError:
+        return []
+    pattern = re.compile(r"^\s*\[\[\s*" + re.escape(header) + r"\s*\]\]")
+    return [i + 1 for i, line in enumerate(text.splitlines()) if pattern.match(line)]
+
+
+# ---------------------------------------------------------------- key path -> line
+
+_ARRAY_HEADER = re.compile(r"^\[\[\s*(.+?)\s*\]\]")
+_HEADER = re.compile(r"^\[\s*([^\[\]]+?)\s*\]")
+_KEY = re.compile(r"""^((?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*'))*)\s*=""")
+_PART = re.compile(r"""[A-Za-z0-9_-]+|"[^"]*"|'[^']*'""")
+_LAST = re.compile(r"(\.[^.\[\]]+|\[\d+\])$")
+
+
+def _parts(dotted: str) -> list[str]:
+    return [p.strip("\"'") for p in _PART.findall(dotted)]
+
+
+class LineIndex:
+    """Where each key path of a TOML text is: ``cards[3].flex.color``, ``deck.players.min``,
+    ``palette.colors[2].symbol``, ``kinds.wild-x.effects[0].op`` -> a line number.
+
+    A path that is not written in the file (a missing key, an item inside an inline table or a
+    multi-line array) takes the line of the nearest enclosing key or table that is.
+    """
+
+    def __init__(self, text: str):
+        self.lines: dict[str, int] = {}
+        counts: dict[str, int] = {}
+        current = ""
+        in_string: str | None = None
+        for n, raw in enumerate(text.splitlines(), 1):
+            line = raw.strip()
+            if in_string is not None:
+                if line.count(in_string) % 2 == 1:
+                    in_string = None
+                continue
+            if not line or line.startswith("#"):
+                continue
+            m = _ARRAY_HEADER.match(line)
+            if m:
+                name = self._resolve(_parts(m.group(1))[:-1], counts)
+                name = _dot(name, _parts(m.group(1))[-1])
+                index = counts.get(name, 0)
+                counts[name] = index + 1
+                current = f"{name}[{index}]"
+                self.lines.setdefault(name, n)
+                self.lines.setdefault(current, n)
+                continue
+            m = _HEADER.match(line)
+            if m:
+                parts = _parts(m.group(1))
+                for i in range(1, len(parts) + 1):     # [kinds.zap] also places the implicit table kinds
+                    current = self._resolve(parts[:i], counts)
+                    self.lines.setdefault(current, n)
+                continue
+            m = _KEY.match(line)
+            if m:
+                path = current
+                for part in _parts(m.group(1)):
+                    path = _dot(path, part)
+                    self.lines.setdefault(path, n)
+                for quote in ('"""', "'''"):
+                    if line.count(quote) % 2 == 1:
+                        in_string = quote
+
+    @staticmethod
+    def _resolve(parts: list[str], counts: Mapping[str, int]) -> str:
+        """``cards.flex`` after ``[[cards]]`` -> ``cards[N].flex`` (the latest array element)."""
+        path = ""
+        for part in parts:
+            path = _dot(path, part)
+            if path in counts:
+                path = f"{path}[{counts[path] - 1}]"
+        return path
+
+    def line(self, where: str) -> int | None:
+        """The line of ``where`` or of its nearest written ancestor; None when none is written."""
+        path = where.strip()
+        while path:
+            if path in self.lines:
+                return self.lines[path]
+            shorter = _LAST.sub("", path)
+            if shorter == path:
+                break
+            path = shorter
+        return None
+
+
+def _dot(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+@functools.lru_cache(maxsize=32)
+def _index(path: str, mtime_ns: int, size: int) -> LineIndex | None:
+    try:
+        return LineIndex(read_text(Path(path)))
+    except DeckgenError:
+        return None
+
+
+def line_index(path: str | Path) -> LineIndex | None:
+    """The line index of a TOML file (cached while the file is unchanged), None if unreadable."""
+    try:
+        st = Path(path).stat()
+    except OSError:
+        return None
+    return _index(str(path), st.st_mtime_ns, st.st_size)
+
+
+def with_lines(findings: Iterable[Finding]) -> list[Finding]:
+    """Every finding about a TOML file given the line its key path is on (line 1 for the file as
+    a whole), so every message can be found in the editor."""
+    out = []
+    for f in findings:
+        if f.line is None and f.file and f.file.endswith(".toml"):
+            index = line_index(f.file)
+            if index is not None:
+                f = dataclasses.replace(f, line=index.line(f.where) or 1)
+        out.append(f)
+    return out
+
+
+# ---------------------------------------------------------------- shape checks
+
+_TYPE_NAMES = {bool: "a boolean", int: "an integer", str: "a string", dict: "a table", list: "an array"}
+
+
+def type_name(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    for t, name in _TYPE_NAMES.items():
+        if isinstance(value, t):
+            return name
+    if isinstance(value, float):
+        return "a decimal number"
+    return type(value).__name__
+
+
+class Shape:
+    """Checks one TOML table against a key schema, reporting into a Collector."""
+
+    def __init__(self, out: Collector):
+        self.out = out
+
+    def table(self, value: Any, where: str, keys: Mapping[str, tuple[str, bool]],
+              line: int | None = None) -> dict[str, Any] | None:
+        if not isinstance(value, dict):
+            self.out.error("type", where, f"expected a table, got {type_name(value)}", line=line)
+            return None
+        for key in value:
+            if key not in keys:
+                hint = did_you_mean(key, keys) or "accepted keys: " + ", ".join(keys)
+                self.out.error("unknown-key", _join(where, key), f"unknown key '{key}'", hint=hint, line=line)
+        for key, (typ, required) in keys.items():
+            if required and key not in value:
+                self.out.error("missing-key", _join(where, key), f"required key '{key}' is missing (expected {typ})",
+                               line=line)
+        return value
+
+    def string(self, value: Any, where: str, line: int | None = None, max_len: int | None = None) -> str | None:
+        if not isinstance(value, str):
+            self.out.error("type", where, f"expected a string, got {type_name(value)}", line=line)
+            return None
+        if not value.strip():
+            self.out.error("value", where, "must not be empty", line=line)
+            return None
+        if max_len is not None and len(value) > max_len:
+            self.out.error("too-long", where, f"{len(value)} characters is too long (at most {max_len})", line=line)
+            return None
+        return value
+
+    def integer(self, value: Any, where: str, lo: int, hi: int, what: str = "an integer",
+                line: int | None = None) -> int | None:
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.out.error("type", where, f"expected {what}, got {type_name(value)} {value!r}", line=line)
+            return None
+        if not lo <= value <= hi:
+            self.out.error("range", where, f"expected {what} from {lo} to {hi}, got {value}", line=line)
+            return None
+        return value
+
+    def boolean(self, value: Any, where: str, line: int | None = None) -> bool | None:
+        if not isinstance(value, bool):
+            self.out.error("type", where, f"expected true or false, got {type_name(value)}", line=line)
+            return None
+        return value
+
+    def text(self, value: Any, where: str, line: int | None = None, max_len: int | None = None) -> dict[str, str] | None:
+        """A text: a plain string, or a table of language -> string, each at most ``max_len`` characters."""
+        if isinstance(value, str):
+            if not value.strip():
+                self._empty(where, line)
+                return None
+            return {"": value} if self._fits(value, where, line, max_len) else None
+        if isinstance(value, dict) and value:
+            out = {}
+            for lang, s in value.items():
+                if not isinstance(s, str) or not s.strip():
+                    self.out.error("type", _join(where, lang), f"expected a non-empty string, got {type_name(s)}",
+                                   line=line)
+                    continue
+                if not re.fullmatch(r"[a-z]{2}", lang):
+                    self.out.error("value", _join(where, lang), f"'{lang}' is not a two-letter language code",
+                                   hint="use e.g. es or en", line=line)
+                    continue
+                if self._fits(s, _join(where, lang), line, max_len):
+                    out[lang] = s
+            return out or None
+        self.out.error("type", where, f"expected a string or a table of language = string, got {type_name(value)}",
+                       line=line)
+        return None
+
+    def _fits(self, value: str, where: str, line: int | None, max_len: int | None) -> bool:
+        if max_len is None or len(value) <= max_len:
+            return True
+        self.out.error("too-long", where, f"{len(value)} characters is too long for a card (at most {max_len})",
+                       line=line, hint="shorten it; a card has room for a few words")
+        return False
+
+    def _empty(self, where: str, line: int | None) -> None:
+        self.out.error("value", where, "must not be empty", line=line)
+
+
+def _join(where: str, key: str) -> str:
+    return f"{where}.{key}" if where else key
+
+
+def names_of(text: Mapping[str, str], fallback: str | None = None) -> dict[str, str]:
+    """A checked text -> language table; a plain string serves every language."""
+    names = dict(text)
+    if "" in names:
+        plain = names.pop("")
+        names.setdefault("es", plain)
+        names.setdefault("en", plain)
+    if not names and fallback:
+        names = {"en": fallback}
+    return names

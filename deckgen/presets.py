@@ -1,0 +1,173 @@
+"""One loader for every preset file: card sizes, papers, print-shop presets, palettes and kinds.
+
+Each preset file is read from up to three folders, later ones overriding earlier ones entry by
+entry:
+
+1. ``bundled``: the data shipped with deckgen (``decks/`` in a checkout);
+2. ``user``: the user data folder (``$DECKGEN_DATA``, else the platform's, e.g.
+   ``~/.local/share/deckgen/`` on Linux);
+3. ``deck``: the folder of the manifest being read, when there is one.
+
+In each folder the files have the bundled names (``card-sizes.toml``, ``papers.toml``,
+``services.toml``, ``kinds.toml``) and palettes are one file each in ``palettes/``. A user or
+deck entry with a bundled name replaces it, and a note says so. Every file is validated when
+read, with every problem reported at once (exit code 2: a preset file is input deckgen cannot
+use), and cached while it is unchanged on disk.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from deckgen.datafile import with_lines
+from deckgen.errors import DeckgenError, Finding, note
+from deckgen.resources import decks_dir
+
+T = TypeVar("T")
+
+BUNDLED = "bundled"
+USER = "user"
+DECK = "deck"
+ORIGINS = (BUNDLED, USER, DECK)
+
+
+def user_dir() -> Path:
+    """The user data folder: ``$DECKGEN_DATA`` if set, else the platform's user data folder."""
+    if os.environ.get("DECKGEN_DATA"):
+        return Path(os.environ["DECKGEN_DATA"])
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("deckgen", appauthor=False))
+
+
+def search_dirs(base: Path | None = None) -> list[tuple[str, Path]]:
+    """(origin, folder) in the order they are read; a folder is listed once."""
+    dirs = [(BUNDLED, decks_dir()), (USER, user_dir())]
+    if base is not None:
+        dirs.append((DECK, Path(base)))
+    seen: set[Path] = set()
+    out = []
+    for origin, d in dirs:
+        key = _resolved(d)
+        if key not in seen:
+            seen.add(key)
+            out.append((origin, d))
+    return out
+
+
+def _resolved(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except OSError:
+        return path.absolute()
+
+
+# A file parser: a file's path -> its entries in file order, or DeckgenError with every problem.
+Parser = Callable[[str], Iterable[tuple[str, Any]]]
+
+
+@dataclass(frozen=True)
+class PresetFile(Generic[T]):
+    """One kind of preset: where it is stored in each folder and how one file is read."""
+
+    label: str                  # "card size", for messages
+    filename: str               # "card-sizes.toml", or "palettes" for a folder of one-entry files
+    parse: Parser
+    folder: bool = False        # entries are the *.toml files of a folder, named by file stem
+
+    def files(self, folder: Path) -> list[Path]:
+        place = folder / self.filename
+        if self.folder:
+            return sorted(place.glob("*.toml")) if place.is_dir() else []
+        return [place] if place.is_file() else []
+
+
+@dataclass(frozen=True)
+class Entry(Generic[T]):
+    """One preset with where it came from."""
+
+    name: str
+    value: T
+    origin: str       # bundled, user or deck
+    file: Path
+    replaces: Entry[T] | None = None
+
+
+@dataclass
+class Catalogue(Generic[T]):
+    """Every preset of one kind, with notes about user entries that replace bundled ones."""
+
+    kind: PresetFile[T]
+    entries: dict[str, Entry[T]] = field(default_factory=dict)
+    notes: list[Finding] = field(default_factory=list)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.entries
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.entries)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def get(self, name: str) -> T:
+        return self.entries[name].value
+
+    def values(self) -> dict[str, T]:
+        return {name: e.value for name, e in self.entries.items()}
+
+    def notes_for(self, names: set[str] | list[str]) -> list[Finding]:
+        """The override notes of the given entries only (what a deck actually uses)."""
+        return [n for n in self.notes if n.where in {f"{self.kind.label}.{name}" for name in names}]
+
+
+def catalogue(kind: PresetFile[T], base: Path | None = None) -> Catalogue[T]:
+    """Every entry of ``kind`` from the bundled, user and (with ``base``) deck folders."""
+    cat: Catalogue[T] = Catalogue(kind)
+    for origin, folder in search_dirs(base):
+        for path in kind.files(folder):
+            for name, value in load_file(kind, path):
+                prev = cat.entries.get(name)
+                entry = Entry(name, value, origin, path, prev)
+                if prev is not None:
+                    cat.notes.append(note(
+                        "override", f"{kind.label}.{name}",
+                        f"{origin} {kind.label} '{name}' replaces the {prev.origin} one from {prev.file}",
+                        file=str(path)))
+                cat.entries[name] = entry
+    cat.notes = with_lines(cat.notes)
+    return cat
+
+
+def load_file(kind: PresetFile[T], path: Path) -> tuple[tuple[str, T], ...]:
+    """One preset file's entries (cached while the file is unchanged)."""
+    try:
+        st = path.stat()
+        stamp = (st.st_mtime_ns, st.st_size)
+    except OSError:
+        stamp = (0, 0)
+    return _load(kind, str(path), stamp)
+
+
+@functools.lru_cache(maxsize=64)
+def _load(kind: PresetFile[Any], path: str, stamp: tuple[int, int]) -> tuple[tuple[str, Any], ...]:
+    try:
+        return tuple(kind.parse(path))
+    except DeckgenError as exc:
+        raise DeckgenError(with_lines(exc.findings)) from None
+
+
+def all_kinds() -> list[PresetFile[Any]]:
+    """Every preset kind, for ``deckgen list`` (imported lazily: each lives with its stage)."""
+    from deckgen.export.services import SERVICES
+    from deckgen.layout.papers import PAPERS
+    from deckgen.manifest.kinds import KINDS
+    from deckgen.manifest.palettes import PALETTES
+    from deckgen.render.geometry import CARD_SIZES
+
+    return [PALETTES, CARD_SIZES, PAPERS, SERVICES, KINDS]
