@@ -100,6 +100,10 @@ category = "wild"                 # wild: no colour, plays on anything
 name = {{ en = "Wild Swap", es = "Comodín intercambio" }}
 effects = ["swap_hands", "choose_color"]
 label = "SWAP"                    # the short text printed on the card (derived when absent)
+# Other effect lists to try instead:
+# effects = ["steal", "choose_color"]                              # take a random card from a player
+# effects = [{{ op = "draw", n = 2 }}, "play_again", "choose_color"]   # the victim draws 2, you go again
+# effects = [{{ op = "pass_hands", direction = "left" }}, "choose_color"]  # every hand moves one seat left
 
 # The cards. One entry per card or group: colors = "all" makes one card per palette
 # colour, values = [...] one per number; count is the copies of each.

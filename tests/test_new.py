@@ -77,3 +77,14 @@ def test_new_never_overwrites_and_rejects_a_bad_name(tmp_path, monkeypatch):
     assert (tmp_path / "mine" / "mine.toml").read_text(encoding="utf-8") == "# my edits"
     bad = runner.invoke(main, ["new", "My Game!"])
     assert bad.exit_code == 2 and "deckgen new my-game" in bad.output and "Traceback" not in bad.output
+
+
+@pytest.mark.parametrize("n", [0, 1, 2])
+def test_the_effect_examples_in_the_comments_are_valid(tmp_path, n):
+    text = manifest_text("my-game")
+    examples = re.findall(r"^# (effects = .*?)\s{2,}#", text, re.M)
+    assert len(examples) == 3
+    path = tmp_path / "deck.toml"
+    path.write_text(text.replace('effects = ["swap_hands", "choose_color"]', examples[n]), encoding="utf-8")
+    report = check(path, CheckOptions(simulate=False))
+    assert report.errors == [], [f.format() for f in report.errors]
