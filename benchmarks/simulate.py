@@ -8,6 +8,14 @@ a duel answer, the UNO call). Run:
 Every worker plays its share of the games (each seeded from (seed, 4, index), as
 ``deckgen simulate`` does) and times itself; the figure is total decisions divided by the
 wall time of the slowest worker, plus the single-core figure for reference.
+
+    .venv/bin/python benchmarks/simulate.py --versus rlcard [--seconds 10]
+
+times RLCard's UNO game (``pip install -e '.[bench]'``) beside deckgen's classic game in one
+process pinned to one core: 4 players, every decision a uniformly random legal action, short
+rounds of each in turn so that both see the same load. It prints decisions per second of
+each (RLCard: one ``step`` is one decision) and their ratio, by CPU time (the figure to
+compare on a busy machine) and by wall time.
 """
 
 from __future__ import annotations
@@ -15,7 +23,9 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import os
+import random
 import time
+from typing import Protocol
 
 from deckgen import manifest
 from deckgen.rules.agents import RandomAgent
@@ -24,6 +34,8 @@ from deckgen.rules.simulate import game_seed
 from deckgen.rules.table import compile_deck
 
 PLAYERS = 4
+ROUND = 0.25           # seconds of one side before the other takes its turn
+RLCARD_STEP_CAP = 20_000
 
 
 def work(args):
@@ -40,12 +52,91 @@ def work(args):
     return decisions, turns, time.perf_counter() - t0
 
 
+class Side(Protocol):
+    name: str
+
+    def game(self) -> int: ...
+
+
+class DeckgenSide:
+    name = "deckgen classic"
+
+    def __init__(self, seed: int):
+        self.table = compile_deck(manifest.load_deck("classic"))
+        self.agent = RandomAgent()
+        self.seed, self.index = seed, 0
+
+    def game(self) -> int:
+        g = Game(self.table, PLAYERS, game_seed(self.seed, PLAYERS, self.index), self.agent, record=False).run()
+        self.index += 1
+        return g.decisions
+
+
+class RLCardSide:
+    name = "RLCard uno"
+
+    def __init__(self, seed: int):
+        import numpy as np
+        from rlcard.games.uno.game import UnoGame
+
+        self.game_obj = UnoGame(num_players=PLAYERS)
+        self.game_obj.np_random = np.random.RandomState(seed)
+        self.rng = random.Random(seed)
+
+    def game(self) -> int:
+        g, rng = self.game_obj, self.rng
+        g.init_game()
+        steps = 0
+        while not g.is_over() and steps < RLCARD_STEP_CAP:
+            g.step(rng.choice(g.get_legal_actions()))
+            steps += 1
+        return steps
+
+
+def versus(seconds: float, seed: int, core: int | None) -> None:
+    try:
+        import rlcard
+    except ImportError:
+        raise SystemExit("RLCard is not installed: pip install -e '.[bench]'") from None
+    if core is not None and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {core})
+    sides: list[Side] = [DeckgenSide(seed), RLCardSide(seed)]
+    totals: dict[str, list[float]] = {s.name: [0, 0, 0.0, 0.0] for s in sides}   # decisions, games, cpu s, wall s
+    for s in sides:                                          # warm up: imports, caches
+        s.game()
+    end = time.perf_counter() + 2 * seconds
+    while time.perf_counter() < end:
+        for s in sides:
+            c0, w0 = time.process_time(), time.perf_counter()
+            stop = w0 + ROUND
+            while time.perf_counter() < stop:
+                totals[s.name][0] += s.game()
+                totals[s.name][1] += 1
+            totals[s.name][2] += time.process_time() - c0
+            totals[s.name][3] += time.perf_counter() - w0
+    pinned = f"pinned to core {core}" if core is not None else "not pinned"
+    print(f"classic UNO, {PLAYERS} players, random legal actions, seed {seed}, one process {pinned}, "
+          f"RLCard {rlcard.__version__}, load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    rates = {}
+    for name, (dec, games, cpu, wall) in totals.items():
+        rates[name] = (dec / cpu, dec / wall)
+        print(f"  {name:<16} {games:>7} games {dec:>10} decisions  {dec / cpu:>10,.0f}/s CPU  {dec / wall:>10,.0f}/s wall")
+    d, r = rates[sides[0].name], rates[sides[1].name]
+    print(f"  ratio deckgen / RLCard: {d[0] / r[0]:.2f} (CPU time), {d[1] / r[1]:.2f} (wall time)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=4000)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--versus", choices=["rlcard"], help="time another engine beside deckgen on one core")
+    ap.add_argument("--seconds", type=float, default=10.0, help="with --versus: seconds for each engine")
+    ap.add_argument("--core", type=int, default=0, help="with --versus: the core to pin to (-1: do not pin)")
     a = ap.parse_args()
+    if a.versus:
+        versus(a.seconds, a.seed, None if a.core < 0 else a.core)
+        return
     share = a.games // a.workers
     tasks = [(w * share, (w + 1) * share, a.seed) for w in range(a.workers)]
     t0 = time.perf_counter()

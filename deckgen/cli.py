@@ -925,24 +925,30 @@ def export_cards_cmd(deck, service, card_size, bleed, safe, out_dir, only, palet
 @click.option("--agent", type=click.Choice(["random", "greedy"]), default="random", show_default=True,
               help="Who plays: uniformly random legal players or simple greedy ones.")
 @jobs_option
+@click.option("--match", "whole_match", is_flag=True,
+              help="Play whole matches to the deck's target score instead of single hands (--games: matches).")
 @json_option
 @handle_errors
-def simulate(deck, players_text, games, seed, agent, jobs, as_json):
+def simulate(deck, players_text, games, seed, agent, jobs, whole_match, as_json):
     """Play many simulated games of a deck and report how they go at each table size.
 
     Per table size: games finished / stalled / capped, turns per game (mean, median, 90th
     percentile), win rate by seat, draws and reshuffles per game, knock-outs, the largest
     stack and hand, Flex plays and Power flips, and how often each card kind is played.
-    Results depend only on the seed, not on the number of cores.
+    With --match: whole matches to the target score, with matches played, hands per match
+    and the match win rate by seat. Results depend only on the seed, not on the number of cores.
 
     Example:
 
         deckgen simulate classic --players 4 --games 1000
 
         deckgen simulate no-mercy --players 2-10 --agent greedy --json
+
+        deckgen simulate classic --match --players 4 --games 100
     """
     from deckgen import manifest
     from deckgen.errors import warning
+    from deckgen.rules import match
     from deckgen.rules import simulate as sim
 
     d = manifest.load_deck(deck)
@@ -955,13 +961,81 @@ def simulate(deck, players_text, games, seed, agent, jobs, as_json):
                      hint="the games are played anyway; set deck.players in the manifest to change the range")
              ] if outside else []
     progress = Progress(enabled=not as_json)
-    rep = sim.simulate(d, players, games=games, seed=seed, agent=agent, workers=jobs, progress=progress)
+    if whole_match:
+        rep = match.simulate_matches(d, players, matches=games, seed=seed, agent=agent, workers=jobs, progress=progress)
+    else:
+        rep = sim.simulate(d, players, games=games, seed=seed, agent=agent, workers=jobs, progress=progress)
     progress.close()
     if as_json:
         _echo_json({**rep, **findings_json(found)})
     else:
         _echo_findings(found)
-        click.echo(sim.to_text(rep, names={kid: k.names.get(d.language) for kid, k in d.kinds.items()}))
+        if whole_match:
+            click.echo(match.to_text(rep))
+        else:
+            click.echo(sim.to_text(rep, names={kid: k.names.get(d.language) for kid, k in d.kinds.items()}))
+
+
+# [report commands]
+
+@main.command("report")
+@click.argument("deck")
+@click.option("--vary", multiple=True, metavar="OPTION=V1,V2,...",
+              help="Also play the deck with each of these values of a rule option, same seeds (repeatable).")
+@click.option("--compare", multiple=True, metavar="OTHER.toml",
+              help="Also play another manifest the same way and put it beside the deck (repeatable).")
+@click.option("--players", "players_text", metavar="N|A-B", default=None,
+              help="Table size, or a range like 2-10 (default: the deck's whole player range).")
+@click.option("--games", type=click.IntRange(10, 100_000), default=200, show_default=True,
+              help="Games per table size, agent and variant.")
+@click.option("--agent", "agents", type=click.Choice(["random", "greedy"]), multiple=True,
+              help="Who plays (repeatable; default: both random and greedy players).")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed; the same seed gives the same report.")
+@click.option("--lang", type=click.Choice(["es", "en"]), default=None, help="Language of the report (default: the deck's).")
+@click.option("-o", "--output", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The PDF to write (default: output/<deck>/<deck>-report.pdf).")
+@jobs_option
+@click.option("--json", "as_json", is_flag=True,
+              help="Also print every figure behind the charts as one JSON object (and every failure as JSON).")
+@handle_errors
+def report_cmd(deck, vary, compare, players_text, games, agents, seed, lang, out_path, jobs, as_json):
+    """Write a balance report PDF: why the game plays the way it does, in charts.
+
+    Per table size, with random and greedy players: game length, where drawn cards come from,
+    hand size over a game, win rate by seat with 95 % intervals, each card kind's plays and
+    win rate, and the events the checker warns about. --vary and --compare put rule variants
+    or other decks beside it on the same axes, with the significant differences marked and
+    summarised in plain words on the first page. A deck with errors gets its findings (exit 1).
+
+    Example:
+
+        deckgen report flex-spectrum
+
+        deckgen report flex-spectrum --vary duel_penalty_max=2,4 --lang en
+    """
+    from deckgen import manifest
+    from deckgen.balance import ReportOptions, build_report, default_path, write_report
+    from deckgen.rules.simulate import parse_players
+
+    players = None
+    if players_text:
+        d = manifest.load_deck(deck)
+        players = tuple(parse_players(players_text, d.players_min, d.players_max))
+    opts = ReportOptions(games=games, seed=seed, players=players, agents=tuple(agents) or ("random", "greedy"),
+                         lang=lang, vary=tuple(vary), compare=tuple(compare), workers=jobs)
+    progress = Progress(enabled=not as_json)
+    rep = build_report(deck, opts, progress)
+    target = out_path or default_path(rep["deck"])
+    write_report(rep, target, progress)
+    progress.close()
+    if as_json:
+        _echo_json({**rep, "pdf": str(target)})
+    else:
+        for para in rep["summary"]:
+            click.echo(para["text"])
+            for b in para["bullets"]:
+                click.echo(f"  - {b}")
+        click.echo(f"wrote {target}")
 
 
 # [rulebook commands]

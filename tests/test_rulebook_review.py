@@ -16,6 +16,7 @@ from deckgen.rulebook.groups import groups
 from deckgen.rulebook.text import render_text
 from deckgen.rules.engine import Game
 from deckgen.rules.scenario import Scripted, face, situation, table_for
+from tests.conftest import ROOT
 
 GAMES = ["classic", "no-mercy", "flex-spectrum"]
 
@@ -61,13 +62,18 @@ def test_any_other_player_may_catch_a_missing_uno_call():
         return len(g.hands[0]) - 1
 
     assert caught(True, False) == 2 and caught(False, True) == 2 and caught(False, False) == 0
+    en, es = _text("classic", "en"), _text("classic", "es")
+    assert "any other player may catch you by saying so before the next player starts their turn" in en
+    assert "cualquier otro jugador puede avisarlo antes de que el siguiente jugador empiece su turno" in es
+    assert "before the next player's turn is over" in _text("no-mercy", "en")       # uno_catch window
+    assert "antes de que termine el turno del siguiente jugador" in _text("no-mercy", "es")
 
 
 def test_seven_zero_last_card_and_duel_endings_are_stated():
     assert "If the 7 or 0 was your last card, you have gone out" in _text("no-mercy", "en")
     assert "Si el 7 o el 0 era tu última carta" in _text("no-mercy", "es")
     flex = _text("flex-spectrum", "en")
-    assert "its duel is still played out, and then you win" in flex
+    assert "the duel is still played out, and then you win" in flex
     assert "goes under the top card of the discard pile" in flex
 
 
@@ -204,3 +210,67 @@ def test_classic_start_rule_names_the_wilds_that_go_back_and_the_cards_that_do_n
     assert "Skip All</b> does nothing" not in _text("flex-spectrum", "en", start_card="classic")
     g = _start("wild-draw-four", 3)
     assert g.discard and g.t.faces[g.discard[-1]].kind != "wild-draw-four"
+
+
+FLEX_NO_POWER = '''
+[kinds.flex-wild]
+category = "action"
+name = { es = "Flex comodín", en = "Flex Wild" }
+effects = ["choose_color"]
+
+[[cards]]
+kind = "skip"
+colors = "all"
+count = 1
+id = "{color}-skip-flex"
+flex = { color = "+1", kind = "skip-all" }
+
+[[cards]]
+kind = "draw-two"
+colors = "all"
+count = 1
+id = "{color}-draw-two-flex"
+flex = { color = "+2", kind = "flex-wild" }
+'''
+
+
+def test_flex_cards_without_power_cards_name_no_power_card_and_no_colour_twice(tmp_path):
+    """A deck with Flex cards but without the Power-card rule: nothing mentions a Power card, and a
+    flex side that names a colour is not also told that the colour is the centre one."""
+    text = (ROOT / "decks" / "classic.toml").read_text("utf-8")
+    text = text.replace("wild-draw-four = 50\n", "wild-draw-four = 50\nflex-wild = 20\n")
+    path = tmp_path / "flex.toml"
+    path.write_text(text + FLEX_NO_POWER, "utf-8")
+    deck = manifest.load_deck(path)
+    assert not deck.rule_options.power_cards
+    for lang, power, centre, named in (("en", "Power card", "Whichever side you use",
+                                        "by its flex side you name the colour"),
+                                       ("es", "Carta de poder", "Uses el lado que uses",
+                                        "por el lado flex eliges tú el color")):
+        book, _, problems = render_text(deck, lang)
+        assert problems == []
+        assert power not in book and power.lower() not in book
+        assert "## Flex cards" in book or "## Cartas Flex" in book
+        g = next(g for g in groups(deck) if g.flex_kind == "flex-wild")
+        paras = group_text(deck, g, lang)
+        assert named in paras[2] and centre not in paras[2]
+        g = next(g for g in groups(deck) if g.flex_kind == "skip-all")
+        assert centre in group_text(deck, g, lang)[2]
+    # and the engine does what the text says: without Power cards a flex side is always playable
+    g = situation(deck, hands=[["red-skip-flex", "blue-1"], ["green-1"]], top="yellow-5",
+                  agents=[Scripted(plays=["red-skip-flex@flex"]), Scripted()])
+    g.turn()
+    assert g.discard[-1] == face(g.t, "red-skip-flex") and g.cur == 0      # Skip All: plays again
+
+
+def test_the_duel_rule_follows_the_duel_options_and_the_player_range_is_the_decks():
+    flex = _text("flex-spectrum", "en")
+    assert "one trip round the table" in flex and "played the <b>first</b> duel card" in flex
+    assert "doubles with each counter-duel (2, then 4, then 8 cards), but never goes above 8 cards" in flex
+    assert "(3, then 6, then 8 cards), but never goes above 8 cards" in _text("flex-spectrum", "en", duel_penalty=3)
+    assert "(2, luego 4, luego 8, luego 16 cartas)" in _text("flex-spectrum", "es", duel_penalty_max=16)
+    assert "the penalty stays at 4 cards" in _text("flex-spectrum", "en", duel_penalty=4, duel_penalty_max=4)
+    deck = manifest.load_deck("flex-spectrum")
+    lo, hi = deck.players_min, deck.players_max
+    assert f"for {lo} to {hi} players" in flex
+    assert f"para {lo} a {hi} jugadores" in _text("flex-spectrum", "es")

@@ -6,8 +6,11 @@ cache key: a face is redrawn exactly when something it shows has changed.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
+from deckgen.effects import Effect
 from deckgen.errors import DeckgenError, did_you_mean, error
 from deckgen.model import NUMBER, WILD, Card, Deck, Kind
 from deckgen.palette import text_ink
@@ -67,8 +70,36 @@ def words(lang: str) -> dict[str, str]:
     return WORDS.get(lang, WORDS["en"])
 
 
+PLUS_N = "+n"      # the face shows the kind's draw count as text ("+4")
+
+#: Each primitive's face symbol (the face layer of the effect registry), in priority order: the
+#: first of a kind's effects found here that names a symbol gives its centre emblem. A function of
+#: the effect (pass_hands draws its direction); PLUS_N: the draw count as text; "": no symbol, the
+#: face shows the wild's colour wheel or the kind's label; None: this primitive alone draws nothing
+#: and the next effect decides.
+FACE_SYMBOLS: Mapping[str, Callable[[Effect], str | None]] = MappingProxyType({
+    "draw": lambda e: PLUS_N,
+    "everyone_draws": lambda e: PLUS_N,
+    "roulette": lambda e: "wheel",
+    "skip_all": lambda e: "skip-all",
+    "play_again": lambda e: "play-again",
+    "skip": lambda e: "skip",
+    "reverse": lambda e: "reverse",
+    "steal": lambda e: "steal",
+    "discard_color": lambda e: "discard-all",
+    "swap_hands": lambda e: "swap",
+    "pass_hands": lambda e: {"left": "pass-left", "right": "pass-right"}.get(e.direction, "pass"),
+    "flip_power": lambda e: "flip",
+    "duel": lambda e: "duel",
+    "choose_color": lambda e: "",
+    "target": lambda e: None,
+    "challenge": lambda e: None,
+})
+
+
 def _derived(kind: Kind) -> tuple[str | None, str, str | None]:
-    """(symbol, +N text, extra symbol) derived from a kind's effect primitives."""
+    """(symbol, +N text, extra symbol) derived from a kind's effect primitives through
+    :data:`FACE_SYMBOLS`."""
     ops = [e.op for e in kind.effects]
     draw = kind.draw_value
     everyone = sum(e.n or 0 for e in kind.effects if e.op == "everyone_draws")
@@ -77,11 +108,12 @@ def _derived(kind: Kind) -> tuple[str | None, str, str | None]:
         return ("target" if "target" in ops else None), f"+{draw}", extra
     if everyone:
         return "everyone", f"+{everyone}", extra
-    for op, sym in (("roulette", "wheel"), ("skip_all", "skip-all"), ("skip", "skip"), ("reverse", "reverse"),
-                    ("discard_color", "discard-all"), ("swap_hands", "swap"), ("pass_hands", "pass"),
-                    ("flip_power", "flip"), ("duel", "duel"), ("choose_color", None)):
-        if op in ops:
-            return sym, "", None
+    for op, symbol in FACE_SYMBOLS.items():
+        for e in kind.effects:
+            if e.op == op:
+                sym = symbol(e)
+                if sym is not None and sym != PLUS_N:
+                    return (sym or None), "", None
     return "plus", "", None
 
 

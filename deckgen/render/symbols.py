@@ -70,6 +70,25 @@ def _arc_arrow(d, s, cx, cy, r, start, end, w, fill=ON):
                ((bx - nx * hw) * s, (by - ny * hw) * s)], fill=fill)
 
 
+def _arc_arrow_back(d, s, cx, cy, r, start, end, w, fill=ON):
+    """Like :func:`_arc_arrow`, running anticlockwise from ``start`` (degrees) to the head at ``end``."""
+    box = [(cx - r) * s, (cy - r) * s, (cx + r) * s, (cy + r) * s]
+    head_deg = math.degrees(w * 1.6 / r)
+    d.arc(box, end + head_deg * 0.6, start, fill=fill, width=max(1, int(w * s)))
+    a = math.radians(end + head_deg)
+    bx, by = cx + r * math.cos(a), cy + r * math.sin(a)
+    t = math.radians(end)
+    tx, ty = cx + r * math.cos(t), cy + r * math.sin(t)
+    ux, uy = tx - bx, ty - by
+    n = math.hypot(ux, uy) or 1.0
+    ux, uy = ux / n, uy / n
+    tip = (tx + ux * w * 0.6, ty + uy * w * 0.6)
+    nx, ny = math.cos(a), math.sin(a)
+    hw = w * 1.15
+    d.polygon([(tip[0] * s, tip[1] * s), ((bx + nx * hw) * s, (by + ny * hw) * s),
+               ((bx - nx * hw) * s, (by - ny * hw) * s)], fill=fill)
+
+
 def _card(d, s, cx, cy, w, h, deg, fill=ON, gap=0.0):
     pts = [(cx - w / 2, cy - h / 2), (cx + w / 2, cy - h / 2), (cx + w / 2, cy + h / 2), (cx - w / 2, cy + h / 2)]
     if gap:
@@ -162,6 +181,36 @@ def pass_hands(d, s):
     _card(d, s, 0.5, 0.5, 0.22, 0.32, 15)
 
 
+def pass_side(d, s, way):
+    """Every hand goes one way round the table: a fanned hand over an arrow pointing left (-1) or right (+1)."""
+    for deg, cx, cy in ((-22, 0.3, 0.36), (0, 0.5, 0.3), (22, 0.7, 0.36)):
+        _card(d, s, cx, cy, 0.26, 0.38, deg, gap=0.035)
+    x0, x1 = (0.88, 0.06) if way < 0 else (0.12, 0.94)
+    _arrow(d, s, x0, 0.8, x1, 0.8, 0.13)
+
+
+def pass_left(d, s):
+    pass_side(d, s, -1)
+
+
+def pass_right(d, s):
+    pass_side(d, s, 1)
+
+
+def steal(d, s):
+    """Take one card from another player: a card lifted out of a hand and carried over by an arrow."""
+    for deg, cx, cy in ((-8, 0.66, 0.64), (14, 0.83, 0.68)):
+        _card(d, s, cx, cy, 0.24, 0.36, deg, gap=0.04)
+    _card(d, s, 0.2, 0.66, 0.25, 0.38, -20)
+    _arc_arrow_back(d, s, 0.46, 0.5, 0.3, 330, 200, 0.12)
+
+
+def play_again(d, s):
+    """Your turn again: a loop arrow round a play triangle."""
+    _arc_arrow(d, s, 0.5, 0.5, 0.4, 290, 600, 0.11)
+    _poly(d, s, [(0.4, 0.3), (0.72, 0.5), (0.4, 0.7)])
+
+
 def plus(d, s):
     _bar(d, s, 0.5, 0.12, 0.5, 0.88, 0.22)
     _bar(d, s, 0.12, 0.5, 0.88, 0.5, 0.22)
@@ -231,7 +280,8 @@ def drop(d, s):
 SYMBOLS = {
     "skip": skip, "reverse": reverse, "skip-all": skip_all, "discard-all": discard_all, "flip": flip,
     "duel": duel, "check": check, "cross": cross, "target": target, "everyone": everyone, "swap": swap,
-    "pass": pass_hands, "plus": plus,
+    "pass": pass_hands, "plus": plus, "pass-left": pass_left, "pass-right": pass_right, "steal": steal,
+    "play-again": play_again,
 }
 SHAPES = {
     "circle": circle, "triangle": triangle, "square": square, "diamond": diamond, "star": star,

@@ -146,6 +146,27 @@ class Helpers:
             return False
         return any(getattr(c, flag) for c in self.deck.cards)
 
+    def start_idle_kinds(self) -> list[str]:
+        """The kinds part of whose effect does nothing as the first card (nobody played it), from
+        each primitive's first-card entry in :data:`deckgen.rulebook.describe.PHRASES`."""
+        from deckgen.rulebook.describe import start_idle
+
+        return [k for k, v in self.deck.kinds.items() if start_idle(v)]
+
+    def start_all_kinds(self) -> list[str]:
+        """The kinds that, as the first card, make every player draw (the dealer included)."""
+        from deckgen.rulebook.describe import start_all
+
+        return [k for k, v in self.deck.kinds.items() if start_all(v)]
+
+    def duel_steps(self) -> list[int]:
+        """The duel penalty after 0, 1, 2 ... counter-duels, up to its cap: [2, 4, 8]."""
+        opts = self.deck.rule_options
+        steps = [opts.duel_penalty]
+        while max(steps[-1], min(2 * steps[-1], opts.duel_penalty_max)) != steps[-1]:
+            steps.append(max(steps[-1], min(2 * steps[-1], opts.duel_penalty_max)))
+        return steps
+
     def draw_kinds(self) -> list[dict]:
         """The kinds that make a player draw a penalty, lowest first: ``{id, name, n}``."""
         out = [{"id": k, "name": Markup("<b>%s</b>") % v.names.get(self.lang), "n": v.draw_value}
@@ -238,7 +259,7 @@ def template_globals(rec: Recorder) -> dict:
     h = Helpers(rec)
     values = {name: getattr(h, name) for name in (
         "card", "kind", "count", "points", "draw_of", "explain", "has_kind", "kinds_with", "kind_ids",
-        "group_keys", "any_card",
+        "group_keys", "any_card", "start_idle_kinds", "start_all_kinds", "duel_steps",
         "draw_kinds", "score_lines", "names", "cards", "components_table", "palette_table")}
     values.update(deck=deck_view(rec.deck, rec.lang), opts=rec.deck.rule_options.as_dict(), lang=lang_of(rec.lang))
     return values

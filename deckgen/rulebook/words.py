@@ -61,6 +61,18 @@ def cards_word(lang: str, n: int) -> str:
     return "1 card" if n == 1 else f"{n} cards"
 
 
+_NUMBER_WORDS = {
+    "en": ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
+    "es": ("cero", "uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez"),
+}
+
+
+def number_word(lang: str, n: int) -> str:
+    """"two" / "dos" up to ten, digits above."""
+    words = _NUMBER_WORDS[lang_of(lang)]
+    return words[n] if 0 <= n < len(words) else str(n)
+
+
 def join(items: list[str], lang: str, word: str = "and") -> str:
     items = list(items)
     if len(items) <= 1:

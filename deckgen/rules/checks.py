@@ -8,7 +8,7 @@ from __future__ import annotations
 import statistics
 
 from deckgen.errors import Finding, error, warning
-from deckgen.model import NUMBER, WILD, Deck
+from deckgen.model import NUMBER, Deck
 from deckgen.options import OPTIONS, PRESETS
 
 DEFAULT_GAMES = 200          # games per table size, at most
@@ -93,46 +93,10 @@ def _loses_turn(kind) -> bool:
 
 
 def _effect_findings(deck: Deck, sides, f) -> list[Finding]:
-    o = deck.rule_options
-    out: list[Finding] = []
-    seen: set[tuple[str, str]] = set()
+    """Each effect's static checks: one entry per primitive in :mod:`deckgen.rules.effect_checks`."""
+    from deckgen.rules.effect_checks import effect_findings
 
-    def bad(where: str, code: str, message: str, hint: str) -> None:
-        if (where, code) not in seen:
-            seen.add((where, code))
-            out.append(error(code, where, message, file=f, hint=hint))
-
-    colored = any(c.color and not c.colorless for c in deck.cards)
-    for card, kind, where in sides:
-        ops = [e.op for e in kind.effects]
-        if "flip_power" in ops and not o.power_cards:
-            bad(where, "effect-not-playable",
-                f"'{card.name(deck.language)}' turns Power cards over but the Power-card rule is off",
-                "set power_cards = true (with Power cards) or remove the effect")
-        if "discard_color" in ops and (kind.category == WILD or not card.color):
-            bad(where, "effect-not-playable", f"'{card.name(deck.language)}' discards its colour but has no colour",
-                "give the card a colour or remove 'discard_color'")
-        if "target" in ops and "draw" not in ops[ops.index("target"):]:
-            bad(where, "effect-not-playable", f"'{card.name(deck.language)}': 'target' chooses the victim of a following 'draw' "
-                "and none follows", "put a draw effect after 'target'")
-        if "challenge" in ops and "draw" not in ops:
-            bad(where, "effect-not-playable", f"'{card.name(deck.language)}': a 'challenge' card must make someone draw",
-                "add a draw effect or remove 'challenge'")
-        if "duel" in ops and card.value is None:
-            bad(where, "effect-not-playable", f"'{card.name(deck.language)}' starts a duel but has no number to duel on",
-                "a duel needs a number card: use duel = true on a number card entry")
-        if ("roulette" in ops or "choose_color" in ops) and not colored:
-            bad(where, "effect-not-playable", f"'{card.name(deck.language)}' names a colour but no card has one",
-                "add coloured cards")
-    for card in deck.cards:
-        if card.flip_icon and not o.power_cards:
-            bad(card.where, "effect-not-playable",
-                f"'{card.name(deck.language)}' has a flip icon but the Power-card rule is off",
-                "set power_cards = true (with Power cards) or remove flip_icon")
-        if card.duel and card.value is None:
-            bad(card.where, "effect-not-playable", f"'{card.name(deck.language)}' is a duel card without a number to duel on",
-                "give it a value")
-    return out
+    return effect_findings(deck, sides, f)
 
 
 # ---------------------------------------------------------------- simulated play

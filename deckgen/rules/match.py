@@ -1,11 +1,27 @@
-"""A whole game to the target score: hands in a row, the deal passing on, scores added up."""
+"""A whole game to the target score: hands in a row, the deal passing on, scores added up.
+
+:func:`play_match` plays one match; :func:`run_matches` plays many per table size (on every
+core, each match seeded from (seed, table size, match index) alone, so the results do not depend
+on the number of cores) and :func:`summarize` reports them (``deckgen simulate --match``).
+"""
 
 from __future__ import annotations
 
-from deckgen.rules.agents import Agent, make_agent
+import multiprocessing
+import os
+import statistics
+from collections.abc import Iterable
+
+from deckgen.errors import DeckgenError, error
+from deckgen.progress import Progress
+from deckgen.rules.agents import AGENTS, Agent, make_agent
 from deckgen.rules.engine import Game
 from deckgen.rules.state import CAPPED, FINISHED
 from deckgen.rules.table import Table
+
+CHUNK = 5
+
+_worker: dict = {}
 
 
 def play_match(table: Table, n_players: int, seed=1, agent: str | Agent = "random", max_hands: int = 500) -> dict:
@@ -21,10 +37,107 @@ def play_match(table: Table, n_players: int, seed=1, agent: str | Agent = "rando
     while hands < max_hands:
         g = Game(table, n_players, f"{seed}:hand:{hands}", agents, record=False, dealer=dealer).run()
         hands += 1
-        if g.outcome == FINISHED:
+        if g.outcome == FINISHED and g.winner is not None:
             scores[g.winner] += g.score
         if max(scores) >= table.target:
             best = max(scores)
             return {"outcome": FINISHED, "winner": scores.index(best), "scores": scores, "hands": hands}
         dealer = (dealer + 1) % n_players
     return {"outcome": CAPPED, "winner": None, "scores": scores, "hands": hands}
+
+
+def match_seed(seed: int, players: int, index: int) -> str:
+    return f"{seed}:match:{players}:{index}"
+
+
+def _init(table: Table, agent: str) -> None:
+    _worker["table"], _worker["agent"] = table, make_agent(agent)
+
+
+def _chunk(task: tuple[int, int, int, int]) -> list[dict]:
+    players, start, stop, seed = task
+    return [play_match(_worker["table"], players, match_seed(seed, players, i), _worker["agent"])
+            for i in range(start, stop)]
+
+
+def run_matches(table: Table, players: Iterable[int], matches: int, seed: int = 1, agent: str = "random",
+                workers: int | None = None, progress: Progress | None = None) -> dict[int, list[dict]]:
+    """``matches`` matches at each table size: table size -> match results in match order."""
+    sizes = list(players)
+    tasks = [(n, s, min(s + CHUNK, matches), seed) for n in sizes for s in range(0, matches, CHUNK)]
+    out: dict[int, list[dict]] = {n: [] for n in sizes}
+    total = matches * len(sizes)
+    done = 0
+    workers = workers or os.cpu_count() or 1
+
+    def take(task: tuple[int, int, int, int], results: list[dict]) -> None:
+        nonlocal done
+        out[task[0]].extend(results)
+        done += len(results)
+        if progress:
+            progress("playing matches", done, total)
+
+    if workers <= 1 or len(tasks) == 1:
+        _init(table, agent)
+        for task in tasks:
+            take(task, _chunk(task))
+        return out
+    table.cache.clear()
+    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    with ctx.Pool(workers, initializer=_init, initargs=(table, agent)) as pool:
+        for task, results in zip(tasks, pool.imap(_chunk, tasks)):
+            take(task, results)
+    return out
+
+
+def summarize(players: int, results: list[dict]) -> dict:
+    """Matches played, how many reached the target, mean hands per match and win rate by seat
+    (seat 1 plays first in the first hand) with 95 % Wilson intervals."""
+    from deckgen.balance.stats import wilson
+
+    won = [r for r in results if r["outcome"] == FINISHED]
+    wins = [0] * players
+    for r in won:
+        wins[r["winner"]] += 1
+    n = len(won)
+    return {
+        "players": players,
+        "matches": len(results),
+        "finished": n,
+        "unfinished": len(results) - n,
+        "hands_per_match": {"mean": round(statistics.fmean(r["hands"] for r in results), 2) if results else 0.0,
+                            "median": statistics.median(r["hands"] for r in results) if results else 0,
+                            "max": max((r["hands"] for r in results), default=0)},
+        "winning_score": round(statistics.fmean(max(r["scores"]) for r in won), 1) if won else 0.0,
+        "win_rate_by_seat": [round(w / n, 3) if n else 0.0 for w in wins],
+        "win_rate_ci": [[round(x, 3) for x in wilson(w, n)] for w in wins],
+    }
+
+
+def simulate_matches(deck, players: Iterable[int] | None = None, matches: int = 200, seed: int = 1,
+                     agent: str = "random", workers: int | None = None, progress: Progress | None = None) -> dict:
+    """Matches to the deck's target score over table sizes; a JSON-ready report."""
+    from deckgen.rules.table import compile_deck
+
+    if agent not in AGENTS:
+        raise DeckgenError(error("agent", "--agent", f"unknown agent '{agent}'", hint="agents: " + ", ".join(AGENTS)))
+    table = compile_deck(deck)
+    sizes = list(players or range(deck.players_min, deck.players_max + 1))
+    res = run_matches(table, sizes, matches, seed, agent, workers, progress)
+    return {"deck": deck.id, "agent": agent, "seed": seed, "matches_per_table_size": matches,
+            "target": table.target, "tables": [summarize(n, res[n]) for n in sizes]}
+
+
+def to_text(rep: dict) -> str:
+    """The match report as a table for people."""
+    lines = [f"{rep['deck']}: {rep['matches_per_table_size']} matches to {rep['target']} points per table size, "
+             f"agent {rep['agent']}, seed {rep['seed']}",
+             f"{'players':>7} {'matches':>7} {'to target':>9} {'hands mean/med/max':>19} {'winning score':>13}"]
+    for t in rep["tables"]:
+        h = t["hands_per_match"]
+        lines.append(f"{t['players']:>7} {t['matches']:>7} {t['finished']:>9} "
+                     f"{h['mean']:>9.1f}/{h['median']:>4g}/{h['max']:>4} {t['winning_score']:>13.1f}")
+    lines.append("match win rate by seat (seat 1 plays first in the first hand):")
+    for t in rep["tables"]:
+        lines.append(f"  {t['players']:>2}: " + " ".join(f"{w:.2f}" for w in t["win_rate_by_seat"]))
+    return "\n".join(lines)

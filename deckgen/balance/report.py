@@ -1,0 +1,269 @@
+"""``deckgen report``: simulate a deck (and its variants) and gather every figure of the report.
+
+:func:`build_report` returns one JSON-ready dict: the variants, one group of figures per
+variant, agent and table size, the pooled card-kind figures, the tests between variants and
+the plain-words summary. :func:`write_report` turns it into the PDF.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from deckgen.balance import collect, stats
+from deckgen.balance import text as T
+from deckgen.errors import DeckgenError, DeckHasErrors, error
+from deckgen.model import Deck
+from deckgen.options import OPTIONS, parse_value
+from deckgen.progress import Progress
+from deckgen.rules.record import TRACE_EVERY, GameRecord
+
+AGENTS = ("random", "greedy")
+TESTS = {"turns": "Mann-Whitney U", "draws": "Mann-Whitney U", "capped": "Fisher exact",
+         "first_player": "Fisher exact"}
+
+
+@dataclass(frozen=True)
+class ReportOptions:
+    games: int = 200                       # per table size and agent
+    seed: int = 1
+    players: tuple[int, ...] | None = None  # default: the deck's whole range
+    agents: tuple[str, ...] = AGENTS
+    lang: str | None = None                # default: the deck's language
+    vary: tuple[str, ...] = ()             # "OPTION=V1,V2,..."
+    compare: tuple[str, ...] = ()          # other manifests
+    workers: int | None = None
+
+
+@dataclass(frozen=True)
+class Variant:
+    id: str                                # "A", "B", ... (A is the deck as written)
+    label: str
+    deck: Deck
+    changes: Mapping[str, Any] = field(default_factory=dict)
+
+
+def parse_vary(text: str) -> tuple[str, list[Any]]:
+    """'duel_penalty_max=2,4,8' -> ('duel_penalty_max', [2, 4, 8]); DeckgenError (exit 2) for an
+    unknown option or value, listing the options or values there are."""
+    name, sep, values = text.partition("=")
+    name = name.strip()
+    if not sep or not name or not values.strip():
+        raise DeckgenError(error("option", "--vary", f"'{text}' is not OPTION=V1,V2,...",
+                                 hint="e.g. --vary duel_penalty_max=2,4,8; options: " + ", ".join(OPTIONS)))
+    parsed = [parse_value(name, v) for v in values.split(",") if v.strip()]
+    unique: list[Any] = []
+    for v in parsed:
+        if v not in unique:
+            unique.append(v)
+    return name, unique
+
+
+def _fmt(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _load_checked(ref: str | Path) -> Deck:
+    """The deck, or its findings as DeckHasErrors (exit 1) when it has errors."""
+    from deckgen.check import CheckOptions, check
+
+    rep = check(ref, CheckOptions(simulate=False))
+    if rep.deck is None or rep.errors:
+        raise DeckHasErrors(rep.errors or rep.findings)
+    return rep.deck
+
+
+def make_variants(deck: Deck, vary: Sequence[str], compare: Sequence[Deck], lang: str) -> list[Variant]:
+    """The deck as written, then one variant per --vary value that differs from it, then the
+    decks to compare with."""
+    varied = [parse_vary(v) for v in vary]
+    opts = deck.rule_options
+    own = ", ".join(f"{name}={_fmt(getattr(opts, name))}" for name, _ in varied)
+    base_label = T.w(lang, "variant_deck") + (f" ({own})" if own else "")
+    out = [Variant("A", base_label, deck)]
+    for name, values in varied:
+        for value in values:
+            if value == getattr(opts, name):
+                continue
+            changed = dataclasses.replace(deck, rule_options=opts.replace(**{name: value}))
+            out.append(Variant(_letter(len(out)), f"{name}={_fmt(value)}", changed, {name: value}))
+    for other in compare:
+        label = other.name(lang) + (f" ({other.source.name})" if other.source else "")
+        out.append(Variant(_letter(len(out)), label, other))
+    return out
+
+
+def _letter(i: int) -> str:
+    return chr(ord("A") + i) if i < 26 else f"V{i + 1}"
+
+
+def deck_kinds(decks: Iterable[Deck], lang: str) -> dict[str, str]:
+    """Kind id -> name, for the kinds that are on some card (regular or flex side)."""
+    out: dict[str, str] = {}
+    for d in decks:
+        used = {c.kind for c in d.cards} | {c.flex.kind for c in d.cards if c.flex}
+        for k, kind in d.kinds.items():
+            if k in used and k not in out:
+                out[k] = kind.names.get(lang)
+    return out
+
+
+CHUNK = 8              # games per task
+
+_worker: dict = {}
+
+
+def _init(tables: Mapping[str, Any]) -> None:
+    from deckgen.rules.agents import make_agent
+
+    _worker["tables"] = tables
+    _worker["agents"] = {a: make_agent(a) for a in AGENTS}
+
+
+def _play(task: tuple[str, str, int, int, int, int]) -> tuple[tuple[str, str, int, int, int, int], list[GameRecord]]:
+    from deckgen.rules.simulate import play_record
+
+    vid, agent, n, start, stop, seed = task
+    table, player = _worker["tables"][vid], _worker["agents"][agent]
+    return task, [play_record(table, player, seed, n, i) for i in range(start, stop)]
+
+
+def simulate_variants(variants: Sequence[Variant], players: Sequence[int], options: ReportOptions,
+                      progress: Progress | None = None) -> dict[tuple[str, str, int], list[GameRecord]]:
+    """Every variant's games: (variant id, agent, table size) -> records in game order.
+
+    Each game is seeded from (seed, table size, game index) as in ``deckgen simulate``, so the
+    records do not depend on the number of workers. One pool plays every variant and agent,
+    the largest tables (the longest games) first, so no core waits long at the end."""
+    import multiprocessing
+    import os
+
+    from deckgen.rules.table import compile_deck
+
+    tables = {v.id: compile_deck(v.deck) for v in variants}
+    tasks = [(v.id, agent, n, start, min(start + CHUNK, options.games), options.seed)
+             for n in sorted(players, reverse=True) for start in range(0, options.games, CHUNK)
+             for v in variants for agent in options.agents]
+    parts: dict[tuple[str, str, int], dict[int, list[GameRecord]]] = {}
+    total = len(variants) * len(options.agents) * len(players) * options.games
+    done = 0
+
+    def take(task: tuple[str, str, int, int, int, int], recs: list[GameRecord]) -> None:
+        nonlocal done
+        parts.setdefault(task[:3], {})[task[3]] = recs
+        done += len(recs)
+        if progress:
+            progress("simulating", done, total)
+
+    workers = options.workers or os.cpu_count() or 1
+    if workers <= 1 or len(tasks) <= 1:
+        _init(tables)
+        for task in tasks:
+            take(*_play(task))
+    else:
+        for t in tables.values():
+            t.cache.clear()            # the workers build their own legality caches
+        ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+        with ctx.Pool(workers, initializer=_init, initargs=(tables,)) as pool:
+            for task, recs in pool.imap_unordered(_play, tasks):
+                take(task, recs)
+    return {key: [r for start in sorted(chunks) for r in chunks[start]] for key, chunks in parts.items()}
+
+
+def build_report(ref: str | Path, options: ReportOptions = ReportOptions(),
+                 progress: Progress | None = None) -> dict:
+    """Check the deck (and the decks to compare), simulate every variant, gather the figures."""
+    deck = _load_checked(ref)
+    others = [_load_checked(c) for c in options.compare]
+    lang = T.lang_of(options.lang or deck.language)
+    for a in options.agents:
+        if a not in AGENTS:
+            raise DeckgenError(error("agent", "--agent", f"unknown agent '{a}'", hint="agents: " + ", ".join(AGENTS)))
+    variants = make_variants(deck, options.vary, others, lang)
+    decks = [deck, *others]
+    lo, hi = max(d.players_min for d in decks), min(d.players_max for d in decks)
+    players = list(options.players or range(lo, hi + 1))
+    if not players:
+        raise DeckgenError(error("players", "--compare", "the decks compared share no table size",
+                                 hint="; ".join(f"{d.id}: {d.players_min}-{d.players_max} players" for d in decks)))
+    records = simulate_variants(variants, players, options, progress)
+    return figures(deck, variants, records, players, options, lang)
+
+
+def figures(deck: Deck, variants: Sequence[Variant], records: Mapping[tuple[str, str, int], Sequence[GameRecord]],
+            players: Sequence[int], options: ReportOptions, lang: str) -> dict:
+    """Every figure of the report from the records (no simulation here)."""
+    from deckgen.rules.table import compile_deck
+
+    kind_names = deck_kinds([v.deck for v in variants], lang)
+    tables = {v.id: compile_deck(v.deck) for v in variants}
+    groups = []
+    pooled = []
+    for agent in options.agents:
+        for n in players:
+            recs = [records[(v.id, agent, n)] for v in variants]
+            axis = collect.axis_for(recs, max(t.opts.turn_cap for t in tables.values()), TRACE_EVERY)
+            for v, rs in zip(variants, recs):
+                t = tables[v.id]
+                g = collect.group_figures(rs, n, t.kinds, dataclasses.replace(axis, turn_cap=t.opts.turn_cap))
+                g["kinds"] = {k: f for k, f in g["kinds"].items() if k in kind_names}
+                groups.append({"variant": v.id, "agent": agent, **g})
+        for v in variants:
+            mine = [g for g in groups if g["variant"] == v.id and g["agent"] == agent]
+            pooled.append({"variant": v.id, "agent": agent, "kinds": collect.pooled_kinds(mine, list(kind_names))})
+    # the first player's advantage: "significant" after Holm over every group of the report
+    firsts = [g["seats"]["first_player"] for g in groups]
+    for fp, adj in zip(firsts, stats.holm([f["p"] for f in firsts])):
+        fp["p_holm"] = round(adj, 6)
+        fp["significant"] = adj < stats.ALPHA
+    tests = []
+    base = variants[0]
+    for v in variants[1:]:
+        for agent in options.agents:
+            for n in players:
+                raw = collect.compare(records[(base.id, agent, n)], records[(v.id, agent, n)])
+                for name, p in raw.items():
+                    tests.append({"variant": v.id, "against": base.id, "agent": agent, "players": n, "test": name,
+                                  "method": TESTS[name], "p": p})
+    for test, adj in zip(tests, stats.holm([x["p"] for x in tests])):
+        test["p"] = round(test["p"], 6)
+        test["p_holm"] = round(adj, 6)
+        test["significant"] = adj < stats.ALPHA
+    causes = [c for c in collect.cause_keys(list(kind_names))
+              if any(c in g["draws"]["by_cause"] for g in groups)]
+    rep = {
+        "deck": deck.id,
+        "name": deck.name(lang),
+        "lang": lang,
+        "seed": options.seed,
+        "games": options.games,
+        "agents": list(options.agents),
+        "players": list(players),
+        "variants": [{"id": v.id, "label": v.label, "deck": v.deck.id, "changes": dict(v.changes),
+                      "turn_cap": tables[v.id].opts.turn_cap} for v in variants],
+        "kinds": kind_names,
+        "causes": {c: T.cause(lang, c, kind_names) for c in causes},
+        "groups": groups,
+        "pooled_kinds": pooled,
+        "tests": tests,
+        "methods": {"interval": "Wilson score, 95 %", "turns": TESTS["turns"], "draws": TESTS["draws"],
+                    "capped": TESTS["capped"], "first_player": TESTS["first_player"],
+                    "adjustment": "Holm", "alpha": stats.ALPHA},
+    }
+    rep["summary"] = T.summary(rep)
+    return rep
+
+
+def default_path(deck_id: str) -> Path:
+    return Path("output") / deck_id / f"{deck_id}-report.pdf"
+
+
+def write_report(rep: Mapping, path: Path, progress: Progress | None = None) -> Path:
+    """The report as a PDF, written atomically."""
+    from deckgen.atomic import write_bytes
+    from deckgen.balance.pdf import report_pdf
+
+    return write_bytes(Path(path), report_pdf(rep, progress))

@@ -1,0 +1,181 @@
+"""The composition rule (docs/manifest.md, "How effects combine"): a card's effects apply in list
+order, each to the player it names then; lost turns add up and are served one by one.
+
+The rulebook sentence of a card is generated from its meaning (deckgen.rulebook.meaning); the
+property test plays generated cards in the engine under generated rule options and checks that
+what the meaning (and so the sentence) claims is what happens: who draws how many cards, and who
+takes the next turns (a lost turn shows as a seat passed over)."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from deckgen import manifest
+from deckgen.effects import PRIMITIVES, Effect
+from deckgen.model import Card, Kind, Names
+from deckgen.rulebook.describe import effects_text, fate_sentences
+from deckgen.rulebook.meaning import NEXT, meaning, seat_outcome
+from deckgen.rulebook.words import cards_word
+from deckgen.rules.record import CAUSES
+from deckgen.rules.scenario import Scripted, situation
+from deckgen.rules.state import Draw
+from deckgen.rules.table import compile_deck
+
+DRAW3_SKIP = (Effect("draw", n=3), Effect("skip"))
+
+
+@functools.lru_cache(maxsize=1)
+def _classic():
+    return manifest.load_deck("classic")
+
+
+def _deck(effects: tuple[Effect, ...], **options):
+    """Classic UNO with one more card, 'red-x', whose kind has these effects."""
+    deck = _classic()
+    kind = Kind("x", "action", Names({"en": "X", "es": "X"}), effects)
+    card = Card("red-x", "x", "red", None, 1, 20, Names({"en": "Red X", "es": "X rojo"}), where="cards[9]")
+    return dataclasses.replace(deck, kinds={**deck.kinds, "x": kind}, cards=(*deck.cards, card),
+                               rule_options=deck.rule_options.replace(**options))
+
+
+# ---------------------------------------------------------------- the sentences
+
+def test_draw_then_skip_is_one_statement_about_one_player():
+    off = effects_text(_deck(DRAW3_SKIP), DRAW3_SKIP, "en")
+    assert off == "The next player draws 3 cards and loses their next two turns."
+    assert "The next player loses their turn" not in off
+    es = effects_text(_deck(DRAW3_SKIP), DRAW3_SKIP, "es")
+    assert es == "El siguiente jugador roba 3 cartas y pierde sus dos próximos turnos."
+    for stacking in ("same-kind", "equal-or-higher"):
+        on = effects_text(_deck(DRAW3_SKIP, stacking=stacking), DRAW3_SKIP, "en")
+        assert on.startswith("The next player draws 3 cards and loses their next two turns.")
+        assert "pass the 3 cards on instead by stacking" in on and "the other lost turn stays with them" in on
+
+
+def test_a_reverse_between_two_skips_names_two_different_players():
+    effects = (Effect("skip"), Effect("reverse"), Effect("skip"))
+    text = effects_text(_deck(effects), effects, "en")
+    assert text.startswith("The next player loses their turn. The direction of play changes. "
+                           "The next player in the new direction loses their turn.")
+    assert "With two players, your opponent loses their next three turns." in text
+    assert "With two players, your opponent loses their next two turns." in effects_text(
+        _deck(effects, two_player_reverse="reverse"), effects, "en")
+
+
+def test_play_again_with_a_lost_turn_says_the_turn_is_still_owed():
+    effects = (Effect("draw", n=2), Effect("skip_all"))
+    text = effects_text(_deck(effects), effects, "en")
+    assert "The next player draws 2 cards and loses their turn." in text
+    assert "you play again" in text and "still served" in text
+
+
+def test_everyone_draws_says_nobody_loses_a_turn_only_when_true():
+    alone = (Effect("everyone_draws", n=2),)
+    assert "nobody loses a turn" in effects_text(_deck(alone), alone, "en")
+    with_skip = (Effect("everyone_draws", n=2), Effect("skip"))
+    text = effects_text(_deck(with_skip), with_skip, "en")
+    assert "nobody loses a turn" not in text and "The next player loses their turn." in text
+
+
+def test_the_model_of_draw_then_skip():
+    m = meaning(DRAW3_SKIP, _classic().rule_options)
+    assert list(m.fates) == [NEXT] and m.fates[NEXT].drawn == 3 and m.fates[NEXT].lost == 2
+    out = seat_outcome(DRAW3_SKIP, _classic().rule_options, 4)
+    assert out.drawn == (0, 3, 0, 0) and out.lost == (0, 2, 0, 0)
+    assert out.turns[:7] == (2, 3, 0, 2, 3, 0, 1)
+
+
+# ---------------------------------------------------------------- the engine plays what the text says
+
+SIMPLE = ["skip", "skip_all", "play_again", "reverse", "choose_color", "roulette"]
+# primitives that change hands but not who draws or plays: the sentence claims nothing about turns
+OTHER = [Effect("steal"), Effect("swap_hands"), Effect("discard_color")] + [
+    Effect("pass_hands", direction=d) for d in PRIMITIVES["pass_hands"].params["direction"].choices]
+
+
+@st.composite
+def effect_lists(draw):
+    """Effect lists of the turn-changing primitives (target always followed by its draw)."""
+    parts: list[Effect] = []
+    for _ in range(draw(st.integers(1, 4))):
+        pick = draw(st.sampled_from(["simple", "draw", "target", "everyone", "other"]))
+        if pick == "simple":
+            parts.append(Effect(draw(st.sampled_from(SIMPLE))))
+        elif pick == "other":
+            parts.append(draw(st.sampled_from(OTHER)))
+        elif pick == "draw":
+            parts.append(Effect("draw", n=draw(st.integers(1, 4)), lose_turn=draw(st.booleans())))
+        elif pick == "target":
+            parts += [Effect("target"), Effect("draw", n=draw(st.integers(1, 4)), lose_turn=draw(st.booleans()))]
+        else:
+            parts.append(Effect("everyone_draws", n=draw(st.integers(1, 3))))
+    if any(e.op == "draw" for e in parts) and draw(st.booleans()):
+        parts.append(Effect("challenge"))
+    return tuple(parts)
+
+
+OPTIONS = st.fixed_dictionaries({
+    "stacking": st.sampled_from(["off", "same-kind", "equal-or-higher"]),
+    "two_player_reverse": st.sampled_from(["skip", "reverse"]),
+    "two_player_reverse_draw": st.sampled_from(["opponent", "player"]),
+    "challenge": st.booleans(),
+    "challenge_penalty": st.sampled_from([0, 2]),
+})
+
+
+def _passive(challenge: bool) -> Scripted:
+    """A player who never plays a card from hand: draws one and keeps it, never stacks, and
+    challenges every challengeable card (or none)."""
+    return Scripted(plays=["draw"] * 60, stack=False, challenge=challenge, play_drawn=False)
+
+
+def play(effects: tuple[Effect, ...], options: dict, n: int, chosen: int, turns: int, challenging: bool = False):
+    """Seat 0 plays the card; everyone then only draws. Returns (cards each seat drew because of the
+    card: every draw the engine logs with a cause other than a turn's own draw or a Colour
+    Roulette's turned cards, whose number the text cannot know; the seats that took the next turns)."""
+    deck = _deck(effects, wild_draw_four_legal="always", **options)
+    table = compile_deck(deck, deck.rule_options)
+    hands = [["red-x", "blue-1", "blue-2", "blue-3", "blue-4"]] + [["green-1", "green-2", "green-3", "green-4"]
+                                                                  for _ in range(n - 1)]
+    first = Scripted(plays=["red-x"] + ["draw"] * 60, targets=[chosen] * 8, stack=False, play_drawn=False)
+    g = situation(deck, hands=hands, top="red-5", draw=["yellow-7", "red-7"] * 75, table=table,
+                  agents=[first] + [_passive(challenging) for _ in range(n - 1)])
+    no_play, roulette = CAUSES.index("no_play"), CAUSES.index("roulette")
+
+    def taken() -> list[int]:
+        """Who took each turn after the card: a passive turn is exactly one draw of its own."""
+        return [ev.player for ev in g.log or () if isinstance(ev, Draw) and ev.cause == no_play]
+
+    g.turn()                                     # seat 0 plays the card
+    guard = 0
+    while len(taken()) < turns and g.outcome is None and guard < 40 * turns:
+        guard += 1
+        g.turn()
+    drawn = [0] * n
+    for ev in g.log or ():
+        if isinstance(ev, Draw) and ev.cause not in (no_play, roulette):    # roulette: turned cards
+            drawn[ev.player] += 1
+    return tuple(drawn), tuple(taken()[:turns])
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(effect_lists(), OPTIONS, st.integers(2, 4), st.booleans(), st.data())
+def test_the_engine_does_what_the_generated_sentence_claims(effects, options, n, challenging, data):
+    chosen = data.draw(st.integers(1, n - 1), label="chosen seat")
+    deck = _deck(effects, **options)
+    claim = seat_outcome(effects, deck.rule_options, n, chosen=chosen, turns=2 * n + 2, challenged=challenging)
+    # the sentence is written from the same meaning: each fate's draws and lost turns are in it
+    m = meaning(effects, deck.rule_options, n)
+    text = effects_text(deck, effects, "en")
+    for f in m.fates.values():
+        for sentence in fate_sentences("en", f):
+            assert sentence in text or n == 2
+        if f.drawn and n > 2:
+            assert cards_word("en", f.drawn) in text
+    drawn, turns = play(effects, options, n, chosen, 2 * n + 2, challenging)
+    assert drawn == claim.drawn, f"{effects} at {n} players: drawn {drawn}, text says {claim.drawn}\n{text}"
+    assert turns == claim.turns, f"{effects} at {n} players: turns {turns}, text says {claim.turns}\n{text}"
