@@ -1,28 +1,27 @@
-"""``deckgen build``: check a deck, render its faces, lay out the print-and-play PDF.
+"""``deckgen build``: check a deck, render its faces, lay out the print-and-play PDF, write
+its rulebooks.
 
-A build is a list of output steps run in order against one :class:`BuildContext`; the
-cards PDF is the first. Another stage adds its own file (the rulebook) with
-:func:`register_output`, and it appears in the summary like the rest::
-
-    def rulebook_output(ctx: BuildContext) -> list[OutputFile]: ...
-    register_output("rulebook", rulebook_output)
-
-Every file is written atomically; a deck with errors is not built unless ``force``.
+The outputs are plain calls in order: the card sheets (:func:`cards_output`), then the
+rulebooks (:func:`rulebook_outputs`, from :mod:`deckgen.rulebook.step`). Both are kept in the
+cache under keys that hash everything they are made from, so a build of an unchanged deck
+copies bytes instead of typesetting them again. Every file is written atomically; a deck with
+errors is not built unless ``force``.
 """
 
 from __future__ import annotations
 
+import json
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, cast
 
+from deckgen import cache
 from deckgen.check import CheckOptions, check
 from deckgen.errors import DeckHasErrors, Finding, warning
-from deckgen.layout import LayoutOptions, cards_pdf_for_deck, write_bytes
+from deckgen.layout import LayoutOptions, cards_pdf_for_deck, parse_paper, write_bytes
 from deckgen.model import Deck, Palette
 from deckgen.progress import Progress
+from deckgen.render import RenderResult
 from deckgen.selection import select
 
 
@@ -64,6 +63,7 @@ class BuildResult:
     seconds: float = 0.0
     timings: dict[str, float] = field(default_factory=dict)
     sheet: str = ""                 # the card sheet's real figures (orientation, grid, bleed, gap)
+    deck: Deck | None = field(default=None, repr=False, compare=False)    # the deck as built (for --watch)
 
     @property
     def pages(self) -> int:
@@ -87,59 +87,57 @@ class BuildResult:
         }
 
 
-@dataclass
-class BuildContext:
-    deck: Deck
-    options: BuildOptions
-    deck_dir: Path                  # <out_dir>/<deck id>
-    render: object                  # deckgen.render.RenderResult
-    result: BuildResult
-    progress: Progress | None = None
+def _cards_key(deck: Deck, rendered: RenderResult, layout: LayoutOptions) -> str:
+    from deckgen import inputs
+
+    faces = "\n".join(f"{fid}={path.name}" for fid, path in sorted(rendered.paths.items()))
+    layout = replace(layout, paper=parse_paper(layout.paper))
+    return inputs.fingerprint(deck, "cards", repr(layout), repr(rendered.trim_mm), repr(rendered.bleed_mm),
+                              str(rendered.dpi), faces, templates=False)
 
 
-OutputStep = Callable[[BuildContext], "list[OutputFile]"]
-_STEPS: list[tuple[str, OutputStep]] = []
-
-
-def register_output(name: str, step: OutputStep) -> None:
-    """Add (or replace) a named output step; steps run in registration order."""
-    for i, (existing, _) in enumerate(_STEPS):
-        if existing == name:
-            _STEPS[i] = (name, step)
-            return
-    _STEPS.append((name, step))
-
-
-def output_steps() -> list[str]:
-    return [name for name, _ in _STEPS]
-
-
-def cards_output(ctx: BuildContext) -> list[OutputFile]:
+def cards_output(deck: Deck, rendered: RenderResult, options: BuildOptions, result: BuildResult,
+                 progress: Progress | None = None) -> OutputFile:
     """``<deck>-cards.pdf``: every card copy, fronts and backs, on print-and-play sheets
-    (``<deck>-cards-only.pdf`` for an ``--only`` reprint, so the full sheets are kept)."""
-    deck, r = ctx.deck, cast(Any, ctx.render)       # a deckgen.render.RenderResult
-    pdf = cards_pdf_for_deck(deck, r.paths, r.trim_mm, r.bleed_mm, ctx.options.layout, ctx.progress)
-    name = f"{deck.id}-cards-only.pdf" if ctx.options.only else f"{deck.id}-cards.pdf"
-    path = write_bytes(ctx.deck_dir / name, pdf.data)
-    ctx.result.cards, ctx.result.faces = pdf.cards, pdf.faces
-    ctx.result.sheet = f"{pdf.paper.name}, {pdf.sheet.describe()}"
-    ctx.result.warnings.extend(warning("layout", "sheet", note) for note in pdf.notes)
-    return [OutputFile("cards", path, pdf.pages, len(pdf.data))]
+    (``<deck>-cards-only.pdf`` for an ``--only`` reprint, so the full sheets are kept).
+
+    With the cache on, the PDF (and its summary) is kept under a key made of the faces' own
+    content keys, the deck and the layout options, so an unchanged deck is not laid out again.
+    """
+    key = _cards_key(deck, rendered, options.layout) if options.use_cache else ""
+    meta_bytes = cache.get_bytes("documents", key, "json", options.cache_dir) if options.use_cache else None
+    data = cache.get_bytes("documents", key, "pdf", options.cache_dir) if meta_bytes is not None else None
+    if meta_bytes is not None and data is not None:
+        meta = json.loads(meta_bytes)
+        if progress:
+            progress("Laying out sheets", 1, 1)
+    else:
+        pdf = cards_pdf_for_deck(deck, rendered.paths, rendered.trim_mm, rendered.bleed_mm, options.layout, progress)
+        data = pdf.data
+        meta = {"pages": pdf.pages, "cards": pdf.cards, "faces": pdf.faces, "notes": list(pdf.notes),
+                "sheet": f"{pdf.paper.name}, {pdf.sheet.describe()}"}
+        if options.use_cache:
+            cache.put_bytes("documents", key, "pdf", data, options.cache_dir)
+            cache.put_bytes("documents", key, "json", json.dumps(meta).encode("utf-8"), options.cache_dir)
+    name = f"{deck.id}-cards-only.pdf" if options.only else f"{deck.id}-cards.pdf"
+    path = write_bytes(Path(options.out_dir) / deck.id / name, data)
+    result.cards, result.faces, result.sheet = meta["cards"], meta["faces"], meta["sheet"]
+    result.warnings.extend(warning("layout", "sheet", note) for note in meta["notes"])
+    return OutputFile("cards", path, meta["pages"], len(data))
 
 
-register_output("cards", cards_output)
+def rulebook_outputs(deck: Deck, options: BuildOptions, result: BuildResult,
+                     progress: Progress | None = None) -> list[OutputFile]:
+    """``<deck>-rulebook-<lang>.pdf`` in every language the deck's templates exist in (and with
+    ``booklet`` each as ``<deck>-rulebook-<lang>-booklet.pdf`` too)."""
+    from deckgen.rulebook.step import paper_for_sheets, write_rulebooks
 
-
-def _rulebook_output(ctx: BuildContext) -> list[OutputFile]:
-    """``<deck>-rulebook-<lang>.pdf`` in every language the deck's templates exist in."""
-    if not ctx.options.rulebook or ctx.options.only:      # a reprint of a few cards needs no rulebook
-        return []
-    from deckgen.rulebook.step import rulebook_output
-
-    return rulebook_output(ctx)
-
-
-register_output("rulebook", _rulebook_output)
+    paper = paper_for_sheets(parse_paper(options.layout.paper).width_mm)
+    books, notes = write_rulebooks(deck, Path(options.out_dir) / deck.id, paper=paper,
+                                   force=options.force, use_cache=options.use_cache, cache_dir=options.cache_dir,
+                                   progress=progress, jobs=options.jobs, booklet=options.booklet)
+    result.warnings.extend(notes)
+    return [OutputFile("rulebook", b.path, b.pages, b.size_bytes) for b in books]
 
 
 def load_checked(ref: str | Path, options: BuildOptions) -> tuple[Deck, list[Finding], list[Finding]]:
@@ -158,16 +156,18 @@ def build_deck(ref: str | Path, options: BuildOptions = BuildOptions(),
     start = time.perf_counter()
     deck, errors, warnings = load_checked(ref, options)
     deck = select(deck, options.only)
-    result = BuildResult(deck.id, deck.name(), errors=list(errors), warnings=list(warnings))
+    result = BuildResult(deck.id, deck.name(), errors=list(errors), warnings=list(warnings), deck=deck)
     t_check = time.perf_counter()
     settings = RenderSettings(dpi=options.dpi, bleed_mm=options.bleed_mm, card_size=options.card_size)
     rendered = render_deck(deck, settings, None, use_cache=options.use_cache, cache_dir=options.cache_dir,
                            progress=progress, jobs=options.jobs)
     result.drawn = rendered.drawn
     t_render = time.perf_counter()
-    ctx = BuildContext(deck, options, Path(options.out_dir) / deck.id, rendered, result, progress)
-    for _, step in _STEPS:
-        result.outputs.extend(step(ctx))
+    result.outputs.append(cards_output(deck, rendered, options, result, progress))
+    if options.rulebook and not options.only:      # a reprint of a few cards needs no rulebook
+        result.outputs.extend(rulebook_outputs(deck, options, result, progress))
+    if options.use_cache:
+        cache.auto_prune(options.cache_dir)
     end = time.perf_counter()
     result.seconds = end - start
     result.timings = {"check": t_check - start, "render": t_render - t_check, "write": end - t_render}

@@ -29,7 +29,6 @@ class CheckOptions:
     seed: int = 1
     palette: Palette | None = None
     progress: Progress | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass

@@ -320,6 +320,30 @@ def check(deck, as_json, games, no_sim, seed, palette, colors):
     sys.exit(code)
 
 
+@main.command("new")
+@click.argument("name")
+@click.option("--lang", type=click.Choice(["en", "es"]), default="en", show_default=True,
+              help="The deck's language: the words on its cards and its rulebook's default.")
+@handle_errors
+def new(name, lang):
+    """Start a deck: write NAME/NAME.toml, a playable deck whose comments explain every key.
+
+    NAME is the deck's id (lowercase letters, digits and '-'). The deck has its own palette,
+    the classic rules and one homemade card kind, and passes deckgen check as written.
+    An existing file is never overwritten.
+
+    Example:
+
+        deckgen new my-game
+
+        deckgen preview my-game/my-game.toml --watch
+    """
+    from deckgen.scaffold import new_deck
+
+    path = new_deck(name, lang=lang)
+    click.echo(f"wrote {path}\nnext: deckgen check {path}   (or deckgen preview {path} --watch)")
+
+
 # ---- commands added by later stages are registered below, one block per stage ----
 
 # [render commands]
@@ -408,28 +432,58 @@ def render(deck, out_dir, dpi, card_size, bleed, safe, symbols, corner_guide, no
 @render_options
 @click.option("--only", metavar="ID[xN],...", default=None, help=ONLY_HELP)
 @palette_options
+@click.option("--no-cache", is_flag=True, help="Draw every face again instead of reusing the face cache.")
+@click.option("--watch", is_flag=True, help="Keep running: redraw on every change and show it on a local page.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
+              help="Port of the --watch page on 127.0.0.1 (0: any free port).")
 @json_option
 @handle_errors
-def preview(deck, out_path, dpi, card_size, bleed, safe, symbols, corner_guide, only, palette, colors, as_json):
+def preview(deck, out_path, dpi, card_size, bleed, safe, symbols, corner_guide, only, palette, colors, no_cache, watch,
+            port, as_json):
     """Write one contact-sheet PNG of every distinct face with its copy count.
+
+    With --watch it keeps running: whenever the manifest, its palette, its artwork or its
+    templates change, the changed faces are drawn again and the sheet and the check's
+    findings appear on a page at http://127.0.0.1:PORT/ that refreshes itself.
 
     Example:
 
         deckgen preview no-mercy -o no-mercy.png
 
-        deckgen preview flex-spectrum --palette classic
+        deckgen preview my-deck.toml --watch
     """
     from deckgen.render import preview as make_preview
 
     settings = _render_settings(dpi, card_size, bleed, safe, symbols, corner_guide)
+    if watch:
+        from deckgen.watch import WatchOptions
+
+        if as_json:
+            raise DeckgenError(Finding("error", "usage", "--watch", "--watch keeps running and prints no JSON",
+                                       hint="leave out --json"))
+        _watch(deck, WatchOptions("preview", settings=settings, sheet_path=out_path,
+                                  palette=lambda: resolve_palette(deck, palette, colors), port=port,
+                                  use_cache=not no_cache, only=only))
+        return
     the_deck = _only(_load_for_render(deck, palette, colors), only)
     progress = Progress(enabled=not as_json)
-    path = make_preview(the_deck, settings, out_path, progress)
+    path = make_preview(the_deck, settings, out_path, progress, use_cache=not no_cache)
     progress.close()
     if as_json:
         _echo_json({"ok": True, "exit_code": 0, "deck": the_deck.id, "output": str(path), **findings_json([])})
         return
     click.echo(f"contact sheet: {path}")
+
+
+def _watch(deck, options) -> None:
+    """Run --watch until Ctrl-C: print the page's address and one line per rebuild."""
+    from deckgen.watch import watch
+
+    try:
+        watch(deck, options, log=lambda line: click.echo(line, err=True),
+              on_ready=lambda url: click.echo(f"watching {deck}: open {url} (Ctrl-C stops)", err=True))
+    except KeyboardInterrupt:
+        click.echo("stopped watching", err=True)
 
 
 @main.group("palette")
@@ -592,10 +646,13 @@ def sheet_options(fn):
 @click.option("--no-cache", is_flag=True, help="Redraw every face instead of using the face cache.")
 @jobs_option
 @json_option
+@click.option("--watch", is_flag=True, help="Keep running: build again on every change and show it on a local page.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
+              help="Port of the --watch page on 127.0.0.1 (0: any free port).")
 @handle_errors
 def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, orientation, only, card_size, dpi, bleed,
           gap, mark_length, mark_stroke, mark_offset, guides, palette, colors, no_rulebook, booklet, force, no_cache, jobs,
-          as_json):
+          as_json, watch, port):
     """Build the print-and-play PDF of one or more decks.
 
     Writes OUTPUT/<deck>/<deck>-cards.pdf: a cover page, then sheets of card fronts (odd
@@ -622,6 +679,20 @@ def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, ori
     _layout_options("a4", gap, margin, duplex, back_offset, mark_length, mark_stroke, mark_offset, guides,
                     layout, backs, orientation)
     refs = list(decks) or bundled_refs()
+    if watch:
+        from deckgen.watch import WatchOptions
+
+        if len(decks) != 1 or as_json:
+            raise DeckgenError(Finding("error", "usage", "--watch", "--watch follows exactly one DECK, without --json",
+                                       hint="e.g. deckgen build my-deck.toml --watch"))
+        layout_opts = _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_stroke, mark_offset,
+                                      guides, layout, backs, orientation, base=manifest.find_deck(decks[0]).parent)
+        opts = BuildOptions(out_dir=Path(out_dir), dpi=dpi, bleed_mm=_length(bleed, "--bleed"), card_size=card_size,
+                            layout=layout_opts, force=force, jobs=jobs, rulebook=not no_rulebook, only=only,
+                            booklet=booklet)
+        _watch(decks[0], WatchOptions("build", build=opts, palette=lambda: resolve_palette(decks[0], palette, colors),
+                                      port=port, use_cache=not no_cache))
+        return
     results, failed = [], 0
     failures: list[dict[str, Any]] = []
     for ref in refs:
@@ -1018,6 +1089,72 @@ def rulebook(deck, lang, out_path, paper, booklet, palette, colors):
                        f"{code}, {paper} landscape): print double-sided, flip on the short edge, fold, staple")
         else:
             click.echo(f"wrote {target} ({sheets} pages, {code}, {paper})")
+
+
+# [cache commands]
+
+@main.group("cache", invoke_without_command=True)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@click.pass_context
+@handle_errors
+def cache_group(ctx, as_json):
+    """Show where the cache of drawn faces and built documents is and how big it is.
+
+    The cache is capped automatically (least recently used entries go first); the cap is
+    $DECKGEN_CACHE_MAX_SIZE, 1 GB by default. $DECKGEN_CACHE moves it.
+
+    Example:
+
+        deckgen cache
+
+        deckgen cache prune --max-size 200MB
+    """
+    from deckgen import cache
+
+    if ctx.invoked_subcommand is not None:
+        return
+    use = cache.usage()
+    if as_json:
+        click.echo(json.dumps(use.to_json(), ensure_ascii=False, indent=2))
+        return
+    click.echo(f"cache: {use.root}")
+    click.echo(f"  {cache.format_size(use.bytes)} in {use.files} files (cap {cache.format_size(cache.max_size())})")
+    for name, (files, size) in use.sections.items():
+        click.echo(f"  {name:<10} {cache.format_size(size):>9}  {files} files")
+
+
+@cache_group.command("clear")
+@handle_errors
+def cache_clear():
+    """Delete everything in the cache (it fills again on the next run).
+
+    Example:
+
+        deckgen cache clear
+    """
+    from deckgen import cache
+
+    before = cache.clear()
+    click.echo(f"removed {before.files} files ({cache.format_size(before.bytes)}) from {before.root}")
+
+
+@cache_group.command("prune")
+@click.option("--max-size", "max_size", required=True, metavar="SIZE",
+              help="Keep at most this much, e.g. 200MB or 1GB (a bare number is MB).")
+@handle_errors
+def cache_prune(max_size):
+    """Delete the least recently used entries until the cache is at most SIZE.
+
+    Example:
+
+        deckgen cache prune --max-size 200MB
+    """
+    from deckgen import cache
+
+    limit = cache.parse_size(max_size)
+    done = cache.prune(limit)
+    click.echo(f"removed {done.removed} files ({cache.format_size(done.freed)}); "
+               f"{cache.format_size(done.left)} left in {cache.cache_root()}")
 
 
 def _rulebook_pages(path: Path) -> int:

@@ -116,10 +116,6 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
     return f"did you mean '{close[0]}'?" if close else None
 
 
-def expected_one_of(choices: Iterable[str]) -> str:
-    return "expected one of: " + ", ".join(sorted(choices))
-
-
 @dataclass
 class Collector:
     """Gathers findings for one file so they can all be reported at once."""

@@ -47,7 +47,12 @@ def delta_e(a: tuple, b: tuple, vision: str = "normal") -> float:
 
 def contrast(a: tuple, b: tuple) -> float:
     """WCAG 2.1 contrast ratio of two sRGB colours (1 to 21)."""
-    return float(_color(tuple(a)).contrast(_color(tuple(b))))
+    return _contrast(tuple(a), tuple(b))
+
+
+@functools.lru_cache(maxsize=4096)
+def _contrast(a: tuple, b: tuple) -> float:
+    return float(_color(a).contrast(_color(b)))
 
 
 def text_ink(rgb: tuple) -> tuple:

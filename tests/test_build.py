@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from deckgen import build as build_mod
-from deckgen.build import BuildOptions, OutputFile, build_deck, register_output
+from deckgen.build import BuildOptions, build_deck
 from deckgen.cli import main
 from deckgen.errors import DeckHasErrors
 from deckgen.layout import LayoutOptions
@@ -93,19 +93,6 @@ def test_a_deck_with_errors_is_not_built_unless_forced(tmp_path, cache, write_ma
     assert not (tmp_path / "tiny").exists()
     res = build_deck(path, opts(tmp_path, cache, force=True))
     assert res.errors and res.outputs[0].path.is_file() and res.cards == 12
-
-
-def test_another_stage_can_add_an_output(tmp_path, cache, monkeypatch):
-    monkeypatch.setattr(build_mod, "_STEPS", list(build_mod._STEPS))
-
-    def notes(ctx):
-        path = ctx.deck_dir / f"{ctx.deck.id}-notes.txt"
-        path.write_text(ctx.deck.name(), encoding="utf-8")
-        return [OutputFile("notes", path, None, path.stat().st_size)]
-
-    register_output("notes", notes)
-    res = build_deck("classic", opts(tmp_path, cache))
-    assert [o.kind for o in res.outputs] == ["cards", "notes"]
 
 
 # ------------------------------------------------------------------ CLI

@@ -112,18 +112,13 @@ def test_letter_paper(books):
 
 def test_build_step_writes_one_rulebook_per_language(tmp_path, monkeypatch):
     monkeypatch.setattr("deckgen.rulebook.images.DPI", 40)
-    from types import SimpleNamespace
-
-    from deckgen.rulebook.step import rulebook_output
+    from deckgen.rulebook.step import write_rulebooks
 
     deck = manifest.load_deck("no-mercy")
-    ctx = SimpleNamespace(deck=deck, deck_dir=tmp_path, progress=None,
-                          options=SimpleNamespace(force=False, layout=SimpleNamespace(paper=None)),
-                          result=SimpleNamespace(warnings=[]))
-    outputs = rulebook_output(ctx)
+    outputs, notes = write_rulebooks(deck, tmp_path, use_cache=False)
     assert sorted(o.path.name for o in outputs) == ["no-mercy-rulebook-en.pdf", "no-mercy-rulebook-es.pdf"]
+    assert notes == []
     for o in outputs:
-        assert o.kind == "rulebook"
         assert o.pages == len(pypdf.PdfReader(o.path).pages)
 
 
@@ -322,15 +317,11 @@ def test_booklet_keeps_list_items_on_one_page():
 
 def test_build_step_writes_booklets_when_asked(tmp_path, monkeypatch):
     monkeypatch.setattr("deckgen.rulebook.images.DPI", 40)
-    from types import SimpleNamespace
-
-    from deckgen.rulebook.step import rulebook_output
+    from deckgen.rulebook.step import write_rulebooks
 
     deck = manifest.load_deck("classic")
-    ctx = SimpleNamespace(deck=deck, deck_dir=tmp_path, progress=None,
-                          options=SimpleNamespace(force=False, booklet=True, layout=SimpleNamespace(paper=None)),
-                          result=SimpleNamespace(warnings=[]))
-    names = sorted(o.path.name for o in rulebook_output(ctx))
+    outputs, _ = write_rulebooks(deck, tmp_path, booklet=True, use_cache=False)
+    names = sorted(o.path.name for o in outputs)
     assert names == ["classic-rulebook-en-booklet.pdf", "classic-rulebook-en.pdf",
                      "classic-rulebook-es-booklet.pdf", "classic-rulebook-es.pdf"]
     sheet = pypdf.PdfReader(tmp_path / "classic-rulebook-en-booklet.pdf").pages[0]

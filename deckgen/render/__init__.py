@@ -7,7 +7,7 @@ Public API (other stages code against exactly this)::
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from PIL import Image
@@ -55,6 +55,8 @@ class RenderResult:
     bleed_mm: float
     dpi: int
     drawn: int
+    # without the cache, the temporary folder holding the faces: it lives as long as the result
+    scratch: object = field(default=None, repr=False, compare=False)
 
 
 def render_face(deck: Deck, face_id: str, settings: RenderSettings | None = None) -> Image.Image:
@@ -92,8 +94,9 @@ def render_deck(deck: Deck, settings: RenderSettings | None = None, out_dir: Pat
                       progress=progress, jobs=jobs)
 
 
-def preview(deck: Deck, settings: RenderSettings | None = None, out_path: Path | None = None, progress=None) -> Path:
+def preview(deck: Deck, settings: RenderSettings | None = None, out_path: Path | None = None, progress=None, *,
+            use_cache: bool = True) -> Path:
     """A contact sheet of every distinct face with its copy count; returns the PNG path."""
     from deckgen.render.sheet import contact_sheet
 
-    return contact_sheet(deck, settings or RenderSettings(), out_path, progress)
+    return contact_sheet(deck, settings or RenderSettings(), out_path, progress, use_cache=use_cache)

@@ -2,8 +2,11 @@
 
 The cache key of a face is a hash of what the face shows (its :class:`FaceSpec`, which names
 its fonts and images by content digest), the pixel frame (card size, DPI, bleed, safe zone),
-the Pillow version and the renderer version; a face is drawn again only when one of these changes. Cache files and output files
-are written atomically.
+the Pillow version and the renderer version; a face is drawn again only when one of these
+changes. Cache files and output files are written atomically. The cache folder, its cap and its
+upkeep are :mod:`deckgen.cache`'s; without the cache (``use_cache=False``) faces are drawn into a
+temporary folder that lives as long as the :class:`RenderResult`, and the cache folder is never
+touched.
 """
 
 from __future__ import annotations
@@ -11,11 +14,13 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
+import tempfile
 from pathlib import Path
 
 import PIL
 from PIL import Image
 
+from deckgen import cache
 from deckgen.atomic import copy_file, write_bytes
 from deckgen.errors import DeckgenError, error
 from deckgen.model import Deck
@@ -26,14 +31,7 @@ from deckgen.render.geometry import Frame
 PARALLEL_MIN = 6      # below this many faces to draw, one process is faster than starting workers
 
 
-def cache_root(cache_dir: Path | None = None) -> Path:
-    """``cache_dir``, else ``$DECKGEN_CACHE``, else ``$XDG_CACHE_HOME/deckgen`` or ``~/.cache/deckgen``."""
-    if cache_dir is not None:
-        return Path(cache_dir)
-    if os.environ.get("DECKGEN_CACHE"):
-        return Path(os.environ["DECKGEN_CACHE"])
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "deckgen"
+cache_root = cache.cache_root
 
 
 def face_key(spec: FaceSpec, frame: Frame, corner_guide: bool) -> str:
@@ -123,12 +121,17 @@ def render_all(deck: Deck, settings, out_dir: Path | None, *, use_cache: bool = 
     settings_check(settings)
     frame = settings.frame(deck)
     symbols = settings.symbols_on(deck)
-    root = cache_root(cache_dir) / "faces"
+    scratch = None
+    if use_cache:
+        root = cache.cache_root(cache_dir) / "faces"
+    else:
+        scratch = tempfile.TemporaryDirectory(prefix="deckgen-faces-")
+        root = Path(scratch.name)
     try:
         root.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise DeckgenError(error("cache", "cache", f"cannot create the render cache at {root}: {exc.strerror}",
-                                 hint="set DECKGEN_CACHE to a writable folder")) from None
+                                 hint="set DECKGEN_CACHE to a writable folder, or use --no-cache")) from None
     cached: dict[str, Path] = {}
     todo = []
     for fid in face_ids(deck):
@@ -136,7 +139,9 @@ def render_all(deck: Deck, settings, out_dir: Path | None, *, use_cache: bool = 
         key = face_key(spec, frame, settings.corner_guide)
         path = root / key[:2] / f"{key}.png"
         cached[fid] = path
-        if not (use_cache and path.is_file()):
+        if use_cache and path.is_file():
+            cache.touch(path)
+        else:
             todo.append((spec, frame, settings.corner_guide, str(path)))
     if progress and not todo:
         progress("Rendering faces", 1, 1)
@@ -145,6 +150,9 @@ def render_all(deck: Deck, settings, out_dir: Path | None, *, use_cache: bool = 
     except OSError as exc:
         raise DeckgenError(error("cache", "cache", f"cannot write to the render cache {root}: {exc.strerror}",
                                  hint="free some space or set DECKGEN_CACHE to a writable folder")) from None
+    if use_cache and todo:
+        cache.note_added(len(todo))
+        cache.auto_prune(cache_dir)
     paths = cached
     if out_dir is not None:
         out_dir = Path(out_dir)
@@ -158,4 +166,4 @@ def render_all(deck: Deck, settings, out_dir: Path | None, *, use_cache: bool = 
                 copy_file(src, paths[fid])
         except OSError as exc:
             raise DeckgenError(error("output", "-o", f"cannot write into {out_dir}: {exc.strerror}")) from None
-    return RenderResult(paths, frame.full, frame.trim_mm, frame.bleed_mm, frame.dpi, len(todo))
+    return RenderResult(paths, frame.full, frame.trim_mm, frame.bleed_mm, frame.dpi, len(todo), scratch)

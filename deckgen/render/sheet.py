@@ -45,8 +45,11 @@ def face_name(deck: Deck, face_id: str) -> str:
     return face_id
 
 
-def contact_sheet(deck: Deck, settings, out_path: Path | None, progress=None) -> Path:
-    result = render_all(deck, settings, None, progress=progress)
+def contact_sheet(deck: Deck, settings, out_path: Path | None, progress=None, *, use_cache: bool = True,
+                  compress_level: int = 6, thumbs: dict | None = None) -> Path:
+    """Write the sheet. ``thumbs`` (face file -> thumbnail) lets a caller that makes many sheets
+    (``--watch``) shrink only the faces that changed; ``compress_level`` trades size for speed."""
+    result = render_all(deck, settings, None, progress=progress, use_cache=use_cache)
     counts = copies(deck)
     ids = list(result.paths)
     bleed = round(result.bleed_mm * result.dpi / 25.4)
@@ -66,12 +69,19 @@ def contact_sheet(deck: Deck, settings, out_path: Path | None, progress=None) ->
     text_font = str(deck_fonts(deck).path("text"))
     d.text((GAP, 18), title, font=pil_font(text_font, 26), fill=INK)
     small = pil_font(text_font, 15)
+    used: set = set()
     for i, fid in enumerate(ids):
         x = GAP + (i % cols) * (tw + GAP)
         y = head + (i // cols) * (th + label_h + GAP)
-        with Image.open(result.paths[fid]) as im:
-            card = im.convert("RGB").crop((bleed, bleed, bleed + w, bleed + h))
-            thumb = card.resize((tw, th), Image.Resampling.BOX)
+        memo = (result.paths[fid], tw, th, bleed)
+        used.add(memo)
+        thumb = thumbs.get(memo) if thumbs is not None else None
+        if thumb is None:
+            with Image.open(result.paths[fid]) as im:
+                card = im.convert("RGB").crop((bleed, bleed, bleed + w, bleed + h))
+                thumb = card.resize((tw, th), Image.Resampling.BOX)
+            if thumbs is not None:
+                thumbs[memo] = thumb
         sheet.paste(thumb, (x, y), corners)
         count = f"  ×{counts.get(fid, 1)}"
         full = name = face_name(deck, fid)
@@ -79,8 +89,11 @@ def contact_sheet(deck: Deck, settings, out_path: Path | None, progress=None) ->
             name = name[:-1]
         label = (name if name == full else name[:-1] + "…") + count
         d.text((x, y + th + 6), label, font=small, fill=INK)
+    if thumbs is not None:
+        for memo in set(thumbs) - used:
+            del thumbs[memo]
     out_path = Path(out_path or f"{deck.id}-preview.png")
     buf = io.BytesIO()
-    sheet.save(buf, "PNG", compress_level=6, icc_profile=srgb_profile())
+    sheet.save(buf, "PNG", compress_level=compress_level, icc_profile=srgb_profile())
     write_bytes(out_path, buf.getvalue())
     return out_path

@@ -54,8 +54,10 @@ def write_rulebook(deck: Deck, lang: str, out_path: Path, *, paper: str = "a4", 
 
 def check_stage(deck: Deck, options, report) -> list[Finding]:
     """``deckgen check``'s rulebook step: the cross-check, summarised in the JSON report."""
+    from deckgen.rulebook.step import crosscheck_cached
+
     try:
-        findings = crosscheck(deck)
+        findings = crosscheck_cached(deck)
         langs = languages(deck)
     except DeckgenError as exc:
         findings, langs = exc.findings, []

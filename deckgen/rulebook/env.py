@@ -61,6 +61,25 @@ def languages(deck: Deck) -> list[str]:
     return sorted(found)
 
 
+class _MemoryBytecode(jinja2.BytecodeCache):
+    """Compiled templates shared by every environment of the process (keyed by name, file and
+    source checksum), so a template is compiled once per run, not once per deck and check."""
+
+    def __init__(self) -> None:
+        self.store: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        data = self.store.get(bucket.key)
+        if data is not None:
+            bucket.bytecode_from_string(data)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.store[bucket.key] = bucket.bytecode_to_string()
+
+
+_BYTECODE = _MemoryBytecode()
+
+
 def environment(deck: Deck, lang: str) -> ImmutableSandboxedEnvironment:
     """A sandbox: no attribute starting with '_', no mutation, undefined names are errors."""
     if lang not in languages(deck):
@@ -76,7 +95,7 @@ def environment(deck: Deck, lang: str) -> ImmutableSandboxedEnvironment:
     ])
     return ImmutableSandboxedEnvironment(
         loader=loader, undefined=jinja2.StrictUndefined, autoescape=True,
-        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, bytecode_cache=_BYTECODE)
 
 
 def caller() -> tuple[str | None, int | None]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from deckgen.model import NUMBER, WILD, Card, Deck
+from deckgen.model import WILD, Card, Deck
 
 
 @dataclass(frozen=True)
@@ -96,6 +96,3 @@ def uniform_per_color(group: Group) -> dict[int | None, int] | None:
     first = next(iter(per.values()))
     return first if all(v == first for v in per.values()) else None
 
-
-def is_number(group: Group) -> bool:
-    return group.category == NUMBER

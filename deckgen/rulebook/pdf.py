@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
 
+from reportlab import rl_config
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
@@ -311,7 +312,12 @@ def build_pdf(deck: Deck, lang: str, text: str, rec: Recorder, images: Mapping[s
     story += [PageBreak(), *_flowables(printing_items(deck, lang, paper, booklet), rec, st, images, doc.width)]
     if progress:
         progress("rulebook", 1, 2)
-    doc.multiBuild(story)
+    saved = rl_config.useA85
+    rl_config.useA85 = 0           # images as plain Flate streams: ASCII85 in pure Python was half the time
+    try:
+        doc.multiBuild(story)
+    finally:
+        rl_config.useA85 = saved
     if progress:
         progress("rulebook", 2, 2)
     return buf.getvalue()

@@ -1,49 +1,168 @@
-"""The rulebook as a ``deckgen build`` output step: one PDF per language, beside the card sheets.
+"""The rulebooks ``deckgen build`` writes beside the card sheets: one PDF per language (and with
+``booklet`` each also imposed as a saddle-stitched booklet).
 
-Register it with ``deckgen.build.register_output("rulebook", rulebook_output)``.
+Typesetting a rulebook is the slowest part of a build, and its inputs rarely change while a
+deck is being edited, so each PDF is kept in the cache (section ``documents``) under a key that
+hashes everything it is made from (:func:`deckgen.inputs.fingerprint`: the deck model, the
+files it names, the templates and fonts, the options and the code). A cached rulebook is the
+same bytes a fresh one would be.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import io
+import json
+import multiprocessing
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from deckgen import cache
 from deckgen.atomic import write_bytes
-from deckgen.errors import DeckHasErrors, warning
+from deckgen.errors import DeckgenError, DeckHasErrors, Finding, warning
+from deckgen.model import Deck
+from deckgen.progress import Progress
 from deckgen.rulebook import build_rulebook, languages
 
 
-def _paper(ctx) -> str:
-    """The rulebook's paper: letter when the sheets are on US paper, else A4."""
-    paper = getattr(getattr(ctx.options, "layout", None), "paper", None)
-    width = getattr(paper, "width_mm", None)
-    return "letter" if width and abs(float(width) - 215.9) < 1 else "a4"
+@dataclass(frozen=True)
+class RulebookFile:
+    lang: str
+    path: Path
+    pages: int
+    size_bytes: int
+    booklet: bool = False
 
 
-def rulebook_output(ctx) -> list:
-    """``<deck>-rulebook-<lang>.pdf`` for each language the templates exist in, and with the
-    build's ``booklet`` option ``<deck>-rulebook-<lang>-booklet.pdf`` too."""
-    from deckgen.build import OutputFile
-
-    out = []
-    kinds = [False, True] if getattr(ctx.options, "booklet", False) else [False]
-    for lang in languages(ctx.deck):
-        for booklet in kinds:
-            suffix = "-booklet" if booklet else ""
-            path = ctx.deck_dir / f"{ctx.deck.id}-rulebook-{lang}{suffix}.pdf"
-            try:
-                data = build_rulebook(ctx.deck, lang, paper=_paper(ctx), progress=ctx.progress, booklet=booklet)
-            except DeckHasErrors as exc:
-                if not ctx.options.force:
-                    raise
-                ctx.result.warnings.extend(warning(f.code, f.where, f"rulebook not written: {f.message}", file=f.file,
-                                                   line=f.line) for f in exc.findings)
-                break
-            write_bytes(path, data)
-            out.append(OutputFile("rulebook", path, _pages(data), len(data)))
-    return out
+def paper_for_sheets(width_mm: float | None) -> str:
+    """The rulebook's paper: letter when the card sheets are on US paper, else A4."""
+    return "letter" if width_mm and abs(float(width_mm) - 215.9) < 1 else "a4"
 
 
-def _pages(data: bytes) -> int:
-    import io
-
+def page_count(data: bytes) -> int:
     from pypdf import PdfReader
 
     return len(PdfReader(io.BytesIO(data)).pages)
+
+
+def rulebook_key(deck: Deck, lang: str, paper: str, booklet: bool = False) -> str:
+    from deckgen import inputs
+    from deckgen.rulebook import images
+
+    return inputs.fingerprint(deck, "rulebook", lang, paper, f"dpi={images.DPI}", f"booklet={booklet}")
+
+
+def crosscheck_cached(deck: Deck) -> list[Finding]:
+    """:func:`deckgen.rulebook.crosscheck`, kept in the cache under the same kind of key as the
+    rulebooks: running every template in every language is most of ``check``'s time."""
+    from deckgen import inputs
+    from deckgen.rulebook import crosscheck
+
+    key = inputs.fingerprint(deck, "crosscheck")
+    data = cache.get_bytes("documents", key, "json")
+    if data is not None:
+        try:
+            return [Finding(**item) for item in json.loads(data)]
+        except (ValueError, TypeError):
+            pass
+    findings = crosscheck(deck)
+    cache.put_bytes("documents", key, "json",
+                    json.dumps([dataclasses.asdict(f) for f in findings], ensure_ascii=False).encode("utf-8"))
+    return findings
+
+
+_JOB: tuple[Deck, str] | None = None        # what forked workers typeset (inherited, never pickled)
+Book = tuple[str, bool]                      # (language, booklet)
+
+
+def _typeset(book: Book) -> tuple[str, object]:
+    """Worker: one rulebook's bytes, or its findings when the cross-check fails."""
+    assert _JOB is not None
+    deck, paper = _JOB
+    try:
+        return "pdf", build_rulebook(deck, book[0], paper=paper, booklet=book[1])
+    except DeckgenError as exc:
+        return ("has-errors" if isinstance(exc, DeckHasErrors) else "error"), [dataclasses.asdict(f) for f in exc.findings]
+
+
+def _typeset_here(deck: Deck, book: Book, paper: str, progress: Progress | None) -> bytes | DeckgenError:
+    try:
+        return build_rulebook(deck, book[0], paper=paper, progress=progress, booklet=book[1])
+    except DeckgenError as exc:
+        return exc
+
+
+def _typeset_all(deck: Deck, books: list[Book], paper: str, jobs: int | None,
+                 progress: Progress | None) -> dict[Book, bytes | DeckgenError]:
+    """Typeset several rulebooks, one process per language where the machine has the cores
+    (a fork of this process: the deck is not copied through a pipe). Same bytes either way."""
+    global _JOB
+    n_proc = min(jobs or os.cpu_count() or 1, len(books))
+    methods = multiprocessing.get_all_start_methods()
+    out: dict[Book, bytes | DeckgenError] = {}
+    if n_proc <= 1 or "fork" not in methods:
+        return {book: _typeset_here(deck, book, paper, progress) for book in books}
+    _JOB = (deck, paper)
+    try:
+        with multiprocessing.get_context("fork").Pool(n_proc) as pool:
+            for done, (book, (kind, value)) in enumerate(zip(books, pool.imap(_typeset, books)), 1):
+                if kind == "pdf":
+                    assert isinstance(value, bytes)
+                    out[book] = value
+                else:
+                    findings = [Finding(**f) for f in value]  # type: ignore[attr-defined]
+                    out[book] = DeckHasErrors(findings) if kind == "has-errors" else DeckgenError(findings)
+                if progress:
+                    progress("rulebooks", done, len(books))
+    finally:
+        _JOB = None
+    return out
+
+
+def write_rulebooks(deck: Deck, out_dir: Path, *, paper: str = "a4", force: bool = False, use_cache: bool = True,
+                    cache_dir: Path | None = None, progress: Progress | None = None, jobs: int | None = None,
+                    booklet: bool = False) -> tuple[list[RulebookFile], list[Finding]]:
+    """``<out_dir>/<deck>-rulebook-<lang>.pdf`` for each language the templates exist in, and with
+    ``booklet`` ``<deck>-rulebook-<lang>-booklet.pdf`` too.
+
+    Rulebooks not in the cache are typeset in parallel (``jobs`` processes at most). A failed
+    cross-check raises DeckHasErrors, unless ``force``: then that language is left out and its
+    problems come back as warnings.
+    """
+    books: list[Book] = [(lang, b) for lang in languages(deck) for b in ([False, True] if booklet else [False])]
+    keys = {book: rulebook_key(deck, book[0], paper, book[1]) for book in books} if use_cache else {}
+    made: dict[Book, bytes | DeckgenError] = {}
+    pages: dict[Book, int] = {}
+    for book in books:
+        data = cache.get_bytes("documents", keys[book], "pdf", cache_dir) if use_cache else None
+        meta = cache.get_bytes("documents", keys[book], "json", cache_dir) if data is not None else None
+        if data is not None and meta is not None:
+            made[book] = data
+            pages[book] = json.loads(meta)["pages"]
+    missing = [book for book in books if book not in made]
+    if missing:
+        made.update(_typeset_all(deck, missing, paper, jobs, progress))
+    out: list[RulebookFile] = []
+    notes: list[Finding] = []
+    failed: set[str] = set()
+    for book in books:
+        lang, is_booklet = book
+        result = made[book]
+        if isinstance(result, DeckgenError):
+            if not force or not isinstance(result, DeckHasErrors):
+                raise result
+            if lang not in failed:
+                failed.add(lang)
+                notes.extend(warning(f.code, f.where, f"rulebook not written: {f.message}", file=f.file, line=f.line)
+                             for f in result.findings)
+            continue
+        if book not in pages:
+            pages[book] = page_count(result)
+            if use_cache:
+                cache.put_bytes("documents", keys[book], "pdf", result, cache_dir)
+                cache.put_bytes("documents", keys[book], "json", json.dumps({"pages": pages[book]}).encode(), cache_dir)
+        suffix = "-booklet" if is_booklet else ""
+        path = write_bytes(Path(out_dir) / f"{deck.id}-rulebook-{lang}{suffix}.pdf", result)
+        out.append(RulebookFile(lang, path, pages[book], len(result), is_booklet))
+    return out, notes
