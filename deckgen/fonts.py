@@ -107,7 +107,7 @@ def _fonts_in(folder: Path) -> list[str]:
 
 def _read_conf(folder: Path, label: str) -> dict[str, str]:
     """The roles a folder's ``fonts.toml`` names (file names inside the folder)."""
-    from deckgen.manifest.reader import read_toml
+    from deckgen.datafile import read_toml
 
     conf = folder / "fonts.toml"
     if not conf.is_file():
