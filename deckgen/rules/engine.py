@@ -12,6 +12,7 @@ capped) and keeps counters for the reports. Card effects are executed by the han
 from __future__ import annotations
 
 from deckgen.rules import actions
+from deckgen.rules.agents import RandomAgent
 from deckgen.rules.record import CAUSES, TRACE_EVERY, TRACE_MAX
 from deckgen.rules.state import CAPPED, STALLED, State, shuffled
 from deckgen.rules.table import NUM, WLD, Table
@@ -90,6 +91,9 @@ class Game(State):
     def run(self) -> Game:
         if not self.draw_pile and not self.discard:
             self.setup()
+        if (self.log is None and self.watch is None and self.stacking == "off" and not self.jump_in
+                and not self.flex_rule and not self.mercy):
+            return self._run_plain()
         cap = self.turn_cap
         turn = self.turn
         while self.outcome is None:
@@ -99,6 +103,135 @@ class Game(State):
                     break
                 self.sample()
             turn()
+        return self
+
+    def _run_plain(self) -> Game:
+        """run() for the common case, the engine's hottest path: no log, no stacking, no jump-in,
+        no Flex sides, no Mercy (so nobody is knocked out and no penalty waits). The turn, the
+        legal-move query, a plain play and a plain draw are inlined with their operations; every
+        rarer step (a lost turn, an effect, a win, the UNO call, a dry pile) calls the same
+        methods as turn(). The game is the same as turn() plays, random draw for random draw."""
+        t = self.t
+        n, hands, agents = self.n, self.hands, self.agents
+        cache, legal = t.cache, t.legal
+        mkey, fcolor, mkind, teffects = t.mkey, t.color, t.mkind, t.effects
+        restricted, any_restricted, has_flex = t.restricted, t.any_restricted, t.has_flex
+        filter_restricted = any_restricted and not self.bluff
+        by_seat_kind, by_cause = self.plays_by_seat_kind, self.by_cause
+        owed = self.owed
+        draw_one, may_draw, must_play_drawn = self.draw_one, self.may_draw, self.must_play_drawn
+        uno_penalty = self.uno_penalty
+        rand = self.rng.random if all(type(a) is RandomAgent for a in agents) else None
+        apply, win, uno_call = actions.apply, actions.win, actions.uno_call
+        cap = self.turn_cap
+        while self.outcome is None:
+            if self.turns >= self.next_trace:
+                if self.turns >= cap:
+                    self.op_end(CAPPED, None)
+                    break
+                self.sample()
+            if self.pending or self.uno_open >= 0 or self.n_alive != n:
+                self.turn()                     # not in this game's rules; kept for hand-built states
+                continue
+            p = self.cur
+            self.turns += 1
+            if self.any_owed and owed[p]:
+                self.op_owe(p, owed[p] - 1)
+                self.cur = (p + self.dir) % n
+                continue
+            hand = hands[p]
+            key = self.key
+            entry = cache.get(key)
+            if entry is None:
+                entry = legal(key, self.sym, self.val, self.color)
+            moves = list(map(_DOUBLE, set(hand).intersection(entry[2])))
+            if filter_restricted and moves:
+                moves = self._restrict(p, moves)
+            if moves:
+                self.decisions += 1
+                if rand is not None:
+                    move = moves[int(rand() * len(moves))]
+                else:
+                    choice = agents[p].choose_play(self, p, moves, may_draw)
+                    if choice is None:
+                        if may_draw:
+                            self.no_play(p)
+                            continue
+                        choice = moves[0]       # drawing instead is not allowed: a card is played
+                    move = choice
+            elif not draw_one:
+                self.no_play(p)
+                continue
+            else:                               # draw one card; it may be played
+                pile = self.draw_pile
+                if pile:
+                    f = pile.pop()
+                    hand.append(f)
+                    by_cause[NO_PLAY] += 1
+                else:
+                    drawn = self.op_draw(p, NO_PLAY)
+                    if drawn is None:
+                        self.pass_turn(p, idle=True)
+                        continue
+                    f = drawn
+                if has_flex[f] or (any_restricted and restricted[f + f]):
+                    moves = self.moves_for(p, f)
+                elif entry[0][f]:
+                    moves = [f + f]
+                if moves:
+                    self.decisions += 1
+                    if rand is not None:
+                        move = moves[0] if len(moves) == 1 else moves[int(rand() * len(moves))]
+                    else:
+                        choice = agents[p].play_drawn(self, p, moves, must_play_drawn)
+                        if choice is None:
+                            if not must_play_drawn:
+                                self.pass_turn(p)
+                                continue
+                            choice = moves[0]
+                        move = choice
+                else:
+                    self.idle = 0
+                    if len(hand) > self.max_hand:
+                        self.max_hand = len(hand)
+                    self.cur = (p + self.dir) % n
+                    continue
+            # play the move (play() and op_play() inlined)
+            f = move >> 1
+            guilty = False
+            if any_restricted and restricted[move]:
+                guilty = not self.restricted_play_legal(p, None)
+            hand.remove(f)
+            self.discard.append(f)
+            self.top = move
+            k = mkey[move]
+            if k < 0:                           # colourless
+                self.color = self.key = -1
+            else:
+                c = fcolor[f]
+                if c >= 0:
+                    self.color = c
+                self.key = k + self.color + 1
+            self.idle = 0
+            by_seat_kind[p][mkind[move]] += 1
+            effects = teffects[move]
+            if effects:
+                after = apply(self, p, move, effects, guilty, "play")
+                if after is None:
+                    continue
+                nxt = after
+                hand = hands[p]
+            else:
+                nxt = (p + self.dir) % n
+            if len(hand) < 2:
+                if not hand:
+                    win(self, p)
+                    continue
+                if uno_penalty:
+                    uno_call(self, p)
+                    if self.outcome is not None:
+                        continue
+            self.cur = nxt
         return self
 
     @property
