@@ -32,13 +32,16 @@ def draw_n(g, q: int, n: int, cause: int, kind: int = -1) -> int:
     mercy = g.mercy
     hand = g.hands[q]
     got = 0
-    for _ in range(n):
-        if g.op_draw(q, cause) is None:
-            break
-        got += 1
-        if mercy and len(hand) >= mercy:
-            knock_out(g, q)
-            break
+    if not mercy and g.op_draw_n(q, n, cause):
+        got = n
+    else:
+        for _ in range(n):
+            if g.op_draw(q, cause) is None:
+                break
+            got += 1
+            if mercy and len(hand) >= mercy:
+                knock_out(g, q)
+                break
     if cause == PENALTY and kind >= 0:
         g.penalty_by_kind[kind] += got
     if len(hand) > g.max_hand:
@@ -101,11 +104,11 @@ class Ctx:
         self.reversed = False
 
 
-def apply(g, p: int, move: int, effects: tuple[Effect, ...], guilty: bool, how: str) -> int | None:
+def apply(g, p: int, move: int, guilty: bool, how: str) -> int | None:
     """Run a played card's effects in order; return who plays next (None: the hand ended)."""
     c = Ctx(p, move, guilty, how)
-    for e in effects:
-        PLAY[e.op].play(g, c, e)
+    for play, e in g.t.handlers[move]:
+        play(g, c, e)
         if g.outcome:
             return None
     if c.again and g.alive[p]:
@@ -552,6 +555,11 @@ def _start_flip(g, c: StartCtx, e: Effect) -> None:
 def _start_nothing(g, c: StartCtx, e: Effect) -> None:
     """Needs someone to have played the card (skip all, discard all, swaps, passes, duels,
     steals, another turn, a chosen victim): as the start card it does nothing."""
+
+
+def handlers(table) -> tuple[tuple[tuple[Callable[..., None], Effect], ...], ...]:
+    """Per move, its effects with their play handlers, in order (what apply runs)."""
+    return tuple(tuple((PLAY[e.op].play, e) for e in effects) for effects in table.effects)
 
 
 class Handler(NamedTuple):

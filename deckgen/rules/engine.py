@@ -29,6 +29,8 @@ class Game(State):
         self.agents = agents if isinstance(agents, (list, tuple)) else [agents] * n_players
         o = table.opts
         self.o = o
+        if len(table.handlers) != len(table.effects):
+            table.handlers = actions.handlers(table)
         self.dealer = n_players - 1 if dealer is None else dealer
         self.turn_cap = o.turn_cap
         self.draw_one = o.no_playable_card == "draw-one"
@@ -92,7 +94,7 @@ class Game(State):
         if not self.draw_pile and not self.discard:
             self.setup()
         if (self.log is None and self.watch is None and self.stacking == "off" and not self.jump_in
-                and not self.flex_rule and not self.mercy):
+                and not self.flex_rule and not self.mercy and not self.pending and self.n_alive == self.n):
             return self._run_plain()
         cap = self.turn_cap
         turn = self.turn
@@ -107,7 +109,7 @@ class Game(State):
 
     def _run_plain(self) -> Game:
         """run() for the common case, the engine's hottest path: no log, no stacking, no jump-in,
-        no Flex sides, no Mercy (so nobody is knocked out and no penalty waits). The turn, the
+        no Flex sides, no Mercy (so nobody is knocked out and no penalty ever waits). The turn, the
         legal-move query, a plain play and a plain draw are inlined with their operations; every
         rarer step (a lost turn, an effect, a win, the UNO call, a dry pile) calls the same
         methods as turn(). The game is the same as turn() plays, random draw for random draw."""
@@ -121,17 +123,24 @@ class Game(State):
         owed = self.owed
         draw_one, may_draw, must_play_drawn = self.draw_one, self.may_draw, self.must_play_drawn
         uno_penalty = self.uno_penalty
-        rand = self.rng.random if all(type(a) is RandomAgent for a in agents) else None
+        rand = self.rng.random
+        random_agents = all(type(a) is RandomAgent for a in agents)
         apply, win, uno_call = actions.apply, actions.win, actions.uno_call
         cap = self.turn_cap
+        trace = self.trace
+        uno_window = self.o.uno_catch != "before-next-turn"
+        plain_random = random_agents and not filter_restricted
+        dec = 0                                 # decisions taken here (the called methods count their own)
         while self.outcome is None:
             if self.turns >= self.next_trace:
                 if self.turns >= cap:
                     self.op_end(CAPPED, None)
                     break
-                self.sample()
-            if self.pending or self.uno_open >= 0 or self.n_alive != n:
-                self.turn()                     # not in this game's rules; kept for hand-built states
+                self.next_trace = min(self.turns + TRACE_EVERY, cap)        # sample(), inlined
+                if len(trace) < TRACE_MAX:
+                    trace.append((self.turns, len(self.draw_pile), tuple(map(len, hands))))
+            if uno_window and self.uno_open >= 0:
+                self.turn()                     # an open UNO catch window (or a hand-built state)
                 continue
             p = self.cur
             self.turns += 1
@@ -144,25 +153,33 @@ class Game(State):
             entry = cache.get(key)
             if entry is None:
                 entry = legal(key, self.sym, self.val, self.color)
-            moves = list(map(_DOUBLE, set(hand).intersection(entry[2])))
-            if filter_restricted and moves:
-                moves = self._restrict(p, moves)
-            if moves:
-                self.decisions += 1
-                if rand is not None:
-                    move = moves[int(rand() * len(moves))]
-                else:
-                    choice = agents[p].choose_play(self, p, moves, may_draw)
-                    if choice is None:
-                        if may_draw:
-                            self.no_play(p)
-                            continue
-                        choice = moves[0]       # drawing instead is not allowed: a card is played
-                    move = choice
-            elif not draw_one:
-                self.no_play(p)
-                continue
-            else:                               # draw one card; it may be played
+            if plain_random:
+                moves = [*{*hand} & entry[2]]   # the legal faces, in legal_moves' order
+                if moves:
+                    dec += 1
+                    f = moves[int(rand() * len(moves))]
+                    move = f + f
+            else:
+                moves = list(map(_DOUBLE, set(hand).intersection(entry[2])))
+                if filter_restricted and moves:
+                    moves = self._restrict(p, moves)
+                if moves:
+                    dec += 1
+                    if random_agents:
+                        move = moves[int(rand() * len(moves))]
+                    else:
+                        choice = agents[p].choose_play(self, p, moves, may_draw)
+                        if choice is None:
+                            if may_draw:
+                                self.no_play(p)
+                                continue
+                            choice = moves[0]   # drawing instead is not allowed: a card is played
+                        move = choice
+            if not moves:
+                if not draw_one:
+                    self.no_play(p)
+                    continue
+                # draw one card; it may be played
                 pile = self.draw_pile
                 if pile:
                     f = pile.pop()
@@ -179,8 +196,8 @@ class Game(State):
                 elif entry[0][f]:
                     moves = [f + f]
                 if moves:
-                    self.decisions += 1
-                    if rand is not None:
+                    dec += 1
+                    if random_agents:
                         move = moves[0] if len(moves) == 1 else moves[int(rand() * len(moves))]
                     else:
                         choice = agents[p].play_drawn(self, p, moves, must_play_drawn)
@@ -216,7 +233,7 @@ class Game(State):
             by_seat_kind[p][mkind[move]] += 1
             effects = teffects[move]
             if effects:
-                after = apply(self, p, move, effects, guilty, "play")
+                after = apply(self, p, move, guilty, "play")
                 if after is None:
                     continue
                 nxt = after
@@ -232,6 +249,7 @@ class Game(State):
                     if self.outcome is not None:
                         continue
             self.cur = nxt
+        self.decisions += dec
         return self
 
     @property
@@ -406,7 +424,7 @@ class Game(State):
             actions.flip_power(self, p, False)
         effects = t.effects[move]
         if effects:
-            after = actions.apply(self, p, move, effects, guilty, how)
+            after = actions.apply(self, p, move, guilty, how)
             if after is None:
                 return
             nxt = after

@@ -405,6 +405,18 @@ class State:
             self._ev(Draw(p, f, cause))
         return f
 
+    def op_draw_n(self, p: int, n: int, cause: int) -> bool:
+        """n cards from the top of the draw pile to p's hand at once, exactly as n op_draw calls
+        would move them; only when the pile holds them and no log is kept (a log has one Draw
+        event per card). False: nothing was done (draw them one by one)."""
+        pile = self.draw_pile
+        if self.log is not None or n <= 0 or len(pile) < n:
+            return False
+        self.hands[p].extend(pile[:-n - 1:-1])
+        del pile[-n:]
+        self.by_cause[cause] += n
+        return True
+
     def op_dry(self, p: int) -> None:
         self.dry += 1
         self.events.append(("dry", self.turns, p))
