@@ -59,9 +59,8 @@ class Game(State):
     def setup(self, order: list[int] | None = None) -> None:
         """Shuffle (or take this stacked order, bottom first), deal, turn the start card."""
         t = self.t
-        if order is None:
-            order = shuffled(self.rng, list(t.deck_faces))
-        self.op_shuffle(list(order))
+        order = shuffled(self.rng, list(t.deck_faces)) if order is None else list(order)
+        self.op_shuffle(order)
         first = self.step(self.dealer)
         players = [first]
         while len(players) < self.n:
@@ -116,7 +115,7 @@ class Game(State):
         t = self.t
         n, hands, agents = self.n, self.hands, self.agents
         cache, legal = t.cache, t.legal
-        mkey, fcolor, mkind, teffects = t.mkey, t.color, t.mkind, t.effects
+        mkey, fcolor, mkind, handlers = t.mkey, t.color, t.mkind, t.handlers
         restricted, any_restricted, has_flex = t.restricted, t.any_restricted, t.has_flex
         filter_restricted = any_restricted and not self.bluff
         by_seat_kind, by_cause = self.plays_by_seat_kind, self.by_cause
@@ -125,7 +124,7 @@ class Game(State):
         uno_penalty = self.uno_penalty
         rand = self.rng.random
         random_agents = all(type(a) is RandomAgent for a in agents)
-        apply, win, uno_call = actions.apply, actions.win, actions.uno_call
+        win, uno_call, Ctx = actions.win, actions.uno_call, actions.Ctx
         cap = self.turn_cap
         trace = self.trace
         uno_window = self.o.uno_catch != "before-next-turn"
@@ -231,12 +230,16 @@ class Game(State):
                 self.key = k + self.color + 1
             self.idle = 0
             by_seat_kind[p][mkind[move]] += 1
-            effects = teffects[move]
-            if effects:
-                after = apply(self, p, move, guilty, "play")
-                if after is None:
+            effects = handlers[move]
+            if effects:                         # actions.apply(), inlined
+                c = Ctx(p, move, guilty, "play")
+                for handler, e in effects:
+                    handler(self, c, e)
+                    if self.outcome:
+                        break
+                if self.outcome:
                     continue
-                nxt = after
+                nxt = p if c.again else (p + self.dir) % n
                 hand = hands[p]
             else:
                 nxt = (p + self.dir) % n

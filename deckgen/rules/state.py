@@ -257,7 +257,7 @@ def shuffled(rng: random.Random, cards: list[int]) -> list[int]:
     n = len(cards)
     if n < 2:
         return list(cards)
-    keys = memoryview(rng.getrandbits(64 * n).to_bytes(8 * n, "little")).cast("Q")
+    keys = memoryview(rng.getrandbits(64 * n).to_bytes(8 * n, "little")).cast("Q").tolist()
     return list(map(cards.__getitem__, sorted(range(n), key=keys.__getitem__)))
 
 
