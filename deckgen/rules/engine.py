@@ -126,7 +126,7 @@ class Game(State):
         random_agents = all(type(a) is RandomAgent for a in agents)
         win, uno_call, Ctx = actions.win, actions.uno_call, actions.Ctx
         cap = self.turn_cap
-        trace = self.trace
+        trace, discard = self.trace, self.discard
         uno_window = self.o.uno_catch != "before-next-turn"
         plain_random = random_agents and not filter_restricted
         dec = 0                                 # decisions taken here (the called methods count their own)
@@ -148,10 +148,10 @@ class Game(State):
                 self.cur = (p + self.dir) % n
                 continue
             hand = hands[p]
-            key = self.key
-            entry = cache.get(key)
-            if entry is None:
-                entry = legal(key, self.sym, self.val, self.color)
+            try:
+                entry = cache[self.key]
+            except KeyError:
+                entry = legal(self.key, self.sym, self.val, self.color)
             if plain_random:
                 moves = [*{*hand} & entry[2]]   # the legal faces, in legal_moves' order
                 if moves:
@@ -174,6 +174,7 @@ class Game(State):
                                 continue
                             choice = moves[0]   # drawing instead is not allowed: a card is played
                         move = choice
+                    f = move >> 1
             if not moves:
                 if not draw_one:
                     self.no_play(p)
@@ -206,19 +207,19 @@ class Game(State):
                                 continue
                             choice = moves[0]
                         move = choice
+                    f = move >> 1
                 else:
                     self.idle = 0
                     if len(hand) > self.max_hand:
                         self.max_hand = len(hand)
                     self.cur = (p + self.dir) % n
                     continue
-            # play the move (play() and op_play() inlined)
-            f = move >> 1
+            # play the move, face f (play() and op_play() inlined)
             guilty = False
             if any_restricted and restricted[move]:
                 guilty = not self.restricted_play_legal(p, None)
             hand.remove(f)
-            self.discard.append(f)
+            discard.append(f)
             self.top = move
             k = mkey[move]
             if k < 0:                           # colourless
@@ -227,7 +228,9 @@ class Game(State):
                 c = fcolor[f]
                 if c >= 0:
                     self.color = c
-                self.key = k + self.color + 1
+                    self.key = k + c + 1
+                else:
+                    self.key = k + self.color + 1
             self.idle = 0
             by_seat_kind[p][mkind[move]] += 1
             effects = handlers[move]
