@@ -117,7 +117,9 @@ def apply(g, p: int, move: int, guilty: bool, how: str) -> int | None:
 
 
 def _skip(g, c: Ctx, e: Effect) -> None:
-    owe(g, g.step(c.p))
+    q = g.step(c.p)
+    if g.alive[q]:                              # owe(), inlined
+        g.op_owe(q, g.owed[q] + 1)
 
 
 def _again(g, c: Ctx, e: Effect) -> None:
@@ -440,7 +442,8 @@ def uno_call(g, p: int) -> None:
     call stays open to be caught until the end of the next turn."""
     g.decisions += 1
     said = g.agents[p].say_uno(g, p)
-    g.op_uno(p, said)
+    if g.log is not None:
+        g.op_uno(p, said)                       # only logged: it changes nothing on the table
     if said:
         return
     if not catch(g, p) and g.o.uno_catch == "until-next-turn-ends" and g.outcome is None:

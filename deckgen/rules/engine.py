@@ -135,7 +135,8 @@ class Game(State):
                 if self.turns >= cap:
                     self.op_end(CAPPED, None)
                     break
-                self.next_trace = min(self.turns + TRACE_EVERY, cap)        # sample(), inlined
+                nt = self.turns + TRACE_EVERY                                # sample(), inlined
+                self.next_trace = nt if nt < cap else cap
                 if len(trace) < TRACE_MAX:
                     trace.append((self.turns, len(self.draw_pile), tuple(map(len, hands))))
             if uno_window and self.uno_open >= 0:
@@ -143,8 +144,9 @@ class Game(State):
                 continue
             p = self.cur
             self.turns += 1
-            if self.any_owed and owed[p]:
-                self.op_owe(p, owed[p] - 1)
+            if self.any_owed and owed[p]:       # a lost turn served (op_owe, inlined)
+                owed[p] -= 1
+                self.any_owed -= 1
                 self.cur = (p + self.dir) % n
                 continue
             hand = hands[p]

@@ -350,6 +350,10 @@ class State:
 
     def others(self, p: int) -> list[int]:
         """Every other player still in, in turn order from p."""
+        n = self.n
+        if self.n_alive == n:
+            d = self.dir
+            return [(p + d * k) % n for k in range(1, n)]
         out: list[int] = []
         q = self.step(p)
         while q != p and len(out) < self.n:
