@@ -124,7 +124,8 @@ class Game(State):
         uno_penalty = self.uno_penalty
         rand = self.rng.random
         random_agents = all(type(a) is RandomAgent for a in agents)
-        win, uno_call, Ctx = actions.win, actions.uno_call, actions.Ctx
+        win, uno_call = actions.win, actions.uno_call
+        ctx = actions.Ctx(0, 0, False, "play")  # one card's shared effect context, reset for each card
         cap = self.turn_cap
         trace, discard = self.trace, self.discard
         uno_window = self.o.uno_catch != "before-next-turn"
@@ -237,14 +238,14 @@ class Game(State):
             by_seat_kind[p][mkind[move]] += 1
             effects = handlers[move]
             if effects:                         # actions.apply(), inlined
-                c = Ctx(p, move, guilty, "play")
+                ctx.p, ctx.move, ctx.guilty, ctx.target, ctx.again, ctx.reversed = p, move, guilty, None, False, False
                 for handler, e in effects:
-                    handler(self, c, e)
+                    handler(self, ctx, e)
                     if self.outcome:
                         break
                 if self.outcome:
                     continue
-                nxt = p if c.again else (p + self.dir) % n
+                nxt = p if ctx.again else (p + self.dir) % n
                 hand = hands[p]
             else:
                 nxt = (p + self.dir) % n
