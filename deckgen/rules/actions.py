@@ -166,8 +166,8 @@ def _draw(g, c: Ctx, e: Effect) -> None:
     if challengeable:
         return challenge(g, victim, p, n, c.guilty, e.lose_turn, kind)
     draw_n(g, victim, n, PENALTY, kind)
-    if e.lose_turn:
-        owe(g, victim)
+    if e.lose_turn and g.alive[victim]:         # owe(), inlined
+        g.op_owe(victim, g.owed[victim] + 1)
 
 
 def challenge(g, victim: int, offender: int, n: int, guilty: bool, loses: bool, kind: int) -> None:

@@ -67,7 +67,7 @@ class Game(State):
             players.append(self.step(players[-1]))
         if not self.op_deal(tuple(players), t.hand_size):
             return self.op_end(STALLED, None)
-        self.max_hand = max(len(h) for h in self.hands)
+        self.max_hand = max(map(len, self.hands))
         self._turn_start_card(first)
 
     def _turn_start_card(self, first: int) -> None:

@@ -13,6 +13,7 @@ returned start card, a stolen card and every agent's choice go through it.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from deckgen.rules.record import CAUSES
@@ -250,7 +251,7 @@ Event = (Shuffle | Deal | Draw | Dry | Reshuffle | Aside | Return | Start | Play
          | Caught | Challenge | End)
 
 
-def shuffled(rng: random.Random, cards: list[int]) -> list[int]:
+def shuffled(rng: random.Random, cards: Sequence[int]) -> list[int]:
     """A uniformly random order of the cards from the generator: the cards sorted by one random
     64-bit key each, every step in C (several times faster than ``random.shuffle``, which runs
     Python code per swap). Two equal keys among a deck's cards are a once-in-10^14 event."""
