@@ -32,13 +32,16 @@ def draw_n(g, q: int, n: int, cause: int, kind: int = -1) -> int:
     mercy = g.mercy
     hand = g.hands[q]
     got = 0
-    for _ in range(n):
-        if g.op_draw(q, cause) is None:
-            break
-        got += 1
-        if mercy and len(hand) >= mercy:
-            knock_out(g, q)
-            break
+    if not mercy and g.op_draw_n(q, n, cause):
+        got = n
+    else:
+        for _ in range(n):
+            if g.op_draw(q, cause) is None:
+                break
+            got += 1
+            if mercy and len(hand) >= mercy:
+                knock_out(g, q)
+                break
     if cause == PENALTY and kind >= 0:
         g.penalty_by_kind[kind] += got
     if len(hand) > g.max_hand:
@@ -101,11 +104,11 @@ class Ctx:
         self.reversed = False
 
 
-def apply(g, p: int, move: int, effects: tuple[Effect, ...], guilty: bool, how: str) -> int | None:
+def apply(g, p: int, move: int, guilty: bool, how: str) -> int | None:
     """Run a played card's effects in order; return who plays next (None: the hand ended)."""
     c = Ctx(p, move, guilty, how)
-    for e in effects:
-        PLAY[e.op].play(g, c, e)
+    for play, e in g.t.handlers[move]:
+        play(g, c, e)
         if g.outcome:
             return None
     if c.again and g.alive[p]:
@@ -114,7 +117,9 @@ def apply(g, p: int, move: int, effects: tuple[Effect, ...], guilty: bool, how: 
 
 
 def _skip(g, c: Ctx, e: Effect) -> None:
-    owe(g, g.step(c.p))
+    q = g.step(c.p)
+    if g.alive[q]:                              # owe(), inlined
+        g.op_owe(q, g.owed[q] + 1)
 
 
 def _again(g, c: Ctx, e: Effect) -> None:
@@ -161,8 +166,8 @@ def _draw(g, c: Ctx, e: Effect) -> None:
     if challengeable:
         return challenge(g, victim, p, n, c.guilty, e.lose_turn, kind)
     draw_n(g, victim, n, PENALTY, kind)
-    if e.lose_turn:
-        owe(g, victim)
+    if e.lose_turn and g.alive[victim]:         # owe(), inlined
+        g.op_owe(victim, g.owed[victim] + 1)
 
 
 def challenge(g, victim: int, offender: int, n: int, guilty: bool, loses: bool, kind: int) -> None:
@@ -437,7 +442,8 @@ def uno_call(g, p: int) -> None:
     call stays open to be caught until the end of the next turn."""
     g.decisions += 1
     said = g.agents[p].say_uno(g, p)
-    g.op_uno(p, said)
+    if g.log is not None:
+        g.op_uno(p, said)                       # only logged: it changes nothing on the table
     if said:
         return
     if not catch(g, p) and g.o.uno_catch == "until-next-turn-ends" and g.outcome is None:
@@ -552,6 +558,11 @@ def _start_flip(g, c: StartCtx, e: Effect) -> None:
 def _start_nothing(g, c: StartCtx, e: Effect) -> None:
     """Needs someone to have played the card (skip all, discard all, swaps, passes, duels,
     steals, another turn, a chosen victim): as the start card it does nothing."""
+
+
+def handlers(table) -> tuple[tuple[tuple[Callable[..., None], Effect], ...], ...]:
+    """Per move, its effects with their play handlers, in order (what apply runs)."""
+    return tuple(tuple((PLAY[e.op].play, e) for e in effects) for effects in table.effects)
 
 
 class Handler(NamedTuple):

@@ -12,6 +12,7 @@ capped) and keeps counters for the reports. Card effects are executed by the han
 from __future__ import annotations
 
 from deckgen.rules import actions
+from deckgen.rules.agents import RandomAgent
 from deckgen.rules.record import CAUSES, TRACE_EVERY, TRACE_MAX
 from deckgen.rules.state import CAPPED, STALLED, State, shuffled
 from deckgen.rules.table import NUM, WLD, Table
@@ -28,6 +29,8 @@ class Game(State):
         self.agents = agents if isinstance(agents, (list, tuple)) else [agents] * n_players
         o = table.opts
         self.o = o
+        if len(table.handlers) != len(table.effects):
+            table.handlers = actions.handlers(table)
         self.dealer = n_players - 1 if dealer is None else dealer
         self.turn_cap = o.turn_cap
         self.draw_one = o.no_playable_card == "draw-one"
@@ -56,16 +59,15 @@ class Game(State):
     def setup(self, order: list[int] | None = None) -> None:
         """Shuffle (or take this stacked order, bottom first), deal, turn the start card."""
         t = self.t
-        if order is None:
-            order = shuffled(self.rng, list(t.deck_faces))
-        self.op_shuffle(list(order))
+        order = shuffled(self.rng, list(t.deck_faces)) if order is None else list(order)
+        self.op_shuffle(order)
         first = self.step(self.dealer)
         players = [first]
         while len(players) < self.n:
             players.append(self.step(players[-1]))
         if not self.op_deal(tuple(players), t.hand_size):
             return self.op_end(STALLED, None)
-        self.max_hand = max(len(h) for h in self.hands)
+        self.max_hand = max(map(len, self.hands))
         self._turn_start_card(first)
 
     def _turn_start_card(self, first: int) -> None:
@@ -90,6 +92,9 @@ class Game(State):
     def run(self) -> Game:
         if not self.draw_pile and not self.discard:
             self.setup()
+        if (self.log is None and self.watch is None and self.stacking == "off" and not self.jump_in
+                and not self.flex_rule and not self.mercy and not self.pending and self.n_alive == self.n):
+            return self._run_plain()
         cap = self.turn_cap
         turn = self.turn
         while self.outcome is None:
@@ -99,6 +104,161 @@ class Game(State):
                     break
                 self.sample()
             turn()
+        return self
+
+    def _run_plain(self) -> Game:
+        """run() for the common case, the engine's hottest path: no log, no stacking, no jump-in,
+        no Flex sides, no Mercy (so nobody is knocked out and no penalty ever waits). The turn, the
+        legal-move query, a plain play and a plain draw are inlined with their operations; every
+        rarer step (a lost turn, an effect, a win, the UNO call, a dry pile) calls the same
+        methods as turn(). The game is the same as turn() plays, random draw for random draw."""
+        t = self.t
+        n, hands, agents = self.n, self.hands, self.agents
+        cache, legal = t.cache, t.legal
+        mkey, fcolor, mkind, handlers = t.mkey, t.color, t.mkind, t.handlers
+        restricted, any_restricted, has_flex = t.restricted, t.any_restricted, t.has_flex
+        filter_restricted = any_restricted and not self.bluff
+        by_seat_kind, by_cause = self.plays_by_seat_kind, self.by_cause
+        owed = self.owed
+        draw_one, may_draw, must_play_drawn = self.draw_one, self.may_draw, self.must_play_drawn
+        uno_penalty = self.uno_penalty
+        rand = self.rng.random
+        random_agents = all(type(a) is RandomAgent for a in agents)
+        win, uno_call = actions.win, actions.uno_call
+        ctx = actions.Ctx(0, 0, False, "play")  # one card's shared effect context, reset for each card
+        cap = self.turn_cap
+        trace, discard = self.trace, self.discard
+        uno_window = self.o.uno_catch != "before-next-turn"
+        plain_random = random_agents and not filter_restricted
+        dec = 0                                 # decisions taken here (the called methods count their own)
+        while self.outcome is None:
+            if self.turns >= self.next_trace:
+                if self.turns >= cap:
+                    self.op_end(CAPPED, None)
+                    break
+                nt = self.turns + TRACE_EVERY                                # sample(), inlined
+                self.next_trace = nt if nt < cap else cap
+                if len(trace) < TRACE_MAX:
+                    trace.append((self.turns, len(self.draw_pile), tuple(map(len, hands))))
+            if uno_window and self.uno_open >= 0:
+                self.turn()                     # an open UNO catch window (or a hand-built state)
+                continue
+            p = self.cur
+            self.turns += 1
+            if self.any_owed and owed[p]:       # a lost turn served (op_owe, inlined)
+                owed[p] -= 1
+                self.any_owed -= 1
+                self.cur = (p + self.dir) % n
+                continue
+            hand = hands[p]
+            try:
+                entry = cache[self.key]
+            except KeyError:
+                entry = legal(self.key, self.sym, self.val, self.color)
+            if plain_random:
+                moves = [*{*hand} & entry[2]]   # the legal faces, in legal_moves' order
+                if moves:
+                    dec += 1
+                    f = moves[int(rand() * len(moves))]
+                    move = f + f
+            else:
+                moves = list(map(_DOUBLE, set(hand).intersection(entry[2])))
+                if filter_restricted and moves:
+                    moves = self._restrict(p, moves)
+                if moves:
+                    dec += 1
+                    if random_agents:
+                        move = moves[int(rand() * len(moves))]
+                    else:
+                        choice = agents[p].choose_play(self, p, moves, may_draw)
+                        if choice is None:
+                            if may_draw:
+                                self.no_play(p)
+                                continue
+                            choice = moves[0]   # drawing instead is not allowed: a card is played
+                        move = choice
+                    f = move >> 1
+            if not moves:
+                if not draw_one:
+                    self.no_play(p)
+                    continue
+                # draw one card; it may be played
+                pile = self.draw_pile
+                if pile:
+                    f = pile.pop()
+                    hand.append(f)
+                    by_cause[NO_PLAY] += 1
+                else:
+                    drawn = self.op_draw(p, NO_PLAY)
+                    if drawn is None:
+                        self.pass_turn(p, idle=True)
+                        continue
+                    f = drawn
+                if has_flex[f] or (any_restricted and restricted[f + f]):
+                    moves = self.moves_for(p, f)
+                elif entry[0][f]:
+                    moves = [f + f]
+                if moves:
+                    dec += 1
+                    if random_agents:
+                        move = moves[0] if len(moves) == 1 else moves[int(rand() * len(moves))]
+                    else:
+                        choice = agents[p].play_drawn(self, p, moves, must_play_drawn)
+                        if choice is None:
+                            if not must_play_drawn:
+                                self.pass_turn(p)
+                                continue
+                            choice = moves[0]
+                        move = choice
+                    f = move >> 1
+                else:
+                    self.idle = 0
+                    if len(hand) > self.max_hand:
+                        self.max_hand = len(hand)
+                    self.cur = (p + self.dir) % n
+                    continue
+            # play the move, face f (play() and op_play() inlined)
+            guilty = False
+            if any_restricted and restricted[move]:
+                guilty = not self.restricted_play_legal(p, None)
+            hand.remove(f)
+            discard.append(f)
+            self.top = move
+            k = mkey[move]
+            if k < 0:                           # colourless
+                self.color = self.key = -1
+            else:
+                c = fcolor[f]
+                if c >= 0:
+                    self.color = c
+                    self.key = k + c + 1
+                else:
+                    self.key = k + self.color + 1
+            self.idle = 0
+            by_seat_kind[p][mkind[move]] += 1
+            effects = handlers[move]
+            if effects:                         # actions.apply(), inlined
+                ctx.p, ctx.move, ctx.guilty, ctx.target, ctx.again, ctx.reversed = p, move, guilty, None, False, False
+                for handler, e in effects:
+                    handler(self, ctx, e)
+                    if self.outcome:
+                        break
+                if self.outcome:
+                    continue
+                nxt = p if ctx.again else (p + self.dir) % n
+                hand = hands[p]
+            else:
+                nxt = (p + self.dir) % n
+            if len(hand) < 2:
+                if not hand:
+                    win(self, p)
+                    continue
+                if uno_penalty:
+                    uno_call(self, p)
+                    if self.outcome is not None:
+                        continue
+            self.cur = nxt
+        self.decisions += dec
         return self
 
     @property
@@ -273,7 +433,7 @@ class Game(State):
             actions.flip_power(self, p, False)
         effects = t.effects[move]
         if effects:
-            after = actions.apply(self, p, move, effects, guilty, how)
+            after = actions.apply(self, p, move, guilty, how)
             if after is None:
                 return
             nxt = after

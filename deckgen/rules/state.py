@@ -13,6 +13,7 @@ returned start card, a stolen card and every agent's choice go through it.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from deckgen.rules.record import CAUSES
@@ -250,14 +251,14 @@ Event = (Shuffle | Deal | Draw | Dry | Reshuffle | Aside | Return | Start | Play
          | Caught | Challenge | End)
 
 
-def shuffled(rng: random.Random, cards: list[int]) -> list[int]:
+def shuffled(rng: random.Random, cards: Sequence[int]) -> list[int]:
     """A uniformly random order of the cards from the generator: the cards sorted by one random
     64-bit key each, every step in C (several times faster than ``random.shuffle``, which runs
     Python code per swap). Two equal keys among a deck's cards are a once-in-10^14 event."""
     n = len(cards)
     if n < 2:
         return list(cards)
-    keys = memoryview(rng.getrandbits(64 * n).to_bytes(8 * n, "little")).cast("Q")
+    keys = memoryview(rng.getrandbits(64 * n).to_bytes(8 * n, "little")).cast("Q").tolist()
     return list(map(cards.__getitem__, sorted(range(n), key=keys.__getitem__)))
 
 
@@ -350,6 +351,10 @@ class State:
 
     def others(self, p: int) -> list[int]:
         """Every other player still in, in turn order from p."""
+        n = self.n
+        if self.n_alive == n:
+            d = self.dir
+            return [(p + d * k) % n for k in range(1, n)]
         out: list[int] = []
         q = self.step(p)
         while q != p and len(out) < self.n:
@@ -404,6 +409,18 @@ class State:
         if self.log is not None:
             self._ev(Draw(p, f, cause))
         return f
+
+    def op_draw_n(self, p: int, n: int, cause: int) -> bool:
+        """n cards from the top of the draw pile to p's hand at once, exactly as n op_draw calls
+        would move them; only when the pile holds them and no log is kept (a log has one Draw
+        event per card). False: nothing was done (draw them one by one)."""
+        pile = self.draw_pile
+        if self.log is not None or n <= 0 or len(pile) < n:
+            return False
+        self.hands[p].extend(pile[:-n - 1:-1])
+        del pile[-n:]
+        self.by_cause[cause] += n
+        return True
 
     def op_dry(self, p: int) -> None:
         self.dry += 1
@@ -495,8 +512,13 @@ class State:
 
     def op_color(self, color: int) -> None:
         self.color = color
-        if self.key != -1:
-            self.key = self.pile_key()
+        if self.key != -1:                 # pile_key(), inlined
+            top = self.top
+            if top < 0:
+                self.key = 0
+            else:
+                k = self.t.mkey[top]
+                self.key = -1 if k < 0 else k + color + 1
         if self.log is not None:
             self._ev(Color(color))
 

@@ -11,6 +11,7 @@ Side 0 is a card's regular side, side 1 its flex side (only for cards that have 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from deckgen.effects import Effect
 from deckgen.model import NUMBER, WILD, Deck
@@ -60,6 +61,7 @@ class Table:
     any_flex: bool = False
     any_restricted: bool = False
     cache: dict = field(default_factory=dict, repr=False)
+    handlers: tuple = field(default=(), repr=False)   # per move: ((play handler, Effect), ...), set by the engine
 
     @property
     def n_faces(self) -> int:
@@ -155,6 +157,7 @@ def compile_deck(deck: Deck, opts: RuleOptions | None = None) -> Table:
                                                                if e.op == "draw" and e.lose_turn))
             per_move["restricted"].append(any(e.op == "challenge" for e in effects))
     face_index = {c.id: i for i, c in enumerate(faces)}
+    move_facts: dict[str, Any] = {k: tuple(v) for k, v in per_move.items()}
     table = Table(
         deck_id=deck.id, opts=opts, faces=faces, colors=colors, kinds=kinds,
         color=tuple(cidx.get(c.color, -1) if c.color and not c.colorless else -1 for c in faces),
@@ -167,7 +170,7 @@ def compile_deck(deck: Deck, opts: RuleOptions | None = None) -> Table:
         deck_faces=tuple(face_index[c.id] for c in deck.expanded()),
         hand_size=deck.hand_size, knockout_bonus=deck.scoring.knockout_bonus, target=deck.scoring.target,
         ident=tuple((c.color, c.kind, c.value) if c.color and not c.colorless else None for c in faces),
-        **{k: tuple(v) for k, v in per_move.items()},
+        **move_facts,
     )
     table.mkey = tuple(-1 if table.colorless[m >> 1] else table.state_key(s, v, -1, False)
                        for m, (s, v) in enumerate(zip(table.msym, table.mval, strict=True)))
