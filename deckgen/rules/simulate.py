@@ -96,7 +96,7 @@ def run(table: Table, players: Iterable[int], games: int, seed: int = 1, agent: 
             task = feed.next_task()
             if task is None:
                 break
-            assert task != "wait"           # nothing is in flight in one process
+            assert isinstance(task, tuple)  # never "wait": nothing is in flight in one process
             feed.take(task, _run_chunk(task), progress)
         return feed.out
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
@@ -134,7 +134,9 @@ class _Feed:
         self.flying = dict.fromkeys(players, 0)
         self.turn = 0
 
-    def next_task(self) -> tuple | None:
+    def next_task(self) -> tuple | str | None:
+        """The next chunk (table size, first game, end, seed), "wait" (a budgeted table size has
+        work in flight), or None when every table size is done."""
         active = [n for n in self.players if self.nxt[n] < self.games and n not in self.full]
         if self.budget is not None:
             # a table size close to its budget gets one task at a time: no long game wasted
@@ -153,6 +155,7 @@ class _Feed:
         return n, start, self.nxt[n], self.seed
 
     def _size(self, n: int) -> int:
+        assert self.budget is not None            # sizes are only budgeted when there is a budget
         kept = self.out[n]
         est = (self.used[n] / len(kept)) if kept else 100.0
         return max(1, min(SMALL_CHUNK, int((self.budget - self.used[n]) / (4 * est))))
