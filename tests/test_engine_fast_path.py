@@ -3,7 +3,7 @@ plays exactly the game the general loop plays: same seed, same table at the end,
 
 A recorded game (``record=True``) always takes the general loop, whose every step is logged and
 replayed by the property tests; this test ties the fast loop to it, so the rules live in one
-meaning whichever loop runs them (docs/rules.md, "How the engine is checked").
+meaning whichever loop runs them (docs/rules.md, "The game state and its log").
 """
 
 import dataclasses
