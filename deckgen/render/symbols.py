@@ -50,35 +50,21 @@ def _arrow(d, s, x0, y0, x1, y1, w, head=2.2, fill=ON):
               fill=fill)
 
 
-def _arc_arrow(d, s, cx, cy, r, start, end, w, fill=ON):
-    """A circular arc (degrees, clockwise in image space) ending in an arrow head at ``end``."""
+def _arc_arrow(d, s, cx, cy, r, start, end, w, fill=ON, clockwise=True):
+    """A circular arc (degrees; clockwise in image space, or anticlockwise from ``start``) ending in
+    an arrow head at ``end``."""
     box = [(cx - r) * s, (cy - r) * s, (cx + r) * s, (cy + r) * s]
     head_deg = math.degrees(w * 1.6 / r)
-    d.arc(box, start, end - head_deg * 0.6, fill=fill, width=max(1, int(w * s)))
-    a = math.radians(end - head_deg)
+    sign = 1 if clockwise else -1
+    if clockwise:
+        d.arc(box, start, end - head_deg * 0.6, fill=fill, width=max(1, int(w * s)))
+    else:
+        d.arc(box, end + head_deg * 0.6, start, fill=fill, width=max(1, int(w * s)))
+    a = math.radians(end - sign * head_deg)
     bx, by = cx + r * math.cos(a), cy + r * math.sin(a)
     t = math.radians(end)
     tx, ty = cx + r * math.cos(t), cy + r * math.sin(t)
     # tangent direction at the head base, and the tip slightly past the arc end
-    ux, uy = tx - bx, ty - by
-    n = math.hypot(ux, uy) or 1.0
-    ux, uy = ux / n, uy / n
-    tip = (tx + ux * w * 0.6, ty + uy * w * 0.6)
-    nx, ny = math.cos(a), math.sin(a)
-    hw = w * 1.15
-    d.polygon([(tip[0] * s, tip[1] * s), ((bx + nx * hw) * s, (by + ny * hw) * s),
-               ((bx - nx * hw) * s, (by - ny * hw) * s)], fill=fill)
-
-
-def _arc_arrow_back(d, s, cx, cy, r, start, end, w, fill=ON):
-    """Like :func:`_arc_arrow`, running anticlockwise from ``start`` (degrees) to the head at ``end``."""
-    box = [(cx - r) * s, (cy - r) * s, (cx + r) * s, (cy + r) * s]
-    head_deg = math.degrees(w * 1.6 / r)
-    d.arc(box, end + head_deg * 0.6, start, fill=fill, width=max(1, int(w * s)))
-    a = math.radians(end + head_deg)
-    bx, by = cx + r * math.cos(a), cy + r * math.sin(a)
-    t = math.radians(end)
-    tx, ty = cx + r * math.cos(t), cy + r * math.sin(t)
     ux, uy = tx - bx, ty - by
     n = math.hypot(ux, uy) or 1.0
     ux, uy = ux / n, uy / n
@@ -202,7 +188,7 @@ def steal(d, s):
     for deg, cx, cy in ((-8, 0.66, 0.64), (14, 0.83, 0.68)):
         _card(d, s, cx, cy, 0.24, 0.36, deg, gap=0.04)
     _card(d, s, 0.2, 0.66, 0.25, 0.38, -20)
-    _arc_arrow_back(d, s, 0.46, 0.5, 0.3, 330, 200, 0.12)
+    _arc_arrow(d, s, 0.46, 0.5, 0.3, 330, 200, 0.12, clockwise=False)
 
 
 def play_again(d, s):
