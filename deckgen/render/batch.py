@@ -105,6 +105,8 @@ def _run(jobs_list: list, jobs: int | None, progress) -> None:
             if progress:
                 progress("Rendering faces", done, total)
         return
+    from deckgen.render import draw  # noqa: F401  (imported once here: forked workers inherit it)
+
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
     with ctx.Pool(n_proc) as pool:
