@@ -108,8 +108,9 @@ def _typeset_here(deck: Deck, book: Book, paper: str, images: dict,
 
 def _typeset_all(deck: Deck, books: list[Book], paper: str, jobs: int | None,
                  progress: Progress | None) -> dict[Book, bytes | DeckgenError]:
-    """Typeset several rulebooks, one process per language where the machine has the cores
-    (a fork of this process: the deck is not copied through a pipe). Same bytes either way."""
+    """Typeset several rulebooks on up to ``jobs`` processes: this one takes every n-th book and
+    forked workers (which inherit the deck and :func:`_shared`, nothing goes through a pipe) the
+    rest, all at the same time. Same bytes either way."""
     global _JOB
     n_proc = min(jobs or os.cpu_count() or 1, len(books))
     methods = multiprocessing.get_all_start_methods()
@@ -120,16 +121,25 @@ def _typeset_all(deck: Deck, books: list[Book], paper: str, jobs: int | None,
         return {book: exc for book in books}
     if n_proc <= 1 or "fork" not in methods:
         return {book: _typeset_here(deck, book, paper, images, progress) for book in books}
+    mine, theirs = books[::n_proc], [b for i, b in enumerate(books) if i % n_proc]
     _JOB = (deck, paper, images)
     try:
-        with multiprocessing.get_context("fork").Pool(n_proc) as pool:
-            for done, (book, (kind, value)) in enumerate(zip(books, pool.imap(_typeset, books)), 1):
+        with multiprocessing.get_context("fork").Pool(n_proc - 1) as pool:
+            results = pool.imap(_typeset, theirs)          # the workers start now ...
+            done = 0
+            for book in mine:                               # ... while this process typesets its share
+                out[book] = _typeset_here(deck, book, paper, images, None)
+                done += 1
+                if progress:
+                    progress("rulebooks", done, len(books))
+            for book, (kind, value) in zip(theirs, results):
                 if kind == "pdf":
                     assert isinstance(value, bytes)
                     out[book] = value
                 else:
                     findings = [Finding(**f) for f in value]  # type: ignore[attr-defined]
                     out[book] = DeckHasErrors(findings) if kind == "has-errors" else DeckgenError(findings)
+                done += 1
                 if progress:
                     progress("rulebooks", done, len(books))
     finally:
