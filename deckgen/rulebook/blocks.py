@@ -58,7 +58,8 @@ def picture(images: Mapping[str, Any], face_id: str, width: float) -> Flowable |
         return ""
     if hasattr(src, "save"):       # a PIL image
         buf = io.BytesIO()
-        src.save(buf, format="PNG")
+        src.save(buf, format="BMP")     # only handed to ReportLab, which decodes it: BMP is lossless and
+        #                                 ~15x faster to write and read back than a compressed PNG
         buf.seek(0)
         w, h = src.size
         src = buf

@@ -72,47 +72,74 @@ def crosscheck_cached(deck: Deck) -> list[Finding]:
     return findings
 
 
-_JOB: tuple[Deck, str] | None = None        # what forked workers typeset (inherited, never pickled)
+_JOB: tuple[Deck, str, dict] | None = None        # what forked workers typeset (inherited, never pickled)
 Book = tuple[str, bool]                      # (language, booklet)
+
+
+def _shared(deck: Deck) -> dict:
+    """What every language's rulebook of a deck shares, made once (before the workers fork, so
+    they inherit it): the card pictures, the fonts registered with ReportLab and the typesetting
+    modules imported. Each forked worker used to import and draw all of it again."""
+    from deckgen.fonts import deck_fonts, register_pdf
+    from deckgen.rulebook import pdf  # noqa: F401  (imported here, once, not in every worker)
+    from deckgen.rulebook.images import card_images
+
+    register_pdf(deck_fonts(deck))
+    return card_images(deck)
 
 
 def _typeset(book: Book) -> tuple[str, object]:
     """Worker: one rulebook's bytes, or its findings when the cross-check fails."""
     assert _JOB is not None
-    deck, paper = _JOB
+    deck, paper, images = _JOB
     try:
-        return "pdf", build_rulebook(deck, book[0], paper=paper, booklet=book[1])
+        return "pdf", build_rulebook(deck, book[0], paper=paper, images=images, booklet=book[1])
     except DeckgenError as exc:
         return ("has-errors" if isinstance(exc, DeckHasErrors) else "error"), [dataclasses.asdict(f) for f in exc.findings]
 
 
-def _typeset_here(deck: Deck, book: Book, paper: str, progress: Progress | None) -> bytes | DeckgenError:
+def _typeset_here(deck: Deck, book: Book, paper: str, images: dict,
+                  progress: Progress | None) -> bytes | DeckgenError:
     try:
-        return build_rulebook(deck, book[0], paper=paper, progress=progress, booklet=book[1])
+        return build_rulebook(deck, book[0], paper=paper, images=images, progress=progress, booklet=book[1])
     except DeckgenError as exc:
         return exc
 
 
 def _typeset_all(deck: Deck, books: list[Book], paper: str, jobs: int | None,
                  progress: Progress | None) -> dict[Book, bytes | DeckgenError]:
-    """Typeset several rulebooks, one process per language where the machine has the cores
-    (a fork of this process: the deck is not copied through a pipe). Same bytes either way."""
+    """Typeset several rulebooks on up to ``jobs`` processes: this one takes every n-th book and
+    forked workers (which inherit the deck and :func:`_shared`, nothing goes through a pipe) the
+    rest, all at the same time. Same bytes either way."""
     global _JOB
     n_proc = min(jobs or os.cpu_count() or 1, len(books))
     methods = multiprocessing.get_all_start_methods()
     out: dict[Book, bytes | DeckgenError] = {}
-    if n_proc <= 1 or "fork" not in methods:
-        return {book: _typeset_here(deck, book, paper, progress) for book in books}
-    _JOB = (deck, paper)
     try:
-        with multiprocessing.get_context("fork").Pool(n_proc) as pool:
-            for done, (book, (kind, value)) in enumerate(zip(books, pool.imap(_typeset, books)), 1):
+        images = _shared(deck)
+    except DeckgenError as exc:
+        return {book: exc for book in books}
+    if n_proc <= 1 or "fork" not in methods:
+        return {book: _typeset_here(deck, book, paper, images, progress) for book in books}
+    mine, theirs = books[::n_proc], [b for i, b in enumerate(books) if i % n_proc]
+    _JOB = (deck, paper, images)
+    try:
+        with multiprocessing.get_context("fork").Pool(n_proc - 1) as pool:
+            results = pool.imap(_typeset, theirs)          # the workers start now ...
+            done = 0
+            for book in mine:                               # ... while this process typesets its share
+                out[book] = _typeset_here(deck, book, paper, images, None)
+                done += 1
+                if progress:
+                    progress("rulebooks", done, len(books))
+            for book, (kind, value) in zip(theirs, results):
                 if kind == "pdf":
                     assert isinstance(value, bytes)
                     out[book] = value
                 else:
                     findings = [Finding(**f) for f in value]  # type: ignore[attr-defined]
                     out[book] = DeckHasErrors(findings) if kind == "has-errors" else DeckgenError(findings)
+                done += 1
                 if progress:
                     progress("rulebooks", done, len(books))
     finally:
