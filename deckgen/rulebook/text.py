@@ -7,9 +7,28 @@ from deckgen.model import Deck
 from deckgen.rulebook.context import Recorder, template_globals
 from deckgen.rulebook.env import ENTRY, environment, languages, template_finding
 
+_RECENT: dict[tuple[int, str], tuple[Deck, tuple[str, Recorder, list[Finding]]]] = {}
+
 
 def render_text(deck: Deck, lang: str) -> tuple[str, Recorder, list[Finding]]:
-    """Run the templates. Template failures come back as findings (file and line), not exceptions."""
+    """Run the templates. Template failures come back as findings (file and line), not exceptions.
+
+    The same deck object gives the same text, so the last few results are kept: a build runs the
+    templates once per language for the cross-check and uses that text again for the rulebook
+    (forked workers inherit it). The deck is held with its result, so its id is never reused."""
+    hit = _RECENT.get((id(deck), lang))
+    if hit is not None and hit[0] is deck:
+        text, rec, findings = hit[1]
+        return text, rec, list(findings)
+    result = _render_text(deck, lang)
+    if len(_RECENT) >= 8:
+        _RECENT.pop(next(iter(_RECENT)))
+    _RECENT[(id(deck), lang)] = (deck, result)
+    text, rec, findings = result
+    return text, rec, list(findings)
+
+
+def _render_text(deck: Deck, lang: str) -> tuple[str, Recorder, list[Finding]]:
     env = environment(deck, lang)
     rec = Recorder(deck, lang)
     env.globals.update(template_globals(rec))
