@@ -151,19 +151,6 @@ def test_without_no_cache_an_unwritable_cache_is_a_clear_error(tmp_path, unwrita
     assert str(unwritable_cache) in result.output and "--no-cache" in result.output
 
 
-@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root writes into read-only folders")
-def test_no_cache_with_a_read_only_cache_folder(tmp_path, monkeypatch, classic):
-    ro = tmp_path / "ro"
-    ro.mkdir()
-    ro.chmod(0o500)
-    monkeypatch.setenv("DECKGEN_CACHE", str(ro))
-    try:
-        assert render_deck(classic, LOW, tmp_path / "out", use_cache=False, jobs=1).drawn == 55
-        assert list(ro.iterdir()) == []
-    finally:
-        ro.chmod(0o700)
-
-
 # ------------------------------------------------------------------ cached documents
 
 @pytest.fixture
