@@ -145,7 +145,8 @@ def main() -> None:
     args = ap.parse_args()
     if args.art:
         art_main(args.runs)
-    elif args.bundled:
+        return
+    if args.bundled:
         bundled_decks_warm_cold(args.runs)
         return
     py = sys.executable
