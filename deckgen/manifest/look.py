@@ -9,9 +9,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from deckgen.datafile import Shape, names_of
 from deckgen.errors import Collector, DeckgenError, did_you_mean
 from deckgen.images import ImageProblem, load_image, resolve_inside
-from deckgen.manifest.reader import Shape, names_of
 from deckgen.model import ART_FITS, Card, ImageRef, Kind, Names
 
 
