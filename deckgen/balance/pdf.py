@@ -260,28 +260,27 @@ def _seats(rep: Mapping, st) -> list[Flowable]:
                     charts.seat_legend(rep))
 
 
-def _draws(rep: Mapping, st) -> list[Flowable]:
+def _one_page(rep: Mapping, st, key: str, chart, significant: bool = False) -> list[Flowable]:
+    """A section with one chart per kind of player, on one page."""
     lang = rep["lang"]
-    out: list[Flowable] = [_h(T.w(lang, "draws"), st["h1"], 0), Paragraph(escape(T.w(lang, "draws_intro")), st["intro"])]
-    vl = charts.variant_legend(rep)
-    if vl is not None:
-        out += [vl, Paragraph(escape(T.w(lang, "significant")), st["small"])]
-    for agent in rep["agents"]:
-        out += [Spacer(1, 3 * mm), charts.draw_chart(rep, agent)]
-    out.append(PageBreak())
-    return out
-
-
-def _kinds(rep: Mapping, st) -> list[Flowable]:
-    lang = rep["lang"]
-    out: list[Flowable] = [_h(T.w(lang, "kinds"), st["h1"], 0), Paragraph(escape(T.w(lang, "kinds_intro")), st["intro"])]
+    out: list[Flowable] = [_h(T.w(lang, key), st["h1"], 0), Paragraph(escape(T.w(lang, f"{key}_intro")), st["intro"])]
     vl = charts.variant_legend(rep)
     if vl is not None:
         out.append(vl)
+        if significant:
+            out.append(Paragraph(escape(T.w(lang, "significant")), st["small"]))
     for agent in rep["agents"]:
-        out += [Spacer(1, 3 * mm), charts.kind_chart(rep, agent)]
+        out += [Spacer(1, 3 * mm), chart(rep, agent)]
     out.append(PageBreak())
     return out
+
+
+def _draws(rep: Mapping, st) -> list[Flowable]:
+    return _one_page(rep, st, "draws", charts.draw_chart, significant=True)
+
+
+def _kinds(rep: Mapping, st) -> list[Flowable]:
+    return _one_page(rep, st, "kinds", charts.kind_chart)
 
 
 def _events(rep: Mapping, st) -> list[Flowable]:
