@@ -430,6 +430,20 @@ def draw_corner(img: Image.Image, d: ImageDraw.ImageDraw, spec: FaceSpec, frame:
         draw_flex_badge(img, d, spec, frame)
 
 
+def corner_rows(spec: FaceSpec, frame: Frame) -> int:
+    """How many rows from the top :func:`draw_corner` may draw on, with room to spare: the index
+    (at most 17 units, an underline and its padding), the shape cue and marks below it (9 units
+    each and a gap of 2, with their shadow), and the flex badge with its label (about 28 units).
+    Turning only that band of the face for the bottom-right corner gives the same pixels as
+    turning the whole face, at a fraction of the cost."""
+    u = frame.unit()
+    _, t, _, _ = frame.safe_box
+    cues = (1 if spec.shape else 0) + len(spec.marks)
+    index = 24 + 11 * cues
+    badge = 29 if spec.flex is not None else 0
+    return int(t + u * (max(index, badge) + 4)) + 4
+
+
 def draw_flex_badge(img, d, spec: FaceSpec, frame: Frame) -> None:
     u = frame.unit()
     fb = spec.flex
@@ -580,7 +594,15 @@ def draw_face(spec: FaceSpec, frame: Frame, corner_guide: bool = False) -> Image
     else:
         img = base_image(frame, tuple(spec.field), spec.oval, tuple(spec.segments)).copy()
     draw_back(img, spec, frame)
-    for _ in range(2):                       # top-left, then (turned half round) bottom-right
+    draw_corner(img, ImageDraw.Draw(img), spec, frame)          # top-left (and the flex badge top-right)
+    w, h = img.size
+    rows = corner_rows(spec, frame)
+    if 2 * rows <= h:        # bottom-right: the same corner on the bottom band, turned half round
+        band = img.crop((0, h - rows, w, h)).transpose(Image.Transpose.ROTATE_180)
+        draw_corner(band, ImageDraw.Draw(band), spec, frame)
+        img.paste(band.transpose(Image.Transpose.ROTATE_180), (0, h - rows))
+    else:                    # a corner reaching past the middle: turn the whole face
+        img = img.transpose(Image.Transpose.ROTATE_180)
         draw_corner(img, ImageDraw.Draw(img), spec, frame)
         img = img.transpose(Image.Transpose.ROTATE_180)
     d = ImageDraw.Draw(img)
