@@ -1,24 +1,28 @@
 """``deckgen build``: check a deck, render its faces, lay out the print-and-play PDF, write
 its rulebooks.
 
-The outputs are plain calls in order: the card sheets (:func:`cards_output`), then the
-rulebooks (:func:`rulebook_outputs`, from :mod:`deckgen.rulebook.step`). Both are kept in the
-cache under keys that hash everything they are made from, so a build of an unchanged deck
-copies bytes instead of typesetting them again. Every file is written atomically; a deck with
-errors is not built unless ``force``.
+A build of one deck or several (:func:`build_decks`) is a set of jobs on one pool of workers
+(:mod:`deckgen.workers`): each group of faces to draw, each deck's card sheets (once its faces
+are drawn) and each rulebook (from :mod:`deckgen.rulebook.step`, once its deck is checked). The
+card sheets and the rulebooks are kept in the cache under keys that hash everything they are
+made from, so a build of an unchanged deck copies bytes instead of typesetting them again.
+Every file is written atomically; a deck with errors is not built unless ``force``.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
-from deckgen import cache
+from deckgen import cache, manifest
 from deckgen.check import CheckOptions, check
-from deckgen.errors import DeckHasErrors, Finding, warning
+from deckgen.errors import DeckgenError, DeckHasErrors, Finding, warning
 from deckgen.layout import LayoutOptions, cards_pdf_for_deck, parse_paper, write_bytes
+from deckgen.manifest import LoadResult
 from deckgen.model import Deck, Palette
 from deckgen.progress import Progress
 from deckgen.render import RenderResult
@@ -96,53 +100,68 @@ def _cards_key(deck: Deck, rendered: RenderResult, layout: LayoutOptions) -> str
                               str(rendered.dpi), faces, templates=False)
 
 
+CardsMeta = dict    # pages, cards, faces, notes, sheet: what the summary says of the card sheets
+
+
+def _cards_path(deck: Deck, options: BuildOptions) -> Path:
+    name = f"{deck.id}-cards-only.pdf" if options.only else f"{deck.id}-cards.pdf"
+    return Path(options.out_dir) / deck.id / name
+
+
+def cards_from_cache(deck: Deck, rendered: RenderResult, options: BuildOptions) -> tuple[OutputFile, CardsMeta] | None:
+    """The card sheets written from the cache (kept under a key made of the faces' own content
+    keys, the deck and the layout options), or None when they are not there."""
+    if not options.use_cache:
+        return None
+    key = _cards_key(deck, rendered, options.layout)
+    meta_bytes = cache.get_bytes("documents", key, "json", options.cache_dir)
+    data = cache.get_bytes("documents", key, "pdf", options.cache_dir) if meta_bytes is not None else None
+    if meta_bytes is None or data is None:
+        return None
+    meta = json.loads(meta_bytes)
+    path = write_bytes(_cards_path(deck, options), data)
+    return OutputFile("cards", path, meta["pages"], len(data)), meta
+
+
+def make_cards(deck: Deck, rendered: RenderResult, options: BuildOptions,
+               progress: Progress | None = None) -> tuple[OutputFile, CardsMeta]:
+    """Lay out the card sheets, keep them in the cache and write them."""
+    pdf = cards_pdf_for_deck(deck, rendered.paths, rendered.trim_mm, rendered.bleed_mm, options.layout, progress)
+    meta = {"pages": pdf.pages, "cards": pdf.cards, "faces": pdf.faces, "notes": list(pdf.notes),
+            "sheet": f"{pdf.paper.name}, {pdf.sheet.describe()}"}
+    if options.use_cache:
+        key = _cards_key(deck, rendered, options.layout)
+        cache.put_bytes("documents", key, "pdf", pdf.data, options.cache_dir)
+        cache.put_bytes("documents", key, "json", json.dumps(meta).encode("utf-8"), options.cache_dir)
+    path = write_bytes(_cards_path(deck, options), pdf.data)
+    return OutputFile("cards", path, pdf.pages, len(pdf.data)), meta
+
+
+def _apply_cards(result: BuildResult, made: tuple[OutputFile, CardsMeta]) -> OutputFile:
+    out, meta = made
+    result.cards, result.faces, result.sheet = meta["cards"], meta["faces"], meta["sheet"]
+    result.warnings.extend(warning("layout", "sheet", note) for note in meta["notes"])
+    return out
+
+
 def cards_output(deck: Deck, rendered: RenderResult, options: BuildOptions, result: BuildResult,
                  progress: Progress | None = None) -> OutputFile:
     """``<deck>-cards.pdf``: every card copy, fronts and backs, on print-and-play sheets
-    (``<deck>-cards-only.pdf`` for an ``--only`` reprint, so the full sheets are kept).
-
-    With the cache on, the PDF (and its summary) is kept under a key made of the faces' own
-    content keys, the deck and the layout options, so an unchanged deck is not laid out again.
-    """
-    key = _cards_key(deck, rendered, options.layout) if options.use_cache else ""
-    meta_bytes = cache.get_bytes("documents", key, "json", options.cache_dir) if options.use_cache else None
-    data = cache.get_bytes("documents", key, "pdf", options.cache_dir) if meta_bytes is not None else None
-    if meta_bytes is not None and data is not None:
-        meta = json.loads(meta_bytes)
+    (``<deck>-cards-only.pdf`` for an ``--only`` reprint, so the full sheets are kept); from the
+    cache when an unchanged deck was laid out before."""
+    made = cards_from_cache(deck, rendered, options)
+    if made is not None:
         if progress:
             progress("Laying out sheets", 1, 1)
     else:
-        pdf = cards_pdf_for_deck(deck, rendered.paths, rendered.trim_mm, rendered.bleed_mm, options.layout, progress)
-        data = pdf.data
-        meta = {"pages": pdf.pages, "cards": pdf.cards, "faces": pdf.faces, "notes": list(pdf.notes),
-                "sheet": f"{pdf.paper.name}, {pdf.sheet.describe()}"}
-        if options.use_cache:
-            cache.put_bytes("documents", key, "pdf", data, options.cache_dir)
-            cache.put_bytes("documents", key, "json", json.dumps(meta).encode("utf-8"), options.cache_dir)
-    name = f"{deck.id}-cards-only.pdf" if options.only else f"{deck.id}-cards.pdf"
-    path = write_bytes(Path(options.out_dir) / deck.id / name, data)
-    result.cards, result.faces, result.sheet = meta["cards"], meta["faces"], meta["sheet"]
-    result.warnings.extend(warning("layout", "sheet", note) for note in meta["notes"])
-    return OutputFile("cards", path, meta["pages"], len(data))
+        made = make_cards(deck, rendered, options, progress)
+    return _apply_cards(result, made)
 
 
-def rulebook_outputs(deck: Deck, options: BuildOptions, result: BuildResult,
-                     progress: Progress | None = None) -> list[OutputFile]:
-    """``<deck>-rulebook-<lang>.pdf`` in every language the deck's templates exist in (and with
-    ``booklet`` each as ``<deck>-rulebook-<lang>-booklet.pdf`` too)."""
-    from deckgen.rulebook.step import paper_for_sheets, write_rulebooks
-
-    paper = paper_for_sheets(parse_paper(options.layout.paper).width_mm)
-    books, notes = write_rulebooks(deck, Path(options.out_dir) / deck.id, paper=paper,
-                                   force=options.force, use_cache=options.use_cache, cache_dir=options.cache_dir,
-                                   progress=progress, jobs=options.jobs, booklet=options.booklet)
-    result.warnings.extend(notes)
-    return [OutputFile("rulebook", b.path, b.pages, b.size_bytes) for b in books]
-
-
-def load_checked(ref: str | Path, options: BuildOptions) -> tuple[Deck, list[Finding], list[Finding]]:
+def load_checked(ref: str | Path, options: BuildOptions,
+                 loaded: LoadResult | None = None) -> tuple[Deck, list[Finding], list[Finding]]:
     """The deck after the static checks (no simulation); raises DeckHasErrors unless forced."""
-    report = check(ref, CheckOptions(simulate=False, palette=options.palette))
+    report = check(ref, CheckOptions(simulate=False, palette=options.palette), loaded)
     if report.deck is None or (report.errors and not options.force):
         raise DeckHasErrors(report.errors or report.findings)
     return report.deck, report.errors, report.warnings
@@ -150,28 +169,257 @@ def load_checked(ref: str | Path, options: BuildOptions) -> tuple[Deck, list[Fin
 
 def build_deck(ref: str | Path, options: BuildOptions = BuildOptions(),
                progress: Progress | None = None) -> BuildResult:
-    """Check, render and write every output of one deck."""
-    from deckgen.render import RenderSettings, render_deck
+    """Check, render and write every output of one deck (raises what stopped it)."""
+    (outcome,) = build_decks([(ref, options)], progress, options.jobs)
+    if isinstance(outcome, DeckgenError):
+        raise outcome
+    return outcome
+
+
+# ---------------------------------------------------------------- several decks, one pool of workers
+
+def _faces_job(group: list, root: str) -> int:
+    """Draw a group of faces into the cache (or scratch folder)."""
+    from deckgen.render.batch import cache_write_error, draw_group
+
+    try:
+        return draw_group(group)
+    except OSError as exc:
+        raise cache_write_error(Path(root), exc) from None
+
+
+def _cards_job(deck: Deck, rendered: RenderResult, options: BuildOptions) -> tuple[OutputFile, CardsMeta]:
+    return make_cards(deck, rendered, options)
+
+
+# Which queued job a free worker takes: a deck's card sheets as soon as its faces are drawn, then
+# the rulebooks (the longest jobs, best started early), then faces, the largest deck's first: the
+# last jobs of a build are then small faces and small card sheets, and both workers end together.
+CARDS_FIRST = 1 << 30
+BOOKS_NEXT = 1 << 29
+
+
+@dataclass
+class _Deck:
+    """One deck of a build on its way through the workers."""
+
+    slot: int
+    ref: str | Path
+    options: BuildOptions
+    loaded: LoadResult | None = None
+    deck: Deck | None = None
+    plan: Any = None                    # render.batch.FacePlan
+    waiting: set = field(default_factory=set)      # its faces not drawn yet (some by another deck's jobs)
+    drawn: int = 0                      # faces its own jobs draw
+    checked: bool = False
+    cards_queued: bool = False
+    result: BuildResult | None = None
+    error: DeckgenError | None = None
+    cards: OutputFile | None = None
+    books: dict = field(default_factory=dict)      # book -> RulebookFile
+    book_order: list = field(default_factory=list)
+    times: dict[str, float] = field(default_factory=dict)
+
+
+def build_decks(requests: list[tuple[str | Path, BuildOptions]], progress: Progress | None = None,
+                jobs: int | None = None) -> list[BuildResult | DeckgenError]:
+    """Build several decks at once: each deck's result, or the error that stopped it, in order.
+
+    Every deck is read first; its faces start drawing on the workers while this process runs the
+    checks. A deck that fails its check (unless forced) has its queued jobs dropped and writes
+    nothing. As each deck is checked its rulebooks are queued (their text, made by the check,
+    goes with them), and as each deck's faces are done its card sheets. Outputs found in the
+    cache are written here without a job. Same bytes whatever the number of workers.
+    """
+    from deckgen.render import RenderSettings
+    from deckgen.render.batch import groups, plan_faces
+    from deckgen.workers import Workers
 
     start = time.perf_counter()
-    deck, errors, warnings = load_checked(ref, options)
-    deck = select(deck, options.only)
-    result = BuildResult(deck.id, deck.name(), errors=list(errors), warnings=list(warnings), deck=deck)
-    t_check = time.perf_counter()
-    settings = RenderSettings(dpi=options.dpi, bleed_mm=options.bleed_mm, card_size=options.card_size)
-    rendered = render_deck(deck, settings, None, use_cache=options.use_cache, cache_dir=options.cache_dir,
-                           progress=progress, jobs=options.jobs)
-    result.drawn = rendered.drawn
-    t_render = time.perf_counter()
-    result.outputs.append(cards_output(deck, rendered, options, result, progress))
-    if options.rulebook and not options.only:      # a reprint of a few cards needs no rulebook
-        result.outputs.extend(rulebook_outputs(deck, options, result, progress))
-    if options.use_cache:
-        cache.auto_prune(options.cache_dir)
+    states = [_Deck(i, ref, opts) for i, (ref, opts) in enumerate(requests)]
+    n = jobs if jobs is not None else (requests[0][1].jobs if requests else None)
+    n = max(1, n or os.cpu_count() or 1)
+    done = total = 0
+    planned: set[str] = set()           # faces some job draws
+    face_groups: list[set[str]] = []    # the faces of each face job
+
+    def tick() -> None:
+        if progress:
+            progress("Building", done, max(total, 1))
+
+    def settings(st: _Deck) -> RenderSettings:
+        o = st.options
+        return RenderSettings(dpi=o.dpi, bleed_mm=o.bleed_mm, card_size=o.card_size)
+
+    def fail(st: _Deck, exc: DeckgenError, pool: Workers) -> None:
+        """The deck stops: its queued jobs are dropped, but for its faces (other decks may share them)."""
+        if st.error is None:
+            st.error = exc
+        pool.cancel(lambda tag: tag[0] == "faces" or tag[1] != st.slot)
+
+    def queue_faces(st: _Deck, pool: Workers) -> None:
+        """Queue the deck's faces not drawn yet; a face another deck shows too is drawn once."""
+        nonlocal total
+        assert st.plan is not None
+        root = str(st.plan.root)
+        st.waiting = {job[3] for job in st.plan.todo}
+        own = [job for job in st.plan.todo if job[3] not in planned]
+        planned.update(job[3] for job in own)
+        st.drawn = len(own)
+        for group in groups(own):
+            face_groups.append({job[3] for job in group})
+            pool.submit(("faces", st.slot, len(face_groups) - 1), _faces_job, (group, root), priority=len(own))
+            total += 1
+
+    def faces_done(gidx: int, outcome: object, pool: Workers) -> None:
+        """A face job ended: every deck waiting for those faces gets them, or fails with the job."""
+        paths = face_groups[gidx]
+        for other in states:
+            if other.error is None and other.waiting & paths:
+                if isinstance(outcome, DeckgenError):
+                    fail(other, outcome, pool)
+                    continue
+                other.waiting -= paths
+                queue_cards(other, pool)
+
+    def queue_cards(st: _Deck, pool: Workers) -> None:
+        nonlocal total
+        if st.error is not None or not st.checked or st.waiting or st.cards_queued:
+            return
+        st.cards_queued = True
+        st.times["render"] = time.perf_counter()
+        assert st.deck is not None and st.result is not None
+        rendered = replace(st.plan.result, scratch=None)
+        hit = cards_from_cache(st.deck, rendered, st.options)
+        if hit is not None:
+            st.cards = _apply_cards(st.result, hit)
+            return
+        pool.submit(("cards", st.slot), _cards_job, (st.deck, rendered, st.options), priority=CARDS_FIRST)
+        total += 1
+
+    def queue_books(st: _Deck, pool: Workers) -> None:
+        nonlocal total
+        from deckgen.rulebook.step import book_job, books_of, from_cache, not_written, paper_for_sheets, rulebook_key
+        from deckgen.rulebook.text import checked_text
+
+        o = st.options
+        assert st.deck is not None and st.result is not None
+        deck = st.deck
+        paper = paper_for_sheets(parse_paper(o.layout.paper).width_mm)
+        out_dir = Path(o.out_dir) / deck.id
+        texts: dict[str, Any] = {}
+        st.book_order = books_of(deck, o.booklet)
+        for book in st.book_order:
+            key = rulebook_key(deck, book[0], paper, book[1]) if o.use_cache else None
+            hit = from_cache(deck, book, key, out_dir, o.cache_dir) if key else None
+            if hit is not None:
+                st.books[book] = hit
+                continue
+            lang = book[0]
+            if lang not in texts:
+                try:
+                    texts[lang] = checked_text(deck, lang)
+                except DeckHasErrors as exc:
+                    if not o.force:
+                        raise
+                    texts[lang] = None
+                    st.result.warnings.extend(not_written(exc.findings))
+            if texts[lang] is None:
+                continue
+            pool.submit(("book", st.slot, book), book_job,
+                        (st.slot, deck, book, texts[lang], paper, key, out_dir, o.cache_dir), priority=BOOKS_NEXT)
+            total += 1
+
+    from deckgen.rulebook.step import forget_images
+
+    forget_images()
+    if n > 1:       # imported once here: forked workers inherit them
+        from deckgen.render import draw  # noqa: F401
+        if any(o.rulebook and not o.only for _, o in requests):
+            from deckgen.rulebook import pdf  # noqa: F401
+    with Workers(n) as pool:
+        for st in states:                                   # read every deck; start drawing the clean ones
+            try:
+                st.loaded = manifest.load(st.ref, st.options.palette)
+            except DeckgenError as exc:
+                st.error = exc
+                continue
+            if st.loaded.deck is None or st.loaded.errors:
+                continue
+            try:
+                st.plan = plan_faces(select(st.loaded.deck, st.options.only), settings(st),
+                                     use_cache=st.options.use_cache, cache_dir=st.options.cache_dir)
+            except DeckgenError:
+                st.plan = None                              # said again, in its place, after the check
+                continue
+            queue_faces(st, pool)
+        tick()
+        for st in states:                                   # check each deck while the faces are drawn
+            if st.error is not None:
+                continue
+            try:
+                deck, errors, warnings = load_checked(st.ref, st.options, st.loaded)
+                st.deck = select(deck, st.options.only)
+                st.result = BuildResult(st.deck.id, st.deck.name(), errors=list(errors), warnings=list(warnings),
+                                        deck=st.deck)
+                st.times["check"] = time.perf_counter()
+                if st.plan is None:
+                    st.plan = plan_faces(st.deck, settings(st), use_cache=st.options.use_cache,
+                                         cache_dir=st.options.cache_dir)
+                    queue_faces(st, pool)
+                st.result.drawn = st.drawn
+                st.checked = True
+                if st.options.rulebook and not st.options.only:   # a reprint of a few cards needs no rulebook
+                    queue_books(st, pool)
+                queue_cards(st, pool)
+            except DeckgenError as exc:
+                fail(st, exc, pool)
+            tick()
+        while pool.pending:
+            tag, outcome = pool.wait()
+            done += 1
+            tick()
+            st = states[tag[1]]
+            if tag[0] == "faces":
+                faces_done(tag[2], outcome, pool)
+                continue
+            if st.error is not None:
+                continue
+            if isinstance(outcome, DeckgenError):
+                if tag[0] == "book" and isinstance(outcome, DeckHasErrors) and st.options.force:
+                    from deckgen.rulebook.step import not_written
+
+                    assert st.result is not None
+                    st.result.warnings.extend(not_written(outcome.findings))
+                    continue
+                fail(st, outcome, pool)
+                continue
+            st.times["end"] = time.perf_counter()
+            if tag[0] == "cards":
+                assert st.result is not None
+                st.cards = _apply_cards(st.result, outcome)
+            else:
+                st.books[tag[2]] = outcome
+    if any(st.options.use_cache for st in states):
+        cache.note_added(max(1, done))
+        cache.auto_prune(next(st.options.cache_dir for st in states if st.options.use_cache))
+    outcomes: list[BuildResult | DeckgenError] = []
     end = time.perf_counter()
-    result.seconds = end - start
-    result.timings = {"check": t_check - start, "render": t_render - t_check, "write": end - t_render}
-    return result
+    for st in states:
+        if st.error is not None or st.result is None:
+            outcomes.append(st.error or DeckgenError([]))
+            continue
+        res = st.result
+        assert st.cards is not None
+        res.outputs = [st.cards] + [OutputFile("rulebook", b.path, b.pages, b.size_bytes)
+                                    for b in (st.books.get(book) for book in st.book_order) if b is not None]
+        finished = st.times.get("end", end)
+        res.seconds = finished - start
+        check_at = st.times.get("check", start)
+        render_at = max(st.times.get("render", check_at), check_at)
+        res.timings = {"check": check_at - start, "render": render_at - check_at, "write": finished - render_at}
+        outcomes.append(res)
+    return outcomes
 
 
 def bundled_refs() -> list[str]:

@@ -51,10 +51,11 @@ class CheckReport:
         return [f for f in self.findings if f.severity == NOTE]
 
 
-def check(ref: str | Path, options: CheckOptions | None = None) -> CheckReport:
-    """Load a manifest and run every check. Raises DeckgenError only for unreadable input."""
+def check(ref: str | Path, options: CheckOptions | None = None, loaded: manifest.LoadResult | None = None) -> CheckReport:
+    """Load a manifest (unless ``loaded`` is what reading it gave) and run every check. Raises
+    DeckgenError only for unreadable input."""
     options = options or CheckOptions()
-    result = manifest.load(ref, options.palette)
+    result = loaded if loaded is not None else manifest.load(ref, options.palette)
     report = CheckReport(result.deck, result.path, list(result.findings))
     if result.deck is None:
         return report

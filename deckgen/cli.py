@@ -132,6 +132,7 @@ class Progress:
             self.label = label
             self.bar = click.progressbar(length=total, label=label, file=sys.stderr, show_pos=True)
             self.bar.__enter__()
+        self.bar.length = total              # a build finds more to do as it goes
         self.bar.update(done - self.bar.pos)
         if done >= total:
             self.close()
@@ -672,7 +673,7 @@ def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, ori
     import time
 
     from deckgen import manifest
-    from deckgen.build import BuildOptions, build_deck, bundled_refs
+    from deckgen.build import BuildOptions, build_decks, bundled_refs
 
     start = time.perf_counter()
     # every option but the paper checked once; the paper per deck (a manifest's folder may add papers)
@@ -695,34 +696,37 @@ def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, ori
         return
     results, failed = [], 0
     failures: list[dict[str, Any]] = []
-    for ref in refs:
-        progress = Progress(enabled=not as_json)
+    outcomes: dict[int, Any] = {}           # the refs' order -> a BuildResult or the error that stopped it
+    requests: list[tuple[int, Any, BuildOptions]] = []
+    for i, ref in enumerate(refs):
         try:
             layout_opts = _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_stroke,
                                           mark_offset, guides, layout, backs, orientation,
                                           base=manifest.find_deck(ref).parent)
+            opts = BuildOptions(out_dir=Path(out_dir), dpi=dpi, bleed_mm=_length(bleed, "--bleed"), card_size=card_size,
+                                layout=layout_opts, palette=resolve_palette(ref, palette, colors), force=force,
+                                use_cache=not no_cache, jobs=jobs, rulebook=not no_rulebook, only=only,
+                                booklet=booklet)
         except DeckgenError as exc:
-            failures.append({"deck": ref, "exit_code": exc.exit_code, **findings_json(exc.findings)})
-            if not as_json:
-                _echo_findings(exc.findings)
-                click.secho(f"{ref}: not built", fg="red", err=True)
-            failed = max(failed, exc.exit_code)
+            outcomes[i] = exc
             continue
-        opts = BuildOptions(out_dir=Path(out_dir), dpi=dpi, bleed_mm=_length(bleed, "--bleed"), card_size=card_size,
-                            layout=layout_opts, palette=resolve_palette(ref, palette, colors), force=force,
-                            use_cache=not no_cache, jobs=jobs, rulebook=not no_rulebook, only=only, booklet=booklet)
-        try:
-            res = build_deck(ref, opts, progress)
-        except DeckgenError as exc:
-            progress.close()
-            failures.append({"deck": ref, "exit_code": exc.exit_code, **findings_json(exc.findings)})
-            if not as_json:
-                _echo_findings(exc.findings)
-                click.secho(f"{ref}: not built" + (" (use --force to build anyway)" if exc.exit_code == 1 else ""),
-                            fg="red", err=True)
-            failed = max(failed, exc.exit_code)
-            continue
+        requests.append((i, ref, opts))
+    progress = Progress(enabled=not as_json)
+    try:
+        built = build_decks([(ref, opts) for _, ref, opts in requests], progress, jobs)
+    finally:
         progress.close()
+    outcomes.update((i, outcome) for (i, _, _), outcome in zip(requests, built))
+    for i, ref in enumerate(refs):
+        res = outcomes[i]
+        if isinstance(res, DeckgenError):
+            failures.append({"deck": ref, "exit_code": res.exit_code, **findings_json(res.findings)})
+            if not as_json:
+                _echo_findings(res.findings)
+                click.secho(f"{ref}: not built" + (" (use --force to build anyway)" if res.exit_code == 1 else ""),
+                            fg="red", err=True)
+            failed = max(failed, res.exit_code)
+            continue
         results.append(res)
         if as_json:
             continue

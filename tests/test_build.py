@@ -170,3 +170,58 @@ def test_build_writes_the_rulebook_in_both_languages_beside_the_cards(tmp_path, 
     assert "No Mercy" in text
     for out in res.outputs:
         assert len(pypdf.PdfReader(out.path).pages) == out.pages
+
+
+# ------------------------------------------------------------------ several decks on one pool of workers
+
+def _bytes(res) -> dict[str, bytes]:
+    return {o.path.name: o.path.read_bytes() for o in res.outputs}
+
+
+def test_decks_built_together_are_the_bytes_each_gives_alone(tmp_path):
+    from deckgen.build import build_decks
+
+    together = build_decks([(d, opts(tmp_path / "together", tmp_path / "c1", rulebook=True, dpi=30))
+                            for d in ("classic", "no-mercy")], jobs=2)
+    alone = [build_deck(d, opts(tmp_path / "alone", tmp_path / "c2", rulebook=True, dpi=30, jobs=1))
+             for d in ("classic", "no-mercy")]
+    assert [r.deck_id for r in together] == ["classic", "no-mercy"]
+    for t, a in zip(together, alone):
+        assert _bytes(t) == _bytes(a) and len(t.outputs) == 3          # the sheets and both rulebooks
+        assert [o.kind for o in t.outputs] == ["cards", "rulebook", "rulebook"]
+    # No Mercy shows many of classic's faces: drawn once, by the first deck that needs them
+    faces = {p for d in ("classic", "no-mercy") for p in _face_files(d)}
+    assert together[0].drawn + together[1].drawn == len(faces) < together[0].faces + together[1].faces
+
+
+def _face_files(name: str) -> set[str]:
+    from deckgen.render import RenderSettings
+    from deckgen.render.batch import face_key
+    from deckgen.render.faces import face_ids, face_spec
+
+    deck = build_mod.load_checked(name, BuildOptions())[0]
+    settings = RenderSettings(dpi=30)
+    frame = settings.frame(deck)
+    return {face_key(face_spec(deck, f, settings.symbols_on(deck)), frame, False) for f in face_ids(deck)}
+
+
+def test_a_deck_with_errors_stops_alone_and_the_others_are_built(tmp_path, write_manifest):
+    from deckgen.build import build_decks
+
+    broken = write_manifest(BROKEN)
+    outcomes = build_decks([(broken, opts(tmp_path, tmp_path / "c")), ("classic", opts(tmp_path, tmp_path / "c"))],
+                           jobs=2)
+    assert isinstance(outcomes[0], DeckHasErrors) and any(f.code == "too-few-cards" for f in outcomes[0].findings)
+    assert not (tmp_path / "tiny").exists()
+    assert outcomes[1].outputs[0].path.is_file() and outcomes[1].cards == 108
+
+
+def test_cli_builds_several_decks_and_reports_each_in_the_order_given(tmp_path, cache, monkeypatch, write_manifest):
+    monkeypatch.setenv("DECKGEN_CACHE", str(cache))
+    broken = write_manifest(BROKEN)
+    result = CliRunner().invoke(main, ["build", "no-mercy", str(broken), "classic", "-o", str(tmp_path),
+                                       "--dpi", "30", "--no-rulebook"])
+    assert result.exit_code == 1
+    out = result.output
+    assert out.index("no-mercy: ") < out.index("not built") < out.index("classic: ")
+    assert (tmp_path / "classic" / "classic-cards.pdf").is_file() and not (tmp_path / "tiny").exists()

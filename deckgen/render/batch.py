@@ -15,6 +15,7 @@ import hashlib
 import multiprocessing
 import os
 import tempfile
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import PIL
@@ -24,7 +25,7 @@ from deckgen import cache
 from deckgen.atomic import copy_file, write_bytes
 from deckgen.errors import DeckgenError, error
 from deckgen.model import Deck
-from deckgen.render import pngfile
+from deckgen.render import RenderResult, pngfile
 from deckgen.render.faces import FaceSpec, face_ids, face_spec
 from deckgen.render.geometry import Frame
 
@@ -71,27 +72,27 @@ def _draw_job(job) -> str:
     return spec.face_id
 
 
-def _draw_group(group: list) -> int:
+def draw_group(group: list) -> int:
     """Worker: draw faces that share their images (each image is then rendered once)."""
     for job in group:
         _draw_job(job)
     return len(group)
 
 
-def _groups(jobs_list: list) -> list[list]:
+def groups(jobs_list: list) -> list[list]:
     """Faces grouped by the images they show (art, icon, back image, logo), costliest group first
     (a face counts 1, each image to render 4); faces without images stay one per group."""
-    groups: dict[object, list] = {}
+    by_images: dict[object, list] = {}
     for i, job in enumerate(jobs_list):
         spec = job[0]
         key = (spec.art, spec.icon, spec.back_image, spec.logo)
-        groups.setdefault(key if any(key) else i, []).append(job)
+        by_images.setdefault(key if any(key) else i, []).append(job)
 
     def cost(group: list) -> int:
         spec = group[0][0]
         return len(group) + 4 * sum(x is not None for x in (spec.art, spec.icon, spec.back_image, spec.logo))
 
-    return sorted(groups.values(), key=cost, reverse=True)
+    return sorted(by_images.values(), key=cost, reverse=True)
 
 
 def _run(jobs_list: list, jobs: int | None, progress) -> None:
@@ -109,16 +110,16 @@ def _run(jobs_list: list, jobs: int | None, progress) -> None:
 
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-    groups = _groups(jobs_list)
+    groups_ = groups(jobs_list)
     if "fork" in methods:                  # this process draws every n-th group while n-1 workers draw the rest
-        mine, theirs = groups[::n_proc], [g for i, g in enumerate(groups) if i % n_proc]
+        mine, theirs = groups_[::n_proc], [g for i, g in enumerate(groups_) if i % n_proc]
         n_workers = n_proc - 1
     else:                                  # spawned workers start slowly: leave this process to collect
-        mine, theirs, n_workers = [], groups, n_proc
+        mine, theirs, n_workers = [], groups_, n_proc
     with ctx.Pool(n_workers) as pool:
-        results = pool.imap_unordered(_draw_group, theirs, chunksize=1)     # the workers start now
+        results = pool.imap_unordered(draw_group, theirs, chunksize=1)     # the workers start now
         for group in mine:
-            done += _draw_group(group)
+            done += draw_group(group)
             if progress:
                 progress("Rendering faces", done, total)
         for n in results:
@@ -127,9 +128,21 @@ def _run(jobs_list: list, jobs: int | None, progress) -> None:
                 progress("Rendering faces", done, total)
 
 
-def render_all(deck: Deck, settings, out_dir: Path | None, *, use_cache: bool = True, cache_dir: Path | None = None,
-               progress=None, jobs: int | None = None):
-    from deckgen.render import RenderResult, settings_check
+@dataclass
+class FacePlan:
+    """What rendering a deck's faces takes: where every face is (or will be), and the faces still
+    to draw (``todo``, grouped by :func:`groups`). The result holds the scratch folder when the
+    cache is off."""
+
+    result: RenderResult
+    todo: list = field(default_factory=list)
+    root: Path = Path()
+
+
+def plan_faces(deck: Deck, settings, *, use_cache: bool = True, cache_dir: Path | None = None) -> FacePlan:
+    """Every distinct face's file (in the cache, or a scratch folder without it) and the ones not
+    drawn yet; nothing is drawn here."""
+    from deckgen.render import settings_check
 
     settings_check(settings)
     frame = settings.frame(deck)
@@ -156,27 +169,40 @@ def render_all(deck: Deck, settings, out_dir: Path | None, *, use_cache: bool = 
             cache.touch(path)
         else:
             todo.append((spec, frame, settings.corner_guide, str(path)))
+    result = RenderResult(cached, frame.full, frame.trim_mm, frame.bleed_mm, frame.dpi, len(todo), scratch)
+    return FacePlan(result, todo, root)
+
+
+def cache_write_error(root: Path, exc: OSError) -> DeckgenError:
+    return DeckgenError(error("cache", "cache", f"cannot write to the render cache {root}: {exc.strerror}",
+                              hint="free some space or set DECKGEN_CACHE to a writable folder"))
+
+
+def render_all(deck: Deck, settings, out_dir: Path | None, *, use_cache: bool = True, cache_dir: Path | None = None,
+               progress=None, jobs: int | None = None):
+    plan = plan_faces(deck, settings, use_cache=use_cache, cache_dir=cache_dir)
+    todo = plan.todo
     if progress and not todo:
         progress("Rendering faces", 1, 1)
     try:
         _run(todo, jobs, progress)
     except OSError as exc:
-        raise DeckgenError(error("cache", "cache", f"cannot write to the render cache {root}: {exc.strerror}",
-                                 hint="free some space or set DECKGEN_CACHE to a writable folder")) from None
+        raise cache_write_error(plan.root, exc) from None
     if use_cache and todo:
         cache.note_added(len(todo))
         cache.auto_prune(cache_dir)
-    paths = cached
-    if out_dir is not None:
-        out_dir = Path(out_dir)
-        try:
-            out_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise DeckgenError(error("output", "-o", f"cannot create the folder {out_dir}: {exc.strerror}")) from None
-        paths = {fid: out_dir / f"{fid}.png" for fid in cached}
-        try:
-            for fid, src in cached.items():
-                copy_file(src, paths[fid])
-        except OSError as exc:
-            raise DeckgenError(error("output", "-o", f"cannot write into {out_dir}: {exc.strerror}")) from None
-    return RenderResult(paths, frame.full, frame.trim_mm, frame.bleed_mm, frame.dpi, len(todo), scratch)
+    cached = plan.result.paths
+    if out_dir is None:
+        return plan.result
+    out_dir = Path(out_dir)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DeckgenError(error("output", "-o", f"cannot create the folder {out_dir}: {exc.strerror}")) from None
+    paths = {fid: out_dir / f"{fid}.png" for fid in cached}
+    try:
+        for fid, src in cached.items():
+            copy_file(src, paths[fid])
+    except OSError as exc:
+        raise DeckgenError(error("output", "-o", f"cannot write into {out_dir}: {exc.strerror}")) from None
+    return replace(plan.result, paths=paths)

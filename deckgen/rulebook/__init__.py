@@ -26,8 +26,11 @@ PAPERS = ("a4", "letter")
 
 def build_rulebook(deck: Deck, lang: str, *, paper: str = "a4", images: Mapping[str, Any] | None = None,
                    image_dpi: int | None = None, progress: Callable[[str, int, int], None] | None = None,
-                   booklet: bool = False) -> bytes:
+                   booklet: bool = False, text: tuple[str, Any] | None = None) -> bytes:
     """The rulebook PDF as bytes. Raises DeckHasErrors when the cross-check fails.
+
+    ``text``: the templates' text and recorder (:func:`checked_text`) when already made, e.g. by
+    the process that checked the deck.
 
     ``booklet``: half-size pages padded to a multiple of four and imposed 2-up on landscape
     ``paper`` sheets in saddle-stitch order."""
@@ -36,10 +39,10 @@ def build_rulebook(deck: Deck, lang: str, *, paper: str = "a4", images: Mapping[
 
     if paper not in PAPERS:
         raise DeckgenError(error("option", "--paper", f"unknown paper size '{paper}'", hint="use a4 or letter"))
-    text, rec = checked_text(deck, lang)
+    body, rec = text if text is not None else checked_text(deck, lang)
     if images is None:
         images = card_images(deck, image_dpi or DPI, progress)
-    data = build_pdf(deck, lang, text, rec, images, paper, progress, booklet=booklet)
+    data = build_pdf(deck, lang, body, rec, images, paper, progress, booklet=booklet)
     return build_booklet(data, paper) if booklet else data
 
 

@@ -61,6 +61,8 @@ def impose(data: bytes, paper: str) -> bytes:
     writer.add_metadata({**info, "/Producer": "deckgen (booklet imposition with pypdf)"})
     out = io.BytesIO()
     writer.write(out)
-    return out.getvalue()
+    from deckgen.rulebook.pdf import PDFBytes
+
+    return PDFBytes(out.getvalue(), len(writer.pages))
 
 

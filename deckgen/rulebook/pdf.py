@@ -54,6 +54,20 @@ MARGIN = 18 * mm
 MEASURE = 140 * mm        # the text column on A4/Letter: about 75 characters of 10.5 pt Vera
 
 
+class PDFBytes(bytes):
+    """A PDF's bytes that also know how many pages it has (counted as it was made)."""
+
+    pages: int
+
+    def __new__(cls, data: bytes, pages: int) -> PDFBytes:
+        made = super().__new__(cls, data)
+        made.pages = pages
+        return made
+
+    def __reduce__(self):                 # pickled to and from worker processes with the count
+        return PDFBytes, (bytes(self), self.pages)
+
+
 @dataclass(frozen=True)
 class Page:
     """A page's size, margins and type scale."""
@@ -357,7 +371,7 @@ def build_pdf(deck: Deck, lang: str, text: str, rec: Recorder, images: Mapping[s
         rl_config.useA85 = saved
     if progress:
         progress("rulebook", 2, 2)
-    return buf.getvalue()
+    return PDFBytes(buf.getvalue(), doc.page)
 
 
 def build_booklet(pages_pdf: bytes, paper: str) -> bytes:

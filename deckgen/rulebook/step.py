@@ -41,6 +41,11 @@ def paper_for_sheets(width_mm: float | None) -> str:
 
 
 def page_count(data: bytes) -> int:
+    """The pages of a rulebook PDF: known when deckgen typeset it (:class:`~deckgen.rulebook.pdf.PDFBytes`),
+    read with pypdf otherwise."""
+    known = getattr(data, "pages", None)
+    if known is not None:
+        return int(known)
     from pypdf import PdfReader
 
     return len(PdfReader(io.BytesIO(data)).pages)
@@ -147,6 +152,63 @@ def _typeset_all(deck: Deck, books: list[Book], paper: str, jobs: int | None,
     return out
 
 
+def books_of(deck: Deck, booklet: bool = False) -> list[Book]:
+    """The rulebooks a build writes: every language, and with ``booklet`` each as a booklet too."""
+    return [(lang, b) for lang in languages(deck) for b in ([False, True] if booklet else [False])]
+
+
+def book_path(deck: Deck, out_dir: Path, book: Book) -> Path:
+    return Path(out_dir) / f"{deck.id}-rulebook-{book[0]}{'-booklet' if book[1] else ''}.pdf"
+
+
+def from_cache(deck: Deck, book: Book, key: str, out_dir: Path, cache_dir: Path | None) -> RulebookFile | None:
+    """The rulebook written from the cache, or None when it is not there."""
+    data = cache.get_bytes("documents", key, "pdf", cache_dir)
+    meta = cache.get_bytes("documents", key, "json", cache_dir) if data is not None else None
+    if data is None or meta is None:
+        return None
+    path = write_bytes(book_path(deck, out_dir, book), data)
+    return RulebookFile(book[0], path, json.loads(meta)["pages"], len(data), book[1])
+
+
+def store(deck: Deck, book: Book, data: bytes, key: str | None, out_dir: Path,
+          cache_dir: Path | None) -> RulebookFile:
+    """A freshly typeset rulebook: kept in the cache (when ``key``) and written."""
+    pages = page_count(data)
+    if key:
+        cache.put_bytes("documents", key, "pdf", data, cache_dir)
+        cache.put_bytes("documents", key, "json", json.dumps({"pages": pages}).encode(), cache_dir)
+    path = write_bytes(book_path(deck, out_dir, book), data)
+    return RulebookFile(book[0], path, pages, len(data), book[1])
+
+
+def not_written(findings: list[Finding]) -> list[Finding]:
+    """A forced build's warnings for a language whose rulebook fails the cross-check."""
+    return [warning(f.code, f.where, f"rulebook not written: {f.message}", file=f.file, line=f.line) for f in findings]
+
+
+_IMAGES: dict[object, dict] = {}       # the card pictures of the decks this process typesets, by the build's key
+
+
+def images_for(key: object, deck: Deck) -> dict:
+    """:func:`_shared` once per deck and process (a build clears it: :func:`forget_images`)."""
+    if key not in _IMAGES:
+        _IMAGES[key] = _shared(deck)
+    return _IMAGES[key]
+
+
+def forget_images() -> None:
+    _IMAGES.clear()
+
+
+def book_job(slot: object, deck: Deck, book: Book, text: tuple, paper: str, key: str | None, out_dir: Path,
+             cache_dir: Path | None) -> RulebookFile:
+    """Typeset, cache and write one rulebook (a job of :func:`deckgen.build.build_decks`). ``text``
+    is the templates' text and recorder, made by the process that checked the deck."""
+    data = build_rulebook(deck, book[0], paper=paper, images=images_for(slot, deck), booklet=book[1], text=text)
+    return store(deck, book, data, key, out_dir, cache_dir)
+
+
 def write_rulebooks(deck: Deck, out_dir: Path, *, paper: str = "a4", force: bool = False, use_cache: bool = True,
                     cache_dir: Path | None = None, progress: Progress | None = None, jobs: int | None = None,
                     booklet: bool = False) -> tuple[list[RulebookFile], list[Finding]]:
@@ -157,39 +219,30 @@ def write_rulebooks(deck: Deck, out_dir: Path, *, paper: str = "a4", force: bool
     cross-check raises DeckHasErrors, unless ``force``: then that language is left out and its
     problems come back as warnings.
     """
-    books: list[Book] = [(lang, b) for lang in languages(deck) for b in ([False, True] if booklet else [False])]
+    books = books_of(deck, booklet)
     keys = {book: rulebook_key(deck, book[0], paper, book[1]) for book in books} if use_cache else {}
-    made: dict[Book, bytes | DeckgenError] = {}
-    pages: dict[Book, int] = {}
-    for book in books:
-        data = cache.get_bytes("documents", keys[book], "pdf", cache_dir) if use_cache else None
-        meta = cache.get_bytes("documents", keys[book], "json", cache_dir) if data is not None else None
-        if data is not None and meta is not None:
-            made[book] = data
-            pages[book] = json.loads(meta)["pages"]
-    missing = [book for book in books if book not in made]
-    if missing:
-        made.update(_typeset_all(deck, missing, paper, jobs, progress))
+    written: dict[Book, RulebookFile] = {}
+    if use_cache:
+        for book in books:
+            hit = from_cache(deck, book, keys[book], out_dir, cache_dir)
+            if hit is not None:
+                written[book] = hit
+    missing = [book for book in books if book not in written]
+    made = _typeset_all(deck, missing, paper, jobs, progress) if missing else {}
     out: list[RulebookFile] = []
     notes: list[Finding] = []
     failed: set[str] = set()
     for book in books:
-        lang, is_booklet = book
+        if book in written:
+            out.append(written[book])
+            continue
         result = made[book]
         if isinstance(result, DeckgenError):
             if not force or not isinstance(result, DeckHasErrors):
                 raise result
-            if lang not in failed:
-                failed.add(lang)
-                notes.extend(warning(f.code, f.where, f"rulebook not written: {f.message}", file=f.file, line=f.line)
-                             for f in result.findings)
+            if book[0] not in failed:
+                failed.add(book[0])
+                notes.extend(not_written(result.findings))
             continue
-        if book not in pages:
-            pages[book] = page_count(result)
-            if use_cache:
-                cache.put_bytes("documents", keys[book], "pdf", result, cache_dir)
-                cache.put_bytes("documents", keys[book], "json", json.dumps({"pages": pages[book]}).encode(), cache_dir)
-        suffix = "-booklet" if is_booklet else ""
-        path = write_bytes(Path(out_dir) / f"{deck.id}-rulebook-{lang}{suffix}.pdf", result)
-        out.append(RulebookFile(lang, path, pages[book], len(result), is_booklet))
+        out.append(store(deck, book, result, keys.get(book), out_dir, cache_dir))
     return out, notes

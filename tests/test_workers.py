@@ -1,0 +1,96 @@
+"""deckgen.workers: the job queue a build runs on (priorities, errors, interrupts, cancelling)."""
+
+import signal
+
+import pytest
+
+from deckgen.errors import DeckgenError, DeckHasErrors, error
+from deckgen.workers import Workers
+
+RAN: list[str] = []
+
+
+def note(name: str) -> str:
+    RAN.append(name)
+    return name.upper()
+
+
+def fails(kind: str) -> None:
+    finding = error("too-few-cards", "cards", "not enough cards", file="deck.toml", hint="add cards")
+    raise (DeckHasErrors if kind == "deck" else DeckgenError)([finding])
+
+
+def interrupted() -> None:
+    raise KeyboardInterrupt
+
+
+def drain(pool: Workers) -> dict:
+    out = {}
+    while pool.pending:
+        tag, result = pool.wait()
+        out[tag] = result
+    return out
+
+
+@pytest.fixture
+def alarm():
+    """A job lost by the pool would make wait() block for ever: fail after 60 s instead."""
+    def expired(*_):
+        raise TimeoutError("Workers.wait() hung")
+    old = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(60)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, old)
+
+
+def test_in_this_process_the_most_urgent_job_runs_first_then_the_oldest():
+    RAN.clear()
+    with Workers(1) as pool:
+        for name, priority in [("a", 0), ("b", 5), ("c", 0), ("d", 5), ("e", 9)]:
+            pool.submit(name, note, (name,), priority)
+        results = drain(pool)
+    assert RAN == ["e", "b", "d", "a", "c"]
+    assert results == {n: n.upper() for n in "abcde"}
+
+
+def test_cancelled_jobs_never_run_and_are_not_waited_for():
+    RAN.clear()
+    with Workers(1) as pool:
+        for name in "abcd":
+            pool.submit(("deck", name), note, (name,))
+        assert pool.cancel(lambda tag: tag[1] not in "bd") == 2
+        assert pool.pending == 2
+        drain(pool)
+    assert RAN == ["a", "c"]
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_a_deckgen_error_comes_back_with_its_type_and_findings(n, alarm):
+    with Workers(n) as pool:
+        pool.submit("ok", note, ("x",))
+        pool.submit("deck", fails, ("deck",))
+        pool.submit("other", fails, ("other",))
+        results = drain(pool)
+    assert results["ok"] == "X"
+    assert type(results["deck"]) is DeckHasErrors and type(results["other"]) is DeckgenError
+    f = results["deck"].findings[0]
+    assert (f.code, f.where, f.file, f.hint) == ("too-few-cards", "cards", "deck.toml", "add cards")
+
+
+def test_worker_processes_run_jobs_at_the_same_time_and_return_every_result(alarm):
+    with Workers(2) as pool:
+        for i in range(40):
+            pool.submit(i, pow, (i, 2), priority=i % 3)
+        assert drain(pool) == {i: i * i for i in range(40)}
+
+
+def test_an_interrupt_in_a_worker_is_raised_here_instead_of_losing_the_job(alarm):
+    with pytest.raises(KeyboardInterrupt), Workers(2) as pool:
+        pool.submit("stop", interrupted)
+        drain(pool)
+
+
+def test_no_job_no_worker_process():
+    with Workers(4) as pool:
+        assert pool._pool is None and pool.pending == 0
