@@ -326,3 +326,19 @@ def test_build_step_writes_booklets_when_asked(tmp_path, monkeypatch):
                      "classic-rulebook-es-booklet.pdf", "classic-rulebook-es.pdf"]
     sheet = pypdf.PdfReader(tmp_path / "classic-rulebook-en-booklet.pdf").pages[0]
     assert float(sheet.mediabox.width) > float(sheet.mediabox.height)
+
+
+@pytest.mark.parametrize("booklet", [False, True])
+def test_kept_line_breaks_give_the_same_pdf_as_breaking_lines_every_time(monkeypatch, booklet):
+    """The rulebook's paragraphs keep their line breaks between layout passes (blocks.Paragraph):
+    the bytes must be those of ReportLab breaking every line again, and each page count right."""
+    from reportlab.platypus import Paragraph as Plain
+
+    from deckgen.rulebook import blocks
+
+    deck = manifest.load_deck("flex-spectrum")
+    kept = build_rulebook(deck, "es", booklet=booklet)
+    monkeypatch.setattr(blocks.Paragraph, "wrap", Plain.wrap)
+    again = build_rulebook(deck, "es", booklet=booklet)
+    assert kept == again
+    assert kept.pages == len(pypdf.PdfReader(io.BytesIO(kept)).pages)       # counted as typeset

@@ -31,7 +31,6 @@ from reportlab.platypus import (
     NextPageTemplate,
     PageBreak,
     PageTemplate,
-    Paragraph,
     Spacer,
     Table,
 )
@@ -42,6 +41,7 @@ from deckgen.fonts import deck_fonts, register_pdf
 from deckgen.layout.printready import prepare
 from deckgen.model import Deck
 from deckgen.rulebook import blocks, styles
+from deckgen.rulebook.blocks import Paragraph
 from deckgen.rulebook.context import Recorder
 from deckgen.rulebook.images import cover_logo, showcase
 from deckgen.rulebook.markup import Item, parse, plain
