@@ -1,6 +1,8 @@
 """Palette checks: CIEDE2000 distances in normal and simulated colour-blind vision, text contrast."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from deckgen import manifest
 from deckgen.check import CheckOptions, check
@@ -81,3 +83,39 @@ def test_deckgen_check_reports_bad_card_size_and_unknown_symbols(write_manifest,
     assert size and size[0].where == "deck.card_size" and "did you mean 'poker'" in size[0].hint
     sym = [f for f in rep.findings if f.code == "symbol"]
     assert sym and sym[0].where == "kinds.lucky.symbol" and "star" in sym[0].hint
+
+
+def _hex(rgb) -> str:
+    return "#" + "".join(f"{v:02X}" for v in rgb)
+
+
+channel = st.integers(0, 255)
+rgb = st.tuples(channel, channel, channel)
+
+
+@given(rgb, rgb)
+def test_contrast_is_coloraides_wcag_contrast(a, b):
+    """deckgen computes the WCAG ratio itself (faces need it, and importing coloraide cost every
+    build 0.15 s): it must be coloraide's figure."""
+    from coloraide import Color
+
+    theirs = Color(_hex(a)).contrast(Color(_hex(b)))
+    assert contrast(a, b) == pytest.approx(theirs, rel=1e-12, abs=0)
+
+
+def test_text_ink_is_the_same_as_with_coloraides_contrast_for_every_bundled_colour():
+    from coloraide import Color
+
+    from deckgen import presets
+    from deckgen.manifest.palettes import PALETTES, load_palette
+
+    def theirs(rgb):
+        c = Color(_hex(rgb))
+        white, dark = c.contrast(Color("#FFFFFF")), c.contrast(Color("#1A1A1A"))
+        return (255, 255, 255) if white >= dark * 0.55 else (26, 26, 26)
+
+    names = list(presets.catalogue(PALETTES))
+    assert {"classic", "spectrum"} <= set(names)
+    for name in names:
+        for colour in load_palette(name).colors:
+            assert text_ink(colour.rgb) == theirs(colour.rgb), (name, colour.id)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping
 from typing import Any
-from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
@@ -17,6 +16,7 @@ from deckgen.model import WILD, Deck
 from deckgen.rulebook.context import points_text
 from deckgen.rulebook.describe import group_name, group_text
 from deckgen.rulebook.groups import Group, groups, uniform_per_color
+from deckgen.rulebook.markup import escape
 from deckgen.rulebook.styles import RULE, SHADE
 from deckgen.rulebook.words import SYMBOLS, lang_of, ui, values_text
 

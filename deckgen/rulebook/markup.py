@@ -14,6 +14,7 @@ Anything else is a paragraph; a blank line ends it. Inline markup is ReportLab's
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass
 
@@ -77,3 +78,9 @@ def plain(text: str) -> str:
     text = re.sub(r"<[^>]+>", "", text)
     return text.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").replace("&#39;", "'") \
         .replace("&#34;", '"').replace("&quot;", '"')
+
+
+def escape(text: str) -> str:
+    """``&``, ``<`` and ``>`` as entities, so a text goes into ReportLab's inline markup as it is
+    (what ``xml.sax.saxutils.escape`` does, without importing urllib and http with it)."""
+    return html.escape(text, quote=False)

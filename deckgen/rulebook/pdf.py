@@ -16,7 +16,6 @@ import io
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
-from xml.sax.saxutils import escape
 
 from reportlab import rl_config
 from reportlab.lib import colors
@@ -44,7 +43,7 @@ from deckgen.rulebook import blocks, styles
 from deckgen.rulebook.blocks import Paragraph
 from deckgen.rulebook.context import Recorder
 from deckgen.rulebook.images import cover_logo, showcase
-from deckgen.rulebook.markup import Item, parse, plain
+from deckgen.rulebook.markup import Item, escape, parse, plain
 from deckgen.rulebook.printing import printing_items
 from deckgen.rulebook.words import ui
 
