@@ -124,11 +124,49 @@ class PaletteReport:
         return "smallest CIEDE2000 distance: " + ", ".join(parts)
 
 
+def _library_version() -> str:
+    """coloraide's version, read from its version file without importing it (for cache keys)."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.find_spec("coloraide")
+    try:
+        return Path(spec.origin).with_name("__meta__.py").read_text("utf-8") if spec and spec.origin else ""
+    except OSError:
+        return ""
+
+
+def distances(palette: Palette) -> dict[str, list[Pair]]:
+    """The CIEDE2000 distance of every pair of colours under each vision, in pair order.
+
+    Kept in the cache under the colours and coloraide's version: a palette rarely changes, and
+    computing them takes importing coloraide and building its tables (0.2-0.3 s), which would
+    be most of a warm build."""
+    import json
+
+    from deckgen import cache
+
+    cols = palette.colors
+    key = cache.digest("palette-distances-1", _library_version(), *(f"{c.id}={c.hex}" for c in cols))
+    data = cache.get_bytes("documents", key, "json")
+    if data is not None:
+        try:
+            return {v: [Pair(*p) for p in pairs] for v, pairs in json.loads(data).items()}
+        except (ValueError, TypeError):
+            pass
+    out = {vision: [Pair(a.id, b.id, delta_e(a.rgb, b.rgb, vision)) for a, b in itertools.combinations(cols, 2)]
+           for vision in VISIONS}
+    cache.put_bytes("documents", key, "json",
+                    json.dumps({v: [[p.a, p.b, p.distance] for p in pairs] for v, pairs in out.items()}).encode())
+    return out
+
+
 def analyse(palette: Palette) -> PaletteReport:
     rep = PaletteReport(palette)
     cols = palette.colors
+    measured = distances(palette)
     for vision in VISIONS:
-        pairs = [Pair(a.id, b.id, delta_e(a.rgb, b.rgb, vision)) for a, b in itertools.combinations(cols, 2)]
+        pairs = measured[vision]
         if pairs:
             rep.minimum[vision] = min(pairs, key=lambda p: p.distance)
         limit = rep.threshold(vision)

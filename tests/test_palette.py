@@ -119,3 +119,25 @@ def test_text_ink_is_the_same_as_with_coloraides_contrast_for_every_bundled_colo
     for name in names:
         for colour in load_palette(name).colors:
             assert text_ink(colour.rgb) == theirs(colour.rgb), (name, colour.id)
+
+
+def test_pair_distances_are_kept_in_the_cache_and_measured_again_when_a_colour_changes(tmp_path, monkeypatch):
+    import dataclasses
+
+    from deckgen import palette as palette_mod
+
+    monkeypatch.setenv("DECKGEN_CACHE", str(tmp_path))
+    pal = manifest.load_deck("classic").palette
+    first = palette_mod.distances(pal)
+    assert set(first) == {"normal", "protanopia", "deuteranopia", "tritanopia"}
+    assert first["normal"][0].distance == delta_e(pal.colors[0].rgb, pal.colors[1].rgb)
+
+    def no_library(*a, **k):
+        raise AssertionError("measured again")
+
+    monkeypatch.setattr(palette_mod, "delta_e", no_library)
+    assert palette_mod.distances(pal) == first                     # from the cache, the same floats
+    moved = dataclasses.replace(pal, colors=[dataclasses.replace(pal.colors[0], hex="#FF0000"),
+                                             *pal.colors[1:]])
+    with pytest.raises(AssertionError, match="measured again"):
+        palette_mod.distances(moved)
