@@ -19,7 +19,12 @@ against the same manifest with those keys removed. Target: art / plain <= 1.5.
 
 ``--bundled``: the three bundled decks with their rulebooks (`deckgen build`): warm <= 1.0 s,
 cold (empty cache) <= 4.0 s, outputs byte-identical either way. Each figure comes with its CPU
-time, which a machine shared with other work changes much less than the wall time.
+time, which a machine shared with other work changes much less than the wall time, and with a
+reference: the time this machine takes for a fixed pure-Python loop (``speed_reference``) right
+before the run, so figures taken while a virtual machine's host is busy can be told apart.
+One untimed build runs first: it lets Python write the bytecode of deckgen's own modules, as an
+installed package has it (``pip install`` compiles it; a checkout writes it on first use), even
+where ``PYTHONDONTWRITEBYTECODE`` is set for the shell.
 """
 
 from __future__ import annotations
@@ -114,11 +119,16 @@ def bundled_decks_warm_cold(runs: int) -> None:
     py = sys.executable
     walls: dict[str, list[float]] = {"cold": [], "warm": []}
     cpus: dict[str, list[float]] = {"cold": [], "warm": []}
+    refs: list[float] = []
     load_before = os.getloadavg()[0]
+    base = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     with tempfile.TemporaryDirectory() as tmp:
+        env = {**base, "DECKGEN_CACHE": str(Path(tmp) / "warm-up")}
+        timed_child([py, "-m", "deckgen", "build", "-o", str(Path(tmp) / "warm-up-out")], env)   # bytecode
         for i in range(runs):
-            env = {**os.environ, "DECKGEN_CACHE": str(Path(tmp) / f"cache{i}")}
+            env = {**base, "DECKGEN_CACHE": str(Path(tmp) / f"cache{i}")}
             outs = {kind: Path(tmp) / f"{kind}{i}" for kind in ("cold", "warm")}
+            refs.append(speed_reference())
             for kind, out in outs.items():
                 wall, cpu = timed_child([py, "-m", "deckgen", "build", "-o", str(out)], env)
                 walls[kind].append(wall)
@@ -128,17 +138,28 @@ def bundled_decks_warm_cold(runs: int) -> None:
     print(f"deckgen build (the 3 bundled decks, cards + rulebooks es/en), {os.cpu_count()} cores, {runs} runs; "
           "outputs byte-identical warm and cold")
     # other work on the machine slows the wall time most, and (sharing the cores' caches) the CPU time too
-    print(f"  load average (1 min) {load_before:.2f} before, {os.getloadavg()[0]:.2f} after")
+    print(f"  load average (1 min) {load_before:.2f} before, {os.getloadavg()[0]:.2f} after; speed reference "
+          f"(a fixed Python loop, lower is faster) median {statistics.median(refs):.3f} s "
+          f"(min {min(refs):.3f}, max {max(refs):.3f})")
     for kind in ("cold", "warm"):
         w, c = walls[kind], cpus[kind]
         print(f"  {kind}: wall median {statistics.median(w):.3f} s (min {min(w):.3f}, max {max(w):.3f}); "
               f"CPU (user+sys, workers included) median {statistics.median(c):.3f} s")
+        print(f"    runs: {', '.join(f'{x:.2f}' for x in w)} s; reference before each: "
+              f"{', '.join(f'{x:.2f}' for x in refs)} s")
+
+
+def speed_reference() -> float:
+    """Seconds this machine takes for a fixed pure-Python loop of 3 million additions, in a fresh
+    process: about 0.3 s on an idle core of the machine the targets were set on."""
+    code = "import time\nt = time.perf_counter()\ns = 0\nfor i in range(3_000_000):\n    s += i\nprint(time.perf_counter() - t)"
+    return float(subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deck", default="no-mercy")
-    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--art", action="store_true", help="the art example against the same deck without art")
     ap.add_argument("--bundled", action="store_true",
                     help="only the warm/cold build of the three bundled decks with their rulebooks")
