@@ -401,7 +401,7 @@ def build_decks(requests: list[tuple[str | Path, BuildOptions]], progress: Progr
             else:
                 st.books[tag[2]] = outcome
     if any(st.options.use_cache for st in states):
-        cache.note_added(max(1, done))
+        cache.note_added(done)       # the workers' cache entries (a build from the cache adds none)
         cache.auto_prune(next(st.options.cache_dir for st in states if st.options.use_cache))
     outcomes: list[BuildResult | DeckgenError] = []
     end = time.perf_counter()
