@@ -243,9 +243,11 @@ def build_decks(requests: list[tuple[str | Path, BuildOptions]], progress: Progr
     planned: set[str] = set()           # faces some job draws
     face_groups: list[set[str]] = []    # the faces of each face job
 
+    label = f"Building {Path(str(requests[0][0])).stem}" if len(requests) == 1 else f"Building {len(requests)} decks"
+
     def tick() -> None:
         if progress:
-            progress("Building", done, max(total, 1))
+            progress(label, done, max(total, 1))
 
     def settings(st: _Deck) -> RenderSettings:
         o = st.options
