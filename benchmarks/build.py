@@ -199,8 +199,8 @@ def main() -> None:
         check = statistics.median(x["timings"]["check"] for x in b)
         wall = statistics.median(walls)
         print(f"  {kind}: wall median {wall:.3f} s (min {min(walls):.3f}, max {max(walls):.3f}); "
-              f"in process: check {check:.3f} s, faces {render:.3f} s, PDF assembly+write {write:.3f} s "
-              f"= {write / wall:.0%} of the wall time")
+              f"in process: check {check:.3f} s, faces drawn after {render:.3f} s (while checking), "
+              f"then PDF assembly+write {write:.3f} s = {write / wall:.0%} of the wall time")
     print(f"  PDF size: {pdf_size / 1e6:.2f} MB")
     print(f"  with the rulebooks (es, en), warm: wall median {statistics.median(full):.3f} s")
     bundled_decks_warm_cold(args.runs)

@@ -65,6 +65,8 @@ class BuildResult:
     errors: list[Finding] = field(default_factory=list)     # deck errors (only when forced)
     warnings: list[Finding] = field(default_factory=list)   # deck warnings and layout notes
     seconds: float = 0.0
+    # seconds: "check" this deck's checks; "render" from the start until its last face was drawn
+    # (faces are drawn while decks are checked); "write" from then until its last output was written
     timings: dict[str, float] = field(default_factory=dict)
     sheet: str = ""                 # the card sheet's real figures (orientation, grid, bleed, gap)
     deck: Deck | None = field(default=None, repr=False, compare=False)    # the deck as built (for --watch)
@@ -192,6 +194,25 @@ def _cards_job(deck: Deck, rendered: RenderResult, options: BuildOptions) -> tup
     return make_cards(deck, rendered, options)
 
 
+FACES_PER_JOB = 3      # faces without images are drawn a few to a job: each job costs ~1 ms of passing it around
+
+
+def _batches(face_groups: list[list]) -> list[list]:
+    """Groups of faces sharing images stay whole; single faces without images go a few to a job."""
+    out: list[list] = []
+    batch: list = []
+    for group in face_groups:
+        spec = group[0][0]
+        if len(group) == 1 and not any((spec.art, spec.icon, spec.back_image, spec.logo)):
+            batch.append(group[0])
+            if len(batch) == FACES_PER_JOB:
+                out.append(batch)
+                batch = []
+        else:
+            out.append(group)
+    return out + ([batch] if batch else [])
+
+
 # Which queued job a free worker takes: a deck's card sheets as soon as its faces are drawn, then
 # the rulebooks (the longest jobs, best started early), then faces, the largest deck's first: the
 # last jobs of a build are then small faces and small card sheets, and both workers end together.
@@ -268,7 +289,7 @@ def build_decks(requests: list[tuple[str | Path, BuildOptions]], progress: Progr
         own = [job for job in st.plan.todo if job[3] not in planned]
         planned.update(job[3] for job in own)
         st.drawn = len(own)
-        for group in groups(own):
+        for group in _batches(groups(own)):
             face_groups.append({job[3] for job in group})
             pool.submit(("faces", st.slot, len(face_groups) - 1), _faces_job, (group, root), priority=len(own))
             total += 1
@@ -360,11 +381,12 @@ def build_decks(requests: list[tuple[str | Path, BuildOptions]], progress: Progr
             if st.error is not None:
                 continue
             try:
+                began = time.perf_counter()
                 deck, errors, warnings = load_checked(st.ref, st.options, st.loaded)
                 st.deck = select(deck, st.options.only)
                 st.result = BuildResult(st.deck.id, st.deck.name(), errors=list(errors), warnings=list(warnings),
                                         deck=st.deck)
-                st.times["check"] = time.perf_counter()
+                st.times["check"] = time.perf_counter() - began
                 if st.plan is None:
                     st.plan = plan_faces(st.deck, settings(st), use_cache=st.options.use_cache,
                                          cache_dir=st.options.cache_dir)
@@ -417,9 +439,8 @@ def build_decks(requests: list[tuple[str | Path, BuildOptions]], progress: Progr
                                     for b in (st.books.get(book) for book in st.book_order) if b is not None]
         finished = st.times.get("end", end)
         res.seconds = finished - start
-        check_at = st.times.get("check", start)
-        render_at = max(st.times.get("render", check_at), check_at)
-        res.timings = {"check": check_at - start, "render": render_at - check_at, "write": finished - render_at}
+        faces_at = st.times.get("render", start)
+        res.timings = {"check": st.times.get("check", 0.0), "render": faces_at - start, "write": finished - faces_at}
         outcomes.append(res)
     return outcomes
 
