@@ -190,10 +190,6 @@ def _faces_job(group: list, root: str) -> int:
         raise cache_write_error(Path(root), exc) from None
 
 
-def _cards_job(deck: Deck, rendered: RenderResult, options: BuildOptions) -> tuple[OutputFile, CardsMeta]:
-    return make_cards(deck, rendered, options)
-
-
 FACES_PER_JOB = 3      # faces without images are drawn a few to a job: each job costs ~1 ms of passing it around
 
 
@@ -232,7 +228,6 @@ class _Deck:
     plan: Any = None                    # render.batch.FacePlan
     waiting: set = field(default_factory=set)      # its faces not drawn yet (some by another deck's jobs)
     drawn: int = 0                      # faces its own jobs draw
-    checked: bool = False
     cards_queued: bool = False
     result: BuildResult | None = None
     error: DeckgenError | None = None
@@ -254,6 +249,7 @@ def build_decks(requests: list[tuple[str | Path, BuildOptions]], progress: Progr
     """
     from deckgen.render import RenderSettings
     from deckgen.render.batch import groups, plan_faces
+    from deckgen.rulebook.step import book_job, forget_images, not_written, paper_for_sheets, plan_books
     from deckgen.workers import Workers
 
     start = time.perf_counter()
@@ -307,7 +303,7 @@ def build_decks(requests: list[tuple[str | Path, BuildOptions]], progress: Progr
 
     def queue_cards(st: _Deck, pool: Workers) -> None:
         nonlocal total
-        if st.error is not None or not st.checked or st.waiting or st.cards_queued:
+        if st.error is not None or st.result is None or st.waiting or st.cards_queued:
             return
         st.cards_queued = True
         st.times["render"] = time.perf_counter()
@@ -317,43 +313,22 @@ def build_decks(requests: list[tuple[str | Path, BuildOptions]], progress: Progr
         if hit is not None:
             st.cards = _apply_cards(st.result, hit)
             return
-        pool.submit(("cards", st.slot), _cards_job, (st.deck, rendered, st.options), priority=CARDS_FIRST)
+        pool.submit(("cards", st.slot), make_cards, (st.deck, rendered, st.options), priority=CARDS_FIRST)
         total += 1
 
     def queue_books(st: _Deck, pool: Workers) -> None:
         nonlocal total
-        from deckgen.rulebook.step import book_job, books_of, from_cache, not_written, paper_for_sheets, rulebook_key
-        from deckgen.rulebook.text import checked_text
-
         o = st.options
         assert st.deck is not None and st.result is not None
-        deck = st.deck
         paper = paper_for_sheets(parse_paper(o.layout.paper).width_mm)
-        out_dir = Path(o.out_dir) / deck.id
-        texts: dict[str, Any] = {}
-        st.book_order = books_of(deck, o.booklet)
-        for book in st.book_order:
-            key = rulebook_key(deck, book[0], paper, book[1]) if o.use_cache else None
-            hit = from_cache(deck, book, key, out_dir, o.cache_dir) if key else None
-            if hit is not None:
-                st.books[book] = hit
-                continue
-            lang = book[0]
-            if lang not in texts:
-                try:
-                    texts[lang] = checked_text(deck, lang)
-                except DeckHasErrors as exc:
-                    if not o.force:
-                        raise
-                    texts[lang] = None
-                    st.result.warnings.extend(not_written(exc.findings))
-            if texts[lang] is None:
-                continue
-            pool.submit(("book", st.slot, book), book_job,
-                        (st.slot, deck, book, texts[lang], paper, key, out_dir, o.cache_dir), priority=BOOKS_NEXT)
+        plan = plan_books(st.deck, Path(o.out_dir) / st.deck.id, paper=paper, booklet=o.booklet, force=o.force,
+                          use_cache=o.use_cache, cache_dir=o.cache_dir, slot=st.slot)
+        st.book_order = plan.books
+        st.books.update(plan.written)
+        st.result.warnings.extend(plan.notes)
+        for book, args in plan.jobs:
+            pool.submit(("book", st.slot, book), book_job, args, priority=BOOKS_NEXT)
             total += 1
-
-    from deckgen.rulebook.step import forget_images
 
     forget_images()
     if n > 1:       # imported once here: forked workers inherit them
@@ -392,7 +367,6 @@ def build_decks(requests: list[tuple[str | Path, BuildOptions]], progress: Progr
                                          cache_dir=st.options.cache_dir)
                     queue_faces(st, pool)
                 st.result.drawn = st.drawn
-                st.checked = True
                 if st.options.rulebook and not st.options.only:   # a reprint of a few cards needs no rulebook
                     queue_books(st, pool)
                 queue_cards(st, pool)
@@ -411,8 +385,6 @@ def build_decks(requests: list[tuple[str | Path, BuildOptions]], progress: Progr
                 continue
             if isinstance(outcome, DeckgenError):
                 if tag[0] == "book" and isinstance(outcome, DeckHasErrors) and st.options.force:
-                    from deckgen.rulebook.step import not_written
-
                     assert st.result is not None
                     st.result.warnings.extend(not_written(outcome.findings))
                     continue

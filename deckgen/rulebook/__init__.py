@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deckgen.atomic import write_bytes
 from deckgen.errors import DeckgenError, Finding, error
 from deckgen.model import Deck
 from deckgen.rulebook.env import languages
 from deckgen.rulebook.text import checked_text, crosscheck, render_text
+
+if TYPE_CHECKING:
+    from deckgen.rulebook.pdf import PDFBytes
 
 __all__ = ["PAPERS", "build_rulebook", "check_stage", "crosscheck", "languages", "render_text", "write_rulebook"]
 
@@ -26,7 +29,7 @@ PAPERS = ("a4", "letter")
 
 def build_rulebook(deck: Deck, lang: str, *, paper: str = "a4", images: Mapping[str, Any] | None = None,
                    image_dpi: int | None = None, progress: Callable[[str, int, int], None] | None = None,
-                   booklet: bool = False, text: tuple[str, Any] | None = None) -> bytes:
+                   booklet: bool = False, text: tuple[str, Any] | None = None) -> PDFBytes:
     """The rulebook PDF as bytes. Raises DeckHasErrors when the cross-check fails.
 
     ``text``: the templates' text and recorder (:func:`checked_text`) when already made, e.g. by

@@ -17,6 +17,8 @@ import io
 from pypdf import PageObject, PdfReader, PdfWriter, Transformation
 from pypdf.generic import NameObject
 
+from deckgen.rulebook.pdf import PDFBytes
+
 SHEETS = {"a4": (841.8898, 595.2756), "letter": (792.0, 612.0)}   # landscape sheet, points
 
 
@@ -36,7 +38,7 @@ def booklet_order(n: int) -> list[tuple[int, int]]:
     return sides
 
 
-def impose(data: bytes, paper: str) -> bytes:
+def impose(data: bytes, paper: str) -> PDFBytes:
     """The booklet: ``data``'s pages imposed 2-up in booklet order on landscape ``paper`` sheets."""
     reader = PdfReader(io.BytesIO(data))
     pages = list(reader.pages)
@@ -61,8 +63,6 @@ def impose(data: bytes, paper: str) -> bytes:
     writer.add_metadata({**info, "/Producer": "deckgen (booklet imposition with pypdf)"})
     out = io.BytesIO()
     writer.write(out)
-    from deckgen.rulebook.pdf import PDFBytes
-
     return PDFBytes(out.getvalue(), len(writer.pages))
 
 

@@ -342,7 +342,7 @@ def _block(rec: Recorder, index: int, st, images, width) -> list[Flowable]:
 
 
 def build_pdf(deck: Deck, lang: str, text: str, rec: Recorder, images: Mapping[str, Any], paper: str = "a4",
-              progress: Callable[[str, int, int], None] | None = None, booklet: bool = False) -> bytes:
+              progress: Callable[[str, int, int], None] | None = None, booklet: bool = False) -> PDFBytes:
     """The rulebook in reading order; with ``booklet`` on half-size pages (see :func:`build_booklet`)."""
     font = register_pdf(deck_fonts(deck)).family
     accent = _accent(deck)
@@ -373,7 +373,7 @@ def build_pdf(deck: Deck, lang: str, text: str, rec: Recorder, images: Mapping[s
     return PDFBytes(buf.getvalue(), doc.page)
 
 
-def build_booklet(pages_pdf: bytes, paper: str) -> bytes:
+def build_booklet(pages_pdf: bytes, paper: str) -> PDFBytes:
     """The half-size rulebook imposed for saddle stitching on landscape ``paper`` sheets."""
     from deckgen.rulebook.booklet import impose
 

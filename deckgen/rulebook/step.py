@@ -11,12 +11,11 @@ same bytes a fresh one would be.
 from __future__ import annotations
 
 import dataclasses
-import io
 import json
-import multiprocessing
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from deckgen import cache
 from deckgen.atomic import write_bytes
@@ -24,6 +23,9 @@ from deckgen.errors import DeckgenError, DeckHasErrors, Finding, warning
 from deckgen.model import Deck
 from deckgen.progress import Progress
 from deckgen.rulebook import build_rulebook, languages
+
+if TYPE_CHECKING:
+    from deckgen.rulebook.pdf import PDFBytes
 
 
 @dataclass(frozen=True)
@@ -38,17 +40,6 @@ class RulebookFile:
 def paper_for_sheets(width_mm: float | None) -> str:
     """The rulebook's paper: letter when the card sheets are on US paper, else A4."""
     return "letter" if width_mm and abs(float(width_mm) - 215.9) < 1 else "a4"
-
-
-def page_count(data: bytes) -> int:
-    """The pages of a rulebook PDF: known when deckgen typeset it (:class:`~deckgen.rulebook.pdf.PDFBytes`),
-    read with pypdf otherwise."""
-    known = getattr(data, "pages", None)
-    if known is not None:
-        return int(known)
-    from pypdf import PdfReader
-
-    return len(PdfReader(io.BytesIO(data)).pages)
 
 
 def rulebook_key(deck: Deck, lang: str, paper: str, booklet: bool = False) -> str:
@@ -77,79 +68,17 @@ def crosscheck_cached(deck: Deck) -> list[Finding]:
     return findings
 
 
-_JOB: tuple[Deck, str, dict] | None = None        # what forked workers typeset (inherited, never pickled)
 Book = tuple[str, bool]                      # (language, booklet)
 
 
 def _shared(deck: Deck) -> dict:
-    """What every language's rulebook of a deck shares, made once (before the workers fork, so
-    they inherit it): the card pictures, the fonts registered with ReportLab and the typesetting
-    modules imported. Each forked worker used to import and draw all of it again."""
+    """What every rulebook of a deck shares, made once per process (:func:`images_for`): the card
+    pictures and the fonts registered with ReportLab."""
     from deckgen.fonts import deck_fonts, register_pdf
-    from deckgen.rulebook import pdf  # noqa: F401  (imported here, once, not in every worker)
     from deckgen.rulebook.images import card_images
 
     register_pdf(deck_fonts(deck))
     return card_images(deck)
-
-
-def _typeset(book: Book) -> tuple[str, object]:
-    """Worker: one rulebook's bytes, or its findings when the cross-check fails."""
-    assert _JOB is not None
-    deck, paper, images = _JOB
-    try:
-        return "pdf", build_rulebook(deck, book[0], paper=paper, images=images, booklet=book[1])
-    except DeckgenError as exc:
-        return ("has-errors" if isinstance(exc, DeckHasErrors) else "error"), [dataclasses.asdict(f) for f in exc.findings]
-
-
-def _typeset_here(deck: Deck, book: Book, paper: str, images: dict,
-                  progress: Progress | None) -> bytes | DeckgenError:
-    try:
-        return build_rulebook(deck, book[0], paper=paper, images=images, progress=progress, booklet=book[1])
-    except DeckgenError as exc:
-        return exc
-
-
-def _typeset_all(deck: Deck, books: list[Book], paper: str, jobs: int | None,
-                 progress: Progress | None) -> dict[Book, bytes | DeckgenError]:
-    """Typeset several rulebooks on up to ``jobs`` processes: this one takes every n-th book and
-    forked workers (which inherit the deck and :func:`_shared`, nothing goes through a pipe) the
-    rest, all at the same time. Same bytes either way."""
-    global _JOB
-    n_proc = min(jobs or os.cpu_count() or 1, len(books))
-    methods = multiprocessing.get_all_start_methods()
-    out: dict[Book, bytes | DeckgenError] = {}
-    try:
-        images = _shared(deck)
-    except DeckgenError as exc:
-        return {book: exc for book in books}
-    if n_proc <= 1 or "fork" not in methods:
-        return {book: _typeset_here(deck, book, paper, images, progress) for book in books}
-    mine, theirs = books[::n_proc], [b for i, b in enumerate(books) if i % n_proc]
-    _JOB = (deck, paper, images)
-    try:
-        with multiprocessing.get_context("fork").Pool(n_proc - 1) as pool:
-            results = pool.imap(_typeset, theirs)          # the workers start now ...
-            done = 0
-            for book in mine:                               # ... while this process typesets its share
-                out[book] = _typeset_here(deck, book, paper, images, None)
-                done += 1
-                if progress:
-                    progress("rulebooks", done, len(books))
-            for book, (kind, value) in zip(theirs, results):
-                if kind == "pdf":
-                    assert isinstance(value, bytes)
-                    out[book] = value
-                else:
-                    findings = [Finding(**f) for f in value]  # type: ignore[attr-defined]
-                    out[book] = DeckHasErrors(findings) if kind == "has-errors" else DeckgenError(findings)
-                done += 1
-                if progress:
-                    progress("rulebooks", done, len(books))
-    finally:
-        _JOB = None
-    return out
 
 
 def books_of(deck: Deck, booklet: bool = False) -> list[Book]:
@@ -171,15 +100,15 @@ def from_cache(deck: Deck, book: Book, key: str, out_dir: Path, cache_dir: Path 
     return RulebookFile(book[0], path, json.loads(meta)["pages"], len(data), book[1])
 
 
-def store(deck: Deck, book: Book, data: bytes, key: str | None, out_dir: Path,
+def store(deck: Deck, book: Book, data: PDFBytes, key: str | None, out_dir: Path,
           cache_dir: Path | None) -> RulebookFile:
-    """A freshly typeset rulebook: kept in the cache (when ``key``) and written."""
-    pages = page_count(data)
+    """A freshly typeset rulebook (its page count known from typesetting): kept in the cache
+    (when ``key``) and written."""
     if key:
         cache.put_bytes("documents", key, "pdf", data, cache_dir)
-        cache.put_bytes("documents", key, "json", json.dumps({"pages": pages}).encode(), cache_dir)
+        cache.put_bytes("documents", key, "json", json.dumps({"pages": data.pages}).encode(), cache_dir)
     path = write_bytes(book_path(deck, out_dir, book), data)
-    return RulebookFile(book[0], path, pages, len(data), book[1])
+    return RulebookFile(book[0], path, data.pages, len(data), book[1])
 
 
 def not_written(findings: list[Finding]) -> list[Finding]:
@@ -203,10 +132,51 @@ def forget_images() -> None:
 
 def book_job(slot: object, deck: Deck, book: Book, text: tuple, paper: str, key: str | None, out_dir: Path,
              cache_dir: Path | None) -> RulebookFile:
-    """Typeset, cache and write one rulebook (a job of :func:`deckgen.build.build_decks`). ``text``
+    """Typeset, cache and write one rulebook (a job on :class:`deckgen.workers.Workers`). ``text``
     is the templates' text and recorder, made by the process that checked the deck."""
     data = build_rulebook(deck, book[0], paper=paper, images=images_for(slot, deck), booklet=book[1], text=text)
     return store(deck, book, data, key, out_dir, cache_dir)
+
+
+@dataclass
+class BookPlan:
+    """A deck's rulebooks: the ones written from the cache, the :func:`book_job` arguments of the
+    ones to typeset, and (when forced) the warnings of languages whose cross-check fails."""
+
+    books: list[Book]
+    written: dict[Book, RulebookFile] = field(default_factory=dict)
+    jobs: list[tuple[Book, tuple]] = field(default_factory=list)
+    notes: list[Finding] = field(default_factory=list)
+
+
+def plan_books(deck: Deck, out_dir: Path, *, paper: str, booklet: bool, force: bool, use_cache: bool,
+               cache_dir: Path | None, slot: object) -> BookPlan:
+    """Write the cached rulebooks and make the text of the others (once per language). A failed
+    cross-check raises DeckHasErrors, unless ``force``: then that language is left out and its
+    problems are the plan's notes."""
+    from deckgen.rulebook.text import checked_text
+
+    plan = BookPlan(books_of(deck, booklet))
+    texts: dict[str, tuple | None] = {}
+    for book in plan.books:
+        key = rulebook_key(deck, book[0], paper, book[1]) if use_cache else None
+        hit = from_cache(deck, book, key, out_dir, cache_dir) if key else None
+        if hit is not None:
+            plan.written[book] = hit
+            continue
+        lang = book[0]
+        if lang not in texts:
+            try:
+                texts[lang] = checked_text(deck, lang)
+            except DeckHasErrors as exc:
+                if not force:
+                    raise
+                texts[lang] = None
+                plan.notes.extend(not_written(exc.findings))
+        text = texts[lang]
+        if text is not None:
+            plan.jobs.append((book, (slot, deck, book, text, paper, key, out_dir, cache_dir)))
+    return plan
 
 
 def write_rulebooks(deck: Deck, out_dir: Path, *, paper: str = "a4", force: bool = False, use_cache: bool = True,
@@ -215,34 +185,26 @@ def write_rulebooks(deck: Deck, out_dir: Path, *, paper: str = "a4", force: bool
     """``<out_dir>/<deck>-rulebook-<lang>.pdf`` for each language the templates exist in, and with
     ``booklet`` ``<deck>-rulebook-<lang>-booklet.pdf`` too.
 
-    Rulebooks not in the cache are typeset in parallel (``jobs`` processes at most). A failed
-    cross-check raises DeckHasErrors, unless ``force``: then that language is left out and its
-    problems come back as warnings.
+    Rulebooks not in the cache are typeset on up to ``jobs`` processes. A failed cross-check
+    raises DeckHasErrors, unless ``force``: then that language is left out and its problems come
+    back as warnings.
     """
-    books = books_of(deck, booklet)
-    keys = {book: rulebook_key(deck, book[0], paper, book[1]) for book in books} if use_cache else {}
-    written: dict[Book, RulebookFile] = {}
-    if use_cache:
-        for book in books:
-            hit = from_cache(deck, book, keys[book], out_dir, cache_dir)
-            if hit is not None:
-                written[book] = hit
-    missing = [book for book in books if book not in written]
-    made = _typeset_all(deck, missing, paper, jobs, progress) if missing else {}
-    out: list[RulebookFile] = []
-    notes: list[Finding] = []
-    failed: set[str] = set()
-    for book in books:
-        if book in written:
-            out.append(written[book])
-            continue
-        result = made[book]
-        if isinstance(result, DeckgenError):
-            if not force or not isinstance(result, DeckHasErrors):
-                raise result
-            if book[0] not in failed:
-                failed.add(book[0])
-                notes.extend(not_written(result.findings))
-            continue
-        out.append(store(deck, book, result, keys.get(book), out_dir, cache_dir))
-    return out, notes
+    from deckgen.workers import Workers
+
+    forget_images()
+    plan = plan_books(deck, out_dir, paper=paper, booklet=booklet, force=force, use_cache=use_cache,
+                      cache_dir=cache_dir, slot=0)
+    with Workers(min(jobs or os.cpu_count() or 1, len(plan.jobs))) as pool:
+        for book, args in plan.jobs:
+            pool.submit(book, book_job, args)
+        while pool.pending:
+            book, outcome = pool.wait()
+            if progress:
+                progress("rulebooks", len(plan.jobs) - pool.pending, len(plan.jobs))
+            if isinstance(outcome, DeckgenError):
+                if not force or not isinstance(outcome, DeckHasErrors):
+                    raise outcome
+                plan.notes.extend(not_written(outcome.findings))
+                continue
+            plan.written[book] = outcome
+    return [plan.written[book] for book in plan.books if book in plan.written], plan.notes
