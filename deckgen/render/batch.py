@@ -12,7 +12,6 @@ touched.
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
 import os
 import tempfile
 from dataclasses import dataclass, field, replace
@@ -96,34 +95,20 @@ def groups(jobs_list: list) -> list[list]:
 
 
 def _run(jobs_list: list, jobs: int | None, progress) -> None:
-    total = len(jobs_list)
-    n_proc = min(jobs or os.cpu_count() or 1, total)
-    done = 0
-    if n_proc <= 1 or total < PARALLEL_MIN:
-        for job in jobs_list:
-            _draw_job(job)
-            done += 1
-            if progress:
-                progress("Rendering faces", done, total)
-        return
-    from deckgen.render import draw  # noqa: F401  (imported once here: forked workers inherit it)
+    """Draw the faces on up to ``jobs`` worker processes (:mod:`deckgen.workers`), in this process
+    when there are only a few."""
+    from deckgen.workers import Workers
 
-    methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-    groups_ = groups(jobs_list)
-    if "fork" in methods:                  # this process draws every n-th group while n-1 workers draw the rest
-        mine, theirs = groups_[::n_proc], [g for i, g in enumerate(groups_) if i % n_proc]
-        n_workers = n_proc - 1
-    else:                                  # spawned workers start slowly: leave this process to collect
-        mine, theirs, n_workers = [], groups_, n_proc
-    with ctx.Pool(n_workers) as pool:
-        results = pool.imap_unordered(draw_group, theirs, chunksize=1)     # the workers start now
-        for group in mine:
-            done += draw_group(group)
-            if progress:
-                progress("Rendering faces", done, total)
-        for n in results:
-            done += n
+    total = len(jobs_list)
+    n_proc = 1 if total < PARALLEL_MIN else min(jobs or os.cpu_count() or 1, total)
+    if n_proc > 1:
+        from deckgen.render import draw  # noqa: F401  (imported once here: forked workers inherit it)
+    done = 0
+    with Workers(n_proc) as pool:
+        for i, group in enumerate(groups(jobs_list)):
+            pool.submit(i, draw_group, (group,))
+        while pool.pending:
+            done += pool.wait()[1]
             if progress:
                 progress("Rendering faces", done, total)
 
