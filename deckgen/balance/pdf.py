@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping
-from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_LEFT
@@ -32,11 +31,10 @@ from deckgen.balance import charts
 from deckgen.balance import text as T
 from deckgen.fonts import register_pdf
 from deckgen.progress import Progress
+from deckgen.rulebook.markup import escape
+from deckgen.rulebook.styles import INK, MUTED, page_footer
 
 MARGIN = 16 * mm
-INK = colors.HexColor("#1F2430")
-MUTED = colors.HexColor("#5B6270")
-RULE = colors.HexColor("#D5D9E0")
 HEAD = colors.HexColor("#0072B2")
 
 
@@ -53,15 +51,7 @@ class _Doc(BaseDocTemplate):
 
     def _decorate(self, canvas, doc):
         w, _ = A4
-        canvas.saveState()
-        canvas.setStrokeColor(RULE)
-        canvas.setLineWidth(0.5)
-        canvas.line(MARGIN, MARGIN, w - MARGIN, MARGIN)
-        canvas.setFont(charts.FONT, 8)
-        canvas.setFillColor(MUTED)
-        canvas.drawString(MARGIN, MARGIN - 10, self.footer)
-        canvas.drawRightString(w - MARGIN, MARGIN - 10, str(doc.page))
-        canvas.restoreState()
+        page_footer(canvas, MARGIN, w - MARGIN, MARGIN, self.footer, doc.page, charts.FONT, 8, 10)
 
     def afterFlowable(self, flowable):
         level = getattr(flowable, "toc_level", None)

@@ -146,16 +146,8 @@ class _Doc(BaseDocTemplate):
         prepare(canvas)     # sRGB output intent, ICC-tagged images, distinct font subset tags (layout/printready.py)
         w, _ = self.pagesize
         side = self.page_spec.side
-        base = self.page_spec.bottom - 4 * mm
-        canvas.saveState()
-        canvas.setStrokeColor(styles.RULE)
-        canvas.setLineWidth(0.5)
-        canvas.line(side, base, w - side, base)
-        canvas.setFont(self.font, 8.5 * self.page_spec.scale)
-        canvas.setFillColor(styles.MUTED)
-        canvas.drawString(side, base - 11, self.footer)
-        canvas.drawRightString(w - side, base - 11, str(doc.page))
-        canvas.restoreState()
+        styles.page_footer(canvas, side, w - side, self.page_spec.bottom - 4 * mm, self.footer, doc.page, self.font,
+                           8.5 * self.page_spec.scale, 11)
 
     def afterFlowable(self, flowable):
         level = getattr(flowable, "toc_level", None)

@@ -13,6 +13,21 @@ SHADE = colors.HexColor("#F2F4F7")
 NOTE = colors.HexColor("#FFF6D6")
 
 
+def page_footer(canvas, x0: float, x1: float, y: float, text: str, page: int, font: str, size: float,
+                gap: float) -> None:
+    """A page's footer: a thin rule from ``x0`` to ``x1`` at ``y``, ``text`` below it on the left
+    and the page number on the right (the rulebook's and the balance report's pages)."""
+    canvas.saveState()
+    canvas.setStrokeColor(RULE)
+    canvas.setLineWidth(0.5)
+    canvas.line(x0, y, x1, y)
+    canvas.setFont(font, size)
+    canvas.setFillColor(MUTED)
+    canvas.drawString(x0, y - gap, text)
+    canvas.drawRightString(x1, y - gap, str(page))
+    canvas.restoreState()
+
+
 def make(font: str, accent: colors.Color, scale: float = 1.0) -> dict[str, ParagraphStyle]:
     """The styles at ``scale`` (0.9 on a booklet's half-size pages): every size, leading and space."""
     s = _make(font, accent)
