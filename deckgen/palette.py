@@ -124,6 +124,7 @@ class PaletteReport:
         return "smallest CIEDE2000 distance: " + ", ".join(parts)
 
 
+@functools.cache
 def _library_version() -> str:
     """coloraide's version, read from its version file without importing it (for cache keys)."""
     import importlib.util
