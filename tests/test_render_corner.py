@@ -14,7 +14,7 @@ from deckgen.render.faces import face_spec
 def both_ways(monkeypatch, spec, frame):
     banded = draw_mod.draw_face(spec, frame)
     with monkeypatch.context() as m:
-        m.setattr(draw_mod, "corner_rows", lambda spec, frame: 10 ** 6)    # too tall: the whole face turns
+        m.setattr(draw_mod, "corner_rows", lambda spec, frame: 10 ** 6)    # the band is the whole face
         whole = draw_mod.draw_face(spec, frame)
     return banded, whole
 
@@ -40,4 +40,4 @@ def test_a_corner_with_a_shape_and_several_marks_stays_inside_its_band(monkeypat
     banded, whole = both_ways(monkeypatch, crowded, frame)
     assert banded.tobytes() == whole.tobytes()
     w, h = banded.size
-    assert 2 * draw_mod.corner_rows(crowded, frame) <= h          # the band path was taken
+    assert 2 * draw_mod.corner_rows(crowded, frame) <= h          # the band stays under half the face

@@ -596,15 +596,10 @@ def draw_face(spec: FaceSpec, frame: Frame, corner_guide: bool = False) -> Image
     draw_back(img, spec, frame)
     draw_corner(img, ImageDraw.Draw(img), spec, frame)          # top-left (and the flex badge top-right)
     w, h = img.size
-    rows = corner_rows(spec, frame)
-    if 2 * rows <= h:        # bottom-right: the same corner on the bottom band, turned half round
-        band = img.crop((0, h - rows, w, h)).transpose(Image.Transpose.ROTATE_180)
-        draw_corner(band, ImageDraw.Draw(band), spec, frame)
-        img.paste(band.transpose(Image.Transpose.ROTATE_180), (0, h - rows))
-    else:                    # a corner reaching past the middle: turn the whole face
-        img = img.transpose(Image.Transpose.ROTATE_180)
-        draw_corner(img, ImageDraw.Draw(img), spec, frame)
-        img = img.transpose(Image.Transpose.ROTATE_180)
+    rows = min(corner_rows(spec, frame), h)      # bottom-right: the same corner on the bottom band, turned
+    band = img.crop((0, h - rows, w, h)).transpose(Image.Transpose.ROTATE_180)
+    draw_corner(band, ImageDraw.Draw(band), spec, frame)
+    img.paste(band.transpose(Image.Transpose.ROTATE_180), (0, h - rows))
     d = ImageDraw.Draw(img)
     if spec.title:
         draw_title(img, spec, frame)
