@@ -125,10 +125,11 @@ def cards_from_cache(deck: Deck, rendered: RenderResult, options: BuildOptions) 
     return OutputFile("cards", path, meta["pages"], len(data)), meta
 
 
-def make_cards(deck: Deck, rendered: RenderResult, options: BuildOptions,
-               progress: Progress | None = None) -> tuple[OutputFile, CardsMeta]:
-    """Lay out the card sheets, keep them in the cache and write them."""
-    pdf = cards_pdf_for_deck(deck, rendered.paths, rendered.trim_mm, rendered.bleed_mm, options.layout, progress)
+def make_cards(deck: Deck, rendered: RenderResult, options: BuildOptions) -> tuple[OutputFile, CardsMeta]:
+    """``<deck>-cards.pdf``: every card copy, fronts and backs, on print-and-play sheets
+    (``<deck>-cards-only.pdf`` for an ``--only`` reprint, so the full sheets are kept), laid out,
+    kept in the cache and written."""
+    pdf = cards_pdf_for_deck(deck, rendered.paths, rendered.trim_mm, rendered.bleed_mm, options.layout)
     meta = {"pages": pdf.pages, "cards": pdf.cards, "faces": pdf.faces, "notes": list(pdf.notes),
             "sheet": f"{pdf.paper.name}, {pdf.sheet.describe()}"}
     if options.use_cache:
@@ -144,20 +145,6 @@ def _apply_cards(result: BuildResult, made: tuple[OutputFile, CardsMeta]) -> Out
     result.cards, result.faces, result.sheet = meta["cards"], meta["faces"], meta["sheet"]
     result.warnings.extend(warning("layout", "sheet", note) for note in meta["notes"])
     return out
-
-
-def cards_output(deck: Deck, rendered: RenderResult, options: BuildOptions, result: BuildResult,
-                 progress: Progress | None = None) -> OutputFile:
-    """``<deck>-cards.pdf``: every card copy, fronts and backs, on print-and-play sheets
-    (``<deck>-cards-only.pdf`` for an ``--only`` reprint, so the full sheets are kept); from the
-    cache when an unchanged deck was laid out before."""
-    made = cards_from_cache(deck, rendered, options)
-    if made is not None:
-        if progress:
-            progress("Laying out sheets", 1, 1)
-    else:
-        made = make_cards(deck, rendered, options, progress)
-    return _apply_cards(result, made)
 
 
 def load_checked(ref: str | Path, options: BuildOptions,
