@@ -11,6 +11,7 @@ Every file is written atomically; a deck with errors is not built unless ``force
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -253,20 +254,18 @@ def build_decks(requests: list[tuple[str | Path, BuildOptions]], progress: Progr
         if progress:
             progress(label, done, max(total, 1))
 
-    def settings(st: _Deck) -> RenderSettings:
-        o = st.options
-        return RenderSettings(dpi=o.dpi, bleed_mm=o.bleed_mm, card_size=o.card_size)
-
     def fail(st: _Deck, exc: DeckgenError, pool: Workers) -> None:
         """The deck stops: its queued jobs are dropped, but for its faces (other decks may share them)."""
         if st.error is None:
             st.error = exc
         pool.cancel(lambda tag: tag[0] == "faces" or tag[1] != st.slot)
 
-    def queue_faces(st: _Deck, pool: Workers) -> None:
-        """Queue the deck's faces not drawn yet; a face another deck shows too is drawn once."""
+    def queue_faces(st: _Deck, deck: Deck, pool: Workers) -> None:
+        """Plan the deck's faces and queue those not drawn yet; a face another deck shows too is drawn once."""
         nonlocal total
-        assert st.plan is not None
+        o = st.options
+        st.plan = plan_faces(deck, RenderSettings(dpi=o.dpi, bleed_mm=o.bleed_mm, card_size=o.card_size),
+                             use_cache=o.use_cache, cache_dir=o.cache_dir)
         root = str(st.plan.root)
         st.waiting = {job[3] for job in st.plan.todo}
         own = [job for job in st.plan.todo if job[3] not in planned]
@@ -331,13 +330,8 @@ def build_decks(requests: list[tuple[str | Path, BuildOptions]], progress: Progr
                 continue
             if st.loaded.deck is None or st.loaded.errors:
                 continue
-            try:
-                st.plan = plan_faces(select(st.loaded.deck, st.options.only), settings(st),
-                                     use_cache=st.options.use_cache, cache_dir=st.options.cache_dir)
-            except DeckgenError:
-                st.plan = None                              # said again, in its place, after the check
-                continue
-            queue_faces(st, pool)
+            with contextlib.suppress(DeckgenError):         # said again, in its place, after the check
+                queue_faces(st, select(st.loaded.deck, st.options.only), pool)
         tick()
         for st in states:                                   # check each deck while the faces are drawn
             if st.error is not None:
@@ -350,9 +344,7 @@ def build_decks(requests: list[tuple[str | Path, BuildOptions]], progress: Progr
                                         deck=st.deck)
                 st.times["check"] = time.perf_counter() - began
                 if st.plan is None:
-                    st.plan = plan_faces(st.deck, settings(st), use_cache=st.options.use_cache,
-                                         cache_dir=st.options.cache_dir)
-                    queue_faces(st, pool)
+                    queue_faces(st, st.deck, pool)
                 st.result.drawn = st.drawn
                 if st.options.rulebook and not st.options.only:   # a reprint of a few cards needs no rulebook
                     queue_books(st, pool)
