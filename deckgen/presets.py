@@ -33,7 +33,6 @@ T = TypeVar("T")
 BUNDLED = "bundled"
 USER = "user"
 DECK = "deck"
-ORIGINS = (BUNDLED, USER, DECK)
 
 
 def user_dir() -> Path:

@@ -20,10 +20,6 @@ def decks_dir() -> Path:
     return data_dir("decks")
 
 
-def palettes_dir() -> Path:
-    return data_dir("decks") / "palettes"
-
-
 def templates_dir() -> Path:
     return data_dir("templates")
 
