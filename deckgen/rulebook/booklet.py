@@ -7,7 +7,8 @@ round. Printed double-sided with a short-edge flip, folded in half and stapled o
 the sheets read 1, 2, 3 ... in order.
 
 pypdf places the pages (as form content, fonts and images kept once per sheet); ReportLab
-cannot read a PDF back in.
+cannot read a PDF back in. This module knows nothing of how the pages were made:
+:func:`deckgen.rulebook.pdf.build_booklet` hands it the reading-order PDF.
 """
 
 from __future__ import annotations
@@ -16,8 +17,6 @@ import io
 
 from pypdf import PageObject, PdfReader, PdfWriter, Transformation
 from pypdf.generic import NameObject
-
-from deckgen.rulebook.pdf import PDFBytes
 
 SHEETS = {"a4": (841.8898, 595.2756), "letter": (792.0, 612.0)}   # landscape sheet, points
 
@@ -38,8 +37,9 @@ def booklet_order(n: int) -> list[tuple[int, int]]:
     return sides
 
 
-def impose(data: bytes, paper: str) -> PDFBytes:
-    """The booklet: ``data``'s pages imposed 2-up in booklet order on landscape ``paper`` sheets."""
+def impose(data: bytes, paper: str) -> tuple[bytes, int]:
+    """The booklet: ``data``'s pages imposed 2-up in booklet order on landscape ``paper`` sheets,
+    as (PDF bytes, number of sheet sides)."""
     reader = PdfReader(io.BytesIO(data))
     pages = list(reader.pages)
     sw, sh = SHEETS[paper]
@@ -63,6 +63,6 @@ def impose(data: bytes, paper: str) -> PDFBytes:
     writer.add_metadata({**info, "/Producer": "deckgen (booklet imposition with pypdf)"})
     out = io.BytesIO()
     writer.write(out)
-    return PDFBytes(out.getvalue(), len(writer.pages))
+    return out.getvalue(), len(writer.pages)
 
 

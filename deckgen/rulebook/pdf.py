@@ -367,6 +367,6 @@ def build_pdf(deck: Deck, lang: str, text: str, rec: Recorder, images: Mapping[s
 
 def build_booklet(pages_pdf: bytes, paper: str) -> PDFBytes:
     """The half-size rulebook imposed for saddle stitching on landscape ``paper`` sheets."""
-    from deckgen.rulebook.booklet import impose
+    from deckgen.rulebook.booklet import impose  # pypdf: imported only when a booklet is made
 
-    return impose(pages_pdf, paper)
+    return PDFBytes(*impose(pages_pdf, paper))
