@@ -210,7 +210,7 @@ def list_cmd(deck_ref: str | None, as_json: bool) -> None:
 
         deckgen list --deck my-deck/my-deck.toml --json
     """
-    from deckgen import manifest, presets
+    from deckgen import catalogues, manifest, presets
 
     base = manifest.find_deck(deck_ref).parent if deck_ref else None
     decks = []
@@ -222,7 +222,7 @@ def list_cmd(deck_ref: str | None, as_json: bool) -> None:
                       "cards": deck.total if deck else None,
                       "extras": sum(c.count for c in deck.components) if deck else None,
                       "file": str(result.path), "has_errors": deck is None or bool(result.errors)})
-    sections = {kind.label: (kind, presets.catalogue(kind, base)) for kind in presets.all_kinds()}
+    sections = {kind.label: (kind, presets.catalogue(kind, base)) for kind in catalogues.all_kinds()}
     notes = [n for _, cat in sections.values() for n in cat.notes]
     rows = {label: [(name, _preset_detail(kind.label, entry.value), entry) for name, entry in cat.entries.items()]
             for label, (kind, cat) in sections.items()}

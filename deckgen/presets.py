@@ -160,13 +160,3 @@ def _load(kind: PresetFile[Any], path: str, stamp: tuple[int, int]) -> tuple[tup
     except DeckgenError as exc:
         raise DeckgenError(with_lines(exc.findings)) from None
 
-
-def all_kinds() -> list[PresetFile[Any]]:
-    """Every preset kind, for ``deckgen list`` (imported lazily: each lives with its stage)."""
-    from deckgen.export.services import SERVICES
-    from deckgen.layout.papers import PAPERS
-    from deckgen.manifest.kinds import KINDS
-    from deckgen.manifest.palettes import PALETTES
-    from deckgen.render.geometry import CARD_SIZES
-
-    return [PALETTES, CARD_SIZES, PAPERS, SERVICES, KINDS]
