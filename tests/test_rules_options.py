@@ -1,6 +1,8 @@
 """Rule options: one frozen, typed object; presets; validated changes; command-line values."""
 
 import dataclasses
+import re
+from pathlib import Path
 
 import pytest
 
@@ -8,13 +10,46 @@ from deckgen import manifest
 from deckgen.errors import DeckgenError
 from deckgen.options import OPTIONS, PRESETS, RuleOptions, parse_value, resolve
 
+RULES_DOC = (Path(__file__).resolve().parent.parent / "docs" / "rules.md").read_text(encoding="utf-8")
 
-def test_every_option_is_a_typed_attribute_with_its_default():
+
+def _options_at_a_glance() -> dict[str, str]:
+    """docs/rules.md, section 13: option -> its values as written (default first)."""
+    part = RULES_DOC[RULES_DOC.index("## 13. Rule options at a glance"):RULES_DOC.index("## 14.")]
+    return {m.group(1): m.group(2) for m in re.finditer(r"^\| `(\w+)` \| ([^|]+) \|", part, re.M)}
+
+
+def _documented(text: str) -> tuple[object, list, list]:
+    """(default, values that must be accepted, values that must be refused) from a table cell:
+    "`a`, `b`", "true, false", "2 (0 to 20)" or "0 (off) to 500"."""
+    if text.startswith("`"):
+        words = re.findall(r"`([^`]+)`", text)
+        return words[0], words, ["none-of-these", 1, True]
+    if text.split(",")[0].strip() in ("true", "false"):
+        return text.split(",")[0].strip() == "true", [True, False], ["true", 1, 0]
+    numbers = [int(n) for n in re.findall(r"\d+", text)]
+    default, lo, hi = (numbers[0], numbers[0], numbers[1]) if len(numbers) == 2 else numbers
+    return default, [lo, hi, default], [lo - 1, hi + 1, str(default), float(default), True]
+
+
+def test_every_option_has_the_default_and_values_docs_rules_md_gives_it():
+    """docs/rules.md §13 lists every option with its default first and its values or range: a
+    deck without [rules.options] gets those defaults, each listed value is accepted, and a value
+    outside the list or range, or of another type, is refused by name."""
+    table = _options_at_a_glance()
+    assert set(table) == set(OPTIONS)
     o = RuleOptions()
-    for name, opt in OPTIONS.items():
-        assert isinstance(getattr(o, name), opt.type)
-        assert getattr(o, name) == opt.default
+    for name, text in table.items():
+        default, good, bad = _documented(text)
+        assert getattr(o, name) == default and type(getattr(o, name)) is type(default), name
+        assert isinstance(getattr(o, name), OPTIONS[name].type)
+        for value in good:
+            assert getattr(o.replace(**{name: value}), name) == value
+        for value in bad:
+            with pytest.raises(DeckgenError, match=name):
+                o.replace(**{name: value})
     assert o.duel_penalty_max == 8
+    assert manifest.load_deck("classic").rule_options == o     # the classic preset keeps every default
 
 
 def test_presets_resolve_to_frozen_options():
