@@ -136,6 +136,20 @@ def _wait(pred, timeout: float = 60.0, what: str = "condition"):
     raise AssertionError(f"timed out waiting for {what}")
 
 
+def _watching_files() -> bool:
+    """The watcher's file thread runs and (on Linux) an inotify watch is registered in this process."""
+    if not any(t.name == "deckgen-watch-files" and t.is_alive() for t in threading.enumerate()):
+        return False
+    fdinfo = Path("/proc/self/fdinfo")
+    if not fdinfo.is_dir():
+        return True
+    for f in fdinfo.iterdir():
+        with contextlib.suppress(OSError):      # a descriptor closed while we look
+            if "inotify wd:" in f.read_text(errors="replace"):
+                return True
+    return False
+
+
 class _Running:
     """``watch()`` in a thread, stopped at the end."""
 
@@ -162,7 +176,7 @@ def test_watch_rebuilds_when_the_manifest_changes(deck, tmp_path):
     run = _Running(deck, _opts(tmp_path))
     try:
         first = _wait(lambda: (s := run.state())["status"] == "ok" and s, what="the first build")
-        time.sleep(0.5)
+        _wait(_watching_files, 30, "the watcher to subscribe to the deck's folder")
         _edit(deck, 'name = "Mini"', 'name = "Mini Two"')
         later = _wait(lambda: (s := run.state())["title"] == "Mini Two" and s, what="the rebuild")
         assert later["version"] > first["version"] and later["rebuilds"] >= 2
