@@ -1,13 +1,42 @@
+import atexit
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Keep every test's render cache and user data folder (presets) inside temporary folders, never in the user's home.
-os.environ.setdefault("DECKGEN_CACHE", str(Path(os.environ.get("TMPDIR", "/tmp")) / f"deckgen-test-cache-{os.getpid()}"))
-os.environ.setdefault("DECKGEN_DATA", str(Path(os.environ.get("TMPDIR", "/tmp")) / f"deckgen-test-data-{os.getpid()}"))
+
+def _private_tmp() -> str:
+    """One temporary folder for everything the suite writes: pytest's tmp_path folders, the render
+    cache, the user data folder, and every temporary file of deckgen, pip and the subprocesses
+    the tests start (TMPDIR). The process that makes it (pytest, or xdist's controller, whose
+    workers inherit it through the environment) removes it when it exits, so a run leaves
+    nothing behind in the system's temporary folder."""
+    root = os.environ.get("DECKGEN_TEST_TMP")
+    if not root or not os.path.isdir(root):
+        root = tempfile.mkdtemp(prefix="deckgen-tests-")
+        os.environ["DECKGEN_TEST_TMP"] = root
+        atexit.register(shutil.rmtree, root, ignore_errors=True)
+    os.environ["TMPDIR"] = root
+    tempfile.tempdir = root
+    return root
+
+
+_TMP = _private_tmp()
+# Keep every test's render cache and user data folder (presets) inside it, never in the user's home.
+os.environ.setdefault("DECKGEN_CACHE", str(Path(_TMP) / "cache"))
+os.environ.setdefault("DECKGEN_DATA", str(Path(_TMP) / "data"))
+
+# Hypothesis: "dev" (the default) draws new examples each run; "ci" (HYPOTHESIS_PROFILE=ci, or any
+# CI variable set) is derandomized, so the same commit runs the same examples every time. Neither
+# has a deadline: speed is measured in benchmarks/, never asserted by a test.
+settings.register_profile("dev", deadline=None)
+settings.register_profile("ci", deadline=None, derandomize=True, database=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
 
 
 @pytest.fixture
