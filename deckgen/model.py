@@ -193,6 +193,7 @@ class Deck:
     description: Names | None = None
     back_image: ImageRef | None = None   # full-bleed art for the card back
     logo: ImageRef | None = None         # centre of the back and the rulebook's cover
+    cover_logo: ImageRef | None = None   # the rulebook's cover instead of the logo (deckgen/rulebook/cover.py)
     fonts: str | None = None             # the deck's own fonts folder (resolved), see deckgen/fonts.py
 
     def name(self, lang: str | None = None) -> str:

@@ -1,4 +1,4 @@
-"""The manifest keys of a deck's own look: ``deck.back_image``, ``deck.logo``, ``deck.fonts``,
+"""The manifest keys of a deck's own look: ``deck.back_image``, ``deck.logo``, ``deck.cover_logo``, ``deck.fonts``,
 ``icon``/``art``/``art_fit``/``text`` on ``[kinds.<id>]`` and ``art``/``art_fit``/``text`` on
 ``[[cards]]``. Paths are relative to the manifest's folder and never leave it.
 """
@@ -16,12 +16,12 @@ from deckgen.model import ART_FITS, Card, ImageRef, Kind, Names
 
 
 def deck_look(raw: Any, path: Path, out: Collector) -> dict[str, Any]:
-    """Deck keyword arguments: back_image, logo, fonts."""
+    """Deck keyword arguments: back_image, logo, cover_logo, fonts."""
     if not isinstance(raw, dict):
         return {}
     base = path.parent
     look: dict[str, Any] = {}
-    for key in ("back_image", "logo"):
+    for key in ("back_image", "logo", "cover_logo"):
         if key in raw:
             look[key] = load_image(raw[key], f"deck.{key}", base, out)
     if "fonts" in raw:

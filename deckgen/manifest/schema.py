@@ -19,6 +19,7 @@ DECK_KEYS = {
     "templates": ("string", False),
     "back_image": ("image path", False),
     "logo": ("image path", False),
+    "cover_logo": ("image path", False),
     "fonts": ("folder path", False),
 }
 

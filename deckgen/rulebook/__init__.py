@@ -59,7 +59,9 @@ def write_rulebook(deck: Deck, lang: str, out_path: Path, *, paper: str = "a4", 
 
 
 def check_stage(deck: Deck, options, report) -> list[Finding]:
-    """``deckgen check``'s rulebook step: the cross-check, summarised in the JSON report."""
+    """``deckgen check``'s rulebook step: the cross-check, summarised in the JSON report, and
+    the cover logo's contrast against the page (:mod:`deckgen.rulebook.cover`)."""
+    from deckgen.rulebook.cover import cover_findings
     from deckgen.rulebook.step import crosscheck_cached
 
     try:
@@ -67,6 +69,7 @@ def check_stage(deck: Deck, options, report) -> list[Finding]:
         langs = languages(deck)
     except DeckgenError as exc:
         findings, langs = exc.findings, []
+    findings = [*findings, *cover_findings(deck)]
     errors = [f for f in findings if f.is_error]
     state = "every card named exists and every kind is explained" if not errors else f"{len(errors)} problem(s)"
     report.sections["rulebook"] = {

@@ -50,31 +50,4 @@ def card_images(deck: Deck, dpi: int = DPI, progress: Callable[[str, int, int], 
     return out
 
 
-LOGO_MM = 38.0
-
-
-def cover_logo(deck: Deck, width_mm: float = LOGO_MM) -> Any:
-    """The deck's logo (``deck.logo``) as a flowable for the rulebook's cover, or None.
-
-    Drawn by the same image code as the card back (:func:`deckgen.images.picture`), at 300 dpi.
-    """
-    if deck.logo is None:
-        return None
-    import io
-
-    from reportlab.lib.units import mm
-    from reportlab.platypus import Image as RLImage
-
-    from deckgen.fonts import deck_fonts
-    from deckgen.images import picture
-
-    fonts = deck_fonts(deck)
-    w, h = deck.logo.size
-    px = round(width_mm / 25.4 * 300)
-    box = (px, round(px * h / w)) if w >= h else (round(px * w / h), px)
-    pic = picture(deck.logo, box, "contain", (str(fonts.path("text")), str(fonts.path("display"))))
-    buf = io.BytesIO()
-    pic.save(buf, "PNG", compress_level=6)
-    buf.seek(0)
-    scale = width_mm * mm / max(pic.size)
-    return RLImage(buf, width=pic.width * scale, height=pic.height * scale)
+LOGO_MM = 38.0          # the longer side of the logo on the rulebook's cover (rulebook/pdf.py)

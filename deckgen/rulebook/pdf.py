@@ -42,7 +42,8 @@ from deckgen.model import Deck
 from deckgen.rulebook import blocks, styles
 from deckgen.rulebook.blocks import Paragraph
 from deckgen.rulebook.context import Recorder
-from deckgen.rulebook.images import cover_logo, showcase
+from deckgen.rulebook.cover import CoverLogo, cover_logo
+from deckgen.rulebook.images import LOGO_MM, showcase
 from deckgen.rulebook.markup import Item, escape, parse, plain
 from deckgen.rulebook.printing import printing_items
 from deckgen.rulebook.words import ui
@@ -51,6 +52,7 @@ PAPERS = {"a4": A4, "letter": LETTER}
 HALF = {"a4": (148 * mm, 210 * mm), "letter": (5.5 * 72, 8.5 * 72)}    # A5, half-letter: the booklet's pages
 MARGIN = 18 * mm
 MEASURE = 140 * mm        # the text column on A4/Letter: about 75 characters of 10.5 pt Vera
+LOGO_DPI = 300           # the cover logo's resolution (its longer side is LOGO_MM)
 
 
 class PDFBytes(bytes):
@@ -188,7 +190,7 @@ def _title_page(deck: Deck, lang: str, st, images: Mapping[str, Any], width: flo
     if one_line < style.fontSize:          # a long name shrinks to one line (down to 70 %), then wraps
         size = max(style.fontSize * 0.7, one_line)
         style = ParagraphStyle("title-fit", style, fontSize=size, leading=size * style.leading / style.fontSize)
-    logo = cover_logo(deck)                      # deck.logo, drawn as on the card back
+    logo = _cover_logo(deck)                     # deck.cover_logo or deck.logo (rulebook/cover.py)
     out: list[Flowable] = [logo, Spacer(1, 6 * mm * k)] if logo else [Spacer(1, 30 * mm * k)]
     out += [Paragraph(escape(title), style), Paragraph(ui(lang, "rulebook"), st["subtitle"]), Spacer(1, 8 * mm * k)]
     facts = " · ".join([ui(lang, "players", lo=deck.players_min, hi=deck.players_max),
@@ -207,6 +209,54 @@ def _title_page(deck: Deck, lang: str, st, images: Mapping[str, Any], width: flo
     if deck.description:
         out += [Spacer(1, 10 * mm * k), Paragraph(escape(deck.description.get(lang)), st["facts"])]
     return out
+
+
+def _cover_logo(deck: Deck, width_mm: float = LOGO_MM) -> Flowable | None:
+    """The cover's logo as a flowable, drawn by the same image code as the card back
+    (:func:`deckgen.images.picture`) at 300 dpi; on a panel of the back's colour when it would
+    vanish on the white page (:mod:`deckgen.rulebook.cover`)."""
+    logo = cover_logo(deck)
+    if logo is None:
+        return None
+    from reportlab.platypus import Image as RLImage
+
+    from deckgen.images import picture
+
+    fonts = deck_fonts(deck)
+    w, h = logo.ref.size
+    px = round(width_mm / 25.4 * LOGO_DPI)
+    box = (px, round(px * h / w)) if w >= h else (round(px * w / h), px)
+    pic = picture(logo.ref, box, "contain", (str(fonts.path("text")), str(fonts.path("display"))))
+    buf = io.BytesIO()
+    pic.save(buf, "PNG", compress_level=6)
+    buf.seek(0)
+    scale = width_mm * mm / max(pic.size)
+    image = RLImage(buf, width=pic.width * scale, height=pic.height * scale)
+    return _LogoPanel(image, logo) if logo.needs_panel else image
+
+
+class _LogoPanel(Flowable):
+    """The cover's logo on a rounded panel of the colour it sits on on the card back."""
+
+    PAD = 5 * mm
+
+    def __init__(self, image: Flowable, logo: CoverLogo) -> None:
+        super().__init__()
+        self.image, self.backing = image, logo.backing
+        self.hAlign = "CENTER"
+        self.width = image.drawWidth + 2 * self.PAD
+        self.height = image.drawHeight + 2 * self.PAD
+
+    def wrap(self, availWidth, availHeight):
+        return self.width, self.height
+
+    def draw(self) -> None:
+        r, g, b = self.backing
+        self.canv.saveState()
+        self.canv.setFillColorRGB(r / 255, g / 255, b / 255)
+        self.canv.roundRect(0, 0, self.width, self.height, self.PAD * 0.8, stroke=0, fill=1)
+        self.canv.restoreState()
+        self.image.drawOn(self.canv, self.PAD, self.PAD)
 
 
 def _flowables(items: list[Item], rec: Recorder, st, images: Mapping[str, Any], width: float) -> list[Flowable]:
