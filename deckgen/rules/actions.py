@@ -23,7 +23,18 @@ from deckgen.rules.table import NUM
 
 PENALTY, STACK, EVERYONE, CHALLENGE, UNO, ROULETTE, DUEL = (CAUSES.index(c) for c in (
     "penalty", "stack", "everyone", "challenge", "uno", "roulette", "duel"))
-K = DecisionKind
+ASK_CATCH = DecisionKind.CATCH
+ASK_CHALLENGE = DecisionKind.CHALLENGE
+ASK_COLOR = DecisionKind.COLOR
+ASK_DUEL = DecisionKind.DUEL
+ASK_JUMP_IN = DecisionKind.JUMP_IN
+ASK_ROULETTE_COLOR = DecisionKind.ROULETTE_COLOR
+ASK_STACK = DecisionKind.STACK
+ASK_STEAL = DecisionKind.STEAL
+ASK_SWAP = DecisionKind.SWAP
+ASK_TARGET = DecisionKind.TARGET
+ASK_UNO = DecisionKind.UNO
+# (the kinds as module constants: an Enum member looked up on its class costs a Python call)
 
 
 # ---------------------------------------------------------------- drawing, lost turns, the end
@@ -136,7 +147,7 @@ def _reverse(g, c: Ctx, e: Effect) -> None:
 
 
 def _target(g, c: Ctx, e: Effect) -> None:
-    c.target = g.ask(c.p, K.TARGET, g.others(c.p))
+    c.target = g.ask(c.p, ASK_TARGET, g.others(c.p))
 
 
 def _draw(g, c: Ctx, e: Effect) -> None:
@@ -175,7 +186,7 @@ def challenge(g, victim: int, offender: int, n: int, guilty: bool, loses: bool, 
     """The victim of a 'challenge' card draws (and loses the turn), or challenges it: a guilty
     offender draws the penalty instead; otherwise the challenger draws it plus the challenge
     penalty and loses the turn."""
-    if g.ask(victim, K.CHALLENGE, BOTH, about=offender):
+    if g.ask(victim, ASK_CHALLENGE, BOTH, about=offender):
         g.op_challenge(victim, offender, guilty)
         if guilty:
             draw_n(g, offender, n, CHALLENGE)
@@ -195,7 +206,7 @@ def respond_to_penalty(g, p: int) -> None:
     if pend.challenge is not None:
         offender, guilty = pend.challenge
         g.op_pending(pend._replace(challenge=None))
-        if g.ask(p, K.CHALLENGE, BOTH, about=offender):
+        if g.ask(p, ASK_CHALLENGE, BOTH, about=offender):
             g.op_pending(NO_PENDING)
             g.op_challenge(p, offender, guilty)
             if guilty:
@@ -209,7 +220,7 @@ def respond_to_penalty(g, p: int) -> None:
             return
     moves = stack_moves(g, p)
     if moves:
-        move = g.ask(p, K.STACK, moves, True)
+        move = g.ask(p, ASK_STACK, moves, True)
         if move is not None:
             return g.play(p, move, "stack")
     g.op_pending(NO_PENDING)
@@ -245,7 +256,7 @@ def _choose_color(g, c: Ctx, e: Effect) -> None:
 def choose_color(g, p: int) -> None:
     if not g.t.colors:
         return
-    g.op_color(g.ask(p, K.COLOR, range(len(g.t.colors))))
+    g.op_color(g.ask(p, ASK_COLOR, range(len(g.t.colors))))
 
 
 def _discard_color(g, c: Ctx, e: Effect) -> None:
@@ -261,7 +272,7 @@ def _swap_hands(g, c: Ctx, e: Effect) -> None:
     p = c.p
     if not g.hands[p] or g.n_alive < 2:
         return                                  # they went out with this card
-    g.op_swap(p, g.ask(p, K.SWAP, g.others(p)))
+    g.op_swap(p, g.ask(p, ASK_SWAP, g.others(p)))
 
 
 def _pass_hands(g, c: Ctx, e: Effect) -> None:
@@ -289,7 +300,7 @@ def _steal(g, c: Ctx, e: Effect) -> None:
     players = [q for q in g.others(p) if len(g.hands[q]) >= 2]
     if not players:
         return
-    q = g.ask(p, K.STEAL, players)
+    q = g.ask(p, ASK_STEAL, players)
     hand = g.hands[q]
     g.op_steal(p, q, hand[g.rng.randrange(len(hand))])
     if g.mercy_limit and len(g.hands[p]) >= g.mercy_limit:
@@ -307,7 +318,7 @@ def _roulette(g, c: Ctx, e: Effect) -> None:
 def roulette(g, victim: int) -> None:
     """The victim names a colour and turns cards until one of it (and then owes a lost turn)."""
     t = g.t
-    col = g.ask(victim, K.ROULETTE_COLOR, range(len(t.colors)))
+    col = g.ask(victim, ASK_ROULETTE_COLOR, range(len(t.colors)))
     mercy = g.mercy_limit
     while True:
         f = g.op_draw(victim, ROULETTE)
@@ -384,7 +395,7 @@ def duel(g, first: int, value: int) -> None:
                 if g.outcome:
                     return
             else:
-                a = g.ask(q, K.DUEL, opts, value=d.value)
+                a = g.ask(q, ASK_DUEL, opts, value=d.value)
                 f = a >> 1
                 if a & 1:                       # a counter-duel
                     g.op_play(q, f + f, "duel")
@@ -433,7 +444,7 @@ def uno_call(g, p: int) -> None:
     """p has one card left: p says UNO, or any other player may catch them (penalty draw). The
     players are asked in turn order from p; under uno_catch = "until-next-turn-ends" a missed
     call stays open to be caught until the end of the next turn."""
-    said = g.ask(p, K.UNO, BOTH)
+    said = g.ask(p, ASK_UNO, BOTH)
     if g.log is not None:
         g.op_uno(p, said)                       # only logged: it changes nothing on the table
     if said:
@@ -445,7 +456,7 @@ def uno_call(g, p: int) -> None:
 def catch(g, p: int) -> bool:
     """Every other player in turn may catch p; the first who does makes p draw the penalty."""
     for q in g.others(p):
-        if g.ask(q, K.CATCH, BOTH, about=p):
+        if g.ask(q, ASK_CATCH, BOTH, about=p):
             g.op_caught(q, p)
             draw_n(g, p, g.uno_penalty, UNO)
             return True
@@ -474,7 +485,7 @@ def jump_in(g, p: int) -> None:
         jumper = None
         for q in g.others(last):
             same = [f for f in g.hands[q] if t.ident[f] == key]
-            if same and g.ask(q, K.JUMP_IN, (same[0] * 2,)):
+            if same and g.ask(q, ASK_JUMP_IN, (same[0] * 2,)):
                 jumper = q, same[0]
                 break
         if jumper is None:

@@ -13,7 +13,7 @@ Moves are ints: ``face * 2 + side`` (side 1 = the card's flex side).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from deckgen.effects import Effect
@@ -75,30 +75,47 @@ class Agent:
         return True
 
 
+def _pick(opts: Sequence, rng: random.Random) -> Answer:
+    return opts[int(rng.random() * len(opts))]
+
+
+def _pick_drawn(opts: Sequence, rng: random.Random) -> Answer:
+    return opts[0] if len(opts) == 1 else opts[int(rng.random() * len(opts))]
+
+
+def _uniform(opts: Sequence, rng: random.Random) -> Answer:
+    return opts[rng.randrange(len(opts))]
+
+
+def _say_uno(opts: Sequence, rng: random.Random) -> Answer:
+    return rng.random() >= 0.1
+
+
+def _half(opts: Sequence, rng: random.Random) -> Answer:
+    return rng.random() < 0.5
+
+
+# the random bot's choice per decision kind, from the options and the generator alone
+RANDOM_CHOICE: dict[DecisionKind, Callable[[Sequence, random.Random], Answer]] = {
+    k: _uniform for k in DecisionKind}
+RANDOM_CHOICE.update({DecisionKind.PLAY: _pick, DecisionKind.PLAY_DRAWN: _pick_drawn, DecisionKind.UNO: _say_uno,
+                      DecisionKind.CATCH: _half, DecisionKind.JUMP_IN: _half, DecisionKind.CHALLENGE: _half})
+
+
 class RandomAgent(Agent):
     """Plays a uniformly random legal card (draws only when it has none); every other choice
     uniform too. Forgets to say UNO one time in ten and catches others half the time.
 
-    Its answers depend on the decision and the generator alone (:meth:`choose`), so the engine
-    does not build an observation for it."""
+    Its answers depend on the decision's kind and options and the generator alone
+    (:data:`RANDOM_CHOICE`), so the engine does not build an observation for it."""
 
     name = "random"
 
     def decide(self, d: Decision, o: Observation | None, rng: random.Random) -> Answer:
-        return self.choose(d, rng)
+        return RANDOM_CHOICE[d.kind](d.options, rng)
 
     def choose(self, d: Decision, rng: random.Random) -> Answer:
-        k = d.kind
-        opts = d.options
-        if k is DecisionKind.PLAY:
-            return opts[int(rng.random() * len(opts))]
-        if k is DecisionKind.PLAY_DRAWN:
-            return opts[0] if len(opts) == 1 else opts[int(rng.random() * len(opts))]
-        if k is DecisionKind.UNO:
-            return rng.random() >= 0.1
-        if k is DecisionKind.CATCH or k is DecisionKind.JUMP_IN or k is DecisionKind.CHALLENGE:
-            return rng.random() < 0.5
-        return opts[rng.randrange(len(opts))]
+        return RANDOM_CHOICE[d.kind](d.options, rng)
 
 
 class View(NamedTuple):

@@ -20,7 +20,7 @@ import random
 import threading
 
 from deckgen.rules import actions
-from deckgen.rules.agents import RandomAgent
+from deckgen.rules.agents import RANDOM_CHOICE, RandomAgent
 from deckgen.rules.decision import (
     Answer,
     Decision,
@@ -478,12 +478,12 @@ class Game(State):
         """Every question the rules put to a player goes through here: to the seat's bot, with
         its observation, or (a seat driven from outside) to whoever calls answer()."""
         self.decisions += 1
-        d = Decision(p, kind, tuple(options), passable, about, value, self.decisions)
         bot = self.agents[p]
+        if type(bot) is RandomAgent:            # its choice reads only the kind, the options and the generator
+            return RANDOM_CHOICE[kind](options, self.bot_rng)
+        d = Decision(p, kind, tuple(options), passable, about, value, self.decisions)
         if bot is None:
             return self._wait(d)
-        if type(bot) is RandomAgent:            # its choices read only the decision and the generator
-            return bot.choose(d, self.bot_rng)
         a = bot.decide(d, self.observation(p), self.bot_rng)
         if not d.legal(a):
             raise illegal(f"bot '{getattr(bot, 'name', type(bot).__name__)}' of player {p + 1} answered "
