@@ -530,13 +530,8 @@ class State:
 
     def op_color(self, color: int) -> None:
         self.color = color
-        if self.key != -1:                 # pile_key(), inlined
-            top = self.top
-            if top < 0:
-                self.key = 0
-            else:
-                k = self.t.mkey[top]
-                self.key = -1 if k < 0 else k + color + 1
+        if self.key != -1:
+            self.key = self.pile_key()
         if self.log is not None:
             self._ev(Color(color))
 
