@@ -485,7 +485,7 @@ class Game(State):
         d = Decision(p, kind, tuple(options), passable, about, value, self.decisions)
         if bot is None:
             return self._wait(d)
-        a = bot.decide(d, self.observation(p), self.bot_rng)
+        a = bot.decide(d, self._observe(p), self.bot_rng)
         if not d.legal(a):
             raise illegal(f"bot '{getattr(bot, 'name', type(bot).__name__)}' of player {p + 1} answered "
                           f"{a!r} to a {kind.value} decision", hint=_legal_hint(d))
@@ -493,6 +493,13 @@ class Game(State):
 
     def observation(self, p: int) -> Observation:
         """What player p sees now: their own hand and the table (never another hand)."""
+        drv = self._driver
+        if drv is not None and threading.current_thread() is not drv.thread:
+            with drv.calls:                     # never while the game's thread is playing
+                return self._observe(p)
+        return self._observe(p)
+
+    def _observe(self, p: int) -> Observation:
         pend = self.pend
         penalty = NO_PENALTY
         if self.penalty:
