@@ -530,8 +530,13 @@ class State:
 
     def op_color(self, color: int) -> None:
         self.color = color
-        if self.key != -1:
-            self.key = self.pile_key()
+        if self.key != -1:                 # pile_key(), inlined (a colour is named in most hands)
+            top = self.top
+            if top < 0:
+                self.key = 0
+            else:
+                k = self.t.mkey[top]
+                self.key = -1 if k < 0 else k + color + 1
         if self.log is not None:
             self._ev(Color(color))
 
