@@ -11,7 +11,7 @@ Modules:
   agents     RandomAgent, GreedyAgent (its VALUES: one valuation per primitive), AGENTS, make_agent()
   replay     replay(table, n, log) -> State: each event re-applies itself through the state's operations
   record     GameRecord and CAUSES: the counters one game leaves for the reports
-  match      play_match(): hands until the target score
+  match      Match (the hands of a match, dealt in turn), play_match(): hands until the target score
   simulate   simulate(deck, players, games, seed, agent) -> JSON-ready report; play_record(); to_text()
   checks     rules_check(): the engine's part of ``deckgen check``
   scenario   situation() and Scripted: exact table situations for tests and "what if"
