@@ -308,8 +308,8 @@ class Game(State):
             self.trace.append((self.turns, len(self.draw_pile), sizes))
 
     def turn(self) -> None:
-        """One turn of the current player: answer a waiting penalty, serve a lost turn, or play
-        (take_turn, inlined here: this is the engine's hottest path)."""
+        """One turn of the current player: answer a waiting penalty, serve a lost turn, or play a
+        card or draw (take_turn)."""
         p = self.cur
         self.turns += 1
         if not self.alive[p]:
@@ -320,12 +320,7 @@ class Game(State):
             self.op_owe(p, self.owed[p] - 1)
             self.op_turn(self.step(p))
         else:
-            moves = self.legal_moves(p)
-            move = self.ask(p, PLAY, moves, self.may_draw_instead) if moves else None
-            if move is not None:
-                self.play(p, move)
-            else:
-                self.no_play(p)
+            self.take_turn(p)
         if self.uno_open >= 0 and self.turns >= self.uno_closes:
             actions.close_uno_window(self)
 
