@@ -1,5 +1,7 @@
 """UNO Show 'em No Mercy: one test per rule of docs/rules.md, each setting up the exact situation."""
 
+import pytest
+
 from deckgen.rules.actions import stack_moves
 from deckgen.rules.engine import Game
 from deckgen.rules.scenario import Scripted, color, face, move, situation, table_for
@@ -44,11 +46,11 @@ def test_stacking_equal_or_higher_draw_card_any_colour():
     g = situation("no-mercy", [["red-draw-four", "red-1"], ["wild-draw-six", "blue-draw-two", "blue-1"],
                                ["green-1"]], top="red-5", draw=["yellow-1"] * 12, agents=agents)
     g.turn()
-    assert g.pending == 4 and g.next_to_act() == 1
+    assert g.penalty == 4 and g.next_to_act() == 1
     stack = {g.t.faces[m >> 1].id for m in stack_moves(g, 1)}
     assert stack == {"wild-draw-six"}              # the Draw Two is lower than 4: not allowed
     g.turn()
-    assert g.pending == 10 and g.next_to_act() == 2
+    assert g.penalty == 10 and g.next_to_act() == 2
 
 
 def test_first_player_who_does_not_stack_draws_the_whole_total_and_loses_turn():
@@ -58,7 +60,7 @@ def test_first_player_who_does_not_stack_draws_the_whole_total_and_loses_turn():
     g.turn()
     g.op_pending(g.pend._replace(total=g.pend.total + 3, cards=g.pend.cards + 1))                     # as if three more had been stacked: the total is drawn
     g.turn()
-    assert len(ids(g, 1)) == 2 + 5 and g.next_to_act() == 2 and g.pending == 0
+    assert len(ids(g, 1)) == 2 + 5 and g.next_to_act() == 2 and g.penalty == 0
 
 
 def test_colour_roulette_is_not_a_draw_card():
@@ -124,19 +126,36 @@ def test_wild_reverse_draw_four_reverses_then_next_in_new_direction_draws():
     g = situation("no-mercy", [["wild-reverse-draw-four", "red-1"], ["yellow-1"], ["green-1"]], top="red-5",
                   draw=["blue-1"] * 4, agents=agents)
     g.turn()
-    assert g.dir == -1 and g.next_to_act() == 2 and g.pending == 4
+    assert g.dir == -1 and g.next_to_act() == 2 and g.penalty == 4
     g.turn()
     assert len(g.hands[2]) == 5 and g.next_to_act() == 1
     assert g.color == color(g.t, "green")
 
 
+PLAYER_DRAWS = {"two_player_reverse_draw": "player"}
+
+
+def test_wild_reverse_draw_four_with_two_players_the_other_player_draws_and_loses_one_turn():
+    """docs/rules.md, section 6 (two_player_reverse_draw) and section 5: one card costs a player at
+    most one turn, so the reverse acting as a skip and the draw together cost the other player one."""
+    agents = [Scripted(plays=["wild-reverse-draw-four", "red-1"]), Scripted(stack=False)]
+    g = situation("no-mercy", [["wild-reverse-draw-four", "red-1", "red-2"], ["yellow-1"]], top="red-5",
+                  draw=["blue-1"] * 4, agents=agents)
+    g.turn()
+    assert g.pend.victim == 1 and g.penalty == 4 and g.owed == [0, 0] and g.next_to_act() == 1
+    g.turn()                                  # 1 draws the 4: that is the turn they lose
+    assert len(g.hands[1]) == 1 + 4 and g.owed == [0, 0] and g.next_to_act() == 0
+    g.turn()                                  # play came back to 0
+    assert ids(g, 0) == ["red-2"] and g.next_to_act() == 1
+
+
 def test_wild_reverse_draw_four_with_two_players_the_player_who_played_it_draws():
     agents = [Scripted(plays=["wild-reverse-draw-four"], stack=False), Scripted()]
     g = situation("no-mercy", [["wild-reverse-draw-four", "red-1"], ["yellow-1"]], top="red-5",
-                  draw=["blue-1"] * 4, agents=agents)
+                  draw=["blue-1"] * 4, agents=agents, options=PLAYER_DRAWS)
     g.turn()
     # the reverse acts as a skip: the other player owes a lost turn; the 4 wait for the player
-    assert g.owed[1] == 1 and g.pend.victim == 0 and g.pending == 4 and g.next_to_act() == 0
+    assert g.owed[1] == 1 and g.pend.victim == 0 and g.penalty == 4 and g.next_to_act() == 0
     g.turn()                                  # 1 loses the turn
     g.turn()                                  # 0 draws the 4
     assert len(g.hands[0]) == 5 and len(g.hands[1]) == 1 and g.next_to_act() == 1
@@ -145,11 +164,11 @@ def test_wild_reverse_draw_four_with_two_players_the_player_who_played_it_draws(
 def test_wild_reverse_draw_four_two_players_stack_sends_penalty_back():
     agents = [Scripted(plays=["wild-reverse-draw-four", "wild-draw-six"]), Scripted(stack=False)]
     g = situation("no-mercy", [["wild-reverse-draw-four", "wild-draw-six", "red-1"], ["yellow-1"]], top="red-5",
-                  draw=["blue-1"] * 10, agents=agents)
+                  draw=["blue-1"] * 10, agents=agents, options=PLAYER_DRAWS)
     g.turn()
     g.turn()                                  # 1 loses the turn (the reverse acts as a skip)
     g.turn()                                  # 0 stacks a Draw Six: the 10 go to 1
-    assert g.next_to_act() == 1 and g.pending == 10
+    assert g.next_to_act() == 1 and g.penalty == 10
     g.turn()
     assert len(g.hands[1]) == 11
 
@@ -159,7 +178,7 @@ def test_wild_draw_six_and_ten_the_player_names_the_colour():
     g = situation("no-mercy", [["wild-draw-ten", "red-1"], ["blue-1"]], top="red-5", draw=["green-1"] * 10,
                   agents=agents)
     g.turn()
-    assert g.color == color(g.t, "yellow") and g.pending == 10
+    assert g.color == color(g.t, "yellow") and g.penalty == 10
 
 
 def test_colour_roulette_next_player_names_colour_turns_until_it_and_loses_turn():
@@ -210,9 +229,9 @@ def test_seven_swap_offers_only_players_still_in():
     seen = []
 
     class Swapper(Scripted):
-        def choose_swap(self, g, p, players):
-            seen.append(list(players))
-            return players[-1]
+        def swap(self, d, o, rng):
+            seen.append(list(d.options))
+            return d.options[-1]
 
     g = situation("no-mercy", [["red-7", "red-1"], ["yellow-1"], ["green-1", "green-2"], ["blue-1"]], top="red-5",
                   agents=[Swapper(plays=["red-7"]), Scripted(), Scripted(), Scripted()])
@@ -260,16 +279,19 @@ def test_reverse_with_two_players_acts_as_skip():
     assert g.next_to_act() == 0
 
 
-def test_stacking_wild_reverse_draw_four_on_a_draw_two_with_two_players_sends_it_back():
+@pytest.mark.parametrize("option", ["opponent", "player"])
+def test_stacking_wild_reverse_draw_four_on_a_draw_two_with_two_players_sends_it_back(option):
+    """As a stacking answer it costs the other player one turn, not two (docs/rules.md, sections 5
+    and 6): answering the stack is that turn; the reverse acting as a skip adds none."""
     agents = [Scripted(plays=["red-draw-two"], stack=False), Scripted(plays=["wild-reverse-draw-four"])]
-    g = situation("no-mercy", [["red-draw-two", "red-1"], ["wild-reverse-draw-four", "blue-1"]], top="red-5",
-                  draw=["yellow-1"] * 6, agents=agents)
+    g = situation("no-mercy", [["red-draw-two", "red-1", "red-2"], ["wild-reverse-draw-four", "blue-1", "blue-2"]],
+                  top="red-5", draw=["yellow-1"] * 6, agents=agents, options={"two_player_reverse_draw": option})
     g.turn()
-    assert g.next_to_act() == 1 and g.pending == 2
+    assert g.next_to_act() == 1 and g.penalty == 2
     g.turn()                              # 1 stacks the Wild Reverse Draw Four: the total goes back to 0
-    assert g.next_to_act() == 0 and g.pending == 6
+    assert g.next_to_act() == 0 and g.penalty == 6 and g.owed == [0, 0]
     g.turn()
-    assert len(ids(g, 0)) == 1 + 6 and g.next_to_act() == 1 and g.pending == 0
+    assert len(ids(g, 0)) == 2 + 6 and g.next_to_act() == 1 and g.penalty == 0 and g.owed == [0, 0]
 
 
 def test_stacking_wild_reverse_draw_four_with_three_players_sends_the_stack_back():
@@ -278,7 +300,7 @@ def test_stacking_wild_reverse_draw_four_with_three_players_sends_the_stack_back
                   top="red-5", draw=["yellow-1"] * 6, agents=agents)
     g.turn()
     g.turn()
-    assert g.dir == -1 and g.next_to_act() == 0 and g.pending == 6
+    assert g.dir == -1 and g.next_to_act() == 0 and g.penalty == 6
     g.turn()
     assert len(ids(g, 0)) == 1 + 6 and g.next_to_act() == 2
 
@@ -287,7 +309,7 @@ def test_stacking_is_equal_or_higher_than_the_last_card_not_the_total():
     g = situation("no-mercy", [["red-draw-two", "red-1"], ["blue-draw-two", "blue-draw-four", "blue-1"], ["green-1"]],
                   top="red-5", agents=[Scripted(plays=["red-draw-two"]), Scripted(), Scripted()])
     g.turn()
-    g.pending = 8                        # a stack of several cards whose last card was a Draw Two
+    g.penalty = 8                        # a stack of several cards whose last card was a Draw Two
     assert {g.t.faces[m >> 1].id for m in stack_moves(g, 1)} == {"blue-draw-two", "blue-draw-four"}
 
 
@@ -297,7 +319,7 @@ def test_mercy_knockout_while_drawing_a_stack_stops_the_draw_and_play_goes_on():
                   agents=[Scripted(), Scripted(stack=False), Scripted()])
     g.op_pending(Pending(g.cur, 10, 10, cards=2))
     g.turn()
-    assert not g.alive[1] and g.knockouts == 1 and g.pending == 0
+    assert not g.alive[1] and g.knockouts == 1 and g.penalty == 0
     assert g.hands[1] == [] and g.next_to_act() == 2
     # five drawn (the 25th card knocks out); the other five stay on the draw pile, under the returned hand
     assert len(g.draw_pile) == 5 + 25
@@ -354,7 +376,7 @@ def test_draw_card_as_last_card_the_stack_is_drawn_before_scoring():
 
 def test_wild_reverse_draw_four_as_last_card_with_two_players_wins_and_nobody_draws():
     g = situation("no-mercy", [["wild-reverse-draw-four"], ["yellow-1"]], top="red-5", draw=["red-3"] * 4,
-                  agents=[Scripted(plays=["wild-reverse-draw-four"]), Scripted()])
+                  agents=[Scripted(plays=["wild-reverse-draw-four"]), Scripted()], options=PLAYER_DRAWS)
     g.turn()
     assert g.outcome == FINISHED and g.winner == 0 and ids(g, 1) == ["yellow-1"]
 
@@ -370,7 +392,7 @@ def test_a_stacked_penalty_drawn_from_dry_piles_takes_what_is_left():
                   agents=[Scripted(), Scripted(stack=False), Scripted()])
     g.op_pending(Pending(g.cur, 6, 6, cards=2))
     g.turn()
-    assert len(ids(g, 1)) == 4 and g.pending == 0 and g.next_to_act() == 2 and g.dry == 1
+    assert len(ids(g, 1)) == 4 and g.penalty == 0 and g.next_to_act() == 2 and g.dry == 1
 
 
 def test_start_card_may_be_a_seven_or_zero_without_effect():
@@ -392,7 +414,7 @@ def test_a_penalty_waiting_for_a_knocked_out_player_passes_to_the_next_player_st
     g.turn()
     assert g.next_to_act() == 2 and g.hands[1] == []
     g.turn()
-    assert len(g.hands[2]) == 3 and g.pending == 0
+    assert len(g.hands[2]) == 3 and g.penalty == 0
 
 
 def test_engine_never_loops_when_nobody_can_play_or_draw_the_hand_stalls():

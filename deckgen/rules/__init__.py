@@ -3,13 +3,15 @@
 Modules:
   table      compile_deck(deck) -> Table: cards as small ints, legality cache
   state      State, its typed events and the named operations that write it (and log the events)
-  engine     Game(table, n, seed, agents).run(): setup and the turn structure; play_game()
+  decision   Decision, DecisionKind, Observation, the Bot protocol, IllegalAnswer (docs/engine.md)
+  engine     Game(table, n, seed, agents).run(): setup and the turn structure; every question asked
+             through Game.ask; a seat with no bot is driven with pending(), observation(), answer()
   actions    PLAY: one handler per effect primitive (played, and as the start card); stacking,
              challenges, duels, the UNO call, jump-in, Mercy
   agents     RandomAgent, GreedyAgent (its VALUES: one valuation per primitive), AGENTS, make_agent()
   replay     replay(table, n, log) -> State: each event re-applies itself through the state's operations
   record     GameRecord and CAUSES: the counters one game leaves for the reports
-  match      play_match(): hands until the target score
+  match      Match (the hands of a match, dealt in turn), play_match(): hands until the target score
   simulate   simulate(deck, players, games, seed, agent) -> JSON-ready report; play_record(); to_text()
   checks     rules_check(): the engine's part of ``deckgen check``
   scenario   situation() and Scripted: exact table situations for tests and "what if"

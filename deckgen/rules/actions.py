@@ -6,8 +6,8 @@ played card's effects in list order (the composition rule of :mod:`deckgen.effec
 the one value turn order needs: who plays next.
 
 Every handler changes the game only through the state's named operations. Decisions (colour,
-target, challenge, stacking, duel answers, the UNO call) are asked of the player's agent and
-counted.
+target, challenge, stacking, duel answers, the UNO call) are asked through ``g.ask`` (a
+:class:`~deckgen.rules.decision.Decision` to the seat's bot or to whoever drives the seat).
 """
 
 from __future__ import annotations
@@ -16,12 +16,25 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from deckgen.effects import Effect
+from deckgen.rules.decision import BOTH, DecisionKind
 from deckgen.rules.record import CAUSES
 from deckgen.rules.state import CAPPED, FINISHED, NO_PENDING, Duel, Pending
 from deckgen.rules.table import NUM
 
 PENALTY, STACK, EVERYONE, CHALLENGE, UNO, ROULETTE, DUEL = (CAUSES.index(c) for c in (
     "penalty", "stack", "everyone", "challenge", "uno", "roulette", "duel"))
+ASK_CATCH = DecisionKind.CATCH
+ASK_CHALLENGE = DecisionKind.CHALLENGE
+ASK_COLOR = DecisionKind.COLOR
+ASK_DUEL = DecisionKind.DUEL
+ASK_JUMP_IN = DecisionKind.JUMP_IN
+ASK_ROULETTE_COLOR = DecisionKind.ROULETTE_COLOR
+ASK_STACK = DecisionKind.STACK
+ASK_STEAL = DecisionKind.STEAL
+ASK_SWAP = DecisionKind.SWAP
+ASK_TARGET = DecisionKind.TARGET
+ASK_UNO = DecisionKind.UNO
+# (the kinds as module constants: an Enum member looked up on its class costs a Python call)
 
 
 # ---------------------------------------------------------------- drawing, lost turns, the end
@@ -29,7 +42,7 @@ PENALTY, STACK, EVERYONE, CHALLENGE, UNO, ROULETTE, DUEL = (CAUSES.index(c) for 
 def draw_n(g, q: int, n: int, cause: int, kind: int = -1) -> int:
     """q draws n cards one by one (Mercy checked after each) for this cause (a CAUSES index;
     kind: the draw card's kind for a penalty); returns how many were drawn."""
-    mercy = g.mercy
+    mercy = g.mercy_limit
     hand = g.hands[q]
     got = 0
     if not mercy and g.op_draw_n(q, n, cause):
@@ -49,19 +62,13 @@ def draw_n(g, q: int, n: int, cause: int, kind: int = -1) -> int:
     return got
 
 
-def owe(g, q: int, k: int = 1) -> None:
-    """q owes k more lost turns (nothing for a player who is out)."""
-    if g.alive[q]:
-        g.op_owe(q, g.owed[q] + k)
-
-
 def knock_out(g, q: int) -> None:
     """Mercy: q is out, their hand goes under the draw pile; the last player standing wins. A
     penalty waiting for q passes to the next player still in."""
     if len(g.hands[q]) > g.max_hand:
         g.max_hand = len(g.hands[q])
     g.op_knockout(q)
-    if g.pending and g.pend.victim == q and g.n_alive > 1:
+    if g.penalty and g.pend.victim == q and g.n_alive > 1:
         g.op_pending(g.pend._replace(victim=g.step(q)))
     if g.n_alive == 1:
         win(g, g.alive.index(True))
@@ -69,7 +76,7 @@ def knock_out(g, q: int) -> None:
 
 def win(g, p: int) -> None:
     """p wins the hand: a waiting penalty is still drawn by its victim, then the hand is scored."""
-    if g.pending:
+    if g.penalty:
         pend = g.pend
         g.op_pending(NO_PENDING)
         if pend.victim != p and g.alive[pend.victim]:
@@ -95,13 +102,26 @@ def _draw_pending(g, q: int, pend: Pending) -> None:
 class Ctx:
     """What the effects of one card share while they apply."""
 
-    __slots__ = ("again", "guilty", "how", "move", "p", "reversed", "target")
+    __slots__ = ("again", "guilty", "how", "lost", "move", "owes", "p", "reversed", "target")
 
     def __init__(self, p: int, move: int, guilty: bool, how: str):
         self.p, self.move, self.guilty, self.how = p, move, guilty, how
         self.target: int | None = None
         self.again = False
         self.reversed = False
+        self.lost = 0           # seats this card has cost a turn (a bit each)
+        self.owes = 0           # ... of them, by an owed turn (not by a waiting penalty)
+
+
+def lose_turn(g, c, q: int) -> None:
+    """q loses a turn to this card: one card costs a player at most one turn through its skip,
+    reverse-as-skip, draw and roulette parts together (docs/rules.md, section 5)."""
+    bit = 1 << q
+    if c.lost & bit or not g.alive[q]:
+        return
+    c.lost |= bit
+    c.owes |= bit
+    g.op_owe(q, g.owed[q] + 1)
 
 
 def apply(g, p: int, move: int, guilty: bool, how: str) -> int | None:
@@ -118,7 +138,10 @@ def apply(g, p: int, move: int, guilty: bool, how: str) -> int | None:
 
 def _skip(g, c: Ctx, e: Effect) -> None:
     q = g.step(c.p)
-    if g.alive[q]:                              # owe(), inlined
+    bit = 1 << q                                # lose_turn(), inlined (a common card)
+    if not c.lost & bit and g.alive[q]:
+        c.lost |= bit
+        c.owes |= bit
         g.op_owe(q, g.owed[q] + 1)
 
 
@@ -130,12 +153,11 @@ def _reverse(g, c: Ctx, e: Effect) -> None:
     g.op_direction()
     c.reversed = True
     if g.n_alive == 2 and g.o.two_player_reverse == "skip":
-        owe(g, g.step(c.p))
+        lose_turn(g, c, g.step(c.p))
 
 
 def _target(g, c: Ctx, e: Effect) -> None:
-    g.decisions += 1
-    c.target = g.agents[c.p].choose_target(g, c.p, g.others(c.p))
+    c.target = g.ask(c.p, ASK_TARGET, g.others(c.p))
 
 
 def _draw(g, c: Ctx, e: Effect) -> None:
@@ -153,39 +175,47 @@ def _draw(g, c: Ctx, e: Effect) -> None:
     if victim == p and not g.hands[p]:
         return                                  # they went out with this card
     kind = t.mkind[move]
-    challengeable = t.restricted[move] and g.bluff
+    challengeable = t.restricted[move] and g.challenge
     if g.stacking != "off" and e.lose_turn and not targeted:
         pend = g.pend
-        first = not g.pending
+        first = not g.penalty
         total = pend.total + n
+        bit = 1 << victim
+        if c.owes & bit:                        # the card already cost them a turn: answering it is that turn
+            c.owes &= ~bit
+            g.op_owe(victim, g.owed[victim] - 1)
+        c.lost |= bit
         g.op_pending(Pending(victim, total, n, kind, pend.cards + 1,
                              (p, c.guilty) if challengeable and first else None))
         if total > g.max_stack:
             g.max_stack = total
         return
     if challengeable:
-        return challenge(g, victim, p, n, c.guilty, e.lose_turn, kind)
+        return challenge(g, c, victim, p, n, c.guilty, e.lose_turn, kind)
     draw_n(g, victim, n, PENALTY, kind)
-    if e.lose_turn and g.alive[victim]:         # owe(), inlined
-        g.op_owe(victim, g.owed[victim] + 1)
+    if e.lose_turn:
+        bit = 1 << victim                       # lose_turn(), inlined (a common card)
+        if not c.lost & bit and g.alive[victim]:
+            c.lost |= bit
+            c.owes |= bit
+            g.op_owe(victim, g.owed[victim] + 1)
 
 
-def challenge(g, victim: int, offender: int, n: int, guilty: bool, loses: bool, kind: int) -> None:
+def challenge(g, c: Ctx, victim: int, offender: int, n: int, guilty: bool, loses: bool, kind: int) -> None:
     """The victim of a 'challenge' card draws (and loses the turn), or challenges it: a guilty
     offender draws the penalty instead; otherwise the challenger draws it plus the challenge
     penalty and loses the turn."""
-    g.decisions += 1
-    if g.agents[victim].challenge(g, victim, offender):
+    if g.ask(victim, ASK_CHALLENGE, BOTH, about=offender):
         g.op_challenge(victim, offender, guilty)
         if guilty:
             draw_n(g, offender, n, CHALLENGE)
             return
         draw_n(g, victim, n + g.o.challenge_penalty, CHALLENGE)
-        owe(g, victim)
+        lose_turn(g, c, victim)
         return
     draw_n(g, victim, n, PENALTY, kind)
     if loses:
-        owe(g, victim)
+        lose_turn(g, c, victim)
 
 
 def respond_to_penalty(g, p: int) -> None:
@@ -195,8 +225,7 @@ def respond_to_penalty(g, p: int) -> None:
     if pend.challenge is not None:
         offender, guilty = pend.challenge
         g.op_pending(pend._replace(challenge=None))
-        g.decisions += 1
-        if g.agents[p].challenge(g, p, offender):
+        if g.ask(p, ASK_CHALLENGE, BOTH, about=offender):
             g.op_pending(NO_PENDING)
             g.op_challenge(p, offender, guilty)
             if guilty:
@@ -210,8 +239,7 @@ def respond_to_penalty(g, p: int) -> None:
             return
     moves = stack_moves(g, p)
     if moves:
-        g.decisions += 1
-        move = g.agents[p].stack(g, p, moves)
+        move = g.ask(p, ASK_STACK, moves, True)
         if move is not None:
             return g.play(p, move, "stack")
     g.op_pending(NO_PENDING)
@@ -225,7 +253,7 @@ def stack_moves(g, p: int) -> list[int]:
     t = g.t
     hand = dict.fromkeys(g.hands[p])
     cands = [f + f for f in hand]
-    if g.flex_rule and (g.power[p] or not g.power_rule):
+    if t.any_flex and (g.power[p] or not g.power_cards):
         cands += [f + f + 1 for f in hand if t.has_flex[f]]
     dv = t.draw_val
     if g.stacking == "same-kind":
@@ -247,8 +275,7 @@ def _choose_color(g, c: Ctx, e: Effect) -> None:
 def choose_color(g, p: int) -> None:
     if not g.t.colors:
         return
-    g.decisions += 1
-    g.op_color(g.agents[p].choose_color(g, p))
+    g.op_color(g.ask(p, ASK_COLOR, range(len(g.t.colors))))
 
 
 def _discard_color(g, c: Ctx, e: Effect) -> None:
@@ -264,8 +291,7 @@ def _swap_hands(g, c: Ctx, e: Effect) -> None:
     p = c.p
     if not g.hands[p] or g.n_alive < 2:
         return                                  # they went out with this card
-    g.decisions += 1
-    g.op_swap(p, g.agents[p].choose_swap(g, p, g.others(p)))
+    g.op_swap(p, g.ask(p, ASK_SWAP, g.others(p)))
 
 
 def _pass_hands(g, c: Ctx, e: Effect) -> None:
@@ -293,11 +319,10 @@ def _steal(g, c: Ctx, e: Effect) -> None:
     players = [q for q in g.others(p) if len(g.hands[q]) >= 2]
     if not players:
         return
-    g.decisions += 1
-    q = g.agents[p].choose_steal(g, p, players)
+    q = g.ask(p, ASK_STEAL, players)
     hand = g.hands[q]
     g.op_steal(p, q, hand[g.rng.randrange(len(hand))])
-    if g.mercy and len(g.hands[p]) >= g.mercy:
+    if g.mercy_limit and len(g.hands[p]) >= g.mercy_limit:
         knock_out(g, p)
     elif len(g.hands[p]) > g.max_hand:
         g.max_hand = len(g.hands[p])
@@ -306,15 +331,14 @@ def _steal(g, c: Ctx, e: Effect) -> None:
 def _roulette(g, c: Ctx, e: Effect) -> None:
     victim = g.step(c.p)
     roulette(g, victim)
-    owe(g, victim)
+    lose_turn(g, c, victim)
 
 
 def roulette(g, victim: int) -> None:
     """The victim names a colour and turns cards until one of it (and then owes a lost turn)."""
     t = g.t
-    g.decisions += 1
-    col = g.agents[victim].roulette_color(g, victim)
-    mercy = g.mercy
+    col = g.ask(victim, ASK_ROULETTE_COLOR, range(len(t.colors)))
+    mercy = g.mercy_limit
     while True:
         f = g.op_draw(victim, ROULETTE)
         if f is None:
@@ -336,7 +360,7 @@ def _flip_power(g, c: Ctx, e: Effect) -> None:
 
 def flip_power(g, p: int, green: bool) -> None:
     """Turn p's Power card to green or red; all red -> all green."""
-    if not g.power_rule:
+    if not g.power_cards:
         return
     g.op_power(p, green)
     _all_red_turn_green(g)
@@ -345,7 +369,7 @@ def flip_power(g, p: int, green: bool) -> None:
 def flip_over(g, players) -> None:
     """Turn these players' Power cards over at once (flip icon, Wild All Flip), then all red ->
     all green: the check comes after every card is turned, not between two of them."""
-    if not g.power_rule:
+    if not g.power_cards:
         return
     for q in players:
         g.op_power(q, not g.power[q])
@@ -390,8 +414,7 @@ def duel(g, first: int, value: int) -> None:
                 if g.outcome:
                     return
             else:
-                g.decisions += 1
-                a = g.agents[q].duel(g, q, opts, d.value)
+                a = g.ask(q, ASK_DUEL, opts, value=d.value)
                 f = a >> 1
                 if a & 1:                       # a counter-duel
                     g.op_play(q, f + f, "duel")
@@ -440,8 +463,7 @@ def uno_call(g, p: int) -> None:
     """p has one card left: p says UNO, or any other player may catch them (penalty draw). The
     players are asked in turn order from p; under uno_catch = "until-next-turn-ends" a missed
     call stays open to be caught until the end of the next turn."""
-    g.decisions += 1
-    said = g.agents[p].say_uno(g, p)
+    said = g.ask(p, ASK_UNO, BOTH)
     if g.log is not None:
         g.op_uno(p, said)                       # only logged: it changes nothing on the table
     if said:
@@ -453,8 +475,7 @@ def uno_call(g, p: int) -> None:
 def catch(g, p: int) -> bool:
     """Every other player in turn may catch p; the first who does makes p draw the penalty."""
     for q in g.others(p):
-        g.decisions += 1
-        if g.agents[q].catch_uno(g, q, p):
+        if g.ask(q, ASK_CATCH, BOTH, about=p):
             g.op_caught(q, p)
             draw_n(g, p, g.uno_penalty, UNO)
             return True
@@ -476,18 +497,16 @@ def jump_in(g, p: int) -> None:
     them. Each jump-in counts as a turn, so chains end at the turn cap."""
     t = g.t
     last = p
-    while g.outcome is None and not g.pending:
+    while g.outcome is None and not g.penalty:
         key = t.ident[g.discard[-1]]
         if key is None:
             return
         jumper = None
         for q in g.others(last):
             same = [f for f in g.hands[q] if t.ident[f] == key]
-            if same:
-                g.decisions += 1
-                if g.agents[q].jump_in(g, q, same[0] * 2):
-                    jumper = q, same[0]
-                    break
+            if same and g.ask(q, ASK_JUMP_IN, (same[0] * 2,)):
+                jumper = q, same[0]
+                break
         if jumper is None:
             return
         g.turns += 1
@@ -503,10 +522,11 @@ def jump_in(g, p: int) -> None:
 class StartCtx:
     """The start card acts on ``p``, the first player (the dealer after a reverse)."""
 
-    __slots__ = ("f", "p")
+    __slots__ = ("f", "lost", "owes", "p")
 
     def __init__(self, f: int, p: int):
         self.f, self.p = f, p
+        self.lost = self.owes = 0
 
 
 def start_effects(g, f: int, first: int) -> None:
@@ -525,13 +545,13 @@ def _start_reverse(g, c: StartCtx, e: Effect) -> None:
 
 
 def _start_skip(g, c: StartCtx, e: Effect) -> None:
-    owe(g, c.p)
+    lose_turn(g, c, c.p)
 
 
 def _start_draw(g, c: StartCtx, e: Effect) -> None:
     draw_n(g, c.p, e.n or 0, PENALTY, g.t.mkind[2 * c.f])
     if e.lose_turn:
-        owe(g, c.p)
+        lose_turn(g, c, c.p)
 
 
 def _start_everyone(g, c: StartCtx, e: Effect) -> None:
@@ -547,7 +567,7 @@ def _start_color(g, c: StartCtx, e: Effect) -> None:
 
 def _start_roulette(g, c: StartCtx, e: Effect) -> None:
     roulette(g, c.p)
-    owe(g, c.p)
+    lose_turn(g, c, c.p)
 
 
 def _start_flip(g, c: StartCtx, e: Effect) -> None:
