@@ -2,12 +2,16 @@
 ``os.replace``, with the ordinary permissions the umask gives (not mkstemp's 0600).
 
 An interrupted or failed write leaves the previous file untouched and no temp file behind.
+The data reaches the disk (``fsync``) before the rename, so a crash never leaves a file of the
+right name with the wrong bytes. Only a regular file is ever replaced: a path that names a
+symlink, a FIFO, a device or a folder is refused (``-o /dev/full`` as root replaced the device).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -24,8 +28,38 @@ def _write_chunks(fh, data: bytes) -> None:
         fh.write(view[start:start + CHUNK])
 
 
+def _kind(mode: int) -> str | None:
+    """What a path is when it is something deckgen will not replace, else None."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def check_replaceable(path: Path) -> None:
+    """DeckgenError unless ``path`` is missing or a regular file (what an output may replace)."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return
+    except (OSError, ValueError):
+        return                              # the write itself reports it
+    kind = _kind(st.st_mode)
+    if kind is not None:
+        raise DeckgenError(error("output", str(path), f"is {kind}; deckgen replaces only regular files",
+                                 hint="choose another file name with -o"))
+
+
 def write_bytes(path: Path, data: bytes) -> Path:
     path = Path(path)
+    check_replaceable(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -35,6 +69,8 @@ def write_bytes(path: Path, data: bytes) -> Path:
     try:
         with os.fdopen(fd, "wb") as fh:
             _write_chunks(fh, data)
+            fh.flush()
+            os.fsync(fh.fileno())
         os.chmod(tmp, 0o666 & ~_UMASK)
         os.replace(tmp, path)
     except BaseException as exc:
@@ -52,4 +88,10 @@ def write_text(path: Path, text: str) -> Path:
 
 def copy_file(src: Path, dst: Path) -> Path:
     """Copy a file atomically (a cached face into an output folder, say)."""
-    return write_bytes(dst, Path(src).read_bytes())
+    from deckgen import safefile
+
+    try:
+        data = safefile.read_bytes(src, safefile.MAX_FILE * 4)
+    except OSError as exc:
+        raise DeckgenError(error("output", str(src), f"cannot read: {exc.strerror}")) from None
+    return write_bytes(dst, data)
