@@ -98,7 +98,7 @@ def digest(*parts: str | bytes) -> str:
     """A cache key: SHA-256 over the parts, each length-prefixed so no two part lists collide."""
     h = hashlib.sha256()
     for part in parts:
-        data = part.encode("utf-8") if isinstance(part, str) else part
+        data = part.encode("utf-8", "surrogateescape") if isinstance(part, str) else part   # a non-UTF-8 file name
         h.update(len(data).to_bytes(8, "big"))
         h.update(data)
     return h.hexdigest()

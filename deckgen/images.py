@@ -85,12 +85,14 @@ class ImageProblem(Exception):
 
 def resolve_inside(value: str, base: Path) -> Path:
     """The file a manifest path names, which must stay inside ``base`` (symlinks followed)."""
+    if "\0" in value:
+        raise ImageProblem("the path has a NUL byte", hint="write the file's name as it is on disk")
     raw = Path(value).expanduser()
     full = raw if raw.is_absolute() else base / raw
     try:
         resolved = full.resolve(strict=False)
         root = base.resolve(strict=False)
-    except (OSError, RuntimeError) as exc:     # a symlink loop
+    except (OSError, RuntimeError, ValueError) as exc:     # a symlink loop
         raise ImageProblem(f"cannot follow the path '{value}': {exc}") from None
     if resolved != root and root not in resolved.parents:
         how = "is a symlink that leads" if full.is_symlink() or _through_symlink(full, base) else "is"
