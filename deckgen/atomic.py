@@ -13,6 +13,7 @@ import contextlib
 import os
 import stat
 import tempfile
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from deckgen.errors import DeckgenError, error
@@ -95,3 +96,40 @@ def copy_file(src: Path, dst: Path) -> Path:
     except OSError as exc:
         raise DeckgenError(error("output", str(src), f"cannot read: {exc.strerror}")) from None
     return write_bytes(dst, data)
+
+
+LOCK_NAME = ".deckgen-build.lock"
+
+
+@contextlib.contextmanager
+def output_lock(folders: Iterable[Path]) -> Iterator[None]:
+    """Hold an exclusive lock on each output folder while a build writes into it: a second build
+    into the same folder stops at once with a clear message (two builds at once could mix their
+    files). The lock is the OS's (``flock``), so it goes with the process however it ends."""
+    try:
+        import fcntl
+    except ImportError:              # Windows: no lock (the writes stay atomic)
+        yield
+        return
+    held: list[int] = []
+    try:
+        for folder in folders:
+            folder = Path(folder)
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                check_replaceable(folder / LOCK_NAME)
+                fd = os.open(folder / LOCK_NAME, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666 & ~_UMASK)
+            except OSError as exc:
+                raise DeckgenError(error("output", str(folder), f"cannot write here: {exc.strerror}",
+                                         hint="choose another folder with -o")) from None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                raise DeckgenError(error("output", str(folder), "another deckgen build is writing into this folder",
+                                         hint="wait for it to finish, or build into another folder with -o")) from None
+            held.append(fd)
+        yield
+    finally:
+        for fd in held:
+            os.close(fd)
