@@ -30,6 +30,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import string
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -149,13 +150,13 @@ def _covers_spanish(path: str, mtime: int) -> bool:
     """Pillow can load the font and it draws every Spanish letter (none is the missing glyph)."""
     try:
         font = ImageFont.truetype(str(path), 40)
-    except OSError:
+        notdef = font.getmask("\uffff").getbbox()
+        for ch in SPANISH:
+            box = font.getmask(ch).getbbox()
+            if box is None or box == notdef:
+                return False
+    except Exception:         # a damaged font: FreeType raises OSError ("too many hints"), ValueError ...
         return False
-    notdef = font.getmask("\uffff").getbbox()
-    for ch in SPANISH:
-        box = font.getmask(ch).getbbox()
-        if box is None or box == notdef:
-            return False
     return True
 
 
@@ -190,7 +191,7 @@ def _opens(path: str, pdf: bool) -> None:
     """Open a font the way a build does: Pillow draws the Spanish letters; for a PDF role ReportLab
     reads it and makes the subset a PDF embeds. Raises what either library raises."""
     font = ImageFont.truetype(path, 40)
-    for ch in "Aa0" + SPANISH:
+    for ch in string.printable.strip() + SPANISH + "\uffff":
         font.getmask(ch)
     if pdf:
         from reportlab.pdfbase.ttfonts import TTFont
