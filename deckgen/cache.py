@@ -18,8 +18,8 @@ Nothing read from the cache is trusted blindly (``docs/security.md``):
 
 - every entry has its content's SHA-256 beside it (``<entry>.sha256``, written after the entry,
   both with ``fsync`` before the rename); an entry whose bytes do not match, or that has no
-  checksum, is not used: it is removed and made again, with a one-line notice on the
-  ``deckgen.cache`` logger (stderr) when it was damaged;
+  checksum, is not used: it is made again (a damaged one is removed first, with a one-line
+  notice on the ``deckgen.cache`` logger, stderr);
 - the cache folder is made private (0700); entries owned by another user, or in a folder that
   other users may write, are not used;
 - a cache that cannot be read or written is skipped with one warning: the build goes on.
@@ -157,9 +157,8 @@ def read_entry(path: Path) -> bytes | None:
     try:
         data = safefile.read_bytes(path, MAX_ENTRY)
         expected = safefile.read_bytes(sum_path(path), 200).decode("ascii", "replace").strip()
-    except FileNotFoundError:
-        _discard(path, None)                 # no checksum (an older deckgen, or a write cut short)
-        return None
+    except FileNotFoundError:               # no checksum: an older deckgen, a write cut short, or one
+        return None                          # still under way (another job's); it is made again
     except OSError as exc:
         _warn_once(f"read:{path.parent}", f"cannot read the cache ({exc.strerror}): going on without it")
         return None
@@ -174,9 +173,7 @@ def verified(path: Path) -> bool:
     try:
         st = os.stat(path)
         sst = os.stat(sum_path(path))
-    except (OSError, ValueError):
-        if os.path.lexists(path):
-            _discard(path, None)
+    except (OSError, ValueError):       # missing, or its checksum not written yet: drawn again (atomically)
         return False
     return _verified(str(path), st.st_mtime_ns, st.st_size, st.st_ino, sst.st_mtime_ns)
 

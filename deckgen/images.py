@@ -348,6 +348,9 @@ def _svg_check(data: bytes, shown: str, level: int) -> tuple[tuple[int, int], in
                            f"{MAX_PIXELS // 1_000_000}", hint="scale the embedded pictures down")
     size = _svg_size(root["attrs"])
     if level == 0:
+        import resvg_py  # noqa: F401  (imported here, before the fork, never inside the child)
+
+        Image.preinit()
         problem = probe.probe(_probe_svg, data, size)   # resvg's own parse and a small drawing, in a child
         if problem:
             raise ImageProblem(f"{shown} cannot be rendered: {problem}", hint="export the image again")

@@ -155,6 +155,9 @@ class LocalServer(ThreadingHTTPServer):
     def process_request(self, request: Any, client_address: Any) -> None:
         if not self._slots.acquire(blocking=False):
             with contextlib.suppress(OSError):
+                request.settimeout(0.05)
+                request.recv(65536)          # what the client sent already, so closing sends no reset
+            with contextlib.suppress(OSError):
                 request.settimeout(1.0)
                 request.sendall(_BUSY)
             self.shutdown_request(request)

@@ -180,3 +180,56 @@ def test_a_symlink_to_the_secret_is_never_read(tmp_path):
     result = run(deck, "check", str(deck.manifest), "--no-sim")
     assert_refused(result, "outside the manifest's folder", codes=(1,))
     assert MARKER not in result.text
+
+
+MANY = '''
+[deck]
+id = "many"
+name = "Many"
+language = "en"
+players = { min = 2, max = 4 }
+hand_size = 5
+palette = "classic"
+back_image = "p6.png"
+logo = "p7.png"
+
+[rules]
+preset = "classic"
+options = { challenge = false }
+
+[scoring]
+target = 100
+[scoring.points]
+number = "face"
+skip = 20
+wild = 50
+''' + "".join(f'''
+[[cards]]
+kind = "number"
+colors = "all"
+values = {values}
+count = 1
+art = "p{i}.png"
+''' for i, values in enumerate([[0, 1], [2, 3], [4, 5], [6, 7, 8, 9]])) + '''
+[[cards]]
+kind = "skip"
+colors = "all"
+count = 1
+art = "p4.png"
+
+[[cards]]
+kind = "wild"
+count = 4
+art = "p5.png"
+'''
+
+
+def test_many_large_pictures_stay_within_the_deck_budget_and_the_memory_limit(tmp_path):
+    deck = make_deck(tmp_path)
+    deck.manifest.write_text(MANY, encoding="utf-8")
+    for i in range(8):                                       # 36 megapixels each, 288 in all: over 250
+        Image.new("RGB", (6000, 6000), (30 * i, 255 - 30 * i, 90)).save(deck.folder / f"p{i}.png", compress_level=1)
+    start = time.monotonic()
+    result = run(deck, "check", str(deck.manifest), "--no-sim")          # under the 2 GB address-space limit
+    assert_refused(result, "megapixels in all, over the limit of 250", codes=(1,))
+    assert time.monotonic() - start < 120

@@ -116,7 +116,8 @@ def test_a_declared_image_may_be_shown(tmp_path):
 
 
 @pytest.mark.parametrize("tag", ['<onDraw name="drawString" label="x"/>', '<index item="x"/>',
-                                 '<a href="file:///etc/passwd">x</a>', '<seq id="x"/>'])
+                                 '<a href="file:///etc/passwd">x</a>', '<seq id="x"/>', '<font size="1e308">x</font>',
+                                 '<img src="x.png" width="99999" height="1"/>'])
 def test_tags_that_call_code_or_name_files_are_refused(tmp_path, tag):
     deck = _with_template(tmp_path, f"Text {tag} more.")
     found = _findings(deck)

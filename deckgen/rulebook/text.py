@@ -71,6 +71,18 @@ INLINE_TAGS = frozenset({"b", "i", "u", "strike", "strong", "em", "font", "span"
                          "greek", "unichar", "a", "img"})
 
 
+_SIZES = frozenset({"size", "fontsize", "leading", "width", "height", "rise", "valign"})
+MAX_MARKUP_SIZE = 1000.0        # points: a font size or picture side in inline markup
+
+
+def _small(value: str) -> bool:
+    m = re.match(r"^\s*[-+]?(\d+(?:\.\d*)?|\.\d+)(e[-+]?\d+)?", value, re.IGNORECASE)
+    if not m:
+        return True                    # not a number: ReportLab's own check (markup_problems) says so
+    number = float(m.group(1) + (m.group(2) or ""))
+    return number <= MAX_MARKUP_SIZE   # also inf; NaN cannot be written this way
+
+
 def markup_refs(text: str, deck: Deck) -> list[Finding]:
     """Tags in the rulebook's text that could read a file or run a drawing callback."""
     from deckgen.inputs import declared_images
@@ -91,6 +103,10 @@ def markup_refs(text: str, deck: Deck) -> list[Finding]:
                 problem = f"<img src=\"{src[:80]}\"> names no image the manifest declares"
         elif tag == "a" and "href" in attrs and not re.match(r"(?i)^(https?:|mailto:|#)", attrs["href"]):
             problem = f"<a href=\"{attrs['href'][:80]}\"> is not a web, mail or #anchor link"
+        else:
+            big = next((k for k, v in attrs.items() if k in _SIZES and not _small(v)), None)
+            if big:
+                problem = f"<{m.group(2)} {big}=\"{attrs[big][:20]}\"> is too large (at most {MAX_MARKUP_SIZE:g})"
         if problem and not any(f.message == problem for f in out):
             out.append(error("template-markup", "rulebook", problem,
                              hint="inline markup may style text (<b>, <i>, <font>, <br/>) and show the deck's "
