@@ -57,22 +57,28 @@ def deck_files(deck: Deck) -> list[Path]:
     to name a file (``back_text = "/dev/zero"``) is text, and is never opened."""
     base = deck.source.parent if deck.source else Path.cwd()
     found: dict[Path, None] = {}
-    named: list[str | Path] = []
+    named: list[tuple[str | Path, bool]] = []      # (path, must lie inside the deck folder)
     if deck.source:
         found[Path(deck.source).resolve()] = None
     if deck.palette.source:
-        named.append(deck.palette.source)
-    named += [ref.path for ref in _image_refs(deck, set())]
+        named.append((deck.palette.source, False))  # checked when read: the deck's own, or a named one
+    named += [(ref.path, True) for ref in _image_refs(deck, set())]
     if deck.fonts:
-        named.append(deck.fonts)
+        named.append((deck.fonts, True))
     if deck.template_dir:
-        named.append(deck.template_dir)
-    for text in dict.fromkeys(named):
+        named.append((deck.template_dir, True))     # not checked yet: templates = "/etc" is never hashed
+    try:
+        root = base.resolve()
+    except (OSError, RuntimeError):
+        root = base.absolute()
+    for text, inside in dict.fromkeys(named):
         try:
             path = (base / text).resolve()
             if not path.exists():
                 continue
         except (OSError, ValueError, RuntimeError):
+            continue
+        if inside and not (path == root or root in path.parents):
             continue
         if path not in found and not _is_ancestor(path, base):
             found[path] = None

@@ -292,3 +292,17 @@ def test_a_folder_name_with_an_escape_is_shown_escaped(tmp_path):
     result = run(deck, "check", str(deck.manifest), "--no-sim")
     assert result.code == 1 and "\x1b" not in result.text and "\\x1b]0;pwned" in result.text
     assert_no_marker_in(deck.home)
+
+
+def test_a_template_folder_outside_the_deck_is_never_hashed(tmp_path):
+    from deckgen import inputs, manifest
+
+    deck_dir = make_deck(tmp_path, 'templates = "../elsewhere"')
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "secret.j2").write_text("x", encoding="utf-8")
+    deck = manifest.load_deck(deck_dir.manifest)
+    assert all(tmp_path / "elsewhere" not in [p, *p.parents] for p in inputs.deck_files(deck))
+    for i, value in enumerate(("/etc", "/")):
+        other = make_deck(tmp_path / f"t{i}", f'templates = "{value}"')
+        loaded = manifest.load_deck(other.manifest)
+        assert inputs.deck_files(loaded) == [other.manifest.resolve(), Path(loaded.palette.source).resolve()]
