@@ -2,13 +2,18 @@
 ``os.replace``, with the ordinary permissions the umask gives (not mkstemp's 0600).
 
 An interrupted or failed write leaves the previous file untouched and no temp file behind.
+The data reaches the disk (``fsync``) before the rename, so a crash never leaves a file of the
+right name with the wrong bytes. Only a regular file is ever replaced: a path that names a
+symlink, a FIFO, a device or a folder is refused (``-o /dev/full`` as root replaced the device).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from deckgen.errors import DeckgenError, error
@@ -24,8 +29,38 @@ def _write_chunks(fh, data: bytes) -> None:
         fh.write(view[start:start + CHUNK])
 
 
+def _kind(mode: int) -> str | None:
+    """What a path is when it is something deckgen will not replace, else None."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def check_replaceable(path: Path) -> None:
+    """DeckgenError unless ``path`` is missing or a regular file (what an output may replace)."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return
+    except (OSError, ValueError):
+        return                              # the write itself reports it
+    kind = _kind(st.st_mode)
+    if kind is not None:
+        raise DeckgenError(error("output", str(path), f"is {kind}; deckgen replaces only regular files",
+                                 hint="choose another file name with -o"))
+
+
 def write_bytes(path: Path, data: bytes) -> Path:
     path = Path(path)
+    check_replaceable(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -35,6 +70,8 @@ def write_bytes(path: Path, data: bytes) -> Path:
     try:
         with os.fdopen(fd, "wb") as fh:
             _write_chunks(fh, data)
+            fh.flush()
+            os.fsync(fh.fileno())
         os.chmod(tmp, 0o666 & ~_UMASK)
         os.replace(tmp, path)
     except BaseException as exc:
@@ -52,4 +89,47 @@ def write_text(path: Path, text: str) -> Path:
 
 def copy_file(src: Path, dst: Path) -> Path:
     """Copy a file atomically (a cached face into an output folder, say)."""
-    return write_bytes(dst, Path(src).read_bytes())
+    from deckgen import safefile
+
+    try:
+        data = safefile.read_bytes(src, safefile.MAX_FILE * 4)
+    except OSError as exc:
+        raise DeckgenError(error("output", str(src), f"cannot read: {exc.strerror}")) from None
+    return write_bytes(dst, data)
+
+
+LOCK_NAME = ".deckgen-build.lock"
+
+
+@contextlib.contextmanager
+def output_lock(folders: Iterable[Path]) -> Iterator[None]:
+    """Hold an exclusive lock on each output folder while a build writes into it: a second build
+    into the same folder stops at once with a clear message (two builds at once could mix their
+    files). The lock is the OS's (``flock``), so it goes with the process however it ends."""
+    try:
+        import fcntl
+    except ImportError:              # Windows: no lock (the writes stay atomic)
+        yield
+        return
+    held: list[int] = []
+    try:
+        for folder in folders:
+            folder = Path(folder)
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                check_replaceable(folder / LOCK_NAME)
+                fd = os.open(folder / LOCK_NAME, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666 & ~_UMASK)
+            except OSError as exc:
+                raise DeckgenError(error("output", str(folder), f"cannot write here: {exc.strerror}",
+                                         hint="choose another folder with -o")) from None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                raise DeckgenError(error("output", str(folder), "another deckgen build is writing into this folder",
+                                         hint="wait for it to finish, or build into another folder with -o")) from None
+            held.append(fd)
+        yield
+    finally:
+        for fd in held:
+            os.close(fd)

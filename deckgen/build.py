@@ -227,6 +227,15 @@ class _Deck:
 
 def build_decks(requests: list[tuple[str | Path, BuildOptions]], progress: Progress | None = None,
                 jobs: int | None = None) -> list[BuildResult | DeckgenError]:
+    """:func:`_build_decks` holding the output folders' locks (a second build into one stops at once)."""
+    from deckgen.atomic import output_lock
+
+    with output_lock(sorted({Path(o.out_dir) for _, o in requests})):
+        return _build_decks(requests, progress, jobs)
+
+
+def _build_decks(requests: list[tuple[str | Path, BuildOptions]], progress: Progress | None = None,
+                 jobs: int | None = None) -> list[BuildResult | DeckgenError]:
     """Build several decks at once: each deck's result, or the error that stopped it, in order.
 
     Every deck is read first; its faces start drawing on the workers while this process runs the

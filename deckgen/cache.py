@@ -13,19 +13,34 @@ The cache is capped: after a run that added entries, the least recently used one
 modification time, refreshed on every hit) are removed until the cache is at most
 ``$DECKGEN_CACHE_MAX_SIZE`` (default :data:`DEFAULT_MAX_SIZE`). ``deckgen cache`` shows, clears
 and prunes it by hand.
+
+Nothing read from the cache is trusted blindly (``docs/security.md``):
+
+- every entry has its content's SHA-256 beside it (``<entry>.sha256``, written after the entry,
+  both with ``fsync`` before the rename); an entry whose bytes do not match, or that has no
+  checksum, is not used: it is made again (a damaged one is removed first, with a one-line
+  notice on the ``deckgen.cache`` logger, stderr);
+- the cache folder is made private (0700); entries owned by another user, or in a folder that
+  other users may write, are not used;
+- a cache that cannot be read or written is skipped with one warning: the build goes on.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
+import logging
 import os
 import re
 import shutil
+import stat
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from deckgen import safefile
 from deckgen.errors import DeckgenError, error
 
 SECTIONS = ("faces", "documents")
@@ -35,6 +50,11 @@ ENV_MAX = "DECKGEN_CACHE_MAX_SIZE"
 
 _STARTED = time.time() - 2.0        # entries used since the process started are never pruned automatically
 _added = 0                          # entries written since the last automatic prune
+
+SUM = ".sha256"                     # the checksum file beside each entry
+MAX_ENTRY = 512 * 1024 * 1024       # bytes of one entry (a rulebook PDF with card pictures is far less)
+log = logging.getLogger("deckgen.cache")
+_warned: set[str] = set()
 
 _UNITS = {"": 1_000_000, "b": 1, "k": 1000, "kb": 1000, "kib": 1024, "m": 1_000_000, "mb": 1_000_000,
           "mib": 1024 ** 2, "g": 1_000_000_000, "gb": 1_000_000_000, "gib": 1024 ** 3}
@@ -78,7 +98,7 @@ def digest(*parts: str | bytes) -> str:
     """A cache key: SHA-256 over the parts, each length-prefixed so no two part lists collide."""
     h = hashlib.sha256()
     for part in parts:
-        data = part.encode("utf-8") if isinstance(part, str) else part
+        data = part.encode("utf-8", "surrogateescape") if isinstance(part, str) else part   # a non-UTF-8 file name
         h.update(len(data).to_bytes(8, "big"))
         h.update(data)
     return h.hexdigest()
@@ -94,24 +114,148 @@ def touch(path: Path) -> None:
         os.utime(path)
 
 
-def get_bytes(section: str, key: str, ext: str, cache_dir: Path | None = None) -> bytes | None:
-    """A cached entry's bytes, or None when it is not there (or cannot be read)."""
-    path = entry_path(cache_root(cache_dir), section, key, ext)
+def sum_path(path: Path) -> Path:
+    return path.with_name(path.name + SUM)
+
+
+def _warn_once(what: str, message: str) -> None:
+    if what not in _warned:
+        _warned.add(what)
+        log.warning("deckgen: %s", message)
+
+
+def trusted_folder(root: Path) -> bool:
+    """The cache folder is this user's own and no one else may write in it (POSIX)."""
+    if not hasattr(os, "getuid"):
+        return True
     try:
-        data = path.read_bytes()
+        st = os.stat(root)
     except OSError:
+        return True                         # not made yet: it is made private
+    if st.st_uid != os.getuid() or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        _warn_once(f"untrusted:{root}", f"the cache folder {root} belongs to another user or others may write in it: "
+                   "the cache is not used (set DECKGEN_CACHE to a folder of your own)")
+        return False
+    return True
+
+
+def make_root(root: Path) -> None:
+    """Create the cache folder, private to this user (0700)."""
+    root.mkdir(parents=True, exist_ok=True, mode=0o700)
+
+
+def read_entry(path: Path) -> bytes | None:
+    """An entry's bytes when its checksum matches and it is this user's, else None (a damaged
+    entry is removed, with a notice)."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
         return None
-    touch(path)
+    if hasattr(os, "getuid") and st.st_uid != os.getuid():
+        _warn_once(f"owner:{path}", f"cache entry {path} belongs to another user: not used")
+        return None
+    try:
+        data = safefile.read_bytes(path, MAX_ENTRY)
+        expected = safefile.read_bytes(sum_path(path), 200).decode("ascii", "replace").strip()
+    except FileNotFoundError:               # no checksum: an older deckgen, a write cut short, or one
+        return None                          # still under way (another job's); it is made again
+    except OSError as exc:
+        _warn_once(f"read:{path.parent}", f"cannot read the cache ({exc.strerror}): going on without it")
+        return None
+    if hashlib.sha256(data).hexdigest() != expected:
+        _discard(path, "damaged")
+        return None
+    return data
+
+
+def verified(path: Path) -> bool:
+    """Whether a cache entry file can be used as it is (checksum, owner); a bad one is removed."""
+    try:
+        st = os.stat(path)
+        sst = os.stat(sum_path(path))
+    except (OSError, ValueError):       # missing, or its checksum not written yet: drawn again (atomically)
+        return False
+    return _verified(str(path), st.st_mtime_ns, st.st_size, st.st_ino, sst.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=8192)
+def _verified(path: str, mtime: int, size: int, ino: int, sum_mtime: int) -> bool:
+    return read_entry(Path(path)) is not None
+
+
+def _discard(path: Path, why: str | None) -> None:
+    if why:
+        log.warning("deckgen: cache entry %s was %s: made again", path.name, why)
+    for p in (path, sum_path(path)):
+        with contextlib.suppress(OSError):
+            p.unlink()
+
+
+def usable(folder: Path) -> bool:
+    """Whether a cache section folder can be used: the cache is trusted and the folder can be made
+    and written. False after one warning: the caller goes on without the cache."""
+    root = folder.parent
+    if not trusted_folder(root):
+        return False
+    try:
+        make_root(root)
+        folder.mkdir(exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".probe-"):
+            pass
+    except OSError as exc:
+        _warn_once(f"write:{root}", f"cannot write to the cache at {root} ({exc.strerror}): going on without it "
+                   f"(set {ENV_DIR} to a writable folder, or use --no-cache)")
+        return False
+    return True
+
+
+def write_sum(path: Path, data: bytes) -> None:
+    """Write an entry's checksum (after the entry itself); raises DeckgenError like atomic.write_bytes."""
+    from deckgen.atomic import write_bytes
+
+    write_bytes(sum_path(path), hashlib.sha256(data).hexdigest().encode("ascii") + b"\n")
+
+
+def write_entry(path: Path, data: bytes) -> bool:
+    """Store an entry and then its checksum, each atomically; False (and one warning) when the
+    cache cannot be written: the caller goes on without it."""
+    from deckgen.atomic import write_bytes
+
+    try:
+        write_bytes(path, data)
+        write_sum(path, data)
+    except DeckgenError as exc:
+        with contextlib.suppress(OSError):
+            path.unlink()
+        _warn_once(f"write:{path.parent.parent}", f"cannot write to the cache: {exc.findings[0].message}; "
+                   "going on without it")
+        return False
+    return True
+
+
+def get_bytes(section: str, key: str, ext: str, cache_dir: Path | None = None) -> bytes | None:
+    """A cached entry's bytes, or None when it is not there, is damaged or cannot be read."""
+    root = cache_root(cache_dir)
+    if not trusted_folder(root):
+        return None
+    path = entry_path(root, section, key, ext)
+    data = read_entry(path)
+    if data is not None:
+        touch(path)
     return data
 
 
 def put_bytes(section: str, key: str, ext: str, data: bytes, cache_dir: Path | None = None) -> bool:
-    """Store an entry atomically; False when the cache cannot be written (the caller goes on)."""
-    from deckgen.atomic import write_bytes
-
+    """Store an entry atomically with its checksum; False when the cache cannot be written (the caller goes on)."""
+    root = cache_root(cache_dir)
+    if not trusted_folder(root):
+        return False
     try:
-        write_bytes(entry_path(cache_root(cache_dir), section, key, ext), data)
-    except DeckgenError:
+        make_root(root)
+    except OSError as exc:
+        _warn_once(f"write:{root}", f"cannot create the cache at {root} ({exc.strerror}): going on without it")
+        return False
+    if not write_entry(entry_path(root, section, key, ext), data):
         return False
     note_added()
     return True
@@ -145,6 +289,8 @@ def _entries(root: Path) -> list[tuple[float, int, Path, str]]:
             continue
         for dirpath, _dirs, files in os.walk(base):
             for name in files:
+                if name.endswith(SUM):           # a checksum goes with its entry
+                    continue
                 path = Path(dirpath) / name
                 try:
                     st = path.stat()
@@ -210,6 +356,8 @@ def prune(max_bytes: int, cache_dir: Path | None = None, *, strict: bool = True,
             if strict:
                 raise _unwritable(root, exc) from None
             continue
+        with contextlib.suppress(OSError):
+            sum_path(path).unlink()
         total -= size
         removed += 1
         freed += size

@@ -8,6 +8,7 @@ line its key path is on.
 from __future__ import annotations
 
 import dataclasses
+import errno
 import functools
 import re
 import sys
@@ -15,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from deckgen import safefile
 from deckgen.errors import Collector, DeckgenError, Finding, did_you_mean, error
 
 if sys.version_info >= (3, 11):
@@ -31,12 +33,17 @@ def read_text(path: Path) -> str:
     DeckgenError (exit 2) naming the file."""
     shown = str(path)
     try:
-        raw = path.read_bytes()
+        raw = safefile.read_bytes(path, safefile.MAX_TEXT)    # a regular file only (no FIFO, no device), capped
     except FileNotFoundError:
         raise DeckgenError(error("file", "", "no such file", file=shown)) from None
     except IsADirectoryError:
         raise DeckgenError(error("file", "", "is a folder, not a TOML file", file=shown)) from None
-    except OSError as exc:
+    except safefile.UnsafeFile as exc:
+        what = "is a folder, not a TOML file" if exc.errno == errno.EISDIR else f"cannot be read: it {exc.strerror}"
+        raise DeckgenError(error("file", "", what, file=shown)) from None
+    except (OSError, ValueError) as exc:          # ValueError: a NUL byte in the path
+        if isinstance(exc, ValueError):
+            raise DeckgenError(error("file", "", "the path has a NUL byte", file=shown)) from None
         raise DeckgenError(error("file", "", f"cannot be read: {exc.strerror}", file=shown)) from None
     try:
         text = raw.decode("utf-8")
@@ -53,8 +60,11 @@ def read_toml(path: Path) -> dict[str, Any]:
 
 
 def parse_toml(text: str, shown: str) -> dict[str, Any]:
+    """Parse TOML text; nesting deeper than :data:`MAX_DEPTH` tables and arrays is refused."""
     try:
-        return tomllib.loads(text[1:] if text.startswith(BOM) else text)
+        data = tomllib.loads(text[1:] if text.startswith(BOM) else text)
+    except RecursionError:
+        raise _too_deep(shown) from None
     except tomllib.TOMLDecodeError as exc:
         msg = str(exc)
         m = _TOML_POS.search(msg)
@@ -64,6 +74,32 @@ def parse_toml(text: str, shown: str) -> dict[str, Any]:
             msg += f" (column {m.group(2)})"
         raise DeckgenError(error("toml", "", f"TOML syntax error: {msg}", file=shown, line=line,
                                  hint="see docs/manifest.md for the format")) from None
+    if _depth(data) > MAX_DEPTH:
+        raise _too_deep(shown)
+    return data
+
+
+MAX_DEPTH = 32        # tables and arrays inside each other: no deckgen file needs more than a handful
+
+
+def _too_deep(shown: str) -> DeckgenError:
+    return DeckgenError(error("toml", "", f"tables and arrays are nested more than {MAX_DEPTH} deep", file=shown,
+                              hint="no deckgen file nests that deep; see docs/manifest.md for the format"))
+
+
+def _depth(data: Any) -> int:
+    """How deeply tables and arrays nest (without recursion: a hostile file may nest thousands deep)."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > deepest:
+            deepest = depth
+            if deepest > MAX_DEPTH:
+                return deepest
+        children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+        stack.extend((v, depth + 1) for v in children if isinstance(v, (dict, list)))
+    return deepest
 
 
 def table_lines(path: Path, header: str) -> list[int]:
@@ -86,7 +122,13 @@ _LAST = re.compile(r"(\.[^.\[\]]+|\[\d+\])$")
 
 
 def _parts(dotted: str) -> list[str]:
-    return [p.strip("\"'") for p in _PART.findall(dotted)]
+    """The parts of a dotted key, at most :data:`MAX_DEPTH` (a deeper key is refused when parsed)."""
+    out = []
+    for m in _PART.finditer(dotted):
+        out.append(m.group().strip("\"'"))
+        if len(out) >= MAX_DEPTH:
+            break
+    return out
 
 
 class LineIndex:
@@ -112,8 +154,8 @@ class LineIndex:
                 continue
             m = _ARRAY_HEADER.match(line)
             if m:
-                name = self._resolve(_parts(m.group(1))[:-1], counts)
-                name = _dot(name, _parts(m.group(1))[-1])
+                parts = _parts(m.group(1)) or [""]
+                name = _dot(self._resolve(parts[:-1], counts), parts[-1])
                 index = counts.get(name, 0)
                 counts[name] = index + 1
                 current = f"{name}[{index}]"
@@ -122,9 +164,11 @@ class LineIndex:
                 continue
             m = _HEADER.match(line)
             if m:
-                parts = _parts(m.group(1))
-                for i in range(1, len(parts) + 1):     # [kinds.zap] also places the implicit table kinds
-                    current = self._resolve(parts[:i], counts)
+                current = ""
+                for part in _parts(m.group(1)):        # [kinds.zap] also places the implicit table kinds
+                    current = _dot(current, part)
+                    if current in counts:
+                        current = f"{current}[{counts[current] - 1}]"
                     self.lines.setdefault(current, n)
                 continue
             m = _KEY.match(line)
@@ -241,6 +285,8 @@ class Shape:
         if max_len is not None and len(value) > max_len:
             self.out.error("too-long", where, f"{len(value)} characters is too long (at most {max_len})", line=line)
             return None
+        if not self._plain(value, where, line):
+            return None
         return value
 
     def integer(self, value: Any, where: str, lo: int, hi: int, what: str = "an integer",
@@ -284,7 +330,18 @@ class Shape:
                        line=line)
         return None
 
+    def _plain(self, value: str, where: str, line: int | None) -> bool:
+        """No control characters (a terminal escape, a NUL): a deck's texts end up in messages and files."""
+        bad = control_char(value)
+        if bad is None:
+            return True
+        self.out.error("value", where, f"contains the control character U+{ord(bad):04X}", line=line,
+                       hint="texts may hold letters, digits, punctuation, spaces and line breaks only")
+        return False
+
     def _fits(self, value: str, where: str, line: int | None, max_len: int | None) -> bool:
+        if not self._plain(value, where, line):
+            return False
         if max_len is None or len(value) <= max_len:
             return True
         self.out.error("too-long", where, f"{len(value)} characters is too long for a card (at most {max_len})",
@@ -293,6 +350,15 @@ class Shape:
 
     def _empty(self, where: str, line: int | None) -> None:
         self.out.error("value", where, "must not be empty", line=line)
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def control_char(text: str) -> str | None:
+    """The first control character of a text (tabs and line breaks allowed), or None."""
+    m = _CONTROL.search(text)
+    return m.group() if m else None
 
 
 def _join(where: str, key: str) -> str:

@@ -8,6 +8,7 @@ cannot be used at all). ``cli.py`` turns both into messages and exit codes.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -18,6 +19,21 @@ NOTE = "note"          # information, e.g. a user preset replacing a bundled one
 # Error codes that mean a file could not be used at all (exit code 2, like DeckgenError),
 # even when they are reported among a deck's other findings.
 UNUSABLE = frozenset({"file", "toml"})
+
+
+_UNPRINTABLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """Text safe to write to a terminal: every control character (an escape sequence's ESC, a
+    carriage return, a bidirectional override) shown as ``\\xNN`` / ``\\uNNNN``; line breaks and
+    tabs are kept. Every message about a deck goes through here (:meth:`Finding.format`)."""
+    return _UNPRINTABLE.sub(_escape, str(text))
+
+
+def _escape(m: re.Match[str]) -> str:
+    code = ord(m.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 @dataclass(frozen=True)
@@ -49,11 +65,12 @@ class Finding:
         return ": ".join(parts)
 
     def format(self) -> str:
+        """The finding as one line for a terminal; control characters from the deck are escaped."""
         loc = self.location()
         text = f"{self.severity}[{self.code}] {loc + ': ' if loc else ''}{self.message}"
         if self.hint:
             text += f" ({self.hint})"
-        return text
+        return printable(text)
 
     def to_json(self) -> dict[str, object]:
         data: dict[str, object] = {"severity": self.severity, "code": self.code, "where": self.where, "message": self.message}

@@ -18,7 +18,10 @@ wins for that role:
 A ``fonts.toml`` names a file per role (``display = "MyFont-Black.ttf"``). In one folder,
 ``bold``, ``italic`` and ``bold_italic`` default to that folder's ``body`` font. A named font
 must exist, load, and have the Spanish letters; PDF roles need TrueType outlines (ReportLab
-cannot embed CFF ``.otf`` fonts). Anything else is a :class:`DeckgenError` naming the
+cannot embed CFF ``.otf`` fonts). Each named font is opened when it is looked up (so at
+``check``) by the code a build uses: Pillow for the faces, ReportLab (and its subsetting) for the
+PDFs, in a child process with a memory and time limit (:mod:`deckgen.probe`), so a font that
+would fail, crash or run away at build is an error at check. Anything else is a :class:`DeckgenError` naming the
 ``fonts.toml`` and the role, never a silent fallback. Nothing is ever downloaded.
 """
 
@@ -27,11 +30,13 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import string
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from PIL import ImageFont
 
+from deckgen import safefile
 from deckgen.errors import DeckgenError, did_you_mean, error
 from deckgen.resources import fonts_dir
 
@@ -40,6 +45,7 @@ PDF_ROLES = ("body", "bold", "italic", "bold_italic")
 ROLES = CARD_ROLES + PDF_ROLES
 SPANISH = "áéíóúñÁÉÍÓÚÑ¿¡ü"
 FONT_SUFFIXES = (".ttf", ".otf", ".ttc")
+MAX_FONT = 32 * 1024 * 1024      # bytes of one font file
 FAMILY = "DeckgenSans"          # the PDF family of the default fonts (always registered)
 _VERA = {"body": "Vera.ttf", "bold": "VeraBd.ttf", "italic": "VeraIt.ttf", "bold_italic": "VeraBI.ttf"}
 _STYLE_FALLBACK = {"bold": ("body",), "italic": ("body",), "bold_italic": ("bold", "italic", "body")}
@@ -93,7 +99,7 @@ def _reportlab_fonts() -> Path:
 
 @functools.lru_cache(maxsize=64)
 def _digest(path: str, size: int, mtime: int) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+    return hashlib.sha256(safefile.read_bytes(path, MAX_FONT)).hexdigest()[:16]
 
 
 def _ref(path: Path) -> FontRef:
@@ -144,13 +150,13 @@ def _covers_spanish(path: str, mtime: int) -> bool:
     """Pillow can load the font and it draws every Spanish letter (none is the missing glyph)."""
     try:
         font = ImageFont.truetype(str(path), 40)
-    except OSError:
+        notdef = font.getmask("\uffff").getbbox()
+        for ch in SPANISH:
+            box = font.getmask(ch).getbbox()
+            if box is None or box == notdef:
+                return False
+    except Exception:         # a damaged font: FreeType raises OSError ("too many hints"), ValueError ...
         return False
-    notdef = font.getmask("\uffff").getbbox()
-    for ch in SPANISH:
-        box = font.getmask(ch).getbbox()
-        if box is None or box == notdef:
-            return False
     return True
 
 
@@ -181,6 +187,29 @@ def _pdf_problem(path: str, mtime: int) -> str | None:
     return pdf_problem(Path(path))
 
 
+def _opens(path: str, pdf: bool) -> None:
+    """Open a font the way a build does: Pillow draws the Spanish letters; for a PDF role ReportLab
+    reads it and makes the subset a PDF embeds. Raises what either library raises."""
+    font = ImageFont.truetype(path, 40)
+    for ch in string.printable.strip() + SPANISH + "\uffff":
+        font.getmask(ch)
+    if pdf:
+        from reportlab.pdfbase.ttfonts import TTFont
+
+        TTFont("DeckgenProbe", path).face.makeSubset([ord(c) for c in "Aa0 .,:" + SPANISH])
+
+
+@functools.lru_cache(maxsize=64)
+def _open_problem(path: str, mtime: int, size: int, pdf: bool) -> str | None:
+    """Why the font fails to open as the build opens it (in a child process: a font can crash a
+    library or make it allocate without end), or None."""
+    import reportlab.pdfbase.ttfonts  # noqa: F401  (imported before the fork, not inside the child)
+
+    from deckgen import probe
+
+    return probe.probe(_opens, path, pdf, seconds=30)
+
+
 def _check_named(folder: Path, role: str, path: Path) -> None:
     conf = str(folder / "fonts.toml")
     if not path.is_file():
@@ -188,6 +217,17 @@ def _check_named(folder: Path, role: str, path: Path) -> None:
         raise DeckgenError(error("font", role, f"no font file '{path.name}' in {folder}", file=conf,
                                  hint=("fonts there: " + ", ".join(there)) if there else
                                  "copy the .ttf or .otf file into that folder"))
+    try:
+        st = safefile.check_regular(path, MAX_FONT)
+    except OSError as exc:
+        raise DeckgenError(error("font", role, f"'{path.name}' {exc.strerror}", file=conf,
+                                 hint="name a font file in that folder")) from None
+    if role not in PDF_ROLES or _pdf_problem(str(path), st.st_mtime_ns) is None:   # else: the message below
+        problem = _open_problem(str(path), st.st_mtime_ns, st.st_size, role in PDF_ROLES)
+        if problem:
+            raise DeckgenError(error("font", role, f"'{path.name}' cannot be opened: {problem}", file=conf,
+                                     hint="the font file is damaged or of a kind deckgen cannot use; "
+                                          "choose another .ttf font"))
     if not covers_spanish(path):
         raise DeckgenError(error("font", role, f"'{path.name}' cannot be loaded or lacks Spanish letters "
                                  f"({SPANISH})", file=conf, hint="choose a font with full Latin-1 coverage"))
@@ -348,3 +388,4 @@ def clear_caches() -> None:
     _platform_fonts_dir.cache_clear()
     _covers_spanish.cache_clear()
     _pdf_problem.cache_clear()
+    _open_problem.cache_clear()

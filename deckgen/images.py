@@ -11,7 +11,14 @@ be known before drawing, and reports a finding naming the key path and the file:
   so a corrupt file is an error here, never a traceback later;
 - an SVG may refer to nothing outside its own file: an external ``href``, a ``url()`` that is
   not ``#id``, a stylesheet import, an entity declaration or a remote URL are errors. deckgen
-  never reads or fetches another file or URL on an image's behalf.
+  never reads or fetches another file or URL on an image's behalf. A ``data:`` URL must parse
+  as one (a picture type, a comma, valid base64), at most :data:`MAX_DATA_URL` characters; the
+  pictures embedded that way count against the pixel limits, and an embedded SVG is checked
+  like a file. Elements may nest at most :data:`MAX_SVG_DEPTH` deep, and the first drawing
+  runs in a child process (:mod:`deckgen.probe`), so a crash in the renderer is a finding;
+- only a regular file is read (no FIFO, no device), at most 64 MB;
+- neither side may be more than :data:`MAX_ASPECT` times the other; all the distinct images of
+  one manifest together may have at most :data:`MAX_DECK_PIXELS` pixels.
 
 SVG is rendered with resvg (the ``resvg_py`` wheels: a maintained, self-contained Rust
 renderer with no system library to install), with system fonts off and deckgen's own fonts
@@ -23,27 +30,40 @@ to be contained; results are cached per process by content digest and size.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import functools
 import hashlib
 import io
 import math
 import re
+import urllib.parse
 import warnings
+import weakref
 import xml.parsers.expat
 from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageOps
 
+from deckgen import probe, safefile
 from deckgen.errors import Collector
 from deckgen.model import ART_FITS, ImageRef
 
 MAX_PIXELS = 50_000_000
+MAX_DECK_PIXELS = 250_000_000     # every distinct image of one manifest together (SVGs count their embedded rasters)
+DECODED_PIXELS = 150_000_000      # decoded rasters kept in memory at once (4 bytes a pixel)
+MAX_ASPECT = 20                   # the longer side at most 20 times the shorter (a card is about 1.4)
+MAX_SVG_DEPTH = 64                # elements inside each other (resvg overflows its stack near 400)
+MAX_SVG_ELEMENTS = 200_000
+MAX_DATA_URL = 20_000_000         # characters of one data: URL
+DATA_TYPES = ("image/png", "image/jpeg", "image/jpg", "image/gif", "image/webp", "image/svg+xml")
 MIN_DPI = 300
 RASTER_FORMATS = {"PNG": "png", "JPEG": "jpeg", "MPO": "jpeg", "WEBP": "webp"}
 FORMATS_TEXT = "PNG, JPEG, WebP or SVG"
 SVG_NS = "http://www.w3.org/2000/svg"
 _URL = re.compile(r"url\(\s*['\"]?\s*([^'\")]*)", re.IGNORECASE)
+_DATA_URL = re.compile(r"^data:([A-Za-z0-9.+-]+/[A-Za-z0-9.+-]+)?((?:;[A-Za-z0-9.+-]+=[^;,]*)*)(;base64)?,", re.IGNORECASE)
 _IMPORT = re.compile(r"@import", re.IGNORECASE)
 
 # Decoded rasters, by digest: filled when the manifest is read, so the renderer (and the
@@ -65,12 +85,14 @@ class ImageProblem(Exception):
 
 def resolve_inside(value: str, base: Path) -> Path:
     """The file a manifest path names, which must stay inside ``base`` (symlinks followed)."""
+    if "\0" in value:
+        raise ImageProblem("the path has a NUL byte", hint="write the file's name as it is on disk")
     raw = Path(value).expanduser()
     full = raw if raw.is_absolute() else base / raw
     try:
         resolved = full.resolve(strict=False)
         root = base.resolve(strict=False)
-    except (OSError, RuntimeError) as exc:     # a symlink loop
+    except (OSError, RuntimeError, ValueError) as exc:     # a symlink loop
         raise ImageProblem(f"cannot follow the path '{value}': {exc}") from None
     if resolved != root and root not in resolved.parents:
         how = "is a symlink that leads" if full.is_symlink() or _through_symlink(full, base) else "is"
@@ -100,7 +122,36 @@ def load_image(value: Any, where: str, base: Path, out: Collector, line: int | N
     except ImageProblem as exc:
         out.error("image", where, str(exc), hint=exc.hint, line=line)
         return None
+    seen = _deck_budget(out)
+    total = sum(seen.values()) + (0 if ref.digest in seen else _pixels(ref))
+    if total > MAX_DECK_PIXELS:
+        out.error("image", where, f"the manifest's images have {total / 1e6:.0f} megapixels in all, over the limit of "
+                  f"{MAX_DECK_PIXELS // 1_000_000}", line=line,
+                  hint="scale the pictures down: 300 dpi at the printed size is enough")
+        return None
+    seen.setdefault(ref.digest, _pixels(ref))
     return ref
+
+
+_budgets: dict[int, dict[str, int]] = {}
+
+
+def _deck_budget(out: Collector) -> dict[str, int]:
+    """Pixels of each distinct image one manifest (one Collector) has named so far."""
+    key = id(out)
+    if key not in _budgets:
+        _budgets[key] = {}
+        weakref.finalize(out, _budgets.pop, key, None)
+    return _budgets[key]
+
+
+_embedded: dict[str, int] = {}     # digest of an SVG -> pixels of the rasters embedded in it
+
+
+def _pixels(ref: ImageRef) -> int:
+    if ref.vector:
+        return _embedded.get(ref.digest, 0)
+    return ref.size[0] * ref.size[1]
 
 
 def read_image(path: Path, where: str = "") -> ImageRef:
@@ -109,17 +160,28 @@ def read_image(path: Path, where: str = "") -> ImageRef:
     if path.is_dir():
         raise ImageProblem(f"{shown} is a folder, not an image file")
     try:
-        data = path.read_bytes()
+        data = safefile.read_bytes(path, safefile.MAX_FILE)
     except FileNotFoundError:
         raise ImageProblem(f"no such file: {shown}", hint="check the path; it is relative to the manifest") from None
+    except safefile.UnsafeFile as exc:
+        raise ImageProblem(f"{shown} {exc.strerror}", hint="name an image file") from None
     except OSError as exc:
         raise ImageProblem(f"cannot read {shown}: {exc.strerror}") from None
     digest = hashlib.sha256(data).hexdigest()[:20]
     if _looks_like_svg(data, path):
-        size = svg_check(data, shown)
+        size, embedded = _svg_check(data, shown, 0)
+        _check_aspect(size, shown)
+        _embedded[digest] = embedded
         return ImageRef(str(path), digest, "svg", size, where)
     fmt, size = _raster_check(data, shown, digest)
     return ImageRef(str(path), digest, fmt, size, where)
+
+
+def _check_aspect(size: tuple[int, int], shown: str) -> None:
+    w, h = size
+    if max(w, h) > MAX_ASPECT * min(w, h):
+        raise ImageProblem(f"{shown} is {w}x{h}: one side is more than {MAX_ASPECT} times the other",
+                           hint="crop it closer to the shape it is printed in (a card is about 1.4 times as tall as wide)")
 
 
 def _looks_like_svg(data: bytes, path: Path) -> bool:
@@ -144,6 +206,7 @@ def _raster_check(data: bytes, shown: str, digest: str) -> tuple[str, tuple[int,
     if w * h > MAX_PIXELS:
         raise ImageProblem(f"{shown} has {w}x{h} pixels ({w * h / 1e6:.0f} megapixels), over the limit of "
                            f"{MAX_PIXELS // 1_000_000}", hint="scale it down: 300 dpi at the printed size is enough")
+    _check_aspect((w, h), shown)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
@@ -154,9 +217,13 @@ def _raster_check(data: bytes, shown: str, digest: str) -> tuple[str, tuple[int,
                            hint="export the image again") from None
     _decoded.pop(digest, None)
     _decoded[digest] = rgba
-    while len(_decoded) > DECODED_MAX:
-        del _decoded[next(iter(_decoded))]
+    while len(_decoded) > DECODED_MAX or (len(_decoded) > 1 and _decoded_pixels() > DECODED_PIXELS):
+        del _decoded[next(iter(_decoded))]           # the oldest goes: decoded again if drawn later
     return fmt, rgba.size
+
+
+def _decoded_pixels() -> int:
+    return sum(im.size[0] * im.size[1] for im in _decoded.values())
 
 
 def _normalise(im: Image.Image) -> Image.Image:
@@ -192,12 +259,19 @@ def _cmyk_to_rgb(im: Image.Image) -> Image.Image:
 
 
 def svg_check(data: bytes, shown: str) -> tuple[int, int]:
-    """Refuse an SVG that refers outside itself; return its intrinsic size in px."""
+    """Refuse an SVG that refers outside itself, nests too deep or cannot be drawn; its size in px."""
+    return _svg_check(data, shown, 0)[0]
+
+
+def _svg_check(data: bytes, shown: str, level: int) -> tuple[tuple[int, int], int]:
+    """(intrinsic size in px, pixels of the rasters embedded in it); ``level``: SVGs around this one."""
     if data[:2] == b"\x1f\x8b":
         raise ImageProblem(f"{shown} is a compressed SVG (.svgz)", hint="save it as a plain .svg")
     problems: list[str] = []
     root: dict[str, Any] = {}
-    depth = [0]
+    depth = [0, 0, 0]          # now, deepest, elements
+    embedded = [0]
+    data_urls: list[str] = []
     parser = xml.parsers.expat.ParserCreate(namespace_separator=" ")
 
     def refuse(what: str) -> None:
@@ -205,17 +279,27 @@ def svg_check(data: bytes, shown: str) -> tuple[int, int]:
             problems.append(what)
 
     def start(name: str, attrs: dict[str, str]) -> None:
-        if depth[0] == 0:
+        if depth[0] == 0 and not root:
             root["name"], root["attrs"] = name, attrs
         depth[0] += 1
+        depth[2] += 1
+        if depth[0] > depth[1]:
+            depth[1] = depth[0]
         for key, value in attrs.items():
             local = key.split(" ")[-1]
-            if local == "href" and not value.strip().startswith(("#", "data:")):
-                refuse(f"{local}=\"{value[:80]}\"")
-            _urls(value, refuse)
+            target = value.strip()
+            if local == "href":
+                if target.lower().startswith("data:"):
+                    data_urls.append(target)
+                elif not target.startswith("#"):
+                    refuse(f"{local}=\"{value[:80]}\"")
+            _urls(value, refuse, data_urls)
+
+    def end(name: str) -> None:
+        depth[0] -= 1
 
     def text(chunk: str) -> None:
-        _urls(chunk, refuse)
+        _urls(chunk, refuse, data_urls)
         if _IMPORT.search(chunk):
             refuse("a stylesheet @import")
 
@@ -227,9 +311,11 @@ def svg_check(data: bytes, shown: str) -> tuple[int, int]:
             refuse("an xml-stylesheet instruction")
 
     parser.StartElementHandler = start
+    parser.EndElementHandler = end
     parser.CharacterDataHandler = text
     parser.EntityDeclHandler = entity
     parser.UnparsedEntityDeclHandler = entity
+
     def external(*args) -> int:
         refuse("an external entity")
         return 0
@@ -246,17 +332,86 @@ def svg_check(data: bytes, shown: str) -> tuple[int, int]:
                            "(paths as shapes, pictures as data: URIs, references as #id)")
     if root.get("name") != f"{SVG_NS} svg":
         raise ImageProblem(f"{shown} is not an SVG image (its root element is not <svg>)")
+    if depth[1] > MAX_SVG_DEPTH:
+        raise ImageProblem(f"{shown} nests its elements {depth[1]} deep, over the limit of {MAX_SVG_DEPTH}",
+                           hint="ungroup the drawing (a drawing program's 'ungroup' or 'flatten')")
+    if depth[2] > MAX_SVG_ELEMENTS:
+        raise ImageProblem(f"{shown} has {depth[2]} elements, over the limit of {MAX_SVG_ELEMENTS}",
+                           hint="simplify the drawing")
+    checked: dict[str, int] = {}
+    for url in data_urls:                   # each use is decoded by the renderer: each one counts
+        if url not in checked:
+            checked[url] = _data_url_pixels(url, shown, level)
+        embedded[0] += checked[url]
+    if embedded[0] > MAX_PIXELS:
+        raise ImageProblem(f"{shown} embeds pictures of {embedded[0] / 1e6:.0f} megapixels in all, over the limit of "
+                           f"{MAX_PIXELS // 1_000_000}", hint="scale the embedded pictures down")
     size = _svg_size(root["attrs"])
+    if level == 0:
+        import resvg_py  # noqa: F401  (imported here, before the fork, never inside the child)
+
+        Image.preinit()
+        problem = probe.probe(_probe_svg, data, size)   # resvg's own parse and a small drawing, in a child
+        if problem:
+            raise ImageProblem(f"{shown} cannot be rendered: {problem}", hint="export the image again")
+    return size, embedded[0]
+
+
+def _probe_svg(data: bytes, size: tuple[int, int]) -> None:
+    _render_svg(data, size, 32, 32, ())
+
+
+def _data_url_pixels(url: str, shown: str, level: int) -> int:
+    """Check one ``data:`` URL: a picture type, valid encoding, within the size limit; its pixels."""
+    head = url[:200]
+    m = _DATA_URL.match(url)
+    if m is None:
+        raise ImageProblem(f"{shown} has a data: URL that is not one (\"{head[:60]}...\")",
+                           hint="a data: URL is data:<type>;base64,<data>")
+    if len(url) > MAX_DATA_URL:
+        raise ImageProblem(f"{shown} has a data: URL of {len(url) / 1e6:.0f} million characters, over the limit of "
+                           f"{MAX_DATA_URL // 1_000_000} million")
+    kind = (m.group(1) or "").lower()
+    if kind not in DATA_TYPES:
+        raise ImageProblem(f"{shown} has a data: URL of type '{kind or 'text/plain'}'",
+                           hint="embedded pictures may be " + ", ".join(DATA_TYPES))
+    payload = url[m.end():]
     try:
-        _render_svg(data, size, 32, 32, ())           # resvg's own parse: what it cannot draw fails here
-    except ValueError as exc:
-        raise ImageProblem(f"{shown} cannot be rendered: {exc}", hint="export the image again") from None
-    return size
+        if m.group(3):
+            raw = base64.b64decode("".join(payload.split()), validate=True)
+        else:
+            raw = urllib.parse.unquote_to_bytes(payload)
+    except (binascii.Error, ValueError):
+        raise ImageProblem(f"{shown} has a data: URL whose base64 data is damaged") from None
+    if kind == "image/svg+xml":
+        if level >= 2:
+            raise ImageProblem(f"{shown} embeds SVG pictures inside SVG pictures more than twice")
+        _, pixels = _svg_check(raw, f"{shown} (an SVG embedded in it)", level + 1)
+        return pixels
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(raw)) as im:       # the header only
+                w, h = im.size
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise ImageProblem(f"{shown} embeds a picture too large to decode safely") from None
+    except Exception:
+        raise ImageProblem(f"{shown} embeds a picture that cannot be read ({kind})") from None
+    if w * h > MAX_PIXELS:
+        raise ImageProblem(f"{shown} embeds a picture of {w}x{h} pixels, over the limit of "
+                           f"{MAX_PIXELS // 1_000_000} megapixels")
+    return w * h
 
 
-def _urls(value: str, refuse) -> None:
+def _urls(value: str, refuse, data_urls: list[str] | None = None) -> None:
+    if "url" not in value.lower():
+        return
     for target in _URL.findall(value):
-        if not target.strip().startswith(("#", "data:")):
+        target = target.strip()
+        if target.lower().startswith("data:"):
+            if data_urls is not None:
+                data_urls.append(target)
+        elif not target.startswith("#"):
             refuse(f"url({target[:80]})")
 
 
@@ -271,14 +426,18 @@ def _svg_size(attrs: dict[str, str]) -> tuple[int, int]:
         parts = re.split(r"[\s,]+", attrs["viewBox"].strip())
         try:
             vb = [float(p) for p in parts]
-            if len(vb) == 4 and vb[2] > 0 and vb[3] > 0:
+            if len(vb) == 4 and 0 < vb[2] < 1e7 and 0 < vb[3] < 1e7:
                 box = (vb[2], vb[3])
         except ValueError:
             pass
-    dims = []
+    dims: list[float | None] = []
     for key in ("width", "height"):
         m = _LENGTH.match(attrs.get(key, ""))
-        dims.append(float(m.group(1)) * _PX[m.group(2)] if m else None)
+        try:
+            value = float(m.group(1)) * _PX[m.group(2)] if m else None
+        except ValueError:            # "1.2.3"
+            value = None
+        dims.append(value if value is not None and 0 < value < 1e7 else None)
     w, h = dims
     if w and h:
         return max(1, round(w)), max(1, round(h))
@@ -335,6 +494,11 @@ def _picture(path: str, digest: str, fmt: str, isize: tuple[int, int], w: int, h
     iw, ih = isize
     scale = max(w / iw, h / ih) if fit == "cover" else min(w / iw, h / ih)
     tw, th = max(1, round(iw * scale)), max(1, round(ih * scale))
+    if tw * th > 4 * MAX_PIXELS:          # only a shape check refuses can get here (an extreme aspect ratio)
+        from deckgen.errors import DeckgenError, error
+
+        raise DeckgenError(error("image", path, f"drawing it at {tw}x{th} pixels would take too much memory",
+                                 hint=f"crop it closer to the shape it is printed in (at most {MAX_ASPECT}:1)"))
     if fmt == "svg":
         im = _render_svg(_svg_bytes(path, digest), isize, tw, th, fonts, _family(fonts))
         if im.size != (tw, th):
@@ -363,7 +527,7 @@ def _source(path: str, digest: str) -> Image.Image:
 @functools.lru_cache(maxsize=32)
 def _svg_bytes(path: str, digest: str) -> bytes:
     try:
-        data = Path(path).read_bytes()
+        data = safefile.read_bytes(path, safefile.MAX_FILE)
         if hashlib.sha256(data).hexdigest()[:20] != digest:     # changed since the manifest was read: check again
             svg_check(data, path)
     except (OSError, ImageProblem) as exc:

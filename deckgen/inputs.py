@@ -2,9 +2,10 @@
 and the code. One list serves two users: the cache keys of built documents
 (:func:`fingerprint`) and the files ``--watch`` watches (:func:`deck_files`).
 
-The files a deck names are found by walking the model: every text value that names an
-existing file or folder, relative to the manifest's folder (the manifest itself, a palette
-file, artwork, fonts, the deck's own rulebook templates) counts, whichever key holds it.
+The files a deck names are the ones its file keys name: the manifest itself, a palette file,
+every image (found by walking the model for images, whichever key holds them), the fonts
+folder and the deck's own rulebook templates. Free text is never taken for a path. Only regular
+files are read (:mod:`deckgen.safefile`): a FIFO or a device inside a named folder is skipped.
 """
 
 from __future__ import annotations
@@ -16,51 +17,68 @@ import os
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
-from deckgen.model import Deck
+from deckgen import safefile
+from deckgen.model import Deck, ImageRef
 
 MAX_DIR_FILES = 500          # a named folder larger than this is not read into a key (it is no deck input)
 _SKIP_DIRS = {".git", "__pycache__", ".venv", "node_modules", "output"}
 
 
-def _values(obj: object, seen: set[int]) -> Iterator[str]:
-    """Every text value inside a model object (dataclasses, mappings, sequences)."""
-    if isinstance(obj, (str, Path)):
-        yield str(obj)
+def _image_refs(obj: object, seen: set[int]) -> Iterator[ImageRef]:
+    """Every image a model object holds (dataclasses, mappings, sequences), wherever its key is."""
+    if isinstance(obj, ImageRef):
+        yield obj
         return
-    if id(obj) in seen:
+    if isinstance(obj, (str, bytes, int, float, Path)) or obj is None or id(obj) in seen:
         return
     seen.add(id(obj))
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         for f in dataclasses.fields(obj):
-            yield from _values(getattr(obj, f.name), seen)
+            yield from _image_refs(getattr(obj, f.name), seen)
     elif isinstance(obj, Mapping):
-        for k, v in obj.items():
-            yield from _values(k, seen)
-            yield from _values(v, seen)
+        for v in obj.values():
+            yield from _image_refs(v, seen)
     elif isinstance(obj, (list, tuple, set, frozenset)):
         for v in obj:
-            yield from _values(v, seen)
+            yield from _image_refs(v, seen)
 
 
-def _looks_like_path(text: str) -> bool:
-    return 0 < len(text) < 1024 and "\n" not in text and "\0" not in text and text.strip() == text
+def declared_images(deck: Deck) -> frozenset[str]:
+    """The files of every image the manifest declares (absolute, resolved): the only pictures a
+    rulebook's inline ``<img src=...>`` may show."""
+    return frozenset(str(ref.path) for ref in _image_refs(deck, set()))
 
 
 def deck_files(deck: Deck) -> list[Path]:
-    """The files and folders a deck names, absolute, in a stable order (the manifest first)."""
+    """The files and folders a deck reads, absolute, in a stable order (the manifest first).
+
+    Only the keys that name files count: the manifest, the palette file, every image (art,
+    icons, back image, logo), the fonts folder and the template folder. A free text that happens
+    to name a file (``back_text = "/dev/zero"``) is text, and is never opened."""
     base = deck.source.parent if deck.source else Path.cwd()
     found: dict[Path, None] = {}
+    named: list[tuple[str | Path, bool]] = []      # (path, must lie inside the deck folder)
     if deck.source:
         found[Path(deck.source).resolve()] = None
-    folder = str(base)
-    for text in dict.fromkeys(_values(deck, set())):
-        if not _looks_like_path(text):
-            continue
+    if deck.palette.source:
+        named.append((deck.palette.source, False))  # checked when read: the deck's own, or a named one
+    named += [(ref.path, True) for ref in _image_refs(deck, set())]
+    if deck.fonts:
+        named.append((deck.fonts, True))
+    if deck.template_dir:
+        named.append((deck.template_dir, True))     # not checked yet: templates = "/etc" is never hashed
+    try:
+        root = base.resolve()
+    except (OSError, RuntimeError):
+        root = base.absolute()
+    for text, inside in dict.fromkeys(named):
         try:
-            if not os.path.exists(os.path.join(folder, text)):      # one stat; most texts are names, not files
-                continue
             path = (base / text).resolve()
-        except (OSError, ValueError):
+            if not path.exists():
+                continue
+        except (OSError, ValueError, RuntimeError):
+            continue
+        if inside and not (path == root or root in path.parents):
             continue
         if path not in found and not _is_ancestor(path, base):
             found[path] = None
@@ -74,30 +92,44 @@ def _is_ancestor(path: Path, base: Path) -> bool:
 
 
 def _dir_files(folder: Path) -> list[Path]:
+    """The files in a named folder; a symlink that leads out of it is not followed."""
     out: list[Path] = []
+    root = folder.resolve()
     for dirpath, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith("."))
-        out += [Path(dirpath) / f for f in sorted(files) if not f.startswith(".")]
+        for name in sorted(files):
+            path = Path(dirpath) / name
+            if name.startswith(".") or (path.is_symlink() and not _inside(path, root)):
+                continue
+            out.append(path)
         if len(out) > MAX_DIR_FILES:
             return []
     return out
 
 
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        resolved = path.resolve()
+    except (OSError, RuntimeError):
+        return False
+    return resolved == root or root in resolved.parents
+
+
 @functools.lru_cache(maxsize=4096)
 def _file_hash(path: str, size: int, mtime_ns: int) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
+    return hashlib.sha256(safefile.read_bytes(path, safefile.MAX_FILE)).hexdigest()
 
 
 def file_hash(path: Path) -> str:
-    """SHA-256 of a file's bytes (memoised on its size and modification time); "unreadable" if it cannot be read."""
+    """SHA-256 of a file's bytes (memoised on its size and modification time); "unreadable" if it
+    cannot be read, and "not-a-file" for a FIFO, a device or a file over the size cap (never opened
+    for reading, so a named pipe cannot block the build)."""
     try:
-        st = path.stat()
+        st = safefile.check_regular(path, safefile.MAX_FILE)
         return _file_hash(str(path), st.st_size, st.st_mtime_ns)
-    except OSError:
+    except safefile.UnsafeFile:
+        return "not-a-file"
+    except (OSError, ValueError):
         return "unreadable"
 
 

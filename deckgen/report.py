@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from deckgen.check import CheckReport
+from deckgen.errors import printable
 
 
 def card_json(deck, card) -> dict:
@@ -72,4 +73,4 @@ def to_text(rep: CheckReport) -> str:
     if n_note:
         summary += f", {n_note} note{'s' if n_note != 1 else ''}"
     lines.append(summary)
-    return "\n".join(lines)
+    return printable("\n".join(lines))       # a folder name or deck text with a terminal escape is shown, not run

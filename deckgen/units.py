@@ -7,6 +7,7 @@ import re
 from deckgen.errors import DeckgenError, error
 
 MM_PER = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72.0}
+MAX_MM = 10_000.0       # 10 m: longer than any paper or card; a larger number would feed loops and allocations
 _LENGTH = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:e[-+]?[0-9]+)?)\s*(mm|cm|in|pt)\s*$", re.IGNORECASE)
 _PAIR = re.compile(r"^\s*(.+?)\s*[x×,]\s*(.+?)\s*$", re.IGNORECASE)
 
@@ -15,8 +16,19 @@ def parse_length(text: str | float | int, where: str = "length", default_unit: s
     """``"63mm"``, ``"2.5in"``, ``"0.3cm"``, ``"9pt"`` -> millimetres.
 
     A bare number is in ``default_unit``: millimetres everywhere deckgen reads a length
-    (``None`` refuses a bare number).
+    (``None`` refuses a bare number). A length over :data:`MAX_MM` (or not finite) is refused.
     """
+    return _bounded(_parse_length(text, where, default_unit), text, where)
+
+
+def _bounded(mm: float, text: object, where: str) -> float:
+    if not mm <= MAX_MM:          # also NaN
+        raise DeckgenError(error("length", where, f"'{text}' is too long (at most {MAX_MM / 1000:g} m)",
+                                 hint="a length in millimetres, e.g. '3mm'"))
+    return mm
+
+
+def _parse_length(text: str | float | int, where: str, default_unit: str | None) -> float:
     if isinstance(text, bool):
         raise DeckgenError(error("length", where, f"expected a length such as '3mm', got {text!r}"))
     if isinstance(text, (int, float)):

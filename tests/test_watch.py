@@ -126,6 +126,29 @@ def test_the_page_is_served_on_localhost_only(deck, tmp_path):
         server.server_close()
 
 
+def test_the_page_server_drops_idle_connections_and_caps_them(deck, tmp_path):
+    import socket
+
+    w = Watcher(deck, _opts(tmp_path))
+    server, url = serve(w, 0)
+    try:
+        assert server.idle_timeout <= 10 and server.max_connections <= 32
+        threads = threading.active_count()
+        held = [socket.create_connection((HOST, server.port), timeout=5) for _ in range(server.max_connections + 20)]
+        try:
+            _wait(lambda: server.connections == server.max_connections, 10, "the cap")
+            assert threading.active_count() <= threads + server.max_connections + 2   # not one per connection
+            with contextlib.suppress(OSError):   # OSError: turned away before the answer could be read
+                assert _get(url + "state.json")[0] == 503
+        finally:
+            for s in held:
+                s.close()
+        _wait(lambda: server.connections == 0, 10, "the connections to close")
+        assert _get(url + "state.json")[0] == 200
+    finally:
+        server.stop()
+
+
 def _wait(pred, timeout: float = 60.0, what: str = "condition"):
     end = time.monotonic() + timeout
     while time.monotonic() < end:

@@ -30,14 +30,22 @@ def bundled_palettes(base: Path | None = None) -> dict[str, Path]:
 
 
 def find_palette(ref: str, base: Path | None = None) -> Path:
-    """A palette by name (bundled, user or in ``base/palettes/``), or a path (relative to ``base``
-    first, then the cwd)."""
+    """A palette by name (bundled, user or in ``base/palettes/``), or a path: with ``base`` (a
+    manifest's folder) a file inside that folder, as for images and fonts; without it (the
+    command line's --palette) a path relative to the cwd."""
     named = bundled_palettes(base)
     if ref in named:
         return named[ref]
     candidates = [Path(ref)]
     if base is not None:
-        candidates.insert(0, base / ref)
+        from deckgen.images import ImageProblem, resolve_inside
+
+        try:
+            candidates = [resolve_inside(ref, base)]
+        except ImageProblem as exc:
+            raise DeckgenError(error("file", "palette", str(exc).replace(f"'{ref}'", f"the palette file '{ref}'", 1),
+                                     hint="copy the palette file beside the manifest, or name a bundled palette")
+                               ) from None
     for c in candidates:
         if c.is_file():
             return c
@@ -48,18 +56,36 @@ def find_palette(ref: str, base: Path | None = None) -> Path:
     raise DeckgenError(error("file", "palette", f"no palette named or found at '{ref}'", hint=hint))
 
 
-def load_palette_file(path: Path) -> tuple[Palette | None, list[Finding]]:
+MAX_CHAIN = 8          # manifests naming manifests for their palette
+
+
+def load_palette_file(path: Path, _chain: tuple[Path, ...] = ()) -> tuple[Palette | None, list[Finding]]:
     """Read a palette file; returns (palette or None, findings).
 
     A deck manifest with an inline ``[palette]`` table (or naming one with ``deck.palette``) is
-    read as that palette, so ``deckgen palette check my-deck.toml`` works too.
+    read as that palette, so ``deckgen palette check my-deck.toml`` works too. A manifest that
+    names itself, or a loop of manifests naming each other, is an error.
     """
     data = read_toml(path)
     out = Collector(str(path))
     shape = Shape(out)
     deck = data.get("deck")
     if isinstance(deck, dict) and "palette" not in data and isinstance(deck.get("palette"), str):
-        return load_palette_file(find_palette(deck["palette"], path.parent))
+        here = _resolved(path)
+        chain = (*_chain, here)
+        target = find_palette(deck["palette"], path.parent)
+        if _resolved(target) in chain or len(chain) >= MAX_CHAIN:
+            loop = " -> ".join(p.name for p in (*chain, _resolved(target)))
+            if _resolved(target) == here:
+                what = f"the manifest names itself as its palette ({loop})"
+            elif _resolved(target) in chain:
+                what = f"the manifests name each other as palettes in a loop ({loop})"
+            else:
+                what = f"manifests name manifests as palettes more than {MAX_CHAIN} deep ({loop})"
+            out.error("palette", "deck.palette", what,
+                      hint="name a palette file with a [palette] table, or a bundled palette")
+            return None, with_lines(out.findings)
+        return load_palette_file(target, chain)
     if isinstance(deck, dict):
         keys = TOP_KEYS
     else:
@@ -71,6 +97,13 @@ def load_palette_file(path: Path) -> tuple[Palette | None, list[Finding]]:
         return None, with_lines(out.findings)
     palette = parse_palette(data.get("palette"), "palette", out, default_id=path.stem, source=str(path))
     return palette, with_lines(out.findings)
+
+
+def _resolved(path: Path) -> Path:
+    try:
+        return Path(path).resolve()
+    except (OSError, RuntimeError):
+        return Path(path).absolute()
 
 
 def load_palette(ref: str, base: Path | None = None) -> Palette:

@@ -59,7 +59,9 @@ def png_text(face_id: str, frame: Frame) -> dict[str, str]:
 
 def write_png(img: Image.Image, path: Path, face_id: str, frame: Frame, compress_level: int = 1) -> None:
     """Encode a face (DPI and physical size recorded) and save it atomically."""
-    write_bytes(path, pngfile.encode(img, frame.dpi, png_text(face_id, frame), compress_level))
+    data = pngfile.encode(img, frame.dpi, png_text(face_id, frame), compress_level)
+    write_bytes(path, data)
+    cache.write_sum(Path(path), data)      # the checksum a later build verifies the face by
 
 
 def _draw_job(job) -> str:
@@ -133,6 +135,8 @@ def plan_faces(deck: Deck, settings, *, use_cache: bool = True, cache_dir: Path 
     frame = settings.frame(deck)
     symbols = settings.symbols_on(deck)
     scratch = None
+    if use_cache and not cache.usable(cache.cache_root(cache_dir) / "faces"):
+        use_cache = False                  # an unusable cache is skipped (one warning): drawn into a scratch folder
     if use_cache:
         root = cache.cache_root(cache_dir) / "faces"
     else:
@@ -150,7 +154,7 @@ def plan_faces(deck: Deck, settings, *, use_cache: bool = True, cache_dir: Path 
         key = face_key(spec, frame, settings.corner_guide)
         path = root / key[:2] / f"{key}.png"
         cached[fid] = path
-        if use_cache and path.is_file():
+        if use_cache and cache.verified(path):      # checksum and owner checked; a bad entry is drawn again
             cache.touch(path)
         else:
             todo.append((spec, frame, settings.corner_guide, str(path)))

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 from deckgen.errors import DeckgenError, DeckHasErrors, Finding, error
 from deckgen.model import Deck
 from deckgen.rulebook.context import Recorder, template_globals
-from deckgen.rulebook.env import ENTRY, environment, languages, template_finding
+from deckgen.rulebook.env import ENTRY, Budget, environment, languages, template_finding
 
 _RECENT: dict[tuple[int, str], tuple[Deck, tuple[str, Recorder, list[Finding]]]] = {}
 
@@ -32,13 +34,16 @@ def _render_text(deck: Deck, lang: str) -> tuple[str, Recorder, list[Finding]]:
     env = environment(deck, lang)
     rec = Recorder(deck, lang)
     env.globals.update(template_globals(rec))
+    entry = None
     try:
-        text = env.get_template(ENTRY).render()
+        template = env.get_template(ENTRY)
+        entry = template.filename
+        text = Budget().render(template)          # time and output budget: a looping template is an error
     except DeckgenError:
         raise
     except Exception as exc:  # any failure inside a template: report it with its file and line
-        return "", rec, [template_finding(exc)]
-    return text, rec, list(rec.findings)
+        return "", rec, [template_finding(exc, entry)]
+    return text, rec, list(rec.findings) + markup_refs(text, deck)
 
 
 def unexplained(deck: Deck, rec: Recorder) -> list[Finding]:
@@ -57,6 +62,62 @@ def unexplained(deck: Deck, rec: Recorder) -> list[Finding]:
     return out
 
 
+# The inline tags a rulebook's text may use: ReportLab's text styling. Tags that make ReportLab
+# load a file (<img src>) or call a canvas method (<onDraw>, <index>) are refused, except an
+# <img> of an image the manifest declares (art, icons, the back image, the logo).
+_TAG = re.compile(r"<\s*(/?)\s*([A-Za-z][A-Za-z0-9_]*)([^>]*)>")
+_ATTR = re.compile(r"""([A-Za-z_:][-A-Za-z0-9_:.]*)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)""")
+INLINE_TAGS = frozenset({"b", "i", "u", "strike", "strong", "em", "font", "span", "br", "super", "sup", "sub",
+                         "greek", "unichar", "a", "img"})
+
+
+_SIZES = frozenset({"size", "fontsize", "leading", "width", "height", "rise", "valign"})
+MAX_MARKUP_SIZE = 1000.0        # points: a font size or picture side in inline markup
+
+
+def _small(value: str) -> bool:
+    m = re.match(r"^\s*[-+]?(\d+(?:\.\d*)?|\.\d+)(e[-+]?\d+)?", value, re.IGNORECASE)
+    if not m:
+        return True                    # not a number: ReportLab's own check (markup_problems) says so
+    number = float(m.group(1) + (m.group(2) or ""))
+    return number <= MAX_MARKUP_SIZE   # also inf; NaN cannot be written this way
+
+
+def markup_refs(text: str, deck: Deck) -> list[Finding]:
+    """Tags in the rulebook's text that could read a file or run a drawing callback."""
+    from deckgen.inputs import declared_images
+
+    allowed = None
+    out: list[Finding] = []
+    for m in _TAG.finditer(text):
+        tag = m.group(2).lower()
+        attrs = {k.lower(): v.strip("\"'") for k, v in _ATTR.findall(m.group(3))}
+        problem = None
+        if tag not in INLINE_TAGS:
+            problem = f"the tag <{m.group(2)}> is not allowed in a rulebook"
+        elif tag == "img" and not m.group(1):
+            if allowed is None:
+                allowed = declared_images(deck)
+            src = attrs.get("src", "")
+            if src not in allowed:
+                problem = f"<img src=\"{src[:80]}\"> names no image the manifest declares"
+        elif tag == "a" and "href" in attrs and not re.match(r"(?i)^(https?:|mailto:|#)", attrs["href"]):
+            problem = f"<a href=\"{attrs['href'][:80]}\"> is not a web, mail or #anchor link"
+        else:
+            big = next((k for k, v in attrs.items() if k in _SIZES and not _small(v)), None)
+            if big:
+                problem = f"<{m.group(2)} {big}=\"{attrs[big][:20]}\"> is too large (at most {MAX_MARKUP_SIZE:g})"
+        if problem and not any(f.message == problem for f in out):
+            out.append(error("template-markup", "rulebook", problem,
+                             hint="inline markup may style text (<b>, <i>, <font>, <br/>) and show the deck's "
+                                  "own images; it cannot name other files"))
+    return out
+
+
+def _refused(text: str) -> bool:
+    return any(m.group(2).lower() not in INLINE_TAGS or m.group(2).lower() == "img" for m in _TAG.finditer(text))
+
+
 def markup_problems(text: str) -> list[Finding]:
     """Inline markup ReportLab would reject (an unclosed <b>, an unknown entity ...)."""
     from reportlab.lib.styles import ParagraphStyle
@@ -67,7 +128,7 @@ def markup_problems(text: str) -> list[Finding]:
     style = ParagraphStyle("check", fontName="Helvetica")
     out = []
     for item in parse(text):
-        if item.kind == "block":
+        if item.kind == "block" or _refused(item.text):      # markup_refs reports those; never parsed
             continue
         try:
             Paragraph(item.text, style)

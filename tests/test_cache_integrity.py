@@ -1,0 +1,119 @@
+"""Nothing read from the cache is trusted blindly: a damaged, swapped or foreign entry is made
+again (with a one-line notice), never copied into an output (docs/security.md, "Cache")."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from deckgen import atomic, cache
+from deckgen.cli import main
+
+
+@pytest.fixture
+def root(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("DECKGEN_CACHE", str(folder))
+    return folder
+
+
+def _build(out: Path):
+    result = CliRunner().invoke(main, ["build", "classic", "-o", str(out), "--dpi", "30", "--no-rulebook",
+                                       "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    return (out / "classic" / "classic-cards.pdf").read_bytes()
+
+
+def _documents(root: Path, ext: str) -> list[Path]:
+    return sorted(p for p in (root / "documents").rglob(f"*.{ext}"))
+
+
+def test_every_entry_has_its_checksum(root):
+    assert cache.put_bytes("documents", "ab" * 32, "pdf", b"%PDF-1.4 hello")
+    path = cache.entry_path(root, "documents", "ab" * 32, "pdf")
+    assert cache.sum_path(path).read_text().strip() == __import__("hashlib").sha256(b"%PDF-1.4 hello").hexdigest()
+    assert cache.get_bytes("documents", "ab" * 32, "pdf") == b"%PDF-1.4 hello"
+    assert cache.usage().files == 1                          # the checksum goes with its entry
+
+
+def test_a_truncated_cached_pdf_is_made_again_not_copied(root, tmp_path, caplog):
+    first = _build(tmp_path / "a")
+    (pdf,) = _documents(root, "pdf")
+    pdf.write_bytes(pdf.read_bytes()[:1000])                 # what the attack did: same name, 1000 bytes
+    with caplog.at_level(logging.WARNING, logger="deckgen.cache"):
+        again = _build(tmp_path / "b")
+    assert again == first
+    notices = [r.getMessage() for r in caplog.records if r.name == "deckgen.cache"]
+    assert notices == [f"deckgen: cache entry {pdf.name} was damaged: made again"]
+    assert pdf.read_bytes() == first                         # replaced by a good entry
+    assert _build(tmp_path / "c") == first
+
+
+def test_a_corrupted_cached_json_is_made_again_without_a_traceback(root, tmp_path):
+    first = _build(tmp_path / "a")
+    for meta in _documents(root, "json"):
+        meta.write_text("{not json", encoding="utf-8")
+    assert _build(tmp_path / "b") == first
+
+
+def test_a_swapped_face_is_drawn_again(root, tmp_path, caplog):
+    first = _build(tmp_path / "a")
+    faces = sorted((root / "faces").rglob("*.png"))
+    faces[0].write_bytes(faces[1].read_bytes())              # another card's picture under this card's name
+    for doc in _documents(root, "pdf") + _documents(root, "json"):
+        doc.unlink()                                         # the sheets are laid out again from the faces
+    with caplog.at_level(logging.WARNING, logger="deckgen.cache"):
+        assert _build(tmp_path / "b") == first
+    assert any("was damaged" in r.getMessage() for r in caplog.records)
+
+
+def test_a_face_without_its_checksum_is_drawn_again(root, tmp_path):
+    first = _build(tmp_path / "a")
+    for s in (root / "faces").rglob("*" + cache.SUM):
+        s.unlink()
+    assert _build(tmp_path / "b") == first
+    assert len(list((root / "faces").rglob("*" + cache.SUM))) == len(list((root / "faces").rglob("*.png")))
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid") or os.getuid() != 0, reason="needs root to give a file away")
+def test_an_entry_of_another_user_is_not_used(root, tmp_path):
+    assert cache.put_bytes("documents", "cd" * 32, "json", b"{}")
+    path = cache.entry_path(root, "documents", "cd" * 32, "json")
+    os.chown(path, 65534, 65534)
+    assert cache.get_bytes("documents", "cd" * 32, "json") is None
+
+
+def test_a_cache_folder_others_may_write_is_not_used(root, caplog):
+    root.mkdir()
+    os.chmod(root, 0o777)
+    with caplog.at_level(logging.WARNING, logger="deckgen.cache"):
+        assert not cache.put_bytes("documents", "ef" * 32, "json", b"{}")
+        assert cache.get_bytes("documents", "ef" * 32, "json") is None
+    assert any("others may write" in r.getMessage() for r in caplog.records)
+
+
+def test_a_new_cache_folder_is_private(root):
+    assert cache.put_bytes("documents", "12" * 32, "json", b"{}")
+    assert root.stat().st_mode & 0o777 == 0o700
+
+
+def test_writes_reach_the_disk_before_the_rename(tmp_path, monkeypatch):
+    order = []
+    real_fsync, real_replace = os.fsync, os.replace
+    monkeypatch.setattr(os, "fsync", lambda fd: (order.append("fsync"), real_fsync(fd))[1])
+    monkeypatch.setattr(os, "replace", lambda a, b: (order.append("replace"), real_replace(a, b))[1])
+    atomic.write_bytes(tmp_path / "x.pdf", b"data")
+    assert order == ["fsync", "replace"]
+
+
+def test_an_unreadable_entry_is_skipped(root, monkeypatch):
+    assert cache.put_bytes("documents", "34" * 32, "json", json.dumps({"pages": 1}).encode())
+    path = cache.entry_path(root, "documents", "34" * 32, "json")
+    path.unlink()
+    path.mkdir()                                             # not a regular file any more
+    assert cache.get_bytes("documents", "34" * 32, "json") is None
