@@ -7,14 +7,14 @@ listed in :func:`stage_checks`; the static checks of the deck itself live here.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from deckgen import manifest
 from deckgen.datafile import with_lines
 from deckgen.effects import has
-from deckgen.errors import NOTE, WARNING, Finding, error, warning
+from deckgen.errors import ERROR, NOTE, WARNING, DeckgenError, Finding, error, warning
 from deckgen.manifest.schema import MAX_CARDS
 from deckgen.model import NUMBER, WILD, Card, Deck, Palette
 from deckgen.progress import Progress
@@ -25,10 +25,14 @@ class CheckOptions:
     """What ``check`` runs beyond the static checks."""
 
     simulate: bool = True
-    games: int | None = None     # games per table size; None: the engine's default
+    games: int | None = None     # games per table size and player; None: the verdict's own plan
     seed: int = 1
     palette: Palette | None = None
     progress: Progress | None = None
+    strict: bool = False         # warnings count as errors (--strict)
+    jobs: int | None = None      # worker processes for the simulated games; None: every core
+    use_cache: bool = True       # the verdict of an unchanged deck is read from the cache
+    cache_dir: Path | None = None
 
 
 @dataclass
@@ -37,6 +41,7 @@ class CheckReport:
     path: Path | None
     findings: list[Finding]
     sections: dict[str, Any] = field(default_factory=dict)   # e.g. "simulation", "palette"
+    strict: bool = False
 
     @property
     def errors(self) -> list[Finding]:
@@ -50,21 +55,83 @@ class CheckReport:
     def notes(self) -> list[Finding]:
         return [f for f in self.findings if f.severity == NOTE]
 
+    @property
+    def ready(self) -> bool:
+        """Whether the deck may be printed: no errors (with ``strict``, warnings are errors already)."""
+        return self.deck is not None and not self.errors
+
+    def verdict_line(self) -> str:
+        """The verdict in plain words."""
+        if self.deck is None:
+            return "not ready to print: the manifest could not be read as a deck"
+        if self.errors:
+            codes = list(dict.fromkeys(f.code for f in self.errors))
+            shown = ", ".join(codes[:4]) + (f" and {len(codes) - 4} more" if len(codes) > 4 else "")
+            n = len(self.errors)
+            return f"not ready to print: {n} error{'s' if n != 1 else ''} ({shown}) must be fixed first"
+        if self.warnings:
+            n = len(self.warnings)
+            return f"ready to print, with {n} warning{'s' if n != 1 else ''} worth reading first"
+        return "ready to print"
+
 
 def check(ref: str | Path, options: CheckOptions | None = None, loaded: manifest.LoadResult | None = None) -> CheckReport:
     """Load a manifest (unless ``loaded`` is what reading it gave) and run every check. Raises
     DeckgenError only for unreadable input."""
-    options = options or CheckOptions()
-    result = loaded if loaded is not None else manifest.load(ref, options.palette)
-    report = CheckReport(result.deck, result.path, list(result.findings))
-    if result.deck is None:
-        return report
-    report.findings.extend(preset_notes(result.deck))
-    report.findings.extend(static_checks(result.deck))
-    for stage in stage_checks():
-        report.findings.extend(stage(result.deck, options, report))
-    report.findings = _once(with_lines(report.findings))
-    return report
+    (rep,) = check_many([(ref, options or CheckOptions(), loaded)])
+    if isinstance(rep, DeckgenError):
+        raise rep
+    return rep
+
+
+def check_many(requests: list[tuple[str | Path, CheckOptions, manifest.LoadResult | None]]
+               ) -> list[CheckReport | DeckgenError]:
+    """Check several decks at once: each one's report, or the error that made it unreadable.
+
+    The static checks come first; the simulated games of every deck they pass then run on
+    worker processes (:mod:`deckgen.verdict`) while this process runs the stages' checks
+    (palette, faces, rulebook)."""
+    from deckgen import verdict
+    from deckgen.rules.checks import card_rule_findings
+
+    out: list[CheckReport | DeckgenError] = []
+    for ref, options, loaded in requests:
+        try:
+            result = loaded if loaded is not None else manifest.load(ref, options.palette)
+        except DeckgenError as exc:
+            out.append(exc)
+            continue
+        report = CheckReport(result.deck, result.path, list(result.findings), strict=options.strict)
+        if result.deck is not None:
+            report.findings.extend(preset_notes(result.deck))
+            report.findings.extend(static_checks(result.deck))
+            report.findings.extend(card_rule_findings(result.deck))
+        out.append(report)
+    judged = [i for i, (rep, (_, options, _)) in enumerate(zip(out, requests))
+              if isinstance(rep, CheckReport) and rep.deck is not None and options.simulate and not rep.errors]
+    verdicts = None
+    if judged:
+        first = requests[judged[0]][1]
+        decks = [rep.deck for rep in (out[i] for i in judged) if isinstance(rep, CheckReport) and rep.deck is not None]
+        verdicts = verdict.start(decks, seed=first.seed, games=first.games,
+                                 workers=first.jobs, use_cache=first.use_cache, cache_dir=first.cache_dir,
+                                 progress=first.progress)
+    for rep, (_, options, _) in zip(out, requests):
+        if isinstance(rep, CheckReport) and rep.deck is not None:
+            for stage in stage_checks():
+                rep.findings.extend(stage(rep.deck, options, rep))
+    for j, i in enumerate(judged):
+        rep = out[i]
+        assert isinstance(rep, CheckReport) and verdicts is not None
+        got = verdicts.result(j)
+        rep.findings.extend(got["findings"])
+        rep.sections["simulation"] = got["simulation"]
+    for rep, (_, options, _) in zip(out, requests):
+        if isinstance(rep, CheckReport):
+            rep.findings = _once(with_lines(rep.findings))
+            if options.strict:
+                rep.findings = [replace(f, severity=ERROR) if f.severity == WARNING else f for f in rep.findings]
+    return out
 
 
 def _once(findings: list[Finding]) -> list[Finding]:
@@ -90,12 +157,12 @@ def preset_notes(deck: Deck) -> list[Finding]:
 
 
 def stage_checks() -> list[Callable[[Deck, CheckOptions, CheckReport], list[Finding]]]:
-    """The checks each later pipeline stage adds (palette, rules, rulebook), imported lazily."""
+    """The checks each later pipeline stage adds (palette and faces, rulebook), imported lazily.
+    The rules against the cards run with the static checks (:func:`check_many`)."""
     from deckgen.render.checks import stage_check as render_check
     from deckgen.rulebook import check_stage as rulebook_check
-    from deckgen.rules.checks import rules_check
 
-    return [render_check, rulebook_check, rules_check]
+    return [render_check, rulebook_check]
 
 
 def _file(deck: Deck) -> str | None:
