@@ -6,7 +6,7 @@ listed in :func:`stage_checks`; the static checks of the deck itself live here.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -84,7 +84,7 @@ def check(ref: str | Path, options: CheckOptions | None = None, loaded: manifest
     return rep
 
 
-def check_many(requests: list[tuple[str | Path, CheckOptions, manifest.LoadResult | None]]
+def check_many(requests: Sequence[tuple[str | Path, CheckOptions, manifest.LoadResult | None]]
                ) -> list[CheckReport | DeckgenError]:
     """Check several decks at once: each one's report, or the error that made it unreadable.
 

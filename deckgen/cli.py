@@ -751,6 +751,9 @@ def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, ori
         if as_json:
             continue
         _echo_findings(res.errors)
+        if res.errors:
+            click.secho(f"{ref}: built anyway (--force) with {len(res.errors)} error(s); the cards PDF's cover says so",
+                        fg="red", err=True)
         _echo_findings([w for w in res.warnings if w.code == "layout"])
         others = sum(1 for w in res.warnings if w.code != "layout")
         note = f"  ({others} deck warning{'s' if others > 1 else ''}: see deckgen check {ref})" if others else ""
