@@ -355,3 +355,27 @@ def test_bundled_decks_have_no_errors_and_no_warnings(name):
     rep = check(name, CheckOptions(use_cache=False))
     assert rep.findings == [f for f in rep.findings if f.severity == "note"], [f.format() for f in rep.findings]
     assert rep.verdict_line() == "ready to print"
+
+
+# ---------------------------------------------------------------- build runs the same verdict
+
+def test_build_does_not_print_a_deck_whose_games_never_end(write_manifest, tmp_path):
+    path = write_manifest(NUMBERS_DRAW_FOUR)
+    out = tmp_path / "out"
+    res = cli("build", path, "-o", out, "--no-rulebook")
+    assert res.exit_code == 1
+    assert "does-not-finish" in res.output and "--force" in res.output
+    assert not out.exists() or not any(out.rglob("*.pdf"))
+
+
+def test_a_forced_build_says_so_on_the_cover(write_manifest, tmp_path):
+    import pypdf
+
+    path = write_manifest(NUMBERS_DRAW_FOUR)
+    out = tmp_path / "out"
+    res = cli("build", path, "-o", out, "--no-rulebook", "--force")
+    assert res.exit_code == 0, res.output
+    assert "built anyway (--force)" in res.output
+    (pdf,) = out.rglob("*-cards.pdf")
+    cover = pypdf.PdfReader(pdf).pages[0].extract_text()
+    assert "PRINTED WITH ERRORS (--force)" in cover and "does-not-finish" in cover
