@@ -92,6 +92,7 @@ def check_many(requests: Sequence[tuple[str | Path, CheckOptions, manifest.LoadR
     worker processes (:mod:`deckgen.verdict`) while this process runs the stages' checks
     (palette, faces, rulebook)."""
     from deckgen import verdict
+    from deckgen.claims import claim_findings
     from deckgen.rules.checks import card_rule_findings
 
     out: list[CheckReport | DeckgenError] = []
@@ -106,6 +107,7 @@ def check_many(requests: Sequence[tuple[str | Path, CheckOptions, manifest.LoadR
             report.findings.extend(preset_notes(result.deck))
             report.findings.extend(static_checks(result.deck))
             report.findings.extend(card_rule_findings(result.deck))
+            report.findings.extend(claim_findings(result.deck))
         out.append(report)
     judged = [i for i, (rep, (_, options, _)) in enumerate(zip(out, requests))
               if isinstance(rep, CheckReport) and rep.deck is not None and options.simulate and not rep.errors]
