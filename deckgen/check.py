@@ -110,6 +110,7 @@ def check_many(requests: Sequence[tuple[str | Path, CheckOptions, manifest.LoadR
             report.findings.extend(card_rule_findings(result.deck))
             report.findings.extend(claim_findings(result.deck))
             report.findings.extend(glyph_findings(result.deck))
+            report.findings.extend(language_findings(result.deck))
         out.append(report)
     judged = [i for i, (rep, (_, options, _)) in enumerate(zip(out, requests))
               if isinstance(rep, CheckReport) and rep.deck is not None and options.simulate and not rep.errors]
@@ -141,6 +142,52 @@ def check_many(requests: Sequence[tuple[str | Path, CheckOptions, manifest.LoadR
 def _once(findings: list[Finding]) -> list[Finding]:
     """Each finding once, in the order found."""
     return list(dict.fromkeys(findings))
+
+
+def language_findings(deck: Deck) -> list[Finding]:
+    """A deck language no rulebook can be written in (error); printed texts missing in one of the
+    deck's languages (one warning listing them all)."""
+    from deckgen.claims import deck_languages
+    from deckgen.rulebook.env import languages
+
+    f = _file(deck)
+    out: list[Finding] = []
+    can = languages(deck)
+    if deck.language not in can:
+        out.append(error("language", "deck.language",
+                         f"deckgen cannot write a rulebook in '{deck.language}' (it writes them in "
+                         f"{', '.join(can)}), and the words it puts on the cards would come out in English",
+                         file=f,
+                         hint=f"set language to one of {', '.join(can)}, or add your own templates in that "
+                              "language (deck.templates, templates/README.md)"))
+    texts: list[tuple[str, Any]] = [("deck.name", deck.names), ("deck.back_text", deck.back_text),
+                                    ("deck.description", deck.description)]
+    used = {c.kind for c in deck.cards} | {c.flex.kind for c in deck.cards if c.flex}
+    for kid in sorted(used):
+        kind = deck.kinds.get(kid)
+        if kind is not None:
+            texts += [(f"kinds.{kid}.name", kind.names), (f"kinds.{kid}.label", kind.label),
+                      (f"kinds.{kid}.text", kind.text)]
+    texts += [(f"palette.{c.id}.name", c.names) for c in deck.palette.colors]
+    seen: set[str] = set()
+    for card in deck.cards:
+        if card.where not in seen:
+            seen.add(card.where)
+            texts += [(f"{card.where}.text", card.text)]
+    texts += [(f"{comp.where}.name", comp.names) for comp in deck.components]
+    for lang in deck_languages(deck):
+        if lang not in can:
+            continue
+        keys = [where for where, names in texts
+                if names is not None and "" not in names.values and lang not in names.values]
+        lacking = [f"{where} ('{names.get(deck.language)}')" for where, names in texts if where in keys]
+        if lacking:
+            shown = ", ".join(lacking[:12]) + (f" and {len(lacking) - 12} more" if len(lacking) > 12 else "")
+            out.append(warning("missing-translation", keys[0],
+                               f"{len(lacking)} text{'s have' if len(lacking) > 1 else ' has'} no '{lang}' version, "
+                               f"so the '{lang}' rulebook and cards print another language's words: {shown}",
+                               file=f, hint=f"give each a {lang} entry, e.g. name = {{ es = \"...\", en = \"...\" }}"))
+    return out
 
 
 def preset_notes(deck: Deck) -> list[Finding]:

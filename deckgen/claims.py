@@ -182,7 +182,8 @@ def claim_findings(deck: Deck) -> list[Finding]:
 def _text_findings(deck: Deck, kind: Kind, texts, where: str, nums: set[int], ops: set[str], file: str | None,
                    card: Card | None = None) -> list[Finding]:
     out: list[Finding] = []
-    for lang, text in texts.items():
+    for key, text in texts.items():
+        lang = key or deck.language               # a plain string is the deck's language
         wrong = sorted({n for n in numbers_in(text, lang) if n not in nums})
         lacking = [a for a, need in actions_in(text, lang) if not need & ops]
         said_draw = any("draw" in need for _, need in actions_in(text, lang))
@@ -198,7 +199,7 @@ def _text_findings(deck: Deck, kind: Kind, texts, where: str, nums: set[int], op
             parts.append(("the action" if len(lacking) == 1 else "the actions") + " '" + "', '".join(lacking) + "'")
         what = " and ".join(parts) if parts else f"a draw without its number ({kind.draw_value})"
         who = f"'{card.name(deck.language)}'" if card else f"'{kind.names.get(deck.language)}'"
-        out.append(warning("text-contradicts-effect", f"{where}.{lang}" if len(texts) > 1 else where,
+        out.append(warning("text-contradicts-effect", f"{where}.{key}" if key and len(texts) > 1 else where,
                            f"the text of {who} names {what}, which its effects do not have: the text says \"{text}\"; "
                            f"the card does: \"{sentence(deck, kind, lang)}\"", file=file,
                            hint="write the text from what the card does (or leave it out: the rulebook "
