@@ -228,11 +228,30 @@ def is_start_card(deck: Deck, card: Card) -> bool:
     return not (kind.category == WILD and kind.is_draw)
 
 
+def cards_to_deal(deck: Deck, players: int) -> int:
+    """Cards a table of ``players`` takes: every hand, the start card and at least one to draw."""
+    return players * deck.hand_size + 2
+
+
+def deal_problems(deck: Deck, players: list[int], where: str = "--players") -> list[Finding]:
+    """An error for each table size the deck cannot be dealt to (``deckgen simulate``)."""
+    out = []
+    for n in players:
+        need = cards_to_deal(deck, n)
+        if deck.total < need:
+            out.append(error("too-few-cards", where,
+                             f"{deck.total} cards cannot be dealt to {n} players: {n} hands of {deck.hand_size}, "
+                             f"a start card and a draw pile take at least {need} cards", file=_file(deck),
+                             hint=f"at most {max(1, (deck.total - 2) // deck.hand_size)} players with this deck, "
+                                  "or add cards / lower deck.hand_size"))
+    return out
+
+
 def static_checks(deck: Deck) -> list[Finding]:
     """Counts, points, start card, Power cards: what needs no simulation."""
     f = _file(deck)
     out: list[Finding] = []
-    needed = deck.players_max * deck.hand_size + 2
+    needed = cards_to_deal(deck, deck.players_max)
     if deck.total < needed:
         out.append(error("too-few-cards", "cards",
                          f"{deck.total} cards cannot deal {deck.hand_size} to each of {deck.players_max} players "

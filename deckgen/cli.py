@@ -983,6 +983,12 @@ def simulate(deck, players_text, games, seed, agent, jobs, whole_match, as_json)
     d = manifest.load_deck(deck)
     players = (sim.parse_players(players_text, d.players_min, d.players_max) if players_text
                else list(range(d.players_min, d.players_max + 1)))
+    from deckgen.check import deal_problems
+    from deckgen.errors import DeckHasErrors
+
+    undealt = deal_problems(d, players, "--players" if players_text else "deck.players")
+    if undealt:        # asked for: a misused command (2); the deck's own range: the deck has errors (1)
+        raise (DeckgenError if players_text else DeckHasErrors)(undealt)
     outside = [n for n in players if not d.players_min <= n <= d.players_max]
     found = [warning("players", "--players",
                      f"the deck is for {d.players_min}-{d.players_max} players; "
