@@ -93,7 +93,7 @@ def check_many(requests: Sequence[tuple[str | Path, CheckOptions, manifest.LoadR
     (palette, faces, rulebook)."""
     from deckgen import verdict
     from deckgen.claims import claim_findings
-    from deckgen.glyphs import glyph_findings
+    from deckgen.glyphs import glyph_findings, rulebook_fit_findings
     from deckgen.rules.checks import card_rule_findings
 
     out: list[CheckReport | DeckgenError] = []
@@ -110,6 +110,7 @@ def check_many(requests: Sequence[tuple[str | Path, CheckOptions, manifest.LoadR
             report.findings.extend(card_rule_findings(result.deck))
             report.findings.extend(claim_findings(result.deck))
             report.findings.extend(glyph_findings(result.deck))
+            report.findings.extend(rulebook_fit_findings(result.deck))
             report.findings.extend(language_findings(result.deck))
         out.append(report)
     judged = [i for i, (rep, (_, options, _)) in enumerate(zip(out, requests))

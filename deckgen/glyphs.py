@@ -19,7 +19,7 @@ import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 
-from deckgen.errors import Finding, error
+from deckgen.errors import Finding, error, warning
 from deckgen.model import Deck
 
 # The roles of the face strings, as render/draw.py draws them.
@@ -200,4 +200,52 @@ def glyph_findings(deck: Deck) -> list[Finding]:
         out.append(error("missing-glyph", key,
                          f"{said} {verb} not in the font {' or '.join(fnts)} that draws it on {where} ({use}): "
                          "it would print as an empty box", file=file, hint=hint))
+    return out
+
+
+# ---------------------------------------------------------------- text fit in the rulebook
+
+def rulebook_columns(width_mm: float) -> dict[str, float]:
+    """The rulebook's narrow table columns, in points of text (cell padding removed), on a text
+    column of ``width_mm``: the card table's name column and the colour table's name column, as
+    ``rulebook/blocks.py`` lays them out (components_table, palette_table)."""
+    mm = 72 / 25.4
+    width = width_mm * mm
+    f = min(1.0, width / (150 * mm))
+    pad = 12.0                                           # 6 pt of cell padding each side
+    return {"cards": width - (17 + 24 + 33 + 24) * mm * f - pad,
+            "colours": min(60 * mm, width - (12 + 16 + 34 + 22) * mm) - pad}
+
+
+def rulebook_fit_findings(deck: Deck) -> list[Finding]:
+    """A word of the deck's wider than the rulebook table column it is printed in (bold 9.5 pt,
+    the table's cell style, in the rulebook's real bold font) is broken mid-word: a warning."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from deckgen.claims import deck_languages
+    from deckgen.fonts import deck_fonts, register_pdf
+    from deckgen.rulebook.describe import group_name
+    from deckgen.rulebook.groups import groups
+
+    bold = register_pdf(deck_fonts(deck)).bold
+    size = 9.5
+    mm = 72 / 25.4
+    cols = rulebook_columns(140.0)                       # the rulebook's text column on A4 and Letter
+    file = str(deck.source) if deck.source else None
+    out: list[Finding] = []
+    seen: set[tuple[str, str]] = set()
+    for lang in deck_languages(deck):
+        items = [(group_name(deck, g, lang), f"kinds.{g.kind}.name", "cards") for g in groups(deck)]
+        items += [(c.names.get(lang), f"palette.{c.id}.name", "colours") for c in deck.palette.colors]
+        for text, where, col in items:
+            for word in text.split():
+                w = stringWidth(word, bold, size)
+                if w > cols[col] and (where, word) not in seen:
+                    seen.add((where, word))
+                    table = "card table" if col == "cards" else "colour table"
+                    out.append(warning("rulebook-text-fit", where,
+                                       f"the word '{word}' ({lang}) is {w / mm:.0f} mm wide in the rulebook's "
+                                       f"{size:g} pt bold font; its {table} column holds {cols[col] / mm:.0f} mm, "
+                                       "so it is broken in the middle", file=file,
+                                       hint="a shorter word, or a space or hyphen where it may break"))
     return out

@@ -47,3 +47,18 @@ def test_a_letter_no_font_has_is_named_without_the_emoji_hint(write_manifest):
 def test_bundled_and_example_decks_print_every_character(deck):
     rep = check(deck, CheckOptions(simulate=False))
     assert not [f for f in rep.findings if f.code == "missing-glyph"]
+
+
+def test_a_word_wider_than_its_rulebook_column_is_a_warning_and_is_broken_in_the_pdf(write_manifest, tmp_path):
+    import pypdf
+
+    from deckgen.rulebook import write_rulebook
+
+    word = "Superextraordinariamentegrandísimo"
+    path = write_manifest(HEAD.replace('name = { en = "Grab", es = "Agarra" }', f'name = {{ en = "Grab", es = "{word}" }}'))
+    rep = check(path, CheckOptions(simulate=False))
+    (f,) = [f for f in rep.warnings if f.code == "rulebook-text-fit"]
+    assert f.where == "kinds.grab.name" and f"'{word}' (es)" in f.message and "card table column" in f.message
+    out = write_rulebook(rep.deck, "es", tmp_path / "book.pdf")
+    lines = "\n".join(p.extract_text() for p in pypdf.PdfReader(out).pages).splitlines()
+    assert any(line.strip() and word.startswith(line.strip()) and line.strip() != word for line in lines)
