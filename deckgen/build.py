@@ -45,6 +45,7 @@ class BuildOptions:
     rulebook: bool = True                     # also write the rulebook in every language
     only: str | None = None                   # --only ID[xN],...: just those cards (a reprint; no rulebook)
     booklet: bool = False                     # and each rulebook as a saddle-stitched booklet
+    verdict: bool = True                      # the check's simulated games too (--watch plays them afterwards)
 
 
 @dataclass(frozen=True)
@@ -151,8 +152,8 @@ def _apply_cards(result: BuildResult, made: tuple[OutputFile, CardsMeta]) -> Out
 def check_options(options: BuildOptions) -> CheckOptions:
     """The check a build runs: every check and the playability verdict (docs/checks.md), the
     verdict of an unchanged deck read from the cache."""
-    return CheckOptions(palette=options.palette, jobs=options.jobs, use_cache=options.use_cache,
-                        cache_dir=options.cache_dir)
+    return CheckOptions(simulate=options.verdict, palette=options.palette, jobs=options.jobs,
+                        use_cache=options.use_cache, cache_dir=options.cache_dir)
 
 
 def load_checked(ref: str | Path, options: BuildOptions, loaded: LoadResult | None = None,

@@ -92,8 +92,6 @@ def check_many(requests: Sequence[tuple[str | Path, CheckOptions, manifest.LoadR
     worker processes (:mod:`deckgen.verdict`) while this process runs the stages' checks
     (palette, faces, rulebook)."""
     from deckgen import verdict
-    from deckgen.claims import claim_findings
-    from deckgen.glyphs import glyph_findings, rulebook_fit_findings
     from deckgen.rules.checks import card_rule_findings
 
     out: list[CheckReport | DeckgenError] = []
@@ -108,9 +106,8 @@ def check_many(requests: Sequence[tuple[str | Path, CheckOptions, manifest.LoadR
             report.findings.extend(preset_notes(result.deck))
             report.findings.extend(static_checks(result.deck))
             report.findings.extend(card_rule_findings(result.deck))
-            report.findings.extend(claim_findings(result.deck))
-            report.findings.extend(glyph_findings(result.deck))
-            report.findings.extend(rulebook_fit_findings(result.deck))
+            report.findings.extend(verdict.cached_findings(result.deck, "printed-text", _printed_text,
+                                                           options.use_cache, options.cache_dir))
             report.findings.extend(language_findings(result.deck))
         out.append(report)
     judged = [i for i, (rep, (_, options, _)) in enumerate(zip(out, requests))
@@ -138,6 +135,14 @@ def check_many(requests: Sequence[tuple[str | Path, CheckOptions, manifest.LoadR
             if options.strict:
                 rep.findings = [replace(f, severity=ERROR) if f.severity == WARNING else f for f in rep.findings]
     return out
+
+
+def _printed_text(deck: Deck) -> list[Finding]:
+    """What the cards say against what they do, every character against its font, the rulebook's text fit."""
+    from deckgen.claims import claim_findings
+    from deckgen.glyphs import glyph_findings, rulebook_fit_findings
+
+    return claim_findings(deck) + glyph_findings(deck) + rulebook_fit_findings(deck)
 
 
 def _once(findings: list[Finding]) -> list[Finding]:

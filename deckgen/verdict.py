@@ -642,6 +642,31 @@ def to_cache(deck: Deck, seed: int, games: int | None, result: dict, cache_dir=N
                     json.dumps(data, sort_keys=True).encode("utf-8"), cache_dir)
 
 
+def cached_findings(deck: Deck, name: str, make, use_cache: bool = True, cache_dir=None) -> list[Finding]:
+    """Findings that depend only on the deck, its fonts and deckgen's code (what its cards say,
+    their glyphs, the rulebook's text fit), kept in the cache so an unchanged deck's check and
+    build do not work them out (or import what they need) again."""
+    if not use_cache:
+        return make(deck)
+    from deckgen import cache
+    from deckgen.fonts import deck_fonts
+    from deckgen.inputs import code_version
+
+    key = cache.digest(CACHE_FORMAT, name, code_version(), repr(deck), deck_fonts(deck).signature())
+    data = cache.get_bytes("documents", key, "findings.json", cache_dir)
+    if data is not None:
+        try:
+            return [Finding(**x) for x in json.loads(data)]
+        except (ValueError, TypeError):
+            pass
+    import dataclasses
+
+    got = make(deck)
+    cache.put_bytes("documents", key, "findings.json",
+                    json.dumps([dataclasses.asdict(f) for f in got], sort_keys=True).encode("utf-8"), cache_dir)
+    return got
+
+
 @dataclass
 class Verdicts:
     """Cached verdicts at once, the others on workers."""
