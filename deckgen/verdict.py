@@ -212,7 +212,14 @@ def _play(deck: int, agent: str, players: int, start: int, stop: int, seed: int)
 
     table = _TABLES[deck]
     who = _AGENTS.get(agent) or _AGENTS.setdefault(agent, make_agent(agent))
-    return (deck, agent, players, start), [play_record(table, who, seed, players, i) for i in range(start, stop)]
+    return (deck, agent, players, start), [_lean(play_record(table, who, seed, players, i)) for i in range(start, stop)]
+
+
+def _lean(rec):
+    """A record with only what the verdict reads: the first and last hand-size samples, no
+    per-seat plays or events (less to pass back from the workers)."""
+    trace = rec.hand_trace
+    return rec._replace(hand_trace=(trace[0], trace[-1]) if trace else (), events=(), plays_by_seat_kind=())
 
 
 def _seed(seed: int, agent: str) -> int:
