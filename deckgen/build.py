@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from deckgen import cache, manifest
-from deckgen.check import CheckOptions, check
+from deckgen.check import CheckOptions, CheckReport, check, check_many
 from deckgen.errors import DeckgenError, DeckHasErrors, Finding, warning
 from deckgen.layout import LayoutOptions, cards_pdf_for_deck, parse_paper, write_bytes
 from deckgen.manifest import LoadResult
@@ -45,6 +45,7 @@ class BuildOptions:
     rulebook: bool = True                     # also write the rulebook in every language
     only: str | None = None                   # --only ID[xN],...: just those cards (a reprint; no rulebook)
     booklet: bool = False                     # and each rulebook as a saddle-stitched booklet
+    verdict: bool = True                      # the check's simulated games too (--watch plays them afterwards)
 
 
 @dataclass(frozen=True)
@@ -148,13 +149,31 @@ def _apply_cards(result: BuildResult, made: tuple[OutputFile, CardsMeta]) -> Out
     return out
 
 
-def load_checked(ref: str | Path, options: BuildOptions,
-                 loaded: LoadResult | None = None) -> tuple[Deck, list[Finding], list[Finding]]:
-    """The deck after the static checks (no simulation); raises DeckHasErrors unless forced."""
-    report = check(ref, CheckOptions(simulate=False, palette=options.palette), loaded)
+def check_options(options: BuildOptions) -> CheckOptions:
+    """The check a build runs: every check and the playability verdict (docs/checks.md), the
+    verdict of an unchanged deck read from the cache."""
+    return CheckOptions(simulate=options.verdict, palette=options.palette, jobs=options.jobs,
+                        use_cache=options.use_cache, cache_dir=options.cache_dir)
+
+
+def load_checked(ref: str | Path, options: BuildOptions, loaded: LoadResult | None = None,
+                 report: CheckReport | None = None) -> tuple[Deck, list[Finding], list[Finding]]:
+    """The deck after every check and the verdict (``report``, when the caller ran them already);
+    raises DeckHasErrors unless forced. A forced deck with errors is marked so on its cover."""
+    if report is None:
+        report = check(ref, check_options(options), loaded)
     if report.deck is None or (report.errors and not options.force):
         raise DeckHasErrors(report.errors or report.findings)
-    return report.deck, report.errors, report.warnings
+    deck = report.deck
+    return deck, report.errors, report.warnings
+
+
+def forced_layout(options: BuildOptions, errors: list[Finding]) -> BuildOptions:
+    """With --force and errors, the cover of the cards PDF says which checks failed."""
+    if not errors:
+        return options
+    codes = tuple(dict.fromkeys(f.code for f in errors))
+    return replace(options, layout=replace(options.layout, forced=codes))
 
 
 def build_deck(ref: str | Path, options: BuildOptions = BuildOptions(),
@@ -342,12 +361,20 @@ def _build_decks(requests: list[tuple[str | Path, BuildOptions]], progress: Prog
             with contextlib.suppress(DeckgenError):         # said again, in its place, after the check
                 queue_faces(st, select(st.loaded.deck, st.options.only), pool)
         tick()
-        for st in states:                                   # check each deck while the faces are drawn
+        # check every deck while the faces are drawn; the verdicts' games of all the decks at once
+        began = time.perf_counter()
+        asked = [st for st in states if st.error is None]
+        reports = dict(zip((st.slot for st in asked),
+                           check_many([(st.ref, check_options(st.options), st.loaded) for st in asked])))
+        for st in states:
             if st.error is not None:
                 continue
             try:
-                began = time.perf_counter()
-                deck, errors, warnings = load_checked(st.ref, st.options, st.loaded)
+                rep = reports[st.slot]
+                if isinstance(rep, DeckgenError):
+                    raise rep
+                deck, errors, warnings = load_checked(st.ref, st.options, st.loaded, rep)
+                st.options = forced_layout(st.options, errors)
                 st.deck = select(deck, st.options.only)
                 st.result = BuildResult(st.deck.id, st.deck.name(), errors=list(errors), warnings=list(warnings),
                                         deck=st.deck)

@@ -6,15 +6,15 @@ listed in :func:`stage_checks`; the static checks of the deck itself live here.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from deckgen import manifest
 from deckgen.datafile import with_lines
 from deckgen.effects import has
-from deckgen.errors import NOTE, WARNING, Finding, error, warning
+from deckgen.errors import ERROR, NOTE, WARNING, DeckgenError, Finding, error, warning
 from deckgen.manifest.schema import MAX_CARDS
 from deckgen.model import NUMBER, Card, Deck, Palette
 from deckgen.progress import Progress
@@ -25,10 +25,14 @@ class CheckOptions:
     """What ``check`` runs beyond the static checks."""
 
     simulate: bool = True
-    games: int | None = None     # games per table size; None: the engine's default
+    games: int | None = None     # games per table size and player; None: the verdict's own plan
     seed: int = 1
     palette: Palette | None = None
     progress: Progress | None = None
+    strict: bool = False         # warnings count as errors (--strict)
+    jobs: int | None = None      # worker processes for the simulated games; None: every core
+    use_cache: bool = True       # the verdict of an unchanged deck is read from the cache
+    cache_dir: Path | None = None
 
 
 @dataclass
@@ -37,6 +41,7 @@ class CheckReport:
     path: Path | None
     findings: list[Finding]
     sections: dict[str, Any] = field(default_factory=dict)   # e.g. "simulation", "palette"
+    strict: bool = False
 
     @property
     def errors(self) -> list[Finding]:
@@ -50,26 +55,145 @@ class CheckReport:
     def notes(self) -> list[Finding]:
         return [f for f in self.findings if f.severity == NOTE]
 
+    @property
+    def ready(self) -> bool:
+        """Whether the deck may be printed: no errors (with ``strict``, warnings are errors already)."""
+        return self.deck is not None and not self.errors
+
+    def verdict_line(self) -> str:
+        """The verdict in plain words."""
+        if self.deck is None:
+            return "not ready to print: the manifest could not be read as a deck"
+        if self.errors:
+            codes = list(dict.fromkeys(f.code for f in self.errors))
+            shown = ", ".join(codes[:4]) + (f" and {len(codes) - 4} more" if len(codes) > 4 else "")
+            n = len(self.errors)
+            return f"not ready to print: {n} error{'s' if n != 1 else ''} ({shown}) must be fixed first"
+        if self.warnings:
+            n = len(self.warnings)
+            return f"ready to print, with {n} warning{'s' if n != 1 else ''} worth reading first"
+        return "ready to print"
+
 
 def check(ref: str | Path, options: CheckOptions | None = None, loaded: manifest.LoadResult | None = None) -> CheckReport:
     """Load a manifest (unless ``loaded`` is what reading it gave) and run every check. Raises
     DeckgenError only for unreadable input."""
-    options = options or CheckOptions()
-    result = loaded if loaded is not None else manifest.load(ref, options.palette)
-    report = CheckReport(result.deck, result.path, list(result.findings))
-    if result.deck is None:
-        return report
-    report.findings.extend(preset_notes(result.deck))
-    report.findings.extend(static_checks(result.deck))
-    for stage in stage_checks():
-        report.findings.extend(stage(result.deck, options, report))
-    report.findings = _once(with_lines(report.findings))
-    return report
+    (rep,) = check_many([(ref, options or CheckOptions(), loaded)])
+    if isinstance(rep, DeckgenError):
+        raise rep
+    return rep
+
+
+def check_many(requests: Sequence[tuple[str | Path, CheckOptions, manifest.LoadResult | None]]
+               ) -> list[CheckReport | DeckgenError]:
+    """Check several decks at once: each one's report, or the error that made it unreadable.
+
+    The static checks come first; the simulated games of every deck they pass then run on
+    worker processes (:mod:`deckgen.verdict`) while this process runs the stages' checks
+    (palette, faces, rulebook)."""
+    from deckgen import verdict
+    from deckgen.rules.checks import card_rule_findings
+
+    out: list[CheckReport | DeckgenError] = []
+    for ref, options, loaded in requests:
+        try:
+            result = loaded if loaded is not None else manifest.load(ref, options.palette)
+        except DeckgenError as exc:
+            out.append(exc)
+            continue
+        report = CheckReport(result.deck, result.path, list(result.findings), strict=options.strict)
+        if result.deck is not None:
+            report.findings.extend(preset_notes(result.deck))
+            report.findings.extend(static_checks(result.deck))
+            report.findings.extend(card_rule_findings(result.deck))
+            report.findings.extend(verdict.cached_findings(result.deck, "printed-text", _printed_text,
+                                                           options.use_cache, options.cache_dir))
+            report.findings.extend(language_findings(result.deck))
+        out.append(report)
+    judged = [i for i, (rep, (_, options, _)) in enumerate(zip(out, requests))
+              if isinstance(rep, CheckReport) and rep.deck is not None and options.simulate and not rep.errors]
+    verdicts = None
+    if judged:
+        first = requests[judged[0]][1]
+        decks = [rep.deck for rep in (out[i] for i in judged) if isinstance(rep, CheckReport) and rep.deck is not None]
+        verdicts = verdict.start(decks, seed=first.seed, games=first.games,
+                                 workers=first.jobs, use_cache=first.use_cache, cache_dir=first.cache_dir,
+                                 progress=first.progress)
+    for rep, (_, options, _) in zip(out, requests):
+        if isinstance(rep, CheckReport) and rep.deck is not None:
+            for stage in stage_checks():
+                rep.findings.extend(stage(rep.deck, options, rep))
+    for j, i in enumerate(judged):
+        rep = out[i]
+        assert isinstance(rep, CheckReport) and verdicts is not None
+        got = verdicts.result(j)
+        rep.findings.extend(got["findings"])
+        rep.sections["simulation"] = got["simulation"]
+    for rep, (_, options, _) in zip(out, requests):
+        if isinstance(rep, CheckReport):
+            rep.findings = _once(with_lines(rep.findings))
+            if options.strict:
+                rep.findings = [replace(f, severity=ERROR) if f.severity == WARNING else f for f in rep.findings]
+    return out
+
+
+def _printed_text(deck: Deck) -> list[Finding]:
+    """What the cards say against what they do, every character against its font, the rulebook's text fit."""
+    from deckgen.claims import claim_findings
+    from deckgen.glyphs import glyph_findings, rulebook_fit_findings
+
+    return claim_findings(deck) + glyph_findings(deck) + rulebook_fit_findings(deck)
 
 
 def _once(findings: list[Finding]) -> list[Finding]:
     """Each finding once, in the order found."""
     return list(dict.fromkeys(findings))
+
+
+def language_findings(deck: Deck) -> list[Finding]:
+    """A deck language no rulebook can be written in (error); printed texts missing in one of the
+    deck's languages (one warning listing them all)."""
+    from deckgen.claims import deck_languages
+    from deckgen.rulebook.env import languages
+
+    f = _file(deck)
+    out: list[Finding] = []
+    can = languages(deck)
+    if deck.language not in can:
+        out.append(error("language", "deck.language",
+                         f"deckgen cannot write a rulebook in '{deck.language}' (it writes them in "
+                         f"{', '.join(can)}), and the words it puts on the cards would come out in English",
+                         file=f,
+                         hint=f"set language to one of {', '.join(can)}, or add your own templates in that "
+                              "language (deck.templates, templates/README.md)"))
+    texts: list[tuple[str, Any]] = [("deck.name", deck.names), ("deck.back_text", deck.back_text),
+                                    ("deck.description", deck.description)]
+    used = {c.kind for c in deck.cards} | {c.flex.kind for c in deck.cards if c.flex}
+    for kid in sorted(used):
+        kind = deck.kinds.get(kid)
+        if kind is not None:
+            texts += [(f"kinds.{kid}.name", kind.names), (f"kinds.{kid}.label", kind.label),
+                      (f"kinds.{kid}.text", kind.text)]
+    texts += [(f"palette.{c.id}.name", c.names) for c in deck.palette.colors]
+    seen: set[str] = set()
+    for card in deck.cards:
+        if card.where not in seen:
+            seen.add(card.where)
+            texts += [(f"{card.where}.text", card.text)]
+    texts += [(f"{comp.where}.name", comp.names) for comp in deck.components]
+    for lang in deck_languages(deck):
+        if lang not in can:
+            continue
+        keys = [where for where, names in texts
+                if names is not None and "" not in names.values and lang not in names.values]
+        lacking = [f"{where} ('{names.get(deck.language)}')" for where, names in texts if where in keys]
+        if lacking:
+            shown = ", ".join(lacking[:12]) + (f" and {len(lacking) - 12} more" if len(lacking) > 12 else "")
+            out.append(warning("missing-translation", keys[0],
+                               f"{len(lacking)} text{'s have' if len(lacking) > 1 else ' has'} no '{lang}' version, "
+                               f"so the '{lang}' rulebook and cards print another language's words: {shown}",
+                               file=f, hint=f"give each a {lang} entry, e.g. name = {{ es = \"...\", en = \"...\" }}"))
+    return out
 
 
 def preset_notes(deck: Deck) -> list[Finding]:
@@ -90,12 +214,12 @@ def preset_notes(deck: Deck) -> list[Finding]:
 
 
 def stage_checks() -> list[Callable[[Deck, CheckOptions, CheckReport], list[Finding]]]:
-    """The checks each later pipeline stage adds (palette, rules, rulebook), imported lazily."""
+    """The checks each later pipeline stage adds (palette and faces, rulebook), imported lazily.
+    The rules against the cards run with the static checks (:func:`check_many`)."""
     from deckgen.render.checks import stage_check as render_check
     from deckgen.rulebook import check_stage as rulebook_check
-    from deckgen.rules.checks import rules_check
 
-    return [render_check, rulebook_check, rules_check]
+    return [render_check, rulebook_check]
 
 
 def _file(deck: Deck) -> str | None:
@@ -107,11 +231,30 @@ def is_start_card(deck: Deck, card: Card) -> bool:
     return deck.can_start(card)
 
 
+def cards_to_deal(deck: Deck, players: int) -> int:
+    """Cards a table of ``players`` takes: every hand, the start card and at least one to draw."""
+    return players * deck.hand_size + 2
+
+
+def deal_problems(deck: Deck, players: list[int], where: str = "--players") -> list[Finding]:
+    """An error for each table size the deck cannot be dealt to (``deckgen simulate``)."""
+    out = []
+    for n in players:
+        need = cards_to_deal(deck, n)
+        if deck.total < need:
+            out.append(error("too-few-cards", where,
+                             f"{deck.total} cards cannot be dealt to {n} players: {n} hands of {deck.hand_size}, "
+                             f"a start card and a draw pile take at least {need} cards", file=_file(deck),
+                             hint=f"at most {max(1, (deck.total - 2) // deck.hand_size)} players with this deck, "
+                                  "or add cards / lower deck.hand_size"))
+    return out
+
+
 def static_checks(deck: Deck) -> list[Finding]:
     """Counts, points, start card, Power cards: what needs no simulation."""
     f = _file(deck)
     out: list[Finding] = []
-    needed = deck.players_max * deck.hand_size + 2
+    needed = cards_to_deal(deck, deck.players_max)
     if deck.total < needed:
         out.append(error("too-few-cards", "cards",
                          f"{deck.total} cards cannot deal {deck.hand_size} to each of {deck.players_max} players "

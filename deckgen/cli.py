@@ -282,42 +282,62 @@ def _preset_detail(label: str, value: Any) -> str:
 
 
 @main.command()
-@click.argument("deck")
+@click.argument("decks", nargs=-1, metavar="[DECK ...]")
 @json_option
 @click.option("--games", type=click.IntRange(1, 100_000), default=None,
-              help="Simulated games per table size (default: a few hundred).")
-@click.option("--no-sim", is_flag=True, help="Skip simulated play.")
+              help="Simulated games per table size and player (default: as many as the verdict needs).")
+@click.option("--no-sim", is_flag=True, help="Skip simulated play (and the playability verdict).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed for simulated play.")
+@click.option("--strict", is_flag=True, help="Count warnings as errors (exit code 1), e.g. for your own CI.")
+@click.option("--no-cache", is_flag=True, help="Play the games again instead of reading an unchanged deck's verdict.")
+@jobs_option
 @palette_options
 @handle_errors
-def check(deck, as_json, games, no_sim, seed, palette, colors):
-    """Check a deck before printing it: schema, counts, palette, rules.
+def check(decks, as_json, games, no_sim, seed, strict, no_cache, jobs, palette, colors):
+    """Check a deck before printing it: schema, counts, palette, text, fonts, rules and a
+    playability verdict from simulated games (every finding code: docs/checks.md).
 
-    DECK is a bundled deck name (see `deckgen list`) or a path to a manifest.
-    Exit code 0: no errors (warnings allowed); 1: the deck has errors;
-    2: the file could not be read or the command was misused.
+    DECK is a bundled deck name (see `deckgen list`) or a path to a manifest; with no DECK,
+    every bundled deck. Exit code 0: no errors (warnings allowed; none with --strict);
+    1: a deck has errors; 2: a file could not be read or the command was misused.
 
     Example:
 
         deckgen check classic
 
         deckgen check my-deck.toml --json
+
+        deckgen check my-deck.toml --strict
     """
     from deckgen import report
-    from deckgen.check import CheckOptions
-    from deckgen.check import check as run_check
+    from deckgen.build import bundled_refs
+    from deckgen.check import CheckOptions, check_many
     from deckgen.errors import exit_code
 
+    refs = list(decks) or bundled_refs()
     progress = Progress(enabled=not as_json)
-    opts = CheckOptions(simulate=not no_sim, games=games, seed=seed,
-                        palette=resolve_palette(deck, palette, colors), progress=progress)
-    rep = run_check(deck, opts)
+    requests = [(ref, CheckOptions(simulate=not no_sim, games=games, seed=seed, strict=strict, jobs=jobs,
+                                   use_cache=not no_cache, palette=resolve_palette(ref, palette, colors),
+                                   progress=progress), None) for ref in refs]
+    reps = check_many(requests)
     progress.close()
-    code = exit_code(rep.findings)
+    if len(reps) == 1 and isinstance(reps[0], DeckgenError):
+        raise reps[0]
+    codes = [r.exit_code if isinstance(r, DeckgenError) else exit_code(r.findings) for r in reps]
+    code = max(codes)
     if as_json:
-        _echo_json({**report.to_json(rep), "exit_code": code})
+        objs = [{"deck": ref, "exit_code": c, **findings_json(r.findings)} if isinstance(r, DeckgenError)
+                else {**report.to_json(r), "exit_code": c} for ref, r, c in zip(refs, reps, codes)]
+        _echo_json(objs[0] if len(objs) == 1 else {"decks": objs, "exit_code": code})
     else:
-        click.echo(report.to_text(rep))
+        for i, (ref, r) in enumerate(zip(refs, reps)):
+            if i:
+                click.echo("")
+            if isinstance(r, DeckgenError):
+                _echo_findings(r.findings)
+                click.echo(f"{ref}: could not be read")
+            else:
+                click.echo(report.to_text(r))
     sys.exit(code)
 
 
@@ -731,6 +751,9 @@ def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, ori
         if as_json:
             continue
         _echo_findings(res.errors)
+        if res.errors:
+            click.secho(f"{ref}: built anyway (--force) with {len(res.errors)} error(s); the cards PDF's cover says so",
+                        fg="red", err=True)
         _echo_findings([w for w in res.warnings if w.code == "layout"])
         others = sum(1 for w in res.warnings if w.code != "layout")
         note = f"  ({others} deck warning{'s' if others > 1 else ''}: see deckgen check {ref})" if others else ""
@@ -960,6 +983,12 @@ def simulate(deck, players_text, games, seed, agent, jobs, whole_match, as_json)
     d = manifest.load_deck(deck)
     players = (sim.parse_players(players_text, d.players_min, d.players_max) if players_text
                else list(range(d.players_min, d.players_max + 1)))
+    from deckgen.check import deal_problems
+    from deckgen.errors import DeckHasErrors
+
+    undealt = deal_problems(d, players, "--players" if players_text else "deck.players")
+    if undealt:        # asked for: a misused command (2); the deck's own range: the deck has errors (1)
+        raise (DeckgenError if players_text else DeckHasErrors)(undealt)
     outside = [n for n in players if not d.players_min <= n <= d.players_max]
     found = [warning("players", "--players",
                      f"the deck is for {d.players_min}-{d.players_max} players; "

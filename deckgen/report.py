@@ -31,6 +31,7 @@ def to_json(rep: CheckReport) -> dict:
         "errors": [f.to_json() for f in rep.errors],
         "warnings": [f.to_json() for f in rep.warnings],
         "notes": [f.to_json() for f in rep.notes],
+        "verdict": {"ready": rep.ready, "strict": rep.strict, "line": rep.verdict_line()},
     }
     data.update(rep.sections)
     return data
@@ -73,4 +74,6 @@ def to_text(rep: CheckReport) -> str:
     if n_note:
         summary += f", {n_note} note{'s' if n_note != 1 else ''}"
     lines.append(summary)
-    return printable("\n".join(lines))       # a folder name or deck text with a terminal escape is shown, not run
+    lines.append(("verdict (--strict): " if rep.strict else "verdict: ") + rep.verdict_line())
+    return printable("
+".join(lines))       # a folder name or deck text with a terminal escape is shown, not run

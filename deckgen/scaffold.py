@@ -1,6 +1,7 @@
 """``deckgen new NAME``: a playable starting deck whose comments teach every key.
 
-It writes ``NAME/NAME.toml``: a four-colour deck with its own inline palette, the classic
+It writes ``NAME/NAME.toml`` (with ``lang="es"`` every comment and word in Spanish, each printed
+text given in both languages so that both rulebooks are complete): a four-colour deck with its own inline palette, the classic
 rules, one homemade card kind composed from effect primitives, and every card count chosen
 so that ``deckgen check`` passes with no error and no warning. Edit it, run
 ``deckgen preview NAME/NAME.toml --watch`` and look.
@@ -99,7 +100,7 @@ wild-draw-four = 50
 category = "wild"                 # wild: no colour, plays on anything
 name = {{ en = "Wild Swap", es = "Comodín intercambio" }}
 effects = ["swap_hands", "choose_color"]
-label = "SWAP"                    # the short text printed on the card (derived when absent)
+# label = "SWAP"                  # a short text printed on the card instead of the one derived from the effects
 # Other effect lists to try instead:
 # effects = ["steal", "choose_color"]                              # take a random card from a player
 # effects = [{{ op = "draw", n = 2 }}, "play_again", "choose_color"]   # the victim draws 2, you go again
@@ -150,6 +151,142 @@ count = 2
 '''
 
 
+DESCRIPTION_ES = ('{ es = "Un juego casero: iguala el color o el número y sé el primero en quedarte sin cartas.", '
+                  'en = "A homemade shedding game: match the colour or the number, be the first to run out." }')
+
+TEMPLATE_ES = '''\
+# {title}: un mazo hecho con `deckgen new`. Cada clave se explica en docs/manifest.md.
+#
+#   deckgen check {file}               todos los problemas a la vez (así escrito, no tiene ninguno)
+#   deckgen preview {file} --watch     una página que vuelve a dibujar las cartas cada vez que guardas
+#   deckgen build {file}               el PDF para imprimir y recortar, y los reglamentos
+#
+# Un texto es una cadena sola (la misma en todos los idiomas) o una por idioma:
+#   name = {{ es = "Salta", en = "Skip" }}
+
+[deck]
+id = "{slug}"                     # da nombre a la carpeta de salida: output/{slug}/
+name = "{title}"                  # el nombre del juego, en la portada, el reglamento y los dorsos
+language = "{lang}"                     # el idioma del reglamento y de las cartas: es o en
+players = {{ min = 2, max = 6 }}    # los números de jugadores que admite el juego (de 2 a 20)
+hand_size = 7                     # cartas que se reparten a cada jugador
+card_size = "uno"                 # uno, poker, bridge, tarot, mini, euro, o p. ej. "63mm x 88mm"
+back_text = "{back}"          # las palabras del dorso de cada carta (si falta: el nombre)
+# description: una o dos frases sobre el juego, para la primera página del reglamento
+description = {description}
+# templates = "reglas"            # una carpeta con tus propias plantillas del reglamento (ver templates/README.md)
+
+# La paleta: los colores, en orden. `colors = "all"` más abajo hace una carta de cada color.
+# El orden importa en las cartas Flex ("+2" cuenta a lo largo de él). En lugar de esta tabla, un
+# mazo puede nombrar un archivo de paleta: palette = "classic" (incluida) o palette = "mis-colores.toml" en [deck].
+# `deckgen check` mide si los colores se distinguen bien, también con daltonismo.
+[palette]
+id = "{slug}-colores"
+name = "Colores de {title}"
+
+[[palette.colors]]
+id = "red"                        # el id que usan las cartas: color = "red"
+hex = "#E53935"                   # #RRGGBB
+name = {{ es = "rojo", en = "red" }}
+symbol = "circle"                 # una forma impresa junto al color para jugadores daltónicos
+
+[[palette.colors]]
+id = "yellow"
+hex = "#F9C80E"
+name = {{ es = "amarillo", en = "yellow" }}
+symbol = "triangle"
+
+[[palette.colors]]
+id = "green"
+hex = "#00A087"
+name = {{ es = "verde", en = "green" }}
+symbol = "square"
+
+[[palette.colors]]
+id = "blue"
+hex = "#1E5FBF"
+name = {{ es = "azul", en = "blue" }}
+symbol = "diamond"
+
+# Las reglas: un conjunto de partida (classic, no-mercy, flex-spectrum) y las opciones que cambias.
+[rules]
+preset = "classic"                # cada opción empieza con el valor del conjunto elegido
+
+[rules.options]
+stacking = "off"                  # off, same-kind o equal-or-higher: responder a una carta de robo con otra
+uno_penalty = 2                   # cartas que roba quien no dice «¡UNO!» a tiempo (0: sin aviso)
+
+# Puntuación: quien gana la ronda suma las cartas que quedan en las otras manos.
+[scoring]
+target = 500                      # los puntos con los que se gana la partida
+
+[scoring.points]                  # puntos por tipo de carta
+number = "face"                   # una carta de número vale su número
+skip = 20
+reverse = 20
+draw-two = 20
+wild-swap = 40
+wild = 50
+wild-draw-four = 50
+
+# Tus propios tipos de carta. Un tipo es lo que hace una carta: una categoría (number, action o
+# wild), un nombre y efectos primitivos en orden (draw, skip, reverse, choose_color, swap_hands,
+# everyone_draws, target ...: ver docs/manifest.md). Sin programar nada.
+[kinds.wild-swap]
+category = "wild"                 # wild: sin color, se juega sobre cualquier carta
+name = {{ es = "Comodín intercambio", en = "Wild Swap" }}
+effects = ["swap_hands", "choose_color"]
+# label = {{ es = "CAMBIO", en = "SWAP" }}   # un texto corto impreso en la carta en lugar del que sale de los efectos
+# Otras listas de efectos para probar:
+# effects = ["steal", "choose_color"]                              # quita una carta al azar a un jugador
+# effects = [{{ op = "draw", n = 2 }}, "play_again", "choose_color"]   # la víctima roba 2 y tú vuelves a jugar
+# effects = [{{ op = "pass_hands", direction = "left" }}, "choose_color"]  # cada mano pasa un asiento a la izquierda
+
+# Las cartas. Una entrada por carta o por grupo: colors = "all" hace una carta de cada color de
+# la paleta, values = [...] una por número; count es el número de copias de cada una.
+[[cards]]
+kind = "number"
+colors = "all"
+value = 0
+count = 1
+
+[[cards]]
+kind = "number"
+colors = "all"
+values = [1, 2, 3, 4, 5, 6, 7, 8, 9]
+count = 2
+
+[[cards]]
+kind = "skip"                     # un tipo estándar: la lista completa está en docs/manifest.md
+colors = "all"
+count = 2
+
+[[cards]]
+kind = "reverse"
+colors = "all"
+count = 2
+
+[[cards]]
+kind = "draw-two"
+colors = "all"
+count = 2
+
+[[cards]]
+kind = "wild"
+count = 4
+
+[[cards]]
+kind = "wild-draw-four"
+count = 4
+
+[[cards]]
+kind = "wild-swap"
+count = 2
+# points = 40                     # los puntos de una carta en lugar de los de scoring.points
+# name = "¡Cambio!"               # el nombre de una carta en lugar del de su tipo
+'''
+
+
 def slug_of(text: str) -> str:
     """``My Game!`` -> ``my-game``."""
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
@@ -157,7 +294,8 @@ def slug_of(text: str) -> str:
 
 def manifest_text(slug: str, lang: str = "en") -> str:
     title = " ".join(w.capitalize() for w in slug.split("-"))
-    return TEMPLATE.format(slug=slug, title=title, lang=lang, file=f"{slug}/{slug}.toml",
+    template = TEMPLATE_ES if lang == "es" else TEMPLATE
+    return template.format(slug=slug, title=title, lang=lang, file=f"{slug}/{slug}.toml", description=DESCRIPTION_ES,
                            back=title.upper()[:12] if len(title) > 1 else title)
 
 

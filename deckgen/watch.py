@@ -260,7 +260,8 @@ class Watcher:
         from deckgen.build import build_deck
         from deckgen.render import RenderSettings
 
-        opts = replace(self.options.build, palette=self._palette(), use_cache=self.options.use_cache)
+        opts = replace(self.options.build, palette=self._palette(), use_cache=self.options.use_cache,
+                       verdict=False)        # the simulated games are phase two
         result = build_deck(self.ref, opts, self._progress)
         deck = result.deck
         assert deck is not None

@@ -152,69 +152,10 @@ def test_mercy_limit_at_or_below_hand_size_is_an_error(write_manifest):
     assert any(f.where == "rules.options.mercy_limit" for f in rep.errors)
 
 
-def test_a_deck_whose_games_stall_gets_simulation_warnings(write_manifest):
-    # two colours whose numbers never meet: the cards go round and round, no hand ever empties
-    opts = "[rules.options]\nchallenge = false\nturn_cap = 200"
-    text = HEAD.format(lo=2, hi=2, hand=4, preset="classic", options=opts) + '''
-[[cards]]
-kind = "number"
-colors = ["red"]
-values = [1, 2]
-count = 3
-
-[[cards]]
-kind = "number"
-colors = ["blue"]
-values = [3, 4]
-count = 3
-'''
-    rep = run(write_manifest, text, games=30)
-    warns = codes(rep, errors=False)
-    assert "games-do-not-finish" in warns
-    table = rep.sections["simulation"]["tables"][0]
-    assert table["capped"] > 0 and table["stalled"] + table["finished"] + table["capped"] == 30
-
-
-def test_a_deck_whose_draw_pile_runs_dry_gets_a_warning(write_manifest):
-    # ten wild draw cards among twenty: penalties soon swallow every card
-    text = HEAD.format(lo=3, hi=3, hand=5, preset="classic",
-                       options="[rules.options]\nchallenge = false\nwild_draw_four_legal = \"always\"") + '''
-[[cards]]
-kind = "number"
-colors = ["red"]
-values = [1, 2, 3, 4, 5]
-count = 2
-
-[[cards]]
-kind = "wild-draw-four"
-count = 10
-'''
-    rep = run(write_manifest, text, games=30)
-    assert "draw-pile-dry" in codes(rep, errors=False)
-
-
 @pytest.mark.parametrize("deck", ["classic", "no-mercy", "flex-spectrum"])
 def test_bundled_decks_pass_the_rule_checks(deck):
     rep = check(deck, CheckOptions(simulate=False))
     assert not [f for f in rep.errors if f.code in ("rule-needs-card", "effect-not-playable")]
-
-
-def test_findings_from_a_report_never_played_kind_and_long_table():
-    from deckgen import manifest
-    from deckgen.rules.checks import findings_from
-
-    deck = manifest.load_deck("classic")
-
-    def table(n, median, plays):
-        return {"players": n, "games": 10, "finished": 10, "stalled": 0, "capped": 0, "games_with_dry_draw_pile": 0,
-                "turns": {"mean": median, "median": median, "p90": median}, "plays_by_kind": plays}
-
-    rep = {"turn_cap": 5000, "tables": [table(2, 40, {"number": 5, "wild": 0}), table(3, 45, {"number": 5, "wild": 0}),
-                                        table(4, 400, {"number": 5, "wild": 0})]}
-    found = {(f.code, f.where) for f in findings_from(deck, rep)}
-    assert ("kind-never-played", "kinds.wild") in found
-    assert ("long-games", "deck.players") in found
-    assert all(not f.is_error for f in findings_from(deck, rep))
 
 
 def test_check_cli_json_has_a_simulation_section():

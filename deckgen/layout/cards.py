@@ -32,6 +32,7 @@ class LayoutOptions:
     layout: str = "sheets"                    # sheets: fronts and backs on their own pages | fold
     backs: str = "deck"                       # deck: every card's back | none: fronts only
     orientation: str = "auto"                 # auto | portrait | landscape
+    forced: tuple[str, ...] = ()              # built with --force despite these check errors (said on the cover)
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ def cards_pdf_for_deck(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[fl
         mode = "fold" if fold else (options.duplex if backs else "fronts")
         cover = CoverInfo(title, len(copies) - extras, extras, sheets, len(pages), paper.describe(),
                           (trim_mm[0], trim_mm[1]), bleed_mm, mode, sheet.gap_mm, sheet.inner_bleed_mm,
-                          sheet.cols, sheet.rows, sheet.landscape)
+                          sheet.cols, sheet.rows, sheet.landscape, options.forced)
     words = TEXT[cover_languages(lang)[0]]
     meta = PdfMeta(title=words["meta_title"].format(deck=title),
                    subject=words["meta_subject"].format(cards=len(copies), paper=paper.name),

@@ -53,6 +53,7 @@ TEXT = {
         "cut_gap": "Corta por las marcas de corte que hay fuera del bloque de cartas: cada carta tiene sus "
                    "propias líneas de corte.",
         "fold_word": "doblar / fold",
+        "forced": "IMPRESO CON ERRORES (--force): «deckgen check» no lo da por listo ({codes})",
         "meta_title": "{deck}: cartas para imprimir y recortar",
         "meta_subject": "{cards} cartas en papel {paper}",
         "label_front": "{deck} · hoja {n} de {total} · frentes",
@@ -97,6 +98,7 @@ TEXT = {
         "cut": "Cut on the crop marks outside the card block; neighbouring cards share a cut line.",
         "cut_gap": "Cut on the crop marks outside the card block: every card has its own cut lines.",
         "fold_word": "fold / doblar",
+        "forced": "PRINTED WITH ERRORS (--force): deckgen check says it is not ready ({codes})",
         "meta_title": "{deck}: print-and-play cards",
         "meta_subject": "{cards} cards on {paper} paper",
         "label_front": "{deck} · sheet {n} of {total} · fronts",
@@ -122,6 +124,7 @@ class CoverInfo:
     cols: int
     rows: int
     landscape: bool
+    forced: tuple[str, ...] = ()     # the check's error codes of a deck built with --force
 
 
 def cover_languages(deck_lang: str) -> tuple[str, str]:
@@ -139,7 +142,8 @@ def _lines(info: CoverInfo, t: dict) -> list[tuple[str, str]]:
         bleed = t["bleed_part"]
     else:
         bleed = t["bleed_shared"]
-    out = [
+    out = [("alert", t["forced"].format(codes=", ".join(info.forced))), ("gap", "")] if info.forced else []
+    out += [
         ("fact", cards),
         ("fact", t["sheets"].format(sheets=info.sheets, pages=info.pages, cols=info.cols, rows=info.rows,
                                     per=info.cols * info.rows, turn=t["landscape" if info.landscape else "portrait"])),

@@ -1,27 +1,14 @@
-"""The rules engine's part of ``deckgen check``: rules against cards, then simulated play.
+"""The rules engine's part of ``deckgen check``: the rules against the cards.
 
-:func:`rules_check` is listed in :func:`deckgen.check.stage_checks`.
+:func:`card_rule_findings` runs with the static checks, before any game is simulated (simulated
+play and its verdict are :mod:`deckgen.verdict`).
 """
 
 from __future__ import annotations
 
-import statistics
-
 from deckgen.errors import Finding, error, warning
 from deckgen.model import NUMBER, Deck
 from deckgen.options import OPTIONS, PRESETS
-
-DEFAULT_GAMES = 200          # games per table size, at most
-TURN_BUDGET = 12_000         # turns per table size for check's simulation (long games cost fewer games)
-LONG_FACTOR = 3.0            # a table size whose median game is this many times the typical one
-
-
-def rules_check(deck: Deck, options, report) -> list[Finding]:
-    out = card_rule_findings(deck)
-    if getattr(options, "simulate", True) and not any(f.is_error for f in out) and not report.errors:
-        out.extend(simulation_findings(deck, options, report))
-    return out
-
 
 # ---------------------------------------------------------------- rules against cards
 
@@ -99,60 +86,6 @@ def _effect_findings(deck: Deck, sides, f) -> list[Finding]:
     return effect_findings(deck, sides, f)
 
 
-# ---------------------------------------------------------------- simulated play
-
-def simulation_findings(deck: Deck, options, report) -> list[Finding]:
-    from deckgen.rules.simulate import simulate
-
-    games = getattr(options, "games", None) or DEFAULT_GAMES
-    budget = None if getattr(options, "games", None) else TURN_BUDGET
-    rep = simulate(deck, games=games, seed=getattr(options, "seed", 1), agent="random",
-                   progress=getattr(options, "progress", None), turn_budget=budget)
-    out = findings_from(deck, rep)
-    played = sum(t["games"] for t in rep["tables"])
-    finished = sum(t["finished"] for t in rep["tables"])
-    meds = ", ".join(f"{t['players']}p {t['turns']['median']:g}" for t in rep["tables"])
-    rep["summary"] = (f"{played} random-player games over {len(rep['tables'])} table sizes, {finished} finished; "
-                      f"median turns {meds}")
-    report.sections["simulation"] = rep
-    return out
-
-
-def findings_from(deck: Deck, rep: dict) -> list[Finding]:
-    """What a simulation report tells the designer."""
-    f = str(deck.source) if deck.source else None
-    out: list[Finding] = []
-    tables = rep["tables"]
-    for t in tables:
-        n, g = t["players"], t["games"]
-        bad = t["stalled"] + t["capped"]
-        if bad:
-            out.append(warning("games-do-not-finish", "deck.players",
-                               f"at {n} players {t['stalled']} of {g} simulated games stalled (no player could act) "
-                               f"and {t['capped']} ran past the {rep['turn_cap']}-turn cap", file=f,
-                               hint="more cards to draw, fewer draw penalties, or a smaller deck.players.max"))
-        if t["games_with_dry_draw_pile"]:
-            out.append(warning("draw-pile-dry", "cards",
-                               f"at {n} players the draw pile and discard pile ran out in "
-                               f"{t['games_with_dry_draw_pile']} of {g} simulated games (a player had to draw "
-                               "and could not)", file=f, hint="add cards or lower deck.players.max"))
-    totals: dict[str, int] = {}
-    for t in tables:
-        for k, v in t["plays_by_kind"].items():
-            totals[k] = totals.get(k, 0) + v
-    for k, v in totals.items():
-        if v == 0:
-            out.append(warning("kind-never-played", f"kinds.{k}",
-                               f"no '{deck.kinds[k].names.get(deck.language) if k in deck.kinds else k}' card was "
-                               "played in any simulated game", file=f,
-                               hint="check that the rules let this card be played"))
-    medians = [t["turns"]["median"] for t in tables]
-    if len(tables) >= 3:
-        typical = statistics.median(medians)
-        for t in tables:
-            if typical and t["turns"]["median"] > LONG_FACTOR * typical:
-                out.append(warning("long-games", "deck.players",
-                                   f"at {t['players']} players simulated games run far longer than at other table "
-                                   f"sizes (median {t['turns']['median']:g} turns against {typical:g})", file=f,
-                                   hint="consider a smaller deck.players.max or stronger ways to shed cards"))
-    return out
+def rules_check(deck: Deck, options, report) -> list[Finding]:
+    """The engine's stage check: the rules against the cards (the games are :mod:`deckgen.verdict`'s)."""
+    return card_rule_findings(deck)

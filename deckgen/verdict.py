@@ -1,0 +1,714 @@
+"""The playability verdict: simulated games judged against named criteria (``docs/checks.md``).
+
+``deckgen check`` (and ``deckgen build``, which runs the same verdict) plays each deck with the
+random and the greedy player at every table size of its player range and turns what happened
+into findings:
+
+- ``does-not-finish`` (error): at some table size a share of games stall, hit the turn cap or
+  run the draw pile dry; the message names what the simulation says causes it;
+- ``decided-before-play`` (error): games end at the deal or within the first round;
+- ``unfair-seat`` (warning): a seat wins significantly more or less than its fair share;
+- ``games-too-short`` / ``games-too-long`` (warning): median length outside a band around the
+  classic deck's at the same table size;
+- ``dead-card`` (warning): a kind never played, or played far less than the deck's other kinds.
+
+How many games: every table size starts with a few games (a deck that does not finish is seen
+there and costs no more); then a fixed number of turns' worth. The seat test of the random
+player at 2 to 4 players plays in looks of :data:`SEAT_LOOKS` games and stops as soon as the
+answer is known: every seat's interval lies within ten points of fair, or a seat is significantly
+off. Which games are played depends only on the seed and on the games' own results, never on
+timing or the number of cores, so the verdict is deterministic.
+
+The games run on worker processes while the caller goes on (:func:`start`); :func:`Pending.result`
+waits for them. A finished verdict is kept in the cache under the deck's content
+(:func:`cache_key`), so an unchanged deck is judged once.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing
+import os
+import statistics
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from deckgen.errors import Finding, error, warning
+from deckgen.model import Deck
+
+AGENTS = ("random", "greedy")
+
+# ---------------------------------------------------------------- the criteria (docs/checks.md)
+
+FAIL_SHARE = 0.10            # does-not-finish: this share of a table size's games fail, for either player
+EARLY_SHARE = 0.10           # decided-before-play: this share of games end within the first round
+SEAT_ALPHA = 0.01            # unfair-seat: family-wise error rate per table size (Holm over seats)
+SEAT_DETECT = 0.10           # the advantage the seat test must see reliably at 2-4 players
+SEAT_MIN_EFFECT = 0.05       # smaller differences are never reported, however many games
+SEAT_LOOKS = (100, 150, 200, 300, 450, 600)  # games of the random player at 2-4 players, looked at in turn
+SEAT_SETTLE_Z = 1.9600       # a look stops when every seat's 95 % interval is within SEAT_DETECT of fair
+SEAT_TABLES = (2, 3, 4)
+SEAT_TURNS = 150_000         # and at most this many turns at one table size
+FIRST_GAMES = 4              # every table size starts with this many games
+MIN_GAMES = 10               # then at least this many
+CELL_GAMES = {"random": 40, "greedy": 24}     # at most, outside the seat test
+CELL_TURNS = {"random": 4_000, "greedy": 2_500}   # turns' worth of games, outside the seat test
+SHORT_FACTOR = 0.25          # games-too-short: median below this share of classic's
+LONG_FACTOR = 8.0            # games-too-long: median above this many times classic's
+DEAD_SHARE = 0.10            # dead-card: played per copy at less than this share of the deck's median kind
+
+# The classic deck's median game length in turns (300 games per table size, seed 7), with each
+# player; tests/test_verdict.py plays classic again and fails if these drift.
+CLASSIC_MEDIAN: dict[str, dict[int, float]] = {
+    "random": {2: 51.5, 3: 52.0, 4: 57.0, 5: 62.5, 6: 70.0, 7: 81.0, 8: 85.0, 9: 94.0, 10: 100.0},
+    "greedy": {2: 40.0, 3: 42.0, 4: 54.0, 5: 60.5, 6: 64.0, 7: 73.0, 8: 82.5, 9: 88.0, 10: 94.0},
+}
+
+CACHE_FORMAT = "verdict-1"
+
+
+def classic_median(agent: str, players: int) -> float:
+    """Classic's median length at a table size; beyond 10 players, extended by its last step."""
+    ref = CLASSIC_MEDIAN[agent]
+    if players in ref:
+        return ref[players]
+    top = max(ref)
+    step = ref[top] - ref[top - 1]
+    return ref[top] + step * (players - top)
+
+
+# ---------------------------------------------------------------- statistics
+
+def binom_two_sided(k: int, n: int, p: float) -> float:
+    """Exact two-sided binomial test: the probability, under p, of a count as unlikely as k."""
+    if n <= 0:
+        return 1.0
+
+    def logpmf(i: int) -> float:
+        return (math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1)
+                + (i * math.log(p) if i else 0.0) + ((n - i) * math.log1p(-p) if n - i else 0.0))
+
+    cut = logpmf(k) + 1e-7
+    return min(1.0, sum(math.exp(lp) for lp in (logpmf(i) for i in range(n + 1)) if lp <= cut))
+
+
+def seat_test(wins: Sequence[int], alpha: float) -> list[tuple[float, float, tuple[float, float], bool]]:
+    """Per seat: (win rate, Holm-adjusted p, 95 % Wilson interval, significant) against 1/seats."""
+    from deckgen.balance.stats import holm, wilson
+
+    n = sum(wins)
+    fair = 1 / len(wins)
+    raw = [binom_two_sided(w, n, fair) for w in wins]
+    adj = holm(raw)
+    out = []
+    for w, p in zip(wins, adj):
+        rate = w / n if n else 0.0
+        out.append((rate, p, wilson(w, n), p < alpha and abs(rate - fair) >= SEAT_MIN_EFFECT))
+    return out
+
+
+def seats_settled(wins: Sequence[int]) -> bool:
+    """Every seat's 95 % interval within SEAT_DETECT of fair: a 10-point advantage is unlikely."""
+    from deckgen.balance.stats import wilson
+
+    n = sum(wins)
+    fair = 1 / len(wins)
+    return n > 0 and all(fair - SEAT_DETECT < lo and hi < fair + SEAT_DETECT
+                         for lo, hi in (wilson(w, n, SEAT_SETTLE_Z) for w in wins))
+
+
+def look_alpha() -> float:
+    """The seat test's level at each look: SEAT_ALPHA shared out over the looks (Bonferroni)."""
+    return SEAT_ALPHA / len(SEAT_LOOKS)
+
+
+def seat_next(wins: Sequence[int], games: int) -> int | None:
+    """The seat test's plan at a look after ``games`` games (``wins`` per seat): the games it
+    needs in all, or None when it is done (settled fair, a seat significantly off, or the last look)."""
+    if games >= SEAT_LOOKS[0] and (seats_settled(wins) or any(t[3] for t in seat_test(wins, look_alpha()))):
+        return None
+    return next((look for look in SEAT_LOOKS if look > games), None)
+
+
+# ---------------------------------------------------------------- which games to play
+
+@dataclass
+class Cell:
+    """One deck, one player, one table size: the games played so far and what to play next."""
+
+    deck: int
+    agent: str
+    players: int
+    fixed: int | None                  # --games N: exactly N games, no looks
+    recs: list = field(default_factory=list)
+    target: int = 0                    # games wanted by the current look
+    sent: int = 0                      # games handed to workers
+    back: dict = field(default_factory=dict)     # first game of a chunk -> its records
+    done: bool = False
+
+    @property
+    def seat_cell(self) -> bool:
+        return self.fixed is None and self.agent == "random" and self.players in SEAT_TABLES
+
+    def first_target(self) -> int:
+        return self.fixed if self.fixed is not None else FIRST_GAMES
+
+    def next_target(self) -> int | None:
+        """Decide, at a look, how many games in all this cell needs (None: it is done)."""
+        n = len(self.recs)
+        if self.fixed is not None or n == 0:
+            return None
+        failed = sum(1 for r in self.recs if _failed(r))
+        if failed * 2 >= n:            # most games fail: the error is certain, more games add nothing
+            return None
+        turns = sum(r.turns for r in self.recs)
+        per_game = max(1.0, turns / n)
+        if not self.seat_cell:
+            if n > FIRST_GAMES:
+                return None
+            want = int(CELL_TURNS[self.agent] / per_game)
+            return max(MIN_GAMES, min(CELL_GAMES[self.agent], want))
+        look = seat_next(_wins(self.recs, self.players), n)
+        if look is None or turns >= SEAT_TURNS:
+            return None
+        return min(look, max(n + 1, int(SEAT_TURNS / per_game)))
+
+
+def _failed(r) -> bool:
+    return r.outcome != "finished" or bool(r.dry)
+
+
+def _wins(recs: Iterable, players: int) -> list[int]:
+    wins = [0] * players
+    for r in recs:
+        if r.outcome == "finished" and r.winner is not None:
+            wins[r.winner] += 1
+    return wins
+
+
+def chunk_size(cell: Cell) -> int:
+    """Games per job: about 3,000 turns of this cell's games, between 2 and 25."""
+    if not cell.recs:
+        return cell.target - cell.sent
+    per_game = max(1.0, sum(r.turns for r in cell.recs) / len(cell.recs))
+    return max(2, min(25, int(3000 / per_game)))
+
+
+_TABLES: list = []
+_AGENTS: dict = {}
+
+
+def _init(tables: list) -> None:
+    _TABLES[:] = tables
+    _AGENTS.clear()
+
+
+def _play(deck: int, agent: str, players: int, start: int, stop: int, seed: int) -> tuple:
+    from deckgen.rules.agents import make_agent
+    from deckgen.rules.simulate import play_record
+
+    table = _TABLES[deck]
+    who = _AGENTS.get(agent) or _AGENTS.setdefault(agent, make_agent(agent))
+    return (deck, agent, players, start), [_lean(play_record(table, who, seed, players, i)) for i in range(start, stop)]
+
+
+def _lean(rec):
+    """A record with only what the verdict reads: the first and last hand-size samples, no
+    per-seat plays or events (less to pass back from the workers)."""
+    trace = rec.hand_trace
+    return rec._replace(hand_trace=(trace[0], trace[-1]) if trace else (), events=(), plays_by_seat_kind=())
+
+
+def _seed(seed: int, agent: str) -> int:
+    # the greedy player's games get their own seeds (the random player's are simulate's own)
+    return seed if agent == "random" else seed * 1_000_003 + 17
+
+
+class Pending:
+    """Verdicts being worked out on worker processes; :meth:`result` waits for them."""
+
+    def __init__(self, decks: list[Deck], seed: int, games: int | None, workers: int | None, progress=None):
+        from deckgen.rules.table import compile_deck
+
+        self.decks = decks
+        self.seed = seed
+        self.games = games
+        self.progress = progress
+        self.tables = [compile_deck(d) for d in decks]
+        for t in self.tables:
+            t.cache.clear()
+        self.cells = [Cell(i, agent, n, games) for i, d in enumerate(decks) for agent in AGENTS
+                      for n in range(d.players_min, d.players_max + 1)]
+        self.workers = max(1, workers or os.cpu_count() or 1)
+        self.error: BaseException | None = None
+        self._thread: threading.Thread | None = None
+        self._results: list[dict] | None = None
+        self._pool: Any = None
+        if self.workers > 1 and self.cells:
+            # the workers are forked here, in the calling thread, with the engine imported: a thread
+            # then hands them the games while the caller goes on with its other checks
+            from deckgen.rules import agents, engine, simulate  # noqa: F401
+
+            ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+            self._pool = ctx.Pool(self.workers, initializer=_init, initargs=(self.tables,))
+            self._thread = threading.Thread(target=self._run_guarded, daemon=True)
+            self._thread.start()
+
+    def _run_guarded(self) -> None:
+        try:
+            self._run()
+        except BaseException as exc:          # raised again in the caller's thread by result()
+            self.error = exc
+
+    def _tasks(self):
+        """Chunks ready to hand out now."""
+        for cell in self.cells:
+            if cell.done:
+                continue
+            if cell.target == 0:
+                cell.target = cell.first_target()
+            while cell.sent < cell.target:
+                size = min(chunk_size(cell), cell.target - cell.sent)
+                yield cell, (cell.deck, cell.agent, cell.players, cell.sent, cell.sent + size,
+                             _seed(self.seed, cell.agent))
+                cell.sent += size
+
+    def _take(self, cell: Cell, start: int, recs: list) -> None:
+        cell.back[start] = recs
+        while len(cell.recs) in cell.back:
+            cell.recs.extend(cell.back.pop(len(cell.recs)))
+        if len(cell.recs) == cell.target:
+            nxt = cell.next_target()
+            if nxt is None or nxt <= len(cell.recs):
+                cell.done = True
+            else:
+                cell.target = nxt
+        if self.progress:
+            done = sum(1 for c in self.cells if c.done)
+            self.progress("simulating", done, len(self.cells))
+
+    def _run(self) -> None:
+        by_key = {(c.deck, c.agent, c.players): c for c in self.cells}
+        if self.workers <= 1:
+            _init(self.tables)
+            while not all(c.done for c in self.cells):
+                for cell, task in list(self._tasks()):
+                    key, recs = _play(*task)
+                    self._take(cell, key[3], recs)
+            return
+        pool = self._pool
+        try:
+            flying: list = []
+            while True:
+                for _cell, task in list(self._tasks()):
+                    flying.append(pool.apply_async(_play, task))
+                if not flying:
+                    break
+                res = flying.pop(0)
+                key, recs = res.get()
+                self._take(by_key[key[:3]], key[3], recs)
+        finally:
+            pool.terminate()
+            pool.join()
+
+    def result(self) -> list[dict]:
+        """Each deck's verdict: ``{"findings": [...], "simulation": {...}}``."""
+        if self._results is not None:
+            return self._results
+        if self._thread is not None:
+            self._thread.join()
+            if self.error is not None:
+                raise self.error
+        else:
+            self._run()
+        self._results = [judge(d, self.tables[i], [c for c in self.cells if c.deck == i], self.seed, self.games)
+                         for i, d in enumerate(self.decks)]
+        return self._results
+
+
+# ---------------------------------------------------------------- judging the games
+
+def _file(deck: Deck) -> str | None:
+    return str(deck.source) if deck.source else None
+
+
+def _kname(deck: Deck, kid: str) -> str:
+    return deck.kinds[kid].names.get(deck.language) if kid in deck.kinds else kid
+
+
+def _sizes(ns: Iterable[int]) -> str:
+    ns = sorted(set(ns))
+    if len(ns) == 1:
+        return f"{ns[0]} players"
+    return ", ".join(map(str, ns[:-1])) + f" and {ns[-1]} players"
+
+
+def judge(deck: Deck, table, cells: list[Cell], seed: int, games: int | None) -> dict:
+    """Findings and the JSON-ready simulation section of one deck's cells."""
+    from deckgen.rules.simulate import summarize
+
+    f = _file(deck)
+    out: list[Finding] = []
+    tables: dict[str, list[dict]] = {a: [] for a in AGENTS}
+    for c in cells:
+        tables[c.agent].append(summarize(table, c.players, c.recs))
+    # does not finish / some games do not finish
+    fails = []
+    for c in cells:
+        bad = [r for r in c.recs if _failed(r)]
+        if bad:
+            fails.append((c, bad))
+    serious = [(c, bad) for c, bad in fails if len(bad) >= FAIL_SHARE * len(c.recs)]
+    if serious:
+        out.append(error("does-not-finish", "deck.players", _not_finishing(deck, table, serious), file=f,
+                         hint=_finish_fix(deck, table, serious)))
+    minor = [(c, bad) for c, bad in fails if (c, bad) not in serious]
+    if minor and not serious:
+        parts = [f"{len(bad)} of {len(c.recs)} {c.agent}-player games at {c.players} players" for c, bad in minor]
+        out.append(warning("some-games-do-not-finish", "deck.players",
+                           "a few simulated games stalled, hit the turn cap or ran the draw pile dry: " + "; ".join(parts),
+                           file=f, hint="fewer draw penalties or more cards to draw make every game end"))
+    # decided before play
+    early = []
+    for c in cells:
+        first = [r for r in c.recs if r.outcome == "finished" and r.turns <= c.players]
+        if c.recs and len(first) >= EARLY_SHARE * len(c.recs):
+            early.append((c, first))
+    if early:
+        out.append(_decided_early(deck, early))
+    # unfair seats
+    for c in cells:
+        if c.agent != "random":
+            continue
+        wins = _wins(c.recs, c.players)
+        finished = sum(wins)
+        if finished < 20:
+            continue
+        tests = seat_test(wins, look_alpha() if c.seat_cell else SEAT_ALPHA)
+        off = [(i, t) for i, t in enumerate(tests) if t[3]]
+        if off:
+            fair = 1 / c.players
+            words = "; ".join(f"seat {i + 1} wins {rate:.0%} (95 % interval {lo:.0%}-{hi:.0%}, Holm-adjusted "
+                              f"p = {p:.2g})" for i, (rate, p, (lo, hi), _) in off)
+            out.append(warning("unfair-seat", f"deck.players[{c.players}]",
+                               f"at {c.players} players, over {finished} finished random-player games, {words}; "
+                               f"a fair seat wins {fair:.0%} (seat 1 plays first)", file=f,
+                               hint="look at what the first turns do: the start card's effect, the dealer's first "
+                                    "player, a card that costs the next player their turn"))
+    # length against classic
+    for code, factor, word in (("games-too-short", SHORT_FACTOR, "shorter"), ("games-too-long", LONG_FACTOR, "longer")):
+        hits = []
+        for c in cells:
+            if not c.recs or (code == "games-too-long" and any(_failed(r) for r in c.recs)):
+                continue
+            med = statistics.median(r.turns for r in c.recs)
+            ref = classic_median(c.agent, c.players)
+            if (med < factor * ref) if code == "games-too-short" else (med > factor * ref):
+                hits.append(f"{c.players} players, {c.agent} player: median {med:g} turns against classic's {ref:g}")
+        if hits and not (code == "games-too-short" and early):
+            band = f"at least {SHORT_FACTOR:g}" if code == "games-too-short" else f"at most {LONG_FACTOR:g}"
+            out.append(warning(code, "deck.players",
+                               f"simulated games are far {word} than classic UNO's at the same table size "
+                               f"({band} times classic's median): " + "; ".join(hits), file=f,
+                               hint="change the hand size, the draw penalties or the number of cards that shed "
+                                    "several at once" if code == "games-too-long" else
+                                    "a larger hand size, or fewer cards that shed or knock out several at once"))
+    # dead cards
+    out.extend(_dead(deck, table, cells))
+    section = {
+        "seed": seed,
+        "games_per_table_size": games,
+        "turn_cap": table.opts.turn_cap,
+        "tables": tables["random"],
+        "greedy": {"tables": tables["greedy"]},
+        "games_played": {a: sum(t["games"] for t in tables[a]) for a in AGENTS},
+    }
+    played = sum(section["games_played"].values())
+    finished = sum(t["finished"] for a in AGENTS for t in tables[a])
+    meds = ", ".join(f"{t['players']}p {t['turns']['median']:g}" for t in tables["random"])
+    section["summary"] = (f"{played} games (random and greedy players) over {len(tables['random'])} table sizes, "
+                          f"{finished} finished; median turns (random) {meds}")
+    return {"findings": out, "simulation": section}
+
+
+def _drawn_by_source(deck: Deck, table, recs: list, players: int) -> dict[str, float]:
+    """Cards drawn in these games, by what made the player draw: a kind id, or a cause."""
+    from deckgen.rules.record import CAUSES
+
+    out: dict[str, float] = {}
+    causes = [0] * len(CAUSES)
+    plays = [0] * len(table.kinds)
+    for r in recs:
+        for i, v in enumerate(r.draws_by_cause):
+            causes[i] += v
+        for i, v in enumerate(r.penalty_by_kind):
+            if v:
+                kid = table.kinds[i]
+                out[kid] = out.get(kid, 0) + v
+        for i, v in enumerate(r.plays_by_kind):
+            plays[i] += v
+
+    def spread(total: float, weight) -> bool:
+        w = {table.kinds[i]: plays[i] * weight(table.kinds[i]) for i in range(len(table.kinds))}
+        s = sum(w.values())
+        if not s:
+            return False
+        for kid, v in w.items():
+            if v:
+                out[kid] = out.get(kid, 0) + total * v / s
+        return True
+
+    def draw_n(kid: str, op: str) -> int:
+        kind = deck.kinds.get(kid)
+        return sum(getattr(e, "n", 0) or 0 for e in kind.effects if e.op == op) if kind else 0
+
+    for i, cause in enumerate(CAUSES):
+        v = causes[i]
+        if not v or cause == "penalty":
+            continue
+        if cause == "everyone" and spread(v, lambda k: draw_n(k, "everyone_draws") * (players - 1)):
+            continue
+        if cause == "stack" and spread(v, lambda k: draw_n(k, "draw")):
+            continue
+        out[f"cause:{cause}"] = out.get(f"cause:{cause}", 0) + v
+    return out
+
+
+CAUSE_WORDS = {"no_play": "drawing for want of a playable card", "stack": "stacked penalties",
+               "everyone": "everyone-draws cards", "penalty": "draw penalties", "duel": "lost duels",
+               "challenge": "lost challenges", "uno": "UNO calls missed", "roulette": "Colour Roulette"}
+
+
+def _does(deck: Deck, kid: str) -> str:
+    """What a kind does, in the rulebook's words (the deck's language, English when it has none)."""
+    from deckgen.rulebook.describe import effects_text
+
+    kind = deck.kinds[kid]
+    lang = deck.language if deck.language in ("es", "en") else "en"
+    text = effects_text(deck, kind.effects, lang).strip()
+    return text.rstrip(".") or "no effect"
+
+
+def _source_name(deck: Deck, src: str) -> str:
+    if src.startswith("cause:"):
+        return CAUSE_WORDS.get(src[6:], src[6:])
+    return f"'{_kname(deck, src)}' cards"
+
+
+def _hands(c: Cell, bad: list) -> tuple[float, float]:
+    """Mean hand size at the first and the last sample of these games."""
+    first: list[float] = []
+    last: list[float] = []
+    for r in bad:
+        if not r.hand_trace:
+            continue
+        for sample, into in ((r.hand_trace[0], first), (r.hand_trace[-1], last)):
+            sizes = [s for s in sample[2] if s >= 0]
+            if sizes:
+                into.append(sum(sizes) / len(sizes))
+    return (statistics.fmean(first) if first else 0.0, statistics.fmean(last) if last else 0.0)
+
+
+def _top_sources(deck: Deck, table, serious) -> list[tuple[str, float]]:
+    total: dict[str, float] = {}
+    for c, bad in serious:
+        for k, v in _drawn_by_source(deck, table, bad, c.players).items():
+            total[k] = total.get(k, 0) + v
+    s = sum(total.values())
+    return [(k, v / s) for k, v in sorted(total.items(), key=lambda kv: -kv[1])] if s else []
+
+
+def _by_agent(cells_with: list, line) -> str:
+    """Per player, the table sizes' figures: "random player: 2 players 4 of 4, 3 players 4 of 4"."""
+    parts = []
+    for agent in AGENTS:
+        mine = [(c, x) for c, x in cells_with if c.agent == agent]
+        if mine:
+            parts.append(f"{agent} player: " + ", ".join(line(c, x) for c, x in mine))
+    return "; ".join(parts)
+
+
+def _not_finishing(deck: Deck, table, serious) -> str:
+    bad_all = [r for _, bad in serious for r in bad]
+    stalled = sum(1 for r in bad_all if r.outcome == "stalled")
+    capped = sum(1 for r in bad_all if r.outcome == "capped")
+    dry = sum(1 for r in bad_all if r.outcome == "finished")
+    what = [w for w in (f"{stalled} stalled (nobody could play or draw)" if stalled else "",
+                        f"{capped} hit the {table.opts.turn_cap}-turn cap" if capped else "",
+                        f"{dry} ran the draw and discard piles dry" if dry else "") if w]
+    text = ("simulated games do not end (games that did not finish, at each table size): "
+            + _by_agent(serious, lambda c, bad: f"{c.players} players {len(bad)} of {len(c.recs)}")
+            + f"; of those {len(bad_all)}, {', '.join(what)}")
+    top = [(k, share) for k, share in _top_sources(deck, table, serious) if share >= 0.01]
+    if top:
+        text += ". Their drawn cards came from " + ", ".join(
+            f"{_source_name(deck, k)} ({share:.0%})" for k, share in top[:3])
+    grow = [_hands(c, bad)[1] for c, bad in serious]
+    end = statistics.fmean(grow) if grow else 0
+    if end:
+        text += f"; hands of {deck.hand_size} dealt grew to {end:.0f} cards on average"
+    return text
+
+
+def _finish_fix(deck: Deck, table, serious) -> str:
+    top = _top_sources(deck, table, serious)
+    stalled = sum(1 for c, bad in serious for r in bad if r.outcome == "stalled")
+    if top and not top[0][0].startswith("cause:") and top[0][1] >= 0.3:
+        kid = top[0][0]
+        copies = deck.count_by_kind().get(kid, 0)
+        return (f"make '{_kname(deck, kid)}' ({_does(deck, kid)}) draw fewer cards or print fewer of them "
+                f"({copies} of the {deck.total} cards are '{_kname(deck, kid)}'), or add cards that shed several at once")
+    if stalled or (top and top[0][0] == "cause:no_play"):
+        return ("cards rarely match each other: add wild cards, or numbers and actions in every colour, "
+                "so that a hand always has something to play")
+    return "add ways to shed cards (wilds, play-again, discard-all) or lower deck.players.max"
+
+
+def _decided_early(deck: Deck, early) -> Finding:
+    def line(c: Cell, first: list) -> str:
+        med = statistics.median(r.turns for r in c.recs)
+        return f"{c.players} players {len(first)} of {len(c.recs)} (median {med:g} turn{'s' if med != 1 else ''})"
+
+    o = deck.rule_options
+    knock = o.mercy_limit and any(r.knockouts for c, first in early for r in first)
+    if knock:
+        biggest = max((e.n or 0 for k in deck.kinds.values() for e in k.effects
+                       if e.op in ("draw", "everyone_draws")), default=0)
+        hint = (f"the Mercy limit ({o.mercy_limit}) knocks players out at once: set mercy_limit well above "
+                f"hand_size + the largest draw ({deck.hand_size} + {biggest}), or lower that draw")
+    else:
+        hint = "deal more cards (deck.hand_size), or fewer cards that shed several at once"
+    return error("decided-before-play", "deck.players",
+                 "the game is decided before it is played: games that ended before every player "
+                 "had a turn, at each table size: " + _by_agent(early, line), file=_file(deck), hint=hint)
+
+
+def _dead(deck: Deck, table, cells: list[Cell]) -> list[Finding]:
+    games = sum(len(c.recs) for c in cells)
+    if not games:
+        return []
+    plays = [0] * len(table.kinds)
+    for c in cells:
+        for r in c.recs:
+            for i, v in enumerate(r.plays_by_kind):
+                plays[i] += v
+    copies: dict[str, int] = {}
+    for card in deck.cards:
+        copies[card.kind] = copies.get(card.kind, 0) + card.count
+        if card.flex:
+            copies[card.flex.kind] = copies.get(card.flex.kind, 0) + card.count
+    rate = {kid: plays[i] / games / copies[kid] for i, kid in enumerate(table.kinds) if copies.get(kid)}
+    if not rate:
+        return []
+    typical = statistics.median(rate.values())
+    out = []
+    for kid, r in rate.items():
+        if r == 0 or r < DEAD_SHARE * typical:
+            how = ("was never played" if r == 0 else
+                   f"was played {r:.2f} times per copy per game, against {typical:.2f} for the deck's typical kind")
+            out.append(warning("dead-card", f"kinds.{kid}",
+                               f"'{_kname(deck, kid)}' {how} in {games} simulated games (random and greedy players)",
+                               file=_file(deck),
+                               hint="check that the rules let this card be played and that it can match the pile"))
+    return out
+
+
+# ---------------------------------------------------------------- the cache
+
+def cache_key(deck: Deck, seed: int, games: int | None) -> str:
+    from deckgen.cache import digest
+    from deckgen.inputs import code_version
+
+    return digest(CACHE_FORMAT, code_version(), repr(deck), str(seed), str(games))
+
+
+def from_cache(deck: Deck, seed: int, games: int | None, cache_dir=None) -> dict | None:
+    from deckgen import cache
+
+    data = cache.get_bytes("documents", cache_key(deck, seed, games), "verdict.json", cache_dir)
+    if data is None:
+        return None
+    try:
+        got = json.loads(data)
+        got["findings"] = [Finding(**x) for x in got["findings"]]
+    except (ValueError, TypeError, KeyError):
+        return None
+    return got
+
+
+def to_cache(deck: Deck, seed: int, games: int | None, result: dict, cache_dir=None) -> None:
+    import dataclasses
+
+    from deckgen import cache
+
+    data = {"findings": [dataclasses.asdict(x) for x in result["findings"]], "simulation": result["simulation"]}
+    cache.put_bytes("documents", cache_key(deck, seed, games), "verdict.json",
+                    json.dumps(data, sort_keys=True).encode("utf-8"), cache_dir)
+
+
+def cached_findings(deck: Deck, name: str, make, use_cache: bool = True, cache_dir=None) -> list[Finding]:
+    """Findings that depend only on the deck, its fonts and deckgen's code (what its cards say,
+    their glyphs, the rulebook's text fit), kept in the cache so an unchanged deck's check and
+    build do not work them out (or import what they need) again."""
+    if not use_cache:
+        return make(deck)
+    from deckgen import cache
+    from deckgen.fonts import deck_fonts
+    from deckgen.inputs import code_version
+
+    key = cache.digest(CACHE_FORMAT, name, code_version(), repr(deck), deck_fonts(deck).signature())
+    data = cache.get_bytes("documents", key, "findings.json", cache_dir)
+    if data is not None:
+        try:
+            return [Finding(**x) for x in json.loads(data)]
+        except (ValueError, TypeError):
+            pass
+    import dataclasses
+
+    got = make(deck)
+    cache.put_bytes("documents", key, "findings.json",
+                    json.dumps([dataclasses.asdict(f) for f in got], sort_keys=True).encode("utf-8"), cache_dir)
+    return got
+
+
+@dataclass
+class Verdicts:
+    """Cached verdicts at once, the others on workers."""
+
+    decks: list[Deck]
+    seed: int
+    games: int | None
+    use_cache: bool
+    cache_dir: Any
+    cached: dict[int, dict]
+    pending: Pending | None
+    order: list[int]                    # deck index -> index in pending
+
+    def result(self, i: int) -> dict:
+        if i in self.cached:
+            return self.cached[i]
+        assert self.pending is not None
+        got = self.pending.result()[self.order.index(i)]
+        if self.use_cache:
+            to_cache(self.decks[i], self.seed, self.games, got, self.cache_dir)
+        self.cached[i] = got
+        return got
+
+
+def start(decks: list[Deck], seed: int = 1, games: int | None = None, workers: int | None = None,
+          use_cache: bool = True, cache_dir=None, progress=None) -> Verdicts:
+    """Start judging these decks: cached verdicts are read now, the games of the others start on
+    worker processes (``workers`` > 1) or when a result is first asked for."""
+    cached: dict[int, dict] = {}
+    todo: list[int] = []
+    for i, d in enumerate(decks):
+        hit = from_cache(d, seed, games, cache_dir) if use_cache else None
+        if hit is not None:
+            cached[i] = hit
+        else:
+            todo.append(i)
+    pending = Pending([decks[i] for i in todo], seed, games, workers, progress) if todo else None
+    return Verdicts(decks, seed, games, use_cache, cache_dir, cached, pending, todo)

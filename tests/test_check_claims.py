@@ -1,0 +1,102 @@
+"""A card says only what it does (deckgen/claims.py, docs/checks.md "What a card says")."""
+
+from click.testing import CliRunner
+
+from deckgen.check import CheckOptions, check
+from deckgen.cli import main
+
+HEAD = '''
+[deck]
+id = "claims"
+name = "Claims"
+language = "en"
+players = { min = 2, max = 4 }
+hand_size = 7
+palette = "classic"
+
+[rules]
+preset = "classic"
+
+[scoring]
+target = 100
+[scoring.points]
+number = "face"
+wild = 50
+wild-draw-four = 50
+grab = 20
+
+[[cards]]
+kind = "number"
+colors = "all"
+values = [1, 2, 3, 4, 5, 6, 7, 8, 9]
+count = 2
+
+[[cards]]
+kind = "grab"
+colors = "all"
+count = 2
+
+[[cards]]
+kind = "wild-draw-four"
+count = 4
+
+[kinds.grab]
+category = "action"
+name = { en = "Grab", es = "Agarra" }
+effects = [{ op = "draw", n = 3 }, "steal"]
+'''
+
+
+def findings(write_manifest, extra):
+    rep = check(write_manifest(HEAD + extra), CheckOptions(simulate=False))
+    return rep, {f.code: f for f in rep.findings if f.code.endswith("contradicts-effect")}
+
+
+def test_a_plus_five_label_on_a_draw_three_card_is_an_error(write_manifest):
+    path = write_manifest(HEAD + 'label = "+5"\n')
+    res = CliRunner().invoke(main, ["check", str(path), "--no-sim"])
+    assert res.exit_code == 1
+    line = next(x for x in res.output.splitlines() if "label-contradicts-effect" in x)
+    assert '"+5"' in line and "The next player draws 3 cards" in line and "take one card from their hand" in line
+
+
+def test_a_text_that_promises_more_is_a_warning_quoting_text_and_effect(write_manifest):
+    rep, found = findings(write_manifest, 'text = { en = "The next player draws 5 and you play again.", '
+                                          'es = "El siguiente roba 5 y vuelves a jugar." }\n')
+    assert not rep.errors
+    warn = [f for f in rep.warnings if f.code == "text-contradicts-effect"]
+    assert {f.where for f in warn} == {"kinds.grab.text.en", "kinds.grab.text.es"}
+    en = next(f for f in warn if f.where.endswith(".en"))
+    assert "number 5" in en.message and "'play again'" in en.message
+    assert '"The next player draws 5 and you play again."' in en.message       # the card's own text
+    assert "the card does: \"The next player draws 3 cards" in en.message      # beside the rulebook's
+    es = next(f for f in warn if f.where.endswith(".es"))
+    assert "'volver a jugar'" in es.message and "roba 3 cartas" in es.message
+
+
+def test_a_true_text_and_label_pass(write_manifest):
+    rep, found = findings(write_manifest, 'label = "+3"\ntext = { en = "The next player draws 3 and loses their '
+                                          'turn; then take a random card from another player.", es = "El siguiente '
+                                          'roba 3 y pierde su turno; luego quítale una carta a otro jugador." }\n')
+    assert found == {}
+
+
+def test_a_symbol_the_card_does_not_do_is_an_error(write_manifest):
+    rep, found = findings(write_manifest, 'symbol = "reverse"\n')
+    f = found["label-contradicts-effect"]
+    assert f.where == "kinds.grab.symbol" and "'reverse' symbol" in f.message
+
+
+def test_a_cards_own_text_is_checked_too(write_manifest):
+    text = HEAD.replace('kind = "grab"\ncolors = "all"\ncount = 2',
+                        'kind = "grab"\ncolors = "all"\ncount = 2\ntext = "Reverse the direction of play."')
+    rep = check(write_manifest(text), CheckOptions(simulate=False))
+    (f,) = [f for f in rep.warnings if f.code == "text-contradicts-effect"]
+    assert f.where.startswith("cards[1].text") and "'reverse'" in f.message
+    assert '"Reverse the direction of play."' in f.message
+
+
+def test_bundled_and_example_decks_say_what_they_do():
+    for deck in ("classic", "no-mercy", "flex-spectrum", "woodland"):
+        rep = check(deck, CheckOptions(simulate=False))
+        assert not [f for f in rep.findings if f.code.endswith("contradicts-effect")], deck

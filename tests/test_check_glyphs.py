@@ -1,0 +1,64 @@
+"""Every character printable (deckgen/glyphs.py, docs/checks.md "Printable text")."""
+
+import pytest
+from PIL import ImageFont
+from test_check_claims import HEAD
+
+from deckgen.check import CheckOptions, check
+from deckgen.fonts import font_set
+from deckgen.glyphs import font_chars
+
+
+@pytest.mark.parametrize("role", ["display", "text", "body", "bold"])
+def test_the_cmap_reader_agrees_with_the_font_drawing_its_glyphs(role):
+    path = font_set(None).path(role)
+    chars = font_chars(path)
+    font = ImageFont.truetype(str(path), 40)
+    notdef = font.getmask("\U0010FFFD").getbbox()
+    for ch in "AZaz09+áñÑ¿¡ü€·×":
+        assert ord(ch) in chars, (path.name, ch)
+    for ch in "\U0001F680\U0001F573":
+        assert ord(ch) not in chars
+        assert font.getmask(ch).getbbox() == notdef      # Pillow draws the empty box for it
+
+
+def test_an_emoji_in_a_kind_name_is_an_error_naming_character_font_and_card(write_manifest):
+    text = HEAD.replace('name = { en = "Grab", es = "Agarra" }', 'name = { en = "Black Hole 🕳️🚀", es = "Agujero 🕳️🚀" }')
+    rep = check(write_manifest(text), CheckOptions(simulate=False))
+    found = [f for f in rep.errors if f.code == "missing-glyph"]
+    assert {f.where for f in found} == {"cards[1]", "kinds.grab.name"}
+    face = next(f for f in found if f.where == "cards[1]")
+    assert "'🚀' (U+1F680 ROCKET)" in face.message and "U+1F573 HOLE" in face.message
+    assert "LeagueSpartan" in face.message and "face 'red-grab'" in face.message
+    assert "FE0F" not in face.message                   # the variation selector draws nothing
+    assert "icon" in face.hint
+    book = next(f for f in found if f.where == "kinds.grab.name")
+    assert "Vera.ttf (body)" in book.message and "rulebook" in book.message
+
+
+def test_a_letter_no_font_has_is_named_without_the_emoji_hint(write_manifest):
+    text = HEAD.replace('name = { en = "Grab", es = "Agarra" }', 'name = { en = "Grab ꙮ", es = "Agarra" }')
+    rep = check(write_manifest(text), CheckOptions(simulate=False))
+    (f,) = [f for f in rep.errors if f.code == "missing-glyph" and f.where == "cards[1]"]
+    assert "U+A66E CYRILLIC LETTER MULTIOCULAR O" in f.message and "deck.fonts" in f.hint
+
+
+@pytest.mark.parametrize("deck", ["classic", "no-mercy", "flex-spectrum", "woodland"])
+def test_bundled_and_example_decks_print_every_character(deck):
+    rep = check(deck, CheckOptions(simulate=False))
+    assert not [f for f in rep.findings if f.code == "missing-glyph"]
+
+
+def test_a_word_wider_than_its_rulebook_column_is_a_warning_and_is_broken_in_the_pdf(write_manifest, tmp_path):
+    import pypdf
+
+    from deckgen.rulebook import write_rulebook
+
+    word = "Superextraordinariamentegrandísimo"
+    path = write_manifest(HEAD.replace('name = { en = "Grab", es = "Agarra" }', f'name = {{ en = "Grab", es = "{word}" }}'))
+    rep = check(path, CheckOptions(simulate=False))
+    (f,) = [f for f in rep.warnings if f.code == "rulebook-text-fit"]
+    assert f.where == "kinds.grab.name" and f"'{word}' (es)" in f.message and "card table column" in f.message
+    out = write_rulebook(rep.deck, "es", tmp_path / "book.pdf")
+    lines = "\n".join(p.extract_text() for p in pypdf.PdfReader(out).pages).splitlines()
+    assert any(line.strip() and word.startswith(line.strip()) and line.strip() != word for line in lines)

@@ -1,0 +1,381 @@
+"""The playability verdict (deckgen/verdict.py, docs/checks.md): each case of issue 17's "Why",
+and others like them, as a small manifest that gets its finding and exit code."""
+
+import json
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from deckgen import verdict
+from deckgen.check import CheckOptions, check
+from deckgen.cli import main
+from deckgen.rules.record import CAUSES, GameRecord
+
+HEAD = '''
+[deck]
+id = "{id}"
+name = "{id}"
+language = "en"
+players = {{ min = {lo}, max = {hi} }}
+hand_size = {hand}
+palette = "classic"
+
+[rules]
+preset = "classic"
+[rules.options]
+challenge = false
+{options}
+
+[scoring]
+target = 100
+[scoring.points]
+number = "face"
+skip = 20
+reverse = 20
+draw-two = 20
+draw-four = 50
+wild = 50
+wild-draw-four = 50
+'''
+
+
+def deck(id, body, lo=2, hi=4, hand=7, options=""):
+    return HEAD.format(id=id, lo=lo, hi=hi, hand=hand, options=options) + body
+
+
+# Every number card makes everyone draw 4: no game ends.
+NUMBERS_DRAW_FOUR = deck("numbers-draw-four", '''
+[kinds.number]
+category = "number"
+name = "Number"
+effects = [{ op = "everyone_draws", n = 4 }]
+
+[[cards]]
+kind = "number"
+colors = "all"
+values = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+count = 2
+
+[[cards]]
+kind = "wild"
+count = 4
+''')
+
+# Every card a Draw Four: at 3 and 5 players the games hit the turn cap; at 2 the second seat always wins.
+ALL_DRAW_FOUR = deck("all-draw-four", '''
+[[cards]]
+kind = "draw-four"
+colors = "all"
+count = 27
+''', hi=5)
+
+# A Mercy limit of 10 with an everyone-draws-9 card: players are knocked out before they play.
+MERCY = deck("mercy", '''
+[kinds.nine]
+category = "action"
+name = "Everyone draws 9"
+effects = [{ op = "everyone_draws", n = 9 }]
+
+[[cards]]
+kind = "number"
+colors = "all"
+values = [1, 2, 3, 4, 5, 6, 7, 8, 9]
+count = 2
+
+[[cards]]
+kind = "nine"
+colors = "all"
+count = 3
+points = 20
+''', options="mercy_limit = 10")
+
+# Two colours whose numbers never meet: cards go round and round.
+NEVER_MATCH = deck("never-match", '''
+[[cards]]
+kind = "number"
+colors = ["red"]
+values = [1, 2]
+count = 3
+
+[[cards]]
+kind = "number"
+colors = ["blue"]
+values = [3, 4]
+count = 3
+''', lo=2, hi=2, hand=4, options="turn_cap = 200")
+
+# One card dealt each: the first player sheds it at once.
+ONE_CARD = deck("one-card", '''
+[[cards]]
+kind = "number"
+colors = "all"
+values = [1, 2, 3, 4, 5, 6, 7, 8, 9]
+count = 2
+
+[[cards]]
+kind = "wild"
+count = 8
+''', hand=1)
+
+SOUND = deck("sound", '''
+[[cards]]
+kind = "number"
+colors = "all"
+values = [1, 2, 3, 4, 5, 6, 7, 8, 9]
+count = 2
+
+[[cards]]
+kind = "skip"
+colors = "all"
+count = 2
+
+[[cards]]
+kind = "wild"
+count = 4
+''')
+
+
+def run(write_manifest, text, **kw):
+    return check(write_manifest(text), CheckOptions(**kw))
+
+
+def cli(*args):
+    return CliRunner().invoke(main, list(map(str, args)))
+
+
+def by_code(rep, code):
+    return [f for f in rep.findings if f.code == code]
+
+
+def test_numbers_that_make_everyone_draw_never_finish_and_the_cause_is_named(write_manifest):
+    path = write_manifest(NUMBERS_DRAW_FOUR)
+    res = cli("check", path)
+    assert res.exit_code == 1, res.output
+    (f,) = [line for line in res.output.splitlines() if line.startswith("error[does-not-finish]")]
+    assert "'Number' cards (100%)" in f            # which kind accounts for the cards drawn
+    assert "hands of 7 dealt grew to" in f          # how hands grow
+    assert "make 'Number' (Every other player draws 4 cards" in f and "80 of the 84 cards" in f   # the fix
+    assert "verdict: not ready to print" in res.output
+
+
+def test_every_card_a_draw_four_does_not_finish_and_the_second_seat_always_wins(write_manifest):
+    rep = run(write_manifest, ALL_DRAW_FOUR)
+    (stuck,) = by_code(rep, "does-not-finish")
+    assert stuck.is_error and "3 players" in stuck.message and "5 players" in stuck.message
+    assert "turn cap" in stuck.message
+    seats = {f.where: f for f in by_code(rep, "unfair-seat")}
+    two = seats["deck.players[2]"]
+    assert not two.is_error and "seat 2 wins 100%" in two.message and "95 % interval" in two.message
+
+
+def test_a_mercy_limit_reached_at_the_deal_decides_the_game_before_play(write_manifest):
+    path = write_manifest(MERCY)
+    rep = check(path, CheckOptions())
+    (early,) = by_code(rep, "decided-before-play")
+    assert early.is_error and "mercy_limit" in early.hint and "7 + 9" in early.hint
+    assert cli("check", path, "--json").exit_code == 1
+
+
+def test_one_card_hands_are_decided_before_play(write_manifest):
+    rep = run(write_manifest, ONE_CARD)
+    (early,) = by_code(rep, "decided-before-play")
+    assert "hand_size" in early.hint
+    assert not by_code(rep, "games-too-short")       # said once, by the error
+
+
+def test_cards_that_never_match_stall_and_the_fix_says_so(write_manifest):
+    rep = run(write_manifest, NEVER_MATCH)
+    (stuck,) = by_code(rep, "does-not-finish")
+    assert "200-turn cap" in stuck.message
+    assert "rarely match" in stuck.hint
+
+
+def test_a_deck_that_cannot_be_dealt_to_players_max_is_an_error(write_manifest):
+    rep = run(write_manifest, SOUND.replace("max = 4", "max = 12").replace("values = [1, 2, 3, 4, 5, 6, 7, 8, 9]",
+                                                                             "values = [1, 2, 3]"))
+    (f,) = by_code(rep, "too-few-cards")
+    assert f.is_error and "12 players" in f.message
+    assert "simulation" not in rep.sections          # no game is played with a deck that cannot be dealt
+
+
+def test_a_sound_deck_is_ready_to_print(write_manifest):
+    path = write_manifest(SOUND)
+    res = cli("check", path, "--json")
+    data = json.loads(res.output)
+    assert res.exit_code == 0, res.output
+    assert data["verdict"] == {"ready": True, "strict": False, "line": data["verdict"]["line"]}
+    assert data["verdict"]["line"].startswith("ready to print")
+    sim = data["simulation"]
+    assert [t["players"] for t in sim["tables"]] == [2, 3, 4]
+    assert [t["players"] for t in sim["greedy"]["tables"]] == [2, 3, 4]
+    # the seat test plays at least its first look at 2-4 players
+    assert all(t["games"] >= verdict.SEAT_LOOKS[0] for t in sim["tables"])
+
+
+def test_strict_turns_warnings_into_errors(write_manifest):
+    # no number card and an unused challenge option: warnings only
+    path = write_manifest(SOUND.replace("challenge = false", "challenge = true"))
+    plain = cli("check", path, "--no-sim")
+    strict = cli("check", path, "--no-sim", "--strict")
+    assert plain.exit_code == 0 and "warning[rule-needs-card]" in plain.output
+    assert strict.exit_code == 1 and "error[rule-needs-card]" in strict.output
+    assert "verdict (--strict): not ready to print" in strict.output
+
+
+def test_the_verdict_is_deterministic_and_cached(write_manifest, tmp_path):
+    path = write_manifest(ALL_DRAW_FOUR)
+    opts = dict(cache_dir=tmp_path / "cache")
+    first = check(path, CheckOptions(**opts))
+    again = verdict.start([first.deck], cache_dir=tmp_path / "cache")
+    assert again.pending is None                       # read from the cache, no game played
+    fresh = check(path, CheckOptions(use_cache=False, jobs=1))
+    assert fresh.sections["simulation"] == first.sections["simulation"]
+    assert fresh.findings == first.findings
+    cached = [(f.code, f.message) for f in again.result(0)["findings"]]
+    assert cached == [(f.code, f.message) for f in first.findings if f.code in ("does-not-finish", "unfair-seat")]
+
+
+def test_games_fixed_by_the_option_are_played_exactly(write_manifest):
+    rep = run(write_manifest, SOUND, games=6)
+    sim = rep.sections["simulation"]
+    assert sim["games_per_table_size"] == 6
+    assert all(t["games"] == 6 for t in sim["tables"] + sim["greedy"]["tables"])
+
+
+# ---------------------------------------------------------------- the criteria on hand-made records
+
+def record(turns=60, winner=0, outcome="finished", plays=(5, 5), players=2):
+    return GameRecord(outcome, winner, turns, turns, 10, 0, 0, 0, 0, 9, 0, 0, tuple(plays),
+                      tuple([10] + [0] * (len(CAUSES) - 1)), tuple(0 for _ in plays),
+                      tuple(tuple(plays) for _ in range(players)), tuple(0 for _ in plays),
+                      ((5, 20, tuple([7] * players)),), ())
+
+
+class FakeTable:
+    kinds = ("number", "wild")
+
+    class opts:
+        turn_cap = 5000
+        mercy_limit = 0
+        stacking = "off"
+        power_cards = False
+
+    any_flex = False
+    mkind = (0, 0, 1, 1)
+    has_flex = (False, False)
+    n_faces = 2
+
+
+def judge(recs_by_cell, games=None):
+    from deckgen import manifest
+
+    d = manifest.load_deck("classic")
+    cells = []
+    for (agent, n), recs in recs_by_cell.items():
+        c = verdict.Cell(0, agent, n, games)
+        c.recs = recs
+        cells.append(c)
+    return d, verdict.judge(d, FakeTable, cells, 1, games)
+
+
+def test_long_and_short_games_are_measured_against_classic():
+    _, got = judge({("random", 2): [record(turns=1000) for _ in range(20)],
+                    ("greedy", 2): [record(turns=8) for _ in range(20)]})
+    codes = {f.code: f for f in got["findings"]}
+    assert "median 1000 turns against classic's 51.5" in codes["games-too-long"].message
+    assert "median 8 turns against classic's 40" in codes["games-too-short"].message
+
+
+def test_a_kind_never_played_is_a_dead_card():
+    _, got = judge({("random", 2): [record(plays=(9, 0)) for _ in range(20)]})
+    (dead,) = [f for f in got["findings"] if f.code == "dead-card"]
+    assert dead.where == "kinds.wild" and "never played" in dead.message and not dead.is_error
+
+
+def test_a_few_unfinished_games_are_a_warning_and_many_an_error():
+    few = [record() for _ in range(39)] + [record(turns=5000, outcome="capped", winner=None)]
+    _, got = judge({("random", 3): few})
+    assert [f.code for f in got["findings"] if f.code.endswith("finish")] == ["some-games-do-not-finish"]
+    many = [record() for _ in range(30)] + [record(turns=5000, outcome="capped", winner=None)] * 10
+    _, got = judge({("random", 3): many})
+    assert [f.code for f in got["findings"] if f.code.endswith("finish")] == ["does-not-finish"]
+
+
+def test_classic_medians_are_what_the_engine_plays_now():
+    from deckgen import manifest
+    from deckgen.rules.simulate import simulate
+
+    d = manifest.load_deck("classic")
+    for agent in verdict.AGENTS:
+        rep = simulate(d, players=[2, 4, 7, 10], games=120, seed=7, agent=agent, workers=1)
+        for t in rep["tables"]:
+            ref = verdict.CLASSIC_MEDIAN[agent][t["players"]]
+            assert abs(t["turns"]["median"] - ref) <= 0.2 * ref, (agent, t["players"], t["turns"]["median"], ref)
+
+
+# ---------------------------------------------------------------- the seat test's statistics
+
+def test_exact_binomial_test():
+    assert verdict.binom_two_sided(5, 10, 0.5) == pytest.approx(1.0)
+    assert verdict.binom_two_sided(0, 10, 0.5) == pytest.approx(2 / 1024)
+    assert verdict.binom_two_sided(9, 10, 0.5) == pytest.approx(22 / 1024)
+
+
+def plan(rng, probs):
+    """Play the seat test's looks on games drawn from these win probabilities; (flagged, games)."""
+    wins = [0] * len(probs)
+    games, target = 0, verdict.FIRST_GAMES
+    while True:
+        while games < target:
+            wins[rng.choices(range(len(probs)), probs)[0]] += 1
+            games += 1
+        nxt = verdict.seat_next(wins, games)
+        if nxt is None:
+            return any(t[3] for t in verdict.seat_test(wins, verdict.look_alpha())), games
+        target = nxt
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_the_seat_test_sees_a_ten_point_advantage_and_rarely_accuses_a_fair_table(n):
+    rng = random.Random(n)
+    fair = [1 / n] * n
+    ahead = [1 / n + 0.1] + [(1 - 1 / n - 0.1) / (n - 1)] * (n - 1)
+    trials = 150
+    false_alarms = sum(plan(rng, fair)[0] for _ in range(trials))
+    seen = [plan(rng, ahead) for _ in range(trials)]
+    assert false_alarms / trials <= 0.03
+    assert sum(f for f, _ in seen) / trials >= 0.85          # about 90 % in docs/checks.md
+    assert max(g for _, g in seen) <= verdict.SEAT_LOOKS[-1]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["classic", "no-mercy", "flex-spectrum"])
+def test_bundled_decks_have_no_errors_and_no_warnings(name):
+    rep = check(name, CheckOptions(use_cache=False))
+    assert rep.findings == [f for f in rep.findings if f.severity == "note"], [f.format() for f in rep.findings]
+    assert rep.verdict_line() == "ready to print"
+
+
+# ---------------------------------------------------------------- build runs the same verdict
+
+def test_build_does_not_print_a_deck_whose_games_never_end(write_manifest, tmp_path):
+    path = write_manifest(NUMBERS_DRAW_FOUR)
+    out = tmp_path / "out"
+    res = cli("build", path, "-o", out, "--no-rulebook")
+    assert res.exit_code == 1
+    assert "does-not-finish" in res.output and "--force" in res.output
+    assert not out.exists() or not any(out.rglob("*.pdf"))
+
+
+def test_a_forced_build_says_so_on_the_cover(write_manifest, tmp_path):
+    import pypdf
+
+    path = write_manifest(NUMBERS_DRAW_FOUR)
+    out = tmp_path / "out"
+    res = cli("build", path, "-o", out, "--no-rulebook", "--force")
+    assert res.exit_code == 0, res.output
+    assert "built anyway (--force)" in res.output
+    (pdf,) = out.rglob("*-cards.pdf")
+    cover = pypdf.PdfReader(pdf).pages[0].extract_text()
+    assert "PRINTED WITH ERRORS (--force)" in cover and "does-not-finish" in cover
