@@ -505,6 +505,11 @@ def draw_caption(img: Image.Image, spec: FaceSpec, frame: Frame) -> None:
     chords = [chord(frame, max(y - frame.center[1] - line_h, y - frame.center[1] + line_h, key=abs)) for y in ys]
     fonts = [fit(font_file(spec, "text"), line, int(x1 - x0 - u * 7), int(line_h))[0] for line, (x0, x1) in zip(lines, chords)]
     f = min(fonts, key=lambda ft: ft.size)       # one size for every line
+    stroke = max(1, int(u * 1.0))
+    if any(ink_box(f, line)[2] - ink_box(f, line)[0] + 2 * stroke > x1 - x0 for line, (x0, x1) in zip(lines, chords)):
+        # on a tiny face even the smallest readable size leaves the oval: smaller still, to stay in it
+        f = min((fit(font_file(spec, "text"), line, int(x1 - x0 - 2 * stroke), int(line_h), floor=0)[0]
+                 for line, (x0, x1) in zip(lines, chords)), key=lambda ft: ft.size)
     for line, y, (x0, x1) in zip(lines, ys, chords):
         if spec.oval == "segments":
             draw_text(img, line, f, (x0 + x1) / 2, y, WHITE, max(1, int(u * 0.7)), DARK)
