@@ -20,6 +20,8 @@ DECK_KEYS = {
     "back_image": ("image path", False),
     "logo": ("image path", False),
     "fonts": ("folder path", False),
+    "layout": ("string", False),
+    "back_layout": ("string", False),
 }
 
 PLAYERS_KEYS = {
@@ -71,6 +73,8 @@ KIND_KEYS = {
     "art": ("image path", False),
     "art_fit": ("string", False),
     "text": ("text", False),
+    "layout": ("string", False),
+    "hide": ("array of strings", False),
 }
 
 CARD_KEYS = {
@@ -90,6 +94,8 @@ CARD_KEYS = {
     "art": ("image path", False),
     "art_fit": ("string", False),
     "text": ("text", False),
+    "layout": ("string", False),
+    "hide": ("array of strings", False),
 }
 
 FLEX_KEYS = {

@@ -15,6 +15,7 @@ from deckgen.errors import DeckgenError, did_you_mean, error
 from deckgen.fonts import FontRef, deck_fonts
 from deckgen.model import NUMBER, WILD, Card, Deck, ImageRef, Kind
 from deckgen.palette import text_ink
+from deckgen.render.layout import Layout, get_layout
 from deckgen.render.symbols import SHAPES, SYMBOLS
 
 RGB = tuple  # (r, g, b)
@@ -74,6 +75,21 @@ class FaceSpec:
     rules: str = ""                        # the rules line, in the deck's language
     back_image: ImageRef | None = None     # card back: full-bleed art
     logo: ImageRef | None = None           # card back: in the centre
+    layout: Layout | None = None           # None: the bundled default (uno / uno-back)
+    tags: frozenset[str] = frozenset()     # what an element's hide/show match: kind id, category, ...
+    hidden: frozenset[str] = frozenset()   # elements the kind or card hides
+
+    def lay(self) -> Layout:
+        if self.layout is not None:
+            return self.layout
+        return get_layout(None, None, "back" if self.face_id == "back" else "face")
+
+    def shows(self, name: str) -> bool:
+        """Whether the face draws its layout's element ``name``."""
+        if name in self.hidden:
+            return False
+        el = next((e for e in self.lay().elements if e.name == name), None)
+        return el is not None and el.shown(self.tags)
 
 
 def words(lang: str) -> dict[str, str]:
@@ -134,11 +150,22 @@ def kind_emblem(kind: Kind, lang: str, value: int | None = None) -> Emblem:
     sym, text, extra = _derived(kind)
     if kind.label is not None:
         text = kind.label.get(lang)
+    if kind.symbol == "none":
+        return Emblem(text, None, False, None)
     if kind.symbol:
         named = {"roulette": "wheel", "wild": None}.get(kind.symbol, kind.symbol)
         if named is None or named == "wheel" or named in SYMBOLS or named in SHAPES:
             sym = named if not text or named in ("target", "everyone") else sym
     return Emblem(text, sym, False, extra)
+
+
+def index_emblem(kind: Kind, lang: str, value: int | None = None) -> Emblem:
+    """The corner index's emblem: what the centre would show with neither an empty label nor
+    ``symbol = "none"`` (a card hiding its centre still says what it is in its corners)."""
+    plain = Kind(kind.id, kind.category, kind.names, kind.effects,
+                 None if kind.symbol == "none" else kind.symbol,
+                 kind.label if kind.label is not None and kind.label.get(lang) else None)
+    return corner_of(kind_emblem(plain, lang, value))
 
 
 def corner_of(emblem: Emblem) -> Emblem:
@@ -203,11 +230,17 @@ def card_face(deck: Deck, card: Card, symbols: bool) -> FaceSpec:
                          text_ink(fcolor) if fcolor else WHITE, _shape(deck, card.flex.color, symbols),
                          words(lang)["flex"], fkind.icon)
         caption = caption if kind.category != NUMBER else ""
+    tags = {kind.id, kind.category, "card"} | {t for t, on in (
+        ("flex", flex is not None), ("colorless", card.colorless), ("art", card.art or kind.art),
+        ("rules", card.text or kind.text), ("flip", card.flip_icon), ("duel", card.duel)) if on}
+    base = deck.source.parent if deck.source else None
+    layout = get_layout(card.layout or kind.layout or deck.layout, base, "face")
     uses_palette = oval == "segments" or "wheel" in (centre.symbol, corner_of(centre).symbol) or (
         flex is not None and flex.color is None)
     segments = segments if uses_palette else ()      # only what the face shows goes into its cache key
-    return FaceSpec(card.id, field, oval, segments, ink, centre, corner_of(centre), text_ink(field),
-                    caption, marks, _shape(deck, card.color, symbols), flex, **_look(deck, card, kind))
+    return FaceSpec(card.id, field, oval, segments, ink, centre, index_emblem(kind, lang, card.value), text_ink(field),
+                    caption, marks, _shape(deck, card.color, symbols), flex, **_look(deck, card, kind),
+                    layout=layout, tags=frozenset(tags), hidden=frozenset(kind.hide) | frozenset(card.hide))
 
 
 def power_face(deck: Deck, face_id: str) -> FaceSpec:
@@ -216,8 +249,10 @@ def power_face(deck: Deck, face_id: str) -> FaceSpec:
     if color_id in deck.palette.ids():
         rgb = deck.palette.get(color_id).rgb
     emblem = Emblem("", sym)
+    base = deck.source.parent if deck.source else None
     return FaceSpec(face_id, rgb, "white", (), rgb, emblem, emblem, text_ink(rgb), words(deck.language)["power"],
-                    fonts=face_fonts(deck))
+                    fonts=face_fonts(deck), layout=get_layout(deck.layout, base, "face"),
+                    tags=frozenset({"power", face_id}))
 
 
 def back_face(deck: Deck) -> FaceSpec:
@@ -229,8 +264,11 @@ def back_face(deck: Deck) -> FaceSpec:
     from deckgen.palette import contrast
     candidates = [c.rgb for c in pal.colors[1:]] + [WHITE]
     title_ink = max(candidates, key=lambda c: (contrast(c, oval) >= 2.0, c != WHITE, contrast(c, oval)))
+    tags = {"back"} | {t for t, on in (("back-image", deck.back_image), ("logo", deck.logo)) if on}
+    layout = get_layout(deck.back_layout, deck.source.parent if deck.source else None, "back")
     return FaceSpec("back", BACK_FIELD, "none", (oval,), oval, Emblem(), Emblem(), WHITE, "", (), None, None,
-                    title, title_ink, fonts=face_fonts(deck), back_image=deck.back_image, logo=deck.logo)
+                    title, title_ink, fonts=face_fonts(deck), back_image=deck.back_image, logo=deck.logo,
+                    layout=layout, tags=frozenset(tags))
 
 
 def face_ids(deck: Deck) -> list[str]:
