@@ -263,13 +263,25 @@ def plan_face(spec: FaceSpec, frame: Frame) -> Plan:
         planner = PLANNERS.get(el.type)
         p = Placed(el)
         plan.placed.append(p)
-        if el.type == "caption":
-            later.append(p)                 # captions go where the fixed elements leave room
+        if el.type in ("symbol", "caption"):
+            later.append(p)                 # the centre and the caption go where the fixed elements leave room
         elif planner is not None:
             planner(plan, p)
-    for p in later:
-        PLANNERS["caption"](plan, p)
+    for p in sorted(later, key=lambda q: q.el.type != "symbol"):
+        PLANNERS[p.el.type](plan, p)
     return plan
+
+
+def _obstacles(plan: Plan, p: Placed) -> list[Rect]:
+    """What an element placed late must keep clear of: every other element but the containers."""
+    return [rc for q in plan.placed if q is not p and q.el.type not in ("background", "frame", "art")
+            for rc in q.rects]
+
+
+def _clear(plan: Plan, rects: list[Rect], others: list[Rect]) -> bool:
+    l, t, r, b = plan.frame.safe_box
+    inside = all(x0 >= l - 1 and y0 >= t - 1 and x1 <= r + 1 and y1 <= b + 1 for x0, y0, x1, y1 in rects)
+    return inside and not any(overlaps(a, o) for a in rects for o in others)
 
 
 def _plan_frame(plan: Plan, p: Placed) -> None:
@@ -337,8 +349,8 @@ def _plan_index(plan: Plan, p: Placed) -> None:
         cx = (rect[0] + rect[2]) / 2
         p.text = True
         if f.size <= 6 and (br_ - bl_ > box_w or bb_ - bt_ > box_h):
-            plan.misfits.append(Misfit(p.el.name, f"the index '{em.text}' does not fit its "
-                                                  f"{box_w}x{box_h} px box even at 6 px"))
+            plan.misfits.append(Misfit(p.el.name, f"'{em.text}' does not fit its {box_w}x{box_h} px box "
+                                                  "even at 6 px"))
     elif spec.icon is not None or em.symbol:
         size = min(box_w, box_h)
         x0, y0 = l + u * 0.5, t + u * 0.5
@@ -383,11 +395,31 @@ def _plan_flex(plan: Plan, p: Placed) -> None:
 
 
 def _plan_symbol(plan: Plan, p: Placed) -> None:
+    """The big centre emblem at the largest scale (down to half its box) at which it keeps clear of
+    the corners, the badges and the safe zone's edge."""
+    (bx0, by0, bx1, by1), k = _box_scale(p, plan.frame, 64, 60)
+    others = _obstacles(plan, p)
+    if plan.spec.caption:                       # a caption in its own box keeps that box
+        others += [q.el.box.resolve(plan.frame) for q in plan.placed
+                   if q.el.type == "caption" and q.el.opt("place", "frame") == "box"]
+    scale = 1.0
+    while True:
+        p.rects, p.data = [], {}
+        _place_symbol(plan, p, k * scale, ((bx0 + bx1) / 2, (by0 + by1) / 2))
+        if _clear(plan, p.rects, others):
+            return
+        if scale <= 0.5:
+            plan.misfits.append(Misfit(p.el.name, "overlaps another element or leaves the safe zone even at half "
+                                                  "its size"))
+            return
+        scale = max(0.5, round(scale - 0.05, 2))
+
+
+def _place_symbol(plan: Plan, p: Placed, k: float, centre: tuple[float, float]) -> None:
     """The big centre emblem: the number or label, the symbols above it, the card's marks."""
     spec, frame = plan.spec, plan.frame
-    (bx0, by0, bx1, by1), k = _box_scale(p, frame, 64, 60)
     u = frame.unit() * k
-    cx0, cy0 = (bx0 + bx1) / 2, (by0 + by1) / 2
+    cx0, cy0 = centre
     axis = Shape("oval", cx0, cy0, 1, 1, float(p.el.opt("tilt", TILT)))
     em = spec.centre
     symbol = "icon" if spec.icon is not None and (em.symbol or not em.text) else em.symbol
@@ -415,11 +447,11 @@ def _plan_symbol(plan: Plan, p: Placed) -> None:
         for i, name in enumerate(tops):          # small symbols above the text, side by side
             dx = 0 if len(tops) == 1 else (i - 0.5) * u * 24
             d["items"].append(("symbol", name, size, sx + dx, sy, 0.6))
-            p.rects.append(_symbol_rect(name, size, sx + dx, sy))
+            p.rects.extend(_symbol_rects(spec, name, size, sx + dx, sy))
     elif symbol:
         size = int(u * (70 if symbol == "wheel" else 60))
         d["items"].append(("symbol", symbol, size, cx0, cy0, 1.0))
-        p.rects.append(_symbol_rect(symbol, size, cx0, cy0))
+        p.rects.extend(_symbol_rects(spec, symbol, size, cx0, cy0))
     for i, mark in enumerate(spec.marks):       # flip-icon and duel numbers: the mark, large, in the oval
         mx, my = axis.along(u * 44)
         mx += (i - (len(spec.marks) - 1) / 2) * u * 22
@@ -427,14 +459,23 @@ def _plan_symbol(plan: Plan, p: Placed) -> None:
         p.rects.append((mx - u * 10, my - u * 10, mx + u * 10, my + u * 10))
 
 
-def _symbol_rect(name: str, size: int, cx: float, cy: float) -> Rect:
-    """Where a centred symbol's ink is (the kind's icon and the wheel: their whole square)."""
-    x0, y0 = cx - size / 2, cy - size / 2
-    if name in ("icon", "wheel"):
-        return x0, y0, x0 + size, y0 + size
-    b = _mask_bbox(name, max(4, int(size)))
-    ox, oy = round(cx - max(4, int(size)) / 2), round(cy - max(4, int(size)) / 2)
-    return ox + b[0], oy + b[1], ox + b[2], oy + b[3]
+def _symbol_rects(spec: FaceSpec, name: str, size: int, cx: float, cy: float) -> list[Rect]:
+    """Where a centred symbol's ink is: its mask's bounds (the kind's icon: its picture's); the
+    round wheel as two crossed bands, so what sits beside its curve is not counted as on it."""
+    if name == "wheel":
+        w = int(size * 0.84)
+        wy = cy - size / 2 + w * 0.69
+        a, c = w * 0.43, w * 0.31
+        return [(cx - a, wy - c, cx + a, wy + c), (cx - c, wy - a, cx + c, wy + a),
+                (cx - w * 0.13, cy - size / 2, cx + w * 0.13, wy)]           # the pointer
+    if name == "icon" and spec.icon is not None:
+        pic = icon_picture(spec, spec.icon, size)
+        b = pic.getchannel("A").getbbox() or (0, 0, 0, 0)
+        ox, oy = round(cx - pic.width / 2), round(cy - pic.height / 2)
+    else:
+        b = _mask_bbox(name, max(4, int(size)))
+        ox, oy = round(cx - max(4, int(size)) / 2), round(cy - max(4, int(size)) / 2)
+    return [(ox + b[0], oy + b[1], ox + b[2], oy + b[3])]
 
 
 @functools.lru_cache(maxsize=256)
@@ -472,7 +513,7 @@ def _plan_rules(plan: Plan, p: Placed) -> None:
     p.rects.append((x0, y0, x1, y1))
     p.text = True
     if not fits:
-        plan.misfits.append(Misfit(p.el.name, f"its rules text does not fit at {lo:g} pt or more, so it is cut"))
+        plan.misfits.append(Misfit(p.el.name, f"does not fit at {lo:g} pt or more, so it is cut"))
 
 
 def _plan_caption(plan: Plan, p: Placed) -> None:
@@ -486,21 +527,16 @@ def _plan_caption(plan: Plan, p: Placed) -> None:
     font = font_file(spec, p.el.font)
     lines = split_lines(spec.caption, 14) if int(p.el.opt("lines", 2)) > 1 else [spec.caption]
     lo_pt = (p.el.size or (4.0, 12.0))[0]
+    others = _obstacles(plan, p)
     if p.el.opt("place", "frame") == "frame" and plan.shape.kind != "none":
-        shape = plan.shape
-        line_h = u * 5.2
+        # low in the oval; above a rules panel; on a Flex card with a rules panel, high in the oval.
+        # Where that meets another element (a turned badge on a wide card), the next place that is
+        # clear: a little higher, then high in the oval.
         rules = spec.rules and spec.shows("rules")
-        _, cy = shape.along(u * 40 if spec.flex and rules else -u * (37 if spec.flex else 36 if rules else 43))
-        ys = [cy + (i - (len(lines) - 1) / 2) * line_h * 1.35 for i in range(len(lines))]
-        chords = [shape.chord(max(y - shape.cy - line_h, y - shape.cy + line_h, key=abs)) for y in ys]
-        fonts = [fit(font, line, int(x1 - x0 - u * 7), int(line_h))[0] for line, (x0, x1) in zip(lines, chords)]
-        f = min(fonts, key=lambda ft: ft.size)
-        stroke = max(1, int(u * 1.0))
-        if any(_width(f, line) + 2 * stroke > x1 - x0 for line, (x0, x1) in zip(lines, chords)):
-            # on a tiny face even the smallest readable size leaves the oval: smaller still, to stay in it
-            f = min((fit(font, line, int(x1 - x0 - 2 * stroke), int(line_h), floor=0)[0]
-                     for line, (x0, x1) in zip(lines, chords)), key=lambda ft: ft.size)
-        centres = [((x0 + x1) / 2, y) for (x0, x1), y in zip(chords, ys)]
+        first = u * 40 if spec.flex and rules else -u * (37 if spec.flex else 36 if rules else 43)
+        tries = [first] + ([first + u * 6, first + u * 12, u * 40, u * 46] if first < 0 else [u * 46, u * 34])
+        placed = [_frame_caption(plan, font, lines, t) for t in tries]
+        f, centres, stroke = next((c for c in placed if _clear(plan, _caption_rects(c, lines), others)), placed[0])
     else:
         x0, y0, x1, y1 = p.el.box.resolve(frame)
         line_h = (y1 - y0) / (len(lines) * 1.35)
@@ -513,8 +549,6 @@ def _plan_caption(plan: Plan, p: Placed) -> None:
             cx = x0 + w / 2 if align == "left" else x1 - w / 2 if align == "right" else (x0 + x1) / 2
             centres.append((cx, y))
         stroke = max(1, int(u * 1.0))
-    others = [rc for q in plan.placed if q is not p and q.el.type not in ("background", "frame", "art")
-              for rc in q.rects]
     floor_px = pt_px(lo_pt, frame)
     while True:
         rects = [_text_rect(f, line, cx, cy, stroke) for line, (cx, cy) in zip(lines, centres)]
@@ -523,11 +557,39 @@ def _plan_caption(plan: Plan, p: Placed) -> None:
             break
         f = pil_font(font, f.size - 1)
     if hit:
-        plan.misfits.append(Misfit(p.el.name, f"the caption '{spec.caption}' overlaps another element "
-                                              f"even at {f.size} px"))
+        what = next(q.el.name for q in plan.placed if q is not p and q.el.type not in ("background", "frame", "art")
+                    and any(overlaps(rc, o) for rc in hit for o in q.rects))
+        plan.misfits.append(Misfit(p.el.name, f"'{spec.caption}' would overlap the {what} even at {f.size} px "
+                                              f"({lo_pt:g} pt, the smallest its layout allows), so it is left out"))
+        plan.placed.remove(p)               # never drawn over another element
+        return
     p.data.update(font=f, lines=list(zip(lines, centres)), stroke=stroke)
     p.rects.extend(rects)
     p.text = True
+
+
+def _frame_caption(plan: Plan, font: str, lines: list[str], offset: float):
+    """(font, line centres, stroke) of a caption ``offset`` px along the frame's axis, each line
+    kept inside the frame at one size for every line."""
+    u = plan.frame.unit()
+    shape = plan.shape
+    line_h = u * 5.2
+    _, cy = shape.along(offset)
+    ys = [cy + (i - (len(lines) - 1) / 2) * line_h * 1.35 for i in range(len(lines))]
+    chords = [shape.chord(max(y - shape.cy - line_h, y - shape.cy + line_h, key=abs)) for y in ys]
+    fonts = [fit(font, line, int(x1 - x0 - u * 7), int(line_h))[0] for line, (x0, x1) in zip(lines, chords)]
+    f = min(fonts, key=lambda ft: ft.size)
+    stroke = max(1, int(u * 1.0))
+    if any(_width(f, line) + 2 * stroke > x1 - x0 for line, (x0, x1) in zip(lines, chords)):
+        # on a tiny face even the smallest readable size leaves the oval: smaller still, to stay in it
+        f = min((fit(font, line, int(x1 - x0 - 2 * stroke), int(line_h), floor=0)[0]
+                 for line, (x0, x1) in zip(lines, chords)), key=lambda ft: ft.size)
+    return f, [((x0 + x1) / 2, y) for (x0, x1), y in zip(chords, ys)], stroke
+
+
+def _caption_rects(placed, lines: list[str]) -> list[Rect]:
+    f, centres, stroke = placed
+    return [_text_rect(f, line, cx, cy, stroke) for line, (cx, cy) in zip(lines, centres)]
 
 
 def _width(f, text: str) -> float:
