@@ -422,9 +422,8 @@ def _place_symbol(plan: Plan, p: Placed, k: float, centre: tuple[float, float]) 
     cx0, cy0 = centre
     axis = Shape("oval", cx0, cy0, 1, 1, float(p.el.opt("tilt", TILT)))
     em = spec.centre
-    symbol = "icon" if spec.icon is not None and (em.symbol or not em.text) else em.symbol
-    if spec.icon is not None and em.text:
-        symbol = "icon"
+    # the kind's icon stands for its symbol in the centre, unless the kind says symbol = "none"
+    symbol = "icon" if spec.icon is not None and "no-symbol" not in spec.tags else em.symbol
     on_frame = spec.shows("frame") and plan.shape.kind != "none"
     ink = spec.ink if on_frame else spec.index_ink
     d = p.data
@@ -753,8 +752,12 @@ def draw_wheel(img: Image.Image, size: int, cx: float, cy: float, segments) -> N
         paste_mask(img, color, m, cx, cy)
     paste_mask(img, DARK, symbol_mask("circle", int(size * 0.3), True), cx, cy)
     paste_mask(img, WHITE, symbol_mask("circle", int(size * 0.2), True), cx, cy)
-    pointer = symbol_mask("triangle", int(size * 0.24), True).transpose(Image.Transpose.FLIP_TOP_BOTTOM)
-    paste_mask(img, DARK, pointer, cx, top + size * 0.12)
+    # the pointer: white on a dark outline, so it shows on the white oval and on a wild's dark field
+    # alike (drawn dark only, it was a faint dark triangle above the wheel on the corner indices)
+    outline = symbol_mask("triangle", int(size * 0.30), True).transpose(Image.Transpose.FLIP_TOP_BOTTOM)
+    pointer = symbol_mask("triangle", int(size * 0.20), True).transpose(Image.Transpose.FLIP_TOP_BOTTOM)
+    paste_mask(img, DARK, outline, cx, top + size * 0.13)
+    paste_mask(img, WHITE, pointer, cx, top + size * 0.12)
 
 
 @functools.lru_cache(maxsize=16)

@@ -232,7 +232,8 @@ def card_face(deck: Deck, card: Card, symbols: bool) -> FaceSpec:
         caption = caption if kind.category != NUMBER else ""
     tags = {kind.id, kind.category, "card"} | {t for t, on in (
         ("flex", flex is not None), ("colorless", card.colorless), ("art", card.art or kind.art),
-        ("rules", card.text or kind.text), ("flip", card.flip_icon), ("duel", card.duel)) if on}
+        ("rules", card.text or kind.text), ("flip", card.flip_icon), ("duel", card.duel),
+        ("no-symbol", kind.symbol == "none")) if on}
     base = deck.source.parent if deck.source else None
     layout = get_layout(card.layout or kind.layout or deck.layout, base, "face")
     uses_palette = oval == "segments" or "wheel" in (centre.symbol, corner_of(centre).symbol) or (
