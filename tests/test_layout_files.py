@@ -232,3 +232,14 @@ def test_the_example_in_docs_layouts_is_a_working_layout(tmp_path):
 
     assert check_fit(deck) == []
     assert render_face(deck, "fox-7", LOW).size == LOW.frame(deck).full
+
+
+def test_every_bundled_layout_is_documented_and_in_the_gallery():
+    layouts_doc = (ROOT / "docs" / "layouts.md").read_text(encoding="utf-8")
+    gallery = (ROOT / "docs" / "gallery.md").read_text(encoding="utf-8")
+    bundled = sorted(p.stem for p in (ROOT / "decks" / "layouts").glob("*.toml"))
+    assert len(bundled) >= 6
+    for name in bundled:
+        assert f"| `{name}` |" in layouts_doc, name
+        assert f"(gallery/{name}.png)" in gallery and (ROOT / "docs" / "gallery" / f"{name}.png").is_file(), name
+        assert (ROOT / "docs" / "gallery" / f"{name}.png").stat().st_size < 60_000, name
