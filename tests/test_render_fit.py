@@ -44,7 +44,7 @@ def sample(deck) -> list[str]:
     seen, out = set(), []
     for fid in face_ids(deck):
         spec = face_spec(deck, fid, True)
-        key = (spec.tags - {spec.face_id}, spec.flex is not None and (spec.flex.color is None, spec.flex.emblem),
+        key = (tuple(t for t in spec.tags if t != spec.face_id), spec.flex is not None and (spec.flex.color is None, spec.flex.emblem),
                len(spec.caption), spec.centre)
         if key not in seen:
             seen.add(key)

@@ -76,8 +76,10 @@ class FaceSpec:
     back_image: ImageRef | None = None     # card back: full-bleed art
     logo: ImageRef | None = None           # card back: in the centre
     layout: Layout | None = None           # None: the bundled default (uno / uno-back)
-    tags: frozenset[str] = frozenset()     # what an element's hide/show match: kind id, category, ...
-    hidden: frozenset[str] = frozenset()   # elements the kind or card hides
+    # what an element's hide/show match (kind id, category, ...) and the elements the kind or card
+    # hides: sorted tuples, so the repr (the cache key) is the same in every process
+    tags: tuple[str, ...] = ()
+    hidden: tuple[str, ...] = ()
 
     def lay(self) -> Layout:
         if self.layout is not None:
@@ -241,7 +243,7 @@ def card_face(deck: Deck, card: Card, symbols: bool) -> FaceSpec:
     segments = segments if uses_palette else ()      # only what the face shows goes into its cache key
     return FaceSpec(card.id, field, oval, segments, ink, centre, index_emblem(kind, lang, card.value), text_ink(field),
                     caption, marks, _shape(deck, card.color, symbols), flex, **_look(deck, card, kind),
-                    layout=layout, tags=frozenset(tags), hidden=frozenset(kind.hide) | frozenset(card.hide))
+                    layout=layout, tags=tuple(sorted(tags)), hidden=tuple(sorted(set(kind.hide) | set(card.hide))))
 
 
 def power_face(deck: Deck, face_id: str) -> FaceSpec:
@@ -253,7 +255,7 @@ def power_face(deck: Deck, face_id: str) -> FaceSpec:
     base = deck.source.parent if deck.source else None
     return FaceSpec(face_id, rgb, "white", (), rgb, emblem, emblem, text_ink(rgb), words(deck.language)["power"],
                     fonts=face_fonts(deck), layout=get_layout(deck.layout, base, "face"),
-                    tags=frozenset({"power", face_id}))
+                    tags=tuple(sorted({"power", face_id})))
 
 
 def back_face(deck: Deck) -> FaceSpec:
@@ -269,7 +271,7 @@ def back_face(deck: Deck) -> FaceSpec:
     layout = get_layout(deck.back_layout, deck.source.parent if deck.source else None, "back")
     return FaceSpec("back", BACK_FIELD, "none", (oval,), oval, Emblem(), Emblem(), WHITE, "", (), None, None,
                     title, title_ink, fonts=face_fonts(deck), back_image=deck.back_image, logo=deck.logo,
-                    layout=layout, tags=frozenset(tags))
+                    layout=layout, tags=tuple(sorted(tags)))
 
 
 def face_ids(deck: Deck) -> list[str]:

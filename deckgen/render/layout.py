@@ -128,8 +128,10 @@ class Element:
     type: str
     box: Box = FULL
     visible: bool = True
-    hide: frozenset[str] = frozenset()     # kind ids or categories the element is hidden on
-    show: frozenset[str] = frozenset()     # when given: only these
+    # kind ids or tags the element is hidden on / (when given) only shown on; sorted tuples, so
+    # that the repr (part of every face's cache key) is the same in every process
+    hide: tuple[str, ...] = ()
+    show: tuple[str, ...] = ()
     font: str = "display"
     size: tuple[float, float] | None = None   # (min pt, max pt) of its text
     align: str = "center"
@@ -144,9 +146,9 @@ class Element:
 
     def shown(self, tags: Iterable[str]) -> bool:
         tags = set(tags)
-        if not self.visible or self.hide & tags:
+        if not self.visible or tags.intersection(self.hide):
             return False
-        return not self.show or bool(self.show & tags)
+        return not self.show or bool(tags.intersection(self.show))
 
 
 @dataclass(frozen=True)
@@ -196,13 +198,13 @@ def _box(raw: Any, where: str, out: Collector) -> Box:
     return Box(**parts)
 
 
-def _strings(raw: Any, where: str, out: Collector) -> frozenset[str]:
+def _strings(raw: Any, where: str, out: Collector) -> tuple[str, ...]:
     if isinstance(raw, str):
         raw = [raw]
     if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
         out.error("type", where, "expected a list of kind ids or categories", hint='e.g. ["wild", "number"]')
-        return frozenset()
-    return frozenset(raw)
+        return ()
+    return tuple(sorted(set(raw)))
 
 
 def _choice(value: Any, where: str, choices: tuple[str, ...], out: Collector) -> str | None:
@@ -249,7 +251,7 @@ def _element(name: str, raw: Any, target: str, out: Collector) -> Element | None
         elif key in ("hide", "show", "avoid"):
             names = _strings(value, at, out)
             if key == "avoid":
-                options.append((key, tuple(sorted(names))))
+                options.append((key, names))
             else:
                 kw[key] = names
         elif key == "font":
@@ -327,7 +329,7 @@ def catalogue(base: Path | None = None) -> presets.Catalogue[Layout]:
 
 def _stamp(base: Path | None) -> tuple:
     """What the layout catalogue depends on: every layout file's path, time and size."""
-    out = []
+    out: list[tuple[str, int, int]] = []
     for _, folder in presets.search_dirs(base):
         out.extend(_file_stamp(p) for p in LAYOUTS.files(folder))
     return tuple(out)
