@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
@@ -502,7 +502,7 @@ def _plan_rules(plan: Plan, p: Placed) -> None:
         return
     area = rules_box(plan, p)
     lo, hi = p.el.size or (RULES_MIN_PT, RULES_MAX_PT)
-    px, lines, fits = rules_layout(spec.rules, font_file(spec, p.el.font), frame, area, (lo, hi))
+    px, lines, fits = rules_layout(spec, p.el.font, frame, area, (lo, hi))
     u = frame.unit()
     pad = u * 2.0
     lh = px * RULES_LEADING
@@ -685,45 +685,122 @@ def placements(spec: FaceSpec, frame: Frame, plan: Plan | None = None) -> list[t
     return out
 
 
-def rules_layout(text: str, font: str, frame: Frame, area: Rect, size: tuple[float, float] = (RULES_MIN_PT, RULES_MAX_PT)
-                 ) -> tuple[int, list[str], bool]:
+@dataclass(frozen=True)
+class Token:
+    """One word of a rules text in one style (0 regular, 1 bold, 2 italic, 3 both), or an icon."""
+
+    text: str
+    style: int = 0
+    icon: str | None = None
+    width: float = 0.0
+    space: bool = True             # a space before it (not at a line's start)
+
+
+ITALIC_SLANT = 0.2      # italic words: the upright font sheared by this much (x += slant * height)
+
+
+def style_font(spec: FaceSpec, role: str, style: int, px: int):
+    """The font of a style: bold words in the deck's display font (the heavier cut of the card's
+    lettering), the others in the element's font; italic is that font slanted when drawn."""
+    return pil_font(font_file(spec, "display" if style & 1 else role), px)
+
+
+def draw_word(img, d, text: str, f, x: float, cy: float, ink, italic: bool) -> None:
+    """A word with its left edge at x, centred on cy; slanted when italic."""
+    if not italic:
+        d.text((x, cy), text, font=f, fill=ink, anchor="lm")
+        return
+    l, t, r, b = f.getbbox(text, anchor="lm")
+    h = b - t
+    extra = int(abs(ITALIC_SLANT) * h) + 2
+    mask = Image.new("L", (r - l + extra + 2, h + 2), 0)
+    ImageDraw.Draw(mask).text((1 - l + extra // 2, 1 - t), text, font=f, fill=255, anchor="lm")
+    # x' = x + slant * (y - centre): the top leans right
+    sheared = mask.transform(mask.size, Image.Transform.AFFINE,
+                             (1, ITALIC_SLANT, -ITALIC_SLANT * mask.height / 2, 0, 1, 0), Image.Resampling.BICUBIC)
+    img.paste(tuple(ink), (round(x + l - 1 - extra // 2), round(cy + t - 1)), sheared)
+
+
+def tokens(spec: FaceSpec, text: str, role: str, px: int) -> list[list[Token]]:
+    """The rules text as paragraphs of measured tokens (inline markup read by
+    :func:`deckgen.rulebook.markup.runs`); a token has a space before it when the text has one."""
+    from deckgen.rulebook.markup import runs
+
+    icons = dict(spec.rules_icons)
+    paras: list[list[Token]] = [[]]
+    gap = False
+    for run in runs(text):
+        style = (1 if run.bold else 0) + (2 if run.italic else 0)
+        f = style_font(spec, role, style, px)
+        if run.icon is not None:
+            icon = icons.get(run.icon, ("text", run.icon))
+            width = f.getlength(str(icon[1])) if icon[0] in ("text", "unknown") else px * 1.05
+            paras[-1].append(Token(run.icon, style, run.icon, width, gap and bool(paras[-1])))
+            gap = False
+            continue
+        for i, part in enumerate(run.text.split("\n")):
+            if i:
+                paras.append([])
+                gap = False
+            gap = gap or part[:1].isspace()
+            words = part.split()
+            for j, word in enumerate(words):
+                paras[-1].append(Token(word, style, None, f.getlength(word), (gap or j > 0) and bool(paras[-1])))
+            if words:
+                gap = part[-1:].isspace()
+            else:
+                gap = gap or bool(part)
+    return paras
+
+
+def wrap_tokens(paras: list[list[Token]], space_w: float, width: float) -> tuple[list[list[Token]], bool]:
+    """Greedy word wrap; ``ok`` is False when a single word is wider than ``width``."""
+    lines: list[list[Token]] = []
+    ok = True
+    for para in paras:
+        line: list[Token] = []
+        w = 0.0
+        for tok in para:
+            add = tok.width + (space_w if line and tok.space else 0.0)
+            if line and w + add > width:
+                lines.append(line)
+                line, w = [replace(tok, space=False)], tok.width
+            else:
+                line.append(tok if line else replace(tok, space=False))
+                w += add if len(line) > 1 else tok.width
+            ok &= tok.width <= width
+        lines.append(line)
+    return lines, ok
+
+
+def line_width(line: list[Token], space_w: float) -> float:
+    return sum(t.width + (space_w if t.space else 0.0) for t in line)
+
+
+def rules_layout(spec: FaceSpec, role: str, frame: Frame, area: Rect,
+                 size: tuple[float, float] = (RULES_MIN_PT, RULES_MAX_PT)) -> tuple[int, list[list[Token]], bool]:
     """(font px, lines, fits): the largest size from ``size``'s largest down to its smallest at which
-    ``text`` fits ``area``; when even the smallest does not fit, that size with the lines that fit
-    (the last one cut)."""
+    the rules text fits ``area``; when even the smallest does not fit, that size with the lines that
+    fit (the last one cut)."""
     x0, y0, x1, y1 = area
     pad = frame.unit() * 2.0
     avail_w, avail_h = x1 - x0 - 2 * pad, y1 - y0 - 2 * pad
     lo, pt = size
     while True:
         px = max(4, round(pt * frame.dpi / 72))
-        f = pil_font(font, px)
-        lines, ok = wrap(text, f, avail_w)
+        space_w = style_font(spec, role, 0, px).getlength(" ")
+        lines, ok = wrap_tokens(tokens(spec, spec.rules, role, px), space_w, avail_w)
         if ok and len(lines) * px * RULES_LEADING <= avail_h:
             return px, lines, True
         if pt <= lo:
             keep = max(1, int(avail_h // (px * RULES_LEADING)))
             if len(lines) > keep:
-                lines = [*lines[:keep - 1], lines[keep - 1].rstrip(" .,;") + "…"]
+                last = lines[keep - 1]
+                while last and line_width(last, space_w) + px > avail_w:
+                    last = last[:-1]
+                lines = [*lines[:keep - 1], [*last, Token("…", 0, None, px * 0.8, False)]]
             return px, lines, False
         pt = max(lo, pt - 0.5)
-
-
-def wrap(text: str, f, width: float) -> tuple[list[str], bool]:
-    """Greedy word wrap; ``ok`` is False when a single word is wider than ``width``."""
-    lines: list[str] = []
-    ok = True
-    for para in text.split("\n"):
-        line = ""
-        for word in para.split():
-            trial = f"{line} {word}".strip()
-            if line and f.getlength(trial) > width:
-                lines.append(line)
-                line = word
-            else:
-                line = trial
-            ok &= f.getlength(word) <= width
-        lines.append(line)
-    return lines, ok
 
 
 # ---------------------------------------------------------------- drawing a plan
@@ -838,15 +915,37 @@ def _draw_rules(img, d, plan: Plan, p: Placed) -> None:
         d.rounded_rectangle([x0, y0, x1, y1], radius=int(u * 3), fill=WHITE, outline=DARK, width=max(1, int(u * 0.6)))
     else:
         ink = spec.index_ink
-    pad, lh = p.data["pad"], p.data["lh"]
+    pad, lh, px = p.data["pad"], p.data["lh"], p.data["px"]
+    space_w = f.getlength(" ")
+    icons = dict(spec.rules_icons)
     for i, line in enumerate(p.data["lines"]):
         cy = y0 + pad + lh * (i + 0.5)
-        if p.el.align == "left":
-            d.text((x0 + pad, cy), line, font=f, fill=ink, anchor="lm")
-        elif p.el.align == "right":
-            d.text((x1 - pad, cy), line, font=f, fill=ink, anchor="rm")
-        else:
-            d.text(((x0 + x1) / 2, cy), line, font=f, fill=ink, anchor="mm")
+        w = line_width(line, space_w)
+        x = x0 + pad if p.el.align == "left" else x1 - pad - w if p.el.align == "right" else (x0 + x1 - w) / 2
+        for tok in line:
+            x += space_w if tok.space else 0.0
+            if tok.icon is not None:
+                draw_inline_icon(img, d, spec, icons.get(tok.icon, ("text", tok.icon)), int(px * 0.95),
+                                 x + tok.width / 2, cy, ink, f)
+            else:
+                draw_word(img, d, tok.text, style_font(spec, p.el.font, tok.style, px), x, cy, ink, bool(tok.style & 2))
+            x += tok.width
+
+
+def draw_inline_icon(img, d, spec: FaceSpec, icon: tuple, size: int, cx: float, cy: float, ink, f) -> None:
+    """An icon in a line of rules text: a colour's chip, a kind's icon, a symbol, or a word."""
+    size = max(4, size)
+    if icon[0] == "color":
+        _, rgb, shape = icon
+        rim = symbol_mask(shape or "circle", size, True)
+        paste_mask(img, DARK, rim, cx, cy)
+        paste_mask(img, rgb, symbol_mask(shape or "circle", max(2, size - 2 * max(1, size // 8)), True), cx, cy)
+    elif icon[0] == "image":
+        draw_icon(img, spec, icon[1], size, cx, cy)
+    elif icon[0] == "symbol":
+        paste_mask(img, ink, symbol_mask(icon[1], size), cx, cy)
+    else:
+        d.text((cx, cy), str(icon[1]), font=f, fill=ink, anchor="mm")
 
 
 def _draw_logo(img, d, plan: Plan, p: Placed) -> None:

@@ -75,6 +75,7 @@ class FaceSpec:
     rules: str = ""                        # the rules line, in the deck's language
     back_image: ImageRef | None = None     # card back: full-bleed art
     logo: ImageRef | None = None           # card back: in the centre
+    rules_icons: tuple = ()                # (name, InlineIcon) of each {icon} in the rules text
     layout: Layout | None = None           # None: the bundled default (uno / uno-back)
     # what an element's hide/show match (kind id, category, ...) and the elements the kind or card
     # hides: sorted tuples, so the repr (the cache key) is the same in every process
@@ -195,13 +196,53 @@ def face_fonts(deck: Deck) -> tuple[FontRef, ...]:
     return fonts.ref("display"), fonts.ref("text")
 
 
+#: an inline icon of a rules text: ("color", rgb, shape or None), ("symbol", name), ("image", ImageRef)
+#: or ("text", words) for a kind drawn as its label
+InlineIcon = tuple
+
+
+def inline_icon(deck: Deck, name: str) -> InlineIcon | None:
+    """What ``{name}`` in a rules text shows: a palette colour's chip (with its shape cue), a kind's
+    own icon or its symbol or label, or a symbol; None when the name is none of these."""
+    if name in deck.palette.ids():
+        col = deck.palette.get(name)
+        return ("color", col.rgb, col.symbol if col.symbol in SHAPES else None)
+    kind = deck.kinds.get(name)
+    if kind is None:                          # a standard kind the deck does not deal
+        from deckgen.manifest.kinds import standard_kinds
+
+        kind = standard_kinds(deck.source.parent if deck.source else None).get(name)
+    if kind is not None:
+        if kind.icon is not None:
+            return ("image", kind.icon)
+        em = kind_emblem(kind, deck.language)
+        if em.symbol and em.symbol != "wheel":
+            return ("symbol", em.symbol)
+        return ("text", em.text or kind.names.get(deck.language))
+    if name in SYMBOLS or name in SHAPES:
+        return ("symbol", name)
+    return None
+
+
+def _rules_icons(deck: Deck, text: str) -> tuple[tuple[str, InlineIcon], ...]:
+    from deckgen.rulebook.markup import icons_in
+
+    out = []
+    for name in icons_in(text):
+        icon = inline_icon(deck, name)
+        out.append((name, icon if icon is not None else ("unknown", name)))     # drawn as the word
+    return tuple(out)
+
+
 def _look(deck: Deck, card: Card, kind: Kind) -> dict:
     """The FaceSpec fields of a card's own look: fonts, art, icon, rules text."""
     art = card.art or kind.art
     fit = card.art_fit or kind.art_fit
     text = card.text or kind.text
+    rules = text.get(deck.language) if text else ""
+    rich = any(ch in rules for ch in "*{\\")
     return {"fonts": face_fonts(deck), "art": art, "art_fit": fit if art else "cover", "icon": kind.icon,
-            "rules": text.get(deck.language) if text else ""}
+            "rules": rules, "rules_icons": _rules_icons(deck, rules) if rich else ()}
 
 
 def card_face(deck: Deck, card: Card, symbols: bool) -> FaceSpec:

@@ -4,7 +4,7 @@ rules line fits the safe zone at a readable size."""
 
 from __future__ import annotations
 
-from deckgen.errors import DeckgenError, Finding, warning
+from deckgen.errors import DeckgenError, Finding, did_you_mean, warning
 from deckgen.images import MIN_DPI, effective_dpi
 from deckgen.model import Deck
 from deckgen.render.faces import face_ids, face_spec
@@ -39,6 +39,16 @@ def look_check(deck: Deck) -> list[Finding]:
                                    f"{ref.path} prints at {dpi:.0f} dpi here ({ref.size[0]}x{ref.size[1]} px); "
                                    f"it may look blurred", file=file,
                                    hint=f"use at least {MIN_DPI} dpi at the printed size, or an SVG"))
+        for name, icon in spec.rules_icons:
+            if icon[0] == "unknown" and (name, "icon") not in seen:
+                seen.add((name, "icon"))
+                card = next(c for c in deck.cards if c.id == fid)
+                key = f"{card.where}.text" if card.text else f"kinds.{card.kind}.text"
+                names = [*deck.palette.ids(), *deck.kinds]
+                out.append(warning("text-icon", key, f"card '{fid}': its rules text names an icon '{{{name}}}' that is "
+                                   "neither a palette colour, a kind nor a symbol, so the word is printed", file=file,
+                                   hint=did_you_mean(name, names) or "icons: " + ", ".join(names)
+                                   + r" (write \{ for a brace)"))
         if spec.rules and fid not in rules_seen:
             rules_seen.add(fid)
             rules = plan.get("rules")
