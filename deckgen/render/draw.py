@@ -278,10 +278,12 @@ def _obstacles(plan: Plan, p: Placed) -> list[Rect]:
             for rc in q.rects]
 
 
-def _clear(plan: Plan, rects: list[Rect], others: list[Rect]) -> bool:
+def _clear(plan: Plan, rects: list[Rect], others: list[Rect], margin: float = 0.0) -> bool:
+    """Whether ``rects`` stay in the safe zone and ``margin`` px clear of every one of ``others``."""
     l, t, r, b = plan.frame.safe_box
     inside = all(x0 >= l - 1 and y0 >= t - 1 and x1 <= r + 1 and y1 <= b + 1 for x0, y0, x1, y1 in rects)
-    return inside and not any(overlaps(a, o) for a in rects for o in others)
+    grown = [(x0 - margin, y0 - margin, x1 + margin, y1 + margin) for x0, y0, x1, y1 in others]
+    return inside and not any(overlaps(a, o) for a in rects for o in grown)
 
 
 def _plan_frame(plan: Plan, p: Placed) -> None:
@@ -535,7 +537,8 @@ def _plan_caption(plan: Plan, p: Placed) -> None:
         first = u * 40 if spec.flex and rules else -u * (37 if spec.flex else 36 if rules else 43)
         tries = [first] + ([first + u * 6, first + u * 12, u * 40, u * 46] if first < 0 else [u * 46, u * 34])
         placed = [_frame_caption(plan, font, lines, t) for t in tries]
-        f, centres, stroke = next((c for c in placed if _clear(plan, _caption_rects(c, lines), others)), placed[0])
+        gap = u * 1.5                         # a caption reads as its own line, not run into a badge
+        f, centres, stroke = next((c for c in placed if _clear(plan, _caption_rects(c, lines), others, gap)), placed[0])
     else:
         x0, y0, x1, y1 = p.el.box.resolve(frame)
         line_h = (y1 - y0) / (len(lines) * 1.35)
