@@ -243,3 +243,35 @@ def test_every_bundled_layout_is_documented_and_in_the_gallery():
         assert f"| `{name}` |" in layouts_doc, name
         assert f"(gallery/{name}.png)" in gallery and (ROOT / "docs" / "gallery" / f"{name}.png").is_file(), name
         assert (ROOT / "docs" / "gallery" / f"{name}.png").stat().st_size < 60_000, name
+
+
+ICONS = """
+[layout]
+name = "Icons"
+[elements.background]
+[elements.frame]
+shape = "none"
+[elements.index]
+box = { left = 0, top = 0, width = 20, height = 17 }
+[elements.icons]
+box = { left = 0, bottom = 0, width = 40, height = 12 }
+show = ["action"]
+[elements.symbol]
+box = { width = 60, height = 56 }
+tilt = 0
+visible = false
+"""
+
+
+def test_icons_show_and_visible(tmp_path):
+    path = designer_deck(tmp_path, ICONS, deck_keys='layout = "mine"\n')
+    deck = manifest.load_deck(path)
+    frame = LOW.frame(deck)
+    names = {fid: {p.el.name for p in plan_face(face_spec(deck, fid, True), frame).placed} for fid in ("owl-skip", "fox-7")}
+    assert "icons" in names["owl-skip"] and "icons" not in names["fox-7"]          # show = ["action"]
+    assert "symbol" not in names["owl-skip"]                                       # visible = false
+    icons = plan_face(face_spec(deck, "owl-skip", True), frame).get("icons")
+    assert [name for name, *_ in icons.data["items"]] == ["star", "skip"]           # the owl's shape cue, then the kind
+    img = render_face(deck, "owl-skip", replace(LOW, symbols=True))
+    x0, y0, x1, y1 = (round(v) for v in icons.el.box.resolve(frame))
+    assert len(img.crop((x0, y0, x1, y1)).getcolors(1 << 16)) > 2
