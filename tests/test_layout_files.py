@@ -275,3 +275,17 @@ def test_icons_show_and_visible(tmp_path):
     img = render_face(deck, "owl-skip", replace(LOW, symbols=True))
     x0, y0, x1, y1 = (round(v) for v in icons.el.box.resolve(frame))
     assert len(img.crop((x0, y0, x1, y1)).getcolors(1 << 16)) > 2
+
+
+def test_a_face_layout_may_show_the_decks_logo(tmp_path):
+    text = ICONS + '[elements.logo]\nbox = { right = 0, bottom = 0, width = 30, height = 20 }\n'
+    path = designer_deck(tmp_path, text, deck_keys='layout = "mine"\n')
+    deck = manifest.load_deck(path)
+    frame = LOW.frame(deck)
+    plan = plan_face(face_spec(deck, "fox-7", True), frame)
+    logo = plan.get("logo")
+    assert logo is not None and face_spec(deck, "fox-7", True).logo == deck.logo
+    x0, y0, x1, y1 = (round(v) for v in logo.rects[0])
+    img = render_face(deck, "fox-7", LOW)
+    assert len(img.crop((x0, y0, x1, y1)).getcolors(1 << 16)) > 4
+    assert face_spec(manifest.load_deck("woodland"), "fox-7", True).logo is None      # the default face has none

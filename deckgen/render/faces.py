@@ -284,7 +284,8 @@ def card_face(deck: Deck, card: Card, symbols: bool) -> FaceSpec:
     segments = segments if uses_palette else ()      # only what the face shows goes into its cache key
     return FaceSpec(card.id, field, oval, segments, ink, centre, index_emblem(kind, lang, card.value), text_ink(field),
                     caption, marks, _shape(deck, card.color, symbols), flex, **_look(deck, card, kind),
-                    layout=layout, tags=tuple(sorted(tags)), hidden=tuple(sorted(set(kind.hide) | set(card.hide))))
+                    layout=layout, tags=tuple(sorted(tags)), hidden=tuple(sorted(set(kind.hide) | set(card.hide))),
+                    logo=deck.logo if layout.element("logo") is not None else None)
 
 
 def power_face(deck: Deck, face_id: str) -> FaceSpec:

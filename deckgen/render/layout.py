@@ -30,6 +30,7 @@ FACE_TYPES = {
     "caption": "the kind's name (Power, Flip, Duel, Colourless)",
     "rules": "the rules-text panel",
     "icons": "a row of small icons: the colour's shape cue and the kind's symbol",
+    "logo": "the deck's logo (deck.logo), contained in its box",
 }
 BACK_TYPES = {
     "background": "the back's dark field, bleed included",
