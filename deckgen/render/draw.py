@@ -536,9 +536,14 @@ def _plan_caption(plan: Plan, p: Placed) -> None:
         rules = spec.rules and spec.shows("rules")
         first = u * 40 if spec.flex and rules else -u * (37 if spec.flex else 36 if rules else 43)
         tries = [first] + ([first + u * 6, first + u * 12, u * 40, u * 46] if first < 0 else [u * 46, u * 34])
-        placed = [_frame_caption(plan, font, lines, t) for t in tries]
         gap = u * 1.5                         # a caption reads as its own line, not run into a badge
-        f, centres, stroke = next((c for c in placed if _clear(plan, _caption_rects(c, lines), others, gap)), placed[0])
+        first_try = _frame_caption(plan, font, lines, tries[0])
+        f, centres, stroke = first_try
+        for t in tries:                       # tried one by one: most captions fit where they first go
+            c = first_try if t == tries[0] else _frame_caption(plan, font, lines, t)
+            if _clear(plan, _caption_rects(c, lines), others, gap):
+                f, centres, stroke = c
+                break
     else:
         x0, y0, x1, y1 = p.el.box.resolve(frame)
         line_h = (y1 - y0) / (len(lines) * 1.35)
@@ -557,7 +562,7 @@ def _plan_caption(plan: Plan, p: Placed) -> None:
         hit = [rc for rc in rects if any(overlaps(rc, o) for o in others)]
         if not hit or f.size <= max(4, floor_px):
             break
-        f = pil_font(font, f.size - 1)
+        f = _font(font, f.size - 1)
     if hit:
         what = next(q.el.name for q in plan.placed if q is not p and q.el.type not in ("background", "frame", "art")
                     and any(overlaps(rc, o) for rc in hit for o in q.rects))
@@ -705,7 +710,13 @@ ITALIC_SLANT = 0.2      # italic words: the upright font sheared by this much (x
 def style_font(spec: FaceSpec, role: str, style: int, px: int):
     """The font of a style: bold words in the deck's display font (the heavier cut of the card's
     lettering), the others in the element's font; italic is that font slanted when drawn."""
-    return pil_font(font_file(spec, "display" if style & 1 else role), px)
+    return _font(font_file(spec, "display" if style & 1 else role), px)
+
+
+@functools.lru_cache(maxsize=256)
+def _font(path: str, px: int):
+    """A font file at a pixel size, loaded once per process (planning asks for the same ones often)."""
+    return pil_font(path, px)
 
 
 def draw_word(img, d, text: str, f, x: float, cy: float, ink, italic: bool) -> None:
@@ -911,7 +922,7 @@ def _draw_rules(img, d, plan: Plan, p: Placed) -> None:
     """The rules text: on a white panel (or straight on the face), dark text centred."""
     spec, frame = plan.spec, plan.frame
     u = frame.unit()
-    f = pil_font(font_file(spec, p.el.font), p.data["px"])
+    f = _font(font_file(spec, p.el.font), p.data["px"])
     x0, y0, x1, y1 = p.data["box"]
     ink = DARK
     if p.data["panel"]:
