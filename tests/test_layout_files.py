@@ -289,3 +289,28 @@ def test_a_face_layout_may_show_the_decks_logo(tmp_path):
     img = render_face(deck, "fox-7", LOW)
     assert len(img.crop((x0, y0, x1, y1)).getcolors(1 << 16)) > 4
     assert face_spec(manifest.load_deck("woodland"), "fox-7", True).logo is None      # the default face has none
+
+
+def test_a_back_layout_may_put_the_back_image_in_a_box(tmp_path):
+    text = """
+[layout]
+name = "Boxed back"
+for = "back"
+[elements.background]
+[elements.image]
+box = { left = 4, right = 4, top = 4, bottom = 4 }
+[elements.logo]
+box = { width = 40, height = 40 }
+"""
+    path = designer_deck(tmp_path, "[layout]\nname = \"x\"\n[elements.background]\n", deck_keys='back_layout = "boxed"\n')
+    (path.parent / "layouts" / "boxed.toml").write_text(text, encoding="utf-8")
+    deck = manifest.load_deck(path)
+    frame = LOW.frame(deck)
+    spec = face_spec(deck, "back", False)
+    plan = plan_face(spec, frame)
+    image = plan.get("image")
+    assert image.data["box"] != frame.full and image.rects
+    img = render_face(deck, "back", LOW)
+    assert img.getpixel((1, 1)) == (18, 18, 18)              # the back's field round the boxed picture
+    x0, y0, x1, y1 = (round(v) for v in image.rects[0])
+    assert img.getpixel(((x0 + x1) // 2, y0 + 3)) != (18, 18, 18)

@@ -23,7 +23,7 @@ from deckgen.images import picture
 from deckgen.model import ImageRef
 from deckgen.render.faces import Emblem, FaceSpec
 from deckgen.render.geometry import Frame
-from deckgen.render.layout import Element
+from deckgen.render.layout import Box, Element
 from deckgen.render.symbols import oval_extent, oval_mask, symbol_mask, wedge_mask
 from deckgen.render.text import DARK, WHITE, draw_text, fit, ink_box, split_lines
 
@@ -664,6 +664,12 @@ def _plan_fixed(plan: Plan, p: Placed) -> None:
     """Background, back image, pattern: nothing to fit."""
     if p.el.type == "image" and plan.spec.back_image is None:
         plan.placed.remove(p)
+    elif p.el.type == "image":
+        # the whole back, bleed included; with a box, that box (the field shows round it)
+        x0, y0, x1, y1 = (0.0, 0.0, *map(float, plan.frame.full)) if p.el.box == Box() else p.el.box.resolve(plan.frame)
+        p.data.update(at=(round(x0), round(y0)), box=(max(1, round(x1 - x0)), max(1, round(y1 - y0))))
+        if p.el.box != Box():
+            p.rects.append((x0, y0, x1, y1))
     elif p.el.type == "pattern":
         p.rects.append(plan.shape.rect())
 
@@ -681,7 +687,7 @@ def placements(spec: FaceSpec, frame: Frame, plan: Plan | None = None) -> list[t
     out = []
     for p in plan.placed:
         if p.el.type == "image" and spec.back_image is not None:
-            out.append((spec.back_image, frame.full, "cover"))
+            out.append((spec.back_image, p.data["box"], "cover"))
         elif p.el.type == "logo" and spec.logo is not None:
             out.append((spec.logo, p.data["box"], "contain"))
         elif p.el.type == "art" and spec.art is not None:
@@ -1188,8 +1194,8 @@ def _base_cached(frame: Frame, els: tuple, shape: Shape, field_, oval, segments,
             continue
         if el.type == "image":
             assert back_image is not None
-            pic = picture(back_image, frame.full, "cover", image_fonts(spec))
-            img.paste(pic.convert("RGB"), (0, 0), pic.getchannel("A"))
+            pic = picture(back_image, p.data["box"], "cover", image_fonts(spec))
+            img.paste(pic.convert("RGB"), p.data["at"], pic.getchannel("A"))
         elif el.type in DRAWERS:
             DRAWERS[el.type](img, d, plan, p)
     return img
