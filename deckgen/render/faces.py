@@ -6,6 +6,7 @@ cache key: a face is redrawn exactly when something it shows has changed.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -15,7 +16,7 @@ from deckgen.errors import DeckgenError, did_you_mean, error
 from deckgen.fonts import FontRef, deck_fonts
 from deckgen.model import NUMBER, WILD, Card, Deck, ImageRef, Kind
 from deckgen.palette import text_ink
-from deckgen.render.layout import Layout, get_layout
+from deckgen.render.layout import Layout, get_layout, layouts
 from deckgen.render.symbols import SHAPES, SYMBOLS
 
 RGB = tuple  # (r, g, b)
@@ -93,6 +94,26 @@ class FaceSpec:
             return False
         el = next((e for e in self.lay().elements if e.name == name), None)
         return el is not None and el.shown(self.tags)
+
+
+_DECK_LAYOUTS: dict[int, tuple[weakref.ref, dict[str, Layout]]] = {}
+
+
+def deck_layout(deck: Deck, name: str | None, target: str = "face") -> Layout:
+    """A layout for a face of this deck: the catalogue is read once per deck object (a deck read
+    again, as ``watch`` does after a change, reads it again)."""
+    hit = _DECK_LAYOUTS.get(id(deck))
+    if hit is None or hit[0]() is not deck:
+        base = deck.source.parent if deck.source else None
+        for key in [k for k, (ref, _) in _DECK_LAYOUTS.items() if ref() is None]:
+            del _DECK_LAYOUTS[key]
+        hit = (weakref.ref(deck), dict(layouts(base)))
+        _DECK_LAYOUTS[id(deck)] = hit
+    found = hit[1]
+    wanted = name or ("uno" if target == "face" else "uno-back")
+    if wanted in found and found[wanted].target == target:
+        return found[wanted]
+    return get_layout(name, deck.source.parent if deck.source else None, target)     # raises with a hint
 
 
 def words(lang: str) -> dict[str, str]:
@@ -277,8 +298,7 @@ def card_face(deck: Deck, card: Card, symbols: bool) -> FaceSpec:
         ("flex", flex is not None), ("colorless", card.colorless), ("art", card.art or kind.art),
         ("rules", card.text or kind.text), ("flip", card.flip_icon), ("duel", card.duel),
         ("no-symbol", kind.symbol == "none")) if on}
-    base = deck.source.parent if deck.source else None
-    layout = get_layout(card.layout or kind.layout or deck.layout, base, "face")
+    layout = deck_layout(deck, card.layout or kind.layout or deck.layout, "face")
     uses_palette = oval == "segments" or "wheel" in (centre.symbol, corner_of(centre).symbol) or (
         flex is not None and flex.color is None)
     segments = segments if uses_palette else ()      # only what the face shows goes into its cache key
@@ -294,9 +314,8 @@ def power_face(deck: Deck, face_id: str) -> FaceSpec:
     if color_id in deck.palette.ids():
         rgb = deck.palette.get(color_id).rgb
     emblem = Emblem("", sym)
-    base = deck.source.parent if deck.source else None
     return FaceSpec(face_id, rgb, "white", (), rgb, emblem, emblem, text_ink(rgb), words(deck.language)["power"],
-                    fonts=face_fonts(deck), layout=get_layout(deck.layout, base, "face"),
+                    fonts=face_fonts(deck), layout=deck_layout(deck, deck.layout, "face"),
                     tags=tuple(sorted({"power", face_id})))
 
 
@@ -310,7 +329,7 @@ def back_face(deck: Deck) -> FaceSpec:
     candidates = [c.rgb for c in pal.colors[1:]] + [WHITE]
     title_ink = max(candidates, key=lambda c: (contrast(c, oval) >= 2.0, c != WHITE, contrast(c, oval)))
     tags = {"back"} | {t for t, on in (("back-image", deck.back_image), ("logo", deck.logo)) if on}
-    layout = get_layout(deck.back_layout, deck.source.parent if deck.source else None, "back")
+    layout = deck_layout(deck, deck.back_layout, "back")
     return FaceSpec("back", BACK_FIELD, "none", (oval,), oval, Emblem(), Emblem(), WHITE, "", (), None, None,
                     title, title_ink, fonts=face_fonts(deck), back_image=deck.back_image, logo=deck.logo,
                     layout=layout, tags=tuple(sorted(tags)))
