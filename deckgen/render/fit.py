@@ -18,12 +18,12 @@ A rules text that does not fit is cut with an ellipsis and reported as a warning
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from deckgen.errors import DeckgenError, Finding, error
 from deckgen.model import Deck
-from deckgen.render.faces import face_ids, face_spec
+from deckgen.render.faces import FaceSpec, face_ids, face_spec
 from deckgen.render.geometry import Frame, card_size_mm
 
 CONTAINERS = ("background", "frame", "art", "image", "pattern")
@@ -98,9 +98,14 @@ def check_fit(deck: Deck, sizes: Iterable[str] | None = None) -> list[Finding]:
         except DeckgenError:
             continue                    # an unknown size is the card-size check's finding
         frame = tgt.frame()
+        seen: dict[FaceSpec, list[tuple[str, str]]] = {}
         for fid in face_ids(deck):
             spec = face_spec(deck, fid, symbols)
-            for element, problem in face_problems(spec, frame):
+            # faces that differ only in their colours have the same geometry: planned once
+            shape = replace(spec, face_id="", field=(0, 0, 0), ink=(0, 0, 0), segments=(), title_ink=(0, 0, 0))
+            if shape not in seen:
+                seen[shape] = face_problems(spec, frame)
+            for element, problem in seen[shape]:
                 out.append(error("fit", _where(deck, fid), f"card '{fid}' at {tgt.label}: the {element} {problem}",
                                  file=file, hint=_hint(element)))
     return out
