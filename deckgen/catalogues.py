@@ -19,5 +19,6 @@ def all_kinds() -> list[PresetFile[Any]]:
     from deckgen.manifest.kinds import KINDS
     from deckgen.manifest.palettes import PALETTES
     from deckgen.render.geometry import CARD_SIZES
+    from deckgen.render.layout import LAYOUTS
 
-    return [PALETTES, CARD_SIZES, PAPERS, SERVICES, KINDS]
+    return [PALETTES, CARD_SIZES, PAPERS, SERVICES, KINDS, LAYOUTS]

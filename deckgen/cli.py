@@ -252,7 +252,8 @@ def list_cmd(deck_ref: str | None, as_json: bool) -> None:
         for name, detail, e in entries:
             where = "bundled" if e.origin == "bundled" else f"{e.origin}: {e.file}"
             click.echo(f"  {name:<{width}} {detail:<{dw}}  {where}")
-    click.echo(f"Your own presets: {user}/ (card-sizes.toml, papers.toml, services.toml, kinds.toml, palettes/*.toml)")
+    click.echo(f"Your own presets: {user}/ (card-sizes.toml, papers.toml, services.toml, kinds.toml, palettes/*.toml, "
+               "layouts/*.toml)")
     _echo_findings(notes)
 
 

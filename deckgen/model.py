@@ -116,6 +116,8 @@ class Kind:
     art: ImageRef | None = None    # illustration in the centre oval of every card of the kind
     art_fit: str = "cover"         # "cover" | "contain"
     text: Names | None = None      # a short rules line printed on the face
+    layout: str | None = None      # the face layout of its cards (decks/layouts/); None: the deck's
+    hide: tuple[str, ...] = ()     # layout elements its cards do not show ("symbol", "caption" ...)
 
     @property
     def draw_value(self) -> int:
@@ -159,6 +161,8 @@ class Card:
     art: ImageRef | None = None    # this card's own illustration (else its kind's)
     art_fit: str | None = None     # None: the kind's
     text: Names | None = None      # this card's own rules line (else its kind's)
+    layout: str | None = None      # this card's own face layout (else its kind's, else the deck's)
+    hide: tuple[str, ...] = ()     # layout elements this card does not show (added to its kind's)
 
     def name(self, lang: str) -> str:
         return self.names.get(lang)
@@ -206,6 +210,8 @@ class Deck:
     logo: ImageRef | None = None         # centre of the back and the rulebook's cover
     cover_logo: ImageRef | None = None   # the rulebook's cover instead of the logo (deckgen/rulebook/cover.py)
     fonts: str | None = None             # the deck's own fonts folder (resolved), see deckgen/fonts.py
+    layout: str | None = None            # the face layout (decks/layouts/); None: "uno"
+    back_layout: str | None = None       # the back layout; None: "uno-back"
 
     def name(self, lang: str | None = None) -> str:
         return self.names.get(lang or self.language)

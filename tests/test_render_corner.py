@@ -14,7 +14,7 @@ from deckgen.render.faces import face_spec
 def both_ways(monkeypatch, spec, frame):
     banded = draw_mod.draw_face(spec, frame)
     with monkeypatch.context() as m:
-        m.setattr(draw_mod, "corner_rows", lambda spec, frame: 10 ** 6)    # the band is the whole face
+        m.setattr(draw_mod, "corner_rows", lambda spec, frame, plan=None: 10 ** 6)    # the band is the whole face
         whole = draw_mod.draw_face(spec, frame)
     return banded, whole
 

@@ -3,7 +3,7 @@
 from dataclasses import replace
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 from PIL import Image
@@ -152,6 +152,10 @@ FLEX_IDS = face_ids(FLEX)
 @hsettings(max_examples=25, deadline=None)
 @given(face=st.sampled_from(FLEX_IDS), dpi=st.integers(40, 160), size=st.sampled_from(["poker", "bridge", "uno", "tarot", "mini"]),
        bleed=st.sampled_from([0.0, 1.5, 3.0, 4.0]), safe=st.sampled_from([2.0, 3.0, 5.0]), symbols=st.booleans())
+# found by this test (issue 22): at 40-45 dpi on a mini card the caption's font could not shrink below
+# 6 px, so "COMODÍN ROBA CUATRO" ran out of the oval and the safe zone
+@example(face="wild-draw-four-flex", dpi=43, size="mini", bleed=0.0, safe=5.0, symbols=False)
+@example(face="wild-draw-four-flex", dpi=40, size="mini", bleed=3.0, safe=3.0, symbols=True)
 def test_safe_zone_holds_for_any_size_dpi_bleed_and_margin(face, dpi, size, bleed, safe, symbols):
     s = RenderSettings(dpi=dpi, card_size=size, bleed_mm=bleed, safe_mm=safe, symbols=symbols)
     img = render_face(FLEX, face, s)

@@ -73,7 +73,11 @@ def parse_kind(kid: str, raw: Any, where: str, shape: Shape, out: Collector) -> 
     symbol = table.get("symbol")
     if symbol is not None and shape.string(symbol, f"{where}.symbol") is None:
         ok = False
-    label = shape.text(table["label"], f"{where}.label", max_len=MAX_LABEL) if "label" in table else None
+    label = None
+    if table.get("label") == "":
+        label = {"": ""}                  # an empty label: the centre shows no text (art unobstructed)
+    elif "label" in table:
+        label = shape.text(table["label"], f"{where}.label", max_len=MAX_LABEL)
     if not ok or names is None or effects is None or category is None:
         return None
     return Kind(kid, category, Names(names_of(names)), effects, symbol, Names(names_of(label)) if label else None)

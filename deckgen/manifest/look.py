@@ -1,6 +1,7 @@
 """The manifest keys of a deck's own look: ``deck.back_image``, ``deck.logo``, ``deck.cover_logo``, ``deck.fonts``,
-``icon``/``art``/``art_fit``/``text`` on ``[kinds.<id>]`` and ``art``/``art_fit``/``text`` on
-``[[cards]]``. Paths are relative to the manifest's folder and never leave it.
+``deck.layout``, ``deck.back_layout``, ``icon``/``art``/``art_fit``/``text``/``layout``/``hide`` on
+``[kinds.<id>]`` and ``art``/``art_fit``/``text``/``layout``/``hide`` on ``[[cards]]``. Paths are
+relative to the manifest's folder and never leave it.
 """
 
 from __future__ import annotations
@@ -26,7 +27,41 @@ def deck_look(raw: Any, path: Path, out: Collector) -> dict[str, Any]:
             look[key] = load_image(raw[key], f"deck.{key}", base, out)
     if "fonts" in raw:
         look["fonts"] = _fonts_folder(raw["fonts"], base, out)
+    for key, target in (("layout", "face"), ("back_layout", "back")):
+        if key in raw:
+            look[key] = _layout(raw[key], f"deck.{key}", base, target, out)
     return look
+
+
+def _layout(value: Any, where: str, base: Path, target: str, out: Collector, line: int | None = None) -> str | None:
+    """A layout's name, checked against the bundled, user and manifest-folder layouts."""
+    from deckgen.render.layout import layouts
+
+    if not isinstance(value, str) or not value.strip():
+        out.error("type", where, f"expected the name of a {target} layout", line=line, hint='e.g. "uno"')
+        return None
+    try:
+        found = {n: lay for n, lay in layouts(base).items() if lay.target == target}
+    except DeckgenError as exc:
+        out.findings.extend(exc.findings)
+        return None
+    if value not in found:
+        out.error("layout", where, f"no {target} layout named '{value}'", line=line,
+                  hint=did_you_mean(value, found) or "layouts: " + ", ".join(found)
+                  + " (or a file layouts/<name>.toml beside the manifest)")
+        return None
+    return value
+
+
+
+def _hide(value: Any, where: str, out: Collector, line: int | None = None) -> tuple[str, ...]:
+    """The layout elements a kind or card does not show."""
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        out.error("type", where, "expected a list of element names", line=line, hint='e.g. ["symbol", "caption"]')
+        return ()
+    return tuple(sorted(set(value)))
 
 
 def _fonts_folder(value: Any, base: Path, out: Collector) -> str | None:
@@ -95,6 +130,10 @@ def kinds_look(raw: Any, kinds: dict[str, Kind], path: Path, out: Collector) -> 
         text = _text(table, where, shape)
         if text:
             look["text"] = text
+        if "layout" in table:
+            look["layout"] = _layout(table["layout"], f"{where}.layout", base, "face", out)
+        if "hide" in table:
+            look["hide"] = _hide(table["hide"], f"{where}.hide", out)
         if look:
             kinds[kid] = replace(kinds[kid], **look)
     return kinds
@@ -108,7 +147,7 @@ def cards_look(raw: Any, cards: list[Card], path: Path, out: Collector, lines: l
     base = path.parent
     looks: dict[str, dict[str, Any]] = {}
     for i, table in enumerate(raw):
-        if not isinstance(table, dict) or not {"art", "art_fit", "text"} & set(table):
+        if not isinstance(table, dict) or not {"art", "art_fit", "text", "layout", "hide"} & set(table):
             continue
         where = f"cards[{i}]"
         line = lines[i] if i < len(lines) else None
@@ -118,5 +157,9 @@ def cards_look(raw: Any, cards: list[Card], path: Path, out: Collector, lines: l
             look["art"] = art
         look["art_fit"] = _fit(table, where, out, line, warn=False)    # may set how its kind's art fits
         look["text"] = _text(table, where, shape, line)
+        if "layout" in table:
+            look["layout"] = _layout(table["layout"], f"{where}.layout", base, "face", out, line)
+        if "hide" in table:
+            look["hide"] = _hide(table["hide"], f"{where}.hide", out, line)
         looks[where] = look
     return [replace(c, **looks[c.where]) if c.where in looks else c for c in cards]

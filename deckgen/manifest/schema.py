@@ -21,6 +21,8 @@ DECK_KEYS = {
     "logo": ("image path", False),
     "cover_logo": ("image path", False),
     "fonts": ("folder path", False),
+    "layout": ("string", False),
+    "back_layout": ("string", False),
 }
 
 PLAYERS_KEYS = {
@@ -72,6 +74,8 @@ KIND_KEYS = {
     "art": ("image path", False),
     "art_fit": ("string", False),
     "text": ("text", False),
+    "layout": ("string", False),
+    "hide": ("array of strings", False),
 }
 
 CARD_KEYS = {
@@ -91,6 +95,8 @@ CARD_KEYS = {
     "art": ("image path", False),
     "art_fit": ("string", False),
     "text": ("text", False),
+    "layout": ("string", False),
+    "hide": ("array of strings", False),
 }
 
 FLEX_KEYS = {

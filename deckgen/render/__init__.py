@@ -16,7 +16,7 @@ from deckgen.model import Deck
 from deckgen.render.faces import face_ids, face_spec
 from deckgen.render.geometry import Frame, card_size_mm
 
-RENDERER_VERSION = "1"
+RENDERER_VERSION = "2"       # 2: faces drawn from layout files (deckgen/render/layout.py)
 
 __all__ = ["RenderResult", "RenderSettings", "card_size_mm", "face_ids", "preview", "render_deck", "render_face"]
 

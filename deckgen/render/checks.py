@@ -1,5 +1,6 @@
 """What ``deckgen check`` learns from the renderer: palette distinguishability, the card size,
-and kind symbols the renderer does not know."""
+kind symbols the renderer does not know, and whether every face fits its layout at the deck's
+card size (:mod:`deckgen.render.fit`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from deckgen.palette import stage_check as palette_check
 from deckgen.render.geometry import card_size_mm
 from deckgen.render.symbols import SHAPES, SYMBOLS
 
-KNOWN = set(SYMBOLS) | set(SHAPES) | {"wild", "roulette", "wheel"}
+KNOWN = set(SYMBOLS) | set(SHAPES) | {"wild", "roulette", "wheel", "none"}
 
 
 def stage_check(deck, options, report) -> list[Finding]:
@@ -22,6 +23,9 @@ def stage_check(deck, options, report) -> list[Finding]:
     from deckgen.render.look import look_check
 
     out.extend(look_check(deck))          # images' resolution, back image shape, rules text fit
+    from deckgen.render.fit import check_fit
+
+    out.extend(check_fit(deck))           # every face's elements fit their boxes at the deck's card size
     used = {c.kind for c in deck.cards} | {c.flex.kind for c in deck.cards if c.flex}
     for kid in sorted(used):
         kind = deck.kinds.get(kid)

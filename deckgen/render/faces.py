@@ -6,6 +6,7 @@ cache key: a face is redrawn exactly when something it shows has changed.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -15,6 +16,7 @@ from deckgen.errors import DeckgenError, did_you_mean, error
 from deckgen.fonts import FontRef, deck_fonts
 from deckgen.model import NUMBER, WILD, Card, Deck, ImageRef, Kind
 from deckgen.palette import text_ink
+from deckgen.render.layout import Layout, get_layout, layouts
 from deckgen.render.symbols import SHAPES, SYMBOLS
 
 RGB = tuple  # (r, g, b)
@@ -74,6 +76,44 @@ class FaceSpec:
     rules: str = ""                        # the rules line, in the deck's language
     back_image: ImageRef | None = None     # card back: full-bleed art
     logo: ImageRef | None = None           # card back: in the centre
+    rules_icons: tuple = ()                # (name, InlineIcon) of each {icon} in the rules text
+    layout: Layout | None = None           # None: the bundled default (uno / uno-back)
+    # what an element's hide/show match (kind id, category, ...) and the elements the kind or card
+    # hides: sorted tuples, so the repr (the cache key) is the same in every process
+    tags: tuple[str, ...] = ()
+    hidden: tuple[str, ...] = ()
+
+    def lay(self) -> Layout:
+        if self.layout is not None:
+            return self.layout
+        return get_layout(None, None, "back" if self.face_id == "back" else "face")
+
+    def shows(self, name: str) -> bool:
+        """Whether the face draws its layout's element ``name``."""
+        if name in self.hidden:
+            return False
+        el = next((e for e in self.lay().elements if e.name == name), None)
+        return el is not None and el.shown(self.tags)
+
+
+_DECK_LAYOUTS: dict[int, tuple[weakref.ref, dict[str, Layout]]] = {}
+
+
+def deck_layout(deck: Deck, name: str | None, target: str = "face") -> Layout:
+    """A layout for a face of this deck: the catalogue is read once per deck object (a deck read
+    again, as ``watch`` does after a change, reads it again)."""
+    hit = _DECK_LAYOUTS.get(id(deck))
+    if hit is None or hit[0]() is not deck:
+        base = deck.source.parent if deck.source else None
+        for key in [k for k, (ref, _) in _DECK_LAYOUTS.items() if ref() is None]:
+            del _DECK_LAYOUTS[key]
+        hit = (weakref.ref(deck), dict(layouts(base)))
+        _DECK_LAYOUTS[id(deck)] = hit
+    found = hit[1]
+    wanted = name or ("uno" if target == "face" else "uno-back")
+    if wanted in found and found[wanted].target == target:
+        return found[wanted]
+    return get_layout(name, deck.source.parent if deck.source else None, target)     # raises with a hint
 
 
 def words(lang: str) -> dict[str, str]:
@@ -134,11 +174,22 @@ def kind_emblem(kind: Kind, lang: str, value: int | None = None) -> Emblem:
     sym, text, extra = _derived(kind)
     if kind.label is not None:
         text = kind.label.get(lang)
+    if kind.symbol == "none":
+        return Emblem(text, None, False, None)
     if kind.symbol:
         named = {"roulette": "wheel", "wild": None}.get(kind.symbol, kind.symbol)
         if named is None or named == "wheel" or named in SYMBOLS or named in SHAPES:
             sym = named if not text or named in ("target", "everyone") else sym
     return Emblem(text, sym, False, extra)
+
+
+def index_emblem(kind: Kind, lang: str, value: int | None = None) -> Emblem:
+    """The corner index's emblem: what the centre would show with neither an empty label nor
+    ``symbol = "none"`` (a card hiding its centre still says what it is in its corners)."""
+    plain = Kind(kind.id, kind.category, kind.names, kind.effects,
+                 None if kind.symbol == "none" else kind.symbol,
+                 kind.label if kind.label is not None and kind.label.get(lang) else None)
+    return corner_of(kind_emblem(plain, lang, value))
 
 
 def corner_of(emblem: Emblem) -> Emblem:
@@ -166,13 +217,53 @@ def face_fonts(deck: Deck) -> tuple[FontRef, ...]:
     return fonts.ref("display"), fonts.ref("text")
 
 
+#: an inline icon of a rules text: ("color", rgb, shape or None), ("symbol", name), ("image", ImageRef)
+#: or ("text", words) for a kind drawn as its label
+InlineIcon = tuple
+
+
+def inline_icon(deck: Deck, name: str) -> InlineIcon | None:
+    """What ``{name}`` in a rules text shows: a palette colour's chip (with its shape cue), a kind's
+    own icon or its symbol or label, or a symbol; None when the name is none of these."""
+    if name in deck.palette.ids():
+        col = deck.palette.get(name)
+        return ("color", col.rgb, col.symbol if col.symbol in SHAPES else None)
+    kind = deck.kinds.get(name)
+    if kind is None:                          # a standard kind the deck does not deal
+        from deckgen.manifest.kinds import standard_kinds
+
+        kind = standard_kinds(deck.source.parent if deck.source else None).get(name)
+    if kind is not None:
+        if kind.icon is not None:
+            return ("image", kind.icon)
+        em = kind_emblem(kind, deck.language)
+        if em.symbol and em.symbol != "wheel":
+            return ("symbol", em.symbol)
+        return ("text", em.text or kind.names.get(deck.language))
+    if name in SYMBOLS or name in SHAPES:
+        return ("symbol", name)
+    return None
+
+
+def _rules_icons(deck: Deck, text: str) -> tuple[tuple[str, InlineIcon], ...]:
+    from deckgen.rulebook.markup import icons_in
+
+    out = []
+    for name in icons_in(text):
+        icon = inline_icon(deck, name)
+        out.append((name, icon if icon is not None else ("unknown", name)))     # drawn as the word
+    return tuple(out)
+
+
 def _look(deck: Deck, card: Card, kind: Kind) -> dict:
     """The FaceSpec fields of a card's own look: fonts, art, icon, rules text."""
     art = card.art or kind.art
     fit = card.art_fit or kind.art_fit
     text = card.text or kind.text
+    rules = text.get(deck.language) if text else ""
+    rich = any(ch in rules for ch in "*{\\")
     return {"fonts": face_fonts(deck), "art": art, "art_fit": fit if art else "cover", "icon": kind.icon,
-            "rules": text.get(deck.language) if text else ""}
+            "rules": rules, "rules_icons": _rules_icons(deck, rules) if rich else ()}
 
 
 def card_face(deck: Deck, card: Card, symbols: bool) -> FaceSpec:
@@ -203,11 +294,18 @@ def card_face(deck: Deck, card: Card, symbols: bool) -> FaceSpec:
                          text_ink(fcolor) if fcolor else WHITE, _shape(deck, card.flex.color, symbols),
                          words(lang)["flex"], fkind.icon)
         caption = caption if kind.category != NUMBER else ""
+    tags = {kind.id, kind.category, "card"} | {t for t, on in (
+        ("flex", flex is not None), ("colorless", card.colorless), ("art", card.art or kind.art),
+        ("rules", card.text or kind.text), ("flip", card.flip_icon), ("duel", card.duel),
+        ("no-symbol", kind.symbol == "none")) if on}
+    layout = deck_layout(deck, card.layout or kind.layout or deck.layout, "face")
     uses_palette = oval == "segments" or "wheel" in (centre.symbol, corner_of(centre).symbol) or (
         flex is not None and flex.color is None)
     segments = segments if uses_palette else ()      # only what the face shows goes into its cache key
-    return FaceSpec(card.id, field, oval, segments, ink, centre, corner_of(centre), text_ink(field),
-                    caption, marks, _shape(deck, card.color, symbols), flex, **_look(deck, card, kind))
+    return FaceSpec(card.id, field, oval, segments, ink, centre, index_emblem(kind, lang, card.value), text_ink(field),
+                    caption, marks, _shape(deck, card.color, symbols), flex, **_look(deck, card, kind),
+                    layout=layout, tags=tuple(sorted(tags)), hidden=tuple(sorted(set(kind.hide) | set(card.hide))),
+                    logo=deck.logo if layout.element("logo") is not None else None)
 
 
 def power_face(deck: Deck, face_id: str) -> FaceSpec:
@@ -217,7 +315,8 @@ def power_face(deck: Deck, face_id: str) -> FaceSpec:
         rgb = deck.palette.get(color_id).rgb
     emblem = Emblem("", sym)
     return FaceSpec(face_id, rgb, "white", (), rgb, emblem, emblem, text_ink(rgb), words(deck.language)["power"],
-                    fonts=face_fonts(deck))
+                    fonts=face_fonts(deck), layout=deck_layout(deck, deck.layout, "face"),
+                    tags=tuple(sorted({"power", face_id})))
 
 
 def back_face(deck: Deck) -> FaceSpec:
@@ -229,8 +328,11 @@ def back_face(deck: Deck) -> FaceSpec:
     from deckgen.palette import contrast
     candidates = [c.rgb for c in pal.colors[1:]] + [WHITE]
     title_ink = max(candidates, key=lambda c: (contrast(c, oval) >= 2.0, c != WHITE, contrast(c, oval)))
+    tags = {"back"} | {t for t, on in (("back-image", deck.back_image), ("logo", deck.logo)) if on}
+    layout = deck_layout(deck, deck.back_layout, "back")
     return FaceSpec("back", BACK_FIELD, "none", (oval,), oval, Emblem(), Emblem(), WHITE, "", (), None, None,
-                    title, title_ink, fonts=face_fonts(deck), back_image=deck.back_image, logo=deck.logo)
+                    title, title_ink, fonts=face_fonts(deck), back_image=deck.back_image, logo=deck.logo,
+                    layout=layout, tags=tuple(sorted(tags)))
 
 
 def face_ids(deck: Deck) -> list[str]:

@@ -4,7 +4,7 @@ rules line fits the safe zone at a readable size."""
 
 from __future__ import annotations
 
-from deckgen.errors import DeckgenError, Finding, warning
+from deckgen.errors import DeckgenError, Finding, did_you_mean, warning
 from deckgen.images import MIN_DPI, effective_dpi
 from deckgen.model import Deck
 from deckgen.render.faces import face_ids, face_spec
@@ -15,7 +15,7 @@ BLEED_MM = SAFE_MM = 3.0
 
 
 def look_check(deck: Deck) -> list[Finding]:
-    from deckgen.render.draw import RULES_MIN_PT, font_file, placements, rules_layout
+    from deckgen.render.draw import RULES_MIN_PT, placements, plan_face
 
     if not _has_look(deck):
         return []
@@ -30,7 +30,8 @@ def look_check(deck: Deck) -> list[Finding]:
     symbols = len(deck.palette.colors) > 4
     for fid in face_ids(deck):
         spec = face_spec(deck, fid, symbols)
-        for ref, box, fit in placements(spec, frame):
+        plan = plan_face(spec, frame)
+        for ref, box, fit in placements(spec, frame, plan):
             dpi = effective_dpi(ref, box, CHECK_DPI, fit)
             if dpi is not None and dpi < MIN_DPI and (ref.where, "dpi") not in seen:
                 seen.add((ref.where, "dpi"))
@@ -38,14 +39,25 @@ def look_check(deck: Deck) -> list[Finding]:
                                    f"{ref.path} prints at {dpi:.0f} dpi here ({ref.size[0]}x{ref.size[1]} px); "
                                    f"it may look blurred", file=file,
                                    hint=f"use at least {MIN_DPI} dpi at the printed size, or an SVG"))
+        for name, icon in spec.rules_icons:
+            if icon[0] == "unknown" and (name, "icon") not in seen:
+                seen.add((name, "icon"))
+                card = next(c for c in deck.cards if c.id == fid)
+                key = f"{card.where}.text" if card.text else f"kinds.{card.kind}.text"
+                names = [*deck.palette.ids(), *deck.kinds]
+                out.append(warning("text-icon", key, f"card '{fid}': its rules text names an icon '{{{name}}}' that is "
+                                   "neither a palette colour, a kind nor a symbol, so the word is printed", file=file,
+                                   hint=did_you_mean(name, names) or "icons: " + ", ".join(names)
+                                   + r" (write \{ for a brace)"))
         if spec.rules and fid not in rules_seen:
             rules_seen.add(fid)
-            _, _, fits = rules_layout(spec.rules, font_file(spec, "text"), frame, spec.flex is not None)
-            if not fits:
+            rules = plan.get("rules")
+            low = rules.el.size[0] if rules is not None and rules.el.size else RULES_MIN_PT
+            if any(m.element == "rules" for m in plan.misfits) and rules is not None:
                 card = next(c for c in deck.cards if c.id == fid)
                 key = f"{card.where}.text" if card.text else f"kinds.{card.kind}.text"
                 out.append(warning("rules-text", key,
-                                   f"card '{fid}': its rules text does not fit the safe zone at {RULES_MIN_PT:g} pt "
+                                   f"card '{fid}': its rules text does not fit the safe zone at {low:g} pt "
                                    "or more, so it is cut", file=file, hint="shorten the text"))
     if deck.back_image is not None:
         iw, ih = deck.back_image.size

@@ -11,6 +11,7 @@ from deckgen.fonts import pil_font
 
 DARK = (17, 17, 17)
 WHITE = (255, 255, 255)
+MIN_PX = 4             # the smallest font size asked for (deckgen.fonts.pil_font's floor)
 
 
 @functools.lru_cache(maxsize=2048)
@@ -24,17 +25,21 @@ def ink_box(f, text: str, stroke: int = 0) -> tuple[int, int, int, int]:
 
 
 @functools.lru_cache(maxsize=1024)
-def fit(font_file: str, text: str, max_w: int, max_h: int, stroke_frac: float = 0.0):
-    """The largest font of a file (and its stroke width) whose ink box of ``text`` fits max_w x max_h."""
-    size = max(6, int(max_h * 1.45))
+def fit(font_file: str, text: str, max_w: int, max_h: int, stroke_frac: float = 0.0, floor: int = 6):
+    """The largest font of a file (and its stroke width) whose ink box of ``text`` fits max_w x max_h;
+    never smaller than ``floor`` px (at least 4, Pillow's smallest here), where it may not fit."""
+    floor = max(MIN_PX, floor)
+    size = max(floor, int(max_h * 1.45))
     for _ in range(40):
         f = pil_font(font_file, size)
         sw = round(size * stroke_frac)
         l, t, r, b = ink_box(f, text, sw)
         if (r - l) <= max_w and (b - t) <= max_h:
             return f, sw
-        size = max(6, int(size * min(0.95, max(0.5, min(max_w / max(1, r - l), max_h / max(1, b - t))))))
-    return pil_font(font_file, 6), 0
+        if size == floor:
+            break
+        size = max(floor, int(size * min(0.95, max(0.5, min(max_w / max(1, r - l), max_h / max(1, b - t))))))
+    return pil_font(font_file, floor), 0
 
 
 @functools.lru_cache(maxsize=1024)

@@ -10,6 +10,13 @@
 
 Anything else is a paragraph; a blank line ends it. Inline markup is ReportLab's
 (<b>, <i>, <font color=...>); text from the deck is escaped by the sandbox.
+
+The inline markup of card texts (``kinds.<id>.text``, ``cards[].text``) works in templates too,
+read by :func:`runs` for the faces and turned into ReportLab's by :func:`inline` here::
+
+    **bold**   *italic*   {red} {skip} {steal}    \\* \\{ for the characters themselves
+
+``{name}`` is an inline icon: a palette colour's chip, a kind's icon or symbol, or a symbol.
 """
 
 from __future__ import annotations
@@ -19,7 +26,79 @@ import re
 from dataclasses import dataclass
 
 _BLOCK = re.compile(r"^@@block (\d+)@@$")
+_INLINE = re.compile(r"\\([*{}\\])|\*\*|\*|\{([a-z0-9][a-z0-9-]*)\}")
 _NUM = re.compile(r"^\d+[.)]\s+")
+
+
+@dataclass(frozen=True)
+class Run:
+    """A piece of inline text: words in one style, or one icon."""
+
+    text: str = ""
+    bold: bool = False
+    italic: bool = False
+    icon: str | None = None        # a palette colour id, kind id or symbol name
+
+
+def runs(text: str) -> list[Run]:
+    """A text with inline markup as runs; an unclosed ``**`` or ``*`` runs to the end."""
+    out: list[Run] = []
+    bold = italic = False
+    pos = 0
+    buf = ""
+
+    def push():
+        nonlocal buf
+        if buf:
+            out.append(Run(buf, bold, italic))
+        buf = ""
+
+    for m in _INLINE.finditer(text):
+        buf += text[pos:m.start()]
+        pos = m.end()
+        if m.group(1):
+            buf += m.group(1)
+        elif m.group(2):
+            push()
+            out.append(Run(m.group(2), bold, italic, m.group(2)))
+        else:
+            push()
+            if m.group(0) == "**":
+                bold = not bold
+            else:
+                italic = not italic
+    buf += text[pos:]
+    push()
+    return out
+
+
+def icons_in(text: str) -> list[str]:
+    """The icon names a text uses, in order, each once."""
+    return list(dict.fromkeys(r.icon for r in runs(text) if r.icon))
+
+
+def plain_text(text: str) -> str:
+    """A text with its inline markup removed (icons as their names)."""
+    return "".join(r.text for r in runs(text))
+
+
+def inline(text: str, icon=None) -> str:
+    """Inline markup (``**bold**``, ``*italic*``, ``{icon}``) as ReportLab's; ``icon(name)`` gives an
+    icon's ReportLab markup (default: its name in bold). The text around it is kept as it is, so
+    ReportLab markup a template already holds passes through."""
+    parts = []
+    for r in runs(text):
+        if r.icon is not None:
+            body = icon(r.icon) if icon is not None else None
+            body = body if body is not None else f"<b>{r.icon}</b>"
+        else:
+            body = r.text
+        if r.italic:
+            body = f"<i>{body}</i>"
+        if r.bold:
+            body = f"<b>{body}</b>"
+        parts.append(body)
+    return "".join(parts)
 
 
 @dataclass(frozen=True)
@@ -37,7 +116,7 @@ def parse(text: str) -> list[Item]:
     def flush():
         nonlocal cur, cur_kind
         if cur:
-            items.append(Item(cur_kind, " ".join(cur)))
+            items.append(Item(cur_kind, inline(" ".join(cur))))
         cur, cur_kind = [], "p"
 
     for raw in text.splitlines():
@@ -53,7 +132,7 @@ def parse(text: str) -> list[Item]:
         for prefix, kind in (("### ", "h3"), ("## ", "h2"), ("# ", "h1")):
             if line.startswith(prefix):
                 flush()
-                items.append(Item(kind, line[len(prefix):].strip()))
+                items.append(Item(kind, inline(line[len(prefix):].strip())))
                 break
         else:
             if line.startswith("- "):
