@@ -580,7 +580,7 @@ def _signed(value: str, where: str) -> float:
 
 
 def _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_stroke, mark_offset, guides,
-                    layout="sheets", backs="deck", orientation="auto", base=None):
+                    layout="sheets", backs="deck", orientation="auto", base=None, fit="most"):
     from deckgen.layout import LayoutOptions, MarkStyle, parse_paper
 
     return LayoutOptions(paper=parse_paper(paper, base=base), margin_mm=_margin(margin),
@@ -588,7 +588,7 @@ def _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_s
                          duplex=duplex, back_offset_mm=_offset(back_offset),
                          marks=MarkStyle(_length(mark_length, "--mark-length"), _length(mark_stroke, "--mark-stroke"),
                                          _length(mark_offset, "--mark-offset")),
-                         guides=guides, layout=layout, backs=backs, orientation=orientation)
+                         guides=guides, layout=layout, backs=backs, orientation=orientation, fit=fit)
 
 
 def _margin(value: str) -> float | None:
@@ -628,6 +628,9 @@ def sheet_options(fn):
               help="deck: print every card's back; none: fronts only.")
 @click.option("--orientation", type=click.Choice(["auto", "portrait", "landscape"]), default="auto", show_default=True,
               help="Page orientation; auto: whichever holds more cards with full bleed and marks.")
+@click.option("--fit", type=click.Choice(["most", "full-bleed"]), default="most", show_default=True,
+              help="most: as many cards as the printable area holds, edge to edge on shared cut lines where "
+                   "separate bleeds would cost cards; full-bleed: every card its own bleed and full crop marks.")
 @click.option("--only", metavar="ID[xN],...", default=None, help=ONLY_HELP)
 @click.option("--card-size", metavar="NAME|WxH", help="Card size instead of the deck's (uno, poker, 63mmx88mm ...).")
 @click.option("--dpi", type=click.IntRange(30, 1200), default=300, show_default=True, help="Face resolution.")
@@ -651,9 +654,9 @@ def sheet_options(fn):
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
               help="Port of the --watch page on 127.0.0.1 (0: any free port).")
 @handle_errors
-def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, orientation, only, card_size, dpi, bleed,
-          gap, mark_length, mark_stroke, mark_offset, guides, palette, colors, no_rulebook, booklet, force, no_cache, jobs,
-          as_json, watch, port):
+def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, orientation, fit, only, card_size, dpi,
+          bleed, gap, mark_length, mark_stroke, mark_offset, guides, palette, colors, no_rulebook, booklet, force,
+          no_cache, jobs, as_json, watch, port):
     """Build the print-and-play PDF of one or more decks.
 
     Writes OUTPUT/<deck>/<deck>-cards.pdf: a cover page, then sheets of card fronts (odd
@@ -678,7 +681,7 @@ def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, ori
     start = time.perf_counter()
     # every option but the paper checked once; the paper per deck (a manifest's folder may add papers)
     _layout_options("a4", gap, margin, duplex, back_offset, mark_length, mark_stroke, mark_offset, guides,
-                    layout, backs, orientation)
+                    layout, backs, orientation, fit=fit)
     refs = list(decks) or bundled_refs()
     if watch:
         from deckgen.watch import WatchOptions
@@ -687,7 +690,8 @@ def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, ori
             raise DeckgenError(Finding("error", "usage", "--watch", "--watch follows exactly one DECK, without --json",
                                        hint="e.g. deckgen build my-deck.toml --watch"))
         layout_opts = _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_stroke, mark_offset,
-                                      guides, layout, backs, orientation, base=manifest.find_deck(decks[0]).parent)
+                                      guides, layout, backs, orientation, base=manifest.find_deck(decks[0]).parent,
+                                      fit=fit)
         opts = BuildOptions(out_dir=Path(out_dir), dpi=dpi, bleed_mm=_length(bleed, "--bleed"), card_size=card_size,
                             layout=layout_opts, force=force, jobs=jobs, rulebook=not no_rulebook, only=only,
                             booklet=booklet)
@@ -702,7 +706,7 @@ def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, ori
         try:
             layout_opts = _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_stroke,
                                           mark_offset, guides, layout, backs, orientation,
-                                          base=manifest.find_deck(ref).parent)
+                                          base=manifest.find_deck(ref).parent, fit=fit)
             opts = BuildOptions(out_dir=Path(out_dir), dpi=dpi, bleed_mm=_length(bleed, "--bleed"), card_size=card_size,
                                 layout=layout_opts, palette=resolve_palette(ref, palette, colors), force=force,
                                 use_cache=not no_cache, jobs=jobs, rulebook=not no_rulebook, only=only,
@@ -760,23 +764,31 @@ def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, ori
 @sheet_options
 @click.option("--duplex", type=click.Choice(["long", "short"]), default="long", show_default=True,
               help="Flip edge you will print the cards with.")
+@click.option("--orientation", type=click.Choice(["portrait", "landscape"]), default=None,
+              help="Page orientation of the card sheets you will print (the cards PDF's cover names it); "
+                   "default: the paper as given.")
 @handle_errors
-def calibrate(out_file, paper, margin, back_offset, duplex):
+def calibrate(out_file, paper, margin, back_offset, duplex, orientation):
     """Write a one-sheet duplex test to measure how far your printer shifts the backs.
 
     Print it double-sided at 100 %, hold it against the light and read X and Y on the
     back's scales where the front's lines show through; then build with --back-offset X,Y.
-    Print it again with that offset to confirm the lines now sit on 0.
+    Print it again with that offset to confirm the lines now sit on 0. The offset is
+    measured in the frame of the sheets you print: use the paper, orientation and duplex
+    of the card sheets (the cards PDF's cover gives the exact command).
 
     Example:
 
         deckgen calibrate --paper letter -o calibration.pdf
+
+        deckgen calibrate --paper a4 --orientation landscape --duplex long
     """
     from deckgen.layout import calibration_pdf, parse_paper, write_bytes
 
-    data = calibration_pdf(parse_paper(paper), duplex, _margin(margin), _offset(back_offset))
+    data = calibration_pdf(parse_paper(paper), duplex, _margin(margin), _offset(back_offset), orientation)
     path = write_bytes(Path(out_file), data)
-    click.echo(f"{path}: 2 pages, {_size(len(data))}. Print double-sided ({duplex}-edge flip) at actual size.")
+    turn = f", {orientation}" if orientation else ""
+    click.echo(f"{path}: 2 pages, {_size(len(data))}. Print double-sided ({duplex}-edge flip{turn}) at actual size.")
 
 
 @main.group()

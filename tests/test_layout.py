@@ -154,7 +154,8 @@ def _trims(page, bleed_pt):
 
 @pytest.mark.parametrize("paper,gap", [("a4", 0.0), ("letter", 0.0), ("a4", 4.0), ("letter", 4.0), ("letter", None)])
 def test_crop_marks_on_every_cut_line_and_outside_every_card(no_mercy, nm_faces, paper, gap):
-    data = cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions(paper=paper, gap_mm=gap)).data
+    data = cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions(paper=paper, gap_mm=gap,
+                                                                         fit="full-bleed")).data
     bleed = mm_to_pt(3.0)
     with pdfplumber.open(io.BytesIO(data)) as pdf:
         for page in (pdf.pages[2], pdf.pages[-2]):      # a full sheet and the last, partial one
@@ -242,8 +243,8 @@ def test_each_face_embedded_once_fonts_embedded_and_metadata(no_mercy, nm_pdf, n
     assert "UNO Show 'em No Mercy" in cover and "168" in cover and "100 %" in cover and "A4" in cover
     assert "TAMAÑO REAL" in cover
     assert "ACTUAL SIZE" in reader.pages[1].extract_text()
-    assert "4 × 2 = 8 cartas por hoja" in cover and "3 mm alrededor de cada carta" in cover
-    sheets = -(-168 // 8)
+    assert "5 × 2 = 10 cartas por hoja" in cover and "las cartas vecinas comparten la línea de corte" in cover
+    sheets = -(-168 // 10)
     assert len(reader.pages) == 2 + 2 * sheets
 
 
@@ -388,7 +389,7 @@ def test_full_bleed_and_marks_on_every_paper(no_mercy, tmp_path, paper, card, na
 
     deck = select(no_mercy, "red-1x9,wild-draw-six x4")          # 13 cards: full sheets and a partial one
     faces = make_faces(no_mercy, tmp_path, card=card)
-    data = cards_pdf_for_deck(deck, faces, card, 3.0, LayoutOptions(paper=paper)).data
+    data = cards_pdf_for_deck(deck, faces, card, 3.0, LayoutOptions(paper=paper, fit="full-bleed")).data
     m = measure(data, card)
     assert m["bleed"] >= 3.0 - 0.01                      # 3 mm (1/8 in) around every card
     assert m["gap"] == pytest.approx(6.0, abs=0.01)      # twice the bleed: the bleeds meet, never overlap
@@ -415,15 +416,80 @@ def test_back_offset_past_the_margin_is_an_error_naming_the_limit(no_mercy, nm_f
     ok = cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions(paper="letter", back_offset_mm=(2.0, -2.0)))
     assert ok.pages > 2
     with pytest.raises(DeckgenError) as exc:
-        cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions(paper="letter", back_offset_mm=(12.0, 0.0)))
+        cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions(paper="letter", back_offset_mm=(30.0, 0.0)))
     message = str(exc.value)
-    assert "6.35 mm margin" in message and "X must stay between" in message
+    assert "off the paper" in message and "6.35 mm margin" in message and "X must stay between" in message
 
 
 def test_backs_none_prints_fronts_only(no_mercy, nm_faces):
     pdf = cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions(backs="none"))
     back_name = digest_names({"back": nm_faces["back"]})
     with pdfplumber.open(io.BytesIO(pdf.data)) as doc:
-        assert len(doc.pages) == 2 + -(-168 // 8)
+        assert len(doc.pages) == 2 + -(-168 // pdf.sheet.per_page)
         assert all(im["name"] not in back_name for page in doc.pages for im in page.images)
         assert "fronts only" in doc.pages[1].extract_text()
+
+
+MOST = {  # paper, card -> (page orientation, cards per sheet) by default (--fit most)
+    ("a4", "uno"): ("landscape", 10), ("a4", "poker"): ("portrait", 9),
+    ("letter", "uno"): ("portrait", 9), ("letter", "poker"): ("portrait", 9),
+}
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("card,name", [(UNO, "uno"), (POKER, "poker")], ids=["uno", "poker"])
+def test_most_cards_per_sheet_with_a_guide_on_every_cut_line(no_mercy, tmp_path, paper, card, name):
+    """By default: edge to edge, 9 poker cards on A4 and Letter; every cut line read from the card
+    positions in the PDF has two crop marks outside the cards or a grey cut line printed across them,
+    nothing in the margin, and the cover says how to cut."""
+    from deckgen.selection import select
+
+    deck = select(no_mercy, "red-1x9,wild-draw-six x4")          # 13 cards: a full sheet and a partial one
+    faces = make_faces(no_mercy, tmp_path, card=card)
+    data = cards_pdf_for_deck(deck, faces, card, 3.0, LayoutOptions(paper=paper)).data
+    m = measure(data, card)
+    assert (m["orientation"], m["per_sheet"]) == MOST[(paper, name)]
+    assert m["gap"] == pytest.approx(0.0, abs=0.01)
+    margin = mm_to_pt(parse_paper(paper).margin_mm)
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        for index in (2, len(pdf.pages) - 2):                      # a full sheet of fronts and the partial one
+            page = pdf.pages[index]
+            w, h = float(page.width), float(page.height)
+            from pdfsheet import drawn_images
+
+            trims = []
+            for d in drawn_images(reader.pages[index]):
+                x0, y0, x1, y1 = d.box
+                trims.append((x0 + mm_to_pt(3.0), y0 + mm_to_pt(3.0), x1 - mm_to_pt(3.0), y1 - mm_to_pt(3.0)))
+            cut_x = sorted({round(v, 2) for t in trims for v in (t[0], t[2])})
+            cut_y = sorted({round(v, 2) for t in trims for v in (t[1], t[3])})
+            lines = page.lines
+            black = [ln for ln in lines if ln["stroking_color"] in ((0,), [0], 0, (0.0,))]
+            grey = [ln for ln in lines if ln not in black]
+            for x in cut_x:
+                marks = [ln for ln in black if abs(ln["x0"] - x) < 0.02 and abs(ln["x0"] - ln["x1"]) < 1e-6]
+                rules = [ln for ln in grey if abs(ln["x0"] - x) < 0.02 and abs(ln["x0"] - ln["x1"]) < 1e-6]
+                assert len(marks) == 2 or rules, f"cut line x={x} has no guide"
+            for y in cut_y:
+                marks = [ln for ln in black if abs(ln["y0"] - y) < 0.02 and abs(ln["y0"] - ln["y1"]) < 1e-6]
+                rules = [ln for ln in grey if abs(ln["y0"] - y) < 0.02 and abs(ln["y0"] - ln["y1"]) < 1e-6]
+                assert len(marks) == 2 or rules, f"cut line y={y} has no guide"
+            for ln in lines:
+                assert min(ln["x0"], ln["y0"], w - ln["x1"], h - ln["y1"]) >= margin - 0.01
+            for ln in black:                               # crop marks never cross a card
+                for t in trims:
+                    assert not (t[0] < ln["x1"] - 0.01 and ln["x0"] < t[2] - 0.01 and
+                                t[1] < ln["y1"] - 0.01 and ln["y0"] < t[3] - 0.01)
+        cover = pdf.pages[1].extract_text().replace("\n", " ")
+    assert f"= {MOST[(paper, name)][1]} cards per sheet" in cover
+    assert "printed across the cards as thin grey lines" in cover
+    assert "deckgen calibrate --paper " + paper in cover
+
+
+def test_fit_full_bleed_keeps_separate_bleeds(no_mercy, nm_faces):
+    most = cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions())
+    full = cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions(fit="full-bleed"))
+    assert (most.sheet.per_page, full.sheet.per_page) == (10, 8)
+    assert any("edge to edge" in n and "--fit full-bleed" in n for n in most.notes)
+    assert not full.notes

@@ -108,21 +108,25 @@ def _assert_behind(front, back, to_front, pairs):
     return power
 
 
-CASES = [  # paper, card, orientation asked, the page orientation it must give
-    ("a4", POKER, "auto", "portrait"),
-    ("a4", UNO, "auto", "landscape"),
-    ("letter", UNO, "auto", "landscape"),
-    ("11inx8.5in", UNO, "auto", "landscape"),
-    ("11inx8.5in", UNO, "portrait", "portrait"),
-    ("letter", POKER, "portrait", "portrait"),
+CASES = [  # paper, card, orientation asked, fit, the page orientation it must give
+    ("a4", POKER, "auto", "most", "portrait"),
+    ("a4", UNO, "auto", "most", "landscape"),
+    ("letter", UNO, "auto", "most", "portrait"),
+    ("letter", UNO, "auto", "full-bleed", "landscape"),
+    ("11inx8.5in", UNO, "auto", "full-bleed", "landscape"),
+    ("11inx8.5in", UNO, "landscape", "most", "landscape"),
+    ("11inx8.5in", UNO, "portrait", "most", "portrait"),
+    ("letter", POKER, "portrait", "most", "portrait"),
 ]
 
 
 @pytest.mark.parametrize("edge", ["long", "short"])
-@pytest.mark.parametrize("paper,card,orientation,expect", CASES)
-def test_every_back_lands_behind_its_front_the_right_way_up(flex, tmp_path, paper, card, orientation, expect, edge):
+@pytest.mark.parametrize("paper,card,orientation,fit,expect", CASES)
+def test_every_back_lands_behind_its_front_the_right_way_up(flex, tmp_path, paper, card, orientation, fit, expect,
+                                                             edge):
     paths, colours = flat_faces(flex, tmp_path, card)
-    pdf = cards_pdf_for_deck(flex, paths, card, 3.0, LayoutOptions(paper=paper, duplex=edge, orientation=orientation))
+    pdf = cards_pdf_for_deck(flex, paths, card, 3.0, LayoutOptions(paper=paper, duplex=edge, orientation=orientation,
+                                                                   fit=fit))
     reader = reader_of(pdf.data)
     page0 = reader.pages[2]
     size = (float(page0.mediabox.width), float(page0.mediabox.height))

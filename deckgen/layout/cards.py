@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from deckgen.errors import DeckgenError, error
-from deckgen.layout.cover import TEXT, CoverInfo, cover_languages, sheet_label
+from deckgen.layout.cover import TEXT, CoverInfo, Cutting, cover_languages, sheet_label
 from deckgen.layout.geometry import MarkStyle, Sheet, SheetSpec, guide_lines, plan_sheet
-from deckgen.layout.imposition import card_copies, impose
+from deckgen.layout.imposition import CardCopy, PagePlan, card_copies, impose, into_margin, two_sided
 from deckgen.layout.papers import Paper, parse_paper
 from deckgen.layout.pdf import PdfMeta, cards_pdf
 from deckgen.model import Deck
@@ -32,6 +32,7 @@ class LayoutOptions:
     layout: str = "sheets"                    # sheets: fronts and backs on their own pages | fold
     backs: str = "deck"                       # deck: every card's back | none: fronts only
     orientation: str = "auto"                 # auto | portrait | landscape
+    fit: str = "most"                         # most: the most cards the printable area holds | full-bleed
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ def cards_pdf_for_deck(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[fl
     margin = paper.margin_mm if options.margin_mm is None else options.margin_mm
     fold = options.layout == "fold"
     sheet = plan_sheet(SheetSpec(paper.size_mm, (trim_mm[0], trim_mm[1]), bleed_mm, options.gap_mm, margin,
-                                 options.marks, options.orientation, fold))
+                                 options.marks, options.orientation, fold, options.fit))
     backs = options.backs == "deck"
     duplex = options.duplex if backs and not fold else "none"
     copies = card_copies(deck)
@@ -74,6 +75,18 @@ def cards_pdf_for_deck(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[fl
         raise DeckgenError(error("back-offset", "--back-offset", "--back-offset does nothing with --backs none",
                                  hint="it corrects a duplex printer's shift of the backs; leave it out here"))
     pages = impose(copies, sheet, duplex, options.back_offset_mm, backs)
+    notes = list(sheet.notes)
+    clipped = into_margin(sheet, duplex, options.back_offset_mm)
+    if clipped > 0.05:
+        notes.append(f"--back-offset pushes the backs up to {clipped:.1f} mm into the {margin:g} mm margin, where "
+                     f"nothing is printed: backs on the sheet's edge may show that much white at their edge")
+    glued = [c for c in copies if two_sided(c)] if not backs else []
+    if glued:
+        names = ", ".join(sorted({c.front for c in glued}))
+        glue_sheets = len({p.sheet_no for p in pages if any(two_sided_face(p, glued))})
+        notes.append(f"--backs none: the {len(glued)} two-sided cards ({names}) are printed on both sides: "
+                     f"their fronts and then their second sides on {glue_sheets} sheet(s) after the other "
+                     f"fronts, each second-side page to glue behind the page before it")
     extras = sum(1 for c in copies if c.component)
     sheets = len({p.sheet_no for p in pages})
     lang = deck.language
@@ -83,7 +96,10 @@ def cards_pdf_for_deck(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[fl
         mode = "fold" if fold else (options.duplex if backs else "fronts")
         cover = CoverInfo(title, len(copies) - extras, extras, sheets, len(pages), paper.describe(),
                           (trim_mm[0], trim_mm[1]), bleed_mm, mode, sheet.gap_mm, sheet.inner_bleed_mm,
-                          sheet.cols, sheet.rows, sheet.landscape)
+                          sheet.cols, sheet.rows, sheet.landscape,
+                          cutting=Cutting(sheet.bleed_lr, sheet.bleed_tb, sheet.mark_lr, sheet.mark_tb,
+                                          options.marks.length_mm),
+                          glued=len(glued), calibrate=calibrate_command(paper, sheet, options))
     words = TEXT[cover_languages(lang)[0]]
     meta = PdfMeta(title=words["meta_title"].format(deck=title),
                    subject=words["meta_subject"].format(cards=len(copies), paper=paper.name),
@@ -94,4 +110,19 @@ def cards_pdf_for_deck(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[fl
                      fold_text=words["fold_word"])
     faces = len({p.face for page in pages for p in page.placements})
     return CardsPdf(data, len(pages) + (2 if cover else 0), sheets + (1 if cover else 0), len(copies),
-                    faces, sheet, paper, sheet.notes)
+                    faces, sheet, paper, tuple(notes))
+
+
+def two_sided_face(page: PagePlan, glued: list[CardCopy]) -> list[bool]:
+    faces = {c.front for c in glued}
+    return [p.face in faces for p in page.placements]
+
+
+def calibrate_command(paper: Paper, sheet: Sheet, options: LayoutOptions) -> str:
+    """The ``deckgen calibrate`` call that measures the back offset in this sheet's frame."""
+    if options.layout == "fold" or options.backs == "none" or options.duplex == "none":
+        return ""
+    turn = "landscape" if sheet.landscape else "portrait"
+    name = paper.id if paper.id != "custom" else f"{paper.width_mm:g}mmx{paper.height_mm:g}mm"
+    margin = f" --margin {options.margin_mm:g}mm" if options.margin_mm is not None else ""
+    return f"deckgen calibrate --paper {name}{margin} --orientation {turn} --duplex {options.duplex}"

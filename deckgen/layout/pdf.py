@@ -83,11 +83,14 @@ def place(c: Canvas, name: str, image: Rect, clip: Rect | None = None, rotate: i
     c.addLiteral("Q")
 
 
-def draw_marks(c: Canvas, lines: Sequence[Line], stroke_mm: float, dash: bool = False) -> None:
-    """Straight strokes (crop marks or guides), written as one path."""
+RULE_MM = 0.12      # printed cut lines across the cards (where no crop mark fits): thin, mid grey
+
+
+def draw_marks(c: Canvas, lines: Sequence[Line], stroke_mm: float, dash: bool = False, grey: float = 0.0) -> None:
+    """Straight strokes (crop marks, guides or printed cut lines), written as one path."""
     if not lines:
         return
-    ops = ["q", f"{_n(mm_to_pt(stroke_mm))} w 0 J", "0.55 G [2 2] 0 d" if dash else "0 G"]
+    ops = ["q", f"{_n(mm_to_pt(stroke_mm))} w 0 J", "0.55 G [2 2] 0 d" if dash else f"{_n(grey)} G"]
     for ln in lines:
         ops.append(f"{_n(mm_to_pt(ln.x1))} {_n(mm_to_pt(ln.y1))} m {_n(mm_to_pt(ln.x2))} {_n(mm_to_pt(ln.y2))} l")
     ops.append("S Q")
@@ -131,6 +134,7 @@ def draw_page(c: Canvas, page: PagePlan, names: Mapping[str, str], stroke_mm: fl
     for p in page.placements:
         place(c, names[p.face], p.image, p.clip, p.rotate)
     draw_marks(c, page.marks, stroke_mm)
+    draw_marks(c, page.rules, RULE_MM, grey=0.4)
     if guides and page.side in ("front", "fold"):
         draw_marks(c, guides, min(stroke_mm, 0.1), dash=True)
 
