@@ -810,6 +810,9 @@ def export():
 @click.option("--card-size", metavar="NAME|WxH", help="Card size instead of the deck's.")
 @click.option("--max-side", type=click.IntRange(1024, 4096), default=4096, show_default=True,
               help="Largest sheet side in pixels (smaller sheets load faster in TTS).")
+@click.option("--base-url", metavar="URL", default=None,
+              help="Public folder you upload the sheet images to: the saved object refers to them there "
+                   "(shareable, playable online) instead of by file:/// URLs.")
 @click.option("--only", metavar="ID[xN],...", default=None, help=ONLY_HELP)
 @palette_options
 @click.option("--force", is_flag=True, help="Export even if the deck has errors.")
@@ -817,18 +820,23 @@ def export():
 @jobs_option
 @json_option
 @handle_errors
-def export_tts_cmd(deck, out_dir, fmt, card_size, max_side, only, palette, colors, force, no_cache, jobs, as_json):
+def export_tts_cmd(deck, out_dir, fmt, card_size, max_side, base_url, only, palette, colors, force, no_cache, jobs,
+                   as_json):
     """Tabletop Simulator deck sheets (10 x 7 cells at most, 4096 px at most), a back image and
     a TTS saved object.
 
     <deck>-tts.json (with its thumbnail <deck>-tts.png) refers to the sheets by file:/// URLs:
     copied into TTS's Saved Objects folder it puts the whole deck on the table, its cards scaled
     to the deck's card shape. <deck>-tts-import.txt says where that folder is on each system,
-    and the numbers for importing the sheets by hand.
+    and the numbers for importing the sheets by hand. Copies of a card share its cell. With
+    --base-url the saved object refers to the sheets at that web address instead (upload them
+    there): the deck can then be shared and played online.
 
     Example:
 
         deckgen export tts no-mercy --format jpeg
+
+        deckgen export tts classic --base-url https://example.org/uno/
     """
     from deckgen.build import BuildOptions, load_checked
     from deckgen.export import export_tts
@@ -839,23 +847,28 @@ def export_tts_cmd(deck, out_dir, fmt, card_size, max_side, only, palette, color
         _echo_findings(errors)
     progress = Progress(enabled=not as_json)
     res = export_tts(deck_obj, Path(out_dir or Path("output") / deck_obj.id / "tts"), fmt=fmt,
-                     use_cache=not no_cache, progress=progress, card_size=card_size, max_side=max_side, jobs=jobs)
+                     use_cache=not no_cache, progress=progress, card_size=card_size, max_side=max_side, jobs=jobs,
+                     base_url=base_url)
     progress.close()
     if as_json:
         _echo_json({"ok": True, "exit_code": 0, "deck": deck_obj.id, "output": str(res.folder),
                     "sheets": [{"path": str(s.path), "cols": s.cols, "rows": s.rows, "cards": s.cards,
-                                "backs": str(s.backs) if s.backs else None} for s in res.sheets],
+                                "copies": s.total, "backs": str(s.backs) if s.backs else None} for s in res.sheets],
+                    "base_url": res.base_url,
                     "back": str(res.back), "howto": str(res.howto), "cell_px": list(res.cell_px),
                     **findings_json(errors)})
         return
     for s in res.sheets:
-        click.echo(f"  {s.path}  {s.cols}x{s.rows} cells, {s.cards} cards" + (f" (backs: {s.backs.name})" if s.backs else ""))
+        click.echo(f"  {s.path}  {s.cols}x{s.rows} cells, {s.cards} faces, {s.total} cards"
+                   + (f" (backs: {s.backs.name})" if s.backs else ""))
     thumb = res.thumbnail.name if res.thumbnail else "none"
     click.echo(f"  {res.back}\n  {res.saved_object}  (TTS saved object, thumbnail {thumb})"
                f"\n  {res.howto}  (how to import)")
+    where = (f"Upload the sheets and the back to {res.base_url} first." if res.base_url
+             else "The sheets must stay where they are.")
     click.echo("Copy the .json and its .png into Tabletop Simulator's Saved Objects folder, e.g. "
                "~/.local/share/Tabletop Simulator/Saves/Saved Objects (Linux); the other systems' folders "
-               f"are in {res.howto.name}. The sheets must stay where they are.")
+               f"are in {res.howto.name}. {where}")
 
 
 @export.command("cards")
