@@ -80,6 +80,12 @@ class TtsResult:
     scale: tuple[float, float, float] = (1.0, 1.0, 1.0)
     base_url: str | None = None
 
+    @property
+    def files(self) -> list[Path]:
+        out = [s.path for s in self.sheets] + [s.backs for s in self.sheets if s.backs]
+        extra = [p for p in (self.saved_object, self.thumbnail) if p is not None]
+        return [*out, self.back, self.howto, *extra]
+
 
 def check_base_url(url: str | None) -> str | None:
     """``--base-url``: an http(s) address ending in the folder the sheets are uploaded to."""
@@ -99,12 +105,6 @@ def _distinct(faces: list[tuple[str, str]]) -> list[tuple[tuple[str, str], int]]
     for pair in faces:
         counts[pair] = counts.get(pair, 0) + 1
     return list(counts.items())
-
-    @property
-    def files(self) -> list[Path]:
-        out = [s.path for s in self.sheets] + [s.backs for s in self.sheets if s.backs]
-        extra = [p for p in (self.saved_object, self.thumbnail) if p is not None]
-        return [*out, self.back, self.howto, *extra]
 
 
 def card_scale(trim_mm: tuple[float, float]) -> tuple[float, float, float]:
