@@ -493,3 +493,23 @@ def test_fit_full_bleed_keeps_separate_bleeds(no_mercy, nm_faces):
     assert (most.sheet.per_page, full.sheet.per_page) == (10, 8)
     assert any("edge to edge" in n and "--fit full-bleed" in n for n in most.notes)
     assert not full.notes
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_rulebook_printing_page_gives_the_cards_pdf_cover_figures(flex, flex_faces, paper):
+    """Every printed card counted (the Power cards too), and the same sheets and cards per sheet as the
+    cover of the cards PDF built with the defaults."""
+    import re
+
+    from deckgen.rulebook.printing import printing_items
+
+    pdf = cards_pdf_for_deck(flex, flex_faces, UNO, 3.0, LayoutOptions(paper=paper))
+    with pdfplumber.open(io.BytesIO(pdf.data)) as doc:
+        cover = doc.pages[1].extract_text().replace("\n", " ")
+    cards, extras = re.search(r"Cards: (\d+) \+ (\d+) component cards", cover).groups()
+    sheets, per = re.search(r"Sheets: (\d+) \(\d+ card pages\), \d+ × \d+ = (\d+) cards per sheet", cover).groups()
+    page = " ".join(i.text for i in printing_items(flex, "en", paper))
+    assert f"{cards} playing cards and {extras} component cards" in page
+    assert f"{int(cards) + int(extras)} in all" in page and int(extras) == 10
+    assert f"{per} a sheet on {parse_paper(paper).name}: {sheets} sheets" in page
+    assert "160–220 g/m²" in page and "print the odd pages (the fronts)" in page
