@@ -856,8 +856,9 @@ def export_tts_cmd(deck, out_dir, fmt, card_size, max_side, base_url, only, pale
                                 "copies": s.total, "backs": str(s.backs) if s.backs else None} for s in res.sheets],
                     "base_url": res.base_url,
                     "back": str(res.back), "howto": str(res.howto), "cell_px": list(res.cell_px),
-                    **findings_json(errors)})
+                    **findings_json([*errors, *res.warnings])})
         return
+    _echo_findings(list(res.warnings))
     for s in res.sheets:
         click.echo(f"  {s.path}  {s.cols}x{s.rows} cells, {s.cards} faces, {s.total} cards"
                    + (f" (backs: {s.backs.name})" if s.backs else ""))

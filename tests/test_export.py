@@ -408,3 +408,24 @@ def test_tts_a_deck_over_several_sheets_is_named_deck(power_tts):
     two = [one, TtsSheet(one.path, one.cards, one.cols, one.rows, faces=one.faces, copies=one.copies)]
     assert saved_object(deck, two, res.back, res.scale)["ObjectStates"][0]["Name"] == "Deck"
     assert saved_object(deck, [one], res.back, res.scale)["ObjectStates"][0]["Name"] == "DeckCustom"
+
+
+def test_exports_check_image_resolution_at_their_own_size(tmp_path, cache):
+    """A back image sharp enough at the deck's UNO size (300 dpi with bleed) is stretched to about 266 dpi on
+    The Game Crafter's larger poker card: deckgen check says nothing, the export warns."""
+    from deckgen.export.resolution import resolution_warnings
+    from deckgen.render.look import look_check
+
+    Image.new("RGB", (732, 1098), (30, 60, 120)).save(tmp_path / "back.png")
+    path = _tiny_deck(tmp_path)
+    path.write_text(path.read_text("utf-8").replace('palette = "classic"', 'palette = "classic"\nback_image = "back.png"'),
+                    encoding="utf-8")
+    deck = manifest.load_deck(path)
+    assert not [w for w in look_check(deck) if w.code == "image-dpi"]
+    svc = get_service("tgc-poker")
+    found = resolution_warnings(deck, (63.5, 88.9),
+                                svc.bleed_mm, svc.safe_mm, svc.dpi, "--service tgc-poker")
+    assert [w.code for w in found] == ["image-dpi"] and "back.png" in found[0].message
+    assert re.search(r"prints at 26\d dpi in --service tgc-poker", found[0].message)
+    res = export_cards(deck, svc, tmp_path / "tgc", cache_dir=cache)
+    assert any(w.code == "image-dpi" and "26" in w.message for w in res.warnings)

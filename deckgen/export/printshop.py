@@ -24,6 +24,7 @@ from PIL import Image
 from deckgen.atomic import write_bytes, write_text
 from deckgen.errors import DeckgenError, Finding, error, warning
 from deckgen.export.images import EXTENSIONS, encode
+from deckgen.export.resolution import resolution_warnings
 from deckgen.export.services import Service
 from deckgen.layout.imposition import card_copies
 from deckgen.layout.pdf import PdfMeta, finish, new_canvas
@@ -137,8 +138,10 @@ def export_cards(deck: Deck, service: Service, out_dir: Path, *, use_cache: bool
         pdf = _pdf(deck, copies, pdf_sources, geo, service)
     pdf_path = write_bytes(folder / f"{deck.id}-{service.id}.pdf", pdf)
     quantities = write_text(folder / f"{deck.id}-{service.id}-quantities.csv", _quantities(copies, ext))
+    low = resolution_warnings(deck, geo.trim_mm, geo.bleed_mm, geo.render_safe_mm, service.dpi,
+                              f"--service {service.id}")
     return PrintShopResult(folder, tuple(images), pdf_path, quantities, 2 * len(copies), geo.size_px,
-                           geo.trim_mm, geo.bleed_mm, geo.safe_box, geo.shop_safe_box, geo.warnings)
+                           geo.trim_mm, geo.bleed_mm, geo.safe_box, geo.shop_safe_box, (*geo.warnings, *low))
 
 
 def _fit(im: Image.Image, size: tuple[int, int]) -> Image.Image:

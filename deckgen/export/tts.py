@@ -30,8 +30,9 @@ from pathlib import Path
 from PIL import Image
 
 from deckgen.atomic import write_bytes, write_text
-from deckgen.errors import DeckgenError, error
+from deckgen.errors import DeckgenError, Finding, error
 from deckgen.export.images import EXTENSIONS, save
+from deckgen.export.resolution import resolution_warnings
 from deckgen.layout.imposition import BACK, card_copies
 from deckgen.model import Deck
 from deckgen.progress import Progress
@@ -79,6 +80,7 @@ class TtsResult:
     thumbnail: Path | None = None
     scale: tuple[float, float, float] = (1.0, 1.0, 1.0)
     base_url: str | None = None
+    warnings: tuple[Finding, ...] = ()     # images below the sheets' resolution
 
     @property
     def files(self) -> list[Path]:
@@ -155,8 +157,8 @@ def export_tts(deck: Deck, out_dir: Path, *, fmt: str = "png", use_cache: bool =
                                  hint=f"Tabletop Simulator takes sheets from 1024 to {MAX_SIDE} px a side"))
     trim = card_size_mm(card_size or deck.card_size, base=deck.source.parent if deck.source else None)
     cell = cell_px(trim, max_side)
-    rendered = render_deck(deck, RenderSettings(dpi=tts_dpi(trim, max_side), bleed_mm=0.0, card_size=card_size),
-                           use_cache=use_cache, cache_dir=cache_dir, progress=progress, jobs=jobs)
+    settings = RenderSettings(dpi=tts_dpi(trim, max_side), bleed_mm=0.0, card_size=card_size)
+    rendered = render_deck(deck, settings, use_cache=use_cache, cache_dir=cache_dir, progress=progress, jobs=jobs)
     images: dict[str, Image.Image] = {}
     for face, path in rendered.paths.items():
         with Image.open(path) as im:
@@ -200,7 +202,8 @@ def export_tts(deck: Deck, out_dir: Path, *, fmt: str = "png", use_cache: bool =
     canvas.paste(thumb_im, ((THUMB - thumb_im.width) // 2, (THUMB - thumb_im.height) // 2))
     thumbnail = save(canvas, folder / f"{deck.id}-tts.png", "png")
     howto = write_text(folder / f"{deck.id}-tts-import.txt", howto_text(deck, sheets, back, saved, scale, base_url))
-    return TtsResult(folder, tuple(sheets), back, howto, cell, saved, thumbnail, scale, base_url)
+    low = resolution_warnings(deck, trim, 0.0, settings.safe_mm, settings.dpi, "the Tabletop Simulator sheets")
+    return TtsResult(folder, tuple(sheets), back, howto, cell, saved, thumbnail, scale, base_url, tuple(low))
 
 
 def _guid(*parts: object) -> str:
