@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import io
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFImageXObject, P
 from reportlab.pdfbase.ttfonts import TTFont, makeToUnicodeCMap
 from reportlab.pdfgen.canvas import Canvas
 
-from deckgen.icc import DESCRIPTION, srgb_profile
+from deckgen.icc import CMYK_CONDITION, CMYK_INFO, DESCRIPTION, cmyk_profile, srgb_profile
 
 PDF_VERSION = (1, 4)
 _ICC_NAME = "DeckgenICCsRGB"
@@ -50,30 +51,78 @@ def icc_colorspace(document: Any) -> PDFArray:
     return PDFArray([PDFName("ICCBased"), icc_reference(document)])
 
 
+@dataclass(frozen=True)
+class OutputIntent:
+    """The printing condition a document's colours are meant for, with the profile that describes it."""
+
+    identifier: str                  # OutputConditionIdentifier (the ICC registry's name where there is one)
+    info: str
+    profile: Callable[[], bytes]
+    components: int                  # 3 RGB, 4 CMYK
+    name: str                        # the profile stream's name in the document
+    kinds: tuple[str, ...] = ("GTS_PDFX",)
+
+
+SRGB_INTENT = OutputIntent(DESCRIPTION, DESCRIPTION, srgb_profile, 3, _ICC_NAME, ("GTS_PDFX", "GTS_PDFA1"))
+CMYK_INTENT = OutputIntent(CMYK_CONDITION, CMYK_INFO, cmyk_profile, 4, "DeckgenICCcmyk")   # PDF/X-1a print files
+
+
+def _profile_reference(document: Any, intent: OutputIntent) -> Any:
+    if intent.name == _ICC_NAME:
+        return icc_reference(document)
+    stream = document.idToObject.get(intent.name)
+    if stream is None:
+        data = zlib.compress(intent.profile(), 9)
+        alternate = {3: "DeviceRGB", 4: "DeviceCMYK", 1: "DeviceGray"}[intent.components]
+        stream = PDFStream(PDFDictionary({"N": intent.components, "Alternate": PDFName(alternate),
+                                          "Filter": PDFName("FlateDecode"), "Length": len(data)}), data, filters=())
+    return document.Reference(stream, intent.name)
+
+
 class _OutputIntents(PDFObject):
     """The catalog's /OutputIntents, built when the document is written."""
 
+    def __init__(self, intent: OutputIntent):
+        self.intent = intent
+
     def format(self, document: Any) -> bytes:
-        ref = icc_reference(document)
+        i = self.intent
+        ref = _profile_reference(document, i)
         return PDFArray([PDFDictionary({
             "Type": PDFName("OutputIntent"), "S": PDFName(kind),
-            "OutputConditionIdentifier": PDFString(DESCRIPTION), "Info": PDFString(DESCRIPTION),
-            "RegistryName": PDFString("http://www.color.org"), "DestOutputProfile": ref})
-            for kind in ("GTS_PDFX", "GTS_PDFA1")]).format(document)
+            "OutputConditionIdentifier": PDFString(i.identifier), "OutputCondition": PDFString(i.info),
+            "Info": PDFString(i.info), "RegistryName": PDFString("http://www.color.org"), "DestOutputProfile": ref})
+            for kind in i.kinds]).format(document)
 
 
-def prepare(canvas: Canvas) -> None:
-    """Give a canvas's document the sRGB output intent and make it declare PDF 1.4 (idempotent).
+class _PdfxInfo(pdfdoc.PDFInfo):
+    """ReportLab's document information dictionary with the PDF/X version key."""
+
+    pdfx = "PDF/X-1a:2003"
+
+    def format(self, document: Any) -> bytes:
+        plain = super().format(document)          # << ... >>: the same entries, then the version
+        return plain[:plain.rindex(b">>")] + b"/GTS_PDFXVersion " + PDFString(self.pdfx).format(document) + b" >>"
+
+
+def prepare(canvas: Canvas, intent: OutputIntent = SRGB_INTENT, pdfx: str | None = None) -> None:
+    """Give a canvas's document an output intent (sRGB unless told) and make it declare PDF 1.4;
+    ``pdfx`` (e.g. ``"PDF/X-1a:2003"``) also writes the PDF/X version key. Idempotent.
 
     ReportLab's catalog writes the keys listed in its instance's ``__NoDefault__`` (its own
     comment: "to override, set as attributes"); the list is extended on this document's
-    catalog only."""
+    catalog only, and the information dictionary is replaced on this document only."""
     doc = canvas._doc
     catalog = doc.Catalog
     if getattr(catalog, "OutputIntents", None) is not None:
         return
     catalog.__NoDefault__ = [*catalog.__NoDefault__, "OutputIntents"]
-    canvas.setCatalogEntry("OutputIntents", _OutputIntents())
+    canvas.setCatalogEntry("OutputIntents", _OutputIntents(intent))
+    if pdfx:
+        info = _PdfxInfo()
+        info.__dict__.update(doc.info.__dict__)
+        info.pdfx = pdfx
+        doc.info = info
     doc.ensureMinPdfVersion("transparency")       # ReportLab's name for its PDF 1.4 features
 
 
@@ -84,7 +133,7 @@ def prepare(canvas: Canvas) -> None:
 class ImageData:
     width: int
     height: int
-    colors: int               # 1 grey, 3 RGB
+    colors: int               # 1 grey, 3 RGB (sRGB), 4 CMYK (the document's output intent)
     stream: bytes             # FlateDecode data
     predictor: bool           # PNG predictors in the data (pass-through)
     digest: str
@@ -99,7 +148,7 @@ class FlateImage(PDFImageXObject):
         super().__init__(name)
         self.width, self.height = img.width, img.height
         self.bitsPerComponent = 8
-        self.colorSpace = "DeviceRGB" if img.colors == 3 else "DeviceGray"
+        self.colorSpace = {3: "DeviceRGB", 4: "DeviceCMYK"}.get(img.colors, "DeviceGray")
         self.streamContent = img.stream
         self._filters = ("FlateDecode",)
         self.image = img
@@ -112,7 +161,8 @@ class FlateImage(PDFImageXObject):
         d["Width"] = img.width
         d["Height"] = img.height
         d["BitsPerComponent"] = 8
-        d["ColorSpace"] = icc_colorspace(document) if img.colors == 3 else PDFName("DeviceGray")
+        d["ColorSpace"] = (icc_colorspace(document) if img.colors == 3
+                           else PDFName("DeviceCMYK" if img.colors == 4 else "DeviceGray"))
         d["Filter"] = PDFName("FlateDecode")
         if img.predictor:
             d["DecodeParms"] = PDFDictionary({"Predictor": 15, "Colors": img.colors,
@@ -135,9 +185,9 @@ def pil_image_data(im: Any, digest: str | None = None) -> ImageData:
         if a.getextrema() != (255, 255):
             alpha = zlib.compress(a.tobytes(), 6)
         im = rgba.convert("RGB")
-    elif im.mode not in ("RGB", "L"):
+    elif im.mode not in ("RGB", "L", "CMYK"):
         im = im.convert("RGB")
-    colors = 1 if im.mode == "L" else 3
+    colors = {"L": 1, "CMYK": 4}.get(im.mode, 3)
     raw = im.tobytes()
     if digest is None:
         digest = hashlib.sha1(raw + alpha + f"{im.width}x{im.height}".encode()).hexdigest()
@@ -182,10 +232,10 @@ def _pillow(image: Any) -> Any:
 class PrintCanvas(Canvas):
     """ReportLab's canvas writing PDF 1.4 with deckgen's output intent and ICC-tagged images."""
 
-    def __init__(self, *args: Any, **kw: Any):
+    def __init__(self, *args: Any, intent: OutputIntent = SRGB_INTENT, pdfx: str | None = None, **kw: Any):
         kw.setdefault("pdfVersion", PDF_VERSION)
         super().__init__(*args, **kw)
-        prepare(self)
+        prepare(self, intent, pdfx)
 
     def drawImage(self, image: Any, x: float, y: float, width: float | None = None,
                   height: float | None = None, mask: Any = None, preserveAspectRatio: bool = False,

@@ -43,14 +43,15 @@ def pdfs(tmp_path_factory):
         "cards-fronts": cards_pdf_for_deck(deck, faces, UNO, 3.0, LayoutOptions(backs="none")).data,
         "calibration": calibration_pdf("letter", "short", orientation="landscape"),
     }
-    from deckgen.export import Service, export_cards, get_service
+    import dataclasses
 
-    svc = get_service("dtc-poker")
-    small = Service(svc.id, svc.name, 40, svc.bleed_mm, svc.card_size, svc.format, svc.safe_mm, None, svc.shop,
-                    svc.source, svc.pdf_order)
+    from deckgen.export import export_cards, get_service
+
     tiny = select(manifest.load_deck("classic"), "red-1x2")
-    shop = export_cards(tiny, small, folder / "shop", cache_dir=folder / "cache")
-    out["shop"] = shop.pdf.read_bytes()
+    for sid in ("dtc-poker", "tgc-poker"):        # PDF/X-1a (CMYK) and RGB
+        small = dataclasses.replace(get_service(sid), dpi=72, pixels=None)
+        shop = export_cards(tiny, small, folder / sid, cache_dir=folder / "cache")
+        out[sid] = shop.pdf.read_bytes()
     from deckgen.rulebook import build_rulebook
 
     out["rulebook"] = build_rulebook(manifest.load_deck("classic"), "en", image_dpi=30)
@@ -75,7 +76,8 @@ def _uses_pdf14(reader: pypdf.PdfReader) -> list[str]:
     return sorted(set(found))
 
 
-KINDS = ["cards", "cards-letter-full-bleed", "cards-fold", "cards-fronts", "calibration", "shop", "rulebook"]
+KINDS = ["cards", "cards-letter-full-bleed", "cards-fold", "cards-fronts", "calibration", "dtc-poker", "tgc-poker",
+         "rulebook"]
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -22,7 +22,7 @@ from deckgen.layout.cover import CoverInfo, cover_languages, draw_cover
 from deckgen.layout.geometry import Line, Rect
 from deckgen.layout.imposition import PagePlan
 from deckgen.layout.pdfimage import read_png, register_image
-from deckgen.pdfkit import PrintCanvas
+from deckgen.pdfkit import SRGB_INTENT, OutputIntent, PrintCanvas
 from deckgen.progress import Progress
 from deckgen.units import mm_to_pt
 
@@ -37,10 +37,13 @@ class PdfMeta:
     fonts: str | None = None        # the deck's own fonts folder (deck.fonts)
 
 
-def new_canvas(buf, paper_mm: tuple[float, float], meta: PdfMeta) -> Canvas:
+def new_canvas(buf, paper_mm: tuple[float, float], meta: PdfMeta, intent: OutputIntent = SRGB_INTENT,
+               pdfx: str | None = None) -> Canvas:
+    """A canvas for one of deckgen's PDFs: sRGB output intent unless ``intent`` says otherwise;
+    ``pdfx`` writes the PDF/X version key (the caller keeps to that standard's rules)."""
     regular, _ = register_fonts(meta.fonts)     # the initial font too, so no unembedded Helvetica is listed
     c = PrintCanvas(buf, pagesize=(mm_to_pt(paper_mm[0]), mm_to_pt(paper_mm[1])), invariant=1,
-               pageCompression=1, lang=meta.language, initialFontName=regular)
+                    pageCompression=1, lang=meta.language, initialFontName=regular, intent=intent, pdfx=pdfx)
     c.setTitle(meta.title)
     c.setAuthor(meta.author)
     c.setSubject(meta.subject)
