@@ -71,7 +71,7 @@ def test_dtc_poker_is_pdfx_1a_2003(dtc):
         assert media[0] <= bleed[0] <= trim[0] < trim[2] <= bleed[2] <= media[2]
         assert media[1] <= bleed[1] <= trim[1] < trim[3] <= bleed[3] <= media[3]
         assert "/Group" not in page
-        for op_args, op in ContentStream(page.get_contents(), reader).operations:
+        for _args, op in ContentStream(page.get_contents(), reader).operations:
             assert op not in (b"rg", b"RG", b"sc", b"SC", b"scn", b"SCN", b"cs", b"CS", b"BI", b"sh"), op
         res_ = page.get("/Resources") or {}
         for gs in (res_.get("/ExtGState") or {}).values():
