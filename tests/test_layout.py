@@ -513,3 +513,58 @@ def test_rulebook_printing_page_gives_the_cards_pdf_cover_figures(flex, flex_fac
     assert f"{int(cards) + int(extras)} in all" in page and int(extras) == 10
     assert f"{per} a sheet on {parse_paper(paper).name}: {sheets} sheets" in page
     assert "160–220 g/m²" in page and "print the odd pages (the fronts)" in page
+
+
+@pytest.mark.parametrize("layout,paper", [("sheets", "letter"), ("fold", "a4")])
+def test_cut_file_outlines_lie_on_the_printed_trims(no_mercy, tmp_path, layout, paper):
+    """--cut-file svg: one SVG per sheet, the page's size in mm, one rounded rectangle per card printed
+    face up, exactly on the trim read back from the PDF (image box less the bleed)."""
+    import xml.etree.ElementTree as ET
+
+    from pdfsheet import drawn_images
+
+    from deckgen.selection import select
+
+    deck = select(no_mercy, "red-1x9,wild-draw-six x4")
+    faces = make_faces(no_mercy, tmp_path, card=POKER)
+    pdf = cards_pdf_for_deck(deck, faces, POKER, 3.0, LayoutOptions(paper=paper, layout=layout, cut_file="svg"))
+    reader = pypdf.PdfReader(io.BytesIO(pdf.data))
+    step = 1 if layout == "fold" else 2
+    fronts = reader.pages[2::step]
+    assert len(pdf.cut_files) == len(fronts) and [n for n, _ in pdf.cut_files] == list(range(1, len(fronts) + 1))
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    for (_, svg), page in zip(pdf.cut_files, fronts):
+        root = ET.fromstring(svg)
+        w, h = float(page.mediabox.width) / MM_PT, float(page.mediabox.height) / MM_PT
+        assert root.get("width") == f"{w:.3f}".rstrip("0").rstrip(".") + "mm"
+        assert root.get("viewBox").split()[2:] == [root.get("width")[:-2], root.get("height")[:-2]]
+        rects = root.findall(".//s:rect", ns)
+        drawn = drawn_images(page)
+        if layout == "fold":                           # the front half: the side without the fold word's mirror
+            drawn = drawn[: len(drawn) // 2]
+        assert len(rects) == len(drawn)
+        want = sorted((round(d.box[0] / MM_PT + 3.0, 2), round(h - d.box[3] / MM_PT + 3.0, 2)) for d in drawn)
+        got = sorted((round(float(r.get("x")), 2), round(float(r.get("y")), 2)) for r in rects)
+        assert got == want
+        for r in rects:
+            assert (float(r.get("width")), float(r.get("height"))) == pytest.approx(POKER, abs=0.002)
+            assert float(r.get("rx")) == pytest.approx(3.175, abs=0.001)       # 1/8 in on a poker card
+    plain = cards_pdf_for_deck(deck, faces, POKER, 3.0, LayoutOptions(paper=paper, layout=layout))
+    assert plain.cut_files == () and plain.data == pdf.data                   # the PDF itself is unchanged
+
+
+MM_PT = 72 / 25.4
+
+
+def test_cli_build_writes_a_cut_file_per_sheet(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from deckgen.cli import main
+
+    monkeypatch.setenv("DECKGEN_CACHE", str(tmp_path / "cache"))
+    res = CliRunner().invoke(main, ["build", "classic", "--only", "red-1x12", "--dpi", "30", "--no-rulebook",
+                                    "--cut-file", "svg", "--corner-radius", "2mm", "-o", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    cuts = sorted((tmp_path / "classic").glob("*-cut-*.svg"))
+    assert [c.name for c in cuts] == ["classic-cards-only-cut-01.svg", "classic-cards-only-cut-02.svg"]
+    assert 'rx="2"' in cuts[0].read_text("utf-8") and "classic-cards-only-cut-01.svg" in res.output

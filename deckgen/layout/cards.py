@@ -8,6 +8,7 @@ from pathlib import Path
 
 from deckgen.errors import DeckgenError, error
 from deckgen.layout.cover import TEXT, CoverInfo, Cutting, cover_languages, sheet_label
+from deckgen.layout.cutfile import CUT_FORMATS, cut_files, default_corner_radius
 from deckgen.layout.geometry import MarkStyle, Sheet, SheetSpec, guide_lines, plan_sheet
 from deckgen.layout.imposition import CardCopy, PagePlan, card_copies, impose, into_margin, two_sided
 from deckgen.layout.papers import Paper, parse_paper
@@ -33,6 +34,8 @@ class LayoutOptions:
     backs: str = "deck"                       # deck: every card's back | none: fronts only
     orientation: str = "auto"                 # auto | portrait | landscape
     fit: str = "most"                         # most: the most cards the printable area holds | full-bleed
+    cut_file: str = "none"                    # none | svg: a print-then-cut SVG of the card outlines per sheet
+    corner_radius_mm: float | None = None     # the cut outlines' corners; None: 5 % of the card's shorter side
 
 
 @dataclass(frozen=True)
@@ -45,12 +48,18 @@ class CardsPdf:
     sheet: Sheet
     paper: Paper
     notes: tuple[str, ...]
+    cut_files: tuple[tuple[int, bytes], ...] = ()     # (sheet number, SVG) with --cut-file svg
 
 
 def _check(options: LayoutOptions) -> None:
     problems = []
     if options.layout not in LAYOUTS:
         problems.append(error("layout", "--layout", f"unknown layout '{options.layout}'", hint="use sheets or fold"))
+    if options.cut_file not in CUT_FORMATS:
+        problems.append(error("cut-file", "--cut-file", f"unknown cut file '{options.cut_file}'", hint="use none or svg"))
+    if options.corner_radius_mm is not None and options.corner_radius_mm < 0:
+        problems.append(error("corner-radius", "--corner-radius", "a corner radius cannot be negative",
+                              hint="0 cuts square corners"))
     if options.backs not in BACKS:
         problems.append(error("backs", "--backs", f"unknown backs '{options.backs}'", hint="use deck or none"))
     if options.layout == "fold" and options.backs == "none":
@@ -109,8 +118,12 @@ def cards_pdf_for_deck(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[fl
                      progress=progress, label_band=sheet.label_band, label=sheet_label(title, lang),
                      fold_text=words["fold_word"])
     faces = len({p.face for page in pages for p in page.placements})
+    cuts: tuple[tuple[int, bytes], ...] = ()
+    if options.cut_file == "svg":
+        radius = default_corner_radius(trim_mm) if options.corner_radius_mm is None else options.corner_radius_mm
+        cuts = tuple(cut_files(pages, sheet.page_mm, radius, title))
     return CardsPdf(data, len(pages) + (2 if cover else 0), sheets + (1 if cover else 0), len(copies),
-                    faces, sheet, paper, tuple(notes))
+                    faces, sheet, paper, tuple(notes), cuts)
 
 
 def two_sided_face(page: PagePlan, glued: list[CardCopy]) -> list[bool]:
