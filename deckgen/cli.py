@@ -581,7 +581,7 @@ def _signed(value: str, where: str) -> float:
 
 def _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_stroke, mark_offset, guides,
                     layout="sheets", backs="deck", orientation="auto", base=None, fit="most", cut_file="none",
-                    corner_radius="auto"):
+                    corner_radius="auto", back_style="full"):
     from deckgen.layout import LayoutOptions, MarkStyle, parse_paper
 
     return LayoutOptions(paper=parse_paper(paper, base=base), margin_mm=_margin(margin),
@@ -591,7 +591,7 @@ def _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_s
                                          _length(mark_offset, "--mark-offset")),
                          guides=guides, layout=layout, backs=backs, orientation=orientation, fit=fit,
                          cut_file=cut_file, corner_radius_mm=None if str(corner_radius).strip().lower() == "auto"
-                         else _length(corner_radius, "--corner-radius"))
+                         else _length(corner_radius, "--corner-radius"), back_style=back_style)
 
 
 def _margin(value: str) -> float | None:
@@ -634,6 +634,8 @@ def sheet_options(fn):
 @click.option("--fit", type=click.Choice(["most", "full-bleed"]), default="most", show_default=True,
               help="most: as many cards as the printable area holds, edge to edge on shared cut lines where "
                    "separate bleeds would cost cards; full-bleed: every card its own bleed and full crop marks.")
+@click.option("--back-style", type=click.Choice(["full", "light"]), default="full", show_default=True,
+              help="light: an ink-saving back (outline and logo or name on white, no solid fill).")
 @click.option("--cut-file", type=click.Choice(["none", "svg"]), default="none", show_default=True,
               help="svg: also write, per sheet, an SVG of the card outlines for print-then-cut machines.")
 @click.option("--corner-radius", default="auto", show_default=True, metavar="LENGTH|auto",
@@ -661,9 +663,9 @@ def sheet_options(fn):
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
               help="Port of the --watch page on 127.0.0.1 (0: any free port).")
 @handle_errors
-def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, orientation, fit, cut_file, corner_radius,
-          only, card_size, dpi, bleed, gap, mark_length, mark_stroke, mark_offset, guides, palette, colors, no_rulebook,
-          booklet, force, no_cache, jobs, as_json, watch, port):
+def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, orientation, fit, back_style, cut_file,
+          corner_radius, only, card_size, dpi, bleed, gap, mark_length, mark_stroke, mark_offset, guides, palette, colors,
+          no_rulebook, booklet, force, no_cache, jobs, as_json, watch, port):
     """Build the print-and-play PDF of one or more decks.
 
     Writes OUTPUT/<deck>/<deck>-cards.pdf: a cover page, then sheets of card fronts (odd
@@ -688,7 +690,8 @@ def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, ori
     start = time.perf_counter()
     # every option but the paper checked once; the paper per deck (a manifest's folder may add papers)
     _layout_options("a4", gap, margin, duplex, back_offset, mark_length, mark_stroke, mark_offset, guides,
-                    layout, backs, orientation, fit=fit, cut_file=cut_file, corner_radius=corner_radius)
+                    layout, backs, orientation, fit=fit, cut_file=cut_file, corner_radius=corner_radius,
+                    back_style=back_style)
     refs = list(decks) or bundled_refs()
     if watch:
         from deckgen.watch import WatchOptions
@@ -698,7 +701,8 @@ def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, ori
                                        hint="e.g. deckgen build my-deck.toml --watch"))
         layout_opts = _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_stroke, mark_offset,
                                       guides, layout, backs, orientation, base=manifest.find_deck(decks[0]).parent,
-                                      fit=fit, cut_file=cut_file, corner_radius=corner_radius)
+                                      fit=fit, cut_file=cut_file, corner_radius=corner_radius,
+                                      back_style=back_style)
         opts = BuildOptions(out_dir=Path(out_dir), dpi=dpi, bleed_mm=_length(bleed, "--bleed"), card_size=card_size,
                             layout=layout_opts, force=force, jobs=jobs, rulebook=not no_rulebook, only=only,
                             booklet=booklet)
@@ -714,7 +718,7 @@ def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, ori
             layout_opts = _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_stroke,
                                           mark_offset, guides, layout, backs, orientation,
                                           base=manifest.find_deck(ref).parent, fit=fit, cut_file=cut_file,
-                                          corner_radius=corner_radius)
+                                          corner_radius=corner_radius, back_style=back_style)
             opts = BuildOptions(out_dir=Path(out_dir), dpi=dpi, bleed_mm=_length(bleed, "--bleed"), card_size=card_size,
                                 layout=layout_opts, palette=resolve_palette(ref, palette, colors), force=force,
                                 use_cache=not no_cache, jobs=jobs, rulebook=not no_rulebook, only=only,

@@ -568,3 +568,28 @@ def test_cli_build_writes_a_cut_file_per_sheet(tmp_path, monkeypatch):
     cuts = sorted((tmp_path / "classic").glob("*-cut-*.svg"))
     assert [c.name for c in cuts] == ["classic-cards-only-cut-01.svg", "classic-cards-only-cut-02.svg"]
     assert 'rx="2"' in cuts[0].read_text("utf-8") and "classic-cards-only-cut-01.svg" in res.output
+
+
+def test_light_back_saves_ink(no_mercy, nm_faces):
+    """--back-style light: the deck back drawn as an outline on white (mostly paper, some of the back's
+    colour), the fronts untouched, and the same bytes every time."""
+    from deckgen.render.faces import back_face
+
+    from deckgen.selection import select
+
+    deck = select(no_mercy, "red-1x3")
+    full = cards_pdf_for_deck(deck, nm_faces, UNO, 3.0, LayoutOptions())
+    light = cards_pdf_for_deck(deck, nm_faces, UNO, 3.0, LayoutOptions(back_style="light"))
+    again = cards_pdf_for_deck(deck, nm_faces, UNO, 3.0, LayoutOptions(back_style="light"))
+    assert light.data == again.data and light.pages == full.pages
+    reader = pypdf.PdfReader(io.BytesIO(light.data))
+    back_page = reader.pages[3]
+    (ref,) = back_page["/Resources"]["/XObject"].values()
+    im = ref.get_object().decode_as_image().convert("RGB")
+    px = [im.getpixel((x, y)) for y in range(0, im.height, 2) for x in range(0, im.width, 2)]
+    white = sum(1 for p in px if min(p) > 245) / len(px)
+    ink = back_face(deck).ink
+    inked = sum(1 for p in px if max(abs(a - b) for a, b in zip(p, ink)) < 40) / len(px)
+    assert white > 0.85 and inked > 0.01, (white, inked)
+    front = pypdf.PdfReader(io.BytesIO(full.data)).pages[2]["/Resources"]["/XObject"]
+    assert set(front) == set(reader.pages[2]["/Resources"]["/XObject"])        # the fronts are the same images

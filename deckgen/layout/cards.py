@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -10,7 +11,8 @@ from deckgen.errors import DeckgenError, error
 from deckgen.layout.cover import TEXT, CoverInfo, Cutting, cover_languages, sheet_label
 from deckgen.layout.cutfile import CUT_FORMATS, cut_files, default_corner_radius
 from deckgen.layout.geometry import MarkStyle, Sheet, SheetSpec, guide_lines, plan_sheet
-from deckgen.layout.imposition import CardCopy, PagePlan, card_copies, impose, into_margin, two_sided
+from deckgen.layout.imposition import BACK, CardCopy, PagePlan, card_copies, impose, into_margin, two_sided
+from deckgen.layout.lightback import BACK_STYLES, write_light_back
 from deckgen.layout.papers import Paper, parse_paper
 from deckgen.layout.pdf import PdfMeta, cards_pdf
 from deckgen.model import Deck
@@ -36,6 +38,7 @@ class LayoutOptions:
     fit: str = "most"                         # most: the most cards the printable area holds | full-bleed
     cut_file: str = "none"                    # none | svg: a print-then-cut SVG of the card outlines per sheet
     corner_radius_mm: float | None = None     # the cut outlines' corners; None: 5 % of the card's shorter side
+    back_style: str = "full"                  # full: the rendered back | light: ink-saving outline (lightback.py)
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,9 @@ def _check(options: LayoutOptions) -> None:
     if options.corner_radius_mm is not None and options.corner_radius_mm < 0:
         problems.append(error("corner-radius", "--corner-radius", "a corner radius cannot be negative",
                               hint="0 cuts square corners"))
+    if options.back_style not in BACK_STYLES:
+        problems.append(error("back-style", "--back-style", f"unknown back style '{options.back_style}'",
+                              hint="use full or light"))
     if options.backs not in BACKS:
         problems.append(error("backs", "--backs", f"unknown backs '{options.backs}'", hint="use deck or none"))
     if options.layout == "fold" and options.backs == "none":
@@ -71,7 +77,17 @@ def _check(options: LayoutOptions) -> None:
 
 def cards_pdf_for_deck(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[float, float], bleed_mm: float,
                        options: LayoutOptions = LayoutOptions(), progress: Progress | None = None) -> CardsPdf:
+    """The cards PDF; with ``back_style="light"`` the deck back is the ink-saving outline back."""
     _check(options)
+    if options.back_style == "light" and BACK in images:
+        with tempfile.TemporaryDirectory(prefix="deckgen-back-") as tmp:
+            light = write_light_back(deck, Path(images[BACK]), (trim_mm[0], trim_mm[1]), bleed_mm, Path(tmp))
+            return _cards_pdf(deck, {**images, BACK: light}, trim_mm, bleed_mm, options, progress)
+    return _cards_pdf(deck, images, trim_mm, bleed_mm, options, progress)
+
+
+def _cards_pdf(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[float, float], bleed_mm: float,
+               options: LayoutOptions, progress: Progress | None) -> CardsPdf:
     paper = parse_paper(options.paper)
     margin = paper.margin_mm if options.margin_mm is None else options.margin_mm
     fold = options.layout == "fold"
