@@ -574,7 +574,6 @@ def test_light_back_saves_ink(no_mercy, nm_faces):
     """--back-style light: the deck back drawn as an outline on white (mostly paper, some of the back's
     colour), the fronts untouched, and the same bytes every time."""
     from deckgen.render.faces import back_face
-
     from deckgen.selection import select
 
     deck = select(no_mercy, "red-1x3")
