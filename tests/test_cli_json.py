@@ -118,4 +118,4 @@ def test_export_json(tmp_path, write_manifest, minimal_text):
     assert data["service"] == "tgc-poker" and data["pages"] == 2 * 48
     assert (tmp_path / "shop").is_dir() and len(data["images"]) >= 14
     data = one_object(run("export", "tts", path, "-o", tmp_path / "tts", "--json"))
-    assert sum(s["cards"] for s in data["sheets"]) == 48
+    assert sum(s["copies"] for s in data["sheets"]) == 48     # "cards": cells, one per distinct face
