@@ -55,6 +55,9 @@ def pdfs(tmp_path_factory):
     from deckgen.rulebook import build_rulebook
 
     out["rulebook"] = build_rulebook(manifest.load_deck("classic"), "en", image_dpi=30)
+    from deckgen.rulebook.booklet import impose
+
+    out["booklet"] = bytes(impose(out["rulebook"], "a4"))
     return out
 
 
@@ -77,7 +80,7 @@ def _uses_pdf14(reader: pypdf.PdfReader) -> list[str]:
 
 
 KINDS = ["cards", "cards-letter-full-bleed", "cards-fold", "cards-fronts", "calibration", "dtc-poker", "tgc-poker",
-         "rulebook"]
+         "rulebook", "booklet"]
 
 
 @pytest.mark.parametrize("kind", KINDS)
