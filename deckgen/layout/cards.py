@@ -107,7 +107,8 @@ def _cards_pdf(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[float, flo
                      f"nothing is printed: backs on the sheet's edge may show that much white at their edge")
     glued = [c for c in copies if two_sided(c)] if not backs else []
     if glued:
-        names = ", ".join(sorted({c.front for c in glued}))
+        fronts = {c.front for c in glued}
+        names = ", ".join(comp.id for comp in deck.components if comp.faces and comp.faces[0] in fronts)
         glue_sheets = len({p.sheet_no for p in pages if any(two_sided_face(p, glued))})
         notes.append(f"--backs none: the {len(glued)} two-sided cards ({names}) are printed on both sides: "
                      f"their fronts and then their second sides on {glue_sheets} sheet(s) after the other "
