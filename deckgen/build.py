@@ -115,7 +115,7 @@ def _cards_path(deck: Deck, options: BuildOptions) -> Path:
 def cards_from_cache(deck: Deck, rendered: RenderResult, options: BuildOptions) -> tuple[OutputFile, CardsMeta] | None:
     """The card sheets written from the cache (kept under a key made of the faces' own content
     keys, the deck and the layout options), or None when they are not there."""
-    if not options.use_cache:
+    if not options.use_cache or options.layout.cut_file != "none":      # cut files are written with the PDF
         return None
     key = _cards_key(deck, rendered, options.layout)
     meta_bytes = cache.get_bytes("documents", key, "json", options.cache_dir)
@@ -139,12 +139,15 @@ def make_cards(deck: Deck, rendered: RenderResult, options: BuildOptions) -> tup
         cache.put_bytes("documents", key, "pdf", pdf.data, options.cache_dir)
         cache.put_bytes("documents", key, "json", json.dumps(meta).encode("utf-8"), options.cache_dir)
     path = write_bytes(_cards_path(deck, options), pdf.data)
+    meta["cut_files"] = [[str(write_bytes(path.with_name(f"{path.stem}-cut-{no:02d}.svg"), svg)), len(svg)]
+                         for no, svg in pdf.cut_files]          # --cut-file svg: one per sheet
     return OutputFile("cards", path, pdf.pages, len(pdf.data)), meta
 
 
 def _apply_cards(result: BuildResult, made: tuple[OutputFile, CardsMeta]) -> OutputFile:
     out, meta = made
     result.cards, result.faces, result.sheet = meta["cards"], meta["faces"], meta["sheet"]
+    result.outputs.extend(OutputFile("cut", Path(p), None, n) for p, n in meta.get("cut_files", []))
     result.warnings.extend(warning("layout", "sheet", note) for note in meta["notes"])
     return out
 
@@ -422,7 +425,7 @@ def _build_decks(requests: list[tuple[str | Path, BuildOptions]], progress: Prog
             continue
         res = st.result
         assert st.cards is not None
-        res.outputs = [st.cards] + [OutputFile("rulebook", b.path, b.pages, b.size_bytes)
+        res.outputs = [st.cards, *res.outputs] + [OutputFile("rulebook", b.path, b.pages, b.size_bytes)
                                     for b in (st.books.get(book) for book in st.book_order) if b is not None]
         finished = st.times.get("end", end)
         res.seconds = finished - start

@@ -601,7 +601,8 @@ def _signed(value: str, where: str) -> float:
 
 
 def _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_stroke, mark_offset, guides,
-                    layout="sheets", backs="deck", orientation="auto", base=None):
+                    layout="sheets", backs="deck", orientation="auto", base=None, fit="most", cut_file="none",
+                    corner_radius="auto", back_style="full"):
     from deckgen.layout import LayoutOptions, MarkStyle, parse_paper
 
     return LayoutOptions(paper=parse_paper(paper, base=base), margin_mm=_margin(margin),
@@ -609,7 +610,9 @@ def _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_s
                          duplex=duplex, back_offset_mm=_offset(back_offset),
                          marks=MarkStyle(_length(mark_length, "--mark-length"), _length(mark_stroke, "--mark-stroke"),
                                          _length(mark_offset, "--mark-offset")),
-                         guides=guides, layout=layout, backs=backs, orientation=orientation)
+                         guides=guides, layout=layout, backs=backs, orientation=orientation, fit=fit,
+                         cut_file=cut_file, corner_radius_mm=None if str(corner_radius).strip().lower() == "auto"
+                         else _length(corner_radius, "--corner-radius"), back_style=back_style)
 
 
 def _margin(value: str) -> float | None:
@@ -649,6 +652,15 @@ def sheet_options(fn):
               help="deck: print every card's back; none: fronts only.")
 @click.option("--orientation", type=click.Choice(["auto", "portrait", "landscape"]), default="auto", show_default=True,
               help="Page orientation; auto: whichever holds more cards with full bleed and marks.")
+@click.option("--fit", type=click.Choice(["most", "full-bleed"]), default="most", show_default=True,
+              help="most: as many cards as the printable area holds, edge to edge on shared cut lines where "
+                   "separate bleeds would cost cards; full-bleed: every card its own bleed and full crop marks.")
+@click.option("--back-style", type=click.Choice(["full", "light"]), default="full", show_default=True,
+              help="light: an ink-saving back (outline and logo or name on white, no solid fill).")
+@click.option("--cut-file", type=click.Choice(["none", "svg"]), default="none", show_default=True,
+              help="svg: also write, per sheet, an SVG of the card outlines for print-then-cut machines.")
+@click.option("--corner-radius", default="auto", show_default=True, metavar="LENGTH|auto",
+              help="Corner radius of the --cut-file outlines; auto: 5% of the card's shorter side.")
 @click.option("--only", metavar="ID[xN],...", default=None, help=ONLY_HELP)
 @click.option("--card-size", metavar="NAME|WxH", help="Card size instead of the deck's (uno, poker, 63mmx88mm ...).")
 @click.option("--dpi", type=click.IntRange(30, 1200), default=300, show_default=True, help="Face resolution.")
@@ -672,9 +684,9 @@ def sheet_options(fn):
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
               help="Port of the --watch page on 127.0.0.1 (0: any free port).")
 @handle_errors
-def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, orientation, only, card_size, dpi, bleed,
-          gap, mark_length, mark_stroke, mark_offset, guides, palette, colors, no_rulebook, booklet, force, no_cache, jobs,
-          as_json, watch, port):
+def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, orientation, fit, back_style, cut_file,
+          corner_radius, only, card_size, dpi, bleed, gap, mark_length, mark_stroke, mark_offset, guides, palette, colors,
+          no_rulebook, booklet, force, no_cache, jobs, as_json, watch, port):
     """Build the print-and-play PDF of one or more decks.
 
     Writes OUTPUT/<deck>/<deck>-cards.pdf: a cover page, then sheets of card fronts (odd
@@ -699,7 +711,8 @@ def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, ori
     start = time.perf_counter()
     # every option but the paper checked once; the paper per deck (a manifest's folder may add papers)
     _layout_options("a4", gap, margin, duplex, back_offset, mark_length, mark_stroke, mark_offset, guides,
-                    layout, backs, orientation)
+                    layout, backs, orientation, fit=fit, cut_file=cut_file, corner_radius=corner_radius,
+                    back_style=back_style)
     refs = list(decks) or bundled_refs()
     if watch:
         from deckgen.watch import WatchOptions
@@ -708,7 +721,9 @@ def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, ori
             raise DeckgenError(Finding("error", "usage", "--watch", "--watch follows exactly one DECK, without --json",
                                        hint="e.g. deckgen build my-deck.toml --watch"))
         layout_opts = _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_stroke, mark_offset,
-                                      guides, layout, backs, orientation, base=manifest.find_deck(decks[0]).parent)
+                                      guides, layout, backs, orientation, base=manifest.find_deck(decks[0]).parent,
+                                      fit=fit, cut_file=cut_file, corner_radius=corner_radius,
+                                      back_style=back_style)
         opts = BuildOptions(out_dir=Path(out_dir), dpi=dpi, bleed_mm=_length(bleed, "--bleed"), card_size=card_size,
                             layout=layout_opts, force=force, jobs=jobs, rulebook=not no_rulebook, only=only,
                             booklet=booklet)
@@ -723,7 +738,8 @@ def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, ori
         try:
             layout_opts = _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_stroke,
                                           mark_offset, guides, layout, backs, orientation,
-                                          base=manifest.find_deck(ref).parent)
+                                          base=manifest.find_deck(ref).parent, fit=fit, cut_file=cut_file,
+                                          corner_radius=corner_radius, back_style=back_style)
             opts = BuildOptions(out_dir=Path(out_dir), dpi=dpi, bleed_mm=_length(bleed, "--bleed"), card_size=card_size,
                                 layout=layout_opts, palette=resolve_palette(ref, palette, colors), force=force,
                                 use_cache=not no_cache, jobs=jobs, rulebook=not no_rulebook, only=only,
@@ -784,23 +800,31 @@ def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, ori
 @sheet_options
 @click.option("--duplex", type=click.Choice(["long", "short"]), default="long", show_default=True,
               help="Flip edge you will print the cards with.")
+@click.option("--orientation", type=click.Choice(["portrait", "landscape"]), default=None,
+              help="Page orientation of the card sheets you will print (the cards PDF's cover names it); "
+                   "default: the paper as given.")
 @handle_errors
-def calibrate(out_file, paper, margin, back_offset, duplex):
+def calibrate(out_file, paper, margin, back_offset, duplex, orientation):
     """Write a one-sheet duplex test to measure how far your printer shifts the backs.
 
     Print it double-sided at 100 %, hold it against the light and read X and Y on the
     back's scales where the front's lines show through; then build with --back-offset X,Y.
-    Print it again with that offset to confirm the lines now sit on 0.
+    Print it again with that offset to confirm the lines now sit on 0. The offset is
+    measured in the frame of the sheets you print: use the paper, orientation and duplex
+    of the card sheets (the cards PDF's cover gives the exact command).
 
     Example:
 
         deckgen calibrate --paper letter -o calibration.pdf
+
+        deckgen calibrate --paper a4 --orientation landscape --duplex long
     """
     from deckgen.layout import calibration_pdf, parse_paper, write_bytes
 
-    data = calibration_pdf(parse_paper(paper), duplex, _margin(margin), _offset(back_offset))
+    data = calibration_pdf(parse_paper(paper), duplex, _margin(margin), _offset(back_offset), orientation)
     path = write_bytes(Path(out_file), data)
-    click.echo(f"{path}: 2 pages, {_size(len(data))}. Print double-sided ({duplex}-edge flip) at actual size.")
+    turn = f", {orientation}" if orientation else ""
+    click.echo(f"{path}: 2 pages, {_size(len(data))}. Print double-sided ({duplex}-edge flip{turn}) at actual size.")
 
 
 @main.group()
@@ -822,6 +846,9 @@ def export():
 @click.option("--card-size", metavar="NAME|WxH", help="Card size instead of the deck's.")
 @click.option("--max-side", type=click.IntRange(1024, 4096), default=4096, show_default=True,
               help="Largest sheet side in pixels (smaller sheets load faster in TTS).")
+@click.option("--base-url", metavar="URL", default=None,
+              help="Public folder you upload the sheet images to: the saved object refers to them there "
+                   "(shareable, playable online) instead of by file:/// URLs.")
 @click.option("--only", metavar="ID[xN],...", default=None, help=ONLY_HELP)
 @palette_options
 @click.option("--force", is_flag=True, help="Export even if the deck has errors.")
@@ -829,18 +856,23 @@ def export():
 @jobs_option
 @json_option
 @handle_errors
-def export_tts_cmd(deck, out_dir, fmt, card_size, max_side, only, palette, colors, force, no_cache, jobs, as_json):
+def export_tts_cmd(deck, out_dir, fmt, card_size, max_side, base_url, only, palette, colors, force, no_cache, jobs,
+                   as_json):
     """Tabletop Simulator deck sheets (10 x 7 cells at most, 4096 px at most), a back image and
     a TTS saved object.
 
     <deck>-tts.json (with its thumbnail <deck>-tts.png) refers to the sheets by file:/// URLs:
     copied into TTS's Saved Objects folder it puts the whole deck on the table, its cards scaled
     to the deck's card shape. <deck>-tts-import.txt says where that folder is on each system,
-    and the numbers for importing the sheets by hand.
+    and the numbers for importing the sheets by hand. Copies of a card share its cell. With
+    --base-url the saved object refers to the sheets at that web address instead (upload them
+    there): the deck can then be shared and played online.
 
     Example:
 
         deckgen export tts no-mercy --format jpeg
+
+        deckgen export tts classic --base-url https://example.org/uno/
     """
     from deckgen.build import BuildOptions, load_checked
     from deckgen.export import export_tts
@@ -851,23 +883,29 @@ def export_tts_cmd(deck, out_dir, fmt, card_size, max_side, only, palette, color
         _echo_findings(errors)
     progress = Progress(enabled=not as_json)
     res = export_tts(deck_obj, Path(out_dir or Path("output") / deck_obj.id / "tts"), fmt=fmt,
-                     use_cache=not no_cache, progress=progress, card_size=card_size, max_side=max_side, jobs=jobs)
+                     use_cache=not no_cache, progress=progress, card_size=card_size, max_side=max_side, jobs=jobs,
+                     base_url=base_url)
     progress.close()
     if as_json:
         _echo_json({"ok": True, "exit_code": 0, "deck": deck_obj.id, "output": str(res.folder),
                     "sheets": [{"path": str(s.path), "cols": s.cols, "rows": s.rows, "cards": s.cards,
-                                "backs": str(s.backs) if s.backs else None} for s in res.sheets],
+                                "copies": s.total, "backs": str(s.backs) if s.backs else None} for s in res.sheets],
+                    "base_url": res.base_url,
                     "back": str(res.back), "howto": str(res.howto), "cell_px": list(res.cell_px),
-                    **findings_json(errors)})
+                    **findings_json([*errors, *res.warnings])})
         return
+    _echo_findings(list(res.warnings))
     for s in res.sheets:
-        click.echo(f"  {s.path}  {s.cols}x{s.rows} cells, {s.cards} cards" + (f" (backs: {s.backs.name})" if s.backs else ""))
+        click.echo(f"  {s.path}  {s.cols}x{s.rows} cells, {s.cards} faces, {s.total} cards"
+                   + (f" (backs: {s.backs.name})" if s.backs else ""))
     thumb = res.thumbnail.name if res.thumbnail else "none"
     click.echo(f"  {res.back}\n  {res.saved_object}  (TTS saved object, thumbnail {thumb})"
                f"\n  {res.howto}  (how to import)")
+    where = (f"Upload the sheets and the back to {res.base_url} first." if res.base_url
+             else "The sheets must stay where they are.")
     click.echo("Copy the .json and its .png into Tabletop Simulator's Saved Objects folder, e.g. "
                "~/.local/share/Tabletop Simulator/Saves/Saved Objects (Linux); the other systems' folders "
-               f"are in {res.howto.name}. The sheets must stay where they are.")
+               f"are in {res.howto.name}. {where}")
 
 
 @export.command("cards")

@@ -360,7 +360,8 @@ def font_set_default_key() -> tuple:
 def _register(key: tuple) -> PdfFonts:
     from reportlab.lib.fonts import addMapping
     from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
+
+    from deckgen.pdfkit import TaggedTTFont as TTFont  # a tag of its own for every font subset
 
     is_default = key == font_set_default_key()
     family = FAMILY if is_default else FAMILY + "-" + hashlib.sha256(repr([k[2] for k in key]).encode()).hexdigest()[:8]

@@ -9,7 +9,10 @@ sampled at 1024 points, and a fixed creation date, so the bytes never change bet
 from __future__ import annotations
 
 import functools
+import io
 import struct
+from pathlib import Path
+from typing import Any
 
 DESCRIPTION = "sRGB IEC61966-2.1"
 COPYRIGHT = "No copyright, use freely"
@@ -82,3 +85,40 @@ def srgb_profile() -> bytes:
               + struct.pack(">I", 0) + b"".join(_s15(c) for c in _WHITE) + b"\0" * 4)
     header += b"\0" * (128 - len(header))
     return header + body
+
+
+# ---------------------------------------------------------------- CMYK, for PDF/X-1a print files
+
+CMYK_FILE = "CGATS-TR005.icc"
+CMYK_CONDITION = "CGATS TR 005"            # the ICC characterization registry's name for the condition
+CMYK_INFO = "SWOP proofing on Grade 5 coated paper (ANSI/CGATS/SWOP TR 005-2007)"
+
+
+def data_dir() -> Path:
+    """``deckgen/data/icc``: the bundled CMYK profile and its licence (LICENSE-CGATS-TR005.txt)."""
+    return Path(__file__).parent / "data" / "icc"
+
+
+@functools.lru_cache(maxsize=1)
+def cmyk_profile() -> bytes:
+    """The CMYK output profile for CGATS TR 005 (SWOP grade 5 coated), made with ArgyllCMS's
+    colprof from the TR 005 characterization data; see the licence file beside it."""
+    return (data_dir() / CMYK_FILE).read_bytes()
+
+
+@functools.lru_cache(maxsize=1)
+def _to_cmyk() -> Any:
+    from PIL import ImageCms
+
+    src = ImageCms.ImageCmsProfile(io.BytesIO(srgb_profile()))
+    dst = ImageCms.ImageCmsProfile(io.BytesIO(cmyk_profile()))
+    return ImageCms.buildTransform(src, dst, "RGB", "CMYK", ImageCms.Intent.RELATIVE_COLORIMETRIC,
+                                   ImageCms.Flags.BLACKPOINTCOMPENSATION)
+
+
+def to_cmyk(im: Any) -> Any:
+    """An sRGB Pillow image converted to CMYK for the TR 005 condition (relative colorimetric with
+    black-point compensation: paper white stays paper white, blacks keep their depth)."""
+    from PIL import ImageCms
+
+    return ImageCms.applyTransform(im.convert("RGB"), _to_cmyk())

@@ -32,7 +32,7 @@ def test_build_writes_the_cards_pdf_with_every_copy(tmp_path, cache):
     assert res.cards == 108 and res.faces == len({"back"} | {c.id for c in build_mod.load_checked(
         "classic", BuildOptions())[0].cards})
     reader = pypdf.PdfReader(pdf)
-    assert len(reader.pages) == res.outputs[0].pages == 2 + 2 * 14        # cover + 14 duplex sheets (8 a sheet)
+    assert len(reader.pages) == res.outputs[0].pages == 2 + 2 * 11        # cover + 11 duplex sheets (10 a sheet)
     assert res.outputs[0].size_bytes == pdf.stat().st_size
     assert set(res.timings) == {"check", "render", "write"}
 
@@ -155,7 +155,7 @@ def test_cli_build_json_summary(tmp_path, cache, monkeypatch):
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     deck = data["decks"][0]
-    assert deck["deck"] == "no-mercy" and deck["cards"] == 168 and deck["pages"] == 2 + 2 * 21
+    assert deck["deck"] == "no-mercy" and deck["cards"] == 168 and deck["pages"] == 2 + 2 * 17
     assert deck["outputs"][0]["kind"] == "cards" and deck["outputs"][0]["path"].endswith("no-mercy-cards.pdf")
 
 

@@ -122,4 +122,4 @@ def test_export_json(tmp_path, write_manifest, minimal_text):
     assert (tmp_path / "shop").is_dir() and sorted(Path(p).name for p in data["images"]) == ["back.png", "red-1.png", "wild.png"]
     assert all(Path(p).is_file() for p in data["images"])
     data = one_object(run("export", "tts", path, "-o", tmp_path / "tts", *only, "--json"))
-    assert sum(s["cards"] for s in data["sheets"]) == 3
+    assert sum(s["copies"] for s in data["sheets"]) == 3 and sum(s["cards"] for s in data["sheets"]) == 2   # "cards": cells, one per distinct face

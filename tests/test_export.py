@@ -81,8 +81,8 @@ def test_tts_grid_rules():
 def test_tts_sheets_respect_the_limits_and_hold_every_card(power_tts):
     deck, res = power_tts
     playing = [s for s in res.sheets if not s.backs]
-    assert sum(s.cards for s in playing) == deck.total == 72
-    assert [s.cards for s in playing] == [69, 3]
+    assert sum(s.total for s in playing) == deck.total == 72       # every copy, in cells of their own face
+    assert [s.cards for s in playing] == [36]                       # one cell per distinct face
     assert all(s.cards <= 69 for s in res.sheets)
     with Image.open(res.back) as back:
         back = back.convert("RGB")
@@ -95,26 +95,26 @@ def test_tts_sheets_respect_the_limits_and_hold_every_card(power_tts):
                 hidden = im.crop(((s.cols - 1) * cw, (s.rows - 1) * ch, s.cols * cw, s.rows * ch))
                 assert ImageChops.difference(hidden, back).getbbox() is None, "last cell is the hidden image"
     power = [s for s in res.sheets if s.backs]
-    assert len(power) == 1 and power[0].cards == 3
+    assert len(power) == 1 and power[0].cards == 1 and power[0].total == 3
     with Image.open(power[0].path) as f, Image.open(power[0].backs) as b:
         assert f.size == b.size and ImageChops.difference(f.convert("RGB"), b.convert("RGB")).getbbox()
     text = res.howto.read_text("utf-8")
     for s in res.sheets:
         assert s.path.name in text and f"Number {s.cards}" in text
-    assert "Width 10, Height 7" in text
+    assert "Width 10, Height 4" in text and "72 cards with their copies" in text
 
 
 def test_tts_full_size_jpeg(tmp_path, cache):
     deck = manifest.load_deck("classic")
     res = export_tts(deck, tmp_path, fmt="jpeg", cache_dir=cache)
-    assert [s.cards for s in res.sheets] == [69, 39]
+    assert [s.cards for s in res.sheets] == [54] and res.sheets[0].total == 108      # one sheet, copies shared
     for path in [s.path for s in res.sheets] + [res.back]:
         assert path.suffix == ".jpg"
         with Image.open(path) as im:
             assert im.format == "JPEG" and im.mode == "RGB"
             assert max(im.size) <= MAX_SIDE
     with Image.open(res.sheets[0].path) as im:
-        assert im.height > 0.9 * MAX_SIDE           # as large as the limits allow
+        assert im.width > 0.9 * MAX_SIDE            # as large as the limits allow
 
 
 def test_service_presets_are_data():
@@ -323,7 +323,8 @@ def test_tts_saved_object_refers_to_the_sheets_and_holds_every_card(power_tts):
     playing, power = data["ObjectStates"]
     sheets = {s.path: s for s in res.sheets}
     for obj, want in ((playing, deck.total), (power, 3)):
-        assert obj["Name"] == "DeckCustom" and len(obj["DeckIDs"]) == len(obj["ContainedObjects"]) == want
+        assert obj["Name"] == ("Deck" if len(obj["CustomDeck"]) > 1 else "DeckCustom")
+        assert len(obj["DeckIDs"]) == len(obj["ContainedObjects"]) == want
         assert [c["CardID"] for c in obj["ContainedObjects"]] == obj["DeckIDs"]
         assert len(set(c["GUID"] for c in obj["ContainedObjects"])) == want
         for key, entry in obj["CustomDeck"].items():
@@ -335,14 +336,15 @@ def test_tts_saved_object_refers_to_the_sheets_and_holds_every_card(power_tts):
             assert entry["UniqueBack"] == (sheet.backs is not None)
             assert back == (sheet.backs or res.back)
             ids = [i for i in obj["DeckIDs"] if i // 100 == int(key)]
-            assert ids == [int(key) * 100 + i for i in range(sheet.cards)]      # cell i of sheet key
+            assert sorted(set(ids)) == [int(key) * 100 + i for i in range(sheet.cards)]     # cell i of sheet key
+            assert [ids.count(int(key) * 100 + i) for i in range(sheet.cards)] == list(sheet.copies)
             with Image.open(face) as im:                                        # the grid fits the image
                 assert im.size == (sheet.cols * res.cell_px[0], sheet.rows * res.cell_px[1])
     names = [c["Nickname"] for c in playing["ContainedObjects"]]
     assert names.count(deck.cards[0].name(deck.language)) == deck.cards[0].count
     assert {c["Nickname"] for c in power["ContainedObjects"]} == {"Power card"}
     assert all(c["Name"] == "Card" and c["Hands"] for c in playing["ContainedObjects"])   # cards go into hands
-    assert len(playing["CustomDeck"]) == 2 and len(power["CustomDeck"]) == 1
+    assert len(playing["CustomDeck"]) == 1 and len(power["CustomDeck"]) == 1
 
 
 def test_tts_scale_gives_uno_cards_their_shape(power_tts):
@@ -370,3 +372,60 @@ def test_tts_scale_gives_uno_cards_their_shape(power_tts):
         assert folder in text
     with Image.open(res.thumbnail) as im:
         assert im.size == (256, 256)
+
+
+def test_tts_no_mercy_fits_one_sheet(tmp_path, cache):
+    deck = manifest.load_deck("no-mercy")
+    res = export_tts(deck, tmp_path, cache_dir=cache, max_side=1024)
+    playing = [s for s in res.sheets if s.component is None]
+    assert len(playing) == 1 and playing[0].total == deck.total
+    assert playing[0].cards == len({c.id for c in deck.cards}) <= 69
+
+
+def test_tts_base_url_writes_the_public_address(power_tts, tmp_path, cache):
+    import json
+
+    deck, _ = power_tts
+    res = export_tts(deck, tmp_path, cache_dir=cache, max_side=1024, base_url="https://example.org/decks/mini")
+    data = json.loads(res.saved_object.read_text("utf-8"))
+    urls = [v for obj in data["ObjectStates"] for entry in obj["CustomDeck"].values()
+            for v in (entry["FaceURL"], entry["BackURL"])]
+    assert urls and all(u.startswith("https://example.org/decks/mini/") for u in urls)
+    names = {u.rsplit("/", 1)[1] for u in urls}
+    assert names <= {p.name for p in tmp_path.iterdir()}            # each address names a file written here
+    text = res.howto.read_text("utf-8")
+    assert "https://example.org/decks/mini/" in text and all(n in text for n in names)
+    with pytest.raises(DeckgenError) as exc:
+        export_tts(deck, tmp_path, cache_dir=cache, max_side=1024, base_url="example.org/decks")
+    assert "--base-url" in str(exc.value)
+
+
+def test_tts_a_deck_over_several_sheets_is_named_deck(power_tts):
+    from deckgen.export.tts import TtsSheet, saved_object
+
+    deck, res = power_tts
+    one = next(s for s in res.sheets if s.component is None)
+    two = [one, TtsSheet(one.path, one.cards, one.cols, one.rows, faces=one.faces, copies=one.copies)]
+    assert saved_object(deck, two, res.back, res.scale)["ObjectStates"][0]["Name"] == "Deck"
+    assert saved_object(deck, [one], res.back, res.scale)["ObjectStates"][0]["Name"] == "DeckCustom"
+
+
+def test_exports_check_image_resolution_at_their_own_size(tmp_path, cache):
+    """A back image sharp enough at the deck's UNO size (300 dpi with bleed) is stretched to about 266 dpi on
+    The Game Crafter's larger poker card: deckgen check says nothing, the export warns."""
+    from deckgen.export.resolution import resolution_warnings
+    from deckgen.render.look import look_check
+
+    Image.new("RGB", (732, 1098), (30, 60, 120)).save(tmp_path / "back.png")
+    path = _tiny_deck(tmp_path)
+    path.write_text(path.read_text("utf-8").replace('palette = "classic"', 'palette = "classic"\nback_image = "back.png"'),
+                    encoding="utf-8")
+    deck = manifest.load_deck(path)
+    assert not [w for w in look_check(deck) if w.code == "image-dpi"]
+    svc = get_service("tgc-poker")
+    found = resolution_warnings(deck, (63.5, 88.9),
+                                svc.bleed_mm, svc.safe_mm, svc.dpi, "--service tgc-poker")
+    assert [w.code for w in found] == ["image-dpi"] and "back.png" in found[0].message
+    assert re.search(r"prints at 26\d dpi in --service tgc-poker", found[0].message)
+    res = export_cards(deck, svc, tmp_path / "tgc", cache_dir=cache)
+    assert any(w.code == "image-dpi" and "26" in w.message for w in res.warnings)

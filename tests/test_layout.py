@@ -154,7 +154,8 @@ def _trims(page, bleed_pt):
 
 @pytest.mark.parametrize("paper,gap", [("a4", 0.0), ("letter", 0.0), ("a4", 4.0), ("letter", 4.0), ("letter", None)])
 def test_crop_marks_on_every_cut_line_and_outside_every_card(no_mercy, nm_faces, paper, gap):
-    data = cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions(paper=paper, gap_mm=gap)).data
+    data = cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions(paper=paper, gap_mm=gap,
+                                                                         fit="full-bleed")).data
     bleed = mm_to_pt(3.0)
     with pdfplumber.open(io.BytesIO(data)) as pdf:
         for page in (pdf.pages[2], pdf.pages[-2]):      # a full sheet and the last, partial one
@@ -242,8 +243,8 @@ def test_each_face_embedded_once_fonts_embedded_and_metadata(no_mercy, nm_pdf, n
     assert "UNO Show 'em No Mercy" in cover and "168" in cover and "100 %" in cover and "A4" in cover
     assert "TAMAÑO REAL" in cover
     assert "ACTUAL SIZE" in reader.pages[1].extract_text()
-    assert "4 × 2 = 8 cartas por hoja" in cover and "3 mm alrededor de cada carta" in cover
-    sheets = -(-168 // 8)
+    assert "5 × 2 = 10 cartas por hoja" in cover and "las cartas vecinas comparten la línea de corte" in cover
+    sheets = -(-168 // 10)
     assert len(reader.pages) == 2 + 2 * sheets
 
 
@@ -388,7 +389,7 @@ def test_full_bleed_and_marks_on_every_paper(no_mercy, tmp_path, paper, card, na
 
     deck = select(no_mercy, "red-1x9,wild-draw-six x4")          # 13 cards: full sheets and a partial one
     faces = make_faces(no_mercy, tmp_path, card=card)
-    data = cards_pdf_for_deck(deck, faces, card, 3.0, LayoutOptions(paper=paper)).data
+    data = cards_pdf_for_deck(deck, faces, card, 3.0, LayoutOptions(paper=paper, fit="full-bleed")).data
     m = measure(data, card)
     assert m["bleed"] >= 3.0 - 0.01                      # 3 mm (1/8 in) around every card
     assert m["gap"] == pytest.approx(6.0, abs=0.01)      # twice the bleed: the bleeds meet, never overlap
@@ -415,15 +416,179 @@ def test_back_offset_past_the_margin_is_an_error_naming_the_limit(no_mercy, nm_f
     ok = cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions(paper="letter", back_offset_mm=(2.0, -2.0)))
     assert ok.pages > 2
     with pytest.raises(DeckgenError) as exc:
-        cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions(paper="letter", back_offset_mm=(12.0, 0.0)))
+        cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions(paper="letter", back_offset_mm=(30.0, 0.0)))
     message = str(exc.value)
-    assert "6.35 mm margin" in message and "X must stay between" in message
+    assert "off the paper" in message and "6.35 mm margin" in message and "X must stay between" in message
 
 
 def test_backs_none_prints_fronts_only(no_mercy, nm_faces):
     pdf = cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions(backs="none"))
     back_name = digest_names({"back": nm_faces["back"]})
     with pdfplumber.open(io.BytesIO(pdf.data)) as doc:
-        assert len(doc.pages) == 2 + -(-168 // 8)
+        assert len(doc.pages) == 2 + -(-168 // pdf.sheet.per_page)
         assert all(im["name"] not in back_name for page in doc.pages for im in page.images)
         assert "fronts only" in doc.pages[1].extract_text()
+
+
+MOST = {  # paper, card -> (page orientation, cards per sheet) by default (--fit most)
+    ("a4", "uno"): ("landscape", 10), ("a4", "poker"): ("portrait", 9),
+    ("letter", "uno"): ("portrait", 9), ("letter", "poker"): ("portrait", 9),
+}
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("card,name", [(UNO, "uno"), (POKER, "poker")], ids=["uno", "poker"])
+def test_most_cards_per_sheet_with_a_guide_on_every_cut_line(no_mercy, tmp_path, paper, card, name):
+    """By default: edge to edge, 9 poker cards on A4 and Letter; every cut line read from the card
+    positions in the PDF has two crop marks outside the cards or a grey cut line printed across them,
+    nothing in the margin, and the cover says how to cut."""
+    from deckgen.selection import select
+
+    deck = select(no_mercy, "red-1x9,wild-draw-six x4")          # 13 cards: a full sheet and a partial one
+    faces = make_faces(no_mercy, tmp_path, card=card)
+    data = cards_pdf_for_deck(deck, faces, card, 3.0, LayoutOptions(paper=paper)).data
+    m = measure(data, card)
+    assert (m["orientation"], m["per_sheet"]) == MOST[(paper, name)]
+    assert m["gap"] == pytest.approx(0.0, abs=0.01)
+    margin = mm_to_pt(parse_paper(paper).margin_mm)
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        for index in (2, len(pdf.pages) - 2):                      # a full sheet of fronts and the partial one
+            page = pdf.pages[index]
+            w, h = float(page.width), float(page.height)
+            from pdfsheet import drawn_images
+
+            trims = []
+            for d in drawn_images(reader.pages[index]):
+                x0, y0, x1, y1 = d.box
+                trims.append((x0 + mm_to_pt(3.0), y0 + mm_to_pt(3.0), x1 - mm_to_pt(3.0), y1 - mm_to_pt(3.0)))
+            cut_x = sorted({round(v, 2) for t in trims for v in (t[0], t[2])})
+            cut_y = sorted({round(v, 2) for t in trims for v in (t[1], t[3])})
+            lines = page.lines
+            black = [ln for ln in lines if ln["stroking_color"] in ((0,), [0], 0, (0.0,))]
+            grey = [ln for ln in lines if ln not in black]
+            for x in cut_x:
+                marks = [ln for ln in black if abs(ln["x0"] - x) < 0.02 and abs(ln["x0"] - ln["x1"]) < 1e-6]
+                rules = [ln for ln in grey if abs(ln["x0"] - x) < 0.02 and abs(ln["x0"] - ln["x1"]) < 1e-6]
+                assert len(marks) == 2 or rules, f"cut line x={x} has no guide"
+            for y in cut_y:
+                marks = [ln for ln in black if abs(ln["y0"] - y) < 0.02 and abs(ln["y0"] - ln["y1"]) < 1e-6]
+                rules = [ln for ln in grey if abs(ln["y0"] - y) < 0.02 and abs(ln["y0"] - ln["y1"]) < 1e-6]
+                assert len(marks) == 2 or rules, f"cut line y={y} has no guide"
+            for ln in lines:
+                assert min(ln["x0"], ln["y0"], w - ln["x1"], h - ln["y1"]) >= margin - 0.01
+            for ln in black:                               # crop marks never cross a card
+                for t in trims:
+                    assert not (t[0] < ln["x1"] - 0.01 and ln["x0"] < t[2] - 0.01 and
+                                t[1] < ln["y1"] - 0.01 and ln["y0"] < t[3] - 0.01)
+        cover = pdf.pages[1].extract_text().replace("\n", " ")
+    assert f"= {MOST[(paper, name)][1]} cards per sheet" in cover
+    assert "printed across the cards as thin grey lines" in cover
+    assert "deckgen calibrate --paper " + paper in cover
+
+
+def test_fit_full_bleed_keeps_separate_bleeds(no_mercy, nm_faces):
+    most = cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions())
+    full = cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions(fit="full-bleed"))
+    assert (most.sheet.per_page, full.sheet.per_page) == (10, 8)
+    assert any("edge to edge" in n and "--fit full-bleed" in n for n in most.notes)
+    assert not full.notes
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_rulebook_printing_page_gives_the_cards_pdf_cover_figures(flex, flex_faces, paper):
+    """Every printed card counted (the Power cards too), and the same sheets and cards per sheet as the
+    cover of the cards PDF built with the defaults."""
+    import re
+
+    from deckgen.rulebook.printing import printing_items
+
+    pdf = cards_pdf_for_deck(flex, flex_faces, UNO, 3.0, LayoutOptions(paper=paper))
+    with pdfplumber.open(io.BytesIO(pdf.data)) as doc:
+        cover = doc.pages[1].extract_text().replace("\n", " ")
+    cards, extras = re.search(r"Cards: (\d+) \+ (\d+) component cards", cover).groups()
+    sheets, per = re.search(r"Sheets: (\d+) \(\d+ card pages\), \d+ × \d+ = (\d+) cards per sheet", cover).groups()
+    page = " ".join(i.text for i in printing_items(flex, "en", paper))
+    assert f"{cards} playing cards and {extras} component cards" in page
+    assert f"{int(cards) + int(extras)} in all" in page and int(extras) == 10
+    assert f"{per} a sheet on {parse_paper(paper).name}: {sheets} sheets" in page
+    assert "160–220 g/m²" in page and "print the odd pages (the fronts)" in page
+
+
+@pytest.mark.parametrize("layout,paper", [("sheets", "letter"), ("fold", "a4")])
+def test_cut_file_outlines_lie_on_the_printed_trims(no_mercy, tmp_path, layout, paper):
+    """--cut-file svg: one SVG per sheet, the page's size in mm, one rounded rectangle per card printed
+    face up, exactly on the trim read back from the PDF (image box less the bleed)."""
+    import xml.etree.ElementTree as ET
+
+    from pdfsheet import drawn_images
+
+    from deckgen.selection import select
+
+    deck = select(no_mercy, "red-1x9,wild-draw-six x4")
+    faces = make_faces(no_mercy, tmp_path, card=POKER)
+    pdf = cards_pdf_for_deck(deck, faces, POKER, 3.0, LayoutOptions(paper=paper, layout=layout, cut_file="svg"))
+    reader = pypdf.PdfReader(io.BytesIO(pdf.data))
+    step = 1 if layout == "fold" else 2
+    fronts = reader.pages[2::step]
+    assert len(pdf.cut_files) == len(fronts) and [n for n, _ in pdf.cut_files] == list(range(1, len(fronts) + 1))
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    for (_, svg), page in zip(pdf.cut_files, fronts):
+        root = ET.fromstring(svg)
+        w, h = float(page.mediabox.width) / MM_PT, float(page.mediabox.height) / MM_PT
+        assert root.get("width") == f"{w:.3f}".rstrip("0").rstrip(".") + "mm"
+        assert root.get("viewBox").split()[2:] == [root.get("width")[:-2], root.get("height")[:-2]]
+        rects = root.findall(".//s:rect", ns)
+        drawn = drawn_images(page)
+        if layout == "fold":                           # the front half: the side without the fold word's mirror
+            drawn = drawn[: len(drawn) // 2]
+        assert len(rects) == len(drawn)
+        want = sorted((round(d.box[0] / MM_PT + 3.0, 2), round(h - d.box[3] / MM_PT + 3.0, 2)) for d in drawn)
+        got = sorted((round(float(r.get("x")), 2), round(float(r.get("y")), 2)) for r in rects)
+        assert got == want
+        for r in rects:
+            assert (float(r.get("width")), float(r.get("height"))) == pytest.approx(POKER, abs=0.002)
+            assert float(r.get("rx")) == pytest.approx(3.175, abs=0.001)       # 1/8 in on a poker card
+    plain = cards_pdf_for_deck(deck, faces, POKER, 3.0, LayoutOptions(paper=paper, layout=layout))
+    assert plain.cut_files == () and plain.data == pdf.data                   # the PDF itself is unchanged
+
+
+MM_PT = 72 / 25.4
+
+
+def test_cli_build_writes_a_cut_file_per_sheet(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from deckgen.cli import main
+
+    monkeypatch.setenv("DECKGEN_CACHE", str(tmp_path / "cache"))
+    res = CliRunner().invoke(main, ["build", "classic", "--only", "red-1x12", "--dpi", "30", "--no-rulebook",
+                                    "--cut-file", "svg", "--corner-radius", "2mm", "-o", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    cuts = sorted((tmp_path / "classic").glob("*-cut-*.svg"))
+    assert [c.name for c in cuts] == ["classic-cards-only-cut-01.svg", "classic-cards-only-cut-02.svg"]
+    assert 'rx="2"' in cuts[0].read_text("utf-8") and "classic-cards-only-cut-01.svg" in res.output
+
+
+def test_light_back_saves_ink(no_mercy, nm_faces):
+    """--back-style light: the deck back drawn as an outline on white (mostly paper, some of the back's
+    colour), the fronts untouched, and the same bytes every time."""
+    from deckgen.render.faces import back_face
+    from deckgen.selection import select
+
+    deck = select(no_mercy, "red-1x3")
+    full = cards_pdf_for_deck(deck, nm_faces, UNO, 3.0, LayoutOptions())
+    light = cards_pdf_for_deck(deck, nm_faces, UNO, 3.0, LayoutOptions(back_style="light"))
+    again = cards_pdf_for_deck(deck, nm_faces, UNO, 3.0, LayoutOptions(back_style="light"))
+    assert light.data == again.data and light.pages == full.pages
+    reader = pypdf.PdfReader(io.BytesIO(light.data))
+    back_page = reader.pages[3]
+    (ref,) = back_page["/Resources"]["/XObject"].values()
+    im = ref.get_object().decode_as_image().convert("RGB")
+    px = [im.getpixel((x, y)) for y in range(0, im.height, 2) for x in range(0, im.width, 2)]
+    white = sum(1 for p in px if min(p) > 245) / len(px)
+    ink = back_face(deck).ink
+    inked = sum(1 for p in px if max(abs(a - b) for a, b in zip(p, ink)) < 40) / len(px)
+    assert white > 0.85 and inked > 0.01, (white, inked)
+    front = pypdf.PdfReader(io.BytesIO(full.data)).pages[2]["/Resources"]["/XObject"]
+    assert set(front) == set(reader.pages[2]["/Resources"]["/XObject"])        # the fronts are the same images

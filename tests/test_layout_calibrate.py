@@ -112,3 +112,177 @@ def test_calibrate_offers_only_double_sided_modes(tmp_path):
     assert res.exit_code == 2
     res = runner.invoke(main, ["calibrate", "--paper", "11inx8.5in", "--duplex", "short", "-o", str(tmp_path / "c.pdf")])
     assert res.exit_code == 0 and (tmp_path / "c.pdf").exists()
+
+
+# ---------------------------------------------------------------- a simulated printer, in physical terms
+#
+# The printer is modelled on its own terms, without the layout code: it feeds every sheet portrait
+# (the paper's long edges vertical in its own frame), rotates a landscape page a quarter turn
+# onto it, and its duplexer turns the sheet about the paper's long edge. For the second side the
+# driver rotates the page so that it lands behind the first side (the physics in ``turn``), and
+# the printer then puts the whole second side SHIFT mm off in its own frame. Calibrating and
+# building with the same paper, orientation and duplex must then leave no misregistration.
+
+SHIFT = (1.0, 0.5)          # mm, the printer's second-side error in its own (portrait) frame
+
+
+def _rot(deg, v):
+    x, y = v
+    return {0: (x, y), 90: (-y, x), 180: (-x, -y), 270: (y, -x)}[deg % 360]
+
+
+def _back_rotation(page, edge):
+    """Degrees the back page is turned onto the printer's portrait frame: the duplexer mirrors the
+    printer's x, the front page is turned a quarter for landscape, and the sheet turns as ``turn`` says."""
+    w, h = page
+    front = 90 if w > h else 0
+    for deg in (0, 90, 180, 270):                # the rotation with mirror_x . R_front . turn == R_back
+        ok = True
+        for v in ((1.0, 0.0), (0.0, 1.0)):
+            fx, fy = _rot(front, _turn_vector(v, page, edge))
+            if (round(-fx, 6), round(fy, 6)) != tuple(round(c, 6) for c in _rot(deg, v)):
+                ok = False
+        if ok:
+            return deg
+    raise AssertionError("no rotation")
+
+
+def _turn_vector(v, page, edge):
+    w, h = page
+    about_vertical = (h >= w) == (edge == "long")
+    return (-v[0], v[1]) if about_vertical else (v[0], -v[1])
+
+
+def printer_shift_on_page(page, edge):
+    """The printer's second-side shift, as seen in the back page's own coordinates (points)."""
+    deg = _back_rotation(page, edge)
+    dx, dy = _rot(-deg, SHIFT)
+    return mm_to_pt(dx), mm_to_pt(dy)
+
+
+def read_calibration(data, edge):
+    """Print the calibration sheet on the simulated printer and read X and Y off the back's scales,
+    as a person would: where the front's lines cross them, in the labels' direction."""
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        front, back = pdf.pages
+        w, h, vertical, horizontal = _front_lines(front)
+        page = (w, h)
+        sx, sy = printer_shift_on_page(page, edge)
+        scales = _scales(back.lines)
+        chars = [c for c in back.chars if c["text"] in "+-"]
+        readings = {"X": [], "Y": []}
+        for is_h, zero in scales:
+            zx, zy = zero["x0"], zero["y0"]
+
+            def pos(c, is_h=is_h):          # along the scale
+                return (c["x0"] + c["x1"]) / 2 if is_h else h - (c["top"] + c["bottom"]) / 2
+
+            def off(c, is_h=is_h):          # across it
+                return h - (c["top"] + c["bottom"]) / 2 if is_h else (c["x0"] + c["x1"]) / 2
+
+            near = [c for c in chars if abs(pos(c) - (zx if is_h else zy)) < mm_to_pt(7)
+                    and abs(off(c) - (zy if is_h else zx)) < mm_to_pt(9)]
+
+            plus = [pos(c) for c in near if c["text"] == "+"]
+            minus = [pos(c) for c in near if c["text"] == "-"]
+            assert plus and minus, "every scale is labelled both ways"
+            sign = 1 if sum(plus) / len(plus) > sum(minus) / len(minus) else -1
+            zero_pos = (zx + sx) if is_h else (zy + sy)          # the printer moved the whole back
+            lines = vertical if is_h else horizontal             # a horizontal scale measures a vertical line
+            hits = []
+            for ln in lines:
+                ax, ay = turn(ln["x0"], ln["y0"], w, h, edge)
+                bx, by = turn(ln["x1"], ln["y1"], w, h, edge)
+                if is_h and min(ay, by) - 1 <= zy + sy <= max(ay, by) + 1 and abs(ax - zero_pos) < mm_to_pt(6):
+                    hits.append(ax)
+                if not is_h and min(ax, bx) - 1 <= zx + sx <= max(ax, bx) + 1 and abs(ay - zero_pos) < mm_to_pt(6):
+                    hits.append(ay)
+            assert len(hits) == 1, "one front line shows through each scale"
+            value = sign * (hits[0] - zero_pos) / mm_to_pt(1)
+            readings["X" if is_h else "Y"].append(value)
+        return (sum(readings["X"]) / len(readings["X"]), sum(readings["Y"]) / len(readings["Y"]))
+
+
+def misregistration(data, edge):
+    """Largest distance (mm) between a card's front and its back after the simulated printer."""
+    from pdfsheet import drawn_images, reader_of
+
+    reader = reader_of(data)
+    worst = 0.0
+    for fp, bp in zip(reader.pages[2::2], reader.pages[3::2]):
+        w, h = float(fp.mediabox.width), float(fp.mediabox.height)
+        sx, sy = printer_shift_on_page((w, h), edge)
+        fronts = [d.centre for d in drawn_images(fp)]
+        for d in drawn_images(bp):
+            x, y = turn(d.centre[0] + sx, d.centre[1] + sy, w, h, edge)
+            worst = max(worst, min(((x - fx) ** 2 + (y - fy) ** 2) ** 0.5 for fx, fy in fronts) / mm_to_pt(1))
+    return worst
+
+
+@pytest.fixture(scope="module")
+def small_deck():
+    from deckgen import manifest
+    from deckgen.selection import select
+
+    return select(manifest.load_deck("classic"), "red-1x9,blue-2x3")
+
+
+@pytest.mark.parametrize("edge", ["long", "short"])
+@pytest.mark.parametrize("orientation", ["portrait", "landscape"])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_calibrating_removes_a_shifted_printers_misregistration(small_deck, tmp_path, paper, orientation, edge):
+    from PIL import Image
+
+    from deckgen.layout import LayoutOptions, cards_pdf_for_deck
+
+    card = (56.0, 87.0)
+    faces = {}
+    for i, face in enumerate([c.id for c in small_deck.cards] + ["back"]):
+        faces[face] = tmp_path / f"{face}.png"
+        Image.new("RGB", (31, 46), (30 + i * 9, 90, 160)).save(faces[face])
+    options = LayoutOptions(paper=paper, duplex=edge, orientation=orientation)
+    before = misregistration(cards_pdf_for_deck(small_deck, faces, card, 3.0, options).data, edge)
+    assert before == pytest.approx((SHIFT[0] ** 2 + SHIFT[1] ** 2) ** 0.5, abs=0.01)
+    pdf = cards_pdf_for_deck(small_deck, faces, card, 3.0, options)
+    reading = read_calibration(calibration_pdf(paper, edge, orientation=orientation), edge)
+    fixed = cards_pdf_for_deck(small_deck, faces, card, 3.0,
+                               LayoutOptions(paper=paper, duplex=edge, orientation=orientation, back_offset_mm=reading))
+    after = misregistration(fixed.data, edge)
+    print(f"{paper} {orientation} {edge}: {before:.3f} mm -> {after:.3f} mm (reading {reading[0]:+.2f},{reading[1]:+.2f})")
+    assert after <= 0.1, f"{paper} {orientation} {edge}: {after:.3f} mm after calibrating {reading}"
+    assert pdf.sheet.landscape == (orientation == "landscape")
+
+
+def test_a_reading_from_the_other_orientation_does_not_fit(small_deck, tmp_path):
+    """The model can tell frames apart: a portrait reading applied to landscape sheets misregisters."""
+    from PIL import Image
+
+    from deckgen.layout import LayoutOptions, cards_pdf_for_deck
+
+    faces = {}
+    for i, face in enumerate([c.id for c in small_deck.cards] + ["back"]):
+        faces[face] = tmp_path / f"{face}.png"
+        Image.new("RGB", (31, 46), (30 + i * 9, 90, 160)).save(faces[face])
+    reading = read_calibration(calibration_pdf("a4", "long", orientation="portrait"), "long")
+    wrong = cards_pdf_for_deck(small_deck, faces, (56.0, 87.0), 3.0,
+                               LayoutOptions(paper="a4", orientation="landscape", back_offset_mm=reading))
+    assert misregistration(wrong.data, "long") > 1.5
+
+
+@pytest.mark.parametrize("orientation", ["portrait", "landscape"])
+@pytest.mark.parametrize("paper,margin", [("a4", 5.0), ("letter", 6.35)])
+def test_no_text_crosses_a_cut_line_and_every_label_sits_inside_the_margin(paper, margin, orientation):
+    with pdfplumber.open(io.BytesIO(calibration_pdf(paper, "long", orientation=orientation))) as pdf:
+        front = pdf.pages[0]
+        w, h, vertical, horizontal = _front_lines(front)
+        cut_v = next(ln for ln in vertical if ln["height"] > h / 2)
+        cut_h = next(ln for ln in horizontal if ln["width"] > w / 2)
+        m = mm_to_pt(margin)
+        for page in pdf.pages:
+            for ch in page.chars:
+                x0, x1 = ch["x0"], ch["x1"]
+                y0, y1 = h - ch["bottom"], h - ch["top"]
+                assert x0 >= m and x1 <= w - m and y0 >= m and y1 <= h - m, f"'{ch['text']}' in the margin"
+                if page is front:        # the cut lines run on the front
+                    assert not (x0 < cut_v["x0"] < x1), f"'{ch['text']}' crosses the vertical cut line"
+                    assert not (y0 < cut_h["y0"] < y1), f"'{ch['text']}' crosses the horizontal cut line"

@@ -108,21 +108,25 @@ def _assert_behind(front, back, to_front, pairs):
     return power
 
 
-CASES = [  # paper, card, orientation asked, the page orientation it must give
-    ("a4", POKER, "auto", "portrait"),
-    ("a4", UNO, "auto", "landscape"),
-    ("letter", UNO, "auto", "landscape"),
-    ("11inx8.5in", UNO, "auto", "landscape"),
-    ("11inx8.5in", UNO, "portrait", "portrait"),
-    ("letter", POKER, "portrait", "portrait"),
+CASES = [  # paper, card, orientation asked, fit, the page orientation it must give
+    ("a4", POKER, "auto", "most", "portrait"),
+    ("a4", UNO, "auto", "most", "landscape"),
+    ("letter", UNO, "auto", "most", "portrait"),
+    ("letter", UNO, "auto", "full-bleed", "landscape"),
+    ("11inx8.5in", UNO, "auto", "full-bleed", "landscape"),
+    ("11inx8.5in", UNO, "landscape", "most", "landscape"),
+    ("11inx8.5in", UNO, "portrait", "most", "portrait"),
+    ("letter", POKER, "portrait", "most", "portrait"),
 ]
 
 
 @pytest.mark.parametrize("edge", ["long", "short"])
-@pytest.mark.parametrize("paper,card,orientation,expect", CASES)
-def test_every_back_lands_behind_its_front_the_right_way_up(flex, tmp_path, paper, card, orientation, expect, edge):
+@pytest.mark.parametrize("paper,card,orientation,fit,expect", CASES)
+def test_every_back_lands_behind_its_front_the_right_way_up(flex, tmp_path, paper, card, orientation, fit, expect,
+                                                             edge):
     paths, colours = flat_faces(flex, tmp_path, card)
-    pdf = cards_pdf_for_deck(flex, paths, card, 3.0, LayoutOptions(paper=paper, duplex=edge, orientation=orientation))
+    pdf = cards_pdf_for_deck(flex, paths, card, 3.0, LayoutOptions(paper=paper, duplex=edge, orientation=orientation,
+                                                                   fit=fit))
     reader = reader_of(pdf.data)
     page0 = reader.pages[2]
     size = (float(page0.mediabox.width), float(page0.mediabox.height))
@@ -200,3 +204,24 @@ def test_back_offset_moves_backs_in_back_page_coordinates(flex, tmp_path):
         assert b.centre[0] - a.centre[0] == pytest.approx(1.0 * MM, abs=0.01)
         assert b.centre[1] - a.centre[1] == pytest.approx(-2.0 * MM, abs=0.01)   # down on the back page
     assert [d.centre for d in drawn_images(base.pages[2])] == [d.centre for d in drawn_images(moved.pages[2])]
+
+
+def test_backs_none_still_prints_the_second_side_of_two_sided_cards(tmp_path):
+    """Flex Spectrum's Power cards cannot be played one-sided: with --backs none their red sides are
+    printed after the fronts, each page of them behind its page of green sides once turned left to right."""
+    deck = manifest.load_deck("flex-spectrum")
+    paths, colours = flat_faces(deck, tmp_path, UNO)
+    pdf = cards_pdf_for_deck(deck, paths, UNO, 3.0, LayoutOptions(paper="a4", backs="none"))
+    reader = reader_of(pdf.data)
+    sides = _fronts_and_backs(reader, colours, reader.pages[2:])
+    faces = [f for page in sides for f, _ in page]
+    assert faces.count("power-green") == 10 and faces.count("power-red") == 10
+    assert "back" not in faces                               # the deck's back is still left out
+    red_pages = [i for i, page in enumerate(sides) if any(f == "power-red" for f, _ in page)]
+    assert red_pages and min(red_pages) > max(i for i, page in enumerate(sides) for f, _ in page
+                                              if f not in ("power-green", "power-red"))    # after the fronts
+    size = (float(reader.pages[2].mediabox.width), float(reader.pages[2].mediabox.height))
+    pairs = {"power-green": "power-red"}
+    for i in red_pages:                                      # glued behind the page before it
+        assert _assert_behind(sides[i - 1], sides[i], lambda p, v: turn(p, v, size, "v"), pairs) == len(sides[i])
+    assert any("two-sided" in n and "10" in n for n in pdf.notes)

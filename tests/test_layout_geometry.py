@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from deckgen.errors import DeckgenError
 from deckgen.layout import MarkStyle, SheetSpec, back_rect, plan_sheet
+from deckgen.layout.geometry import MIN_MARK
 
 E = 1e-6
 
@@ -21,6 +22,7 @@ specs = st.builds(
     marks=st.builds(MarkStyle, st.floats(1, 8), st.floats(0.1, 0.6), st.floats(0, 3)),
     orientation=st.sampled_from(["auto", "portrait", "landscape"]),
     fold=st.booleans(),
+    fit=st.sampled_from(["most", "full-bleed"]),
 )
 
 
@@ -47,12 +49,13 @@ def _plan(spec):
 @settings(max_examples=150, deadline=None)
 @given(specs)
 def test_full_bleed_and_full_marks_inside_the_margin_or_fewer_cards(spec):
+    assume(not spec.fold and (spec.fit == "full-bleed" or spec.gap_mm is not None))
     sheet = _plan(spec)
     pw, ph = spec.paper_mm
     b, m, g = spec.bleed_mm, spec.margin_mm, spec.gap
     edge = b + spec.marks.offset_mm + spec.marks.length_mm
     cw, ch = spec.card_mm
-    if not spec.fold and spec.orientation == "auto":       # the most cards either way round, or an error
+    if spec.orientation == "auto":       # the most cards either way round, or an error
         best = max(_fits(w - 2 * m, cw, g, edge) * _fits(h - 2 * m, ch, g, edge) for w, h in ((pw, ph), (ph, pw)))
         assert (sheet.per_page if sheet else 0) == best
     assume(sheet is not None)          # what follows is about a sheet; a spec that does not fit counts above only
@@ -84,10 +87,6 @@ def test_full_bleed_and_full_marks_inside_the_margin_or_fewer_cards(spec):
             c = s.clip.grow(spec.marks.offset_mm - E, spec.marks.offset_mm - E, spec.marks.offset_mm - E,
                             spec.marks.offset_mm - E)
             assert not (x1 > c.x + E and x0 < c.right - E and y1 > c.y + E and y0 < c.top - E)
-        if sheet.fold == "vertical":             # a fold sheet's front marks stay on their half
-            assert max(ln.x1, ln.x2) <= sheet.fold_at + E
-        if sheet.fold == "horizontal":
-            assert min(ln.y1, ln.y2) >= sheet.fold_at - E
     for x in sheet.cut_x:                        # every cut line has both its marks
         assert sum(1 for ln in sheet.marks if ln.x1 == ln.x2 == x) == 2
     for y in sheet.cut_y:
@@ -101,6 +100,84 @@ def test_full_bleed_and_full_marks_inside_the_margin_or_fewer_cards(spec):
         assert sheet.notes, "a gap that gives up bleed is named"
     else:
         assert not sheet.notes
+
+
+def _most(spec):
+    """Cards per sheet edge to edge inside the margin, counted the slow way (either way round if auto)."""
+    pw, ph = spec.paper_mm
+    pages = {"auto": ((pw, ph), (ph, pw)), "portrait": ((min(pw, ph), max(pw, ph)),),
+             "landscape": ((max(pw, ph), min(pw, ph)),)}[spec.orientation]
+    m = spec.margin_mm
+    return max(_fits(w - 2 * m, spec.card_mm[0], 0, 0) * _fits(h - 2 * m, spec.card_mm[1], 0, 0) for w, h in pages)
+
+
+@settings(max_examples=150, deadline=None)
+@given(specs.map(lambda s: SheetSpec(s.paper_mm, s.card_mm, s.bleed_mm, None, s.margin_mm, s.marks, s.orientation,
+                                     False, "most")))
+def test_most_cards_with_a_cutting_guide_on_every_cut_line(spec):
+    """--fit most: at least as many cards as edge to edge allows, and every cut line still has a guide
+    (two crop marks, however short, or a cut line printed across the cards), all inside the margin."""
+    sheet = _plan(spec)
+    most = _most(spec)
+    if sheet is None:
+        assert most == 0
+        return
+    assert sheet.per_page >= most
+    w, h = sheet.page_mm
+    m, b = spec.margin_mm, spec.bleed_mm
+    for s in sheet.slots:
+        c = s.clip
+        assert c.x >= m - E and c.right <= w - m + E and c.y >= m - E and c.top <= h - m + E
+        assert s.trim.x >= c.x - E and s.trim.right <= c.right + E
+    for a in sheet.slots:
+        for o in sheet.slots:
+            if a.index < o.index:
+                assert not _overlap(a.clip, o.clip)
+    length = spec.marks.length_mm
+    for ln in sheet.marks:
+        got = math.hypot(ln.x2 - ln.x1, ln.y2 - ln.y1)
+        assert got == pytest.approx(length) or MIN_MARK - E <= got < length
+        for x, y in ((ln.x1, ln.y1), (ln.x2, ln.y2)):
+            assert m - E <= x <= w - m + E and m - E <= y <= h - m + E
+        x0, x1, y0, y1 = min(ln.x1, ln.x2), max(ln.x1, ln.x2), min(ln.y1, ln.y2), max(ln.y1, ln.y2)
+        for s in sheet.slots:
+            assert not (x1 > s.clip.x + E and x0 < s.clip.right - E and y1 > s.clip.y + E and y0 < s.clip.top - E)
+    for x in sheet.cut_x:
+        marks = sum(1 for ln in sheet.marks if ln.x1 == ln.x2 == x)
+        ruled = any(ln.x1 == ln.x2 == x for ln in sheet.rules)
+        assert marks == 2 or ruled, f"cut line x={x} has no guide"
+    for y in sheet.cut_y:
+        marks = sum(1 for ln in sheet.marks if ln.y1 == ln.y2 == y)
+        ruled = any(ln.y1 == ln.y2 == y for ln in sheet.rules)
+        assert marks == 2 or ruled, f"cut line y={y} has no guide"
+    for ln in sheet.rules:                   # printed cut lines stay on the cards' visible area
+        for x, y in ((ln.x1, ln.y1), (ln.x2, ln.y2)):
+            assert m - E <= x <= w - m + E and m - E <= y <= h - m + E
+    if sheet.gap_mm < 2 * b - E:
+        assert any("edge to edge" in n for n in sheet.notes)
+
+
+@settings(max_examples=80, deadline=None)
+@given(specs.map(lambda s: SheetSpec(s.paper_mm, s.card_mm, s.bleed_mm, s.gap_mm, s.margin_mm, s.marks,
+                                     s.orientation, True, s.fit)))
+def test_fold_tries_shorter_marks_before_dropping_a_card(spec):
+    sheet = _plan(spec)
+    if sheet is None:
+        return
+    if spec.marks.length_mm > MIN_MARK:
+        shortest = plan_sheet(SheetSpec(spec.paper_mm, spec.card_mm, spec.bleed_mm, spec.gap_mm, spec.margin_mm,
+                                        MarkStyle(MIN_MARK, spec.marks.stroke_mm, spec.marks.offset_mm),
+                                        spec.orientation, True, spec.fit))
+        assert sheet.per_page == shortest.per_page        # as many as the shortest mark allows
+    for ln in sheet.marks:
+        got = math.hypot(ln.x2 - ln.x1, ln.y2 - ln.y1)
+        assert MIN_MARK - E <= got <= spec.marks.length_mm + E or got == pytest.approx(spec.marks.length_mm)
+        if sheet.fold == "vertical":             # a fold sheet's front marks stay on their half
+            assert max(ln.x1, ln.x2) <= sheet.fold_at + E
+        if sheet.fold == "horizontal":
+            assert min(ln.y1, ln.y2) >= sheet.fold_at - E
+    for x in sheet.cut_x:
+        assert sum(1 for ln in sheet.marks if ln.x1 == ln.x2 == x) == 2
 
 
 def _turn(rect, page, edge):
@@ -130,7 +207,7 @@ def test_last_partial_sheet_frames_only_its_cards(spec, share):
     sheet = _plan(spec)
     assume(sheet is not None and sheet.per_page >= 2)     # a partial sheet needs a sheet of two cards or more
     used = 1 + int(share * (sheet.per_page - 2))
-    slots, marks = partial(sheet, used)
+    slots, marks, rules = partial(sheet, used)
     assert len(slots) == used
     w, h = sheet.page_mm
     m = spec.margin_mm

@@ -292,7 +292,7 @@ def test_last_page_says_what_to_print_on_cardstock_and_how_to_cut(books, lang):
     assert "no-mercy-cards.pdf" in last and "250–300 g/m²" in last and "80–100 g/m²" in last
     # which pages: the cards PDF opens with two instruction pages (test_build counts them: 2 + 2 x sheets),
     # so the first page for cardstock is page 3
-    assert {"en": "from page 3 on goes on cardstock", "es": "desde la 3 van en cartulina"}[lang] in last
+    assert {"en": "odd pages from page 3 on", "es": "páginas impares desde la 3"}[lang] in last
     heading = {"en": "Cutting order", "es": "Orden de corte"}[lang]
     assert heading in last
     steps = re.findall(r"(?:^|\s)([1-4])\. ", last.split(heading, 1)[1])

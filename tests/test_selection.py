@@ -70,7 +70,7 @@ def test_build_only_writes_a_reprint_sheet_and_no_rulebook(runner, tmp_path):
     fronts = reader.pages[2]["/Resources"]["/XObject"]
     assert len(fronts) == 2                              # two distinct faces: the Red 5 and the Wild Draw Four
     assert "Cards: 3" in reader.pages[1].extract_text()
-    assert "sheet: A4, landscape, 4 × 2 = 8 cards per sheet" in res.output
+    assert "sheet: A4, landscape, 5 × 2 = 10 cards per sheet" in res.output
 
 
 @pytest.mark.slow

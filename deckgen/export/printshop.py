@@ -24,11 +24,14 @@ from PIL import Image
 from deckgen.atomic import write_bytes, write_text
 from deckgen.errors import DeckgenError, Finding, error, warning
 from deckgen.export.images import EXTENSIONS, encode
+from deckgen.export.resolution import resolution_warnings
 from deckgen.export.services import Service
+from deckgen.icc import to_cmyk
 from deckgen.layout.imposition import card_copies
 from deckgen.layout.pdf import PdfMeta, finish, new_canvas
 from deckgen.layout.pdfimage import draw_image, read_png, register_image
 from deckgen.model import Deck
+from deckgen.pdfkit import CMYK_INTENT, SRGB_INTENT, ImageData, pil_image_data
 from deckgen.progress import Progress
 from deckgen.units import mm_to_pt, mm_to_px
 
@@ -137,8 +140,10 @@ def export_cards(deck: Deck, service: Service, out_dir: Path, *, use_cache: bool
         pdf = _pdf(deck, copies, pdf_sources, geo, service)
     pdf_path = write_bytes(folder / f"{deck.id}-{service.id}.pdf", pdf)
     quantities = write_text(folder / f"{deck.id}-{service.id}-quantities.csv", _quantities(copies, ext))
+    low = resolution_warnings(deck, geo.trim_mm, geo.bleed_mm, geo.render_safe_mm, service.dpi,
+                              f"--service {service.id}")
     return PrintShopResult(folder, tuple(images), pdf_path, quantities, 2 * len(copies), geo.size_px,
-                           geo.trim_mm, geo.bleed_mm, geo.safe_box, geo.shop_safe_box, geo.warnings)
+                           geo.trim_mm, geo.bleed_mm, geo.safe_box, geo.shop_safe_box, (*geo.warnings, *low))
 
 
 def _fit(im: Image.Image, size: tuple[int, int]) -> Image.Image:
@@ -163,13 +168,27 @@ def _quantities(copies, ext: str) -> str:
     return "\n".join(rows) + "\n"
 
 
+PDFX = "PDF/X-1a:2003"
+
+
+def _cmyk_image(path: Path) -> ImageData:
+    """A face converted to CMYK for the PDF/X-1a output condition (deckgen.icc.to_cmyk)."""
+    import hashlib
+
+    data = Path(path).read_bytes()
+    with Image.open(io.BytesIO(data)) as im:
+        cmyk = to_cmyk(im)
+    return pil_image_data(cmyk, hashlib.sha1(data + b"/cmyk").hexdigest())
+
+
 def _pdf(deck: Deck, copies, paths: dict[str, Path], geo: ShopGeometry, service: Service) -> bytes:
     trim_mm, bleed_mm = geo.trim_mm, geo.bleed_mm
     w, h = trim_mm[0] + 2 * bleed_mm, trim_mm[1] + 2 * bleed_mm
     buf = io.BytesIO()
     meta = PdfMeta(title=f"{deck.name()}: cards for {service.name}", subject=f"{len(copies)} cards, "
                    f"{trim_mm[0]:g} × {trim_mm[1]:g} mm + {bleed_mm:g} mm bleed", language=deck.language)
-    c = new_canvas(buf, (w, h), meta)
+    x1a = service.pdf == "pdfx-1a"
+    c = new_canvas(buf, (w, h), meta, CMYK_INTENT if x1a else SRGB_INTENT, PDFX if x1a else None)
     b = mm_to_pt(bleed_mm)
     W, H = mm_to_pt(w), mm_to_pt(h)
     names: dict[str, str] = {}
@@ -179,7 +198,7 @@ def _pdf(deck: Deck, copies, paths: dict[str, Path], geo: ShopGeometry, service:
             c.setTrimBox([b, b, W - b, H - b])
             c.setBleedBox([0, 0, W, H])
             if face not in names:
-                names[face] = register_image(c, read_png(paths[face]))
+                names[face] = register_image(c, _cmyk_image(paths[face]) if x1a else read_png(paths[face]))
             draw_image(c, names[face], 0, 0, W, H)
             c.showPage()
     return finish(c, buf)

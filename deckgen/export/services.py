@@ -17,7 +17,8 @@ from deckgen.errors import Collector, DeckgenError, did_you_mean, error
 from deckgen.resources import decks_dir
 from deckgen.units import mm_to_px, parse_length
 
-KEYS = ("name", "shop", "dpi", "bleed", "safe", "card_size", "pixels", "format", "pdf_order", "source")
+KEYS = ("name", "shop", "dpi", "bleed", "safe", "card_size", "pixels", "format", "pdf_order", "pdf", "source")
+PDF_KINDS = ("rgb", "pdfx-1a")      # rgb: sRGB images with an sRGB output intent; pdfx-1a: PDF/X-1a:2003, CMYK
 FORMATS = ("png", "jpeg")
 ORDERS = ("front-back", "back-front")
 _PIXELS = re.compile(r"^\s*(\d+)\s*[x×]\s*(\d+)\s*$")
@@ -36,6 +37,7 @@ class Service:
     shop: str | None = None
     source: str = ""
     pdf_order: str = "front-back"
+    pdf: str = "rgb"                        # rgb | pdfx-1a (see PDF_KINDS)
 
     def full_px(self, trim_mm: tuple[float, float], bleed_mm: float | None = None) -> tuple[int, int]:
         """Trim + 2 x bleed in pixels at the preset's resolution."""
@@ -88,6 +90,9 @@ def _load(path: str) -> tuple[tuple[str, Service], ...]:
         order = raw.get("pdf_order", "front-back")
         if order not in ORDERS:
             out.error("service", f"{sid}.pdf_order", f"unknown page order {order!r}", hint="use front-back or back-front")
+        kind = raw.get("pdf", "rgb")
+        if kind not in PDF_KINDS:
+            out.error("service", f"{sid}.pdf", f"unknown PDF kind {kind!r}", hint="use rgb or pdfx-1a")
         size = raw.get("card_size")
         trim = None
         if size is not None:
@@ -112,7 +117,7 @@ def _load(path: str) -> tuple[tuple[str, Service], ...]:
         if len(out.errors) > before or bleed is None or not isinstance(dpi, int):
             continue
         svc = Service(sid, str(raw.get("name", sid)), dpi, bleed, size, fmt, safe, pixels,
-                      raw.get("shop"), str(raw.get("source", "")), order)
+                      raw.get("shop"), str(raw.get("source", "")), order, kind)
         if pixels is not None and trim is not None and svc.full_px(trim) != pixels:
             w, h = svc.full_px(trim)
             out.error("service", f"{sid}.pixels", f"{pixels[0]}x{pixels[1]} px does not match the card size, bleed "

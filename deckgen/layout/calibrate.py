@@ -23,6 +23,7 @@ from typing import Any
 
 from reportlab.lib.utils import simpleSplit
 
+from deckgen.errors import DeckgenError, error
 from deckgen.fonts import register_fonts
 from deckgen.layout.imposition import Flip, page_flip
 from deckgen.layout.papers import Paper, parse_paper
@@ -36,6 +37,8 @@ ARM_IN = 24.0       # mm: the arms towards the page centre (they cross the back'
 SCALE_AT = 15.0     # mm from a target's centre to its scales, towards the page centre
 CUT_IN = 45.0       # mm from the margin to the two cut lines (right and bottom)
 EDGE_SCALES_AT = 30.0   # mm from each end of a cut line to its two edge scales
+LABEL_INSET = 2.0       # mm every label keeps inside the printable margin
+CUT_LABEL = "CUT / CORTA"
 
 FRONT = [
     "deckgen: calibration sheet (front) / hoja de calibración (frente)",
@@ -65,8 +68,9 @@ BACK = [
 def _para(c: Any, lines: list[str], x: float, y: float, width: float, fonts: tuple[str, str],
           size: float = 8.0) -> float:
     c.setFont(fonts[1], size + 2)
-    y -= (size + 2) * 1.2
-    c.drawString(x, y, lines[0])
+    for part in simpleSplit(lines[0], fonts[1], size + 2, width):      # the title wraps too: no cut line crossed
+        y -= (size + 2) * 1.2
+        c.drawString(x, y, part)
     c.setFont(fonts[0], size)
     for line in lines[1:]:
         for part in simpleSplit(line, fonts[0], size, width):
@@ -101,13 +105,16 @@ def _front(c: Any, page_mm: tuple[float, float], margin: float, fonts: tuple[str
     c.line(pt(cx), pt(margin), pt(cx), pt(h - margin))
     c.line(pt(margin), pt(cy), pt(w - margin), pt(cy))
     c.setFont(fonts[1], 7)
-    for t in range(2):
+    label = c.stringWidth(CUT_LABEL, fonts[1], 7)
+    # the vertical line's two labels run up its left side: one above the horizontal cut line, one
+    # ending LABEL_INSET inside the top margin
+    for start in (pt(cy + 4), pt(h - margin - LABEL_INSET) - label):
         c.saveState()
-        c.translate(pt(cx) - 3, pt(cy + 4 + t * (h - 2 * margin - CUT_IN - 20)))
+        c.translate(pt(cx) - 3, start)
         c.rotate(90)
-        c.drawString(0, 0, "CUT / CORTA")
+        c.drawString(0, 0, CUT_LABEL)
         c.restoreState()
-    c.drawString(pt(margin + 2 * INSET + 12), pt(cy) + 3, "CUT / CORTA")
+    c.drawString(pt(margin + 2 * INSET + 12), pt(cy) + 3, CUT_LABEL)
     lines = [ln.format(edge=edge, edge_es=edge_es) for ln in FRONT]
     left = margin + 2 * INSET + 12
     y = _para(c, lines, pt(left), pt(h - margin - INSET - 5), pt(cx - 6 - left), fonts)
@@ -191,14 +198,26 @@ def _back(c: Any, page_mm: tuple[float, float], margin: float, fonts: tuple[str,
 
 
 def calibration_pdf(paper: str | Paper = "a4", duplex: str = "long", margin_mm: float | None = None,
-                    back_offset_mm: tuple[float, float] = (0.0, 0.0)) -> bytes:
-    """The two-page calibration PDF as bytes (``duplex``: long or short)."""
+                    back_offset_mm: tuple[float, float] = (0.0, 0.0), orientation: str | None = None) -> bytes:
+    """The two-page calibration PDF as bytes (``duplex``: long or short).
+
+    ``orientation`` turns the page like the card sheets it calibrates (``portrait`` or
+    ``landscape``; None: the paper as given): the printer and its driver treat the sheet the
+    same way as the cards, so the reading is the ``--back-offset`` for sheets of that paper,
+    orientation and duplex."""
     paper = parse_paper(paper)
+    if orientation not in (None, "portrait", "landscape"):
+        raise DeckgenError(error("orientation", "--orientation", f"unknown orientation '{orientation}'",
+                                 hint="use portrait or landscape, as the card sheets are printed"))
+    if duplex not in ("long", "short"):
+        raise DeckgenError(error("duplex", "--duplex", f"unknown duplex mode '{duplex}'", hint="use long or short"))
     margin = paper.margin_mm if margin_mm is None else margin_mm
-    page = paper.size_mm
+    w, h = paper.size_mm
+    page = {"landscape": (max(w, h), min(w, h)), "portrait": (min(w, h), max(w, h))}.get(orientation or "", (w, h))
+    turn = "landscape" if page[0] > page[1] else "portrait"
     buf = io.BytesIO()
     c = new_canvas(buf, page, PdfMeta(title="deckgen duplex calibration sheet",
-                                      subject=f"{paper.name}, {duplex}-edge flip"))
+                                      subject=f"{paper.name} {turn}, {duplex}-edge flip"))
     fonts = register_fonts()
     _front(c, page, margin, fonts, duplex)
     c.showPage()

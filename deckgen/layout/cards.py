@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from deckgen.errors import DeckgenError, error
-from deckgen.layout.cover import TEXT, CoverInfo, cover_languages, sheet_label
+from deckgen.layout.cover import TEXT, CoverInfo, Cutting, cover_languages, sheet_label
+from deckgen.layout.cutfile import CUT_FORMATS, cut_files, default_corner_radius
 from deckgen.layout.geometry import MarkStyle, Sheet, SheetSpec, guide_lines, plan_sheet
-from deckgen.layout.imposition import card_copies, impose
+from deckgen.layout.imposition import BACK, CardCopy, PagePlan, card_copies, impose, into_margin, two_sided
+from deckgen.layout.lightback import BACK_STYLES, write_light_back
 from deckgen.layout.papers import Paper, parse_paper
 from deckgen.layout.pdf import PdfMeta, cards_pdf
 from deckgen.model import Deck
@@ -33,6 +36,10 @@ class LayoutOptions:
     backs: str = "deck"                       # deck: every card's back | none: fronts only
     orientation: str = "auto"                 # auto | portrait | landscape
     forced: tuple[str, ...] = ()              # built with --force despite these check errors (said on the cover)
+    fit: str = "most"                         # most: the most cards the printable area holds | full-bleed
+    cut_file: str = "none"                    # none | svg: a print-then-cut SVG of the card outlines per sheet
+    corner_radius_mm: float | None = None     # the cut outlines' corners; None: 5 % of the card's shorter side
+    back_style: str = "full"                  # full: the rendered back | light: ink-saving outline (lightback.py)
 
 
 @dataclass(frozen=True)
@@ -45,12 +52,21 @@ class CardsPdf:
     sheet: Sheet
     paper: Paper
     notes: tuple[str, ...]
+    cut_files: tuple[tuple[int, bytes], ...] = ()     # (sheet number, SVG) with --cut-file svg
 
 
 def _check(options: LayoutOptions) -> None:
     problems = []
     if options.layout not in LAYOUTS:
         problems.append(error("layout", "--layout", f"unknown layout '{options.layout}'", hint="use sheets or fold"))
+    if options.cut_file not in CUT_FORMATS:
+        problems.append(error("cut-file", "--cut-file", f"unknown cut file '{options.cut_file}'", hint="use none or svg"))
+    if options.corner_radius_mm is not None and options.corner_radius_mm < 0:
+        problems.append(error("corner-radius", "--corner-radius", "a corner radius cannot be negative",
+                              hint="0 cuts square corners"))
+    if options.back_style not in BACK_STYLES:
+        problems.append(error("back-style", "--back-style", f"unknown back style '{options.back_style}'",
+                              hint="use full or light"))
     if options.backs not in BACKS:
         problems.append(error("backs", "--backs", f"unknown backs '{options.backs}'", hint="use deck or none"))
     if options.layout == "fold" and options.backs == "none":
@@ -62,12 +78,22 @@ def _check(options: LayoutOptions) -> None:
 
 def cards_pdf_for_deck(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[float, float], bleed_mm: float,
                        options: LayoutOptions = LayoutOptions(), progress: Progress | None = None) -> CardsPdf:
+    """The cards PDF; with ``back_style="light"`` the deck back is the ink-saving outline back."""
     _check(options)
+    if options.back_style == "light" and BACK in images:
+        with tempfile.TemporaryDirectory(prefix="deckgen-back-") as tmp:
+            light = write_light_back(deck, Path(images[BACK]), (trim_mm[0], trim_mm[1]), bleed_mm, Path(tmp))
+            return _cards_pdf(deck, {**images, BACK: light}, trim_mm, bleed_mm, options, progress)
+    return _cards_pdf(deck, images, trim_mm, bleed_mm, options, progress)
+
+
+def _cards_pdf(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[float, float], bleed_mm: float,
+               options: LayoutOptions, progress: Progress | None) -> CardsPdf:
     paper = parse_paper(options.paper)
     margin = paper.margin_mm if options.margin_mm is None else options.margin_mm
     fold = options.layout == "fold"
     sheet = plan_sheet(SheetSpec(paper.size_mm, (trim_mm[0], trim_mm[1]), bleed_mm, options.gap_mm, margin,
-                                 options.marks, options.orientation, fold))
+                                 options.marks, options.orientation, fold, options.fit))
     backs = options.backs == "deck"
     duplex = options.duplex if backs and not fold else "none"
     copies = card_copies(deck)
@@ -75,6 +101,19 @@ def cards_pdf_for_deck(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[fl
         raise DeckgenError(error("back-offset", "--back-offset", "--back-offset does nothing with --backs none",
                                  hint="it corrects a duplex printer's shift of the backs; leave it out here"))
     pages = impose(copies, sheet, duplex, options.back_offset_mm, backs)
+    notes = list(sheet.notes)
+    clipped = into_margin(sheet, duplex, options.back_offset_mm)
+    if clipped > 0.05:
+        notes.append(f"--back-offset pushes the backs up to {clipped:.1f} mm into the {margin:g} mm margin, where "
+                     f"nothing is printed: backs on the sheet's edge may show that much white at their edge")
+    glued = [c for c in copies if two_sided(c)] if not backs else []
+    if glued:
+        fronts = {c.front for c in glued}
+        names = ", ".join(comp.id for comp in deck.components if comp.faces and comp.faces[0] in fronts)
+        glue_sheets = len({p.sheet_no for p in pages if any(two_sided_face(p, glued))})
+        notes.append(f"--backs none: the {len(glued)} two-sided cards ({names}) are printed on both sides: "
+                     f"their fronts and then their second sides on {glue_sheets} sheet(s) after the other "
+                     f"fronts, each second-side page to glue behind the page before it")
     extras = sum(1 for c in copies if c.component)
     sheets = len({p.sheet_no for p in pages})
     lang = deck.language
@@ -84,7 +123,10 @@ def cards_pdf_for_deck(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[fl
         mode = "fold" if fold else (options.duplex if backs else "fronts")
         cover = CoverInfo(title, len(copies) - extras, extras, sheets, len(pages), paper.describe(),
                           (trim_mm[0], trim_mm[1]), bleed_mm, mode, sheet.gap_mm, sheet.inner_bleed_mm,
-                          sheet.cols, sheet.rows, sheet.landscape, options.forced)
+                          sheet.cols, sheet.rows, sheet.landscape, forced=options.forced,
+                          cutting=Cutting(sheet.bleed_lr, sheet.bleed_tb, sheet.mark_lr, sheet.mark_tb,
+                                          options.marks.length_mm),
+                          glued=len(glued), calibrate=calibrate_command(paper, sheet, options))
     words = TEXT[cover_languages(lang)[0]]
     meta = PdfMeta(title=words["meta_title"].format(deck=title),
                    subject=words["meta_subject"].format(cards=len(copies), paper=paper.name),
@@ -94,5 +136,24 @@ def cards_pdf_for_deck(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[fl
                      progress=progress, label_band=sheet.label_band, label=sheet_label(title, lang),
                      fold_text=words["fold_word"])
     faces = len({p.face for page in pages for p in page.placements})
+    cuts: tuple[tuple[int, bytes], ...] = ()
+    if options.cut_file == "svg":
+        radius = default_corner_radius(trim_mm) if options.corner_radius_mm is None else options.corner_radius_mm
+        cuts = tuple(cut_files(pages, sheet.page_mm, radius, title))
     return CardsPdf(data, len(pages) + (2 if cover else 0), sheets + (1 if cover else 0), len(copies),
-                    faces, sheet, paper, sheet.notes)
+                    faces, sheet, paper, tuple(notes), cuts)
+
+
+def two_sided_face(page: PagePlan, glued: list[CardCopy]) -> list[bool]:
+    faces = {c.front for c in glued}
+    return [p.face in faces for p in page.placements]
+
+
+def calibrate_command(paper: Paper, sheet: Sheet, options: LayoutOptions) -> str:
+    """The ``deckgen calibrate`` call that measures the back offset in this sheet's frame."""
+    if options.layout == "fold" or options.backs == "none" or options.duplex == "none":
+        return ""
+    turn = "landscape" if sheet.landscape else "portrait"
+    name = paper.id if paper.id != "custom" else f"{paper.width_mm:g}mmx{paper.height_mm:g}mm"
+    margin = f" --margin {options.margin_mm:g}mm" if options.margin_mm is not None else ""
+    return f"deckgen calibrate --paper {name}{margin} --orientation {turn} --duplex {options.duplex}"

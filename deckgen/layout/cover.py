@@ -52,6 +52,20 @@ TEXT = {
                "comparten la línea de corte.",
         "cut_gap": "Corta por las marcas de corte que hay fuera del bloque de cartas: cada carta tiene sus "
                    "propias líneas de corte.",
+        "cut_short": "Las marcas de corte de los bordes {where} miden {len:g} mm: no cabe más.",
+        "cut_rules": "En los bordes {where} no caben marcas de corte: las líneas de corte {lines} van impresas "
+                     "sobre las cartas en gris fino. Corta justo por ellas, y primero por las líneas que tienen "
+                     "marcas.",
+        "edge_lr": "izquierdo y derecho",
+        "edge_tb": "superior e inferior",
+        "lines_h": "horizontales",
+        "lines_v": "verticales",
+        "bleed_edges": "Sangrado: {lr:g} mm a izquierda y derecha del bloque, {tb:g} mm arriba y abajo (el área "
+                       "imprimible termina ahí); las cartas vecinas comparten la línea de corte (separación 0)",
+        "glued": "Las {n} cartas de dos caras se imprimen por las dos caras: sus hojas van al final, cada hoja "
+                 "de frentes seguida de la de sus segundas caras; pega cada una detrás de la anterior (gírala de "
+                 "izquierda a derecha, marcas alineadas a contraluz) y después corta.",
+        "calibrate": "Para medir el desfase de estas hojas: {command}",
         "fold_word": "doblar / fold",
         "forced": "IMPRESO CON ERRORES (--force): «deckgen check» no lo da por listo ({codes})",
         "meta_title": "{deck}: cartas para imprimir y recortar",
@@ -97,6 +111,20 @@ TEXT = {
                   "again with --back-offset X,Y.",
         "cut": "Cut on the crop marks outside the card block; neighbouring cards share a cut line.",
         "cut_gap": "Cut on the crop marks outside the card block: every card has its own cut lines.",
+        "cut_short": "The crop marks on the {where} edges are {len:g} mm long: there is no room for more.",
+        "cut_rules": "There is no room for crop marks on the {where} edges: the {lines} cut lines are printed "
+                     "across the cards as thin grey lines. Cut exactly on them, after the cut lines that do "
+                     "have crop marks.",
+        "edge_lr": "left and right",
+        "edge_tb": "top and bottom",
+        "lines_h": "horizontal",
+        "lines_v": "vertical",
+        "bleed_edges": "Bleed: {lr:g} mm left and right of the block, {tb:g} mm at top and bottom (the printable "
+                       "area ends there); neighbouring cards share their cut lines (gap 0)",
+        "glued": "The {n} two-sided cards are printed on both sides: their sheets come last, each sheet of "
+                 "fronts followed by the sheet of their second sides; glue each behind the one before it "
+                 "(turned over left to right, crop marks lined up against the light), then cut.",
+        "calibrate": "To measure the offset for these sheets: {command}",
         "fold_word": "fold / doblar",
         "forced": "PRINTED WITH ERRORS (--force): deckgen check says it is not ready ({codes})",
         "meta_title": "{deck}: print-and-play cards",
@@ -106,6 +134,17 @@ TEXT = {
         "label_fold": "{deck} · sheet {n} of {total} · fronts and backs (fold)",
     },
 }
+
+
+@dataclass(frozen=True)
+class Cutting:
+    """The cutting guides of a sheet: outer bleed and crop-mark length on its two pairs of edges."""
+
+    bleed_lr: float
+    bleed_tb: float
+    mark_lr: float          # 0: the horizontal cut lines are printed across the cards instead
+    mark_tb: float          # 0: the vertical ones
+    asked: float            # the mark length asked for
 
 
 @dataclass(frozen=True)
@@ -125,6 +164,9 @@ class CoverInfo:
     rows: int
     landscape: bool
     forced: tuple[str, ...] = ()     # the check's error codes of a deck built with --force
+    cutting: Cutting | None = None
+    glued: int = 0            # two-sided cards printed on both sides with --backs none
+    calibrate: str = ""       # the deckgen calibrate command for these sheets ("" if no duplex)
 
 
 def cover_languages(deck_lang: str) -> tuple[str, str]:
@@ -136,7 +178,10 @@ def _lines(info: CoverInfo, t: dict) -> list[tuple[str, str]]:
     cards = t["cards"].format(cards=info.cards)
     if info.extras:
         cards += t["extras"].format(extras=info.extras)
-    if info.inner_bleed_mm + 1e-6 >= info.bleed_mm:
+    cut = info.cutting
+    if cut is not None and min(cut.bleed_lr, cut.bleed_tb) + 1e-6 < info.bleed_mm:
+        bleed = t["bleed_edges"].format(lr=cut.bleed_lr, tb=cut.bleed_tb)
+    elif info.inner_bleed_mm + 1e-6 >= info.bleed_mm:
         bleed = t["bleed_full"]
     elif info.gap_mm > 1e-6:
         bleed = t["bleed_part"]
@@ -157,9 +202,27 @@ def _lines(info: CoverInfo, t: dict) -> list[tuple[str, str]]:
         ("gap", ""),
         ("body", t[info.duplex]),
     ]
+    if info.glued:
+        out.append(("body", t["glued"].format(n=info.glued)))
     if info.duplex in ("long", "short"):       # the offset moves duplex backs only
         out.append(("body", t["offset"]))
+        if info.calibrate:
+            out.append(("body", t["calibrate"].format(command=info.calibrate)))
     out.append(("body", t["cut"] if info.gap_mm <= 1e-6 else t["cut_gap"]))
+    out.extend(("body", text) for text in _cutting(cut, t))
+    return out
+
+
+def _cutting(cut: Cutting | None, t: dict) -> list[str]:
+    """How to cut where crop marks are shorter than asked or missing."""
+    if cut is None or cut.asked <= 0:
+        return []
+    out = []
+    for key, mark, lines in (("edge_lr", cut.mark_lr, "lines_h"), ("edge_tb", cut.mark_tb, "lines_v")):
+        if mark <= 0:
+            out.append(t["cut_rules"].format(where=t[key], lines=t[lines]))
+        elif mark + 1e-6 < cut.asked:
+            out.append(t["cut_short"].format(where=t[key], len=mark))
     return out
 
 

@@ -46,6 +46,7 @@ class PagePlan:
     placements: tuple[Placement, ...]
     marks: tuple[Line, ...]
     fold_line: Line | None = None
+    rules: tuple[Line, ...] = ()   # cut lines printed across the cards where crop marks do not fit
 
 
 def card_copies(deck: Deck) -> list[CardCopy]:
@@ -121,20 +122,21 @@ def back_rect(rect: Rect, sheet: Sheet, duplex: str, offset: tuple[float, float]
 
 
 def offset_limits(sheet: Sheet, duplex: str) -> tuple[tuple[float, float], tuple[float, float]]:
-    """((min X, max X), (min Y, max Y)): the --back-offset that keeps every back inside the margin."""
+    """((min X, max X), (min Y, max Y)): the --back-offset that keeps every back's trim on the paper.
+
+    Backs are clipped at the margin wherever the offset pushes them into it (see :func:`impose`)."""
     w, h = sheet.page_mm
-    m = sheet.spec.margin_mm
     flip = sheet_flip(sheet, duplex)
-    clips = [flip.rect(s.clip) for s in sheet.slots]     # a partial sheet's clips only grow inwards
-    x_lo = max(m - c.x for c in clips)
-    x_hi = min(w - m - c.right for c in clips)
-    y_lo = max(c.top - (h - m) for c in clips)         # Y is down: the back moves by -Y
-    y_hi = min(c.y - m for c in clips)
+    trims = [flip.rect(s.trim) for s in sheet.slots]
+    x_lo = max(-t.x for t in trims)
+    x_hi = min(w - t.right for t in trims)
+    y_lo = max(t.top - h for t in trims)           # Y is down: the back moves by -Y
+    y_hi = min(t.y for t in trims)
     return (x_lo, x_hi), (y_lo, y_hi)
 
 
 def check_offset(sheet: Sheet, duplex: str, offset: tuple[float, float]) -> None:
-    """A --back-offset that would push a back past the margin is an error naming the limits."""
+    """A --back-offset that would push a back off the paper is an error naming the limits."""
     if duplex == "none" or sheet.fold:
         if offset != (0.0, 0.0):
             what = "--layout fold" if sheet.fold else "--duplex none"
@@ -148,9 +150,42 @@ def check_offset(sheet: Sheet, duplex: str, offset: tuple[float, float]) -> None
     m = sheet.spec.margin_mm
     raise DeckgenError(error(
         "back-offset", "--back-offset",
-        f"--back-offset {x:g},{y:g} mm would push backs past the {m:g} mm margin: on this sheet X must stay "
-        f"between {x_lo:+.1f} and {x_hi:+.1f} mm and Y between {y_lo:+.1f} and {y_hi:+.1f} mm",
-        hint="measure the offset again with deckgen calibrate, or use a smaller --margin if your printer allows"))
+        f"--back-offset {x:g},{y:g} mm would push backs off the paper, past the {m:g} mm margin: on this sheet "
+        f"X must stay between {x_lo:+.1f} and {x_hi:+.1f} mm and Y between {y_lo:+.1f} and {y_hi:+.1f} mm",
+        hint="measure the offset again with deckgen calibrate (a printer's shift is a few millimetres at most)"))
+
+
+def into_margin(sheet: Sheet, duplex: str, offset: tuple[float, float]) -> float:
+    """How far (mm) the offset pushes the backs' visible area into the margin, where it is clipped."""
+    if duplex == "none" or sheet.fold or offset == (0.0, 0.0):
+        return 0.0
+    box = _printable(sheet)
+    flip = sheet_flip(sheet, duplex)
+    worst = 0.0
+    for s in sheet.slots:
+        r = flip.rect(s.clip).shifted(offset[0], -offset[1])
+        worst = max(worst, box.x - r.x, r.right - box.right, box.y - r.y, r.top - box.top)
+    return max(0.0, worst)
+
+
+def _printable(sheet: Sheet) -> Rect:
+    w, h = sheet.page_mm
+    m = sheet.spec.margin_mm
+    return Rect(m, m, w - 2 * m, h - 2 * m)
+
+
+def _inside(r: Rect, box: Rect) -> Rect:
+    """``r`` cut down to ``box`` (unchanged when it is inside already)."""
+    if r.x >= box.x - EPS and r.y >= box.y - EPS and r.right <= box.right + EPS and r.top <= box.top + EPS:
+        return r
+    x0, y0 = max(r.x, box.x), max(r.y, box.y)
+    x1, y1 = min(r.right, box.right), min(r.top, box.top)
+    return Rect(x0, y0, max(0.0, x1 - x0), max(0.0, y1 - y0))
+
+
+def two_sided(copy: CardCopy) -> bool:
+    """A component whose second face is its own (a Power card's red side), not the deck back."""
+    return copy.component and copy.back != BACK
 
 
 def impose(copies: list[CardCopy], sheet: Sheet, duplex: str = "long",
@@ -159,32 +194,54 @@ def impose(copies: list[CardCopy], sheet: Sheet, duplex: str = "long",
 
     Double-sided (``long``/``short``) and glued (``none``): a page of fronts, then its page of
     backs. A fold sheet: one page with both, the backs mirrored across the fold line.
-    ``backs=False``: pages of fronts only.
+    ``backs=False``: pages of fronts only, except for two-sided components (:func:`two_sided`):
+    they come last, on sheets of their own, each sheet of their fronts followed by the sheet
+    of their second sides placed for gluing behind them (as with ``none``).
     """
     if duplex not in DUPLEX_MODES:
         raise DeckgenError(error("duplex", "--duplex", f"unknown duplex mode '{duplex}'",
                                  hint="use long, short or none"))
     check_offset(sheet, duplex, back_offset)
+    if not backs:
+        plain = [c for c in copies if not two_sided(c)]
+        pages = _pages(plain, sheet, "none", (0.0, 0.0), False, 0)
+        glued = _pages([c for c in copies if two_sided(c)], sheet, "none", (0.0, 0.0), True,
+                       len({p.sheet_no for p in pages}))
+        return pages + glued
+    return _pages(copies, sheet, duplex, back_offset, True, 0)
+
+
+def _pages(copies: list[CardCopy], sheet: Sheet, duplex: str, back_offset: tuple[float, float], backs: bool,
+           first_no: int) -> list[PagePlan]:
     flip = sheet_flip(sheet, duplex)
-    shift = (0.0, 0.0) if duplex == "none" or sheet.fold else (back_offset[0], -back_offset[1])
+    shifted = duplex != "none" and not sheet.fold and back_offset != (0.0, 0.0)
+    shift = (back_offset[0], -back_offset[1]) if shifted else (0.0, 0.0)
+    box = _printable(sheet)
+
+    def back(r: Rect, clip: bool = False) -> Rect:
+        out = flip.rect(r).shifted(*shift) if shifted else flip.rect(r)
+        return _inside(out, box) if clip and shifted else out
+
     pages: list[PagePlan] = []
     n = sheet.per_page
     for first in range(0, len(copies), n):
         chunk = copies[first:first + n]
-        slots, marks = partial(sheet, len(chunk))
+        slots, marks, rules = partial(sheet, len(chunk))
         fronts, backs_ = [], []
         for copy, slot in zip(chunk, slots):
             fronts.append(Placement(copy.front, slot.image, slot.clip, slot.trim))
-            backs_.append(Placement(copy.back, flip.rect(slot.image).shifted(*shift),
-                                    flip.rect(slot.clip).shifted(*shift), flip.rect(slot.trim).shifted(*shift),
+            backs_.append(Placement(copy.back, back(slot.image), back(slot.clip, True), back(slot.trim),
                                     flip.rotate))
-        no = first // n + 1
+        no = first_no + first // n + 1
         mirrored = tuple(flip.line(ln) for ln in marks)
         if not backs:
-            pages.append(PagePlan("front", no, tuple(fronts), marks))
+            pages.append(PagePlan("front", no, tuple(fronts), marks, rules=rules))
         elif sheet.fold:
-            pages.append(PagePlan("fold", no, tuple(fronts + backs_), marks + mirrored, sheet.fold_line))
+            pages.append(PagePlan("fold", no, tuple(fronts + backs_), marks + mirrored, sheet.fold_line,
+                                  rules=rules))
         else:
-            pages.append(PagePlan("front", no, tuple(fronts), marks))
-            pages.append(PagePlan("back", no, tuple(backs_), mirrored if duplex == "none" else ()))
+            glue = duplex == "none"
+            pages.append(PagePlan("front", no, tuple(fronts), marks, rules=rules))
+            pages.append(PagePlan("back", no, tuple(backs_), mirrored if glue else (),
+                                  rules=tuple(flip.line(ln) for ln in rules) if glue else ()))
     return pages

@@ -22,7 +22,7 @@ from deckgen.layout.cover import CoverInfo, cover_languages, draw_cover
 from deckgen.layout.geometry import Line, Rect
 from deckgen.layout.imposition import PagePlan
 from deckgen.layout.pdfimage import read_png, register_image
-from deckgen.layout.printready import prepare
+from deckgen.pdfkit import SRGB_INTENT, OutputIntent, PrintCanvas
 from deckgen.progress import Progress
 from deckgen.units import mm_to_pt
 
@@ -37,18 +37,20 @@ class PdfMeta:
     fonts: str | None = None        # the deck's own fonts folder (deck.fonts)
 
 
-def new_canvas(buf, paper_mm: tuple[float, float], meta: PdfMeta) -> Canvas:
+def new_canvas(buf, paper_mm: tuple[float, float], meta: PdfMeta, intent: OutputIntent = SRGB_INTENT,
+               pdfx: str | None = None) -> Canvas:
+    """A canvas for one of deckgen's PDFs: sRGB output intent unless ``intent`` says otherwise;
+    ``pdfx`` writes the PDF/X version key (the caller keeps to that standard's rules)."""
     regular, _ = register_fonts(meta.fonts)     # the initial font too, so no unembedded Helvetica is listed
-    c = Canvas(buf, pagesize=(mm_to_pt(paper_mm[0]), mm_to_pt(paper_mm[1])), invariant=1,
-               pageCompression=1, lang=meta.language, initialFontName=regular)
+    c = PrintCanvas(buf, pagesize=(mm_to_pt(paper_mm[0]), mm_to_pt(paper_mm[1])), invariant=1,
+                    pageCompression=1, lang=meta.language, initialFontName=regular, intent=intent, pdfx=pdfx)
     c.setTitle(meta.title)
     c.setAuthor(meta.author)
     c.setSubject(meta.subject)
     c.setKeywords(meta.keywords)
     c.setCreator(f"deckgen {__version__}")
     c.setProducer(f"deckgen {__version__} (ReportLab)")
-    prepare(c)          # sRGB output intent, ICC-tagged images, distinct font subset tags
-    return c
+    return c            # PDF 1.4, sRGB output intent, ICC-tagged images (deckgen/pdfkit.py)
 
 
 def finish(c: Canvas, buf: io.BytesIO) -> bytes:
@@ -83,11 +85,14 @@ def place(c: Canvas, name: str, image: Rect, clip: Rect | None = None, rotate: i
     c.addLiteral("Q")
 
 
-def draw_marks(c: Canvas, lines: Sequence[Line], stroke_mm: float, dash: bool = False) -> None:
-    """Straight strokes (crop marks or guides), written as one path."""
+RULE_MM = 0.12      # printed cut lines across the cards (where no crop mark fits): thin, mid grey
+
+
+def draw_marks(c: Canvas, lines: Sequence[Line], stroke_mm: float, dash: bool = False, grey: float = 0.0) -> None:
+    """Straight strokes (crop marks, guides or printed cut lines), written as one path."""
     if not lines:
         return
-    ops = ["q", f"{_n(mm_to_pt(stroke_mm))} w 0 J", "0.55 G [2 2] 0 d" if dash else "0 G"]
+    ops = ["q", f"{_n(mm_to_pt(stroke_mm))} w 0 J", "0.55 G [2 2] 0 d" if dash else f"{_n(grey)} G"]
     for ln in lines:
         ops.append(f"{_n(mm_to_pt(ln.x1))} {_n(mm_to_pt(ln.y1))} m {_n(mm_to_pt(ln.x2))} {_n(mm_to_pt(ln.y2))} l")
     ops.append("S Q")
@@ -131,6 +136,7 @@ def draw_page(c: Canvas, page: PagePlan, names: Mapping[str, str], stroke_mm: fl
     for p in page.placements:
         place(c, names[p.face], p.image, p.clip, p.rotate)
     draw_marks(c, page.marks, stroke_mm)
+    draw_marks(c, page.rules, RULE_MM, grey=0.4)
     if guides and page.side in ("front", "fold"):
         draw_marks(c, guides, min(stroke_mm, 0.1), dash=True)
 

@@ -5,7 +5,7 @@ An 8-bit, non-interlaced RGB PNG already holds exactly what a PDF image with
 into the PDF as they are, which costs a file read instead of a zlib pass over megapixels.
 Other PNGs (grey, alpha, palette, 16-bit, interlaced) are flattened onto white as RGB with
 Pillow and compressed once. Every image is written in the sRGB ICC colour space
-(:mod:`deckgen.layout.printready`). Each image is registered under a name derived from its content, so a face
+(:class:`deckgen.pdfkit.FlateImage`). Each image is registered under a name derived from its content, so a face
 drawn on many pages is stored once.
 """
 
@@ -14,25 +14,13 @@ from __future__ import annotations
 import hashlib
 import struct
 import zlib
-from dataclasses import dataclass
 from pathlib import Path
 
-from reportlab.pdfbase.pdfdoc import PDFDictionary, PDFImageXObject, PDFName, PDFStream
-
+from deckgen import pdfkit
 from deckgen.errors import DeckgenError, error
-from deckgen.layout.printready import icc_colorspace
+from deckgen.pdfkit import ImageData
 
 _SIG = b"\x89PNG\r\n\x1a\n"
-
-
-@dataclass(frozen=True)
-class ImageData:
-    width: int
-    height: int
-    colors: int               # 1 grey, 3 RGB
-    stream: bytes             # FlateDecode data
-    predictor: bool           # PNG predictors in the data (pass-through)
-    digest: str
 
 
 def read_png(path: Path) -> ImageData:
@@ -87,39 +75,9 @@ def _flatten(path: Path, digest: str) -> ImageData:
     return ImageData(im.width, im.height, 3, zlib.compress(im.tobytes(), 6), False, digest)
 
 
-class _FlateImage(PDFImageXObject):
-    """An image XObject whose stream is already Flate-encoded (optionally with predictors)."""
-
-    def __init__(self, name: str, img: ImageData):
-        super().__init__(name)
-        self.width, self.height = img.width, img.height
-        self.bitsPerComponent = 8
-        self.colorSpace = "DeviceRGB" if img.colors == 3 else "DeviceGray"
-        self.streamContent = img.stream
-        self._filters = ("FlateDecode",)
-        self._img = img
-
-    def format(self, document):
-        d = PDFDictionary()
-        d["Type"] = PDFName("XObject")
-        d["Subtype"] = PDFName("Image")
-        d["Width"] = self.width
-        d["Height"] = self.height
-        d["BitsPerComponent"] = 8
-        d["ColorSpace"] = icc_colorspace(document) if self._img.colors == 3 else PDFName(self.colorSpace)
-        d["Filter"] = PDFName("FlateDecode")
-        if self._img.predictor:
-            d["DecodeParms"] = PDFDictionary({"Predictor": 15, "Colors": self._img.colors,
-                                              "BitsPerComponent": 8, "Columns": self.width})
-        return PDFStream(d, self.streamContent, filters=()).format(document)
-
-
 def register_image(canvas, img: ImageData) -> str:
     """Add the image to the document once; returns the name to pass to ``canvas.doForm``."""
-    name = "face" + img.digest[:16]
-    if not canvas.hasForm(name):
-        canvas._doc.addForm(name, _FlateImage(name, img))
-    return name
+    return pdfkit.register_image(canvas, img)
 
 
 def draw_image(canvas, name: str, x: float, y: float, w: float, h: float) -> None:

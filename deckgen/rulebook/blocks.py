@@ -186,8 +186,6 @@ class ShapeMark(Flowable):
         return self.size, self.size
 
     def draw(self):
-        from reportlab.lib.utils import ImageReader
-
         from deckgen.render.symbols import symbol_mask
 
         mask = symbol_mask(self.shape, 96, shape=True)
@@ -196,7 +194,7 @@ class ShapeMark(Flowable):
         rgb = (int(self.color.red * 255), int(self.color.green * 255), int(self.color.blue * 255))
         im = PILImage.new("RGBA", mask.size, (*rgb, 0))
         im.putalpha(mask)
-        self.canv.drawImage(ImageReader(im), 0, 0, self.size, self.size, mask="auto")
+        self.canv.drawImage(im, 0, 0, self.size, self.size, mask="auto")
 
 
 def _table_style(n: int, deck: Deck) -> TableStyle:

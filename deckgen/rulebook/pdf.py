@@ -37,7 +37,7 @@ from reportlab.platypus.tableofcontents import TableOfContents
 
 from deckgen.errors import DeckgenError, error
 from deckgen.fonts import deck_fonts, register_pdf
-from deckgen.layout.printready import prepare
+from deckgen.layout.printready import PrintCanvas, prepare
 from deckgen.model import Deck
 from deckgen.rulebook import blocks, styles
 from deckgen.rulebook.blocks import Paragraph
@@ -120,6 +120,7 @@ class _Doc(BaseDocTemplate):
     def multiBuild(self, story, maxPasses=10, **buildKwds):
         self.dry = True
         try:
+            buildKwds.setdefault("canvasmaker", PrintCanvas)        # ICC-tagged images, PDF 1.4 (deckgen/pdfkit.py)
             return super().multiBuild(story, maxPasses, **buildKwds)
         finally:
             self.dry = False

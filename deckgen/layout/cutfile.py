@@ -1,0 +1,65 @@
+"""Print-then-cut files: for every sheet, an SVG of the card outlines at the page's size, each
+outline exactly where the cards PDF prints that card's trim (rounded corners), for the cutting
+software of Silhouette, Cricut or a laser cutter (Silhouette Studio, Cricut Design Space,
+Inkscape, LightBurn all read SVG in millimetres).
+
+The outlines come from the same sheet plan as the PDF, so they line up with the print as long as
+the cutter is registered to the page; the SVG holds nothing but the cut paths (red hairlines,
+no fill) and a title.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from deckgen.layout.geometry import Rect
+from deckgen.layout.imposition import PagePlan
+
+CUT_FORMATS = ("none", "svg")
+
+
+def default_corner_radius(trim_mm: tuple[float, float]) -> float:
+    """5 % of the card's shorter side: 1/8 in (3.175 mm) on a poker card, 2.8 mm on an UNO card."""
+    return round(min(trim_mm) * 0.05, 3)
+
+
+def _n(v: float) -> str:
+    return f"{v:.3f}".rstrip("0").rstrip(".")
+
+
+def sheet_svg(trims: Sequence[Rect], page_mm: tuple[float, float], radius_mm: float, title: str) -> bytes:
+    """One sheet's cut paths (trim rectangles with rounded corners) as SVG bytes, y measured from the top."""
+    w, h = page_mm
+    r = max(0.0, min(radius_mm, min((min(t.w, t.h) for t in trims), default=0.0) / 2))
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>',
+             f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(w)}mm" height="{_n(h)}mm" '
+             f'viewBox="0 0 {_n(w)} {_n(h)}">',
+             f"  <title>{_escape(title)}</title>",
+             '  <g id="cut" fill="none" stroke="#ff0000" stroke-width="0.1">']
+    for t in trims:
+        lines.append(f'    <rect x="{_n(t.x)}" y="{_n(h - t.top)}" width="{_n(t.w)}" height="{_n(t.h)}" '
+                     f'rx="{_n(r)}" ry="{_n(r)}"/>')
+    lines += ["  </g>", "</svg>", ""]
+    return "\n".join(lines).encode("utf-8")
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def front_trims(page: PagePlan) -> list[Rect]:
+    """The trims printed face up on a page: every placement of a front page, the front half of a fold page."""
+    if page.side == "fold":
+        return [p.trim for p in page.placements[: len(page.placements) // 2]]
+    return [p.trim for p in page.placements]
+
+
+def cut_files(pages: Sequence[PagePlan], page_mm: tuple[float, float], radius_mm: float,
+              title: str) -> list[tuple[int, bytes]]:
+    """(sheet number, SVG bytes) for every sheet with cards printed face up."""
+    out = []
+    for page in pages:
+        if page.side in ("front", "fold"):
+            out.append((page.sheet_no, sheet_svg(front_trims(page), page_mm, radius_mm,
+                                                 f"{title}: sheet {page.sheet_no} cut lines")))
+    return out

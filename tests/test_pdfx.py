@@ -1,0 +1,117 @@
+"""The DriveThruCards print file is PDF/X-1a:2003, checked requirement by requirement with pypdf
+(which shares nothing with the code that wrote it): PDF 1.4 at most, the PDF/X version key and
+trapping state in the information dictionary, a document ID, one GTS_PDFX output intent with an
+embedded CMYK output profile, TrimBox and BleedBox on every page, images in DeviceCMYK only,
+no transparency of any kind, no RGB or ICC-based colour anywhere, every font embedded.
+Other shops keep sRGB."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+
+import pypdf
+import pytest
+from pypdf.generic import ContentStream
+
+from deckgen import manifest
+from deckgen.export import export_cards, get_service
+from deckgen.icc import CMYK_CONDITION, cmyk_profile
+from deckgen.selection import select
+
+
+@pytest.fixture(scope="module")
+def dtc(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("dtc")
+    deck = select(manifest.load_deck("flex-spectrum"), "red-1,power x1")
+    svc = dataclasses.replace(get_service("dtc-poker"), dpi=100, pixels=None)
+    res = export_cards(deck, svc, folder, cache_dir=folder / "cache")
+    return res, res.pdf.read_bytes()
+
+
+def _walk(obj, seen=None):
+    """Every dictionary reachable from ``obj`` (indirect objects once)."""
+    seen = set() if seen is None else seen
+    stack = [obj]
+    while stack:
+        o = stack.pop()
+        if isinstance(o, pypdf.generic.IndirectObject):
+            if o.idnum in seen:
+                continue
+            seen.add(o.idnum)
+            o = o.get_object()
+        if isinstance(o, pypdf.generic.DictionaryObject):
+            yield o
+            stack.extend(o.values())
+        elif isinstance(o, pypdf.generic.ArrayObject):
+            stack.extend(o)
+
+
+def test_dtc_poker_is_pdfx_1a_2003(dtc):
+    res, data = dtc
+    assert data.startswith(b"%PDF-1.") and int(data[7:8]) <= 4          # PDF/X-1a:2003 is PDF 1.4 at most
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    info = reader.trailer["/Info"].get_object()
+    assert info["/GTS_PDFXVersion"] == "PDF/X-1a:2003"
+    assert info["/Trapped"] in ("/False", "/True")
+    assert info["/Title"] and info["/CreationDate"] and info["/ModDate"]
+    assert "/ID" in reader.trailer
+    intents = reader.trailer["/Root"]["/OutputIntents"]
+    assert [str(i.get_object()["/S"]) for i in intents] == ["/GTS_PDFX"]
+    intent = intents[0].get_object()
+    assert intent["/OutputConditionIdentifier"] == CMYK_CONDITION
+    profile = intent["/DestOutputProfile"].get_object()
+    assert profile["/N"] == 4
+    icc = profile.get_data()
+    assert icc == cmyk_profile() and icc[12:20] == b"prtrCMYK" and icc[36:40] == b"acsp"
+    for page in reader.pages:
+        media = [float(v) for v in page.mediabox]
+        bleed = [float(v) for v in page["/BleedBox"]]
+        trim = [float(v) for v in page["/TrimBox"]]
+        assert media[0] <= bleed[0] <= trim[0] < trim[2] <= bleed[2] <= media[2]
+        assert media[1] <= bleed[1] <= trim[1] < trim[3] <= bleed[3] <= media[3]
+        assert "/Group" not in page
+        for _args, op in ContentStream(page.get_contents(), reader).operations:
+            assert op not in (b"rg", b"RG", b"sc", b"SC", b"scn", b"SCN", b"cs", b"CS", b"BI", b"sh"), op
+        res_ = page.get("/Resources") or {}
+        for gs in (res_.get("/ExtGState") or {}).values():
+            gs = gs.get_object()
+            assert float(gs.get("/ca", 1)) == 1 and float(gs.get("/CA", 1)) == 1
+            assert gs.get("/SMask", "/None") == "/None" and gs.get("/BM", "/Normal") in ("/Normal", "/Compatible")
+        images = [x.get_object() for x in (res_.get("/XObject") or {}).values()]
+        assert images
+        for im in images:
+            assert im["/Subtype"] == "/Image" and im["/ColorSpace"] == "/DeviceCMYK" and im["/BitsPerComponent"] == 8
+            assert "/SMask" not in im and "/Mask" not in im
+    for d in _walk(reader.trailer["/Root"]):
+        assert d.get("/Type") != "/Font" or "/FontDescriptor" not in d or any(
+            k in d["/FontDescriptor"].get_object() for k in ("/FontFile", "/FontFile2", "/FontFile3"))
+        for v in d.values():
+            v = v.get_object() if isinstance(v, pypdf.generic.IndirectObject) else v
+            if isinstance(v, pypdf.generic.ArrayObject) and v and v[0] == "/ICCBased":
+                raise AssertionError("an ICC-based colour space (PDF/X-1a allows device CMYK only)")
+            assert v not in ("/DeviceRGB", "/CalRGB", "/Lab")
+
+
+def test_dtc_images_are_cmyk_of_the_faces(dtc):
+    """The CMYK data is the faces' colours: white paper stays without ink, a red face gets magenta and yellow."""
+    res, data = dtc
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    for page in reader.pages:
+        for x in page["/Resources"]["/XObject"].values():
+            im = x.get_object().decode_as_image()
+            assert im.mode == "CMYK"
+    first = reader.pages[1]["/Resources"]["/XObject"]            # back first, then the red 1's front
+    im = next(iter(first.values())).get_object().decode_as_image()
+    c, m, y, k = im.getpixel((2, 2))                             # the red card's corner: red
+    assert m > 150 and y > 150 and c < 60
+
+
+def test_other_shops_keep_srgb(tmp_path):
+    deck = select(manifest.load_deck("classic"), "red-1")
+    svc = dataclasses.replace(get_service("tgc-poker"), dpi=72, pixels=None)
+    res = export_cards(deck, svc, tmp_path, cache_dir=tmp_path / "cache")
+    reader = pypdf.PdfReader(res.pdf)
+    assert "/GTS_PDFXVersion" not in reader.trailer["/Info"].get_object()
+    space = next(iter(reader.pages[0]["/Resources"]["/XObject"].values())).get_object()["/ColorSpace"]
+    assert space[0] == "/ICCBased"
