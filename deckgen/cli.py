@@ -111,6 +111,12 @@ def jobs_option(fn: F) -> F:
                         help="Worker processes, 1 to 256 (default: every core).")(fn)
 
 
+def cluster_option(fn: F) -> F:
+    return click.option("--cluster", metavar="ADDRESS", default=None,
+                        help="Play the games on the Dask scheduler at ADDRESS (e.g. tcp://10.0.0.5:8786) instead of "
+                             "this machine's cores; same results. Needs pip install 'deckgen[cluster]' (docs/cluster.md).")(fn)
+
+
 def _paths_width(paths: Iterable[object], least: int = 0) -> int:
     """A column as wide as its longest path, so long paths keep the columns after them aligned."""
     return max([least, *(len(str(p)) for p in paths)])
@@ -931,11 +937,12 @@ def export_cards_cmd(deck, service, card_size, bleed, safe, out_dir, only, palet
 @click.option("--agent", type=click.Choice(["random", "greedy"]), default="random", show_default=True,
               help="Who plays: uniformly random legal players or simple greedy ones.")
 @jobs_option
+@cluster_option
 @click.option("--match", "whole_match", is_flag=True,
               help="Play whole matches to the deck's target score instead of single hands (--games: matches).")
 @json_option
 @handle_errors
-def simulate(deck, players_text, games, seed, agent, jobs, whole_match, as_json):
+def simulate(deck, players_text, games, seed, agent, jobs, cluster, whole_match, as_json):
     """Play many simulated games of a deck and report how they go at each table size.
 
     Per table size: games finished / stalled / capped, turns per game (mean, median, 90th
@@ -968,9 +975,11 @@ def simulate(deck, players_text, games, seed, agent, jobs, whole_match, as_json)
              ] if outside else []
     progress = Progress(enabled=not as_json)
     if whole_match:
-        rep = match.simulate_matches(d, players, matches=games, seed=seed, agent=agent, workers=jobs, progress=progress)
+        rep = match.simulate_matches(d, players, matches=games, seed=seed, agent=agent, workers=jobs, progress=progress,
+                                     cluster=cluster)
     else:
-        rep = sim.simulate(d, players, games=games, seed=seed, agent=agent, workers=jobs, progress=progress)
+        rep = sim.simulate(d, players, games=games, seed=seed, agent=agent, workers=jobs, progress=progress,
+                           cluster=cluster)
     progress.close()
     if as_json:
         _echo_json({**rep, **findings_json(found)})
@@ -1001,10 +1010,11 @@ def simulate(deck, players_text, games, seed, agent, jobs, whole_match, as_json)
 @click.option("-o", "--output", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="The PDF to write (default: output/<deck>/<deck>-report.pdf).")
 @jobs_option
+@cluster_option
 @click.option("--json", "as_json", is_flag=True,
               help="Also print every figure behind the charts as one JSON object (and every failure as JSON).")
 @handle_errors
-def report_cmd(deck, vary, compare, players_text, games, agents, seed, lang, out_path, jobs, as_json):
+def report_cmd(deck, vary, compare, players_text, games, agents, seed, lang, out_path, jobs, cluster, as_json):
     """Write a balance report PDF: why the game plays the way it does, in charts.
 
     Per table size, with random and greedy players: game length, where drawn cards come from,
@@ -1028,7 +1038,8 @@ def report_cmd(deck, vary, compare, players_text, games, agents, seed, lang, out
         d = manifest.load_deck(deck)
         players = tuple(parse_players(players_text, d.players_min, d.players_max))
     opts = ReportOptions(games=games, seed=seed, players=players, agents=tuple(agents) or ("random", "greedy"),
-                         lang=lang, vary=tuple(vary), compare=tuple(compare), workers=jobs)
+                         lang=lang, vary=tuple(vary), compare=tuple(compare), workers=jobs,
+                         cluster=cluster)
     progress = Progress(enabled=not as_json)
     rep = build_report(deck, opts, progress)
     target = out_path or default_path(rep["deck"])

@@ -36,6 +36,7 @@ class ReportOptions:
     vary: tuple[str, ...] = ()             # "OPTION=V1,V2,..."
     compare: tuple[str, ...] = ()          # other manifests
     workers: int | None = None
+    cluster: str | None = None             # a Dask scheduler's address: play the games there
 
 
 @dataclass(frozen=True)
@@ -113,22 +114,20 @@ def deck_kinds(decks: Iterable[Deck], lang: str) -> dict[str, str]:
 
 CHUNK = 8              # games per task
 
-_worker: dict = {}
 
-
-def _init(tables: Mapping[str, Any]) -> None:
+def _prepare(tables: Mapping[str, Any]) -> tuple[Mapping[str, Any], dict[str, Any]]:
     from deckgen.rules.agents import make_agent
 
-    _worker["tables"] = tables
-    _worker["agents"] = {a: make_agent(a) for a in AGENTS}
+    return tables, {a: make_agent(a) for a in AGENTS}
 
 
-def _play(task: tuple[str, str, int, int, int, int]) -> tuple[tuple[str, str, int, int, int, int], list[GameRecord]]:
+def _play(state: tuple[Mapping[str, Any], dict[str, Any]], task: tuple[str, str, int, int, int, int]) -> list[GameRecord]:
     from deckgen.rules.simulate import play_record
 
+    tables, agents = state
     vid, agent, n, start, stop, seed = task
-    table, player = _worker["tables"][vid], _worker["agents"][agent]
-    return task, [play_record(table, player, seed, n, i) for i in range(start, stop)]
+    table, player = tables[vid], agents[agent]
+    return [play_record(table, player, seed, n, i) for i in range(start, stop)]
 
 
 def simulate_variants(variants: Sequence[Variant], players: Sequence[int], options: ReportOptions,
@@ -136,11 +135,10 @@ def simulate_variants(variants: Sequence[Variant], players: Sequence[int], optio
     """Every variant's games: (variant id, agent, table size) -> records in game order.
 
     Each game is seeded from (seed, table size, game index) as in ``deckgen simulate``, so the
-    records do not depend on the number of workers. One pool plays every variant and agent,
-    the largest tables (the longest games) first, so no core waits long at the end."""
-    import multiprocessing
-    import os
-
+    records do not depend on the number of workers or machines (``options.cluster``). One run
+    plays every variant and agent, the largest tables (the longest games) first, so no core
+    waits long at the end."""
+    from deckgen.rules.runner import Work, run_tasks
     from deckgen.rules.table import compile_deck
 
     tables = {v.id: compile_deck(v.deck) for v in variants}
@@ -150,26 +148,16 @@ def simulate_variants(variants: Sequence[Variant], players: Sequence[int], optio
     parts: dict[tuple[str, str, int], dict[int, list[GameRecord]]] = {}
     total = len(variants) * len(options.agents) * len(players) * options.games
     done = 0
-
-    def take(task: tuple[str, str, int, int, int, int], recs: list[GameRecord]) -> None:
-        nonlocal done
+    local = not options.cluster and (options.workers == 1 or len(tasks) <= 1)
+    if not local:
+        for t in tables.values():
+            t.cache.clear()            # the workers build their own legality caches
+    for task, recs in run_tasks(Work(_prepare, tables, _play), tasks, options.workers, options.cluster,
+                                ordered=False):
         parts.setdefault(task[:3], {})[task[3]] = recs
         done += len(recs)
         if progress:
             progress("simulating", done, total)
-
-    workers = options.workers or os.cpu_count() or 1
-    if workers <= 1 or len(tasks) <= 1:
-        _init(tables)
-        for task in tasks:
-            take(*_play(task))
-    else:
-        for t in tables.values():
-            t.cache.clear()            # the workers build their own legality caches
-        ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-        with ctx.Pool(workers, initializer=_init, initargs=(tables,)) as pool:
-            for task, recs in pool.imap_unordered(_play, tasks):
-                take(task, recs)
     return {key: [r for start in sorted(chunks) for r in chunks[start]] for key, chunks in parts.items()}
 
 
