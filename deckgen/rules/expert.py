@@ -58,6 +58,12 @@ WILD_COLORS = 2            # colours tried with a wild: the ones the hand holds 
 NO_PLAY = CAUSES.index("no_play")
 
 
+def make(name: str, think: int = THINK) -> Any:
+    """The bot registered under ``name`` (:data:`deckgen.rules.agents.AGENTS`); the expert with
+    ``think`` play-outs per decision."""
+    return ExpertAgent(think) if name == "expert" else AGENTS[name]()
+
+
 def wants_events(agents: Any) -> bool:
     """Whether any of these bots needs the game's public events (the game must be recorded)."""
     bots = agents if isinstance(agents, (list, tuple)) else [agents]
@@ -251,13 +257,16 @@ class ExpertAgent(Agent):
     def __init__(self, think: int = THINK):
         self.think = max(1, int(think))
         self.greedy = GreedyAgent()
-        self.memory: Memory | None = None
-        self.chosen_color: int | None = None      # the colour searched together with a wild
+        self.memories: dict[int, Memory] = {}     # one per seat it plays (one bot may hold every seat)
+        self.colors: dict[int, int | None] = {}   # the colour searched together with a wild, per seat
+        self.memory: Memory | None = None         # the deciding seat's
 
     def decide(self, d: Decision, o: Observation, rng: random.Random) -> Answer:
-        if self.memory is None or self.memory.me != o.player or self.memory.new_game(o):
-            self.memory = Memory(o.player)
-        self.memory.update(o)
+        memory = self.memories.get(o.player)
+        if memory is None or memory.new_game(o):
+            memory = self.memories[o.player] = Memory(o.player)
+        memory.update(o)
+        self.memory = memory
         return super().decide(d, o, rng)
 
     # decisions searched
@@ -271,7 +280,7 @@ class ExpertAgent(Agent):
         if d.passable:
             cands.append((None, None))
         best = self._search(d, o, rng, cands)
-        self.chosen_color = best[1]
+        self.colors[o.player] = best[1]
         return best[0]
 
     def play_drawn(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
@@ -281,7 +290,7 @@ class ExpertAgent(Agent):
         return self._search(d, o, rng, cands)[0]
 
     def color(self, d: Decision, o: Observation, rng: random.Random) -> int:
-        c, self.chosen_color = self.chosen_color, None
+        c = self.colors.pop(o.player, None)
         if c is not None and c in d.options:
             return c
         return self.greedy.color(d, o, rng)
@@ -379,13 +388,14 @@ def sample(o: Observation, memory: Memory, rng: random.Random) -> tuple[dict[int
     cards = [f for f, k in pool.items() for _ in range(max(0, k))]
     rng.shuffle(cards)
     hands: dict[int, list[int]] = {}
-    groups = []
+    groups: list[tuple[int, int, int, frozenset]] = []
     for q in range(o.n_players):
         if q == o.player or not o.alive[q]:
             continue
         hands[q] = []
-        for size, banned in (memory.hands[q].groups if q in memory.hands else [[o.hand_sizes[q], frozenset()]]):
-            groups.append((len(banned), q, size, banned))
+        held: list[list[Any]] = memory.hands[q].groups if q in memory.hands else [[o.hand_sizes[q], frozenset()]]
+        for size, banned in held:
+            groups.append((len(banned), q, int(size), frozenset(banned)))
     groups.sort(key=lambda g: -g[0])
     for _, q, size, banned in groups:
         took = 0

@@ -14,8 +14,10 @@ from collections.abc import Iterable
 
 from deckgen.errors import DeckgenError, error
 from deckgen.progress import Progress
+from deckgen.rules import expert
 from deckgen.rules.agents import AGENTS, Agent, make_agent
 from deckgen.rules.engine import Game
+from deckgen.rules.expert import wants_events
 from deckgen.rules.runner import Work, run_tasks
 from deckgen.rules.state import CAPPED, FINISHED
 from deckgen.rules.table import Table
@@ -34,7 +36,8 @@ def play_match(table: Table, n_players: int, seed=1, agent: str | Agent = "rando
     dealer = n_players - 1
     hands = 0
     while hands < max_hands:
-        g = Game(table, n_players, f"{seed}:hand:{hands}", agents, record=False, dealer=dealer).run()
+        g = Game(table, n_players, f"{seed}:hand:{hands}", agents, record=wants_events(agents),
+                 dealer=dealer).run()
         hands += 1
         if g.outcome == FINISHED and g.winner is not None:
             scores[g.winner] += g.score
@@ -49,9 +52,9 @@ def match_seed(seed: int, players: int, index: int) -> str:
     return f"{seed}:match:{players}:{index}"
 
 
-def _prepare(spec: tuple[Table, str]) -> tuple[Table, Agent]:
-    table, agent = spec
-    return table, make_agent(agent)
+def _prepare(spec: tuple[Table, str, int]) -> tuple[Table, Agent]:
+    table, agent, think = spec
+    return table, expert.make(agent, think)
 
 
 def _chunk(state: tuple[Table, Agent], task: tuple[int, int, int, int]) -> list[dict]:
@@ -62,7 +65,7 @@ def _chunk(state: tuple[Table, Agent], task: tuple[int, int, int, int]) -> list[
 
 def run_matches(table: Table, players: Iterable[int], matches: int, seed: int = 1, agent: str = "random",
                 workers: int | None = None, progress: Progress | None = None,
-                cluster: str | None = None) -> dict[int, list[dict]]:
+                cluster: str | None = None, think: int = expert.THINK) -> dict[int, list[dict]]:
     """``matches`` matches at each table size: table size -> match results in match order."""
     sizes = list(players)
     tasks = [(n, s, min(s + CHUNK, matches), seed) for n in sizes for s in range(0, matches, CHUNK)]
@@ -74,7 +77,7 @@ def run_matches(table: Table, players: Iterable[int], matches: int, seed: int = 
         workers = 1
     if workers > 1 or cluster:
         table.cache.clear()
-    for task, results in run_tasks(Work(_prepare, (table, agent), _chunk), tasks, workers, cluster):
+    for task, results in run_tasks(Work(_prepare, (table, agent, think), _chunk), tasks, workers, cluster):
         out[task[0]].extend(results)
         done += len(results)
         if progress:
@@ -108,7 +111,7 @@ def summarize(players: int, results: list[dict]) -> dict:
 
 def simulate_matches(deck, players: Iterable[int] | None = None, matches: int = 200, seed: int = 1,
                      agent: str = "random", workers: int | None = None, progress: Progress | None = None,
-                     cluster: str | None = None) -> dict:
+                     cluster: str | None = None, think: int = expert.THINK) -> dict:
     """Matches to the deck's target score over table sizes; a JSON-ready report."""
     from deckgen.rules.table import compile_deck
 
@@ -116,7 +119,7 @@ def simulate_matches(deck, players: Iterable[int] | None = None, matches: int = 
         raise DeckgenError(error("agent", "--agent", f"unknown agent '{agent}'", hint="agents: " + ", ".join(AGENTS)))
     table = compile_deck(deck)
     sizes = list(players or range(deck.players_min, deck.players_max + 1))
-    res = run_matches(table, sizes, matches, seed, agent, workers, progress, cluster)
+    res = run_matches(table, sizes, matches, seed, agent, workers, progress, cluster, think)
     return {"deck": deck.id, "agent": agent, "seed": seed, "matches_per_table_size": matches,
             "target": table.target, "tables": [summarize(n, res[n]) for n in sizes]}
 
