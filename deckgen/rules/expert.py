@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from deckgen.rules.agents import AGENTS, Agent, GreedyAgent
+from deckgen.rules.agents import AGENTS, VALUES, Agent, GreedyAgent, View, _leader
 from deckgen.rules.decision import Answer, Decision, DecisionKind, Observation
 from deckgen.rules.record import CAUSES
 from deckgen.rules.state import (
@@ -52,8 +52,13 @@ from deckgen.rules.state import Aside as AsideEvent
 from deckgen.rules.state import Color as ColorEvent
 
 THINK = 48                 # rollouts per decision by default
-HORIZON = 200              # turns a play-out may run before it is scored by hand sizes
+HORIZON = 200                # rounds of turns a play-out runs before it is scored by hand sizes
 CONFIDENCE = 1.0           # standard errors a candidate must beat the greedy choice by
+COLOR_WEIGHT = 10.0        # the rule of thumb (Prior): per other card of the played card's colour held
+KEEP_WILD = -1000.0        # ... a wild while more than two cards are held
+KEEP_ACTION = -300.0       # ... an action card while nobody next is close to going out
+ATTACK = 300.0             # ... a skip, draw card or reverse on a next player with two cards or fewer
+ATTACKS = frozenset({"skip", "skip_all", "draw", "target", "roulette"})
 WILD_COLORS = 2            # colours tried with a wild: the ones the hand holds most of
 NO_PLAY = CAUSES.index("no_play")
 
@@ -248,6 +253,41 @@ class Memory:
         return entry[2] | entry[3]
 
 
+class Prior(GreedyAgent):
+    """The expert's rule of thumb, what it plays when no play-out shows better and how it plays
+    on in its own play-outs: the greedy bot's valuation of effects, but it plays from the colour
+    it holds most of, keeps its wilds to the end and its action cards (skips, reverses, draw
+    cards...) for when the next player is close to going out, and then uses them on that player."""
+
+    name = "prior"
+
+    def play(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
+        t = o.table
+        leader = _leader(o)
+        nxt = o.next_player()
+        view = View(o, -1, leader, leader == nxt)
+        colors = Counter(t.color[f] for f in o.hand)
+        short = len(o.hand) <= 2                  # about to go out: play anything
+        close = o.hand_sizes[nxt] <= 2            # the next player is about to go out
+        best, best_score = d.options[0], None
+        for m in d.options:
+            c = t.color[m >> 1]
+            score = COLOR_WEIGHT * (colors[c] - 1) if c >= 0 else 0.0
+            if t.mcat[m] == 2 and not short:
+                score += KEEP_WILD
+            effects = t.effects[m]
+            if effects:
+                v = view._replace(move=m)
+                score += sum(VALUES[e.op](v, e) for e in effects)
+                if not close and not short and t.mcat[m] != 2:
+                    score += KEEP_ACTION
+                if close and any(e.op in ATTACKS or (e.op == "reverse" and o.n_players > 2) for e in effects):
+                    score += ATTACK
+            if best_score is None or score > best_score:
+                best, best_score = m, score
+        return best
+
+
 class ExpertAgent(Agent):
     """Determinized rollouts (module docstring); ``think`` play-outs per decision."""
 
@@ -256,7 +296,7 @@ class ExpertAgent(Agent):
 
     def __init__(self, think: int = THINK):
         self.think = max(1, int(think))
-        self.greedy = GreedyAgent()
+        self.greedy = Prior()
         self.memories: dict[int, Memory] = {}     # one per seat it plays (one bot may hold every seat)
         self.colors: dict[int, int | None] = {}   # the colour searched together with a wild, per seat
         self.memory: Memory | None = None         # the deciding seat's
@@ -415,7 +455,7 @@ def sample(o: Observation, memory: Memory, rng: random.Random) -> tuple[dict[int
     return hands, pile, discard
 
 
-class _Scripted(GreedyAgent):
+class _Scripted(Prior):
     """The searching player in a play-out: names the searched colour once, then plays greedy."""
 
     def __init__(self, color: int | None):
@@ -457,7 +497,7 @@ def rollout(o: Observation, deal: tuple[dict[int, list[int]], list[int], list[in
     g.color = o.color
     g.key = g.pile_key()
     g.turns = o.turns
-    g.turn_cap = min(t.opts.turn_cap, o.turns + HORIZON)
+    g.turn_cap = min(t.opts.turn_cap, o.turns + HORIZON * o.n_players)
     g.next_trace = o.turns
     if kind is DecisionKind.PLAY_DRAWN:
         if answer is None:
@@ -476,7 +516,7 @@ def rollout(o: Observation, deal: tuple[dict[int, list[int]], list[int], list[in
     best = min((len(g.hands[q]) for q in range(o.n_players) if q != me and g.alive[q]), default=0)
     if not g.alive[me]:
         return 0.0
-    return 0.5 * (best + 1) / (mine + best + 2)
+    return (best + 1) / (mine + best + 2)
 
 
 AGENTS["expert"] = ExpertAgent             # deckgen.rules imports this module: every AGENTS user sees it
