@@ -120,14 +120,15 @@ def test_matches_on_a_cluster_equal_the_local_run(cluster):
 
 
 def test_report_on_a_cluster_equals_the_local_run(cluster):
-    opts = dict(games=16, players=(2, 4), vary=("stacking=same-kind",))
+    opts = dict(games=16, players=(2, 4), vary=("stacking=same-kind",), skill_games=2, think=2)   # experts too
     here = build_report("classic", ReportOptions(workers=2, **opts))
     there = build_report("classic", ReportOptions(cluster=cluster, **opts))
     assert json.dumps(here, sort_keys=True) == json.dumps(there, sort_keys=True)
 
 
 def test_report_pdf_from_the_cli_on_a_cluster_is_byte_identical(cluster, tmp_path):
-    args = ["report", "classic", "--players", "3", "--games", "10", "--agent", "greedy", "--lang", "en"]
+    args = ["report", "classic", "--players", "3", "--games", "10", "--agent", "greedy", "--lang", "en",
+            "--skill-games", "2", "--think", "2"]
     a, b = tmp_path / "here.pdf", tmp_path / "there.pdf"
     res = CliRunner().invoke(main, [*args, "-o", str(a), "-j", "2"])
     assert res.exit_code == 0, res.output

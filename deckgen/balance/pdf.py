@@ -289,7 +289,7 @@ def _skill_table(rep: Mapping, opp: str, st) -> Table:
             row.append(f"{T.pct(g['rate'], lang)} ({T.pct(g['ci'][0], lang)}–{T.pct(g['ci'][1], lang)})"
                        + (" *" if g["significant"] else ""))
         rows.append(row)
-    first = 54.0
+    first = 66.0
     rest = (charts.WIDTH - first) / (len(head) - 1)
     table = Table(rows, colWidths=[first] + [rest] * (len(head) - 1), repeatRows=1, hAlign="LEFT")
     style = [("FONT", (0, 1), (-1, -1), charts.FONT, 8), ("TEXTCOLOR", (0, 1), (-1, -1), INK),

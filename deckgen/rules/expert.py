@@ -1,23 +1,26 @@
-"""The expert bot: determinized rollouts from what it has seen (docs/expert.md).
+"""The expert bot: a rule of thumb checked by determinized play-outs (docs/expert.md).
 
-At every decision that is worth thinking about (which card to play, or to draw; whether to
-play a card just drawn; which colour a wild names, chosen together with the wild) the expert
+At every decision worth thinking about (which card to play, or to draw; whether to play a card
+just drawn; which colour a wild names, chosen together with the wild) the expert
 
 1. **remembers** the public events it was shown (``observation.events``): the cards played and
    discarded, who drew after the deal, and, when an opponent drew because nothing in their hand
-   could be played, that none of the cards they held then could follow that pile;
+   could follow the pile, that none of the cards they held then could;
 2. **samples** the hidden cards consistently with that: the cards it has not seen are dealt to
-   the opponents' hands (each hand's remembered "could not follow" sets respected) and to the
+   the opponents' hands (each hand's remembered "could not follow" groups respected) and to the
    draw pile in a random order;
-3. **plays out** every candidate answer on the same sampled deal, everyone playing as the
-   greedy bot from then on, and repeats with new samples until its budget (``think``: rollouts
-   per decision) is spent;
-4. answers with the candidate that won the most play-outs (ties: the greedy bot's choice).
+3. **plays out** every candidate answer on the same sampled deal for ``HORIZON`` rounds (the
+   opponents as the greedy bot, itself by its rule of thumb, :class:`Prior`), scoring a win 1,
+   another's win 0 and an unfinished hand by hand sizes; it repeats with new samples until its
+   budget (``think``: play-outs per decision) is spent;
+4. answers as its rule of thumb does, unless another candidate did better on the same deals by
+   more than ``CONFIDENCE`` standard errors of the difference.
 
 Every other decision (stacking, a target, a duel answer, UNO and catching, challenges) it
-answers as the greedy bot does. It decides from its own observation only: the sampled games
-are built from the observation and the memory, never from the real game. All its randomness
-comes from the generator it is handed, so a game with experts is reproducible from its seed.
+answers by its rule of thumb (the greedy bot's answers). It decides from its own observation
+only: the sampled games are built from the observation and the memory, never from the real
+game. All its randomness comes from the generator it is handed, so a game with experts is
+reproducible from its seed.
 
 The memory needs the public events: a game with an expert seated must keep its log
 (``record=True``; :func:`wants_events` says so for a list of bots).
@@ -52,11 +55,11 @@ from deckgen.rules.state import Aside as AsideEvent
 from deckgen.rules.state import Color as ColorEvent
 
 THINK = 48                 # rollouts per decision by default
-HORIZON = 200                # rounds of turns a play-out runs before it is scored by hand sizes
-CONFIDENCE = 1.0           # standard errors a candidate must beat the greedy choice by
+HORIZON = 3                # rounds of turns a play-out runs before it is scored by hand sizes
+CONFIDENCE = 1.0           # standard errors a candidate must beat the rule of thumb's choice by
 COLOR_WEIGHT = 10.0        # the rule of thumb (Prior): per other card of the played card's colour held
 KEEP_WILD = -1000.0        # ... a wild while more than two cards are held
-KEEP_ACTION = -300.0       # ... an action card while nobody next is close to going out
+KEEP_ACTION = -300.0       # ... an action card while nobody next is close to going out (no Mercy limit)
 ATTACK = 300.0             # ... a skip, draw card or reverse on a next player with two cards or fewer
 ATTACKS = frozenset({"skip", "skip_all", "draw", "target", "roulette"})
 WILD_COLORS = 2            # colours tried with a wild: the ones the hand holds most of
@@ -257,7 +260,8 @@ class Prior(GreedyAgent):
     """The expert's rule of thumb, what it plays when no play-out shows better and how it plays
     on in its own play-outs: the greedy bot's valuation of effects, but it plays from the colour
     it holds most of, keeps its wilds to the end and its action cards (skips, reverses, draw
-    cards...) for when the next player is close to going out, and then uses them on that player."""
+    cards...) for when the next player is close to going out, and then uses them on that player
+    (under a Mercy limit it does not hold them: a large hand is knocked out)."""
 
     name = "prior"
 
@@ -269,6 +273,7 @@ class Prior(GreedyAgent):
         colors = Counter(t.color[f] for f in o.hand)
         short = len(o.hand) <= 2                  # about to go out: play anything
         close = o.hand_sizes[nxt] <= 2            # the next player is about to go out
+        hold = not t.opts.mercy_limit             # a Mercy limit punishes a hand kept large
         best, best_score = d.options[0], None
         for m in d.options:
             c = t.color[m >> 1]
@@ -279,7 +284,7 @@ class Prior(GreedyAgent):
             if effects:
                 v = view._replace(move=m)
                 score += sum(VALUES[e.op](v, e) for e in effects)
-                if not close and not short and t.mcat[m] != 2:
+                if hold and not close and not short and t.mcat[m] != 2:
                     score += KEEP_ACTION
                 if close and any(e.op in ATTACKS or (e.op == "reverse" and o.n_players > 2) for e in effects):
                     score += ATTACK
@@ -296,7 +301,7 @@ class ExpertAgent(Agent):
 
     def __init__(self, think: int = THINK):
         self.think = max(1, int(think))
-        self.greedy = Prior()
+        self.prior = Prior()
         self.memories: dict[int, Memory] = {}     # one per seat it plays (one bot may hold every seat)
         self.colors: dict[int, int | None] = {}   # the colour searched together with a wild, per seat
         self.memory: Memory | None = None         # the deciding seat's
@@ -333,26 +338,26 @@ class ExpertAgent(Agent):
         c = self.colors.pop(o.player, None)
         if c is not None and c in d.options:
             return c
-        return self.greedy.color(d, o, rng)
+        return self.prior.color(d, o, rng)
 
-    # decisions answered as the greedy bot does
+    # decisions answered by the rule of thumb (as the greedy bot does)
     def stack(self, d, o, rng):
-        return self.greedy.stack(d, o, rng)
+        return self.prior.stack(d, o, rng)
 
     def challenge(self, d, o, rng):
-        return self.greedy.challenge(d, o, rng)
+        return self.prior.challenge(d, o, rng)
 
     def target(self, d, o, rng):
-        return self.greedy.target(d, o, rng)
+        return self.prior.target(d, o, rng)
 
     def swap(self, d, o, rng):
-        return self.greedy.swap(d, o, rng)
+        return self.prior.swap(d, o, rng)
 
     def steal(self, d, o, rng):
-        return self.greedy.steal(d, o, rng)
+        return self.prior.steal(d, o, rng)
 
     def duel(self, d, o, rng):
-        return self.greedy.duel(d, o, rng)
+        return self.prior.duel(d, o, rng)
 
     # ---------------------------------------------------------------- the search
     def _search(self, d: Decision, o: Observation, rng: random.Random,
@@ -362,7 +367,7 @@ class ExpertAgent(Agent):
         for c in cands:                        # the last card: it wins at once
             if c[0] is not None and len(o.hand) == 1 and d.kind is DecisionKind.PLAY:
                 return c
-        base = self._greedy_choice(d, o, rng, cands)
+        base = self._prior_choice(d, o, rng, cands)
         rounds = max(2, self.think // len(cands))
         scores = [[0.0] * rounds for _ in cands]
         assert self.memory is not None
@@ -371,7 +376,7 @@ class ExpertAgent(Agent):
             seed = rng.getrandbits(64)
             for i, (answer, color) in enumerate(cands):
                 scores[i][r] = rollout(o, deal, d.kind, answer, color, seed)
-        # every candidate played the same deals: keep the greedy choice unless another one did
+        # every candidate played the same deals: keep the rule of thumb unless another one did
         # better on them by more than the noise of the difference (CONFIDENCE standard errors)
         best, best_gain = base, 0.0
         for i in range(len(cands)):
@@ -384,11 +389,11 @@ class ExpertAgent(Agent):
                 best, best_gain = i, mean
         return cands[best]
 
-    def _greedy_choice(self, d: Decision, o: Observation, rng: random.Random,
+    def _prior_choice(self, d: Decision, o: Observation, rng: random.Random,
                        cands: Sequence[tuple[int | None, int | None]]) -> int:
-        """The candidate the greedy bot would pick (it breaks ties between equal play-outs)."""
+        """The candidate the rule of thumb would pick (kept unless a play-out shows better)."""
         state = rng.getstate()
-        pick = self.greedy.decide(d, o, rng)
+        pick = self.prior.decide(d, o, rng)
         rng.setstate(state)
         color = None
         if pick is not None and o.table.mcat[pick] == 2 and _names_color(o.table, pick):
@@ -456,7 +461,8 @@ def sample(o: Observation, memory: Memory, rng: random.Random) -> tuple[dict[int
 
 
 class _Scripted(Prior):
-    """The searching player in a play-out: names the searched colour once, then plays greedy."""
+    """The searching player in a play-out: names the searched colour once, then plays by the
+    rule of thumb."""
 
     def __init__(self, color: int | None):
         self.first_color = color
@@ -473,9 +479,10 @@ _GREEDY = GreedyAgent()
 
 def rollout(o: Observation, deal: tuple[dict[int, list[int]], list[int], list[int]], kind: DecisionKind,
             answer: int | None, color: int | None, seed: int) -> float:
-    """Play the rest of the hand from this observation and a sampled deal after ``answer``,
-    everyone greedy; 1 for a win of the deciding player, 0 for another's, in between (by hand
-    sizes) for a play-out stopped at the horizon."""
+    """Play the hand on from this observation and a sampled deal after ``answer``, for at most
+    ``HORIZON`` rounds (the others greedy, the deciding player by its rule of thumb): 1 for a
+    win of the deciding player, 0 for another's, in between (its hand against the smallest
+    other) for a play-out stopped first."""
     from deckgen.rules.engine import Game
 
     t = o.table
