@@ -1,9 +1,17 @@
-"""Balance report speed: the default ``deckgen report`` of a deck, timed phase by phase.
+"""Balance report speed: the default ``deckgen report`` of a deck, timed phase by phase; and
+the expert's strength.
 
-    .venv/bin/python benchmarks/report.py [--deck flex-spectrum] [--games 200] [--jobs N] [--repeat 1]
+    .venv/bin/python benchmarks/report.py [--deck flex-spectrum] [--games 200] [--skill-games 30] [--think 16]
+                                          [--jobs N] [--cluster ADDRESS] [--repeat 1]
+    .venv/bin/python benchmarks/report.py --strength classic,no-mercy,flex-spectrum [--players 4]
+                                          [--skill-games 400] [--think 16] [--opponent greedy]
 
-The default (200 games per table size and agent, both agents, the deck's whole player range)
-is what ``deckgen report flex-spectrum`` runs; the target is at most 15 s on a 2-core machine.
+The default (200 games per table size and agent, both agents, the deck's whole player range, and
+the "Does skill matter?" section's 30 expert games per table size and opponent) is what
+``deckgen report flex-spectrum`` runs; without the skill section (``--skill-games 0``) the
+target is at most 15 s on a 2-core machine. ``--strength`` plays one expert among greedy (or
+random) players at one table size, every seat in turn, and prints its win rate with the 95 %
+Wilson interval: the figure docs/expert.md quotes.
 Prints wall time per phase (check + simulation, figures, PDF), the CPU time of this process
 and its workers, and the load average, since a busy machine stretches wall times.
 """
@@ -27,8 +35,9 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def once(deck: str, games: int, jobs: int | None) -> dict[str, float]:
-    opts = R.ReportOptions(games=games, workers=jobs)
+def once(deck: str, games: int, jobs: int | None, skill_games: int = R.SKILL_GAMES, think: int = R.SKILL_THINK,
+         cluster: str | None = None) -> dict[str, float]:
+    opts = R.ReportOptions(games=games, workers=jobs, skill_games=skill_games, think=think, cluster=cluster)
     cpu0, t0 = cpu_seconds(), time.perf_counter()
     the_deck = R._load_checked(deck)
     lang = the_deck.language
@@ -43,21 +52,65 @@ def once(deck: str, games: int, jobs: int | None) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         R.write_report(rep, Path(tmp) / "r.pdf")
     t4 = time.perf_counter()
-    turns = sum(r.turns for recs in records.values() for r in recs)
+    turns = sum(r.turns for recs in records.values() for r in recs if hasattr(r, "turns"))
     return {"check": t1 - t0, "simulate": t2 - t1, "figures": t3 - t2, "pdf": t4 - t3, "total": t4 - t0,
             "cpu": cpu_seconds() - cpu0, "games": sum(len(v) for v in records.values()), "turns": turns,
             "pages": data.count(b"/Type /Page\n") or data.count(b"/Type /Page"), "bytes": len(data)}
+
+
+def _strength_state(spec: tuple[dict, str, int]) -> tuple[dict, object, int]:
+    from deckgen.rules import expert
+
+    tables, opponent, think = spec
+    return tables, expert.make(opponent), think
+
+
+def _strength_play(state: tuple[dict, object, int], task: tuple[str, int, int, int]) -> list[tuple[str, int, int]]:
+    tables, opponent, think = state
+    deck, n, start, stop = task
+    return [R.skill_game(tables[deck], opponent, think, 1, n, i) for i in range(start, stop)]
+
+
+def strength(decks: list[str], players: int, games: int, think: int, opponent: str, jobs: int | None,
+             cluster: str | None) -> None:
+    from deckgen.balance import collect
+    from deckgen.rules.runner import Work, run_tasks
+    from deckgen.rules.table import compile_deck
+
+    tables = {d: compile_deck(R._load_checked(d)) for d in decks}
+    tasks = [(d, players, s, min(s + 4, games)) for d in decks for s in range(0, games, 4)]
+    out: dict[str, list] = {d: [] for d in decks}
+    t0 = time.perf_counter()
+    for task, res in run_tasks(Work(_strength_state, (tables, opponent, think), _strength_play), tasks, jobs, cluster):
+        out[task[0]] += res
+    wall = time.perf_counter() - t0
+    print(f"one expert (think {think}) among {players - 1} {opponent} players, {games} games per deck, every seat "
+          f"in turn, seed 1; {wall:.0f} s wall, load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    for d in decks:
+        g = collect.skill_group(out[d], players)
+        print(f"  {d:>14}: expert wins {g['wins']}/{g['finished']} = {100 * g['rate']:.1f} % "
+              f"(95 % Wilson {100 * g['ci'][0]:.1f}-{100 * g['ci'][1]:.1f} %), fair share {100 * g['fair']:.0f} %")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deck", default="flex-spectrum")
     ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--skill-games", type=int, default=None)
+    ap.add_argument("--think", type=int, default=R.SKILL_THINK)
     ap.add_argument("--jobs", type=int, default=None)
+    ap.add_argument("--cluster", default=None)
     ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--strength", default=None, metavar="DECK,DECK,...")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--opponent", default="greedy", choices=["greedy", "random"])
     a = ap.parse_args()
+    if a.strength:
+        strength(a.strength.split(","), a.players, a.skill_games or 400, a.think, a.opponent, a.jobs, a.cluster)
+        return
     load0 = os.getloadavg()[0]
-    runs = [once(a.deck, a.games, a.jobs) for _ in range(a.repeat)]
+    skill = R.SKILL_GAMES if a.skill_games is None else a.skill_games
+    runs = [once(a.deck, a.games, a.jobs, skill, a.think, a.cluster) for _ in range(a.repeat)]
     best = min(runs, key=lambda r: r["total"])
     print(f"deckgen report {a.deck}: {a.games} games per table size and agent, {a.jobs or os.cpu_count()} workers, "
           f"{R.CHUNK} games per task; load average {load0:.2f} -> {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")

@@ -111,6 +111,17 @@ def jobs_option(fn: F) -> F:
                         help="Worker processes, 1 to 256 (default: every core).")(fn)
 
 
+def think_option(fn: F) -> F:
+    return click.option("--think", type=click.IntRange(1, 100_000), default=None, metavar="N",
+                        help="The expert's play-outs per decision (more: stronger and slower; docs/expert.md).")(fn)
+
+
+def cluster_option(fn: F) -> F:
+    return click.option("--cluster", metavar="ADDRESS", default=None,
+                        help="Play the games on the Dask scheduler at ADDRESS (e.g. tcp://10.0.0.5:8786) instead of "
+                             "this machine's cores; same results. Needs pip install 'deckgen[cluster]' (docs/cluster.md).")(fn)
+
+
 def _paths_width(paths: Iterable[object], least: int = 0) -> int:
     """A column as wide as its longest path, so long paths keep the columns after them aligned."""
     return max([least, *(len(str(p)) for p in paths)])
@@ -990,14 +1001,17 @@ def export_cards_cmd(deck, service, card_size, bleed, safe, out_dir, only, palet
 @click.option("--games", type=click.IntRange(1, 1_000_000), default=200, show_default=True,
               help="Games per table size.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed; the same seed gives the same report.")
-@click.option("--agent", type=click.Choice(["random", "greedy"]), default="random", show_default=True,
-              help="Who plays: uniformly random legal players or simple greedy ones.")
+@click.option("--agent", type=click.Choice(["random", "greedy", "expert"]), default="random", show_default=True,
+              help="Who plays: uniformly random legal players, simple greedy ones, or experts that search "
+                   "(docs/expert.md; thousands of times slower).")
+@think_option
 @jobs_option
+@cluster_option
 @click.option("--match", "whole_match", is_flag=True,
               help="Play whole matches to the deck's target score instead of single hands (--games: matches).")
 @json_option
 @handle_errors
-def simulate(deck, players_text, games, seed, agent, jobs, whole_match, as_json):
+def simulate(deck, players_text, games, seed, agent, think, jobs, cluster, whole_match, as_json):
     """Play many simulated games of a deck and report how they go at each table size.
 
     Per table size: games finished / stalled / capped, turns per game (mean, median, 90th
@@ -1036,9 +1050,11 @@ def simulate(deck, players_text, games, seed, agent, jobs, whole_match, as_json)
              ] if outside else []
     progress = Progress(enabled=not as_json)
     if whole_match:
-        rep = match.simulate_matches(d, players, matches=games, seed=seed, agent=agent, workers=jobs, progress=progress)
+        rep = match.simulate_matches(d, players, matches=games, seed=seed, agent=agent, workers=jobs, progress=progress,
+                                     cluster=cluster, think=think or sim.expert.THINK)
     else:
-        rep = sim.simulate(d, players, games=games, seed=seed, agent=agent, workers=jobs, progress=progress)
+        rep = sim.simulate(d, players, games=games, seed=seed, agent=agent, workers=jobs, progress=progress,
+                           cluster=cluster, think=think or sim.expert.THINK)
     progress.close()
     if as_json:
         _echo_json({**rep, **findings_json(found)})
@@ -1062,17 +1078,23 @@ def simulate(deck, players_text, games, seed, agent, jobs, whole_match, as_json)
               help="Table size, or a range like 2-10 (default: the deck's whole player range).")
 @click.option("--games", type=click.IntRange(10, 100_000), default=200, show_default=True,
               help="Games per table size, agent and variant.")
-@click.option("--agent", "agents", type=click.Choice(["random", "greedy"]), multiple=True,
+@click.option("--agent", "agents", type=click.Choice(["random", "greedy", "expert"]), multiple=True,
               help="Who plays (repeatable; default: both random and greedy players).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed; the same seed gives the same report.")
 @click.option("--lang", type=click.Choice(["es", "en"]), default=None, help="Language of the report (default: the deck's).")
 @click.option("-o", "--output", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="The PDF to write (default: output/<deck>/<deck>-report.pdf).")
+@click.option("--skill-games", type=click.IntRange(0, 100_000), default=None, metavar="N",
+              help="'Does skill matter?': games of one expert among greedy or random players per table size "
+                   "and opponent (default 30; 0 leaves the section out).")
+@think_option
 @jobs_option
+@cluster_option
 @click.option("--json", "as_json", is_flag=True,
               help="Also print every figure behind the charts as one JSON object (and every failure as JSON).")
 @handle_errors
-def report_cmd(deck, vary, compare, players_text, games, agents, seed, lang, out_path, jobs, as_json):
+def report_cmd(deck, vary, compare, players_text, games, agents, seed, lang, out_path, skill_games, think, jobs,
+               cluster, as_json):
     """Write a balance report PDF: why the game plays the way it does, in charts.
 
     Per table size, with random and greedy players: game length, where drawn cards come from,
@@ -1089,6 +1111,7 @@ def report_cmd(deck, vary, compare, players_text, games, agents, seed, lang, out
     """
     from deckgen import manifest
     from deckgen.balance import ReportOptions, build_report, default_path, write_report
+    from deckgen.balance.report import SKILL_GAMES, SKILL_THINK
     from deckgen.rules.simulate import parse_players
 
     players = None
@@ -1096,7 +1119,9 @@ def report_cmd(deck, vary, compare, players_text, games, agents, seed, lang, out
         d = manifest.load_deck(deck)
         players = tuple(parse_players(players_text, d.players_min, d.players_max))
     opts = ReportOptions(games=games, seed=seed, players=players, agents=tuple(agents) or ("random", "greedy"),
-                         lang=lang, vary=tuple(vary), compare=tuple(compare), workers=jobs)
+                         lang=lang, vary=tuple(vary), compare=tuple(compare), workers=jobs,
+                         cluster=cluster, skill_games=SKILL_GAMES if skill_games is None else skill_games,
+                         think=think or SKILL_THINK)
     progress = Progress(enabled=not as_json)
     rep = build_report(deck, opts, progress)
     target = out_path or default_path(rep["deck"])

@@ -13,7 +13,7 @@ from deckgen.balance.pdf import report_pdf
 from deckgen.cli import main
 
 BLUE = (0.0, 0.447, 0.698)      # variant A's bars (#0072B2)
-SMALL = ["--players", "3-4", "--games", "20", "--agent", "random", "--jobs", "1"]
+SMALL = ["--players", "3-4", "--games", "20", "--agent", "random", "--jobs", "1", "--skill-games", "0"]
 
 
 def run(*args):
@@ -130,7 +130,7 @@ def test_variants_are_tested_and_summarised_in_spanish(tmp_path):
 
 
 def test_same_seed_same_figures_and_same_pdf_bytes():
-    opts = ReportOptions(games=12, players=(3,), agents=("greedy",), workers=1)
+    opts = ReportOptions(games=12, players=(3,), agents=("greedy",), workers=1, skill_games=2, think=2)
     a, b = build_report("classic", opts), build_report("classic", opts)
     assert a == b
     assert report_pdf(a) == report_pdf(b)
@@ -138,7 +138,7 @@ def test_same_seed_same_figures_and_same_pdf_bytes():
 
 def test_default_output_path(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    result = run("report", "classic", "--players", "2", "--games", "10", "--agent", "greedy", "--jobs", "1")
+    result = run("report", "classic", "--players", "2", "--games", "10", "--agent", "greedy", "--jobs", "1", "--skill-games", "0")
     assert result.exit_code == 0, result.output
     assert (tmp_path / "output" / "classic" / "classic-report.pdf").is_file()
     assert "wrote output/classic/classic-report.pdf" in result.stdout
@@ -162,7 +162,7 @@ def test_unknown_option_or_value_is_exit_2_with_the_list(tmp_path, vary, message
 def test_a_deck_with_errors_gets_its_findings_not_a_report(write_manifest, minimal_text, tmp_path):
     path = write_manifest(minimal_text.replace("hand_size = 5", "hand_size = 5\nhand_sise = 6"))
     out = tmp_path / "r.pdf"
-    result = run("report", str(path), "--games", "10", "-o", str(out))
+    result = run("report", str(path), "--games", "10", "--skill-games", "0", "-o", str(out))
     assert result.exit_code == 1
     assert "hand_sise" in result.stderr and "did you mean 'hand_size'" in result.stderr
     assert not out.exists()
@@ -196,8 +196,8 @@ def test_records_are_the_seeded_games_whatever_the_number_of_workers():
 
     deck = manifest.load_deck("classic")
     variants = make_variants(deck, ["uno_penalty=4"], [], "en")
-    one = simulate_variants(variants, [3, 4], ReportOptions(games=10, seed=7, workers=1))
-    two = simulate_variants(variants, [3, 4], ReportOptions(games=10, seed=7, workers=2))
+    one = simulate_variants(variants, [3, 4], ReportOptions(games=10, seed=7, workers=1, skill_games=0))
+    two = simulate_variants(variants, [3, 4], ReportOptions(games=10, seed=7, workers=2, skill_games=0))
     assert one == two
     assert len(one) == 2 * 2 * 2 and all(len(v) == 10 for v in one.values())
     table = compile_deck(variants[1].deck)
@@ -206,19 +206,19 @@ def test_records_are_the_seeded_games_whatever_the_number_of_workers():
 
 def test_compared_decks_play_the_table_sizes_they_share(write_manifest, minimal_text, tmp_path):
     path = write_manifest(minimal_text.replace("players = { min = 2, max = 4 }", "players = { min = 4, max = 6 }"))
-    result = run("report", "classic", "--games", "10", "--agent", "greedy", "--jobs", "1", "--compare", str(path),
+    result = run("report", "classic", "--games", "10", "--agent", "greedy", "--jobs", "1", "--skill-games", "0", "--compare", str(path),
                  "-o", str(tmp_path / "r.pdf"), "--json")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["players"] == [4, 5, 6]
     other = write_manifest(minimal_text.replace("players = { min = 2, max = 4 }", "players = { min = 2, max = 3 }"),
                            name="small.toml")
-    result = run("report", str(path), "--games", "10", "--compare", str(other), "-o", str(tmp_path / "r.pdf"))
+    result = run("report", str(path), "--games", "10", "--skill-games", "0", "--compare", str(other), "-o", str(tmp_path / "r.pdf"))
     assert result.exit_code == 2 and "share no table size" in result.stderr
 
 
 def test_events_chart_places_a_dot_per_turn_bin_with_events(tmp_path):
     out = tmp_path / "nm.pdf"
-    result = run("report", "no-mercy", "--players", "3", "--games", "12", "--agent", "random", "--jobs", "1",
+    result = run("report", "no-mercy", "--players", "3", "--games", "12", "--agent", "random", "--jobs", "1", "--skill-games", "0",
                  "--lang", "en", "-o", str(out), "--json")
     assert result.exit_code == 0, result.output
     rep = json.loads(result.stdout)

@@ -47,4 +47,4 @@ def test_any_agent_plugs_in():
     t = table_for("classic")
     g = Game(t, 3, 7, [AlwaysFirst(), make_agent("greedy"), make_agent("random")]).run()
     assert g.outcome == FINISHED
-    assert set(AGENTS) == {"random", "greedy"}
+    assert set(AGENTS) == {"random", "greedy", "expert"}     # expert: deckgen.rules.expert registers itself

@@ -608,3 +608,49 @@ def event_chart(rep: Mapping, agent: str) -> Drawing | None:
 def event_legend(rep: Mapping) -> Drawing:
     lang = rep["lang"]
     return legend([(T.w(lang, "event_" + e), dot(colors.HexColor(EVENT_COLORS[e]))) for e in EVENTS], WIDTH)
+
+
+# ---------------------------------------------------------------- does skill matter?
+
+def skill_chart(rep: Mapping, opponent: str, height: float = 190.0) -> Drawing:
+    """The expert's win rate per table size against one kind of opponent, each variant a dot
+    with its 95 % interval; a dashed mark at each table size is what luck alone gives."""
+    lang = rep["lang"]
+    sk = rep["skill"]
+    vs = rep["variants"]
+    sizes = rep["players"]
+    groups = {(g["variant"], g["players"]): g for g in sk["groups"] if g["opponent"] == opponent}
+    top = max([g["ci"][1] for g in groups.values()] + [1 / min(sizes)])
+    yt = ticks(0, min(1.0, top * 1.08), 4)
+    d = Drawing(WIDTH, height)
+    g = Group()
+    g.add(_s(0, height - 10, T.w(lang, "skill_vs", opp=T.agent(lang, opponent)), size=9, color=INK, bold=True))
+    f = Frame(34, 26, WIDTH - 34 - 10, height - 26 - 22, sizes[0] - 0.5, sizes[-1] + 0.5, 0, yt[-1])
+    f.yaxis(g, yt, lambda v: T.pct(v, lang))
+    f.xaxis(g, sizes, lambda v: str(int(v)))
+    g.add(_s(f.left + f.w, 6, T.w(lang, "players"), anchor="end"))
+    slot = f.w / len(sizes)
+    for n in sizes:
+        x, y = f.x(n), f.y(1 / n)
+        g.add(Line(x - slot * 0.38, y, x + slot * 0.38, y, strokeColor=INK, strokeWidth=0.9, strokeDashArray=[3, 2]))
+    spread = min(0.5, 0.14 * len(vs)) if len(vs) > 1 else 0.0
+    for i, v in enumerate(vs):
+        col = vcolor(i)
+        off = -spread / 2 + (spread * i / (len(vs) - 1) if len(vs) > 1 else 0)
+        for n in sizes:
+            s = groups.get((v["id"], n))
+            if s is None or not s["finished"]:
+                continue
+            cx = f.x(n + off)
+            g.add(Line(cx, f.y(s["ci"][0]), cx, f.y(s["ci"][1]), strokeColor=col, strokeWidth=1.0))
+            for yv in s["ci"]:
+                g.add(Line(cx - 2, f.y(yv), cx + 2, f.y(yv), strokeColor=col, strokeWidth=0.8))
+            g.add(Circle(cx, f.y(s["rate"]), 2.6, fillColor=col, strokeColor=colors.white, strokeWidth=0.4))
+    d.add(g)
+    return d
+
+
+def skill_legend(rep: Mapping) -> Drawing:
+    lang = rep["lang"]
+    return legend([(T.w(lang, "skill_col"), dot(vcolor(0), 2.6)),
+                   (T.w(lang, "skill_luck"), stroke(INK, [3, 2], 0.9))], WIDTH)

@@ -265,3 +265,19 @@ def compare(base: Sequence[GameRecord], other: Sequence[GameRecord]) -> dict:
 
 def _r(x: float, nd: int = 2) -> float:
     return round(float(x), nd)
+
+
+# ---------------------------------------------------------------- does skill matter?
+
+def skill_group(results: Sequence[tuple[str, int, int]], players: int) -> dict:
+    """One skilled player's games at one table size: (outcome, winner, its seat) per game ->
+    its win rate over the finished games with a 95 % Wilson interval, against a fair share."""
+    finished = [r for r in results if r[0] == FINISHED]
+    n = len(finished)
+    wins = sum(1 for _, winner, seat in finished if winner == seat)
+    fair = 1 / players
+    lo, hi = stats.wilson(wins, n)
+    return {"players": players, "games": len(results), "finished": n, "wins": wins,
+            "rate": _r(wins / n, 4) if n else 0.0, "ci": [_r(lo, 4), _r(hi, 4)], "fair": _r(fair, 4),
+            "ratio": _r(wins / n / fair, 2) if n else 0.0,
+            "p": _r(stats.score_test(wins, n, fair), 6) if n else 1.0}

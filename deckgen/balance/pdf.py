@@ -100,7 +100,7 @@ def report_pdf(rep: Mapping, progress: Progress | None = None) -> bytes:
     lang = rep["lang"]
     story: list[Flowable] = []
     story += _summary_page(rep, st)
-    sections = [_length, _draws, _hands, _seats, _kinds, _events]
+    sections = [_length, _draws, _hands, _seats, _skill, _kinds, _events]
     steps = len(sections) + 1
     for i, build in enumerate(sections):
         if progress:
@@ -248,6 +248,57 @@ def _hands(rep: Mapping, st) -> list[Flowable]:
 def _seats(rep: Mapping, st) -> list[Flowable]:
     return _section(rep, st, "seats", T.w(rep["lang"], "seats_intro"), lambda a: charts.seat_charts(rep, a),
                     charts.seat_legend(rep))
+
+
+def _skill(rep: Mapping, st) -> list[Flowable]:
+    """Does skill matter? One chart and one table per kind of opponent, variants side by side."""
+    sk = rep.get("skill")
+    if not sk:
+        return []
+    lang = rep["lang"]
+    opponents = T.join([T.agent(lang, o) for o in sk["opponents"]], lang)
+    out: list[Flowable] = [_h(T.w(lang, "skill"), st["h1"], 0),
+                           Paragraph(escape(T.w(lang, "skill_intro", opponents=opponents, think=sk["think"],
+                                                    games=sk["games"])), st["intro"])]
+    vl = charts.variant_legend(rep)
+    if vl is not None:
+        out.append(vl)
+    out.append(charts.skill_legend(rep))
+    para = next((p for p in rep["summary"] if p["text"] == T.w(lang, "skill")), None)
+    if para:
+        for b in para["bullets"]:
+            out.append(Paragraph(escape(b), st["bullet"], bulletText="•"))
+    for opp in sk["opponents"]:
+        out += [Spacer(1, 3 * mm), KeepTogether([charts.skill_chart(rep, opp), Spacer(1, 2 * mm),
+                                                 _skill_table(rep, opp, st)])]
+    out += [Spacer(1, 2 * mm), Paragraph(escape(T.w(lang, "skill_mark")), st["small"]), PageBreak()]
+    return out
+
+
+def _skill_table(rep: Mapping, opp: str, st) -> Table:
+    lang = rep["lang"]
+    vs = rep["variants"]
+    groups = {(g["variant"], g["players"]): g for g in rep["skill"]["groups"] if g["opponent"] == opp}
+    head = [T.w(lang, "col_players"), T.w(lang, "skill_luck")] + [
+        f"{v['id']}: {T.w(lang, 'skill_col')}" if len(vs) > 1 else T.w(lang, "skill_col") for v in vs]
+    rows: list[list] = [[Paragraph(f"<b>{escape(h)}</b>", st["head"]) for h in head]]
+    for n in rep["players"]:
+        row = [str(n), T.pct(1 / n, lang)]
+        for v in vs:
+            g = groups[(v["id"], n)]
+            row.append(f"{T.pct(g['rate'], lang)} ({T.pct(g['ci'][0], lang)}–{T.pct(g['ci'][1], lang)})"
+                       + (" *" if g["significant"] else ""))
+        rows.append(row)
+    first = 66.0
+    rest = (charts.WIDTH - first) / (len(head) - 1)
+    table = Table(rows, colWidths=[first] + [rest] * (len(head) - 1), repeatRows=1, hAlign="LEFT")
+    style = [("FONT", (0, 1), (-1, -1), charts.FONT, 8), ("TEXTCOLOR", (0, 1), (-1, -1), INK),
+             ("ALIGN", (1, 1), (-1, -1), "RIGHT"), ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+             ("LINEBELOW", (0, 0), (-1, 0), 0.8, INK), ("TOPPADDING", (0, 0), (-1, -1), 1.5),
+             ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5)]
+    style += [("BACKGROUND", (0, r), (-1, r), colors.HexColor("#F2F4F7")) for r in range(1, len(rows), 2)]
+    table.setStyle(TableStyle(style))
+    return table
 
 
 def _one_page(rep: Mapping, st, key: str, chart, significant: bool = False) -> list[Flowable]:

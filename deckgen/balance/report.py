@@ -21,7 +21,14 @@ from deckgen.options import OPTIONS, parse_value
 from deckgen.progress import Progress
 from deckgen.rules.record import TRACE_EVERY, GameRecord
 
-AGENTS = ("random", "greedy")
+AGENTS = ("random", "greedy", "expert")
+DEFAULT_AGENTS = ("random", "greedy")
+SKILLED = "expert"                     # who plays the skill section's one skilled seat
+OPPONENTS = ("greedy", "random")       # ... against a table of these
+REFERENCES = ("classic", "no-mercy")   # bundled decks whose skill figures the text cites
+REFERENCE_PLAYERS = 4
+SKILL_GAMES = 30
+SKILL_THINK = 16
 TESTS = {"turns": "Mann-Whitney U", "draws": "Mann-Whitney U", "capped": "Fisher exact",
          "first_player": "Fisher exact"}
 
@@ -31,11 +38,14 @@ class ReportOptions:
     games: int = 200                       # per table size and agent
     seed: int = 1
     players: tuple[int, ...] | None = None  # default: the deck's whole range
-    agents: tuple[str, ...] = AGENTS
+    agents: tuple[str, ...] = DEFAULT_AGENTS
     lang: str | None = None                # default: the deck's language
     vary: tuple[str, ...] = ()             # "OPTION=V1,V2,..."
     compare: tuple[str, ...] = ()          # other manifests
     workers: int | None = None
+    cluster: str | None = None             # a Dask scheduler's address: play the games there
+    skill_games: int = SKILL_GAMES         # "Does skill matter?": games per table size and opponent (0: none)
+    think: int = SKILL_THINK               # the expert's play-outs per decision there
 
 
 @dataclass(frozen=True)
@@ -113,22 +123,43 @@ def deck_kinds(decks: Iterable[Deck], lang: str) -> dict[str, str]:
 
 CHUNK = 8              # games per task
 
-_worker: dict = {}
+
+def _prepare(spec: tuple[Mapping[str, Any], int]) -> tuple[Mapping[str, Any], dict[str, Any], int]:
+    from deckgen.rules import expert
+
+    tables, think = spec
+    return tables, {a: expert.make(a, think) for a in AGENTS}, think
 
 
-def _init(tables: Mapping[str, Any]) -> None:
-    from deckgen.rules.agents import make_agent
-
-    _worker["tables"] = tables
-    _worker["agents"] = {a: make_agent(a) for a in AGENTS}
-
-
-def _play(task: tuple[str, str, int, int, int, int]) -> tuple[tuple[str, str, int, int, int, int], list[GameRecord]]:
+def _play(state: tuple[Mapping[str, Any], dict[str, Any], int], task: tuple) -> list:
+    """A chunk of games: records (the report's main sections) or, for a "skill" task, one
+    (outcome, winner, skilled seat) per game."""
     from deckgen.rules.simulate import play_record
 
+    tables, agents, think = state
+    if task[0] == "skill":
+        _, vid, opponent, n, start, stop, seed = task
+        return [skill_game(tables[vid], agents[opponent], think, seed, n, i) for i in range(start, stop)]
     vid, agent, n, start, stop, seed = task
-    table, player = _worker["tables"][vid], _worker["agents"][agent]
-    return task, [play_record(table, player, seed, n, i) for i in range(start, stop)]
+    table, player = tables[vid], agents[agent]
+    return [play_record(table, player, seed, n, i) for i in range(start, stop)]
+
+
+def skill_seed(seed: int, players: int, index: int) -> str:
+    return f"{seed}:skill:{players}:{index}"
+
+
+def skill_game(table: Any, opponent: Any, think: int, seed: int, players: int, index: int) -> tuple[str, int, int]:
+    """One game with one expert among ``opponent`` bots, at seat ``index % players`` (so every
+    seat gets its turn): (outcome, winner or -1, the expert's seat)."""
+    from deckgen.rules.engine import Game
+    from deckgen.rules.expert import ExpertAgent
+
+    seat = index % players
+    bots = [opponent] * players
+    bots[seat] = ExpertAgent(think)
+    g = Game(table, players, skill_seed(seed, players, index), bots, record=True).run()
+    return g.outcome or collect.CAPPED, -1 if g.winner is None else g.winner, seat
 
 
 def simulate_variants(variants: Sequence[Variant], players: Sequence[int], options: ReportOptions,
@@ -136,41 +167,61 @@ def simulate_variants(variants: Sequence[Variant], players: Sequence[int], optio
     """Every variant's games: (variant id, agent, table size) -> records in game order.
 
     Each game is seeded from (seed, table size, game index) as in ``deckgen simulate``, so the
-    records do not depend on the number of workers. One pool plays every variant and agent,
-    the largest tables (the longest games) first, so no core waits long at the end."""
-    import multiprocessing
-    import os
-
+    records do not depend on the number of workers or machines (``options.cluster``). One run
+    plays every variant and agent, the largest tables (the longest games) first, so no core
+    waits long at the end."""
+    from deckgen.rules.runner import Work, run_tasks
     from deckgen.rules.table import compile_deck
 
     tables = {v.id: compile_deck(v.deck) for v in variants}
-    tasks = [(v.id, agent, n, start, min(start + CHUNK, options.games), options.seed)
-             for n in sorted(players, reverse=True) for start in range(0, options.games, CHUNK)
-             for v in variants for agent in options.agents]
-    parts: dict[tuple[str, str, int], dict[int, list[GameRecord]]] = {}
-    total = len(variants) * len(options.agents) * len(players) * options.games
+    for ref in skill_references(variants, players, options):
+        tables[f"ref:{ref}"] = compile_deck(_load_checked(ref))
+    # the skill games first (each costs as much as thousands of the others), largest tables first
+    tasks: list[tuple] = [("skill", vid, opp, n, start, min(start + SKILL_CHUNK, options.skill_games), options.seed)
+                          for vid, n in _skill_tables(variants, players, options)
+                          for start in range(0, options.skill_games, SKILL_CHUNK) for opp in OPPONENTS]
+    tasks += [(v.id, agent, n, start, min(start + CHUNK, options.games), options.seed)
+              for n in sorted(players, reverse=True) for start in range(0, options.games, CHUNK)
+              for v in variants for agent in options.agents]
+    parts: dict[tuple, dict[int, list]] = {}
+    total = sum(t[-2] - t[-3] for t in tasks)
     done = 0
-
-    def take(task: tuple[str, str, int, int, int, int], recs: list[GameRecord]) -> None:
-        nonlocal done
-        parts.setdefault(task[:3], {})[task[3]] = recs
+    local = not options.cluster and (options.workers == 1 or len(tasks) <= 1)
+    if not local:
+        for t in tables.values():
+            t.cache.clear()            # the workers build their own legality caches
+    for task, recs in run_tasks(Work(_prepare, (tables, options.think), _play), tasks, options.workers,
+                                options.cluster, ordered=False):
+        parts.setdefault(task[:-3], {})[task[-3]] = recs
         done += len(recs)
         if progress:
             progress("simulating", done, total)
-
-    workers = options.workers or os.cpu_count() or 1
-    if workers <= 1 or len(tasks) <= 1:
-        _init(tables)
-        for task in tasks:
-            take(*_play(task))
-    else:
-        for t in tables.values():
-            t.cache.clear()            # the workers build their own legality caches
-        ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-        with ctx.Pool(workers, initializer=_init, initargs=(tables,)) as pool:
-            for task, recs in pool.imap_unordered(_play, tasks):
-                take(task, recs)
     return {key: [r for start in sorted(chunks) for r in chunks[start]] for key, chunks in parts.items()}
+
+
+SKILL_CHUNK = 2        # skill games per task
+
+
+def skill_references(variants: Sequence[Variant], players: Sequence[int], options: ReportOptions) -> list[str]:
+    """The bundled decks whose skill figures the report cites, other than the deck itself."""
+    if not options.skill_games:
+        return []
+    own = {v.deck.source for v in variants if not v.changes}
+    return [r for r in REFERENCES if _bundled(r) not in own or REFERENCE_PLAYERS not in players]
+
+
+def _bundled(name: str) -> Any:
+    from deckgen.manifest import load_deck
+
+    return load_deck(name).source
+
+
+def _skill_tables(variants: Sequence[Variant], players: Sequence[int], options: ReportOptions) -> list[tuple[str, int]]:
+    if not options.skill_games:
+        return []
+    out = [(v.id, n) for n in sorted(players, reverse=True) for v in variants]
+    out += [(f"ref:{r}", REFERENCE_PLAYERS) for r in skill_references(variants, players, options)]
+    return out
 
 
 def build_report(ref: str | Path, options: ReportOptions = ReportOptions(),
@@ -179,6 +230,10 @@ def build_report(ref: str | Path, options: ReportOptions = ReportOptions(),
     deck = _load_checked(ref)
     others = [_load_checked(c) for c in options.compare]
     lang = T.lang_of(options.lang or deck.language)
+    if options.skill_games < 0 or options.think < 1:
+        raise DeckgenError(error("option", "--skill-games" if options.skill_games < 0 else "--think",
+                                 "must be at least " + ("0" if options.skill_games < 0 else "1"),
+                                 hint="--skill-games 0 leaves the section out"))
     for a in options.agents:
         if a not in AGENTS:
             raise DeckgenError(error("agent", "--agent", f"unknown agent '{a}'", hint="agents: " + ", ".join(AGENTS)))
@@ -253,8 +308,43 @@ def figures(deck: Deck, variants: Sequence[Variant], records: Mapping[tuple[str,
                     "capped": TESTS["capped"], "first_player": TESTS["first_player"],
                     "adjustment": "Holm", "alpha": stats.ALPHA},
     }
-    rep["summary"] = T.summary(rep)
+    rep["skill"] = skill_figures(deck, variants, records, players, options, lang)
+    rep["summary"] = T.summary(rep) + T.skill_summary(rep)
     return rep
+
+
+def skill_figures(deck: Deck, variants: Sequence[Variant], records: Mapping[tuple, Sequence], players: Sequence[int],
+                  options: ReportOptions, lang: str) -> dict | None:
+    """The "Does skill matter?" figures: per variant, opponent and table size, the expert's win
+    rate; the same at 4 players for classic UNO and No Mercy as reference points."""
+    if not options.skill_games:
+        return None
+    groups = [{"variant": v.id, "opponent": opp, **collect.skill_group(records[("skill", v.id, opp, n)], n)}
+              for v in variants for opp in OPPONENTS for n in players]
+    refs = []
+    for name in REFERENCES:
+        key = f"ref:{name}"
+        source = _bundled(name)
+        own = next((v for v in variants if not v.changes and v.deck.source == source), None)
+        for opp in OPPONENTS:
+            if ("skill", key, opp, REFERENCE_PLAYERS) in records:
+                g = collect.skill_group(records[("skill", key, opp, REFERENCE_PLAYERS)], REFERENCE_PLAYERS)
+            elif own is not None:
+                g = next(x for x in groups if x["variant"] == own.id and x["opponent"] == opp
+                         and x["players"] == REFERENCE_PLAYERS)
+                g = {k: v for k, v in g.items() if k not in ("variant", "opponent")}
+            else:
+                continue
+            refs.append({"deck": name, "opponent": opp, **g})
+    everything = groups + refs
+    for g, adj in zip(everything, stats.holm([g["p"] for g in everything])):
+        g["p_holm"] = round(adj, 6)
+        g["significant"] = adj < stats.ALPHA
+    from deckgen.manifest import load_deck
+
+    names = {name: load_deck(name).name(lang) for name in REFERENCES}
+    return {"agent": SKILLED, "think": options.think, "games": options.skill_games, "opponents": list(OPPONENTS),
+            "groups": groups, "reference": refs, "reference_names": names}
 
 
 def default_path(deck_id: str) -> Path:

@@ -57,6 +57,32 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "variant_deck": "the deck as written",
         "agent_random": "random players", "agent_greedy": "greedy players",
         "Agent_random": "Random players", "Agent_greedy": "Greedy players",
+        "agent_expert": "expert players", "Agent_expert": "Expert players",
+        "skill": "Does skill matter?",
+        "skill_intro": "One expert player sits among {opponents}, at a different seat in each game (every seat "
+                       "in turn). The expert decides from what it has seen (its hand, the cards played, who "
+                       "drew and when) by playing each possible move out {think} times per decision on deals "
+                       "of the hidden cards that agree with it. The dots are its win rate over the finished "
+                       "games with 95 % intervals (Wilson); the dashed marks are what luck alone gives, 1 in "
+                       "the number of players. {games} games per table size and kind of opponent.",
+        "skill_vs": "Expert against {opp}",
+        "skill_col": "expert wins (95 %)",
+        "skill_luck": "luck alone",
+        "skill_mark": "* significantly more or less than luck alone gives (score test, Holm-adjusted over every "
+                      "figure of this section, p < 0.05)",
+        "s_skill_more": "Against {opp}, an expert wins {rate} at {p} players where luck alone gives {fair} "
+                        "(95 % interval {lo}–{hi}).",
+        "s_skill_less": "Against {opp}, an expert wins only {rate} at {p} players, less than the {fair} luck alone "
+                        "gives (95 % interval {lo}–{hi}).",
+        "s_skill_luck": "Against {opp}, an expert wins {rate} at {p} players where luck alone gives {fair} "
+                        "(95 % interval {lo}–{hi}): not clearly more than luck.",
+        "s_skill_range": "From {lo} to {hi} players it wins {a} to {b} times its fair share; significantly more "
+                         "than luck at {where} players.",
+        "s_skill_range_none": "From {lo} to {hi} players it wins {a} to {b} times its fair share, at no table size "
+                              "significantly more than luck.",
+        "s_skill_ref": "For reference, at {p} players against {opp}: an expert wins {list}.",
+        "s_skill_ref_one": "{rate} in {name}",
+        "v_skill": "With {label}: against {opp} an expert wins {rate} at {p} players ({base}: {was}).",
         "players_n": "{n} players",
         "turns": "turns", "games": "games", "cards": "cards", "draw_pile": "draw pile",
         "cards_per_game": "cards drawn per game", "players": "players", "seat": "seat", "win_rate": "win rate",
@@ -156,6 +182,33 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "variant_deck": "la baraja tal como está escrita",
         "agent_random": "jugadores al azar", "agent_greedy": "jugadores voraces",
         "Agent_random": "Jugadores al azar", "Agent_greedy": "Jugadores voraces",
+        "agent_expert": "jugadores expertos", "Agent_expert": "Jugadores expertos",
+        "skill": "¿Importa la habilidad?",
+        "skill_intro": "Un jugador experto se sienta entre {opponents}, en un asiento distinto en cada partida "
+                       "(todos los asientos por turno). El experto decide a partir de lo que ha visto (su mano, "
+                       "las cartas jugadas, quién robó y cuándo) jugando cada jugada posible hasta el final "
+                       "{think} veces por decisión, sobre repartos de las cartas ocultas que concuerdan con ello. "
+                       "Los puntos son sus victorias sobre las partidas terminadas, con intervalos del 95 % "
+                       "(Wilson); las marcas discontinuas son lo que da la suerte sola, 1 entre el número de "
+                       "jugadores. {games} partidas por número de jugadores y tipo de rival.",
+        "skill_vs": "Experto contra {opp}",
+        "skill_col": "gana el experto (95 %)",
+        "skill_luck": "la suerte sola",
+        "skill_mark": "* significativamente más o menos de lo que da la suerte sola (prueba de puntuación, p "
+                      "ajustado de Holm sobre todas las cifras de esta sección < 0,05)",
+        "s_skill_more": "Contra {opp}, un experto gana el {rate} con {p} jugadores, donde la suerte sola da el "
+                        "{fair} (intervalo del 95 %: {lo}–{hi}).",
+        "s_skill_less": "Contra {opp}, un experto gana solo el {rate} con {p} jugadores, menos que el {fair} que "
+                        "da la suerte sola (intervalo del 95 %: {lo}–{hi}).",
+        "s_skill_luck": "Contra {opp}, un experto gana el {rate} con {p} jugadores, donde la suerte sola da el "
+                        "{fair} (intervalo del 95 %: {lo}–{hi}): no claramente más que la suerte.",
+        "s_skill_range": "De {lo} a {hi} jugadores gana entre {a} y {b} veces su parte justa; significativamente "
+                         "más que la suerte con {where} jugadores.",
+        "s_skill_range_none": "De {lo} a {hi} jugadores gana entre {a} y {b} veces su parte justa, con ningún "
+                              "número de jugadores significativamente más que la suerte.",
+        "s_skill_ref": "Como referencia, con {p} jugadores contra {opp}: un experto gana {list}.",
+        "s_skill_ref_one": "el {rate} en {name}",
+        "v_skill": "Con {label}: contra {opp} un experto gana el {rate} con {p} jugadores ({base}: {was}).",
         "players_n": "{n} jugadores",
         "turns": "turnos", "games": "partidas", "cards": "cartas", "draw_pile": "mazo de robo",
         "cards_per_game": "cartas robadas por partida", "players": "jugadores", "seat": "asiento",
@@ -396,3 +449,56 @@ def _variant_lines(rep: Mapping, v: Mapping, agent_name: str, lang: str) -> list
         out.append(w(lang, "v_first", p=p, a=pct(a_g[p]["seats"]["first_player"]["rate"], lang),
                      b=pct(b_g[p]["seats"]["first_player"]["rate"], lang)))
     return out
+
+
+# ---------------------------------------------------------------- does skill matter?
+
+def skill_headline(rep: Mapping) -> int:
+    """The table size the skill sentences speak of: 4 players when the report has it."""
+    return 4 if 4 in rep["players"] else rep["players"][0]
+
+
+def _skill_sentence(g: Mapping, opp: str, lang: str) -> str:
+    key = "s_skill_luck"
+    if g["significant"]:
+        key = "s_skill_more" if g["rate"] > g["fair"] else "s_skill_less"
+    return w(lang, key, opp=agent(lang, opp), rate=pct(g["rate"], lang), p=g["players"], fair=pct(g["fair"], lang),
+             lo=pct(g["ci"][0], lang), hi=pct(g["ci"][1], lang))
+
+
+def skill_summary(rep: Mapping) -> list[dict]:
+    """The "Does skill matter?" paragraph of the first page, from the skill figures."""
+    sk = rep.get("skill")
+    if not sk:
+        return []
+    lang = rep["lang"]
+    base = rep["variants"][0]
+    p = skill_headline(rep)
+    bullets = []
+    for opp in sk["opponents"]:
+        mine = [g for g in sk["groups"] if g["variant"] == base["id"] and g["opponent"] == opp]
+        head = next(g for g in mine if g["players"] == p)
+        bullets.append(_skill_sentence(head, opp, lang))
+        if len(mine) > 1:
+            ratios = [g["ratio"] for g in mine if g["finished"]]
+            sig = [g["players"] for g in mine if g["significant"] and g["rate"] > g["fair"]]
+            lo, hi = mine[0]["players"], mine[-1]["players"]
+            a, b = num(min(ratios, default=0), lang, 1), num(max(ratios, default=0), lang, 1)
+            if sig:
+                bullets.append(w(lang, "s_skill_range", lo=lo, hi=hi, a=a, b=b, where=sizes(sig, lang)))
+            else:
+                bullets.append(w(lang, "s_skill_range_none", lo=lo, hi=hi, a=a, b=b))
+    for opp in sk["opponents"]:
+        refs = [r for r in sk["reference"] if r["opponent"] == opp]
+        if refs:
+            items = [w(lang, "s_skill_ref_one", rate=pct(r["rate"], lang), name=sk["reference_names"][r["deck"]])
+                     for r in refs]
+            bullets.append(w(lang, "s_skill_ref", p=refs[0]["players"], opp=agent(lang, opp), list=join(items, lang)))
+    for v in rep["variants"][1:]:
+        for opp in sk["opponents"]:
+            g = next(x for x in sk["groups"] if x["variant"] == v["id"] and x["opponent"] == opp and x["players"] == p)
+            was = next(x for x in sk["groups"] if x["variant"] == base["id"] and x["opponent"] == opp
+                       and x["players"] == p)
+            bullets.append(w(lang, "v_skill", label=v["label"], opp=agent(lang, opp), rate=pct(g["rate"], lang), p=p,
+                             base=base["id"], was=pct(was["rate"], lang)))
+    return [{"text": w(lang, "skill"), "bullets": bullets}]

@@ -9,6 +9,9 @@ Modules:
   actions    PLAY: one handler per effect primitive (played, and as the start card); stacking,
              challenges, duels, the UNO call, jump-in, Mercy
   agents     RandomAgent, GreedyAgent (its VALUES: one valuation per primitive), AGENTS, make_agent()
+  expert     ExpertAgent: determinized rollouts from its own observation (docs/expert.md); registers
+             itself in AGENTS as "expert" when this package is imported
+  runner     run_tasks(): tasks of seeded games on forked workers or a Dask cluster (docs/cluster.md)
   replay     replay(table, n, log) -> State: each event re-applies itself through the state's operations
   record     GameRecord and CAUSES: the counters one game leaves for the reports
   match      Match (the hands of a match, dealt in turn), play_match(): hands until the target score
@@ -20,3 +23,5 @@ Rule options live in :mod:`deckgen.options` (model level). Every decision the en
 the published rules are silent or contradict each other is written down, with its test, in
 docs/rules.md; the generated rulebooks state the same.
 """
+
+from deckgen.rules import expert as _expert  # noqa: F401  (registers the expert bot in agents.AGENTS)

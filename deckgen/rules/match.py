@@ -1,27 +1,28 @@
 """A whole game to the target score: hands in a row, the deal passing on, scores added up.
 
 :func:`play_match` plays one match; :func:`run_matches` plays many per table size (on every
-core, each match seeded from (seed, table size, match index) alone, so the results do not depend
-on the number of cores) and :func:`summarize` reports them (``deckgen simulate --match``).
+core or on a Dask cluster, each match seeded from (seed, table size, match index) alone, so the
+results do not depend on the number of cores or machines) and :func:`summarize` reports them
+(``deckgen simulate --match``).
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import statistics
 from collections.abc import Iterable
 
 from deckgen.errors import DeckgenError, error
 from deckgen.progress import Progress
+from deckgen.rules import expert
 from deckgen.rules.agents import AGENTS, Agent, make_agent
 from deckgen.rules.engine import Game
+from deckgen.rules.expert import wants_events
+from deckgen.rules.runner import Work, run_tasks
 from deckgen.rules.state import CAPPED, FINISHED
 from deckgen.rules.table import Table
 
 CHUNK = 5
-
-_worker: dict = {}
 
 
 class Match:
@@ -47,7 +48,7 @@ class Match:
 
     def new_hand(self, agents, record: bool = False) -> Game:
         """The next hand, dealt by the current dealer, with the scores so far."""
-        return Game(self.table, self.n, f"{self.seed}:hand:{self.hands}", agents, record=record,
+        return Game(self.table, self.n, f"{self.seed}:hand:{self.hands}", agents, record=record or wants_events(agents),
                     dealer=self.dealer, scores=tuple(self.scores))
 
     def end_hand(self, g: Game) -> None:
@@ -80,18 +81,20 @@ def match_seed(seed: int, players: int, index: int) -> str:
     return f"{seed}:match:{players}:{index}"
 
 
-def _init(table: Table, agent: str) -> None:
-    _worker["table"], _worker["agent"] = table, make_agent(agent)
+def _prepare(spec: tuple[Table, str, int]) -> tuple[Table, Agent]:
+    table, agent, think = spec
+    return table, expert.make(agent, think)
 
 
-def _chunk(task: tuple[int, int, int, int]) -> list[dict]:
+def _chunk(state: tuple[Table, Agent], task: tuple[int, int, int, int]) -> list[dict]:
+    table, agent = state
     players, start, stop, seed = task
-    return [play_match(_worker["table"], players, match_seed(seed, players, i), _worker["agent"])
-            for i in range(start, stop)]
+    return [play_match(table, players, match_seed(seed, players, i), agent) for i in range(start, stop)]
 
 
 def run_matches(table: Table, players: Iterable[int], matches: int, seed: int = 1, agent: str = "random",
-                workers: int | None = None, progress: Progress | None = None) -> dict[int, list[dict]]:
+                workers: int | None = None, progress: Progress | None = None,
+                cluster: str | None = None, think: int = expert.THINK) -> dict[int, list[dict]]:
     """``matches`` matches at each table size: table size -> match results in match order."""
     sizes = list(players)
     tasks = [(n, s, min(s + CHUNK, matches), seed) for n in sizes for s in range(0, matches, CHUNK)]
@@ -99,24 +102,15 @@ def run_matches(table: Table, players: Iterable[int], matches: int, seed: int = 
     total = matches * len(sizes)
     done = 0
     workers = workers or os.cpu_count() or 1
-
-    def take(task: tuple[int, int, int, int], results: list[dict]) -> None:
-        nonlocal done
+    if len(tasks) == 1:
+        workers = 1
+    if workers > 1 or cluster:
+        table.cache.clear()
+    for task, results in run_tasks(Work(_prepare, (table, agent, think), _chunk), tasks, workers, cluster):
         out[task[0]].extend(results)
         done += len(results)
         if progress:
             progress("playing matches", done, total)
-
-    if workers <= 1 or len(tasks) == 1:
-        _init(table, agent)
-        for task in tasks:
-            take(task, _chunk(task))
-        return out
-    table.cache.clear()
-    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    with ctx.Pool(workers, initializer=_init, initargs=(table, agent)) as pool:
-        for task, results in zip(tasks, pool.imap(_chunk, tasks)):
-            take(task, results)
     return out
 
 
@@ -145,7 +139,8 @@ def summarize(players: int, results: list[dict]) -> dict:
 
 
 def simulate_matches(deck, players: Iterable[int] | None = None, matches: int = 200, seed: int = 1,
-                     agent: str = "random", workers: int | None = None, progress: Progress | None = None) -> dict:
+                     agent: str = "random", workers: int | None = None, progress: Progress | None = None,
+                     cluster: str | None = None, think: int = expert.THINK) -> dict:
     """Matches to the deck's target score over table sizes; a JSON-ready report."""
     from deckgen.rules.table import compile_deck
 
@@ -153,7 +148,7 @@ def simulate_matches(deck, players: Iterable[int] | None = None, matches: int = 
         raise DeckgenError(error("agent", "--agent", f"unknown agent '{agent}'", hint="agents: " + ", ".join(AGENTS)))
     table = compile_deck(deck)
     sizes = list(players or range(deck.players_min, deck.players_max + 1))
-    res = run_matches(table, sizes, matches, seed, agent, workers, progress)
+    res = run_matches(table, sizes, matches, seed, agent, workers, progress, cluster, think)
     return {"deck": deck.id, "agent": agent, "seed": seed, "matches_per_table_size": matches,
             "target": table.target, "tables": [summarize(n, res[n]) for n in sizes]}
 

@@ -1,30 +1,30 @@
-"""Simulated play: many seeded games per table size, on every core, summarised for people.
+"""Simulated play: many seeded games per table size, on every core (or a Dask cluster),
+summarised for people.
 
 Each game's seed comes from (seed, table size, game index) alone, so the results are the same
-whatever the number of worker processes.
+whatever the number of worker processes or machines (:mod:`deckgen.rules.runner`).
 """
 
 from __future__ import annotations
 
 import math
-import multiprocessing
 import os
 import statistics
-from collections import deque
 from collections.abc import Iterable, Mapping
 
 from deckgen.errors import DeckgenError, error
 from deckgen.progress import Progress
-from deckgen.rules.agents import AGENTS, make_agent
+from deckgen.rules import expert
+from deckgen.rules.agents import AGENTS, Agent
 from deckgen.rules.engine import Game
+from deckgen.rules.expert import wants_events
 from deckgen.rules.record import CAUSES, GameRecord
+from deckgen.rules.runner import Work, run_tasks
 from deckgen.rules.state import CAPPED, FINISHED, STALLED
 from deckgen.rules.table import Table, compile_deck
 
 CHUNK = 25
 SMALL_CHUNK = 16
-
-_worker: dict = {}
 
 
 def game_seed(seed: int, players: int, index: int) -> str:
@@ -33,7 +33,7 @@ def game_seed(seed: int, players: int, index: int) -> str:
 
 def play_record(table: Table, agent, seed: int, players: int, index: int) -> GameRecord:
     """One game, reduced to the numbers the reports need."""
-    g = Game(table, players, game_seed(seed, players, index), agent, record=False).run()
+    g = Game(table, players, game_seed(seed, players, index), agent, record=wants_events(agent)).run()
     return record_of(g)
 
 
@@ -51,14 +51,14 @@ def record_of(g: Game) -> GameRecord:
         tuple(g.trace), tuple(g.events))
 
 
-def _init(table: Table, agent_name: str) -> None:
-    _worker["table"] = table
-    _worker["agent"] = make_agent(agent_name)
+def _prepare(spec: tuple[Table, str, int]) -> tuple[Table, Agent]:
+    table, agent_name, think = spec
+    return table, expert.make(agent_name, think)
 
 
-def _run_chunk(task: tuple) -> list[GameRecord]:
+def _run_chunk(state: tuple[Table, Agent], task: tuple) -> list[GameRecord]:
+    table, agent = state
     players, start, stop, seed = task
-    table, agent = _worker["table"], _worker["agent"]
     return [play_record(table, agent, seed, players, i) for i in range(start, stop)]
 
 
@@ -80,42 +80,24 @@ def parse_players(text: str, lo: int = 2, hi: int = 10) -> list[int]:
 
 def run(table: Table, players: Iterable[int], games: int, seed: int = 1, agent: str = "random",
         workers: int | None = None, progress: Progress | None = None,
-        turn_budget: int | None = None) -> dict[int, list[GameRecord]]:
+        turn_budget: int | None = None, cluster: str | None = None,
+        think: int = expert.THINK) -> dict[int, list[GameRecord]]:
     """Play up to ``games`` games at each table size; records per table size, in game order.
 
     With a ``turn_budget``, a table size stops taking games once the games so far have used
     that many turns (game i is kept when games 0..i-1 used fewer): long games cost fewer games,
-    and the kept set depends only on the seed, never on timing or the number of cores."""
+    and the kept set depends only on the seed, never on timing or the number of cores.
+    ``cluster``: the address of a Dask scheduler to play on instead of this machine's cores;
+    ``think``: the expert's play-outs per decision."""
     if agent not in AGENTS:
         raise DeckgenError(error("agent", "--agent", f"unknown agent '{agent}'", hint="agents: " + ", ".join(AGENTS)))
     feed = _Feed(list(players), games, seed, turn_budget)
     workers = workers or os.cpu_count() or 1
-    if workers <= 1 or games * len(feed.players) <= SMALL_CHUNK:
-        _init(table, agent)
-        while True:
-            task = feed.next_task()
-            if task is None:
-                break
-            assert isinstance(task, tuple)  # never "wait": nothing is in flight in one process
-            feed.take(task, _run_chunk(task), progress)
-        return feed.out
-    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    pool = ctx.Pool(workers, initializer=_init, initargs=(_clean(table), agent))
-    try:
-        inflight: deque = deque()
-        while True:
-            while len(inflight) < 2 * workers:
-                task = feed.next_task()
-                if task is None or task == "wait":
-                    break
-                inflight.append((task, pool.apply_async(_run_chunk, (task,))))
-            if not inflight:
-                break
-            task, res = inflight.popleft()
-            feed.take(task, res.get(), progress)
-    finally:
-        pool.terminate()
-        pool.join()
+    if games * len(feed.players) <= SMALL_CHUNK:
+        workers = 1
+    work = Work(_prepare, (_clean(table) if workers > 1 or cluster else table, agent, think), _run_chunk)
+    for task, recs in run_tasks(work, feed, workers, cluster):
+        feed.take(task, recs, progress)
     return feed.out
 
 
@@ -239,14 +221,17 @@ def _r(x: float, nd: int = 2) -> float:
 
 
 def simulate(deck, players: Iterable[int] | None = None, games: int = 200, seed: int = 1, agent: str = "random",
-             workers: int | None = None, progress: Progress | None = None, turn_budget: int | None = None) -> dict:
-    """Simulate a deck over table sizes; a JSON-ready report."""
+             workers: int | None = None, progress: Progress | None = None, turn_budget: int | None = None,
+             cluster: str | None = None, think: int = expert.THINK) -> dict:
+    """Simulate a deck over table sizes (on this machine, or the Dask scheduler at ``cluster``);
+    a JSON-ready report. ``think``: the expert's play-outs per decision (``agent="expert"``)."""
     table = compile_deck(deck)
     players = list(players or range(deck.players_min, deck.players_max + 1))
-    recs = run(table, players, games, seed, agent, workers, progress, turn_budget)
+    recs = run(table, players, games, seed, agent, workers, progress, turn_budget, cluster, think)
     return {
         "deck": deck.id,
         "agent": agent,
+        **({"think": think} if agent == "expert" else {}),
         "seed": seed,
         "games_per_table_size": games,
         "turn_budget_per_table_size": turn_budget,

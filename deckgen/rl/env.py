@@ -1,0 +1,274 @@
+"""A deck as a PettingZoo AEC environment (docs/rl.md).
+
+Each agent is a seat (``player_0`` ... ``player_{n-1}``); the agent to act is the one whose
+decision the engine waits for (:mod:`deckgen.rules.decision`), so decisions out of turn (a
+challenge, a UNO call, a catch, a jump-in) come to the right agent. Every seat is driven from
+outside: the same engine, rules and rule options as ``deckgen simulate``.
+
+Actions are one flat ``Discrete`` space (the layout is :class:`Actions`), with an action mask
+of the answers legal now; observations are what that seat's player may see (its own hand and
+the table, never another hand) as one vector (the layout is :class:`Features`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from deckgen.rules.decision import YES_NO, Decision, DecisionKind, Observation
+from deckgen.rules.state import FINISHED
+from deckgen.rules.table import Table
+
+KINDS = tuple(DecisionKind)
+HIGH = 1000.0              # the observation's upper bound (card counts, pile sizes, turns stay below it)
+
+
+class Actions:
+    """The flat action layout of a table: ``[0, moves)`` a move (``face*2 + side``: a card to
+    play, stack, play after drawing, or answer a duel with), then ``pass`` (draw instead, keep
+    the drawn card, take the penalty), ``yes``, ``no``, one action per colour and one per seat
+    (a target, a swap, a steal)."""
+
+    def __init__(self, table: Table, players: int):
+        self.moves = 2 * table.n_faces
+        self.passing = self.moves
+        self.yes = self.moves + 1
+        self.no = self.moves + 2
+        self.color0 = self.moves + 3
+        self.seat0 = self.color0 + len(table.colors)
+        self.size = self.seat0 + players
+
+    def of(self, d: Decision, answer: Any) -> int:
+        """The action of a decision's answer."""
+        if answer is None:
+            return self.passing
+        if d.kind in YES_NO:
+            return self.yes if answer else self.no
+        if d.kind in (DecisionKind.COLOR, DecisionKind.ROULETTE_COLOR):
+            return self.color0 + answer
+        if d.kind in (DecisionKind.TARGET, DecisionKind.SWAP, DecisionKind.STEAL):
+            return self.seat0 + answer
+        return int(answer)
+
+    def answer(self, d: Decision, action: int) -> Any:
+        """The decision's answer that an action stands for (it may be illegal: see :meth:`mask`)."""
+        if action == self.passing:
+            return None
+        if d.kind in YES_NO:
+            return True if action == self.yes else False if action == self.no else -1
+        if d.kind in (DecisionKind.COLOR, DecisionKind.ROULETTE_COLOR):
+            return action - self.color0 if self.color0 <= action < self.seat0 else -1
+        if d.kind in (DecisionKind.TARGET, DecisionKind.SWAP, DecisionKind.STEAL):
+            return action - self.seat0 if action >= self.seat0 else -1
+        return action if action < self.moves else -1
+
+    def mask(self, d: Decision | None) -> np.ndarray:
+        m = np.zeros(self.size, dtype=np.int8)
+        if d is None:
+            return m
+        for answer in d.options:
+            m[self.of(d, answer)] = 1
+        if d.passable:
+            m[self.passing] = 1
+        return m
+
+
+class Features:
+    """The observation vector of one seat (all counts, never another hand), in this order:
+
+    ``hand`` (faces: copies held), ``played`` (faces: copies on the discard pile), ``top`` (the
+    top card's move, one-hot), ``color`` (the current colour, one-hot; none when colourless),
+    ``seats`` (per seat, counted from this one in seat order: cards held, still in, Power card
+    green, lost turns owed), ``table`` (direction, draw pile, discard pile, turns, the waiting
+    penalty's total, whether it waits for this seat, the duel's number + 1, a missed UNO
+    call open to be caught), ``decision`` (its kind, one-hot)."""
+
+    def __init__(self, table: Table, players: int):
+        self.faces = table.n_faces
+        self.moves = 2 * table.n_faces
+        self.colors = len(table.colors)
+        self.players = players
+        self.parts = {"hand": self.faces, "played": self.faces, "top": self.moves, "color": self.colors,
+                      "seats": 4 * players, "table": 8, "decision": len(KINDS)}
+        self.size = sum(self.parts.values())
+
+    def vector(self, o: Observation, played: list[int], d: Decision | None) -> np.ndarray:
+        v = np.zeros(self.size, dtype=np.float32)
+        at = 0
+        for f in o.hand:
+            v[at + f] += 1
+        at += self.faces
+        for f in played:
+            v[at + f] += 1
+        at += self.faces
+        if o.top >= 0:
+            v[at + o.top] = 1
+        at += self.moves
+        if o.color >= 0:
+            v[at + o.color] = 1
+        at += self.colors
+        n = self.players
+        for k in range(n):
+            q = (o.player + k) % n
+            v[at + 4 * k: at + 4 * k + 4] = (o.hand_sizes[q], o.alive[q], o.power[q], o.owed[q])
+        at += 4 * n
+        pen = o.penalty
+        duel = getattr(o.duel, "value", -1) if o.duel is not None else -1
+        v[at: at + 8] = (1 if o.direction > 0 else 0, o.draw_pile, o.discard_pile, min(o.turns, HIGH),
+                         pen.total, 1 if pen.victim == o.player else 0, duel + 1, 1 if o.uno_open >= 0 else 0)
+        at += 8
+        if d is not None:
+            v[at + KINDS.index(d.kind)] = 1
+        return v
+
+
+def _deck(deck: str | Path | Any, rule_options: Mapping[str, Any]) -> Any:
+    import dataclasses
+
+    from deckgen.manifest import load_deck
+
+    d = load_deck(deck) if isinstance(deck, (str, Path)) else deck
+    if rule_options:
+        d = dataclasses.replace(d, rule_options=d.rule_options.replace(**rule_options))
+    return d
+
+
+class DeckEnv(AECEnv):
+    """One hand of a deck per episode, as a PettingZoo AEC environment.
+
+    ``env(deck, players=4, seed=None, render_mode=None, **rule_options)``: ``deck`` is a bundled
+    deck's name, a manifest's path or a loaded deck; rule options as in ``deckgen simulate``
+    (``stacking="same-kind"``, ``mercy_limit=25``, ...). The reward is +1 for the seat that
+    wins the hand and -1 for every other seat; a hand that stalls or reaches the turn cap ends
+    with 0 for all (a stall ends it as terminated, the cap as truncated)."""
+
+    metadata: ClassVar[dict[str, Any]] = {"name": "deckgen_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(self, deck: str | Path | Any = "classic", players: int = 4, seed: int | None = None,
+                 render_mode: str | None = None, **rule_options: Any):
+        super().__init__()
+        from deckgen.rules.table import compile_deck
+
+        self.deck = _deck(deck, rule_options)
+        self.table = compile_deck(self.deck)
+        self.n = players
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self.layout = Actions(self.table, players)
+        self.features = Features(self.table, players)
+        obs = spaces.Dict({"observation": spaces.Box(0.0, HIGH, (self.features.size,), np.float32),
+                           "action_mask": spaces.Box(0, 1, (self.layout.size,), np.int8)})
+        self.observation_spaces = {a: obs for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.layout.size) for a in self.possible_agents}
+        self._seeds = random.Random(seed)
+        self.game: Any = None
+        self.decision: Decision | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ---------------------------------------------------------------- the episode
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        from deckgen.rules.engine import Game
+
+        if seed is not None:
+            self._seeds = random.Random(seed)
+        if self.game is not None:
+            self.game.close()
+        self.game = Game(self.table, self.n, self._seeds.getrandbits(64), [None] * self.n, record=True)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        self._advance()
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        d = self.decision
+        assert d is not None
+        answer = self.layout.answer(d, int(action))
+        if not d.legal(answer):
+            from deckgen.rules.decision import illegal
+
+            raise illegal(f"action {action} is not legal for {agent} now ({d.kind.value})",
+                          hint="choose an action whose entry in observation['action_mask'] is 1")
+        self._cumulative_rewards[agent] = 0.0
+        self.game.answer(d.player, answer, d.serial)
+        self._advance()
+
+    def _advance(self) -> None:
+        g = self.game
+        d = g.pending()
+        self.decision = d
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        if d is None:
+            capped = g.outcome not in (FINISHED, "stalled")
+            for i, a in enumerate(self.agents):
+                if g.outcome == FINISHED:
+                    self.rewards[a] = 1.0 if g.winner == i else -1.0
+                self.terminations[a] = not capped
+                self.truncations[a] = capped
+                self.infos[a] = {"outcome": g.outcome, "winner": g.winner}
+            self._accumulate_rewards()
+            self.agent_selection = self.agents[0]
+            return
+        self.agent_selection = self.possible_agents[d.player]
+        for a in self.agents:
+            self.infos[a] = {}
+        self.infos[self.agent_selection] = {"decision": d.kind.value}
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        p = self.possible_agents.index(agent)
+        d = self.decision if self.decision is not None and self.decision.player == p else None
+        o = self.game.observation(p)
+        return {"observation": self.features.vector(o, list(self.game.discard), d),
+                "action_mask": self.layout.mask(d)}
+
+    # ---------------------------------------------------------------- for bots and people
+    def deckgen_view(self, agent: str) -> tuple[Decision | None, Observation]:
+        """The pending decision of this agent (None when it has none) and its deckgen
+        :class:`~deckgen.rules.decision.Observation`: what a deckgen bot decides from."""
+        p = self.possible_agents.index(agent)
+        d = self.decision if self.decision is not None and self.decision.player == p else None
+        return d, self.game.observation(p)
+
+    def action_of(self, agent: str, answer: Any) -> int:
+        """The action of a deckgen answer to this agent's pending decision."""
+        d, _ = self.deckgen_view(agent)
+        if d is None:
+            raise ValueError(f"{agent} has no decision pending")
+        return self.layout.of(d, answer)
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi" or self.game is None:
+            return None
+        g = self.game
+        t = self.table
+        top = t.faces[g.top >> 1].id if g.top >= 0 else "-"
+        sizes = " ".join(f"{a}:{len(h)}" for a, h in zip(self.possible_agents, g.hands))
+        state = g.outcome or (self.decision.kind.value if self.decision else "-")
+        return f"turn {g.turns} top {top} colour {g.color} | {sizes} | {self.agent_selection}: {state}"
+
+    def close(self) -> None:
+        if self.game is not None:
+            self.game.close()
+
+
+def env(deck: str | Path | Any = "classic", players: int = 4, **kwargs: Any) -> DeckEnv:
+    """The environment of a deck (``env("classic", players=4, stacking="same-kind")``)."""
+    return DeckEnv(deck, players, **kwargs)

@@ -1,0 +1,529 @@
+"""The expert bot: a rule of thumb checked by determinized play-outs (docs/expert.md).
+
+At every decision worth thinking about (which card to play, or to draw; whether to play a card
+just drawn; which colour a wild names, chosen together with the wild) the expert
+
+1. **remembers** the public events it was shown (``observation.events``): the cards played and
+   discarded, who drew after the deal, and, when an opponent drew because nothing in their hand
+   could follow the pile, that none of the cards they held then could;
+2. **samples** the hidden cards consistently with that: the cards it has not seen are dealt to
+   the opponents' hands (each hand's remembered "could not follow" groups respected) and to the
+   draw pile in a random order;
+3. **plays out** every candidate answer on the same sampled deal for ``HORIZON`` rounds (the
+   opponents as the greedy bot, itself by its rule of thumb, :class:`Prior`), scoring a win 1,
+   another's win 0 and an unfinished hand by hand sizes; it repeats with new samples until its
+   budget (``think``: play-outs per decision) is spent;
+4. answers as its rule of thumb does, unless another candidate did better on the same deals by
+   more than ``CONFIDENCE`` standard errors of the difference.
+
+Every other decision (stacking, a target, a duel answer, UNO and catching, challenges) it
+answers by its rule of thumb (the greedy bot's answers). It decides from its own observation
+only: the sampled games are built from the observation and the memory, never from the real
+game. All its randomness comes from the generator it is handed, so a game with experts is
+reproducible from its seed.
+
+The memory needs the public events: a game with an expert seated must keep its log
+(``record=True``; :func:`wants_events` says so for a list of bots).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from deckgen.rules.agents import AGENTS, VALUES, Agent, GreedyAgent, View, _leader
+from deckgen.rules.decision import Answer, Decision, DecisionKind, Observation
+from deckgen.rules.record import CAUSES
+from deckgen.rules.state import (
+    FINISHED,
+    Deal,
+    Discard,
+    Draw,
+    Knockout,
+    PassHands,
+    Play,
+    Reshuffle,
+    Shuffle,
+    Start,
+    Steal,
+    Swap,
+)
+from deckgen.rules.state import Aside as AsideEvent
+from deckgen.rules.state import Color as ColorEvent
+
+THINK = 48                 # rollouts per decision by default
+HORIZON = 3                # rounds of turns a play-out runs before it is scored by hand sizes
+CONFIDENCE = 1.0           # standard errors a candidate must beat the rule of thumb's choice by
+COLOR_WEIGHT = 10.0        # the rule of thumb (Prior): per other card of the played card's colour held
+KEEP_WILD = -1000.0        # ... a wild while more than two cards are held
+KEEP_ACTION = -300.0       # ... an action card while nobody next is close to going out (no Mercy limit)
+ATTACK = 300.0             # ... a skip, draw card or reverse on a next player with two cards or fewer
+ATTACKS = frozenset({"skip", "skip_all", "draw", "target", "roulette"})
+WILD_COLORS = 2            # colours tried with a wild: the ones the hand holds most of
+NO_PLAY = CAUSES.index("no_play")
+
+
+def make(name: str, think: int = THINK) -> Any:
+    """The bot registered under ``name`` (:data:`deckgen.rules.agents.AGENTS`); the expert with
+    ``think`` play-outs per decision."""
+    return ExpertAgent(think) if name == "expert" else AGENTS[name]()
+
+
+def wants_events(agents: Any) -> bool:
+    """Whether any of these bots needs the game's public events (the game must be recorded)."""
+    bots = agents if isinstance(agents, (list, tuple)) else [agents]
+    return any(getattr(b, "wants_events", False) for b in bots)
+
+
+class _Hand:
+    """What the expert remembers of one opponent's hand: groups of cards, each with the faces
+    none of its cards can be (they could not follow a pile when that player had to draw)."""
+
+    __slots__ = ("groups",)
+
+    def __init__(self, size: int = 0):
+        self.groups: list[list[Any]] = [[size, frozenset()]] if size else []
+
+    def size(self) -> int:
+        return sum(g[0] for g in self.groups)
+
+    def add(self, k: int = 1) -> None:
+        for g in self.groups:
+            if not g[1]:
+                g[0] += k
+                return
+        self.groups.append([k, frozenset()])
+
+    def remove(self, face: int | None = None) -> None:
+        """One card leaves (``face`` when it is known); when no group may hold it (the memory
+        was wrong), from the largest group, which is then freed."""
+        live = [g for g in self.groups if g[0] > 0]
+        if not live:
+            return
+        fits = [g for g in live if face is None or face not in g[1]]
+        # from the most constrained group that may hold it: whichever group it really came from,
+        # what is then remembered of every group still holds
+        g = max(fits, key=lambda g: len(g[1])) if fits else max(live, key=lambda g: g[0])
+        g[0] -= 1
+        if not fits:
+            g[1] = frozenset()
+        self.groups = [g for g in self.groups if g[0] > 0]
+
+    def forbid(self, faces: frozenset) -> None:
+        for g in self.groups:
+            g[1] = g[1] | faces
+
+    def fit(self, size: int) -> None:
+        """Agree with the hand size the table shows (events the memory missed)."""
+        have = self.size()
+        if have < size:
+            self.add(size - have)
+        while have > size:
+            self.remove()
+            have -= 1
+
+
+class Memory:
+    """The public events one player has seen so far, folded into what the sampler needs."""
+
+    def __init__(self, me: int):
+        self.me = me
+        self.seen: list[Any] = []
+        self.discard: list[int] = []          # faces on the discard pile, top last
+        self.aside: list[int] = []
+        self.hands: dict[int, _Hand] = {}
+        self.top = -1
+        self.color = -1
+        self.ok = True                        # False once events were missed: the discard pile is unknown
+        self.turns = 0
+
+    def new_game(self, o: Observation) -> bool:
+        """Whether this observation is of another hand than the one remembered (a bot plays many
+        hands one after another): its events start with the shuffle, and do not go on from what
+        was seen."""
+        w = o.events
+        if not w or type(w[0]) is not Shuffle:
+            return o.turns < self.turns
+        return len(w) < len(self.seen) or list(w[:len(self.seen)]) != self.seen
+
+    def update(self, o: Observation) -> None:
+        self.turns = o.turns
+        window = list(o.events)
+        if not window:
+            return
+        new = self._new(window)
+        for ev in new:
+            self._apply(ev, o)
+        self.seen.extend(new)
+        for q in range(o.n_players):
+            if q != self.me:
+                self.hands.setdefault(q, _Hand()).fit(o.hand_sizes[q] if o.alive[q] else 0)
+        if len(self.discard) != o.discard_pile:
+            self.ok = False
+
+    def _new(self, window: list[Any]) -> list[Any]:
+        """The events of the window not seen yet (the window overlaps the end of what was seen)."""
+        seen = self.seen
+        if not seen:
+            return window
+        if type(window[0]) is Shuffle:        # the whole hand so far
+            return window[len(seen):]
+        for k in range(min(len(seen), len(window)), 0, -1):
+            if seen[-k:] == window[:k]:
+                return window[k:]
+        self.ok = False                       # more happened than the window shows
+        return window
+
+    def _apply(self, ev: Any, o: Observation) -> None:
+        t = o.table
+        tp = type(ev)
+        if tp is Play:
+            f = ev.move >> 1
+            self.discard.append(f)
+            self.top = ev.move
+            c = t.color[f]
+            self.color = -1 if t.mkey[ev.move] < 0 else (c if c >= 0 else self.color)
+            if ev.player != self.me:
+                self._hand(ev.player).remove(f)
+        elif tp is Draw:
+            if ev.player == self.me:
+                return
+            hand = self._hand(ev.player)
+            if ev.cause == NO_PLAY and self.top >= 0:
+                hand.forbid(self._playable(t))
+            hand.add()
+        elif tp is Discard:
+            self.discard.insert(max(0, len(self.discard) - 1), ev.face)
+            if ev.player != self.me:
+                self._hand(ev.player).remove(ev.face)
+        elif tp is ColorEvent:
+            self.color = ev.color
+        elif tp is Start:
+            self.discard.append(ev.face)
+            self.top = 2 * ev.face
+            self.color = t.color[ev.face] if t.mkey[self.top] >= 0 else -1
+        elif tp is AsideEvent:
+            self.aside.append(ev.face)
+        elif tp is Reshuffle:
+            self.discard = self.discard[-1:]
+            self.aside = []
+        elif tp is Deal:
+            for q in ev.players:
+                if q != self.me:
+                    self.hands[q] = _Hand(ev.cards)
+        elif tp is Swap:
+            a, b = self._hand(ev.a), self._hand(ev.b)
+            self.hands[ev.a], self.hands[ev.b] = b, a
+            self._free(ev.a, ev.b)
+        elif tp is PassHands:
+            held = [self._hand(q) for q in ev.players]
+            for i, q in enumerate(ev.players):
+                self.hands[q] = held[i - 1]
+            self._free(*ev.players)
+        elif tp is Steal:
+            if ev.victim != self.me:
+                self._hand(ev.victim).remove(ev.face if ev.face >= 0 else None)
+            if ev.player != self.me:
+                self._hand(ev.player).add()
+        elif tp is Knockout:
+            self.hands[ev.player] = _Hand()
+
+    def _hand(self, q: int) -> _Hand:
+        return self.hands.setdefault(q, _Hand())
+
+    def _free(self, *players: int) -> None:
+        """Hands that moved between players: what was known of them no longer tells anything
+        about the opponents' cards (a hand that came from this player is not tracked)."""
+        for q in players:
+            if q != self.me:
+                h = self._hand(q)
+                h.groups = [[h.size(), frozenset()]] if h.size() else []
+
+    def _playable(self, t: Any) -> frozenset:
+        """Every face that could follow the pile as it is now (either side)."""
+        top = self.top
+        if t.mkey[top] < 0:
+            key, sym, val, color = -1, -1, -1, -1
+        else:
+            key = t.mkey[top] + self.color + 1
+            sym, val, color = t.msym[top], t.mval[top], self.color
+        entry = t.cache.get(key)
+        if entry is None:
+            entry = t.legal(key, sym, val, color)
+        return entry[2] | entry[3]
+
+
+class Prior(GreedyAgent):
+    """The expert's rule of thumb, what it plays when no play-out shows better and how it plays
+    on in its own play-outs: the greedy bot's valuation of effects, but it plays from the colour
+    it holds most of, keeps its wilds to the end and its action cards (skips, reverses, draw
+    cards...) for when the next player is close to going out, and then uses them on that player
+    (under a Mercy limit it does not hold them: a large hand is knocked out)."""
+
+    name = "prior"
+
+    def play(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
+        t = o.table
+        leader = _leader(o)
+        nxt = o.next_player()
+        view = View(o, -1, leader, leader == nxt)
+        colors = Counter(t.color[f] for f in o.hand)
+        short = len(o.hand) <= 2                  # about to go out: play anything
+        close = o.hand_sizes[nxt] <= 2            # the next player is about to go out
+        hold = not t.opts.mercy_limit             # a Mercy limit punishes a hand kept large
+        best, best_score = d.options[0], None
+        for m in d.options:
+            c = t.color[m >> 1]
+            score = COLOR_WEIGHT * (colors[c] - 1) if c >= 0 else 0.0
+            if t.mcat[m] == 2 and not short:
+                score += KEEP_WILD
+            effects = t.effects[m]
+            if effects:
+                v = view._replace(move=m)
+                score += sum(VALUES[e.op](v, e) for e in effects)
+                if hold and not close and not short and t.mcat[m] != 2:
+                    score += KEEP_ACTION
+                if close and any(e.op in ATTACKS or (e.op == "reverse" and o.n_players > 2) for e in effects):
+                    score += ATTACK
+            if best_score is None or score > best_score:
+                best, best_score = m, score
+        return best
+
+
+class ExpertAgent(Agent):
+    """Determinized rollouts (module docstring); ``think`` play-outs per decision."""
+
+    name = "expert"
+    wants_events = True
+
+    def __init__(self, think: int = THINK):
+        self.think = max(1, int(think))
+        self.prior = Prior()
+        self.memories: dict[int, Memory] = {}     # one per seat it plays (one bot may hold every seat)
+        self.colors: dict[int, int | None] = {}   # the colour searched together with a wild, per seat
+        self.memory: Memory | None = None         # the deciding seat's
+
+    def decide(self, d: Decision, o: Observation, rng: random.Random) -> Answer:
+        memory = self.memories.get(o.player)
+        if memory is None or memory.new_game(o):
+            memory = self.memories[o.player] = Memory(o.player)
+        memory.update(o)
+        self.memory = memory
+        return super().decide(d, o, rng)
+
+    # decisions searched
+    def play(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
+        cands: list[tuple[int | None, int | None]] = []
+        for m in d.options:
+            if o.table.mcat[m] == 2 and _names_color(o.table, m):
+                cands += [(m, c) for c in _likely_colors(o)]
+            else:
+                cands.append((m, None))
+        if d.passable:
+            cands.append((None, None))
+        best = self._search(d, o, rng, cands)
+        self.colors[o.player] = best[1]
+        return best[0]
+
+    def play_drawn(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
+        cands: list[tuple[int | None, int | None]] = [(m, None) for m in d.options]
+        if d.passable:
+            cands.append((None, None))
+        return self._search(d, o, rng, cands)[0]
+
+    def color(self, d: Decision, o: Observation, rng: random.Random) -> int:
+        c = self.colors.pop(o.player, None)
+        if c is not None and c in d.options:
+            return c
+        return self.prior.color(d, o, rng)
+
+    # decisions answered by the rule of thumb (as the greedy bot does)
+    def stack(self, d, o, rng):
+        return self.prior.stack(d, o, rng)
+
+    def challenge(self, d, o, rng):
+        return self.prior.challenge(d, o, rng)
+
+    def target(self, d, o, rng):
+        return self.prior.target(d, o, rng)
+
+    def swap(self, d, o, rng):
+        return self.prior.swap(d, o, rng)
+
+    def steal(self, d, o, rng):
+        return self.prior.steal(d, o, rng)
+
+    def duel(self, d, o, rng):
+        return self.prior.duel(d, o, rng)
+
+    # ---------------------------------------------------------------- the search
+    def _search(self, d: Decision, o: Observation, rng: random.Random,
+                cands: Sequence[tuple[int | None, int | None]]) -> tuple[int | None, int | None]:
+        if len(cands) == 1:
+            return cands[0]
+        for c in cands:                        # the last card: it wins at once
+            if c[0] is not None and len(o.hand) == 1 and d.kind is DecisionKind.PLAY:
+                return c
+        base = self._prior_choice(d, o, rng, cands)
+        rounds = max(2, self.think // len(cands))
+        scores = [[0.0] * rounds for _ in cands]
+        assert self.memory is not None
+        for r in range(rounds):
+            deal = sample(o, self.memory, rng)
+            seed = rng.getrandbits(64)
+            for i, (answer, color) in enumerate(cands):
+                scores[i][r] = rollout(o, deal, d.kind, answer, color, seed)
+        # every candidate played the same deals: keep the rule of thumb unless another one did
+        # better on them by more than the noise of the difference (CONFIDENCE standard errors)
+        best, best_gain = base, 0.0
+        for i in range(len(cands)):
+            if i == base:
+                continue
+            diff = [a - b for a, b in zip(scores[i], scores[base])]
+            mean = sum(diff) / rounds
+            var = sum((x - mean) ** 2 for x in diff) / (rounds - 1)
+            if mean > best_gain and mean > CONFIDENCE * math.sqrt(var / rounds):
+                best, best_gain = i, mean
+        return cands[best]
+
+    def _prior_choice(self, d: Decision, o: Observation, rng: random.Random,
+                       cands: Sequence[tuple[int | None, int | None]]) -> int:
+        """The candidate the rule of thumb would pick (kept unless a play-out shows better)."""
+        state = rng.getstate()
+        pick = self.prior.decide(d, o, rng)
+        rng.setstate(state)
+        color = None
+        if pick is not None and o.table.mcat[pick] == 2 and _names_color(o.table, pick):
+            color = _likely_colors(o)[0]
+        for i, c in enumerate(cands):
+            if c == (pick, color) or (c[0] == pick and color is None):
+                return i
+        return 0
+
+
+def _names_color(t: Any, move: int) -> bool:
+    return any(e.op == "choose_color" for e in t.effects[move])
+
+
+def _likely_colors(o: Observation) -> list[int]:
+    """The colours worth naming with a wild: those the hand holds most of (at least one)."""
+    t = o.table
+    counts = Counter(t.color[f] for f in o.hand if t.color[f] >= 0)
+    ranked = sorted(range(len(t.colors)), key=lambda c: (-counts.get(c, 0), c))
+    return ranked[:WILD_COLORS] if counts else ranked[:1]
+
+
+# ---------------------------------------------------------------- sampling and play-outs
+
+def sample(o: Observation, memory: Memory, rng: random.Random) -> tuple[dict[int, list[int]], list[int], list[int]]:
+    """One deal of the hidden cards consistent with what this player has seen: each opponent's
+    hand, the draw pile (bottom first) and the discard pile (top last)."""
+    t = o.table
+    pool = Counter(t.deck_faces)
+    pool.subtract(o.hand)
+    known_discard = memory.ok and len(memory.discard) == o.discard_pile
+    if known_discard:
+        pool.subtract(memory.discard)
+        pool.subtract(memory.aside)
+    elif o.top >= 0:
+        pool.subtract([o.top >> 1])
+    cards = [f for f, k in pool.items() for _ in range(max(0, k))]
+    rng.shuffle(cards)
+    hands: dict[int, list[int]] = {}
+    groups: list[tuple[int, int, int, frozenset]] = []
+    for q in range(o.n_players):
+        if q == o.player or not o.alive[q]:
+            continue
+        hands[q] = []
+        held: list[list[Any]] = memory.hands[q].groups if q in memory.hands else [[o.hand_sizes[q], frozenset()]]
+        for size, banned in held:
+            groups.append((len(banned), q, int(size), frozenset(banned)))
+    groups.sort(key=lambda g: -g[0])
+    for _, q, size, banned in groups:
+        took = 0
+        rest = []
+        for f in cards:
+            if took < size and f not in banned:
+                hands[q].append(f)
+                took += 1
+            else:
+                rest.append(f)
+        cards = rest
+    for q in hands:                            # a memory that asked too much: fill from what is left
+        while len(hands[q]) < o.hand_sizes[q] and cards:
+            hands[q].append(cards.pop())
+    pile = cards[:o.draw_pile]
+    discard = (list(memory.discard) if known_discard else cards[o.draw_pile:] + ([o.top >> 1] if o.top >= 0 else []))
+    return hands, pile, discard
+
+
+class _Scripted(Prior):
+    """The searching player in a play-out: names the searched colour once, then plays by the
+    rule of thumb."""
+
+    def __init__(self, color: int | None):
+        self.first_color = color
+
+    def color(self, d, o, rng):
+        c, self.first_color = self.first_color, None
+        if c is not None and c in d.options:
+            return c
+        return super().color(d, o, rng)
+
+
+_GREEDY = GreedyAgent()
+
+
+def rollout(o: Observation, deal: tuple[dict[int, list[int]], list[int], list[int]], kind: DecisionKind,
+            answer: int | None, color: int | None, seed: int) -> float:
+    """Play the hand on from this observation and a sampled deal after ``answer``, for at most
+    ``HORIZON`` rounds (the others greedy, the deciding player by its rule of thumb): 1 for a
+    win of the deciding player, 0 for another's, in between (its hand against the smallest
+    other) for a play-out stopped first."""
+    from deckgen.rules.engine import Game
+
+    t = o.table
+    me = o.player
+    hands, pile, discard = deal
+    agents: list[Any] = [_GREEDY] * o.n_players
+    agents[me] = _Scripted(color)
+    g = Game(t, o.n_players, seed, agents, record=False, scores=o.scores)
+    for q in range(o.n_players):
+        g.hands[q] = list(o.hand) if q == me else list(hands.get(q, ()))
+    g.draw_pile = list(pile)
+    g.discard = list(discard)
+    g.alive = list(o.alive)
+    g.n_alive = sum(o.alive)
+    g.power = list(o.power)
+    g.owed = list(o.owed)
+    g.any_owed = sum(o.owed)
+    g.cur, g.dir, g.top = me, o.direction, o.top
+    g.color = o.color
+    g.key = g.pile_key()
+    g.turns = o.turns
+    g.turn_cap = min(t.opts.turn_cap, o.turns + HORIZON * o.n_players)
+    g.next_trace = o.turns
+    if kind is DecisionKind.PLAY_DRAWN:
+        if answer is None:
+            g.pass_turn(me)
+        else:
+            g.play(me, answer)
+    elif answer is None:
+        g.no_play(me)
+    else:
+        g.play(me, answer)
+    if g.outcome is None:
+        g.run()
+    if g.outcome == FINISHED:
+        return 1.0 if g.winner == me else 0.0
+    mine = len(g.hands[me])
+    best = min((len(g.hands[q]) for q in range(o.n_players) if q != me and g.alive[q]), default=0)
+    if not g.alive[me]:
+        return 0.0
+    return (best + 1) / (mine + best + 2)
+
+
+AGENTS["expert"] = ExpertAgent             # deckgen.rules imports this module: every AGENTS user sees it

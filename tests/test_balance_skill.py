@@ -1,0 +1,92 @@
+"""The balance report's "Does skill matter?" section (docs/cli.md, deckgen report): one expert
+among greedy or random players per table size, its win rate with a Wilson interval against what
+luck alone gives, variants side by side, classic and No Mercy as reference points, in es and en."""
+
+import json
+
+import pdfplumber
+import pytest
+from click.testing import CliRunner
+
+from deckgen.balance import collect, stats
+from deckgen.balance import text as T
+from deckgen.cli import main
+
+
+def test_skill_group_counts_the_skilled_seat_only():
+    results = [("finished", 1, 1), ("finished", 0, 1), ("finished", 2, 2), ("capped", -1, 0)]
+    g = collect.skill_group(results, 4)
+    assert (g["games"], g["finished"], g["wins"]) == (4, 3, 2)
+    assert g["rate"] == round(2 / 3, 4) and g["fair"] == 0.25 and g["ratio"] == round(2 / 3 / 0.25, 2)
+    assert g["ci"] == [round(x, 4) for x in stats.wilson(2, 3)]
+    assert g["p"] == round(stats.score_test(2, 3, 0.25), 6)
+
+
+def _sentence_case(rate, fair, significant):
+    g = {"rate": rate, "fair": fair, "significant": significant, "players": 4, "ci": [0.3, 0.5]}
+    return T._skill_sentence(g, "greedy", "en")
+
+
+def test_plain_words_say_more_less_or_not_clearly_more_than_luck():
+    assert _sentence_case(0.41, 0.25, True) == ("Against greedy players, an expert wins 41 % at 4 players where luck "
+                                                "alone gives 25 % (95 % interval 30 %–50 %).")
+    assert "wins only 20 %" in _sentence_case(0.2, 0.25, True)
+    assert _sentence_case(0.27, 0.25, False).endswith("not clearly more than luck.")
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory):
+    out = {}
+    for lang in ("en", "es"):
+        path = tmp_path_factory.mktemp("skill") / f"classic-{lang}.pdf"
+        res = CliRunner().invoke(main, ["report", "classic", "--players", "3-4", "--games", "10", "--agent", "greedy",
+                                        "--skill-games", "2", "--think", "2", "--vary", "stacking=same-kind",
+                                        "--lang", lang, "--jobs", "1", "-o", str(path), "--json"])
+        assert res.exit_code == 0, res.output
+        out[lang] = (json.loads(res.stdout), path)
+    return out
+
+
+def test_json_skill_figures_per_variant_opponent_and_table_size(reports):
+    rep, _ = reports["en"]
+    sk = rep["skill"]
+    assert sk["agent"] == "expert" and sk["think"] == 2 and sk["games"] == 2
+    assert sk["opponents"] == ["greedy", "random"]
+    keys = {(g["variant"], g["opponent"], g["players"]) for g in sk["groups"]}
+    assert keys == {(v, o, n) for v in "AB" for o in ("greedy", "random") for n in (3, 4)}
+    for g in sk["groups"]:
+        assert g["games"] == 2 and 0 <= g["wins"] <= g["finished"] <= 2
+        assert g["ci"][0] <= g["rate"] <= g["ci"][1] and g["fair"] == round(1 / g["players"], 4)
+        assert "p_holm" in g and g["p_holm"] >= g["p"]
+    # classic is the deck itself: its reference is its own figure; No Mercy is played at 4 players
+    refs = {(r["deck"], r["opponent"]): r for r in sk["reference"]}
+    assert set(refs) == {(d, o) for d in ("classic", "no-mercy") for o in ("greedy", "random")}
+    own = next(g for g in sk["groups"] if (g["variant"], g["opponent"], g["players"]) == ("A", "greedy", 4))
+    assert refs[("classic", "greedy")]["wins"] == own["wins"] and refs[("no-mercy", "greedy")]["players"] == 4
+
+
+def test_first_page_and_section_say_it_in_plain_words(reports):
+    for lang, heading, luck, ref in (("en", "Does skill matter?", "where luck alone gives", "For reference"),
+                                     ("es", "¿Importa la habilidad?", "donde la suerte sola da", "Como referencia")):
+        rep, path = reports[lang]
+        para = next(p for p in rep["summary"] if p["text"] == heading)
+        assert any(luck in b or T.w(lang, "s_skill_luck").split("{")[0] in b for b in para["bullets"])
+        assert any(b.startswith(ref) for b in para["bullets"])
+        assert any("stacking=same-kind" in b for b in para["bullets"])         # the variant beside the deck
+        with pdfplumber.open(path) as pdf:
+            assert heading in pdf.pages[0].extract_text()
+            page = next(p for p in pdf.pages if (p.extract_text() or "").startswith(heading))
+            text = page.extract_text()
+            opp = T.agent(lang, "greedy")
+            assert T.w(lang, "skill_vs", opp=opp) in text
+            assert "25 %" in text and "33 %" in text                           # luck alone at 4 and 3 players
+            # one dot per variant and table size in the first chart (two variants, two sizes, two charts)
+            assert len([c for c in page.curves if c.get("non_stroking_color") is not None]) >= 4
+
+
+def test_skill_games_0_leaves_the_section_out(tmp_path):
+    res = CliRunner().invoke(main, ["report", "classic", "--players", "3", "--games", "10", "--agent", "greedy",
+                                    "--skill-games", "0", "--jobs", "1", "-o", str(tmp_path / "r.pdf"), "--json"])
+    assert res.exit_code == 0, res.output
+    rep = json.loads(res.stdout)
+    assert rep["skill"] is None and not any(p["text"] == "Does skill matter?" for p in rep["summary"])

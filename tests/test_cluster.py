@@ -1,0 +1,137 @@
+"""Simulations on a Dask cluster (`--cluster`, docs/cluster.md): the same results, byte for byte,
+as on this machine's cores, for simulate, matches and the balance report."""
+
+import json
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from deckgen import manifest
+from deckgen.balance import ReportOptions, build_report
+from deckgen.cli import main
+from deckgen.errors import DeckgenError
+from deckgen.rules import match, runner
+from deckgen.rules.runner import WAIT, Work, run_tasks
+from deckgen.rules.simulate import run, simulate
+from deckgen.rules.table import compile_deck
+
+
+def _prepare(spec):
+    return {"base": spec}
+
+
+def _play(state, task):
+    return state["base"] * task
+
+
+class _Feed:
+    """Hands out 0..9, waiting for the first result before handing out 5."""
+
+    def __init__(self):
+        self.i, self.taken = 0, 0
+
+    def next_task(self):
+        if self.i == 5 and not self.taken:
+            return WAIT
+        if self.i == 10:
+            return None
+        self.i += 1
+        return self.i - 1
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_run_tasks_locally_in_order_and_with_a_waiting_source(workers):
+    work = Work(_prepare, 3, _play)
+    assert list(run_tasks(work, [1, 2, 3], workers)) == [(1, 3), (2, 6), (3, 9)]
+    assert sorted(run_tasks(work, range(6), workers, ordered=False)) == [(i, 3 * i) for i in range(6)]
+    if workers > 1:
+        feed = _Feed()
+        got = []
+        for task, res in run_tasks(work, feed, workers):
+            feed.taken += 1
+            got.append((task, res))
+        assert got == [(i, 3 * i) for i in range(10)]
+
+
+def test_without_the_extra_the_cluster_option_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)      # import distributed -> ImportError
+    with pytest.raises(DeckgenError) as exc:
+        simulate(manifest.load_deck("classic"), [2], games=4, cluster="tcp://127.0.0.1:8786")
+    assert "deckgen[cluster]" in str(exc.value)
+    res = CliRunner().invoke(main, ["simulate", "classic", "--players", "2", "--games", "4",
+                                    "--cluster", "tcp://127.0.0.1:8786"])
+    assert res.exit_code == 2 and "deckgen[cluster]" in res.output and "Traceback" not in res.output
+
+
+try:
+    import distributed
+except ImportError:
+    distributed = None
+
+needs_dask = pytest.mark.skipif(distributed is None,
+                                reason="the 'cluster' extra (pip install 'deckgen[cluster]') is not installed")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    if distributed is None:
+        pytest.skip("the 'cluster' extra (pip install 'deckgen[cluster]') is not installed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as c:
+        yield c.scheduler_address
+
+
+@needs_dask
+def test_no_scheduler_at_the_address_is_a_usage_error(monkeypatch):
+    monkeypatch.setattr(runner, "CONNECT_TIMEOUT", 1)
+    res = CliRunner().invoke(main, ["simulate", "classic", "--players", "2", "--games", "4",
+                                    "--cluster", "tcp://127.0.0.1:9"])
+    assert res.exit_code == 2 and "no Dask scheduler answered" in res.output and "docs/cluster.md" in res.output
+
+
+def test_run_tasks_on_a_cluster_in_order_and_as_they_finish(cluster):
+    work = Work(_prepare, 5, _play)
+    assert list(run_tasks(work, range(12), cluster=cluster)) == [(i, 5 * i) for i in range(12)]
+    assert sorted(run_tasks(work, range(12), cluster=cluster, ordered=False)) == [(i, 5 * i) for i in range(12)]
+
+
+def test_simulate_on_a_cluster_equals_the_local_run(cluster):
+    deck = manifest.load_deck("no-mercy")
+    here = simulate(deck, [2, 5], games=40, seed=3, agent="greedy", workers=2)
+    seen = []
+    there = simulate(deck, [2, 5], games=40, seed=3, agent="greedy", cluster=cluster,
+                     progress=lambda what, done, total: seen.append((done, total)))
+    assert json.dumps(here) == json.dumps(there)
+    # the progress bar moves as the cluster's results come back, and ends full
+    assert seen[-1] == (80, 80) and len(seen) > 2 and [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_a_turn_budget_keeps_the_same_games_on_a_cluster(cluster):
+    table = compile_deck(manifest.load_deck("classic"))
+    here = run(table, [3, 4], 60, 2, "random", 1, turn_budget=2500)
+    there = run(compile_deck(manifest.load_deck("classic")), [3, 4], 60, 2, "random", turn_budget=2500, cluster=cluster)
+    assert here == there and 0 < len(here[4]) < 60
+
+
+def test_matches_on_a_cluster_equal_the_local_run(cluster):
+    deck = manifest.load_deck("classic")
+    assert (match.simulate_matches(deck, [3], matches=8, seed=2, workers=1)
+            == match.simulate_matches(deck, [3], matches=8, seed=2, cluster=cluster))
+
+
+def test_report_on_a_cluster_equals_the_local_run(cluster):
+    opts = dict(games=16, players=(2, 4), vary=("stacking=same-kind",), skill_games=2, think=2)   # experts too
+    here = build_report("classic", ReportOptions(workers=2, **opts))
+    there = build_report("classic", ReportOptions(cluster=cluster, **opts))
+    assert json.dumps(here, sort_keys=True) == json.dumps(there, sort_keys=True)
+
+
+def test_report_pdf_from_the_cli_on_a_cluster_is_byte_identical(cluster, tmp_path):
+    args = ["report", "classic", "--players", "3", "--games", "10", "--agent", "greedy", "--lang", "en",
+            "--skill-games", "2", "--think", "2"]
+    a, b = tmp_path / "here.pdf", tmp_path / "there.pdf"
+    res = CliRunner().invoke(main, [*args, "-o", str(a), "-j", "2"])
+    assert res.exit_code == 0, res.output
+    res = CliRunner().invoke(main, [*args, "-o", str(b), "--cluster", cluster])
+    assert res.exit_code == 0, res.output
+    assert a.read_bytes() == b.read_bytes()

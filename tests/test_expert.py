@@ -1,0 +1,177 @@
+"""The expert bot (docs/expert.md): it decides from its own observation, its sampled deals agree
+with what it has seen, it is reproducible from the game's seed, and it plugs in everywhere an
+agent name does (simulate, matches, report, AGENTS for `deckgen play --bots`)."""
+
+import json
+import random
+from collections import Counter
+
+import pytest
+from click.testing import CliRunner
+
+from deckgen import manifest
+from deckgen.cli import main
+from deckgen.rules import expert as E
+from deckgen.rules.agents import AGENTS, GreedyAgent, RandomAgent
+from deckgen.rules.decision import Decision, DecisionKind
+from deckgen.rules.engine import Game
+from deckgen.rules.record import CAUSES
+from deckgen.rules.state import Deal, Draw, Play, Shuffle, Start
+from deckgen.rules.table import compile_deck
+
+DECKS = ["classic", "no-mercy", "flex-spectrum"]
+
+
+def _table(name):
+    return compile_deck(manifest.load_deck(name))
+
+
+def test_registered_for_every_agent_user():
+    assert AGENTS["expert"] is E.ExpertAgent
+    assert isinstance(E.make("expert", 5), E.ExpertAgent) and E.make("expert", 5).think == 5
+    assert isinstance(E.make("greedy"), GreedyAgent)
+    assert E.wants_events([GreedyAgent(), E.ExpertAgent()]) and not E.wants_events(GreedyAgent())
+
+
+@pytest.mark.parametrize("deck", DECKS)
+def test_every_sampled_deal_agrees_with_the_table_and_the_memory(deck, monkeypatch):
+    """Every card of the deck exactly once; each hand and the draw pile as large as the table
+    shows; and no remembered "could not follow" group is dealt a card it could not hold (counted
+    as the table allows: a group of k cards gets k cards outside its banned faces)."""
+    t = _table(deck)
+    checked = []
+    real = E.sample
+
+    def checking(o, memory, rng):
+        hands, pile, discard = real(o, memory, rng)
+        seen = Counter(o.hand) + Counter(pile) + Counter(discard)
+        if memory.ok:
+            seen += Counter(memory.aside)
+        for h in hands.values():
+            seen += Counter(h)
+        assert seen == Counter(t.deck_faces)
+        assert all(len(hands[q]) == o.hand_sizes[q] for q in hands) and len(pile) == o.draw_pile
+        assert discard[-1] == o.top >> 1
+        for q, h in memory.hands.items():
+            if q in hands:
+                for size, banned in h.groups:
+                    assert sum(1 for f in hands[q] if f not in banned) >= size
+        checked.append(1)
+        return hands, pile, discard
+
+    monkeypatch.setattr(E, "sample", checking)
+    for i in range(2 if deck == "classic" else 1):
+        bots = [GreedyAgent() for _ in range(4)]
+        bots[i] = E.ExpertAgent(2)
+        Game(t, 4, f"deal:{i}", bots, record=True).run()
+    assert checked
+
+
+def test_the_memory_never_bans_a_card_the_player_really_held():
+    """Watching real games: whenever the memory says a group of an opponent's cards could not
+    follow some pile, that opponent really held that many cards outside the banned faces."""
+    from deckgen.rules.engine import public_event
+
+    t = _table("classic")
+    held = type("O", (), {"table": t})
+    for i in range(6):
+        g = Game(t, 4, f"mem:{i}", GreedyAgent(), record=True)
+        mem = E.Memory(0)
+
+        def watch(s, mem=mem):
+            mem._apply(public_event(s.log[-1], 0), held)
+            for q, h in mem.hands.items():
+                for size, banned in h.groups:
+                    assert sum(1 for f in s.hands[q] if f not in banned) >= size
+
+        g.watch = watch
+        g.run()
+
+
+def test_a_player_who_drew_for_lack_of_a_card_is_dealt_none_that_could_have_followed():
+    t = _table("classic")
+    red5 = next(f for f in range(t.n_faces) if t.faces[f].id.startswith("red") and t.mval[2 * f] == 5)
+    mem = E.Memory(0)
+    o = type("O", (), {"table": t})
+    for ev in (Shuffle(()), Deal((0, 1), 7), Start(red5), Draw(1, -1, CAUSES.index("no_play"))):
+        mem._apply(ev, o)
+    (size, banned), (free, none) = mem.hands[1].groups
+    assert (size, free, none) == (7, 1, frozenset())
+    followers = {f for f in range(t.n_faces) if t.color[f] == t.color[red5] or t.mval[2 * f] == 5 or t.mcat[2 * f] == 2}
+    assert followers <= banned
+    mem._apply(Play(1, 2 * red5, "play"), o)           # the card drawn: the constrained seven stay
+    assert [g[0] for g in mem.hands[1].groups] == [7]
+
+
+def test_decides_from_the_observation_alone_and_reproducibly():
+    """Given the same decision, observation and generator state, the same answer: nothing else
+    (no game object, no other hand) reaches the bot."""
+    t = _table("classic")
+    asked = []
+
+    class Probe(E.ExpertAgent):
+        def decide(self, d, o, rng):
+            asked.append((d, o, rng.getstate()))
+            return super().decide(d, o, rng)
+
+    Game(t, 3, "probe", [Probe(6), GreedyAgent(), GreedyAgent()], record=True).run()
+    plays = [(d, o, s) for d, o, s in asked if d.kind is DecisionKind.PLAY and len(d.options) > 1]
+    assert plays
+    for d, o, state in plays[:4]:
+        answers = set()
+        for _ in range(2):
+            bot = E.ExpertAgent(6)
+            rng = random.Random()
+            rng.setstate(state)
+            answers.add(bot.decide(d, o, rng))
+        assert len(answers) == 1 and answers.pop() in d.options
+
+
+def test_an_illegal_answer_is_never_given():
+    t = _table("no-mercy")
+    for i in range(2):
+        bots = [RandomAgent() for _ in range(3)]
+        bots[i] = E.ExpertAgent(3)
+        g = Game(t, 3, f"legal:{i}", bots, record=True).run()       # an illegal answer would raise
+        assert g.outcome is not None
+
+
+def test_same_seed_same_game_with_experts():
+    t = _table("flex-spectrum")
+    logs = [Game(t, 3, "same", [E.ExpertAgent(2), GreedyAgent(), E.ExpertAgent(2)], record=True).run().log
+            for _ in range(2)]
+    assert logs[0] == logs[1]
+
+
+def test_the_rule_of_thumb_keeps_wilds_and_attacks_a_player_about_to_go_out():
+    t = _table("classic")
+    faces = {t.faces[f].id: f for f in range(t.n_faces)}
+    wild = next(f for k, f in faces.items() if t.mcat[2 * f] == 2)
+    skip = next(f for f in range(t.n_faces) if any(e.op == "skip" for e in t.effects[2 * f]))
+    number = next(f for f in range(t.n_faces) if t.color[f] == t.color[skip] and t.mval[2 * f] >= 0
+                  and not t.effects[2 * f])
+    g = Game(t, 3, 1, [GreedyAgent()] * 3, record=False)
+    g.hands = [[wild, skip, number, number], [1, 2, 3, 4, 5], [1, 2, 3]]
+    g.top, g.color = 2 * number, t.color[number]
+    g.key = g.pile_key()
+    o = g.observation(0)
+    d = Decision(0, DecisionKind.PLAY, (2 * wild, 2 * skip, 2 * number))
+    assert E.Prior().play(d, o, random.Random(1)) == 2 * number      # keeps the wild and the skip
+    g.hands[1] = [1, 2]
+    o = g.observation(0)
+    assert E.Prior().play(d, o, random.Random(1)) == 2 * skip        # the next player has two cards
+
+
+def test_cli_simulate_with_experts_and_think():
+    res = CliRunner().invoke(main, ["simulate", "classic", "--players", "2", "--games", "2", "--agent", "expert",
+                                    "--think", "2", "--json", "-j", "1"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["agent"] == "expert" and data["think"] == 2 and data["tables"][0]["games"] == 2
+
+
+def test_a_shared_expert_keeps_one_memory_per_seat():
+    t = _table("classic")
+    bot = E.ExpertAgent(2)
+    Game(t, 3, "shared", bot, record=True).run()
+    assert set(bot.memories) == {0, 1, 2}
