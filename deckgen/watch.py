@@ -3,8 +3,9 @@
 A :class:`Watcher` rebuilds a deck whenever one of the files it is made from changes (the
 manifest, its palette file, the artwork and fonts it names, its rulebook templates:
 :func:`deckgen.inputs.deck_files`), and shows the result on a local page served on
-127.0.0.1 only. Faces come through the face cache, so a rebuild draws only the faces whose
-content changed, and the contact sheet re-shrinks only those.
+127.0.0.1 only (:mod:`deckgen.localserver`: Host guard, idle timeout, connection cap). Faces
+come through the face cache, so a rebuild draws only the faces whose content changed, and the
+contact sheet re-shrinks only those.
 
 A rebuild has two phases. The first is quick: the static checks, then the contact sheet
 (preview) or every output of ``deckgen build``; the page shows it at once. The second runs
@@ -20,14 +21,13 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 from deckgen.errors import DeckgenError, DeckHasErrors, Finding, error
+from deckgen.localserver import HOST, LocalHandler, LocalServer
 from deckgen.model import Deck, Palette
 
-HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 _IGNORED_SUFFIXES = (".swp", ".swx", ".tmp", "~")
 
@@ -370,50 +370,29 @@ _SCRATCH: Any = None
 
 # ---------------------------------------------------------------------- the page
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(LocalHandler):
+    """The page, its state and its sheet; the Host guard, timeouts and the connection cap are LocalServer's."""
+
     watcher: Watcher
-    port: int
-
-    def log_message(self, format: str, *args: Any) -> None:   # quiet: the terminal shows rebuilds only
-        return
-
-    def _send(self, code: int, body: bytes, ctype: str) -> None:
-        self.send_response(code)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-store")
-        self.send_header("X-Content-Type-Options", "nosniff")
-        self.end_headers()
-        self.wfile.write(body)
 
     def do_GET(self) -> None:
-        host = (self.headers.get("Host") or "").rsplit(":", 1)[0]
-        if host not in ("127.0.0.1", "localhost"):            # no other site's pages (DNS rebinding)
-            self._send(403, b"forbidden", "text/plain")
-            return
         route = self.path.split("?", 1)[0]
         state, sheet = self.watcher.snapshot()
         if route == "/":
-            self._send(200, PAGE.encode("utf-8"), "text/html; charset=utf-8")
+            self.send(200, PAGE.encode("utf-8"), "text/html; charset=utf-8")
         elif route == "/state.json":
-            self._send(200, json.dumps(state, ensure_ascii=False).encode("utf-8"), "application/json")
+            self.send(200, json.dumps(state, ensure_ascii=False).encode("utf-8"), "application/json")
         elif route == "/sheet.png" and sheet is not None:
-            self._send(200, sheet, "image/png")
+            self.send(200, sheet, "image/png")
         else:
-            self._send(404, b"not found", "text/plain")
+            self.send(404, b"not found", "text/plain")
 
 
-def serve(watcher: Watcher, port: int = DEFAULT_PORT) -> tuple[ThreadingHTTPServer, str]:
+def serve(watcher: Watcher, port: int = DEFAULT_PORT) -> tuple[LocalServer, str]:
     """Start the page's server on 127.0.0.1 in a thread; returns the server and its address."""
     handler = type("Handler", (_Handler,), {"watcher": watcher})
-    try:
-        server = ThreadingHTTPServer((HOST, port), handler)
-    except OSError as exc:
-        raise DeckgenError(error("watch", "--port", f"cannot serve on {HOST}:{port}: {exc.strerror}",
-                                 hint="another program uses the port: pick another with --port, or 0 for any")) from None
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, name="deckgen-watch-page", daemon=True).start()
-    return server, f"http://{HOST}:{server.server_address[1]}/"
+    server = LocalServer(handler, port, code="watch").start()
+    return server, server.url
 
 
 def watch(ref: str | Path, options: WatchOptions, stop: threading.Event | None = None,
@@ -426,8 +405,7 @@ def watch(ref: str | Path, options: WatchOptions, stop: threading.Event | None =
     try:
         watcher.run(stop or threading.Event())
     finally:
-        server.shutdown()
-        server.server_close()
+        server.stop()
 
 
 PAGE = """<!doctype html>
