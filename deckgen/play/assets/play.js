@@ -305,7 +305,7 @@ function showOver(v) {
 }
 
 function show(v) {
-  if (!v) return;
+  if (!v || (view && v.version < view.version)) return;    // a slower, older answer: keep the newer table
   view = v;
   document.body.dataset.version = v.version;
   document.body.dataset.seq = v.seq;
@@ -336,6 +336,11 @@ document.addEventListener("keydown", (ev) => {
   if (k === "d" || k === "u") {
     const b = $("answers").querySelector(k === "d" ? 'button[data-key="draw"]' : 'button[data-key="uno"]');
     if (b) { ev.preventDefault(); b.click(); }
+    return;
+  }
+  if (k === "h") {
+    const b = $("hand").querySelector("button.card.playable") || $("hand").querySelector("button.card");
+    if (b) { ev.preventDefault(); b.focus(); }
     return;
   }
   if (k === "n" || k === "r") { ev.preventDefault(); action(k === "n" ? "new" : "replay"); return; }
