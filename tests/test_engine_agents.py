@@ -1,6 +1,7 @@
 """The two bundled players, and that any Agent plugs in."""
 
 from deckgen.rules.agents import AGENTS, Agent, GreedyAgent, RandomAgent, make_agent
+from deckgen.rules.decision import Decision, DecisionKind
 from deckgen.rules.engine import Game
 from deckgen.rules.scenario import face, move, situation, table_for
 from deckgen.rules.state import FINISHED
@@ -30,15 +31,16 @@ def test_greedy_targets_the_leader():
 def test_random_agent_plays_only_legal_moves_and_uses_the_game_rng():
     g = situation("classic", [["red-1", "red-2", "blue-3"], ["yellow-1"]], top="red-5")
     a = RandomAgent()
-    picks = {a.choose_play(g, 0, g.legal_moves(0), True) for _ in range(50)}
+    d = Decision(0, DecisionKind.PLAY, tuple(g.legal_moves(0)), True)
+    picks = {a.decide(d, g.observation(0), g.rng) for _ in range(50)}
     assert picks == {move(g.t, "red-1"), move(g.t, "red-2")}
 
 
 class AlwaysFirst(Agent):
     name = "first"
 
-    def choose_play(self, g, p, moves, may_draw):
-        return moves[0]
+    def play(self, d, o, rng):
+        return d.options[0]
 
 
 def test_any_agent_plugs_in():

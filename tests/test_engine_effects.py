@@ -56,9 +56,9 @@ def test_draw_then_skip_with_stacking_the_answer_uses_one_turn_and_the_skip_stay
     g = game(t, [["red-skip", "red-1"], ["blue-1", "blue-2"], ["green-1"]],
              agents=[Scripted(plays=["red-skip"]), Scripted(stack=False), Scripted()])
     g.turn()
-    assert g.pend.victim == 1 and g.pending == 3 and g.owed[1] == 1 and g.cur == 1
+    assert g.pend.victim == 1 and g.penalty == 3 and g.owed[1] == 1 and g.cur == 1
     g.turn()                                       # 1 answers the 3 by drawing them
-    assert len(g.hands[1]) == 2 + 3 and g.pending == 0 and g.owed[1] == 1 and g.cur == 2
+    assert len(g.hands[1]) == 2 + 3 and g.penalty == 0 and g.owed[1] == 1 and g.cur == 2
 
 
 def test_draw_then_skip_with_stacking_a_stacker_passes_the_draw_on_and_still_owes_the_skip():
@@ -67,7 +67,7 @@ def test_draw_then_skip_with_stacking_a_stacker_passes_the_draw_on_and_still_owe
              agents=[Scripted(plays=["red-skip"]), Scripted(plays=["blue-skip"]), Scripted(stack=False)])
     g.turn()
     g.turn()                                       # 1 stacks: 6 wait for 2, who also owes the new skip
-    assert g.pend.victim == 2 and g.pending == 6 and g.owed[1] == 1 and g.owed[2] == 1
+    assert g.pend.victim == 2 and g.penalty == 6 and g.owed[1] == 1 and g.owed[2] == 1
 
 
 def test_each_lost_turn_is_served_separately():
@@ -109,7 +109,7 @@ def test_a_targeted_draw_is_not_stacked_even_under_stacking():
     g = game(t, [["red-draw-two", "red-1"], ["blue-1"], ["green-1"]],
              agents=[Scripted(plays=["red-draw-two"], targets=[2]), Scripted(), Scripted()])
     g.turn()
-    assert g.pending == 0 and len(g.hands[2]) == 3 and g.owed[2] == 1
+    assert g.penalty == 0 and len(g.hands[2]) == 3 and g.owed[2] == 1
 
 
 @pytest.mark.parametrize("op", ["skip_all", "play_again"])
@@ -213,7 +213,7 @@ class Catcher(Scripted):
         super().__init__(**kw)
         self.catches = list(catches)
 
-    def catch_uno(self, g, p, offender):
+    def catch(self, d, o, rng):
         return self.catches.pop(0) if self.catches else False
 
 
@@ -240,4 +240,4 @@ def test_a_waiting_penalty_is_in_the_snapshot():
     g = situation("no-mercy", [["red-1"], ["blue-1"], ["green-1"]], top="red-draw-two")
     before = g.snapshot()
     g.op_pending(Pending(1, 2, 2, cards=1))
-    assert g.snapshot() != before and Pending(1, 2, 2, cards=1) in g.snapshot()
+    assert g.snapshot() != before and Pending(1, 2, 2, cards=1) in g.table_snapshot()

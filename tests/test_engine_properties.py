@@ -64,15 +64,15 @@ def replays_after_every_event(t, n, seed, agent) -> Game:
     equal it after every event too."""
     g = Game(t, n, seed, agent, record=True)
     live: list[tuple] = []
-    g.watch = lambda s: live.append(s.snapshot())
+    g.watch = lambda s: live.append(s.table_snapshot())
     g.run()
     assert g.outcome in (FINISHED, STALLED, CAPPED)
     assert len(live) == len(g.log)
     seen = []
-    replay(t, n, g.log, after_event=lambda s, ev: seen.append(s.snapshot()))
+    replay(t, n, g.log, after_event=lambda s, ev: seen.append(s.table_snapshot()))
     for i, (a, b) in enumerate(zip(live, seen, strict=True)):
         assert a == b, f"replay differs after event {i}: {g.log[i]!r}"
-    assert seen[-1] == g.snapshot()
+    assert seen[-1] == g.table_snapshot()
     return g
 
 

@@ -197,17 +197,17 @@ def test_stacking_option_same_kind_draw_two_on_draw_two():
     g = situation("classic", [["red-draw-two", "red-1"], ["blue-draw-two", "blue-1"], ["green-1"]], top="red-5",
                   draw=["yellow-1"] * 4, agents=agents, options={"stacking": "same-kind"})
     g.turn()
-    assert g.next_to_act() == 1 and g.pending == 2
+    assert g.next_to_act() == 1 and g.penalty == 2
     g.turn()
-    assert g.next_to_act() == 2 and g.pending == 4
+    assert g.next_to_act() == 2 and g.penalty == 4
     g.turn()                             # player 2 cannot stack: draws the total, loses the turn
-    assert len(g.hands[2]) == 5 and g.pending == 0 and g.next_to_act() == 0
+    assert len(g.hands[2]) == 5 and g.penalty == 0 and g.next_to_act() == 0
 
 
 def test_stacking_option_same_kind_refuses_other_draw_cards():
     g = situation("classic", [["wild-draw-four", "red-1"], ["yellow-1"]], top="red-draw-two",
                   options={"stacking": "same-kind"})
-    g.pending, g.pending_val, g.pending_kind = 2, 2, g.t.kinds.index("draw-two")
+    g.penalty, g.pending_val, g.pending_kind = 2, 2, g.t.kinds.index("draw-two")
     assert actions.stack_moves(g, 0) == []
 
 
@@ -326,9 +326,9 @@ def test_stacking_option_same_kind_wild_draw_four_on_wild_draw_four():
     g = situation("classic", [["wild-draw-four", "green-1"], ["wild-draw-four", "yellow-1"], ["green-2"]],
                   top="red-5", draw=["blue-1"] * 8, agents=agents, options={"stacking": "same-kind"})
     g.turn()
-    assert g.next_to_act() == 1 and g.pending == 4
+    assert g.next_to_act() == 1 and g.penalty == 4
     g.turn()
-    assert g.next_to_act() == 2 and g.pending == 8 and g.color == color(g.t, "red")
+    assert g.next_to_act() == 2 and g.penalty == 8 and g.color == color(g.t, "red")
     g.turn()
     assert len(g.hands[2]) == 9 and g.next_to_act() == 0
 
@@ -338,9 +338,9 @@ def test_stacking_option_a_wild_draw_four_waiting_may_be_challenged():
     g = situation("classic", [["wild-draw-four", "red-1", "red-2"], ["blue-7", "yellow-1"], ["green-1"]],
                   top="red-5", draw=["green-2"] * 6, agents=agents, options={"stacking": "same-kind"})
     g.turn()
-    assert g.pending == 4 and g.next_to_act() == 1
+    assert g.penalty == 4 and g.next_to_act() == 1
     g.turn()                                       # the challenge succeeds: the player draws 4, 1 plays
-    assert len(g.hands[0]) == 2 + 4 and g.pending == 0
+    assert len(g.hands[0]) == 2 + 4 and g.penalty == 0
     assert ids(g, 1) == ["yellow-1"] and g.discard[-1] == face(g.t, "blue-7") and g.next_to_act() == 2
 
 
@@ -350,7 +350,7 @@ def test_stacking_option_a_legal_wild_draw_four_challenged_challenger_draws_six(
                   draw=["green-3"] * 6, agents=agents, options={"stacking": "same-kind"})
     g.turn()
     g.turn()
-    assert len(g.hands[1]) == 1 + 6 and g.pending == 0 and g.next_to_act() == 2
+    assert len(g.hands[1]) == 1 + 6 and g.penalty == 0 and g.next_to_act() == 2
 
 
 def test_stacking_option_last_card_draw_two_the_next_player_draws_the_stack_before_scoring():

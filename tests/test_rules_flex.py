@@ -309,7 +309,7 @@ def test_flex_side_with_power_red_is_not_offered_when_stacking_either():
     from deckgen.rules.actions import stack_moves
     g = situation(FLEX, [["red-draw-two-flex-everyone-draws-1", "blue-draw-two"], ["green-1"]], top="red-draw-two",
                   options={"stacking": "equal-or-higher"})
-    g.pending, g.pending_val = 2, 2
+    g.penalty, g.pending_val = 2, 2
     g.power[0] = False
     assert all(m & 1 == 0 for m in stack_moves(g, 0))
 
@@ -318,7 +318,7 @@ def test_targeted_draw_is_never_a_stacking_answer():
     from deckgen.rules.actions import stack_moves
     g = situation(FLEX, [["wild-draw-four-flex", "blue-draw-two"], ["green-1"]], top="red-draw-two",
                   options={"stacking": "equal-or-higher"})
-    g.pending, g.pending_val = 2, 2
+    g.penalty, g.pending_val = 2, 2
     assert set(stack_moves(g, 0)) == {move(g.t, "wild-draw-four-flex"), move(g.t, "blue-draw-two")}
 
 
@@ -491,9 +491,9 @@ def test_a_player_who_lost_a_turn_still_answers_a_stacked_penalty():
     g.turn()
     assert g.owed[2] and g.next_to_act() == 1
     g.turn()
-    assert g.next_to_act() == 2 and g.pending == 2
+    assert g.next_to_act() == 2 and g.penalty == 2
     g.turn()                                        # 2 draws the stack: it does not pass on to 0
-    assert len(g.hands[2]) == 1 + 4 + 2 and len(g.hands[0]) == 1 and g.pending == 0
+    assert len(g.hands[2]) == 1 + 4 + 2 and len(g.hands[0]) == 1 and g.penalty == 0
 
 
 def test_scoring_numbers_face_value_colorless_zero_nothing_actions_twenty_wilds_fifty():

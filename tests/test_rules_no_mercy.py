@@ -44,11 +44,11 @@ def test_stacking_equal_or_higher_draw_card_any_colour():
     g = situation("no-mercy", [["red-draw-four", "red-1"], ["wild-draw-six", "blue-draw-two", "blue-1"],
                                ["green-1"]], top="red-5", draw=["yellow-1"] * 12, agents=agents)
     g.turn()
-    assert g.pending == 4 and g.next_to_act() == 1
+    assert g.penalty == 4 and g.next_to_act() == 1
     stack = {g.t.faces[m >> 1].id for m in stack_moves(g, 1)}
     assert stack == {"wild-draw-six"}              # the Draw Two is lower than 4: not allowed
     g.turn()
-    assert g.pending == 10 and g.next_to_act() == 2
+    assert g.penalty == 10 and g.next_to_act() == 2
 
 
 def test_first_player_who_does_not_stack_draws_the_whole_total_and_loses_turn():
@@ -58,7 +58,7 @@ def test_first_player_who_does_not_stack_draws_the_whole_total_and_loses_turn():
     g.turn()
     g.op_pending(g.pend._replace(total=g.pend.total + 3, cards=g.pend.cards + 1))                     # as if three more had been stacked: the total is drawn
     g.turn()
-    assert len(ids(g, 1)) == 2 + 5 and g.next_to_act() == 2 and g.pending == 0
+    assert len(ids(g, 1)) == 2 + 5 and g.next_to_act() == 2 and g.penalty == 0
 
 
 def test_colour_roulette_is_not_a_draw_card():
@@ -124,7 +124,7 @@ def test_wild_reverse_draw_four_reverses_then_next_in_new_direction_draws():
     g = situation("no-mercy", [["wild-reverse-draw-four", "red-1"], ["yellow-1"], ["green-1"]], top="red-5",
                   draw=["blue-1"] * 4, agents=agents)
     g.turn()
-    assert g.dir == -1 and g.next_to_act() == 2 and g.pending == 4
+    assert g.dir == -1 and g.next_to_act() == 2 and g.penalty == 4
     g.turn()
     assert len(g.hands[2]) == 5 and g.next_to_act() == 1
     assert g.color == color(g.t, "green")
@@ -136,7 +136,7 @@ def test_wild_reverse_draw_four_with_two_players_the_player_who_played_it_draws(
                   draw=["blue-1"] * 4, agents=agents)
     g.turn()
     # the reverse acts as a skip: the other player owes a lost turn; the 4 wait for the player
-    assert g.owed[1] == 1 and g.pend.victim == 0 and g.pending == 4 and g.next_to_act() == 0
+    assert g.owed[1] == 1 and g.pend.victim == 0 and g.penalty == 4 and g.next_to_act() == 0
     g.turn()                                  # 1 loses the turn
     g.turn()                                  # 0 draws the 4
     assert len(g.hands[0]) == 5 and len(g.hands[1]) == 1 and g.next_to_act() == 1
@@ -149,7 +149,7 @@ def test_wild_reverse_draw_four_two_players_stack_sends_penalty_back():
     g.turn()
     g.turn()                                  # 1 loses the turn (the reverse acts as a skip)
     g.turn()                                  # 0 stacks a Draw Six: the 10 go to 1
-    assert g.next_to_act() == 1 and g.pending == 10
+    assert g.next_to_act() == 1 and g.penalty == 10
     g.turn()
     assert len(g.hands[1]) == 11
 
@@ -159,7 +159,7 @@ def test_wild_draw_six_and_ten_the_player_names_the_colour():
     g = situation("no-mercy", [["wild-draw-ten", "red-1"], ["blue-1"]], top="red-5", draw=["green-1"] * 10,
                   agents=agents)
     g.turn()
-    assert g.color == color(g.t, "yellow") and g.pending == 10
+    assert g.color == color(g.t, "yellow") and g.penalty == 10
 
 
 def test_colour_roulette_next_player_names_colour_turns_until_it_and_loses_turn():
@@ -210,9 +210,9 @@ def test_seven_swap_offers_only_players_still_in():
     seen = []
 
     class Swapper(Scripted):
-        def choose_swap(self, g, p, players):
-            seen.append(list(players))
-            return players[-1]
+        def swap(self, d, o, rng):
+            seen.append(list(d.options))
+            return d.options[-1]
 
     g = situation("no-mercy", [["red-7", "red-1"], ["yellow-1"], ["green-1", "green-2"], ["blue-1"]], top="red-5",
                   agents=[Swapper(plays=["red-7"]), Scripted(), Scripted(), Scripted()])
@@ -265,11 +265,11 @@ def test_stacking_wild_reverse_draw_four_on_a_draw_two_with_two_players_sends_it
     g = situation("no-mercy", [["red-draw-two", "red-1"], ["wild-reverse-draw-four", "blue-1"]], top="red-5",
                   draw=["yellow-1"] * 6, agents=agents)
     g.turn()
-    assert g.next_to_act() == 1 and g.pending == 2
+    assert g.next_to_act() == 1 and g.penalty == 2
     g.turn()                              # 1 stacks the Wild Reverse Draw Four: the total goes back to 0
-    assert g.next_to_act() == 0 and g.pending == 6
+    assert g.next_to_act() == 0 and g.penalty == 6
     g.turn()
-    assert len(ids(g, 0)) == 1 + 6 and g.next_to_act() == 1 and g.pending == 0
+    assert len(ids(g, 0)) == 1 + 6 and g.next_to_act() == 1 and g.penalty == 0
 
 
 def test_stacking_wild_reverse_draw_four_with_three_players_sends_the_stack_back():
@@ -278,7 +278,7 @@ def test_stacking_wild_reverse_draw_four_with_three_players_sends_the_stack_back
                   top="red-5", draw=["yellow-1"] * 6, agents=agents)
     g.turn()
     g.turn()
-    assert g.dir == -1 and g.next_to_act() == 0 and g.pending == 6
+    assert g.dir == -1 and g.next_to_act() == 0 and g.penalty == 6
     g.turn()
     assert len(ids(g, 0)) == 1 + 6 and g.next_to_act() == 2
 
@@ -287,7 +287,7 @@ def test_stacking_is_equal_or_higher_than_the_last_card_not_the_total():
     g = situation("no-mercy", [["red-draw-two", "red-1"], ["blue-draw-two", "blue-draw-four", "blue-1"], ["green-1"]],
                   top="red-5", agents=[Scripted(plays=["red-draw-two"]), Scripted(), Scripted()])
     g.turn()
-    g.pending = 8                        # a stack of several cards whose last card was a Draw Two
+    g.penalty = 8                        # a stack of several cards whose last card was a Draw Two
     assert {g.t.faces[m >> 1].id for m in stack_moves(g, 1)} == {"blue-draw-two", "blue-draw-four"}
 
 
@@ -297,7 +297,7 @@ def test_mercy_knockout_while_drawing_a_stack_stops_the_draw_and_play_goes_on():
                   agents=[Scripted(), Scripted(stack=False), Scripted()])
     g.op_pending(Pending(g.cur, 10, 10, cards=2))
     g.turn()
-    assert not g.alive[1] and g.knockouts == 1 and g.pending == 0
+    assert not g.alive[1] and g.knockouts == 1 and g.penalty == 0
     assert g.hands[1] == [] and g.next_to_act() == 2
     # five drawn (the 25th card knocks out); the other five stay on the draw pile, under the returned hand
     assert len(g.draw_pile) == 5 + 25
@@ -370,7 +370,7 @@ def test_a_stacked_penalty_drawn_from_dry_piles_takes_what_is_left():
                   agents=[Scripted(), Scripted(stack=False), Scripted()])
     g.op_pending(Pending(g.cur, 6, 6, cards=2))
     g.turn()
-    assert len(ids(g, 1)) == 4 and g.pending == 0 and g.next_to_act() == 2 and g.dry == 1
+    assert len(ids(g, 1)) == 4 and g.penalty == 0 and g.next_to_act() == 2 and g.dry == 1
 
 
 def test_start_card_may_be_a_seven_or_zero_without_effect():
@@ -392,7 +392,7 @@ def test_a_penalty_waiting_for_a_knocked_out_player_passes_to_the_next_player_st
     g.turn()
     assert g.next_to_act() == 2 and g.hands[1] == []
     g.turn()
-    assert len(g.hands[2]) == 3 and g.pending == 0
+    assert len(g.hands[2]) == 3 and g.penalty == 0
 
 
 def test_engine_never_loops_when_nobody_can_play_or_draw_the_hand_stalls():

@@ -3,7 +3,9 @@
 Modules:
   table      compile_deck(deck) -> Table: cards as small ints, legality cache
   state      State, its typed events and the named operations that write it (and log the events)
-  engine     Game(table, n, seed, agents).run(): setup and the turn structure; play_game()
+  decision   Decision, DecisionKind, Observation, the Bot protocol, IllegalAnswer (docs/engine.md)
+  engine     Game(table, n, seed, agents).run(): setup and the turn structure; every question asked
+             through Game.ask; a seat with no bot is driven with pending(), observation(), answer()
   actions    PLAY: one handler per effect primitive (played, and as the start card); stacking,
              challenges, duels, the UNO call, jump-in, Mercy
   agents     RandomAgent, GreedyAgent (its VALUES: one valuation per primitive), AGENTS, make_agent()

@@ -6,8 +6,8 @@ played card's effects in list order (the composition rule of :mod:`deckgen.effec
 the one value turn order needs: who plays next.
 
 Every handler changes the game only through the state's named operations. Decisions (colour,
-target, challenge, stacking, duel answers, the UNO call) are asked of the player's agent and
-counted.
+target, challenge, stacking, duel answers, the UNO call) are asked through ``g.ask`` (a
+:class:`~deckgen.rules.decision.Decision` to the seat's bot or to whoever drives the seat).
 """
 
 from __future__ import annotations
@@ -16,12 +16,25 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from deckgen.effects import Effect
+from deckgen.rules.decision import BOTH, DecisionKind
 from deckgen.rules.record import CAUSES
 from deckgen.rules.state import CAPPED, FINISHED, NO_PENDING, Duel, Pending
 from deckgen.rules.table import NUM
 
 PENALTY, STACK, EVERYONE, CHALLENGE, UNO, ROULETTE, DUEL = (CAUSES.index(c) for c in (
     "penalty", "stack", "everyone", "challenge", "uno", "roulette", "duel"))
+ASK_CATCH = DecisionKind.CATCH
+ASK_CHALLENGE = DecisionKind.CHALLENGE
+ASK_COLOR = DecisionKind.COLOR
+ASK_DUEL = DecisionKind.DUEL
+ASK_JUMP_IN = DecisionKind.JUMP_IN
+ASK_ROULETTE_COLOR = DecisionKind.ROULETTE_COLOR
+ASK_STACK = DecisionKind.STACK
+ASK_STEAL = DecisionKind.STEAL
+ASK_SWAP = DecisionKind.SWAP
+ASK_TARGET = DecisionKind.TARGET
+ASK_UNO = DecisionKind.UNO
+# (the kinds as module constants: an Enum member looked up on its class costs a Python call)
 
 
 # ---------------------------------------------------------------- drawing, lost turns, the end
@@ -29,7 +42,7 @@ PENALTY, STACK, EVERYONE, CHALLENGE, UNO, ROULETTE, DUEL = (CAUSES.index(c) for 
 def draw_n(g, q: int, n: int, cause: int, kind: int = -1) -> int:
     """q draws n cards one by one (Mercy checked after each) for this cause (a CAUSES index;
     kind: the draw card's kind for a penalty); returns how many were drawn."""
-    mercy = g.mercy
+    mercy = g.mercy_limit
     hand = g.hands[q]
     got = 0
     if not mercy and g.op_draw_n(q, n, cause):
@@ -61,7 +74,7 @@ def knock_out(g, q: int) -> None:
     if len(g.hands[q]) > g.max_hand:
         g.max_hand = len(g.hands[q])
     g.op_knockout(q)
-    if g.pending and g.pend.victim == q and g.n_alive > 1:
+    if g.penalty and g.pend.victim == q and g.n_alive > 1:
         g.op_pending(g.pend._replace(victim=g.step(q)))
     if g.n_alive == 1:
         win(g, g.alive.index(True))
@@ -69,7 +82,7 @@ def knock_out(g, q: int) -> None:
 
 def win(g, p: int) -> None:
     """p wins the hand: a waiting penalty is still drawn by its victim, then the hand is scored."""
-    if g.pending:
+    if g.penalty:
         pend = g.pend
         g.op_pending(NO_PENDING)
         if pend.victim != p and g.alive[pend.victim]:
@@ -134,8 +147,7 @@ def _reverse(g, c: Ctx, e: Effect) -> None:
 
 
 def _target(g, c: Ctx, e: Effect) -> None:
-    g.decisions += 1
-    c.target = g.agents[c.p].choose_target(g, c.p, g.others(c.p))
+    c.target = g.ask(c.p, ASK_TARGET, g.others(c.p))
 
 
 def _draw(g, c: Ctx, e: Effect) -> None:
@@ -153,10 +165,10 @@ def _draw(g, c: Ctx, e: Effect) -> None:
     if victim == p and not g.hands[p]:
         return                                  # they went out with this card
     kind = t.mkind[move]
-    challengeable = t.restricted[move] and g.bluff
+    challengeable = t.restricted[move] and g.challenge
     if g.stacking != "off" and e.lose_turn and not targeted:
         pend = g.pend
-        first = not g.pending
+        first = not g.penalty
         total = pend.total + n
         g.op_pending(Pending(victim, total, n, kind, pend.cards + 1,
                              (p, c.guilty) if challengeable and first else None))
@@ -174,8 +186,7 @@ def challenge(g, victim: int, offender: int, n: int, guilty: bool, loses: bool, 
     """The victim of a 'challenge' card draws (and loses the turn), or challenges it: a guilty
     offender draws the penalty instead; otherwise the challenger draws it plus the challenge
     penalty and loses the turn."""
-    g.decisions += 1
-    if g.agents[victim].challenge(g, victim, offender):
+    if g.ask(victim, ASK_CHALLENGE, BOTH, about=offender):
         g.op_challenge(victim, offender, guilty)
         if guilty:
             draw_n(g, offender, n, CHALLENGE)
@@ -195,8 +206,7 @@ def respond_to_penalty(g, p: int) -> None:
     if pend.challenge is not None:
         offender, guilty = pend.challenge
         g.op_pending(pend._replace(challenge=None))
-        g.decisions += 1
-        if g.agents[p].challenge(g, p, offender):
+        if g.ask(p, ASK_CHALLENGE, BOTH, about=offender):
             g.op_pending(NO_PENDING)
             g.op_challenge(p, offender, guilty)
             if guilty:
@@ -210,8 +220,7 @@ def respond_to_penalty(g, p: int) -> None:
             return
     moves = stack_moves(g, p)
     if moves:
-        g.decisions += 1
-        move = g.agents[p].stack(g, p, moves)
+        move = g.ask(p, ASK_STACK, moves, True)
         if move is not None:
             return g.play(p, move, "stack")
     g.op_pending(NO_PENDING)
@@ -225,7 +234,7 @@ def stack_moves(g, p: int) -> list[int]:
     t = g.t
     hand = dict.fromkeys(g.hands[p])
     cands = [f + f for f in hand]
-    if g.flex_rule and (g.power[p] or not g.power_rule):
+    if t.any_flex and (g.power[p] or not g.power_cards):
         cands += [f + f + 1 for f in hand if t.has_flex[f]]
     dv = t.draw_val
     if g.stacking == "same-kind":
@@ -247,8 +256,7 @@ def _choose_color(g, c: Ctx, e: Effect) -> None:
 def choose_color(g, p: int) -> None:
     if not g.t.colors:
         return
-    g.decisions += 1
-    g.op_color(g.agents[p].choose_color(g, p))
+    g.op_color(g.ask(p, ASK_COLOR, range(len(g.t.colors))))
 
 
 def _discard_color(g, c: Ctx, e: Effect) -> None:
@@ -264,8 +272,7 @@ def _swap_hands(g, c: Ctx, e: Effect) -> None:
     p = c.p
     if not g.hands[p] or g.n_alive < 2:
         return                                  # they went out with this card
-    g.decisions += 1
-    g.op_swap(p, g.agents[p].choose_swap(g, p, g.others(p)))
+    g.op_swap(p, g.ask(p, ASK_SWAP, g.others(p)))
 
 
 def _pass_hands(g, c: Ctx, e: Effect) -> None:
@@ -293,11 +300,10 @@ def _steal(g, c: Ctx, e: Effect) -> None:
     players = [q for q in g.others(p) if len(g.hands[q]) >= 2]
     if not players:
         return
-    g.decisions += 1
-    q = g.agents[p].choose_steal(g, p, players)
+    q = g.ask(p, ASK_STEAL, players)
     hand = g.hands[q]
     g.op_steal(p, q, hand[g.rng.randrange(len(hand))])
-    if g.mercy and len(g.hands[p]) >= g.mercy:
+    if g.mercy_limit and len(g.hands[p]) >= g.mercy_limit:
         knock_out(g, p)
     elif len(g.hands[p]) > g.max_hand:
         g.max_hand = len(g.hands[p])
@@ -312,9 +318,8 @@ def _roulette(g, c: Ctx, e: Effect) -> None:
 def roulette(g, victim: int) -> None:
     """The victim names a colour and turns cards until one of it (and then owes a lost turn)."""
     t = g.t
-    g.decisions += 1
-    col = g.agents[victim].roulette_color(g, victim)
-    mercy = g.mercy
+    col = g.ask(victim, ASK_ROULETTE_COLOR, range(len(t.colors)))
+    mercy = g.mercy_limit
     while True:
         f = g.op_draw(victim, ROULETTE)
         if f is None:
@@ -336,7 +341,7 @@ def _flip_power(g, c: Ctx, e: Effect) -> None:
 
 def flip_power(g, p: int, green: bool) -> None:
     """Turn p's Power card to green or red; all red -> all green."""
-    if not g.power_rule:
+    if not g.power_cards:
         return
     g.op_power(p, green)
     _all_red_turn_green(g)
@@ -345,7 +350,7 @@ def flip_power(g, p: int, green: bool) -> None:
 def flip_over(g, players) -> None:
     """Turn these players' Power cards over at once (flip icon, Wild All Flip), then all red ->
     all green: the check comes after every card is turned, not between two of them."""
-    if not g.power_rule:
+    if not g.power_cards:
         return
     for q in players:
         g.op_power(q, not g.power[q])
@@ -390,8 +395,7 @@ def duel(g, first: int, value: int) -> None:
                 if g.outcome:
                     return
             else:
-                g.decisions += 1
-                a = g.agents[q].duel(g, q, opts, d.value)
+                a = g.ask(q, ASK_DUEL, opts, value=d.value)
                 f = a >> 1
                 if a & 1:                       # a counter-duel
                     g.op_play(q, f + f, "duel")
@@ -440,8 +444,7 @@ def uno_call(g, p: int) -> None:
     """p has one card left: p says UNO, or any other player may catch them (penalty draw). The
     players are asked in turn order from p; under uno_catch = "until-next-turn-ends" a missed
     call stays open to be caught until the end of the next turn."""
-    g.decisions += 1
-    said = g.agents[p].say_uno(g, p)
+    said = g.ask(p, ASK_UNO, BOTH)
     if g.log is not None:
         g.op_uno(p, said)                       # only logged: it changes nothing on the table
     if said:
@@ -453,8 +456,7 @@ def uno_call(g, p: int) -> None:
 def catch(g, p: int) -> bool:
     """Every other player in turn may catch p; the first who does makes p draw the penalty."""
     for q in g.others(p):
-        g.decisions += 1
-        if g.agents[q].catch_uno(g, q, p):
+        if g.ask(q, ASK_CATCH, BOTH, about=p):
             g.op_caught(q, p)
             draw_n(g, p, g.uno_penalty, UNO)
             return True
@@ -476,18 +478,16 @@ def jump_in(g, p: int) -> None:
     them. Each jump-in counts as a turn, so chains end at the turn cap."""
     t = g.t
     last = p
-    while g.outcome is None and not g.pending:
+    while g.outcome is None and not g.penalty:
         key = t.ident[g.discard[-1]]
         if key is None:
             return
         jumper = None
         for q in g.others(last):
             same = [f for f in g.hands[q] if t.ident[f] == key]
-            if same:
-                g.decisions += 1
-                if g.agents[q].jump_in(g, q, same[0] * 2):
-                    jumper = q, same[0]
-                    break
+            if same and g.ask(q, ASK_JUMP_IN, (same[0] * 2,)):
+                jumper = q, same[0]
+                break
         if jumper is None:
             return
         g.turns += 1

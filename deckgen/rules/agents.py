@@ -1,106 +1,134 @@
-"""Players: a uniformly random legal player and a simple greedy one, both pluggable.
+"""Players: a uniformly random legal player and a simple greedy one, both :class:`Bot`\\ s.
 
-An agent answers the engine's questions; every random choice it makes uses the game's seeded
-``g.rng``, so a game stays reproducible. Write your own by subclassing :class:`Agent` and
-registering it in :data:`AGENTS` (or passing an instance to the engine directly).
+A bot answers the engine's decisions (:mod:`deckgen.rules.decision`) from the decision, its own
+observation and the random generator it is handed (the game's seeded one by default, so a game
+stays reproducible). :class:`Agent` is a convenient base: ``decide`` calls the method named
+after the decision's kind (``play``, ``color``, ``duel``, ...), each with a reasonable default.
+Write your own by subclassing it and registering it in :data:`AGENTS` (or pass an instance to
+the engine directly); any object with ``name`` and ``decide`` will do.
 
 Moves are ints: ``face * 2 + side`` (side 1 = the card's flex side).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, NamedTuple
+import random
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from deckgen.effects import Effect
+from deckgen.rules.decision import Answer, Decision, DecisionKind, Observation
 
 
 class Agent:
+    """A bot whose answers are one method per decision kind."""
+
     name = "base"
 
-    def choose_play(self, g, p: int, moves: list[int], may_draw: bool) -> int | None:
-        """A legal move, or None to draw instead (allowed only when may_draw)."""
-        raise NotImplementedError
+    def decide(self, d: Decision, o: Observation, rng: random.Random) -> Answer:
+        return getattr(self, d.kind.value)(d, o, rng)
 
-    def play_drawn(self, g, p: int, moves: list[int], must: bool) -> int | None:
-        """The card just drawn is playable (moves: its sides): play it, or None to keep it."""
-        return moves[0] if len(moves) == 1 else moves[g.rng.randrange(len(moves))]
+    def play(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
+        """A legal move, or None to draw instead (legal only when ``d.passable``)."""
+        return d.options[rng.randrange(len(d.options))]
 
-    def stack(self, g, p: int, moves: list[int]) -> int | None:
+    def play_drawn(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
+        """The card just drawn is playable (options: its sides): play it, or None to keep it."""
+        return d.options[0] if len(d.options) == 1 else d.options[rng.randrange(len(d.options))]
+
+    def stack(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
         """A penalty waits: a draw card to stack on it, or None to draw it all."""
-        return moves[g.rng.randrange(len(moves))]
+        return d.options[rng.randrange(len(d.options))]
 
-    def challenge(self, g, p: int, offender: int) -> bool:
-        return g.rng.random() < 0.5
+    def challenge(self, d: Decision, o: Observation, rng: random.Random) -> bool:
+        return rng.random() < 0.5
 
-    def choose_color(self, g, p: int) -> int:
-        return g.rng.randrange(len(g.t.colors))
+    def color(self, d: Decision, o: Observation, rng: random.Random) -> int:
+        return d.options[rng.randrange(len(d.options))]
 
-    def roulette_color(self, g, p: int) -> int:
-        return self.choose_color(g, p)
+    def roulette_color(self, d: Decision, o: Observation, rng: random.Random) -> int:
+        return self.color(d, o, rng)
 
-    def choose_target(self, g, p: int, players: list[int]) -> int:
-        return players[g.rng.randrange(len(players))]
+    def target(self, d: Decision, o: Observation, rng: random.Random) -> int:
+        return d.options[rng.randrange(len(d.options))]
 
-    def choose_swap(self, g, p: int, players: list[int]) -> int:
-        return self.choose_target(g, p, players)
+    def swap(self, d: Decision, o: Observation, rng: random.Random) -> int:
+        return self.target(d, o, rng)
 
-    def choose_steal(self, g, p: int, players: list[int]) -> int:
+    def steal(self, d: Decision, o: Observation, rng: random.Random) -> int:
         """The player to take a random card from."""
-        return self.choose_target(g, p, players)
+        return self.target(d, o, rng)
 
-    def duel(self, g, p: int, answers: list[int], value: int) -> int:
-        """An answer to a duel on this number: face*2 discards a card showing the number,
+    def duel(self, d: Decision, o: Observation, rng: random.Random) -> int:
+        """An answer to a duel on ``d.value``: face*2 discards a card showing the number,
         face*2+1 plays a duel card as a counter-duel."""
-        return answers[g.rng.randrange(len(answers))]
+        return d.options[rng.randrange(len(d.options))]
 
-    def say_uno(self, g, p: int) -> bool:
+    def uno(self, d: Decision, o: Observation, rng: random.Random) -> bool:
         return True
 
-    def jump_in(self, g, p: int, move: int) -> bool:
+    def jump_in(self, d: Decision, o: Observation, rng: random.Random) -> bool:
         """A card identical to the top card may be played out of turn (jump-in rule)."""
         return True
 
-    def catch_uno(self, g, p: int, offender: int) -> bool:
+    def catch(self, d: Decision, o: Observation, rng: random.Random) -> bool:
         return True
+
+
+def _pick(opts: Sequence, rng: random.Random) -> Answer:
+    return opts[int(rng.random() * len(opts))]
+
+
+def _pick_drawn(opts: Sequence, rng: random.Random) -> Answer:
+    return opts[0] if len(opts) == 1 else opts[int(rng.random() * len(opts))]
+
+
+def _uniform(opts: Sequence, rng: random.Random) -> Answer:
+    return opts[rng.randrange(len(opts))]
+
+
+def _say_uno(opts: Sequence, rng: random.Random) -> Answer:
+    return rng.random() >= 0.1
+
+
+def _half(opts: Sequence, rng: random.Random) -> Answer:
+    return rng.random() < 0.5
+
+
+# the random bot's choice per decision kind, from the options and the generator alone
+RANDOM_CHOICE: dict[DecisionKind, Callable[[Sequence, random.Random], Answer]] = {
+    k: _uniform for k in DecisionKind}
+RANDOM_CHOICE.update({DecisionKind.PLAY: _pick, DecisionKind.PLAY_DRAWN: _pick_drawn, DecisionKind.UNO: _say_uno,
+                      DecisionKind.CATCH: _half, DecisionKind.JUMP_IN: _half, DecisionKind.CHALLENGE: _half})
 
 
 class RandomAgent(Agent):
     """Plays a uniformly random legal card (draws only when it has none); every other choice
-    uniform too. Forgets to say UNO one time in ten and catches others half the time."""
+    uniform too. Forgets to say UNO one time in ten and catches others half the time.
+
+    Its answers depend on the decision's kind and options and the generator alone
+    (:data:`RANDOM_CHOICE`), so the engine does not build an observation for it."""
 
     name = "random"
 
-    def choose_play(self, g, p, moves, may_draw):
-        return moves[int(g.rng.random() * len(moves))]
+    def decide(self, d: Decision, o: Observation | None, rng: random.Random) -> Answer:
+        return RANDOM_CHOICE[d.kind](d.options, rng)
 
-    def play_drawn(self, g, p, moves, must):
-        if len(moves) == 1:
-            return moves[0]
-        return moves[int(g.rng.random() * len(moves))]
-
-    def say_uno(self, g, p):
-        return g.rng.random() >= 0.1
-
-    def catch_uno(self, g, p, offender):
-        return g.rng.random() < 0.5
-
-    def jump_in(self, g, p, move):
-        return g.rng.random() < 0.5
+    def choose(self, d: Decision, rng: random.Random) -> Answer:
+        return RANDOM_CHOICE[d.kind](d.options, rng)
 
 
 class View(NamedTuple):
     """What the greedy agent's valuation of one effect may look at."""
 
-    g: Any
-    p: int
+    o: Observation
     move: int
     leader: int
     leader_next: bool
 
 
 def _v_draw(v: View, e: Effect) -> float:
-    attack = 300 if v.leader_next and e.lose_turn and v.g.t.draw_val[v.move] else 0
+    attack = 300 if v.leader_next and e.lose_turn and v.o.table.draw_val[v.move] else 0
     return 10 * (e.n or 0) + attack
 
 
@@ -117,14 +145,13 @@ def _v_target(v: View, e: Effect) -> float:
 
 
 def _v_discard_color(v: View, e: Effect) -> float:
-    t, g = v.g.t, v.g
+    t = v.o.table
     c = t.color[v.move >> 1]
-    return 15 * sum(1 for f in g.hands[v.p] if c >= 0 and t.color[f] == c)
+    return 15 * sum(1 for f in v.o.hand if c >= 0 and t.color[f] == c)
 
 
 def _v_swap(v: View, e: Effect) -> float:
-    g = v.g
-    return 10 * (len(g.hands[v.p]) - len(g.hands[v.leader]))
+    return 10 * (len(v.o.hand) - v.o.hand_sizes[v.leader])
 
 
 def _v_roulette(v: View, e: Effect) -> float:
@@ -132,7 +159,7 @@ def _v_roulette(v: View, e: Effect) -> float:
 
 
 def _v_steal(v: View, e: Effect) -> float:
-    return 60 if len(v.g.hands[v.leader]) <= 2 else -15
+    return 60 if v.o.hand_sizes[v.leader] <= 2 else -15
 
 
 def _v_again(v: View, e: Effect) -> float:
@@ -176,10 +203,11 @@ class GreedyAgent(Agent):
 
     name = "greedy"
 
-    def choose_play(self, g, p, moves, may_draw):
-        t = g.t
-        leader = _leader(g, p)
-        view = View(g, p, -1, leader, leader == g.step(p))
+    def play(self, d, o, rng):
+        t = o.table
+        leader = _leader(o)
+        view = View(o, -1, leader, leader == o.next_player())
+        moves = d.options
         best, best_score = moves[0], None
         for m in moves:
             f = m >> 1
@@ -196,45 +224,41 @@ class GreedyAgent(Agent):
                 best, best_score = m, score
         return best
 
-    def play_drawn(self, g, p, moves, must):
-        return min(moves, key=lambda m: m & 1)
+    def play_drawn(self, d, o, rng):
+        return min(d.options, key=lambda m: m & 1)
 
-    def stack(self, g, p, moves):
-        return min(moves, key=lambda m: g.t.draw_val[m])
+    def stack(self, d, o, rng):
+        return min(d.options, key=lambda m: o.table.draw_val[m])
 
-    def challenge(self, g, p, offender):
-        return len(g.hands[offender]) >= 5
+    def challenge(self, d, o, rng):
+        return o.hand_sizes[d.about] >= 5
 
-    def choose_color(self, g, p):
-        counts = [0] * len(g.t.colors)
-        for f in g.hands[p]:
-            c = g.t.color[f]
+    def color(self, d, o, rng):
+        t = o.table
+        counts = [0] * len(t.colors)
+        for f in o.hand:
+            c = t.color[f]
             if c >= 0:
                 counts[c] += 1
         return max(range(len(counts)), key=lambda c: (counts[c], -c))
 
-    def choose_target(self, g, p, players):
-        return min(players, key=lambda q: (len(g.hands[q]), q))
+    def target(self, d, o, rng):
+        return min(d.options, key=lambda q: (o.hand_sizes[q], q))
 
-    def choose_swap(self, g, p, players):
-        return min(players, key=lambda q: (len(g.hands[q]), q))
-
-    def choose_steal(self, g, p, players):
-        return min(players, key=lambda q: (len(g.hands[q]), q))
-
-    def duel(self, g, p, answers, value):
+    def duel(self, d, o, rng):
         """A plain discard of its highest-point card showing the number, keeping duel cards;
         else a counter-duel."""
-        t = g.t
-        plain = [a for a in answers if not a & 1]
+        t = o.table
+        plain = [a for a in d.options if not a & 1]
         if plain:
             return max(plain, key=lambda a: (not t.duel[a >> 1], t.points[a >> 1], -a))
-        return answers[0]
+        return d.options[0]
 
 
-def _leader(g, p: int) -> int:
-    rivals = [q for q in range(g.n) if q != p and g.alive[q]]
-    return min(rivals, key=lambda q: (len(g.hands[q]), q)) if rivals else p
+def _leader(o: Observation) -> int:
+    p = o.player
+    rivals = [q for q in range(len(o.alive)) if q != p and o.alive[q]]
+    return min(rivals, key=lambda q: (o.hand_sizes[q], q)) if rivals else p
 
 
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}

@@ -7,53 +7,87 @@ capped) and keeps counters for the reports. Card effects are executed by the han
   - a penalty waiting for the player (stacking) is answered first, and the answer uses the turn;
   - otherwise a player who owes lost turns loses this one (one owed turn served);
   - otherwise they play a legal card or draw.
+
+Every choice goes through :meth:`Game.ask` as a :class:`~deckgen.rules.decision.Decision`: to the
+seat's bot (with the player's observation), or, for a seat whose agent is None, to whoever drives
+the game with ``pending()`` / ``answer()`` (docs/engine.md). Simulation, replay, bots and people
+play the same turns.
 """
 
 from __future__ import annotations
 
+import random
+import threading
+
 from deckgen.rules import actions
-from deckgen.rules.agents import RandomAgent
+from deckgen.rules.agents import RANDOM_CHOICE, RandomAgent
+from deckgen.rules.decision import (
+    Answer,
+    Decision,
+    DecisionKind,
+    GameClosed,
+    IllegalAnswer,
+    Observation,
+    Penalty,
+    illegal,
+)
 from deckgen.rules.record import CAUSES, TRACE_EVERY, TRACE_MAX
-from deckgen.rules.state import CAPPED, STALLED, State, shuffled
+from deckgen.rules.state import (
+    CAPPED,
+    FINISHED,
+    STALLED,
+    Draw,
+    Pending,
+    Reshuffle,
+    Return,
+    Shuffle,
+    State,
+    Steal,
+    shuffled,
+)
 from deckgen.rules.table import NUM, WLD, Table
 
 NO_PLAY = CAUSES.index("no_play")
+PLAY, PLAY_DRAWN = DecisionKind.PLAY, DecisionKind.PLAY_DRAWN
+NO_PENALTY = Penalty()
+PUBLIC_EVENTS = 40          # how many of the latest public events an observation carries
 _DOUBLE = (2).__mul__            # face -> its regular-side move, in C (legal_moves is the hottest query)
 _PLUS_ONE = (1).__add__
 
 
 class Game(State):
     def __init__(self, table: Table, n_players: int, seed, agents, record: bool = True,
-                 dealer: int | None = None):
+                 dealer: int | None = None, scores: tuple[int, ...] | None = None,
+                 bot_rng: random.Random | None = None):
         super().__init__(table, n_players, seed, record)
-        self.agents = agents if isinstance(agents, (list, tuple)) else [agents] * n_players
+        self.agents = list(agents) if isinstance(agents, (list, tuple)) else [agents] * n_players
+        self.bot_rng = self.rng if bot_rng is None else bot_rng    # what bots draw their choices from
+        self.match_scores = tuple(scores) if scores is not None else (0,) * n_players
+        self._driver: _Driver | None = None
         o = table.opts
         self.o = o
         if len(table.handlers) != len(table.effects):
             table.handlers = actions.handlers(table)
         self.dealer = n_players - 1 if dealer is None else dealer
         self.turn_cap = o.turn_cap
+        # the rule options the turn reads most, under their own names
         self.draw_one = o.no_playable_card == "draw-one"
         self.must_play_drawn = o.play_drawn == "must"
-        self.may_draw = o.may_draw_instead
+        self.may_draw_instead = o.may_draw_instead
         self.stacking = o.stacking
-        self.mercy = o.mercy_limit
+        self.mercy_limit = o.mercy_limit
         self.uno_penalty = o.uno_penalty
-        self.power_rule = o.power_cards and table.any_flex
-        self.flex_rule = table.any_flex
-        self.bluff = o.challenge
-        self.restrict = o.wild_draw_four_legal
+        self.power_cards = o.power_cards and table.any_flex     # in force: the deck has Flex sides
+        self.challenge = o.challenge
+        self.wild_draw_four_legal = o.wild_draw_four_legal
         self.jump_in = o.jump_in
-        self.idle = 0
-        self.decisions = self.flex_plays = self.power_flips = 0
+        self.flex_plays = self.power_flips = 0
         self.max_stack = 0
-        self.max_hand = 0
         nk = len(table.kinds)
         self.penalty_by_kind = [0] * nk
         self.plays_by_seat_kind = [[0] * nk for _ in range(n_players)]
         self.trace: list[tuple[int, int, tuple[int, ...]]] = []
         self.next_trace = 0
-        self.score = 0
 
     # ---------------------------------------------------------------- setup
     def setup(self, order: list[int] | None = None) -> None:
@@ -93,7 +127,7 @@ class Game(State):
         if not self.draw_pile and not self.discard:
             self.setup()
         if (self.log is None and self.watch is None and self.stacking == "off" and not self.jump_in
-                and not self.flex_rule and not self.mercy and not self.pending and self.n_alive == self.n):
+                and not self.t.any_flex and not self.mercy_limit and not self.penalty and self.n_alive == self.n):
             return self._run_plain()
         cap = self.turn_cap
         turn = self.turn
@@ -117,10 +151,10 @@ class Game(State):
         cache, legal = t.cache, t.legal
         mkey, fcolor, mkind, handlers = t.mkey, t.color, t.mkind, t.handlers
         restricted, any_restricted, has_flex = t.restricted, t.any_restricted, t.has_flex
-        filter_restricted = any_restricted and not self.bluff
+        filter_restricted = any_restricted and not self.challenge
         by_seat_kind, by_cause = self.plays_by_seat_kind, self.by_cause
         owed = self.owed
-        draw_one, may_draw, must_play_drawn = self.draw_one, self.may_draw, self.must_play_drawn
+        draw_one, may_draw, must_play_drawn = self.draw_one, self.may_draw_instead, self.must_play_drawn
         uno_penalty = self.uno_penalty
         rand = self.rng.random
         random_agents = all(type(a) is RandomAgent for a in agents)
@@ -166,16 +200,14 @@ class Game(State):
                 if filter_restricted and moves:
                     moves = self._restrict(p, moves)
                 if moves:
-                    dec += 1
                     if random_agents:
+                        dec += 1
                         move = moves[int(rand() * len(moves))]
                     else:
-                        choice = agents[p].choose_play(self, p, moves, may_draw)
+                        choice = self.ask(p, PLAY, moves, may_draw)
                         if choice is None:
-                            if may_draw:
-                                self.no_play(p)
-                                continue
-                            choice = moves[0]   # drawing instead is not allowed: a card is played
+                            self.no_play(p)
+                            continue
                         move = choice
                     f = move >> 1
             if not moves:
@@ -199,16 +231,14 @@ class Game(State):
                 elif entry[0][f]:
                     moves = [f + f]
                 if moves:
-                    dec += 1
                     if random_agents:
+                        dec += 1
                         move = moves[0] if len(moves) == 1 else moves[int(rand() * len(moves))]
                     else:
-                        choice = agents[p].play_drawn(self, p, moves, must_play_drawn)
+                        choice = self.ask(p, PLAY_DRAWN, moves, not must_play_drawn)
                         if choice is None:
-                            if not must_play_drawn:
-                                self.pass_turn(p)
-                                continue
-                            choice = moves[0]
+                            self.pass_turn(p)
+                            continue
                         move = choice
                     f = move >> 1
                 else:
@@ -283,22 +313,16 @@ class Game(State):
         self.turns += 1
         if not self.alive[p]:
             self.op_turn(self.step(p))
-        elif self.pending and (self.pend.victim == p or not self.alive[self.pend.victim]):
+        elif self.penalty and (self.pend.victim == p or not self.alive[self.pend.victim]):
             actions.respond_to_penalty(self, p)
         elif self.any_owed and self.owed[p]:
             self.op_owe(p, self.owed[p] - 1)
             self.op_turn(self.step(p))
         else:
             moves = self.legal_moves(p)
-            if moves:
-                self.decisions += 1
-                move = self.agents[p].choose_play(self, p, moves, self.may_draw)
-                if move is not None:
-                    self.play(p, move)
-                elif self.may_draw:
-                    self.no_play(p)
-                else:
-                    self.play(p, moves[0])      # drawing instead is not allowed: a card is played
+            move = self.ask(p, PLAY, moves, self.may_draw_instead) if moves else None
+            if move is not None:
+                self.play(p, move)
             else:
                 self.no_play(p)
         if self.uno_open >= 0 and self.turns >= self.uno_closes:
@@ -310,7 +334,7 @@ class Game(State):
         owed = list(self.owed)
         q = self.cur
         for _ in range(sum(owed) + self.n + 1):
-            if self.alive[q] and ((self.pending and self.pend.victim == q) or not owed[q]):
+            if self.alive[q] and ((self.penalty and self.pend.victim == q) or not owed[q]):
                 return q
             if self.alive[q]:
                 owed[q] -= 1
@@ -321,10 +345,7 @@ class Game(State):
         """p plays a legal card of their choice, or draws."""
         moves = self.legal_moves(p)
         if moves:
-            self.decisions += 1
-            move = self.agents[p].choose_play(self, p, moves, self.may_draw)
-            if move is None and not self.may_draw:
-                move = moves[0]                 # drawing instead is not allowed: a card is played
+            move = self.ask(p, PLAY, moves, self.may_draw_instead)
             if move is not None:
                 return self.play(p, move)
         self.no_play(p)
@@ -338,9 +359,9 @@ class Game(State):
             entry = t.legal(key, self.sym, self.val, self.color)
         hand = set(self.hands[p])
         moves = list(map(_DOUBLE, hand.intersection(entry[2])))
-        if self.flex_rule and (self.power[p] or not self.power_rule):
+        if t.any_flex and (self.power[p] or not self.power_cards):
             moves += map(_PLUS_ONE, map(_DOUBLE, hand.intersection(entry[3])))
-        if t.any_restricted and not self.bluff and moves:
+        if t.any_restricted and not self.challenge and moves:
             moves = self._restrict(p, moves)
         return moves
 
@@ -357,7 +378,7 @@ class Game(State):
 
     def _restrict(self, p: int, moves: list[int]) -> list[int]:
         restricted = self.t.restricted
-        if not any(restricted[m] for m in moves) or self.restrict == "always":
+        if not any(restricted[m] for m in moves) or self.wild_draw_four_legal == "always":
             return moves
         if self.restricted_play_legal(p, moves):
             return moves
@@ -368,20 +389,20 @@ class Game(State):
         colour; or without another playable card (other 'challenge' cards do not count, or two of
         them could never be played)."""
         t = self.t
-        if self.restrict == "always":
+        if self.wild_draw_four_legal == "always":
             return True
-        if self.restrict == "no-current-color":
+        if self.wild_draw_four_legal == "no-current-color":
             return not any(t.color[f] == self.color and self.color >= 0 for f in self.hands[p])
         if moves is None:
             moves = self.legal_moves_raw(p)
         return not any(not t.restricted[m] for m in moves)
 
     def legal_moves_raw(self, p: int) -> list[int]:
-        bluff, self.bluff = self.bluff, True
+        challenge, self.challenge = self.challenge, True
         try:
             return self.legal_moves(p)
         finally:
-            self.bluff = bluff
+            self.challenge = challenge
 
     def no_play(self, p: int) -> None:
         """No card played from the hand: draw one (may play it) or draw until playable."""
@@ -389,17 +410,14 @@ class Game(State):
             f = self.op_draw(p, NO_PLAY)
             if f is None:
                 return self.pass_turn(p, idle=True)
-            if self.mercy and len(self.hands[p]) >= self.mercy:
+            if self.mercy_limit and len(self.hands[p]) >= self.mercy_limit:
                 actions.knock_out(self, p)
                 if self.outcome is None:
                     self.op_turn(self.step(p))
                 return
             moves = self.moves_for(p, f)
             if moves:
-                self.decisions += 1
-                move = self.agents[p].play_drawn(self, p, moves, self.must_play_drawn)
-                if move is None and self.must_play_drawn:
-                    move = moves[0]
+                move = self.ask(p, PLAY_DRAWN, moves, not self.must_play_drawn)
                 if move is not None:
                     return self.play(p, move)
                 return self.pass_turn(p)
@@ -451,9 +469,106 @@ class Game(State):
             if self.outcome is not None:
                 return
         self.op_turn(nxt)
-        if self.jump_in and how != "jump" and not self.pending:
+        if self.jump_in and how != "jump" and not self.penalty:
             actions.jump_in(self, p)
 
+    # ---------------------------------------------------------------- decisions
+    def ask(self, p: int, kind: DecisionKind, options, passable: bool = False, about: int = -1,
+            value: int = -1) -> Answer:
+        """Every question the rules put to a player goes through here: to the seat's bot, with
+        its observation, or (a seat driven from outside) to whoever calls answer()."""
+        self.decisions += 1
+        bot = self.agents[p]
+        if type(bot) is RandomAgent:            # its choice reads only the kind, the options and the generator
+            return RANDOM_CHOICE[kind](options, self.bot_rng)
+        d = Decision(p, kind, tuple(options), passable, about, value, self.decisions)
+        if bot is None:
+            return self._wait(d)
+        a = bot.decide(d, self.observation(p), self.bot_rng)
+        if not d.legal(a):
+            raise illegal(f"bot '{getattr(bot, 'name', type(bot).__name__)}' of player {p + 1} answered "
+                          f"{a!r} to a {kind.value} decision", hint=_legal_hint(d))
+        return a
+
+    def observation(self, p: int) -> Observation:
+        """What player p sees now: their own hand and the table (never another hand)."""
+        pend = self.pend
+        penalty = NO_PENALTY
+        if self.penalty:
+            ch = pend.challenge
+            penalty = Penalty(pend.victim, pend.total, pend.value, pend.kind, pend.cards, -1 if ch is None else ch[0])
+        events: tuple = ()
+        if self.log:
+            events = tuple(public_event(ev, p) for ev in self.log[-PUBLIC_EVENTS:])
+        return Observation(p, tuple(self.hands[p]), tuple(map(len, self.hands)), tuple(self.alive),
+                           tuple(self.power), tuple(self.owed), self.cur, self.dir, self.top,
+                           -1 if self.key == -1 else self.color, self.key == -1, len(self.draw_pile),
+                           len(self.discard), penalty, self.duel, self.uno_open, self.turns,
+                           self.match_scores, events, self.t)
+
+    @property
+    def over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """The match scores with this hand's points added to its winner (once it is finished)."""
+        out = list(self.match_scores)
+        if self.outcome == FINISHED and self.winner is not None:
+            out[self.winner] += self.score
+        return tuple(out)
+
+    # ---------------------------------------------------------------- driven from outside
+    def pending(self) -> Decision | None:
+        """The decision the game waits for from a seat driven from outside (``agents[p] is
+        None``), playing the bots' turns up to it; None once the hand is over. The first call
+        deals the hand (unless setup() was called) and starts it."""
+        if self._driver is None:
+            if self.outcome is not None:
+                return None
+            self._driver = _Driver(self)
+            self._driver.start()
+        return self._driver.pending()
+
+    def legal(self, player: int, answer: Answer) -> bool:
+        """Whether this answer by this player is legal now."""
+        d = self.pending()
+        return d is not None and d.player == player and d.legal(answer)
+
+    def answer(self, player: int, choice: Answer, serial: int | None = None) -> list:
+        """Answer the pending decision and play on to the next one (or the end); returns the
+        events that happened, as this player sees them. An answer that is not legal now (the
+        wrong player, a stale ``serial``, an answer not among the options, a game that is over)
+        raises IllegalAnswer and changes nothing."""
+        d = self.pending()
+        if d is None:
+            raise illegal(f"the hand is over ({self.outcome}): there is nothing to answer",
+                          hint="start a new game")
+        if player != d.player:
+            raise illegal(f"player {player + 1} answered, but the game waits for player {d.player + 1} "
+                          f"({d.kind.value})", hint="answer the decision pending() returns")
+        if serial is not None and serial != d.serial:
+            raise illegal(f"answer to decision {serial}, but the pending decision is {d.serial}",
+                          hint="the game has moved on: ask pending() again")
+        if not d.legal(choice):
+            raise illegal(f"{choice!r} is not a legal answer to this {d.kind.value} decision", hint=_legal_hint(d))
+        start = len(self.log) if self.log is not None else 0
+        assert self._driver is not None
+        self._driver.give(choice)
+        if self.log is None:
+            return []
+        return [public_event(ev, player) for ev in self.log[start:]]
+
+    def close(self) -> None:
+        """Stop a game driven from outside before its end (its thread finishes)."""
+        if self._driver is not None:
+            self._driver.close()
+
+    def _wait(self, d: Decision) -> Answer:
+        if self._driver is None or threading.current_thread() is not self._driver.thread:
+            raise illegal(f"player {d.player + 1} has no bot and the game is not driven from outside",
+                          hint="give every seat a bot, or drive the game with pending() and answer()")
+        return self._driver.wait(d)
 
 def play_game(table: Table, n_players: int, seed, agents, record: bool = False, turn_cap: int | None = None) -> Game:
     """Play one hand and return the finished game (outcome, winner, counters, log)."""
@@ -463,4 +578,97 @@ def play_game(table: Table, n_players: int, seed, agents, record: bool = False, 
     return game.run()
 
 
-__all__ = ["CAPPED", "STALLED", "Game", "play_game"]
+def _legal_hint(d: Decision) -> str:
+    opts = ", ".join(map(repr, d.options))
+    return f"legal answers: {opts}" + (", None" if d.passable else "")
+
+
+_HIDDEN_FACE = -1
+
+
+def public_event(ev, viewer: int):
+    """An event as player ``viewer`` sees it: orders of shuffled piles, another player's drawn
+    card, a stolen card between two others, where a start card went back and whether a
+    challengeable play was legal are hidden."""
+    tp = type(ev)
+    if tp is Draw:
+        return ev if ev.player == viewer else ev._replace(face=_HIDDEN_FACE)
+    if tp is Shuffle or tp is Reshuffle:
+        return tp(())
+    if tp is Steal:
+        return ev if viewer in (ev.player, ev.victim) else ev._replace(face=_HIDDEN_FACE)
+    if tp is Return:
+        return ev._replace(position=-1)
+    if tp is Pending and ev.challenge is not None:
+        return ev._replace(challenge=(ev.challenge[0], None))
+    return ev
+
+
+class _Driver:
+    """Runs a game driven from outside in a thread of its own, handing each pending decision to
+    the caller and each answer back (one side runs at a time, so the game stays deterministic)."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.cond = threading.Condition()
+        self.decision: Decision | None = None
+        self.reply: list = []
+        self.done = False
+        self.closed = False
+        self.error: BaseException | None = None
+        self.calls = threading.Lock()
+        self.thread = threading.Thread(target=self._main, name="deckgen-game", daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def _main(self) -> None:
+        try:
+            self.game.run()
+        except GameClosed:
+            pass
+        except BaseException as e:          # handed to the caller: a bug must not vanish in a thread
+            self.error = e
+        with self.cond:
+            self.done = True
+            self.cond.notify_all()
+
+    def _settle(self) -> None:
+        """Wait (holding cond) until the game waits for an answer or has ended."""
+        while self.decision is None and not self.done:
+            self.cond.wait()
+        if self.error is not None:
+            raise self.error
+
+    def pending(self) -> Decision | None:
+        with self.calls, self.cond:
+            self._settle()
+            return None if self.done else self.decision
+
+    def give(self, answer: Answer) -> None:
+        with self.calls, self.cond:
+            self.reply.append(answer)
+            self.decision = None
+            self.cond.notify_all()
+            self._settle()
+
+    def wait(self, d: Decision) -> Answer:
+        """In the game's thread: publish the decision, wait for its answer."""
+        with self.cond:
+            self.decision = d
+            self.cond.notify_all()
+            while not self.reply and not self.closed:
+                self.cond.wait()
+            if self.closed:
+                raise GameClosed
+            return self.reply.pop()
+
+    def close(self) -> None:
+        with self.cond:
+            self.closed = True
+            self.cond.notify_all()
+        if self.thread.is_alive() and threading.current_thread() is not self.thread:
+            self.thread.join()
+
+
+__all__ = ["CAPPED", "STALLED", "Game", "IllegalAnswer", "play_game", "public_event"]

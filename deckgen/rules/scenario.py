@@ -68,56 +68,57 @@ class Scripted(Agent):
         self.do_jump_in = jump_in
         self.seen_moves: list[list[int]] = []
 
-    def _pick(self, g, moves):
-        self.seen_moves.append(list(moves))
+    def _pick(self, d, o):
+        moves = list(d.options)
+        self.seen_moves.append(moves)
         if self.plays:
             want = self.plays.popleft()
             if want == "draw":
-                return None
-            m = move(g.t, want)
+                return None if d.passable else moves[0]   # drawing is not allowed here: the first card
+            m = move(o.table, want)
             if m not in moves:
                 raise AssertionError(f"{want} is not a legal move here")
             return m
         return moves[0]
 
-    def choose_play(self, g, p, moves, may_draw):
-        return self._pick(g, moves)
+    def play(self, d, o, rng):
+        return self._pick(d, o)
 
-    def play_drawn(self, g, p, moves, must):
-        if not must and not self.do_play_drawn:
+    def play_drawn(self, d, o, rng):
+        if d.passable and not self.do_play_drawn:
             return None
-        return self._pick(g, moves)
+        return self._pick(d, o)
 
-    def stack(self, g, p, moves):
-        return self._pick(g, moves) if self.do_stack else None
+    def stack(self, d, o, rng):
+        return self._pick(d, o) if self.do_stack else None
 
-    def challenge(self, g, p, offender):
+    def challenge(self, d, o, rng):
         return self.do_challenge
 
-    def choose_color(self, g, p):
-        return color(g.t, self.colors.popleft()) if self.colors else 0
+    def color(self, d, o, rng):
+        return color(o.table, self.colors.popleft()) if self.colors else 0
 
-    def choose_target(self, g, p, players):
-        return self.targets.popleft() if self.targets else players[0]
+    def target(self, d, o, rng):
+        return self.targets.popleft() if self.targets else d.options[0]
 
-    def duel(self, g, p, answers, value):
+    def duel(self, d, o, rng):
         """Answers from ``duel``: "red-7" discards it plainly (or counter-duels when it cannot be
         discarded), "red-7@counter" plays it as a counter-duel."""
         if self.duels:
             cid, _, how = self.duels.popleft().partition("@")
-            f = face(g.t, cid)
-            a = f + f + 1 if how == "counter" or f + f not in answers else f + f
-            assert a in answers, f"{cid} is not a duel answer here"
+            f = face(o.table, cid)
+            a = f + f + 1 if how == "counter" or f + f not in d.options else f + f
+            assert a in d.options, f"{cid} is not a duel answer here"
             return a
-        return answers[0]
+        return d.options[0]
 
-    def say_uno(self, g, p):
+    def uno(self, d, o, rng):
         return self.do_uno
 
-    def jump_in(self, g, p, move):
+    def jump_in(self, d, o, rng):
         return self.do_jump_in
 
-    def catch_uno(self, g, p, offender):
+    def catch(self, d, o, rng):
         return self.do_catch
 
 

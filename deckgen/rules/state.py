@@ -290,7 +290,7 @@ class State:
         self.owed = [0] * n_players        # lost turns each player owes
         self.any_owed = 0                  # sum of owed (a fast test)
         self.pend = NO_PENDING             # the penalty waiting for an answer
-        self.pending = 0                   # its total (0: none)
+        self.penalty = 0                   # its total (0: none)
         self.duel: Duel | None = None
         self.uno_open = -1                 # a player who missed the UNO call and may be caught
         self.uno_closes = -1
@@ -298,9 +298,14 @@ class State:
         self.winner: int | None = None
         self.log: list | None = [] if record else None
         self.watch = None                  # called with the state after every logged event (tests)
-        # counters (not part of the table: the snapshot leaves them out)
-        self.reshuffles = self.dry = self.knockouts = 0
+        # the counters: turns, idle turns in a row (two rounds of them stall the hand), decisions
+        # asked, the hand's score; and what the reports count (snapshot() has them all)
         self.turns = 0
+        self.idle = 0
+        self.decisions = 0
+        self.score = 0
+        self.reshuffles = self.dry = self.knockouts = 0
+        self.max_hand = 0
         self.by_cause = [0] * len(CAUSES)
         self.events: list[tuple[str, int, int]] = []        # (event, turn, seat) for the record
 
@@ -325,12 +330,25 @@ class State:
         """The number to match (-1 for none)."""
         return -1 if self.top < 0 or self.key == -1 else self.t.mval[self.top]
 
-    def snapshot(self) -> tuple:
-        """A comparable picture of the whole table (for replay checks)."""
+    def table_snapshot(self) -> tuple:
+        """A comparable picture of the table: everything the log's events write, so a replay
+        equals the live game here after every event."""
         return (tuple(tuple(h) for h in self.hands), tuple(self.draw_pile), tuple(self.discard),
                 tuple(self.aside), tuple(self.alive), tuple(self.power), self.cur, self.dir, self.color,
                 self.top, self.key, tuple(self.owed), self.pend, self.duel,
                 (self.uno_open, self.uno_closes), self.outcome, self.winner)
+
+    def counters(self) -> tuple:
+        """The counters that decide an outcome (turns: the cap; idle: a stall; knock-outs and the
+        score: the hand's points) and the ones the reports count. A replay does not rebuild them
+        (the log has no event per turn)."""
+        return (self.turns, self.idle, self.decisions, self.score, self.knockouts, self.reshuffles, self.dry,
+                self.max_hand, tuple(self.by_cause))
+
+    def snapshot(self) -> tuple:
+        """Everything that decides how the hand goes on: the table, the counters and the state of
+        the random generator."""
+        return (self.table_snapshot(), self.counters(), self.rng.getstate())
 
     def all_cards(self) -> list[int]:
         out = list(self.draw_pile) + list(self.discard) + list(self.aside)
@@ -576,7 +594,7 @@ class State:
 
     def op_pending(self, pend: Pending) -> None:
         self.pend = pend
-        self.pending = pend.total
+        self.penalty = pend.total
         if self.log is not None:
             self._ev(pend)
 

@@ -1,0 +1,190 @@
+"""The engine's questions and what a player may see: decisions, observations, answers, bots.
+
+Every choice the rules leave to a player is one :class:`Decision`: who decides, of which
+:class:`DecisionKind`, and the legal answers. The game asks it of the seat's bot, or, for a seat
+driven from outside (``agents[p] is None``: a person at the ``play`` table, a learning agent),
+it stops and waits: ``game.pending()`` returns the decision, ``game.observation(p)`` what that
+player sees and ``game.answer(p, choice)`` goes on (docs/engine.md).
+
+A bot (the :class:`Bot` protocol) is given the decision, the deciding player's
+:class:`Observation` and a random generator, nothing else: an observation holds plain values
+(tuples, ints, the deck's compiled :class:`~deckgen.rules.table.Table`), never the game object
+or another player's hand.
+
+Answers are plain values (:data:`Answer`):
+
+  ==================  ============================================================
+  kind                answer
+  ==================  ============================================================
+  PLAY                a move from ``options``; None (when ``passable``) draws instead
+  PLAY_DRAWN          a move of the card just drawn; None (when ``passable``) keeps it
+  STACK               a draw card's move to add to the waiting penalty; None takes it
+  CHALLENGE           True challenges the draw card played on you, False takes it
+  COLOR               a colour index (``observation.table.colors``)
+  ROULETTE_COLOR      the colour index to turn cards for (Colour Roulette)
+  TARGET              the seat a targeted effect hits
+  SWAP                the seat to swap hands with
+  STEAL               the seat to take a random card from
+  DUEL                face*2 discards a card showing the number, face*2+1 counter-duels
+  UNO                 True says UNO (one card left), False does not
+  CATCH               True catches ``about``, who did not say UNO
+  JUMP_IN             True plays the identical card (the one move in ``options``) out of turn
+  ==================  ============================================================
+
+A move is ``face * 2 + side``: ``table.faces[move >> 1]`` is the card (a
+:class:`~deckgen.model.Card`), side 1 its Flex side.
+"""
+
+from __future__ import annotations
+
+import random
+from enum import Enum
+from typing import NamedTuple, Protocol
+
+from deckgen.errors import DeckgenError, error
+from deckgen.rules.table import Table
+
+
+class DecisionKind(str, Enum):
+    """What a decision is about (its value is its name in JSON and in docs/engine.md)."""
+
+    PLAY = "play"                      # play a card from the hand, or draw
+    PLAY_DRAWN = "play_drawn"          # play the card just drawn, or keep it
+    STACK = "stack"                    # a penalty waits: stack a draw card on it, or take it
+    CHALLENGE = "challenge"            # challenge a 'challenge' card played on you
+    COLOR = "color"                    # name the current colour
+    ROULETTE_COLOR = "roulette_color"  # name the colour to turn cards for
+    TARGET = "target"                  # choose the victim of a targeted effect
+    SWAP = "swap"                      # choose whom to swap hands with
+    STEAL = "steal"                    # choose whom to take a card from
+    DUEL = "duel"                      # answer a duel: discard, counter-duel
+    UNO = "uno"                        # say UNO
+    CATCH = "catch"                    # catch a player who did not say UNO
+    JUMP_IN = "jump_in"                # play an identical card out of turn
+
+
+YES_NO = frozenset({DecisionKind.CHALLENGE, DecisionKind.UNO, DecisionKind.CATCH, DecisionKind.JUMP_IN})
+BOTH = (True, False)
+
+Answer = int | bool | None
+
+
+class Decision(NamedTuple):
+    """One question to one player. ``options``: the legal answers other than None (moves,
+    colour indexes, seats, or (True, False)); ``passable``: None is legal too (draw instead,
+    keep the drawn card, take the penalty); ``about``: the other player it concerns (the
+    offender of a challenge or a missed UNO call, -1 otherwise); ``value``: the number a duel
+    asks for (-1 otherwise); ``serial``: the decision's number in the game (1, 2, ...), so a
+    stale answer can be told from a fresh one."""
+
+    player: int
+    kind: DecisionKind
+    options: tuple
+    passable: bool = False
+    about: int = -1
+    value: int = -1
+    serial: int = 0
+
+    def legal(self, answer: object) -> bool:
+        """Whether this answer is one of the legal answers (True and 1 are not the same answer)."""
+        if answer is None:
+            return self.passable
+        if self.kind in YES_NO:
+            return isinstance(answer, bool)
+        return isinstance(answer, int) and not isinstance(answer, bool) and answer in self.options
+
+    def as_dict(self) -> dict:
+        return {"player": self.player, "kind": self.kind.value, "options": list(self.options),
+                "passable": self.passable, "about": self.about, "value": self.value, "serial": self.serial}
+
+
+class Penalty(NamedTuple):
+    """The penalty waiting for an answer, as the table shows it: who must answer, its total, the
+    value and kind index of the last draw card, how many draw cards built it, and who may be
+    challenged for it (-1: nobody). ``victim == -1``: nothing waits."""
+
+    victim: int = -1
+    total: int = 0
+    value: int = 0
+    kind: int = -1
+    cards: int = 0
+    offender: int = -1
+
+
+class Observation(NamedTuple):
+    """What one player knows: their own hand and everything the table shows.
+
+    ``hand``: the player's faces, in the order they hold them; ``hand_sizes``, ``alive``,
+    ``power`` (Power card green), ``owed`` (lost turns still to serve): one entry per seat;
+    ``current``: whose turn it is; ``direction``: 1 (seat + 1 plays next) or -1; ``top``: the
+    move on top of the discard pile (-1 before the start card); ``color``: the current colour
+    index (-1: none, or a colourless pile); ``colorless``: a colourless card is on top (any
+    number card may follow); ``draw_pile``, ``discard_pile``: how many cards each holds;
+    ``penalty``: the waiting penalty; ``duel``: a duel in progress
+    (:class:`~deckgen.rules.state.Duel`, all public) or None; ``uno_open``: a player who did
+    not say UNO and may still be caught (-1: none); ``turns``: turns played; ``scores``: the
+    match scores before this hand; ``events``: the last public events of the log (another
+    player's drawn card, a shuffled order and a stolen card between two others are hidden:
+    face -1); ``table``: the deck's compiled facts (public, shared by every game)."""
+
+    player: int
+    hand: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    alive: tuple[bool, ...]
+    power: tuple[bool, ...]
+    owed: tuple[int, ...]
+    current: int
+    direction: int
+    top: int
+    color: int
+    colorless: bool
+    draw_pile: int
+    discard_pile: int
+    penalty: Penalty
+    duel: object
+    uno_open: int
+    turns: int
+    scores: tuple[int, ...]
+    events: tuple
+    table: Table
+
+    @property
+    def n_players(self) -> int:
+        return len(self.hand_sizes)
+
+    def next_player(self, p: int | None = None, k: int = 1) -> int:
+        """The player k seats on from p (default: this player) in the current direction,
+        skipping players who are out."""
+        q = self.player if p is None else p
+        n = len(self.alive)
+        for _ in range(k):
+            q = (q + self.direction) % n
+            while not self.alive[q]:
+                q = (q + self.direction) % n
+        return q
+
+
+class Bot(Protocol):
+    """A player the engine asks directly. ``decide`` returns one of the decision's legal answers;
+    it sees only its observation, and draws any randomness from ``rng`` (the game's own
+    generator by default, so a simulated game is reproducible from its seed)."""
+
+    name: str
+
+    def decide(self, decision: Decision, observation: Observation, rng: random.Random) -> Answer: ...
+
+
+class IllegalAnswer(DeckgenError):
+    """An answer that is not legal now: refused, and the game is unchanged (exit 2 at a command)."""
+
+
+def illegal(message: str, hint: str) -> IllegalAnswer:
+    return IllegalAnswer(error("answer", "answer", message, hint=hint))
+
+
+class GameClosed(Exception):
+    """Raised inside a driven game's thread when the game is closed before it ended."""
+
+
+__all__ = ["BOTH", "YES_NO", "Answer", "Bot", "Decision", "DecisionKind", "GameClosed", "IllegalAnswer",
+           "Observation", "Penalty", "illegal"]

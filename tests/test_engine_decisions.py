@@ -1,0 +1,161 @@
+"""The engine driven one decision at a time (docs/engine.md): every seat's questions go through
+one door, bots see only their observation, an illegal answer changes nothing, and a hand played
+from outside is the very hand the bots would have played."""
+
+import gc
+import re
+import types
+
+import pytest
+
+from deckgen import manifest
+from deckgen.rules.agents import Agent, GreedyAgent, RandomAgent
+from deckgen.rules.decision import Decision, DecisionKind, IllegalAnswer, Observation
+from deckgen.rules.engine import Game
+from deckgen.rules.scenario import move, situation
+from deckgen.rules.state import State
+from deckgen.rules.table import compile_deck
+from tests.conftest import ROOT
+
+DECKS = ("classic", "no-mercy", "flex-spectrum")
+TABLES = {d: compile_deck(manifest.load_deck(d)) for d in DECKS}
+
+
+@pytest.mark.parametrize("deck", DECKS)
+def test_a_hand_answered_from_outside_is_the_hand_the_bots_play(deck):
+    """Seat 0 driven from outside, answered with the random bot's own choice on the game's
+    generator: the same log, table, counters and generator state as the all-bot game."""
+    t = TABLES[deck]
+    kinds = set()
+    for seed in range(12):
+        g = Game(t, 4, seed, [None, RandomAgent(), GreedyAgent(), RandomAgent()])
+        ref = Game(t, 4, seed, [RandomAgent(), RandomAgent(), GreedyAgent(), RandomAgent()]).run()
+        me = RandomAgent()
+        while (d := g.pending()) is not None:
+            assert d.player == 0 and d.options
+            kinds.add(d.kind)
+            g.answer(0, me.choose(d, g.rng), d.serial)
+        assert g.over and g.log == ref.log and g.snapshot() == ref.snapshot()
+    assert DecisionKind.PLAY in kinds and DecisionKind.UNO in kinds
+
+
+@pytest.mark.parametrize("bad", ["a card", 10_000, True, None])
+def test_an_illegal_answer_is_refused_and_changes_nothing(bad):
+    g = situation("classic", [["red-5", "red-6", "blue-9"], ["blue-1", "blue-2"]], top="red-2",
+                  agents=[None, RandomAgent()], options={"may_draw_instead": False})
+    d = g.pending()
+    assert d.kind is DecisionKind.PLAY and not d.passable
+    before, log = g.snapshot(), list(g.log)
+    with pytest.raises(IllegalAnswer, match="not a legal answer"):
+        g.answer(0, bad)
+    assert not g.legal(0, bad)
+    assert g.snapshot() == before and g.log == log and g.pending() == d
+    g.close()
+
+
+def test_the_wrong_player_and_a_stale_answer_are_refused():
+    g = situation("classic", [["red-5", "red-6", "blue-9"], ["blue-1", "blue-2"]], top="red-2",
+                  agents=[None, None])
+    d = g.pending()
+    with pytest.raises(IllegalAnswer, match="waits for player 1"):
+        g.answer(1, d.options[0])
+    with pytest.raises(IllegalAnswer, match="pending decision is"):
+        g.answer(0, d.options[0], serial=d.serial + 1)
+    events = g.answer(0, move(g.t, "red-5"), serial=d.serial)
+    assert events and g.pending().player == 1
+    with pytest.raises(IllegalAnswer, match="pending decision is"):
+        g.answer(1, g.pending().options[0], serial=d.serial)
+    g.close()
+
+
+def test_every_decision_kind_reaches_a_seat_driven_from_outside():
+    """Over many hands of the three decks (jump-in and the 7-0 swap on), seat 0 is asked every
+    kind of decision; each answer it gives is among the decision's options."""
+    seen = set()
+    for deck in DECKS:
+        base = manifest.load_deck(deck)
+        t = compile_deck(base, base.rule_options.replace(jump_in=True, seven_zero=True))
+        for seed in range(25):
+            g = Game(t, 3, f"kinds:{seed}", [None, RandomAgent(), RandomAgent()], bot_rng=None)
+            me = RandomAgent()
+            while (d := g.pending()) is not None:
+                seen.add(d.kind)
+                a = me.choose(d, g.rng)
+                assert d.legal(a)
+                g.answer(0, a)
+    missing = set(DecisionKind) - seen - {DecisionKind.STEAL, DecisionKind.TARGET}
+    assert not missing, missing
+
+
+def _reachable(root):
+    """Every object reachable from root through data (not through functions, classes or modules,
+    which reach the whole interpreter)."""
+    seen, todo = {}, [root]
+    while todo:
+        o = todo.pop()
+        if id(o) in seen or isinstance(o, (types.FunctionType, types.ModuleType, type, types.BuiltinFunctionType,
+                                           types.MethodType)):
+            continue
+        seen[id(o)] = o
+        todo.extend(gc.get_referents(o))
+    return list(seen.values())
+
+
+def test_a_bot_given_an_observation_cannot_reach_another_hand():
+    t = TABLES["classic"]
+    got = []
+
+    class Peeker(Agent):
+        name = "peeker"
+
+        def play(self, d, o, rng):
+            got.append(o)
+            return d.options[0]
+
+    g = Game(t, 3, 5, [Peeker(), RandomAgent(), RandomAgent()])
+    g.setup()
+    g.turn()
+    obs = got[0]
+    assert isinstance(obs, Observation) and obs.player == 0 and len(obs.hand) >= 7
+    reach = _reachable(obs)
+    assert not any(isinstance(o, State) for o in reach), "the game is reachable from an observation"
+    others = [g.hands[1], g.hands[2], g.draw_pile]
+    assert not any(o is h for o in reach for h in others), "another hand is reachable"
+    assert obs.hand_sizes[1] == len(g.hands[1]) and not hasattr(obs, "hands")
+
+
+def test_an_observation_hides_what_other_players_drew():
+    g = Game(TABLES["classic"], 3, 2, [None, RandomAgent(), RandomAgent()])
+    while (d := g.pending()) is not None and g.turns < 30:
+        g.answer(0, d.options[0])
+    o = g.observation(0)
+    draws = [e for e in o.events if type(e).__name__ == "Draw"]
+    assert all(e.face == -1 for e in draws if e.player != 0)
+    assert all(e.face >= 0 for e in draws if e.player == 0)
+    g.close()
+
+
+def test_a_bot_that_answers_illegally_is_named():
+    class Rogue(Agent):
+        name = "rogue"
+
+        def play(self, d, o, rng):
+            return -5
+
+    with pytest.raises(IllegalAnswer, match="bot 'rogue' of player 1"):
+        Game(TABLES["classic"], 2, 1, [Rogue(), RandomAgent()]).run()
+
+
+def test_decision_legal_tells_true_from_one():
+    d = Decision(0, DecisionKind.TARGET, (1, 2))
+    assert d.legal(1) and not d.legal(True) and not d.legal(None)
+    y = Decision(0, DecisionKind.UNO, (True, False))
+    assert y.legal(True) and y.legal(False) and not y.legal(1)
+
+
+def test_the_documented_example_runs():
+    text = (ROOT / "docs" / "engine.md").read_text("utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) >= 2
+    for code in blocks:
+        exec(compile(code, "docs/engine.md", "exec"), {})
