@@ -1,8 +1,9 @@
 """``deckgen play DECK``: sit at a table with your own deck against bots, on a local page.
 
 Modules:
-  driver   HandDriver: one hand of the engine, one decision at a time (kind, legal answers)
-  session  Session: the game and the match, bot pacing, decision numbers, the person's view
+  session  Session: the engine's game with every seat driven from here (docs/engine.md): the
+           person's decisions from the page, the bots' through the Bot protocol at their pace;
+           the match, decision numbers, the person's view made from their observation
   words    Words: the log in the deck's language with the rulebook's names; the page's labels
   faces    Faces: the print faces drawn at screen size, through the face cache
   server   the page on 127.0.0.1 (deckgen.localserver): state, answers, faces, the engine's log

@@ -36,7 +36,7 @@ ASSETS = {"/": ("index.html", "text/html; charset=utf-8"),
 
 
 def asset(name: str) -> bytes:
-    return resources.files("deckgen.play").joinpath("assets", name).read_bytes()
+    return resources.files("deckgen.play").joinpath("assets").joinpath(name).read_bytes()
 
 
 class PlayHandler(LocalHandler):

@@ -1,31 +1,36 @@
 """A table: one person at one seat against bots, hand after hand, as the page sees it.
 
-The :class:`Session` owns the game. The engine decides every rule: the session only asks it
-what decision is pending, shows the person their observation and the legal answers the engine
-listed, and passes back the one they pick. Every decision gets a sequence number; an answer
-naming another number (a stale page, a double click, a forged request) is refused and changes
-nothing, and the page then shows the table as it is.
+The :class:`Session` owns the game, a :class:`deckgen.rules.engine.Game` with every seat driven
+from outside (docs/engine.md). The engine decides every rule: the session asks it which
+decision is pending, shows the person their :class:`~deckgen.rules.decision.Observation` and
+the legal answers the engine listed, and passes back the one they pick. Every decision the page
+sees gets a sequence number (growing across hands and games); an answer naming another number
+(a stale page, a double click, a forged request) is refused and changes nothing, and the page
+then shows the table as it is.
 
-Bots answer their own decisions, after ``pace`` seconds for the ones a person watches (a card
-played or drawn, a colour named), in a thread of the session's. Every change to the table bumps
-``version``; the page waits for a new version (:meth:`Session.wait`).
+Each bot answers its own decisions through the :class:`~deckgen.rules.decision.Bot` protocol,
+from its observation alone and its own random generator, after ``pace`` seconds for the ones a
+person watches (a card played or drawn, a colour named), in a thread of the session's. Every
+change to the table bumps ``version``; the page waits for a new version (:meth:`Session.wait`).
 """
 
 from __future__ import annotations
 
+import random
 import threading
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from deckgen.errors import DeckgenError, error
 from deckgen.model import Deck
 from deckgen.options import RuleOptions
-from deckgen.play.driver import BOT, Decision, HandDriver
 from deckgen.play.words import Told, Words
-from deckgen.rules.agents import AGENTS, Agent
-from deckgen.rules.state import FINISHED
+from deckgen.rules.agents import AGENTS
+from deckgen.rules.decision import YES_NO, Bot, Decision, Observation
+from deckgen.rules.engine import Game, public_event
+from deckgen.rules.state import FINISHED, Duel
 from deckgen.rules.table import Table, compile_deck
 
 #: Bot decisions a person sees happen: the bot waits ``pace`` seconds before them.
@@ -72,10 +77,12 @@ class HandResult:
 
 @dataclass
 class _Hand:
-    driver: HandDriver
+    game: Game
     number: int                       # 1-based, within the game
     seed: Any
     dealer: int
+    bots: list[Bot | None]
+    bot_rng: random.Random
     told: Told = field(default_factory=Told)
     logged: int = 0                   # engine events already told
     result: HandResult | None = None
@@ -130,7 +137,7 @@ class Session:
         self._stop.set()
         with self.cond:
             if self.hand is not None:
-                self.hand.driver.abandon()
+                self.hand.game.close()
             self.cond.notify_all()
 
     def new_game(self, same_seed: bool) -> None:
@@ -149,7 +156,7 @@ class Session:
 
     def _new_game(self, seed: int) -> None:
         if self.hand is not None:
-            self.hand.driver.abandon()
+            self.hand.game.close()
         self.seed = seed
         self.scores = [0] * self.n
         self.match_winner = None
@@ -159,16 +166,18 @@ class Session:
 
     def _begin_hand(self, number: int, dealer: int) -> None:
         seed: Any = f"{self.seed}:hand:{number - 1}" if self.opts.match else self.seed
-        bots: list[Agent] = [AGENTS[self.opts.bots]() for _ in range(self.n)]
-        driver = HandDriver(self.table, self.n, seed, bots, dealer=dealer)
-        self.hand = _Hand(driver, number, seed, dealer)
+        bots: list[Bot | None] = [None if q == self.seat else AGENTS[self.opts.bots]() for q in range(self.n)]
+        # every seat is driven from here: the bots are asked by _bots(), after their pace
+        game = Game(self.table, self.n, seed, [None] * self.n, record=True, dealer=dealer, scores=tuple(self.scores))
+        # the bots draw from a generator of their own, so nothing they draw tells the game's shuffles
+        self.hand = _Hand(game, number, seed, dealer, bots, random.Random(f"{seed}:bots"))
         self.error = None
         self.thinking = None
         if self.opts.match:
             self.lines.append({"text": f"— {self.words.ui['hand_no'].format(n=number)} —", "seat": None})
         try:
-            driver.start()
-        except Exception:  # noqa: BLE001 - an engine bug: shown on the page and in the terminal
+            game.pending()
+        except Exception:
             self._failed()
             return
         self._settled()
@@ -183,11 +192,12 @@ class Session:
         """After the engine moved: tell the new events, note the next decision or the end."""
         h = self.hand
         assert h is not None
-        g = h.driver.game
+        g = h.game
         events = g.log or []
-        self.lines.extend(self.words.log(events, self.seat, h.logged, h.told))
+        seen = [public_event(e, self.seat) for e in events[h.logged:]]
+        self.lines.extend(self.words.log(seen, self.seat, 0, h.told))
         h.logged = len(events)
-        if h.driver.done and h.result is None:
+        if g.over and h.result is None:
             h.result = HandResult(g.outcome or "", g.winner, g.score if g.outcome == FINISHED else 0,
                                   [list(hand) for hand in g.hands])
             if g.outcome == FINISHED and g.winner is not None:
@@ -205,7 +215,7 @@ class Session:
         self.cond.notify_all()
 
     def _record(self, h: _Hand) -> dict:
-        g = h.driver.game
+        g = h.game
         return {"hand": h.number, "seed": h.seed, "dealer": h.dealer, "outcome": g.outcome, "winner": g.winner,
                 "points": g.score if g.outcome == FINISHED else 0,
                 "log": [[type(e).__name__, *[_plain(v) for v in e]] for e in g.log or []]}
@@ -215,25 +225,27 @@ class Session:
         h = self.hand
         if h is None or h.result is not None or self.error:
             return None
-        return h.driver.pending
+        return h.game.pending()
 
     def answer(self, seq: Any, index: Any) -> bool:
         """The person's answer to decision ``seq``: the index of one of its legal answers. False
         (nothing changes) when it is not the current decision, not theirs, or not one of them."""
         with self.cond:
             d = self.pending()
-            if (d is None or d.seat != self.seat or not isinstance(seq, int) or seq != self.seq
-                    or not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(d.answers)):
+            if d is None or d.player != self.seat or not isinstance(seq, int) or seq != self.seq:
                 return False
-            self._answer(d.answers[index])
+            options = answers(d)
+            if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(options):
+                return False
+            self._answer(d, options[index])
             return True
 
-    def _answer(self, reply: Any) -> None:
+    def _answer(self, d: Decision, reply: Any) -> None:
         h = self.hand
         assert h is not None
         try:
-            h.driver.answer(reply)
-        except Exception:  # noqa: BLE001
+            h.game.answer(d.player, reply, d.serial)
+        except Exception:
             self._failed()
             return
         self._settled()
@@ -243,18 +255,30 @@ class Session:
         while not self._stop.is_set():
             with self.cond:
                 d = self.pending()
-                if d is None or d.seat == self.seat:
+                if d is None or d.player == self.seat:
                     self.cond.wait(0.5)
                     continue
                 seq = self.seq
-                if d.kind in PACED and self.opts.pace > 0:
-                    self.thinking = d.seat
+                if d.kind.value in PACED and self.opts.pace > 0:
+                    self.thinking = d.player
                     self.version += 1
                     self.cond.notify_all()
-                    self.cond.wait_for(lambda: self.seq != seq or self._stop.is_set(), self.opts.pace)
+                    self.cond.wait_for(self._moved(seq), self.opts.pace)
                 if self.seq != seq or self._stop.is_set():
                     continue            # a new game began meanwhile
-                self._answer(BOT)
+                h = self.hand
+                assert h is not None
+                bot = h.bots[d.player]
+                assert bot is not None
+                try:
+                    reply = bot.decide(d, h.game.observation(d.player), h.bot_rng)
+                except Exception:
+                    self._failed()
+                    continue
+                self._answer(d, reply)
+
+    def _moved(self, seq: int) -> Callable[[], bool]:
+        return lambda: self.seq != seq or self._stop.is_set()
 
     def wait(self, version: int, timeout: float) -> None:
         """Return when the table's version is no longer ``version`` (or after ``timeout`` seconds)."""
@@ -268,42 +292,40 @@ class Session:
             return self._view()
 
     def _view(self) -> dict:
+        """Made from the person's observation alone (and, once the hand is over, every hand)."""
         h = self.hand
         assert h is not None
-        g = h.driver.game
         t, w, me = self.table, self.words, self.seat
+        o = h.game.observation(me)
         d = self.pending()
-        top = g.top
         color = None
-        if g.color >= 0 and g.key != -1:
-            cid = t.colors[g.color]
-            color = {"name": w.color(g.color), "hex": self.deck.palette.get(cid).hex}
-        players = []
-        for q in range(self.n):
-            players.append({
-                "seat": q, "name": self.names[q], "you": q == me, "cards": len(g.hands[q]), "alive": g.alive[q],
-                "power": (g.power[q] if g.power_rule else None), "owed": g.owed[q], "score": self.scores[q],
-                "bot": None if q == me else self.opts.bots})
-        view: dict[str, Any] = {
+        if o.color >= 0:
+            color = {"name": w.color(o.color), "hex": self.deck.palette.get(t.colors[o.color]).hex}
+        power = t.opts.power_cards and t.any_flex
+        players = [{"seat": q, "name": self.names[q], "you": q == me, "cards": o.hand_sizes[q], "alive": o.alive[q],
+                    "power": o.power[q] if power else None, "owed": o.owed[q], "score": self.scores[q],
+                    "bot": None if q == me else self.opts.bots} for q in range(self.n)]
+        pen = o.penalty
+        duel = cast("Duel | None", o.duel)
+        return {
             "version": self.version, "seq": self.seq, "lang": self.lang,
             "deck": {"id": self.deck.id, "name": self.deck.name(self.lang)},
             "seed": self.seed, "hand_no": h.number, "match": self.opts.match, "target": t.target,
-            "you": me, "players": players, "turn": g.cur, "direction": g.dir, "color": color,
-            "top": self._card(top >> 1, top & 1) if top >= 0 else None,
-            "draw_pile": len(g.draw_pile), "discard_pile": len(g.discard),
-            "pending": {"victim": g.pend.victim, "total": g.pend.total, "name": self.names[g.pend.victim]}
-            if g.pending and g.pend.victim >= 0 else None,
-            "duel": {"value": g.duel.value, "penalty": g.duel.penalty} if g.duel is not None else None,
-            "power_name": w.power if g.power_rule else None,
-            "hand": [self._card(f, 0) for f in sorted(g.hands[me])],
-            "decision": self._decision(d) if d is not None and d.seat == me else None,
+            "you": me, "players": players, "turn": o.current, "direction": o.direction, "color": color,
+            "top": self._card(o.top >> 1, o.top & 1) if o.top >= 0 else None,
+            "draw_pile": o.draw_pile, "discard_pile": o.discard_pile,
+            "pending": {"victim": pen.victim, "total": pen.total, "name": self.names[pen.victim]}
+            if pen.total and pen.victim >= 0 else None,
+            "duel": {"value": duel.value, "penalty": duel.penalty} if duel is not None else None,
+            "power_name": w.power if power else None,
+            "hand": [self._card(f, 0) for f in sorted(o.hand)],
+            "decision": self._decision(d, o) if d is not None and d.player == me else None,
             "thinking": {"seat": self.thinking, "text": w.ui["waiting"].format(who=self.names[self.thinking])}
             if self.thinking is not None else None,
             "log": self.lines[-LOG_LINES:], "log_total": len(self.lines),
             "over": self._over(h) if h.result is not None else None,
             "error": self.error,
         }
-        return view
 
     def _card(self, f: int, side: int) -> dict:
         card = self.table.faces[f]
@@ -323,48 +345,43 @@ class Session:
                 "match_text": self.words.match_end(self.match_winner, max(self.scores), self.seat)
                 if self.match_winner is not None else None}
 
-    def _decision(self, d: Decision) -> dict:
+    def _decision(self, d: Decision, o: Observation) -> dict:
+        """The decision's legal answers (the engine's), each with the words and the card it is about."""
         w, ui, t = self.words, self.words.ui, self.table
-        g = self.hand.driver.game if self.hand else None
-        assert g is not None
-        answers: list[dict] = []
-        for i, a in enumerate(d.answers):
+        kind = d.kind.value
+        items: list[dict] = []
+        for i, a in enumerate(answers(d)):
             item: dict[str, Any] = {"i": i}
-            if d.kind in ("play", "play_drawn", "stack"):
+            if kind in ("play", "play_drawn", "stack"):
                 if a is None:
-                    key = {"play": "a_draw", "play_drawn": "a_keep", "stack": "a_take"}[d.kind]
-                    item.update(key="draw", label=ui[key].format(cards=w.cards(g.pend.total)))
+                    key = {"play": "a_draw", "play_drawn": "a_keep", "stack": "a_take"}[kind]
+                    item.update(key="draw", label=ui[key].format(cards=w.cards(o.penalty.total)))
                 else:
                     f, side = a >> 1, a & 1
                     item.update(face=f, side=side, label=ui["a_flex"].format(side=w.side(a)) if side
                                 else ui["a_play"].format(card=w.card(f)))
-            elif d.kind == "duel":
+            elif kind == "duel":
                 f = a >> 1
                 item.update(face=f, side=0, label=ui["a_counter" if a & 1 else "a_discard"].format(card=w.card(f)),
                             counter=bool(a & 1))
-            elif d.kind in ("color", "roulette_color"):
-                cid = t.colors[a]
-                item.update(label=w.color(a), color=self.deck.palette.get(cid).hex)
-            elif d.kind in ("target", "swap", "steal"):
-                item.update(label=ui["a_player"].format(who=self.names[a], n=len(g.hands[a])), seat=a)
+            elif kind in ("color", "roulette_color"):
+                item.update(label=w.color(a), color=self.deck.palette.get(t.colors[a]).hex)
+            elif kind in ("target", "swap", "steal"):
+                item.update(label=ui["a_player"].format(who=self.names[a], n=o.hand_sizes[a]), seat=a)
             else:
-                yes, no = {"challenge": ("a_challenge", "a_accept"), "uno": ("a_uno", "a_silent"),
-                           "catch": ("a_catch", "a_let"), "jump_in": ("a_jump", "a_wait")}.get(d.kind, ("a_yes", "a_no"))
-                who = self.names[d.about["offender"]] if "offender" in d.about else ""
-                item.update(label=ui[yes if a else no].format(who=who), yes=bool(a))
-                if d.kind == "uno" and a:
+                yes, no = _YES_NO[kind]
+                item.update(label=ui[yes if a else no].format(who=self.names[d.about] if d.about >= 0 else ""),
+                            yes=bool(a))
+                if kind == "uno" and a:
                     item["key"] = "uno"
-            answers.append(item)
-        about = d.about
-        drawn = next((a for a in d.answers if a is not None), None) if d.kind == "play_drawn" else None
-        prompt = ui["q_" + d.kind] if "q_" + d.kind in ui else d.kind
-        if d.kind == "play" and None not in d.answers:
-            prompt = ui["q_play_nodraw"]
-        prompt = prompt.format(
-            card=w.card(drawn >> 1) if drawn is not None else (w.card(about["move"] >> 1) if "move" in about else ""),
-            cards=w.cards(g.pend.total), who=self.names[about["offender"]] if "offender" in about else "",
-            value=about.get("value", ""))
-        return {"seq": self.seq, "kind": d.kind, "prompt": prompt, "answers": answers}
+            items.append(item)
+        card = ""
+        if kind in ("play_drawn", "jump_in") and d.options:
+            card = w.card(d.options[0] >> 1)
+        prompt = ui["q_play_nodraw" if kind == "play" and not d.passable else "q_" + kind]
+        prompt = prompt.format(card=card, cards=w.cards(o.penalty.total),
+                               who=self.names[d.about] if d.about >= 0 else "", value=d.value)
+        return {"seq": self.seq, "kind": kind, "prompt": prompt, "answers": items}
 
     def card_texts(self) -> dict[str, dict]:
         """Every card's name and rulebook text (card id -> {name, group, text})."""
@@ -377,10 +394,22 @@ class Session:
                 "pace": self.opts.pace, "players": self.n}
 
 
+_YES_NO = {"challenge": ("a_challenge", "a_accept"), "uno": ("a_uno", "a_silent"),
+           "catch": ("a_catch", "a_let"), "jump_in": ("a_jump", "a_wait")}
+
+
+def answers(d: Decision) -> list[Any]:
+    """Every legal answer to a decision, in the order the page lists them: yes and no; or the
+    engine's options, then None when it is legal too (draw, keep the card, take the penalty)."""
+    if d.kind in YES_NO:
+        return [True, False]
+    return [*d.options, *([None] if d.passable else [])]
+
+
 def _plain(v: Any) -> Any:
     if isinstance(v, tuple):
         return [_plain(x) for x in v]
     return v
 
 
-__all__ = ["PACED", "HandResult", "PlayOptions", "Session", "check_options"]
+__all__ = ["PACED", "HandResult", "PlayOptions", "Session", "answers", "check_options"]

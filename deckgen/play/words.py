@@ -6,8 +6,10 @@ name, the same words the rulebook and the faces use (:mod:`deckgen.rulebook.word
 :mod:`deckgen.rulebook.describe`). A card's rulebook text, shown when a player points at it, is
 the rulebook's own paragraphs for the card's group (:func:`deckgen.rulebook.describe.group_text`).
 
-The log is told from one seat's point of view: that player sees the cards they draw and the
-card a steal moves to or from them; of the others' draws only the count.
+The log is told from one seat's point of view, from the events as that player sees them
+(:func:`deckgen.rules.engine.public_event`: another player's drawn card, or a card stolen
+between two others, comes with its face hidden): the player reads the names of the cards they
+draw and of a card stolen from or by them, and of the others' draws only the count.
 """
 
 from __future__ import annotations
@@ -140,7 +142,9 @@ UI: dict[str, dict[str, str]] = {
         "new_game": "New game", "replay": "Replay this seed", "next_hand": "Next hand", "scores": "Scores",
         "hand_over": "The hand is over", "game_over": "The game is over", "points": "points", "total": "total",
         "target": "first to {n} points", "seed": "seed {seed}", "hand_no": "hand {n}", "out": "out",
-        "green": "green", "red": "red", "help_keys": "Keys: H your hand (← → move, Enter plays), 1–9 answer, D draw or take, U UNO, N new game, R replay",
+        "green": "green", "red": "red",
+        "help_keys": "Keys: H your hand (← → move, Enter plays), 1–9 answer, D draw or take, U UNO, "
+                     "N new game, R replay",
         "out_of_sync": "That answer was no longer current; the table has been brought up to date.",
         "lost": "Lost contact with the table; trying again…", "card_text": "Card",
         "q_play": "Play a card or draw.", "q_play_nodraw": "Play a card.",
@@ -169,7 +173,8 @@ UI: dict[str, dict[str, str]] = {
         "scores": "Puntuación", "hand_over": "La ronda ha terminado", "game_over": "La partida ha terminado",
         "points": "puntos", "total": "total", "target": "gana quien llegue a {n} puntos", "seed": "semilla {seed}",
         "hand_no": "ronda {n}", "out": "fuera", "green": "verde", "red": "rojo",
-        "help_keys": "Teclas: H tu mano (← → moverse, Intro juega), 1–9 responder, D robar o cargar, U UNO, N nueva partida, R repetir",
+        "help_keys": "Teclas: H tu mano (← → moverse, Intro juega), 1–9 responder, D robar o cargar, U UNO, "
+                     "N nueva partida, R repetir",
         "out_of_sync": "Esa respuesta ya no valía; la mesa se ha puesto al día.",
         "lost": "Se perdió el contacto con la mesa; reintentando…", "card_text": "Carta",
         "q_play": "Juega una carta o roba.", "q_play_nodraw": "Juega una carta.",
@@ -214,7 +219,8 @@ class Words:
 
     # ---------------------------------------------------------------- names
     def card(self, f: int) -> str:
-        return self.t.faces[f].name(self.lang)
+        """A card's display name ("" for a face the viewer may not see, -1)."""
+        return self.t.faces[f].name(self.lang) if f >= 0 else ""
 
     def side(self, move: int) -> str:
         """What a card's flex side is called: its kind's name, in its colour when it has one."""
