@@ -1050,12 +1050,11 @@ def play_cmd(deck, players, bots, seat, seed, rules, whole_match, pace, lang, po
     def ready(url: str) -> None:
         click.echo(f"{d.name()}: a table for {n} at {url} (you are seat {seat}; Ctrl-C stops)", err=True)
         if not no_open:
+            import contextlib
             import webbrowser
 
-            try:
+            with contextlib.suppress(Exception):     # no browser is not an error: the address is printed
                 webbrowser.open(url)
-            except Exception:  # noqa: BLE001 - no browser is not an error: the address is printed
-                pass
 
     try:
         play(d, options, port, on_ready=ready, log=lambda line: click.echo(line, err=True))

@@ -89,8 +89,11 @@ class _Hand:
 
 
 class Session:
-    def __init__(self, deck: Deck, opts: PlayOptions, log: Callable[[str], None] | None = None):
+    def __init__(self, deck: Deck, opts: PlayOptions, log: Callable[[str], None] | None = None,
+                 make_bot: Callable[[int], Bot] | None = None):
+        """``make_bot(seat)``: the bot for a seat in each hand (default: the agent named by ``opts.bots``)."""
         check_options(deck, opts)
+        self.make_bot = make_bot or (lambda _seat: AGENTS[opts.bots]())
         self.deck, self.opts = deck, opts
         self.lang = opts.lang or deck.language
         self.table: Table = compile_deck(deck, opts.rules or deck.rule_options)
@@ -166,7 +169,7 @@ class Session:
 
     def _begin_hand(self, number: int, dealer: int) -> None:
         seed: Any = f"{self.seed}:hand:{number - 1}" if self.opts.match else self.seed
-        bots: list[Bot | None] = [None if q == self.seat else AGENTS[self.opts.bots]() for q in range(self.n)]
+        bots: list[Bot | None] = [None if q == self.seat else self.make_bot(q) for q in range(self.n)]
         # every seat is driven from here: the bots are asked by _bots(), after their pace
         game = Game(self.table, self.n, seed, [None] * self.n, record=True, dealer=dealer, scores=tuple(self.scores))
         # the bots draw from a generator of their own, so nothing they draw tells the game's shuffles

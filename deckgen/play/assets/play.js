@@ -107,7 +107,14 @@ function showPlayers(v) {
     if (p.cards === 1 && p.alive) count.classList.add("one");
     chip.append(count);
     if (p.power !== null) {
-      const pw = el("span", "power " + (p.power ? "green" : "red"), v.power_name + ": " + L(p.power ? "green" : "red"));
+      const state = L(p.power ? "green" : "red");
+      const pw = el("span", "power " + (p.power ? "green" : "red"));
+      const img = el("img");
+      img.src = faceUrl(p.power ? "power-green" : "power-red");
+      img.alt = "";
+      pw.append(img, document.createTextNode(state));
+      pw.title = v.power_name + ": " + state;
+      pw.setAttribute("aria-label", pw.title);
       chip.append(pw);
     }
     if (p.owed > 0) chip.append(el("span", "owed", "−" + p.owed));
@@ -204,7 +211,7 @@ function showAsk(v) {
     if (mine.length) {
       list = mine;
       const card = v.hand.find((c) => c.face === chosen);
-      prompt = L("a_choose_side", {card: card ? card.name : ""});
+      if (mine.length > 1) prompt = L("a_choose_side", {card: card ? card.name : ""});
     } else {
       chosen = null;
     }
@@ -277,8 +284,8 @@ function showOver(v) {
   $("over-text").textContent = o.text;
   $("over-match").textContent = o.match_text || (v.match ? L("target", {n: v.target}) : "");
   const head = $("over-scores").querySelector("thead tr");
-  head.replaceChildren(el("th", "", ""), el("th", "", L("hand")), el("th", "", L("points")),
-                       ...(v.match ? [el("th", "", L("total"))] : []));
+  head.replaceChildren(el("th", "", ""), el("th", "", L("cards_left")), el("th", "num", L("points")),
+                       ...(v.match ? [el("th", "num", L("total"))] : []));
   const body = $("over-scores").querySelector("tbody");
   body.replaceChildren();
   for (const s of o.seats) {
