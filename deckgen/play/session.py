@@ -305,7 +305,8 @@ class Session:
         if o.color >= 0:
             color = {"name": w.color(o.color), "hex": self.deck.palette.get(t.colors[o.color]).hex}
         power = t.opts.power_cards and t.any_flex
-        players = [{"seat": q, "name": self.names[q], "you": q == me, "cards": o.hand_sizes[q], "alive": o.alive[q],
+        players = [{"seat": q, "name": self.names[q], "you": q == me, "cards": o.hand_sizes[q],
+                    "cards_text": w.cards(o.hand_sizes[q]), "alive": o.alive[q],
                     "power": o.power[q] if power else None, "owed": o.owed[q], "score": self.scores[q],
                     "bot": None if q == me else self.opts.bots} for q in range(self.n)]
         pen = o.penalty
@@ -370,7 +371,7 @@ class Session:
             elif kind in ("color", "roulette_color"):
                 item.update(label=w.color(a), color=self.deck.palette.get(t.colors[a]).hex)
             elif kind in ("target", "swap", "steal"):
-                item.update(label=ui["a_player"].format(who=self.names[a], n=o.hand_sizes[a]), seat=a)
+                item.update(label=ui["a_player"].format(who=self.names[a], cards=w.cards(o.hand_sizes[a])), seat=a)
             else:
                 yes, no = _YES_NO[kind]
                 item.update(label=ui[yes if a else no].format(who=self.names[d.about] if d.about >= 0 else ""),

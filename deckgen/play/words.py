@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from deckgen.model import Deck
+from deckgen.model import NUMBER, Deck
 from deckgen.rulebook.describe import group_name, group_text
 from deckgen.rulebook.groups import group_key, groups
 from deckgen.rulebook.words import cards_word, color_name, lang_of, number_word, power_name
@@ -160,9 +160,11 @@ UI: dict[str, dict[str, str]] = {
         "a_challenge": "Challenge", "a_accept": "Do not challenge", "a_uno": "UNO!", "a_silent": "Say nothing",
         "a_catch": "Catch {who}", "a_let": "Let it go", "a_jump": "Jump in", "a_wait": "Wait",
         "a_play": "Play {card}", "a_flex": "Flex side: {side}",
-        "a_counter": "Counter-duel with {card}", "a_discard": "Discard {card}", "a_player": "{who} ({n} cards)",
+        "a_counter": "Counter-duel with {card}", "a_discard": "Discard {card}", "a_player": "{who} ({cards})",
         "a_choose_side": "Which side of {card}?", "a_cancel": "Back",
         "cards_left": "Cards left in the hand",
+        "your_answer": "Your answer", "pick_card": "The cards you can use are lifted: pick one in your hand.",
+        "owed_badge": "turns lost: {n}",
     },
     "es": {
         "you": "Tú", "bot": "Bot {n}", "cards": "cartas", "draw_pile": "Para robar", "discard_pile": "Descartes",
@@ -191,9 +193,12 @@ UI: dict[str, dict[str, str]] = {
         "a_challenge": "Desafiar", "a_accept": "No desafiar", "a_uno": "¡UNO!", "a_silent": "No decir nada",
         "a_catch": "Pillar a {who}", "a_let": "Dejarlo", "a_jump": "Adelantarme", "a_wait": "Esperar",
         "a_play": "Jugar {card}", "a_flex": "Lado flex: {side}",
-        "a_counter": "Contraduelo con {card}", "a_discard": "Descartar {card}", "a_player": "{who} ({n} cartas)",
+        "a_counter": "Contraduelo con {card}", "a_discard": "Descartar {card}", "a_player": "{who} ({cards})",
         "a_choose_side": "¿Qué lado de {card}?", "a_cancel": "Volver",
         "cards_left": "Cartas que le quedan",
+        "your_answer": "Te toca responder",
+        "pick_card": "Las cartas que puedes usar están resaltadas: elige una de tu mano.",
+        "owed_badge": "turnos perdidos: {n}",
     },
 }
 
@@ -227,11 +232,14 @@ class Words:
         card = self.t.faces[move >> 1]
         if not move & 1 or card.flex is None:
             return card.name(self.lang)
-        kind = self.deck.kinds[card.flex.kind].names.get(self.lang)
+        kind = self.deck.kinds[card.flex.kind]
+        name = kind.names.get(self.lang)
         if card.flex.color is None:
-            return kind
+            return name
         color = color_name(self.deck, card.flex.color, self.lang)
-        return f"{kind} {color}" if self.lang == "es" else f"{color.capitalize()} {kind}"
+        if kind.category == NUMBER and card.value is not None:
+            name = str(card.value)          # a flex number is called like a number card: "2 rojo", "red 2"
+        return f"{name} {color}" if self.lang == "es" else f"{color} {name}"
 
     def color(self, c: int) -> str:
         return color_name(self.deck, self.t.colors[c], self.lang)
@@ -362,7 +370,7 @@ class Words:
             return self.say("caught", e.catcher, viewer, other=self._obj(e.offender, viewer))
         if isinstance(e, ev.Challenge):
             return self.say("challenge_guilty" if e.guilty else "challenge_fair", e.challenger, viewer,
-                            other=self.names[e.offender])
+                            other=self._obj(e.offender, viewer))
         return ""
 
     def _obj(self, seat: int, viewer: int) -> str:

@@ -82,8 +82,10 @@ function cardButton(card, opts) {
   return b;
 }
 
+let shownInfo = false;
 function info(card) {
   if (!config || !card) return;
+  shownInfo = true;
   const t = config.texts[card.id];
   if (!t) return;
   $("info-name").textContent = card.side_name ? card.name + " — " + card.side_name : t.name;
@@ -103,7 +105,7 @@ function showPlayers(v) {
     if (v.turn === p.seat && !v.over) chip.classList.add("turn");
     if (v.thinking && v.thinking.seat === p.seat) chip.classList.add("thinking");
     chip.append(el("span", "seat-name", p.name));
-    const count = el("span", "seat-cards", p.alive ? p.cards + " " + L("cards") : L("out"));
+    const count = el("span", "seat-cards", p.alive ? p.cards_text : L("out"));
     if (p.cards === 1 && p.alive) count.classList.add("one");
     chip.append(count);
     if (p.power !== null) {
@@ -117,7 +119,7 @@ function showPlayers(v) {
       pw.setAttribute("aria-label", pw.title);
       chip.append(pw);
     }
-    if (p.owed > 0) chip.append(el("span", "owed", "−" + p.owed));
+    if (p.owed > 0) chip.append(el("span", "owed", L("owed_badge", {n: p.owed})));
     if (v.match) chip.append(el("span", "seat-score", p.score + " " + L("points")));
     box.append(chip);
   }
@@ -145,7 +147,8 @@ function showCentre(v) {
     return dd;
   };
   const turnName = v.players[v.turn] ? v.players[v.turn].name : "";
-  row(L("turn"), v.over ? "—" : (v.turn === v.you ? L("your_turn") : turnName), "turn");
+  const turnText = v.over ? "—" : v.turn === v.you ? L("your_turn") : v.decision ? turnName + " · " + L("your_answer") : turnName;
+  row(L("turn"), turnText, "turn");
   row(L("direction"), (v.direction > 0 ? "↻ " + L("clockwise") : "↺ " + L("counter")), "direction");
   if (v.color) {
     const sw = el("span", "swatch-line");
@@ -200,6 +203,7 @@ function showAsk(v) {
   const box = $("answers");
   box.replaceChildren();
   document.body.classList.toggle("asked", !!d);
+  if (!d) document.body.classList.remove("asks-card");
   if (!d) {
     $("prompt").textContent = v.over ? "" : (v.thinking ? v.thinking.text : "");
     return;
@@ -219,6 +223,9 @@ function showAsk(v) {
     list = d.answers.filter((a) => a.face === undefined);   // cards are answered from the hand
   }
   $("prompt").textContent = prompt;
+  const cardAnswers = chosen === null && d.answers.some((a) => a.face !== undefined);
+  document.body.classList.toggle("asks-card", cardAnswers);
+  if (cardAnswers) $("prompt").append(el("span", "hint", L("pick_card")));
   let n = 0;
   for (const a of list) {
     n += 1;
@@ -258,6 +265,7 @@ function showAsk(v) {
 
 function showLog(v) {
   const box = $("log");
+  const stick = box.scrollTop + box.clientHeight >= box.scrollHeight - 30;   // keep reading an earlier line
   const have = box.children.length;
   const first = v.log_total - v.log.length;
   if (have && Number(box.dataset.first) === first && have <= v.log.length) {
@@ -265,8 +273,10 @@ function showLog(v) {
   } else {
     box.replaceChildren(...v.log.map((l) => logLine(l, v)));
     box.dataset.first = first;
+    box.scrollTop = box.scrollHeight;      // a new page or a new game: the latest lines
+    return;
   }
-  box.parentElement.scrollTop = box.parentElement.scrollHeight;
+  if (stick) box.scrollTop = box.scrollHeight;
 }
 function logLine(l, v) {
   const li = el("li", "", l.text);
@@ -292,7 +302,9 @@ function showOver(v) {
     const tr = el("tr");
     if (s.seat === o.winner) tr.classList.add("winner");
     tr.append(el("th", "", s.name));
-    const cards = el("td", "left-cards");
+    const cell = el("td");
+    const cards = el("div", "left-cards");
+    cell.append(cards);
     for (const c of s.cards.slice(0, 30)) {
       const img = el("img");
       img.src = faceUrl(c.id);
@@ -301,7 +313,7 @@ function showOver(v) {
       cards.append(img);
     }
     if (s.cards.length > 30) cards.append(el("span", "", "+" + (s.cards.length - 30)));
-    tr.append(cards, el("td", "num", String(s.points)));
+    tr.append(cell, el("td", "num", String(s.points)));
     if (v.match) tr.append(el("td", "num", String(s.score)));
     body.append(tr);
   }
@@ -326,6 +338,7 @@ function show(v) {
   showHand(v);
   showLog(v);
   showOver(v);
+  if (!shownInfo && v.top) info(v.top);
   const err = $("error");
   err.hidden = !v.error;
   err.textContent = v.error || "";
