@@ -16,7 +16,7 @@ from deckgen.datafile import with_lines
 from deckgen.effects import has
 from deckgen.errors import NOTE, WARNING, Finding, error, warning
 from deckgen.manifest.schema import MAX_CARDS
-from deckgen.model import NUMBER, WILD, Card, Deck, Palette
+from deckgen.model import NUMBER, Card, Deck, Palette
 from deckgen.progress import Progress
 
 
@@ -103,11 +103,8 @@ def _file(deck: Deck) -> str | None:
 
 
 def is_start_card(deck: Deck, card: Card) -> bool:
-    """Whether a card may stay as the start card under the deck's start-card rule."""
-    kind = deck.kinds[card.kind]
-    if deck.rule_options.start_card == "number-only":
-        return kind.category == NUMBER
-    return not (kind.category == WILD and kind.is_draw)
+    """Whether a card may stay as the start card under the deck's start-card rule (Deck.can_start)."""
+    return deck.can_start(card)
 
 
 def static_checks(deck: Deck) -> list[Finding]:

@@ -103,5 +103,14 @@ def draw_total(effects: tuple[Effect, ...]) -> int:
     return sum(e.n or 0 for e in effects if e.op == "draw")
 
 
+def stack_value(effects: tuple[Effect, ...]) -> int:
+    """The value of an effect list as a stackable penalty: the cards its 'draw' effects that cost
+    the turn make the next player draw; 0 when it has none, or when a 'target' chooses the victim
+    (a chosen victim is never stacked on, and the card never answers a stack)."""
+    if any(e.op == "target" for e in effects):
+        return 0
+    return sum(e.n or 0 for e in effects if e.op == "draw" and e.lose_turn)
+
+
 def has(effects: tuple[Effect, ...], op: str) -> bool:
     return any(e.op == op for e in effects)

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from deckgen.effects import Effect, draw_total, has
+from deckgen.effects import Effect, draw_total, has, stack_value
 from deckgen.options import RuleOptions
 
 # Card categories decide matching: numbers match by colour or value, actions by
@@ -19,6 +19,12 @@ NUMBER = "number"
 ACTION = "action"
 WILD = "wild"
 CATEGORIES = (NUMBER, ACTION, WILD)
+
+# the effects a card adds to its kind's by its own marks and the 7-0 rule (Deck.side_effects)
+FLIP_SELF = Effect("flip_power", who="self")
+DUEL = Effect("duel")
+SWAP = Effect("swap_hands")
+PASS = Effect("pass_hands")
 
 
 @dataclass(frozen=True)
@@ -118,6 +124,11 @@ class Kind:
     @property
     def is_draw(self) -> bool:
         return self.draw_value > 0
+
+    @property
+    def penalty(self) -> int:
+        """Its value as a stackable penalty (effects.stack_value): what a draw card adds to a stack."""
+        return stack_value(self.effects)
 
     def has(self, op: str) -> bool:
         return has(self.effects, op)
@@ -225,6 +236,39 @@ class Deck:
         for c in self.cards:
             out[c.color] = out.get(c.color, 0) + c.count
         return out
+
+    def side_kind(self, card: Card, flex: bool = False) -> Kind:
+        """The kind of a card's regular side, or of its Flex side."""
+        return self.kinds[card.flex.kind if flex and card.flex else card.kind]
+
+    def side_effects(self, card: Card, flex: bool = False, opts: RuleOptions | None = None) -> tuple[Effect, ...]:
+        """What one side of a card does, in order: its kind's effects, then the card's own marks
+        (the flip icon turns the player's Power card, a duel number starts a duel) and, under the
+        7-0 rule, a 7's hand swap and a 0's passing of hands. The one derivation the engine,
+        ``check``, the rulebook and the faces use."""
+        opts = self.rule_options if opts is None else opts
+        kind = self.side_kind(card, flex)
+        effects = list(kind.effects)
+        if card.flip_icon:
+            effects.append(FLIP_SELF)
+        if card.duel and not kind.has("duel"):
+            effects.append(DUEL)
+        if opts.seven_zero and kind.category == NUMBER and not card.duel:
+            if card.value == 7:
+                effects.append(SWAP)
+            elif card.value == 0:
+                effects.append(PASS)
+        return tuple(effects)
+
+    def can_start(self, card: Card, opts: RuleOptions | None = None) -> bool:
+        """Whether a card turned as the start card stays there under the start-card rule: under
+        ``number-only`` only a number card; under ``classic`` any card but a wild whose effects
+        make someone draw (docs/rules.md, section 2), which goes back into the draw pile."""
+        opts = self.rule_options if opts is None else opts
+        kind = self.kinds[card.kind]
+        if opts.start_card == "number-only":
+            return kind.category == NUMBER
+        return not (kind.category == WILD and kind.is_draw)
 
     def expanded(self) -> list[Card]:
         """Every physical card, copies included, in manifest order."""

@@ -162,7 +162,6 @@ PRESETS: Mapping[str, Mapping[str, Any]] = MappingProxyType({
         "seven_zero": True,
         "wild_draw_four_legal": "always",
         "challenge": False,
-        "two_player_reverse_draw": "player",
         "start_card": "number-only",
         "uno_catch": "until-next-turn-ends",
     }),

@@ -45,15 +45,15 @@ def _deck(effects: tuple[Effect, ...], **options):
 # ---------------------------------------------------------------- the sentences
 
 def test_draw_then_skip_is_one_statement_about_one_player():
+    """One card costs a player at most one turn through its parts together (docs/rules.md, section 5)."""
     off = effects_text(_deck(DRAW3_SKIP), DRAW3_SKIP, "en")
-    assert off == "The next player draws 3 cards and loses their next two turns."
-    assert "The next player loses their turn" not in off
+    assert off == "The next player draws 3 cards and loses their turn."
     es = effects_text(_deck(DRAW3_SKIP), DRAW3_SKIP, "es")
-    assert es == "El siguiente jugador roba 3 cartas y pierde sus dos próximos turnos."
+    assert es == "El siguiente jugador roba 3 cartas y pierde su turno."
     for stacking in ("same-kind", "equal-or-higher"):
         on = effects_text(_deck(DRAW3_SKIP, stacking=stacking), DRAW3_SKIP, "en")
-        assert on.startswith("The next player draws 3 cards and loses their next two turns.")
-        assert "pass the 3 cards on instead by stacking" in on and "the other lost turn stays with them" in on
+        assert on.startswith("The next player draws 3 cards and loses their turn.")
+        assert "pass the penalty on instead" in on and "other lost turn" not in on
 
 
 def test_a_reverse_between_two_skips_names_two_different_players():
@@ -61,8 +61,8 @@ def test_a_reverse_between_two_skips_names_two_different_players():
     text = effects_text(_deck(effects), effects, "en")
     assert text.startswith("The next player loses their turn. The direction of play changes. "
                            "The next player in the new direction loses their turn.")
-    assert "With two players, your opponent loses their next three turns." in text
-    assert "With two players, your opponent loses their next two turns." in effects_text(
+    assert "With two players it works like a skip: you play again." in text     # one turn, not three
+    assert "With two players, your opponent loses their turn. Then you play again." in effects_text(
         _deck(effects, two_player_reverse="reverse"), effects, "en")
 
 
@@ -83,10 +83,10 @@ def test_everyone_draws_says_nobody_loses_a_turn_only_when_true():
 
 def test_the_model_of_draw_then_skip():
     m = meaning(DRAW3_SKIP, _classic().rule_options)
-    assert list(m.fates) == [NEXT] and m.fates[NEXT].drawn == 3 and m.fates[NEXT].lost == 2
+    assert list(m.fates) == [NEXT] and m.fates[NEXT].drawn == 3 and m.fates[NEXT].lost == 1
     out = seat_outcome(DRAW3_SKIP, _classic().rule_options, 4)
-    assert out.drawn == (0, 3, 0, 0) and out.lost == (0, 2, 0, 0)
-    assert out.turns[:7] == (2, 3, 0, 2, 3, 0, 1)
+    assert out.drawn == (0, 3, 0, 0) and out.lost == (0, 1, 0, 0)
+    assert out.turns[:7] == (2, 3, 0, 1, 2, 3, 0)
 
 
 # ---------------------------------------------------------------- the engine plays what the text says

@@ -43,31 +43,47 @@ def test_every_primitive_has_an_engine_handler_a_start_handler_and_an_agent_valu
         assert callable(handler.play) and callable(handler.start), op
 
 
-def test_draw_then_skip_without_stacking_the_next_player_draws_and_loses_two_turns():
+def test_draw_then_skip_without_stacking_the_next_player_draws_and_loses_one_turn():
+    """One card costs a player at most one turn through its parts together (docs/rules.md, section 5)."""
     t = table_with({"skip": (DRAW3, SKIP)})
     g = game(t, [["red-skip", "red-1"], ["blue-1"], ["green-1"]],
              agents=[Scripted(plays=["red-skip"]), Scripted(), Scripted(play_drawn=False)])
     g.turn()
-    assert len(g.hands[1]) == 1 + 3 and g.owed[1] == 2 and g.next_to_act() == 2
+    assert len(g.hands[1]) == 1 + 3 and g.owed[1] == 1 and g.next_to_act() == 2
 
 
-def test_draw_then_skip_with_stacking_the_answer_uses_one_turn_and_the_skip_stays_owed():
+def test_two_skips_on_one_card_cost_the_next_player_one_turn():
+    t = table_with({"skip": (SKIP, SKIP)})
+    g = game(t, [["red-skip", "red-1"], ["blue-1"], ["green-1"]], agents=[Scripted(plays=["red-skip"]), Scripted(), Scripted()])
+    g.turn()
+    assert g.owed == [0, 1, 0]
+
+
+def test_draw_then_skip_with_stacking_the_answer_is_the_one_lost_turn():
     t = table_with({"skip": (DRAW3, SKIP)}, stacking="equal-or-higher")
     g = game(t, [["red-skip", "red-1"], ["blue-1", "blue-2"], ["green-1"]],
              agents=[Scripted(plays=["red-skip"]), Scripted(stack=False), Scripted()])
     g.turn()
-    assert g.pend.victim == 1 and g.penalty == 3 and g.owed[1] == 1 and g.cur == 1
-    g.turn()                                       # 1 answers the 3 by drawing them
-    assert len(g.hands[1]) == 2 + 3 and g.penalty == 0 and g.owed[1] == 1 and g.cur == 2
+    assert g.pend.victim == 1 and g.penalty == 3 and g.owed[1] == 0 and g.cur == 1
+    g.turn()                                       # 1 answers the 3 by drawing them: that is the turn lost
+    assert len(g.hands[1]) == 2 + 3 and g.penalty == 0 and g.owed[1] == 0 and g.cur == 2
 
 
-def test_draw_then_skip_with_stacking_a_stacker_passes_the_draw_on_and_still_owes_the_skip():
+def test_skip_then_draw_with_stacking_the_answer_is_the_one_lost_turn():
+    t = table_with({"skip": (SKIP, DRAW3)}, stacking="equal-or-higher")
+    g = game(t, [["red-skip", "red-1"], ["blue-1", "blue-2"], ["green-1"]],
+             agents=[Scripted(plays=["red-skip"]), Scripted(stack=False), Scripted()])
+    g.turn()
+    assert g.pend.victim == 1 and g.penalty == 3 and g.owed[1] == 0 and g.cur == 1
+
+
+def test_draw_then_skip_with_stacking_a_stacker_passes_the_draw_on_and_owes_nothing_more():
     t = table_with({"skip": (DRAW3, SKIP)}, stacking="equal-or-higher")
     g = game(t, [["red-skip", "red-1"], ["blue-skip", "blue-2"], ["green-1"]],
              agents=[Scripted(plays=["red-skip"]), Scripted(plays=["blue-skip"]), Scripted(stack=False)])
     g.turn()
-    g.turn()                                       # 1 stacks: 6 wait for 2, who also owes the new skip
-    assert g.pend.victim == 2 and g.penalty == 6 and g.owed[1] == 1 and g.owed[2] == 1
+    g.turn()                                       # 1 stacks: 6 wait for 2; answering them is 2's lost turn
+    assert g.pend.victim == 2 and g.penalty == 6 and g.owed[1] == 0 and g.owed[2] == 0
 
 
 def test_each_lost_turn_is_served_separately():
@@ -241,3 +257,25 @@ def test_a_waiting_penalty_is_in_the_snapshot():
     before = g.snapshot()
     g.op_pending(Pending(1, 2, 2, cards=1))
     assert g.snapshot() != before and Pending(1, 2, 2, cards=1) in g.table_snapshot()
+
+
+def test_a_wild_targeted_draw_goes_back_as_the_start_card_and_check_agrees():
+    """docs/rules.md, section 2: under the classic start rule a wild that makes someone draw goes
+    back, targeted or not; the engine and check ask Deck.can_start."""
+    from deckgen.check import is_start_card
+
+    t = table_with({"wild": (Effect("target"), Effect("draw", n=2), Effect("choose_color"))})
+    deck_card = next(c for c in t.faces if c.id == "wild")
+    wild, five = face(t, "wild"), face(t, "red-5")
+    assert not t.can_start[wild] and t.can_start[five]
+    d = manifest.load_deck("classic")
+    kinds = {**d.kinds, "wild": dataclasses.replace(d.kinds["wild"], effects=t.effects[2 * wild])}
+    homemade = dataclasses.replace(d, kinds=kinds)
+    assert not homemade.can_start(deck_card) and not is_start_card(homemade, deck_card)
+    assert t.draw_val[2 * wild] == 0                 # a targeted draw is not a stackable penalty
+    g = Game(t, 2, 3, [Scripted(), Scripted()])
+    pile = list(t.deck_faces)
+    pile.remove(wild)
+    pile.remove(five)
+    g.setup(pile[:-14] + [five, wild] + pile[-14:])
+    assert g.discard == [five] and wild in g.draw_pile

@@ -8,10 +8,14 @@ meaning whichever loop runs them (docs/rules.md, "The game state and its log").
 
 import dataclasses
 import itertools
+from functools import cache
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from deckgen import manifest
+from deckgen.options import OPTIONS
 from deckgen.rules.agents import make_agent
 from deckgen.rules.engine import Game
 from deckgen.rules.simulate import record_of
@@ -39,3 +43,54 @@ def test_fast_loop_plays_the_same_game_as_the_logged_loop(variant):
         assert fast.log is None and logged.log, "the two games must take the two different loops"
         assert fast.snapshot() == logged.snapshot(), (agent, players, i)
         assert record_of(fast) == record_of(logged), (agent, players, i)
+
+
+@cache
+def _deck(name):
+    return manifest.load_deck(name)
+
+
+def _value(opt):
+    if opt.type is bool:
+        return st.booleans()
+    if opt.choices:
+        return st.sampled_from(opt.choices)
+    lo = opt.minimum if opt.minimum is not None else 0
+    return st.integers(lo, min(opt.maximum if opt.maximum is not None else lo + 10, lo + 12))
+
+
+# random rule options (the turn cap kept low so capped games are tried too), and half the time the
+# rules that keep the fast loop out turned off, so that it runs on every deck that has no Flex side
+OPTION_VALUES = st.fixed_dictionaries({name: _value(opt) for name, opt in OPTIONS.items() if name != "turn_cap"})
+FAST_RULES = {"stacking": "off", "jump_in": False, "mercy_limit": 0}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["classic", "no-mercy", "flex-spectrum"]), OPTION_VALUES, st.booleans(),
+       st.integers(2, 7), st.integers(0, 2**32), st.sampled_from(["random", "greedy"]), st.integers(60, 400))
+def test_any_deck_under_random_options_plays_the_same_game_in_both_loops(deck, options, fast, players, seed, agent, cap):
+    """On the three bundled decks, under random rule options: the loop a game takes (the inlined
+    one when its rules allow it, else the general one; record=True always takes the general one)
+    changes nothing: same table, counters and generator state at the end, same record."""
+    d = _deck(deck)
+    if fast:
+        options = {**options, **FAST_RULES}
+    opts = dataclasses.replace(d.rule_options, **options, turn_cap=cap)
+    table = compile_deck(d, opts)
+    plain = Game(table, players, seed, make_agent(agent), record=False).run()
+    logged = Game(table, players, seed, make_agent(agent), record=True).run()
+    assert plain.snapshot() == logged.snapshot()
+    assert record_of(plain) == record_of(logged)
+
+
+@pytest.mark.parametrize("deck,fast", [("classic", True), ("no-mercy", True), ("flex-spectrum", False)])
+def test_which_decks_the_fast_loop_serves(deck, fast, monkeypatch):
+    """The property test above compares two different loops wherever the fast one can run: on a
+    deck without Flex sides, once stacking, jump-in and Mercy are off."""
+    ran = []
+    real = Game._run_plain
+    monkeypatch.setattr(Game, "_run_plain", lambda self: ran.append(1) or real(self))
+    d = _deck(deck)
+    table = compile_deck(d, dataclasses.replace(d.rule_options, **FAST_RULES))
+    Game(table, 4, 1, make_agent("random"), record=False).run()
+    assert bool(ran) == fast

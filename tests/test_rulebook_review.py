@@ -80,7 +80,8 @@ def test_seven_zero_last_card_and_duel_endings_are_stated():
 def test_stacking_explains_reverse_draw_in_a_stack_and_targeted_draws():
     nm = _text("no-mercy", "en")
     assert "reverses play when it joins a stack too" in nm
-    assert "Played to answer a stack, it sends the total to your opponent" in nm
+    assert "Played to answer a stack, it sends the total to your opponent" in _text(
+        "no-mercy", "en", two_player_reverse_draw="player")
     flex = _text("flex-spectrum", "en", stacking="equal-or-higher")
     assert "never starts or joins a stack" in flex
     # a Wild Draw Four answered by a stack can no longer be challenged (engine decision)

@@ -1,5 +1,7 @@
 """UNO Show 'em No Mercy: one test per rule of docs/rules.md, each setting up the exact situation."""
 
+import pytest
+
 from deckgen.rules.actions import stack_moves
 from deckgen.rules.engine import Game
 from deckgen.rules.scenario import Scripted, color, face, move, situation, table_for
@@ -130,10 +132,27 @@ def test_wild_reverse_draw_four_reverses_then_next_in_new_direction_draws():
     assert g.color == color(g.t, "green")
 
 
+PLAYER_DRAWS = {"two_player_reverse_draw": "player"}
+
+
+def test_wild_reverse_draw_four_with_two_players_the_other_player_draws_and_loses_one_turn():
+    """docs/rules.md, section 6 (two_player_reverse_draw) and section 5: one card costs a player at
+    most one turn, so the reverse acting as a skip and the draw together cost the other player one."""
+    agents = [Scripted(plays=["wild-reverse-draw-four", "red-1"]), Scripted(stack=False)]
+    g = situation("no-mercy", [["wild-reverse-draw-four", "red-1", "red-2"], ["yellow-1"]], top="red-5",
+                  draw=["blue-1"] * 4, agents=agents)
+    g.turn()
+    assert g.pend.victim == 1 and g.penalty == 4 and g.owed == [0, 0] and g.next_to_act() == 1
+    g.turn()                                  # 1 draws the 4: that is the turn they lose
+    assert len(g.hands[1]) == 1 + 4 and g.owed == [0, 0] and g.next_to_act() == 0
+    g.turn()                                  # play came back to 0
+    assert ids(g, 0) == ["red-2"] and g.next_to_act() == 1
+
+
 def test_wild_reverse_draw_four_with_two_players_the_player_who_played_it_draws():
     agents = [Scripted(plays=["wild-reverse-draw-four"], stack=False), Scripted()]
     g = situation("no-mercy", [["wild-reverse-draw-four", "red-1"], ["yellow-1"]], top="red-5",
-                  draw=["blue-1"] * 4, agents=agents)
+                  draw=["blue-1"] * 4, agents=agents, options=PLAYER_DRAWS)
     g.turn()
     # the reverse acts as a skip: the other player owes a lost turn; the 4 wait for the player
     assert g.owed[1] == 1 and g.pend.victim == 0 and g.penalty == 4 and g.next_to_act() == 0
@@ -145,7 +164,7 @@ def test_wild_reverse_draw_four_with_two_players_the_player_who_played_it_draws(
 def test_wild_reverse_draw_four_two_players_stack_sends_penalty_back():
     agents = [Scripted(plays=["wild-reverse-draw-four", "wild-draw-six"]), Scripted(stack=False)]
     g = situation("no-mercy", [["wild-reverse-draw-four", "wild-draw-six", "red-1"], ["yellow-1"]], top="red-5",
-                  draw=["blue-1"] * 10, agents=agents)
+                  draw=["blue-1"] * 10, agents=agents, options=PLAYER_DRAWS)
     g.turn()
     g.turn()                                  # 1 loses the turn (the reverse acts as a skip)
     g.turn()                                  # 0 stacks a Draw Six: the 10 go to 1
@@ -260,16 +279,19 @@ def test_reverse_with_two_players_acts_as_skip():
     assert g.next_to_act() == 0
 
 
-def test_stacking_wild_reverse_draw_four_on_a_draw_two_with_two_players_sends_it_back():
+@pytest.mark.parametrize("option", ["opponent", "player"])
+def test_stacking_wild_reverse_draw_four_on_a_draw_two_with_two_players_sends_it_back(option):
+    """As a stacking answer it costs the other player one turn, not two (docs/rules.md, sections 5
+    and 6): answering the stack is that turn; the reverse acting as a skip adds none."""
     agents = [Scripted(plays=["red-draw-two"], stack=False), Scripted(plays=["wild-reverse-draw-four"])]
-    g = situation("no-mercy", [["red-draw-two", "red-1"], ["wild-reverse-draw-four", "blue-1"]], top="red-5",
-                  draw=["yellow-1"] * 6, agents=agents)
+    g = situation("no-mercy", [["red-draw-two", "red-1", "red-2"], ["wild-reverse-draw-four", "blue-1", "blue-2"]],
+                  top="red-5", draw=["yellow-1"] * 6, agents=agents, options={"two_player_reverse_draw": option})
     g.turn()
     assert g.next_to_act() == 1 and g.penalty == 2
     g.turn()                              # 1 stacks the Wild Reverse Draw Four: the total goes back to 0
-    assert g.next_to_act() == 0 and g.penalty == 6
+    assert g.next_to_act() == 0 and g.penalty == 6 and g.owed == [0, 0]
     g.turn()
-    assert len(ids(g, 0)) == 1 + 6 and g.next_to_act() == 1 and g.penalty == 0
+    assert len(ids(g, 0)) == 2 + 6 and g.next_to_act() == 1 and g.penalty == 0 and g.owed == [0, 0]
 
 
 def test_stacking_wild_reverse_draw_four_with_three_players_sends_the_stack_back():
@@ -354,7 +376,7 @@ def test_draw_card_as_last_card_the_stack_is_drawn_before_scoring():
 
 def test_wild_reverse_draw_four_as_last_card_with_two_players_wins_and_nobody_draws():
     g = situation("no-mercy", [["wild-reverse-draw-four"], ["yellow-1"]], top="red-5", draw=["red-3"] * 4,
-                  agents=[Scripted(plays=["wild-reverse-draw-four"]), Scripted()])
+                  agents=[Scripted(plays=["wild-reverse-draw-four"]), Scripted()], options=PLAYER_DRAWS)
     g.turn()
     assert g.outcome == FINISHED and g.winner == 0 and ids(g, 1) == ["yellow-1"]
 

@@ -322,7 +322,8 @@ def _two_players(deck: Deck, effects: tuple[Effect, ...], lang: str) -> list[str
         late.append(phrase(lang, "rev_draw_2p_stacked"))      # two_player_reverse_draw = "player"
     if not m2.fates:
         return [phrase(lang, "two_plain")] if not m2.again else []
-    if list(m2.fates) == [OPPONENT] and m2.reverse_as_skip and m2.fates[OPPONENT].lost == 1 and not m2.again:
+    if (list(m2.fates) == [OPPONENT] and m2.reverse_as_skip and m2.fates[OPPONENT].lost == 1 and not m2.again
+            and not m2.fates[OPPONENT].hits):
         return [phrase(lang, "two_skip")]
     text = " ".join(s for f in m2.fates.values() for s in fate_sentences(lang, f))
     if m2.again and m2.lost_total:

@@ -6,8 +6,9 @@ in the direction of play at that moment (after any earlier reverse in the list);
 makes the following ``draw`` name a player the card's player chooses. Lost turns are owed and
 each is served separately: a ``skip`` costs the next player one turn, a ``draw`` with
 ``lose_turn`` costs its victim one, a two-player reverse acting as a skip costs the other player
-one. ``skip_all`` and ``play_again`` give the card's player another turn at once; lost turns
-still owed are served when the turn reaches their owners. Two details follow the engine: under a
+one; but one card costs a player at most one turn through all its parts together.
+``skip_all`` and ``play_again`` give the card's player another turn at once; lost turns still owed
+are served when the turn reaches their owners. Two details follow the engine: under a
 stacking rule a card's own penalty draws add up like a stack (one penalty, for the player the
 last of them names, one lost turn, no longer challengeable); with two players and
 ``two_player_reverse_draw = "player"`` a draw after any earlier reverse falls on the card's player.
@@ -55,8 +56,9 @@ class Fate:
 
     @property
     def lost(self) -> int:
-        """Turns this player loses in all (each served separately)."""
-        return self.skips + sum(1 for h in self.hits if h.lose_turn) + self.roulette
+        """Turns this player loses to the card: one card costs a player at most one turn through
+        its parts together (skips, draws that lose the turn, roulettes)."""
+        return min(1, self.skips + sum(1 for h in self.hits if h.lose_turn) + self.roulette)
 
     @property
     def stacked_lost(self) -> int:
@@ -241,12 +243,12 @@ def seat_outcome(effects: Sequence[Effect], opts: RuleOptions, n: int, chosen: i
     for role, f in m.fates.items():
         q = chosen if role.startswith(CHOSEN) else seat[role]
         drawn[q] += f.drawn
-        lost[q] += f.lost
+        lost[q] = min(1, lost[q] + f.lost)             # at most one turn per card and player
         if challenged:
             for h in f.hits:
                 if h.challenge:
                     drawn[q] += opts.challenge_penalty
-                    lost[q] += 0 if h.lose_turn else 1
+                    lost[q] = 1
     for q in range(1, n):
         drawn[q] += m.everyone
     d = -1 if m.reversed else 1

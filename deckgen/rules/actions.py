@@ -62,12 +62,6 @@ def draw_n(g, q: int, n: int, cause: int, kind: int = -1) -> int:
     return got
 
 
-def owe(g, q: int, k: int = 1) -> None:
-    """q owes k more lost turns (nothing for a player who is out)."""
-    if g.alive[q]:
-        g.op_owe(q, g.owed[q] + k)
-
-
 def knock_out(g, q: int) -> None:
     """Mercy: q is out, their hand goes under the draw pile; the last player standing wins. A
     penalty waiting for q passes to the next player still in."""
@@ -108,13 +102,26 @@ def _draw_pending(g, q: int, pend: Pending) -> None:
 class Ctx:
     """What the effects of one card share while they apply."""
 
-    __slots__ = ("again", "guilty", "how", "move", "p", "reversed", "target")
+    __slots__ = ("again", "guilty", "how", "lost", "move", "owes", "p", "reversed", "target")
 
     def __init__(self, p: int, move: int, guilty: bool, how: str):
         self.p, self.move, self.guilty, self.how = p, move, guilty, how
         self.target: int | None = None
         self.again = False
         self.reversed = False
+        self.lost = 0           # seats this card has cost a turn (a bit each)
+        self.owes = 0           # ... of them, by an owed turn (not by a waiting penalty)
+
+
+def lose_turn(g, c, q: int) -> None:
+    """q loses a turn to this card: one card costs a player at most one turn through its skip,
+    reverse-as-skip, draw and roulette parts together (docs/rules.md, section 5)."""
+    bit = 1 << q
+    if c.lost & bit or not g.alive[q]:
+        return
+    c.lost |= bit
+    c.owes |= bit
+    g.op_owe(q, g.owed[q] + 1)
 
 
 def apply(g, p: int, move: int, guilty: bool, how: str) -> int | None:
@@ -130,9 +137,7 @@ def apply(g, p: int, move: int, guilty: bool, how: str) -> int | None:
 
 
 def _skip(g, c: Ctx, e: Effect) -> None:
-    q = g.step(c.p)
-    if g.alive[q]:                              # owe(), inlined
-        g.op_owe(q, g.owed[q] + 1)
+    lose_turn(g, c, g.step(c.p))
 
 
 def _again(g, c: Ctx, e: Effect) -> None:
@@ -143,7 +148,7 @@ def _reverse(g, c: Ctx, e: Effect) -> None:
     g.op_direction()
     c.reversed = True
     if g.n_alive == 2 and g.o.two_player_reverse == "skip":
-        owe(g, g.step(c.p))
+        lose_turn(g, c, g.step(c.p))
 
 
 def _target(g, c: Ctx, e: Effect) -> None:
@@ -170,19 +175,24 @@ def _draw(g, c: Ctx, e: Effect) -> None:
         pend = g.pend
         first = not g.penalty
         total = pend.total + n
+        bit = 1 << victim
+        if c.owes & bit:                        # the card already cost them a turn: answering it is that turn
+            c.owes &= ~bit
+            g.op_owe(victim, g.owed[victim] - 1)
+        c.lost |= bit
         g.op_pending(Pending(victim, total, n, kind, pend.cards + 1,
                              (p, c.guilty) if challengeable and first else None))
         if total > g.max_stack:
             g.max_stack = total
         return
     if challengeable:
-        return challenge(g, victim, p, n, c.guilty, e.lose_turn, kind)
+        return challenge(g, c, victim, p, n, c.guilty, e.lose_turn, kind)
     draw_n(g, victim, n, PENALTY, kind)
-    if e.lose_turn and g.alive[victim]:         # owe(), inlined
-        g.op_owe(victim, g.owed[victim] + 1)
+    if e.lose_turn:
+        lose_turn(g, c, victim)
 
 
-def challenge(g, victim: int, offender: int, n: int, guilty: bool, loses: bool, kind: int) -> None:
+def challenge(g, c: Ctx, victim: int, offender: int, n: int, guilty: bool, loses: bool, kind: int) -> None:
     """The victim of a 'challenge' card draws (and loses the turn), or challenges it: a guilty
     offender draws the penalty instead; otherwise the challenger draws it plus the challenge
     penalty and loses the turn."""
@@ -192,11 +202,11 @@ def challenge(g, victim: int, offender: int, n: int, guilty: bool, loses: bool, 
             draw_n(g, offender, n, CHALLENGE)
             return
         draw_n(g, victim, n + g.o.challenge_penalty, CHALLENGE)
-        owe(g, victim)
+        lose_turn(g, c, victim)
         return
     draw_n(g, victim, n, PENALTY, kind)
     if loses:
-        owe(g, victim)
+        lose_turn(g, c, victim)
 
 
 def respond_to_penalty(g, p: int) -> None:
@@ -312,7 +322,7 @@ def _steal(g, c: Ctx, e: Effect) -> None:
 def _roulette(g, c: Ctx, e: Effect) -> None:
     victim = g.step(c.p)
     roulette(g, victim)
-    owe(g, victim)
+    lose_turn(g, c, victim)
 
 
 def roulette(g, victim: int) -> None:
@@ -503,10 +513,11 @@ def jump_in(g, p: int) -> None:
 class StartCtx:
     """The start card acts on ``p``, the first player (the dealer after a reverse)."""
 
-    __slots__ = ("f", "p")
+    __slots__ = ("f", "lost", "owes", "p")
 
     def __init__(self, f: int, p: int):
         self.f, self.p = f, p
+        self.lost = self.owes = 0
 
 
 def start_effects(g, f: int, first: int) -> None:
@@ -525,13 +536,13 @@ def _start_reverse(g, c: StartCtx, e: Effect) -> None:
 
 
 def _start_skip(g, c: StartCtx, e: Effect) -> None:
-    owe(g, c.p)
+    lose_turn(g, c, c.p)
 
 
 def _start_draw(g, c: StartCtx, e: Effect) -> None:
     draw_n(g, c.p, e.n or 0, PENALTY, g.t.mkind[2 * c.f])
     if e.lose_turn:
-        owe(g, c.p)
+        lose_turn(g, c, c.p)
 
 
 def _start_everyone(g, c: StartCtx, e: Effect) -> None:
@@ -547,7 +558,7 @@ def _start_color(g, c: StartCtx, e: Effect) -> None:
 
 def _start_roulette(g, c: StartCtx, e: Effect) -> None:
     roulette(g, c.p)
-    owe(g, c.p)
+    lose_turn(g, c, c.p)
 
 
 def _start_flip(g, c: StartCtx, e: Effect) -> None:

@@ -45,7 +45,7 @@ from deckgen.rules.state import (
     Steal,
     shuffled,
 )
-from deckgen.rules.table import NUM, WLD, Table
+from deckgen.rules.table import Table
 
 NO_PLAY = CAUSES.index("no_play")
 PLAY, PLAY_DRAWN = DecisionKind.PLAY, DecisionKind.PLAY_DRAWN
@@ -111,11 +111,11 @@ class Game(State):
             if not self.draw_pile:
                 break
             f = self.draw_pile[-1]
-            if number_only and t.cat[f] != NUM:
-                self.op_aside()
-                continue
-            if not number_only and t.cat[f] == WLD and t.draw_val[2 * f]:
-                self.op_return(self.rng.randrange(len(self.draw_pile)))
+            if not t.can_start[f]:              # Deck.can_start: the start-card rule, one derivation
+                if number_only:
+                    self.op_aside()
+                else:
+                    self.op_return(self.rng.randrange(len(self.draw_pile)))
                 continue
             self.op_start()
             return actions.start_effects(self, f, first)
@@ -269,6 +269,7 @@ class Game(State):
             effects = handlers[move]
             if effects:                         # actions.apply(), inlined
                 ctx.p, ctx.move, ctx.guilty, ctx.target, ctx.again, ctx.reversed = p, move, guilty, None, False, False
+                ctx.lost = ctx.owes = 0
                 for handler, e in effects:
                     handler(self, ctx, e)
                     if self.outcome:

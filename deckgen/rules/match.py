@@ -24,26 +24,56 @@ CHUNK = 5
 _worker: dict = {}
 
 
-def play_match(table: Table, n_players: int, seed=1, agent: str | Agent = "random", max_hands: int = 500) -> dict:
-    """Play hands until someone reaches the deck's target score (``scoring.target``).
+class Match:
+    """Hands in a row until someone reaches the deck's target score (``scoring.target``): what
+    :func:`play_match` plays, and what a table with people drives hand by hand
+    (``game = match.new_hand(agents)``, play it, ``match.end_hand(game)``, until ``match.over``).
 
     Only the winner of a hand scores (the cards left in the other hands, plus the knock-out
     bonus); a hand that stalls or is capped scores nothing. The dealer moves one seat on each
-    hand. Returns the final scores, the winner (highest total), hands played and the outcome."""
-    agents = make_agent(agent) if isinstance(agent, str) else agent
-    scores = [0] * n_players
-    dealer = n_players - 1
-    hands = 0
-    while hands < max_hands:
-        g = Game(table, n_players, f"{seed}:hand:{hands}", agents, record=False, dealer=dealer).run()
-        hands += 1
+    hand; hand i is seeded from (seed, i) alone."""
+
+    def __init__(self, table: Table, n_players: int, seed=1, max_hands: int = 500):
+        self.table, self.n, self.seed, self.max_hands = table, n_players, seed, max_hands
+        self.scores = [0] * n_players
+        self.hands = 0
+        self.dealer = n_players - 1
+        self.outcome: str | None = None if max_hands > 0 else CAPPED
+        self.winner: int | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.outcome is not None
+
+    def new_hand(self, agents, record: bool = False) -> Game:
+        """The next hand, dealt by the current dealer, with the scores so far."""
+        return Game(self.table, self.n, f"{self.seed}:hand:{self.hands}", agents, record=record,
+                    dealer=self.dealer, scores=tuple(self.scores))
+
+    def end_hand(self, g: Game) -> None:
+        """Count a played hand: its winner scores; the match ends at the target or the hand limit."""
+        self.hands += 1
         if g.outcome == FINISHED and g.winner is not None:
-            scores[g.winner] += g.score
-        if max(scores) >= table.target:
-            best = max(scores)
-            return {"outcome": FINISHED, "winner": scores.index(best), "scores": scores, "hands": hands}
-        dealer = (dealer + 1) % n_players
-    return {"outcome": CAPPED, "winner": None, "scores": scores, "hands": hands}
+            self.scores[g.winner] += g.score
+        best = max(self.scores)
+        if best >= self.table.target:
+            self.outcome, self.winner = FINISHED, self.scores.index(best)
+        elif self.hands >= self.max_hands:
+            self.outcome = CAPPED
+        self.dealer = (self.dealer + 1) % self.n
+
+    def result(self) -> dict:
+        return {"outcome": self.outcome, "winner": self.winner, "scores": list(self.scores), "hands": self.hands}
+
+
+def play_match(table: Table, n_players: int, seed=1, agent: str | Agent = "random", max_hands: int = 500) -> dict:
+    """Play a :class:`Match` with bots; returns the final scores, the winner (highest total),
+    hands played and the outcome."""
+    agents = make_agent(agent) if isinstance(agent, str) else agent
+    m = Match(table, n_players, seed, max_hands)
+    while not m.over:
+        m.end_hand(m.new_hand(agents).run())
+    return m.result()
 
 
 def match_seed(seed: int, players: int, index: int) -> str:

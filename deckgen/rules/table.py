@@ -13,18 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from deckgen.effects import Effect
-from deckgen.model import NUMBER, WILD, Deck
+from deckgen.effects import Effect, stack_value
+from deckgen.model import WILD, Deck
 from deckgen.options import RuleOptions
 
 NUM, ACT, WLD = 0, 1, 2
 _CAT = {"number": NUM, "action": ACT, "wild": WLD}
 COLORLESS_KEY = -1
 
-SWAP = Effect("swap_hands")
-PASS = Effect("pass_hands")
-DUEL = Effect("duel")
-FLIP = Effect("flip_power", who="self")
 
 
 @dataclass
@@ -52,6 +48,7 @@ class Table:
     effects: tuple[tuple[Effect, ...], ...]
     draw_val: tuple[int, ...]          # stackable penalty value (0: not a draw card, or a targeted one)
     restricted: tuple[bool, ...]       # has the 'challenge' effect
+    can_start: tuple[bool, ...]        # per face: may stay as the start card (Deck.can_start)
     deck_faces: tuple[int, ...]        # every physical card as a face index, manifest order
     hand_size: int = 7
     target: int = 500
@@ -107,21 +104,6 @@ class Table:
         return self.msym[move] == sym
 
 
-def _side_effects(deck: Deck, card, kind_id: str, opts) -> tuple[Effect, ...]:
-    kind = deck.kinds[kind_id]
-    effects = list(kind.effects)
-    if card.flip_icon:
-        effects.append(FLIP)
-    if card.duel and not kind.has("duel"):
-        effects.append(DUEL)
-    if opts.seven_zero and kind.category == NUMBER and not card.duel:
-        if card.value == 7:
-            effects.append(SWAP)
-        elif card.value == 0:
-            effects.append(PASS)
-    return tuple(effects)
-
-
 def colors_in_play(deck: Deck) -> tuple[str, ...]:
     used = {c.color for c in deck.cards if c.color} | {c.flex.color for c in deck.cards if c.flex and c.flex.color}
     return tuple(cid for cid in deck.palette.ids() if cid in used)
@@ -145,16 +127,14 @@ def compile_deck(deck: Deck, opts: RuleOptions | None = None) -> Table:
                 kind_id, col = card.kind, card.color
             kind = deck.kinds[kind_id]
             cat = _CAT[kind.category]
-            effects = _side_effects(deck, card, kind_id, opts)
+            effects = deck.side_effects(card, bool(side), opts)
             per_move["mkind"].append(kidx[kind_id])
             per_move["mcat"].append(cat)
             per_move["msym"].append(-1 if cat == NUM else kidx[kind_id])
             per_move["mval"].append(card.value if cat == NUM and card.value is not None else -1)
             per_move["mcolor"].append(cidx.get(col, -1) if col and not card.colorless else -1)
             per_move["effects"].append(effects)
-            targeted = any(e.op == "target" for e in effects)     # a chosen victim is never stacked on
-            per_move["draw_val"].append(0 if targeted else sum(e.n or 0 for e in effects
-                                                               if e.op == "draw" and e.lose_turn))
+            per_move["draw_val"].append(stack_value(effects))
             per_move["restricted"].append(any(e.op == "challenge" for e in effects))
     face_index = {c.id: i for i, c in enumerate(faces)}
     move_facts: dict[str, Any] = {k: tuple(v) for k, v in per_move.items()}
@@ -166,6 +146,7 @@ def compile_deck(deck: Deck, opts: RuleOptions | None = None) -> Table:
         points=tuple(c.points or 0 for c in faces),
         duel=tuple(any(e.op == "duel" for e in per_move["effects"][2 * i]) for i in range(len(faces))),
         colorless=tuple(c.colorless for c in faces),
+        can_start=tuple(deck.can_start(c, opts) for c in faces),
         has_flex=tuple(c.flex is not None for c in faces),
         deck_faces=tuple(face_index[c.id] for c in deck.expanded()),
         hand_size=deck.hand_size, knockout_bonus=deck.scoring.knockout_bonus, target=deck.scoring.target,
