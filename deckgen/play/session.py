@@ -30,6 +30,7 @@ from deckgen.play.words import Told, Words
 from deckgen.rules.agents import AGENTS
 from deckgen.rules.decision import YES_NO, Bot, Decision, Observation
 from deckgen.rules.engine import Game, public_event
+from deckgen.rules.match import Match
 from deckgen.rules.state import FINISHED, Duel
 from deckgen.rules.table import Table, compile_deck
 
@@ -79,7 +80,7 @@ class HandResult:
 class _Hand:
     game: Game
     number: int                       # 1-based, within the game
-    seed: Any
+    seed: int                         # the game's seed (a match's hand i is seeded from (seed, i))
     dealer: int
     bots: list[Bot | None]
     bot_rng: random.Random
@@ -112,6 +113,7 @@ class Session:
         self.records: list[dict] = []          # finished hands: seed, dealer and the engine's log
         self.thinking: int | None = None
         self.error: str | None = None
+        self.match: Match | None = None
         self.match_winner: int | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -152,9 +154,9 @@ class Session:
         """The next hand of a match (False: no hand is over, or the match is)."""
         with self.cond:
             h = self.hand
-            if h is None or h.result is None or not self.opts.match or self.match_winner is not None:
+            if h is None or h.result is None or self.match is None or self.match.over:
                 return False
-            self._begin_hand(h.number + 1, (h.dealer + 1) % self.n)
+            self._begin_hand(h.number + 1)
             return True
 
     def _new_game(self, seed: int) -> None:
@@ -162,18 +164,24 @@ class Session:
             self.hand.game.close()
         self.seed = seed
         self.scores = [0] * self.n
+        self.match = Match(self.table, self.n, seed) if self.opts.match else None
         self.match_winner = None
         self.lines = []
         self.records = []
-        self._begin_hand(1, self.n - 1)
+        self._begin_hand(1)
 
-    def _begin_hand(self, number: int, dealer: int) -> None:
-        seed: Any = f"{self.seed}:hand:{number - 1}" if self.opts.match else self.seed
+    def _begin_hand(self, number: int) -> None:
         bots: list[Bot | None] = [None if q == self.seat else self.make_bot(q) for q in range(self.n)]
         # every seat is driven from here: the bots are asked by _bots(), after their pace
-        game = Game(self.table, self.n, seed, [None] * self.n, record=True, dealer=dealer, scores=tuple(self.scores))
+        seats: list[Bot | None] = [None] * self.n
+        if self.match is not None:        # the match deals: hand i seeded from (seed, i), the deal passing on
+            dealer = self.match.dealer
+            game = self.match.new_hand(seats, record=True)
+        else:
+            dealer = self.n - 1
+            game = Game(self.table, self.n, self.seed, seats, record=True, dealer=dealer)
         # the bots draw from a generator of their own, so nothing they draw tells the game's shuffles
-        self.hand = _Hand(game, number, seed, dealer, bots, random.Random(f"{seed}:bots"))
+        self.hand = _Hand(game, number, self.seed, dealer, bots, random.Random(f"{self.seed}:{number}:bots"))
         self.error = None
         self.thinking = None
         if self.opts.match:
@@ -203,15 +211,16 @@ class Session:
         if g.over and h.result is None:
             h.result = HandResult(g.outcome or "", g.winner, g.score if g.outcome == FINISHED else 0,
                                   [list(hand) for hand in g.hands])
-            if g.outcome == FINISHED and g.winner is not None:
-                self.scores[g.winner] += g.score
+            self.scores = list(g.scores)
             self.lines.append({"text": self.words.end(h.result.outcome, g.winner, h.result.points, self.seat),
                                "seat": g.winner})
             self.records.append(self._record(h))
-            if self.opts.match and max(self.scores) >= self.table.target:
-                self.match_winner = self.scores.index(max(self.scores))
-                self.lines.append({"text": self.words.match_end(self.match_winner, max(self.scores), self.seat),
-                                   "seat": self.match_winner})
+            if self.match is not None:
+                self.match.end_hand(g)
+                self.match_winner = self.match.winner
+                if self.match_winner is not None:
+                    self.lines.append({"text": self.words.match_end(self.match_winner, max(self.scores), self.seat),
+                                       "seat": self.match_winner})
         self.seq += 1
         self.thinking = None
         self.version += 1
@@ -219,7 +228,8 @@ class Session:
 
     def _record(self, h: _Hand) -> dict:
         g = h.game
-        return {"hand": h.number, "seed": h.seed, "dealer": h.dealer, "outcome": g.outcome, "winner": g.winner,
+        return {"hand": h.number, "seed": h.seed, "match": self.match is not None, "dealer": h.dealer,
+                "outcome": g.outcome, "winner": g.winner,
                 "points": g.score if g.outcome == FINISHED else 0,
                 "log": [[type(e).__name__, *[_plain(v) for v in e]] for e in g.log or []]}
 
@@ -344,7 +354,7 @@ class Session:
                   "points": sum(t.points[f] for f in r.hands[q]), "score": self.scores[q]} for q in range(self.n)]
         return {"outcome": r.outcome, "winner": r.winner, "points": r.points,
                 "text": self.words.end(r.outcome, r.winner, r.points, self.seat), "seats": seats,
-                "match_over": (not self.opts.match) or self.match_winner is not None,
+                "match_over": self.match is None or self.match.over,
                 "match_winner": self.match_winner,
                 "match_text": self.words.match_end(self.match_winner, max(self.scores), self.seat)
                 if self.match_winner is not None else None}
