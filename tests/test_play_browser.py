@@ -334,3 +334,21 @@ def test_a_stale_answer_is_refused_and_the_page_resyncs(browser, tmp_path):
         assert table.session.view()["seq"] > before["seq"]
     finally:
         table.close()
+
+
+def test_a_match_goes_on_to_the_next_hand(browser, tmp_path):
+    table = Table(WOODLAND, players=2, seed=1, match=True, lang="en")
+    try:
+        page = browser.new_page(viewport={"width": 1280, "height": 860})
+        play_through(page, table.url)
+        assert page.locator("#over-title").inner_text() == "The hand is over"
+        assert page.locator("#btn-next").is_visible()
+        scores = [row.inner_text() for row in page.locator("#over-scores tbody tr td.num").all()]
+        assert str(max(table.session.scores)) in scores                   # the match total is shown
+        shot(page, "match-hand-over", tmp_path)
+        page.click("#btn-next")
+        page.wait_for_function("view.hand_no === 2 && !view.over")
+        assert page.locator("#game-info").inner_text().startswith("seed 1 · hand 2")
+        assert table.session.records[0]["dealer"] == 1 and table.session.hand.dealer == 0   # the deal passed on
+    finally:
+        table.close()

@@ -114,7 +114,7 @@ function showPlayers(v) {
       const img = el("img");
       img.src = faceUrl(p.power ? "power-green" : "power-red");
       img.alt = "";
-      pw.append(img, document.createTextNode(state));
+      pw.append(img, el("span", "power-word", state));
       pw.title = v.power_name + ": " + state;
       pw.setAttribute("aria-label", pw.title);
       chip.append(pw);
