@@ -311,3 +311,21 @@ def test_the_page_assets_come_with_the_package():
         text = asset(name).decode("utf-8")
         assert "http://" not in text and "https://" not in text          # nothing fetched from elsewhere
     assert "innerHTML" not in asset("play.js").decode("utf-8")           # data is shown as text, never markup
+
+
+def test_the_faces_are_the_print_drawing_at_screen_size(decks):
+    import io
+
+    from PIL import Image, ImageChops
+
+    from deckgen.render import RenderSettings, render_face
+
+    deck = decks[WOODLAND]
+    faces = Faces(deck, use_cache=False)
+    settings = RenderSettings(dpi=120, bleed_mm=0.0)
+    for face_id in ("fox-3", "night", "back"):
+        shown = Image.open(io.BytesIO(faces.png(face_id))).convert("RGB")
+        printed = render_face(deck, face_id, settings)
+        assert shown.size == printed.size == faces.size
+        assert ImageChops.difference(shown, printed).getbbox() is None, face_id
+    assert faces.png("nothing") is None
