@@ -159,3 +159,40 @@ def test_the_documented_example_runs():
     assert len(blocks) >= 2
     for code in blocks:
         exec(compile(code, "docs/engine.md", "exec"), {})
+
+
+def test_bots_may_draw_from_a_generator_of_their_own():
+    """bot_rng: the bots' choices no longer touch the game's generator, so the deal is the same
+    whatever the bots draw, and the same two seeds give the same hand."""
+    import random
+
+    t = TABLES["classic"]
+    a = Game(t, 3, 8, RandomAgent(), bot_rng=random.Random(1)).run()
+    b = Game(t, 3, 8, RandomAgent(), bot_rng=random.Random(2)).run()
+    c = Game(t, 3, 8, RandomAgent(), bot_rng=random.Random(1)).run()
+    assert a.log[:2] == b.log[:2] and a.log != b.log
+    assert a.log == c.log
+
+
+def test_a_driven_game_may_be_answered_from_any_thread():
+    """A web server answers each request in a thread of its own: the game does not mind."""
+    import threading
+
+    t = TABLES["flex-spectrum"]
+    g = Game(t, 3, 4, [None, RandomAgent(), RandomAgent()])
+    ref = Game(t, 3, 4, [RandomAgent(), RandomAgent(), RandomAgent()]).run()
+    me = RandomAgent()
+    while (d := g.pending()) is not None:
+        g.observation(0)
+        worker = threading.Thread(target=g.answer, args=(0, me.choose(d, g.rng)))
+        worker.start()
+        worker.join()
+    assert g.log == ref.log
+
+
+def test_closing_a_driven_game_ends_its_thread():
+    g = Game(TABLES["classic"], 2, 1, [None, RandomAgent()])
+    assert g.pending() is not None
+    thread = g._driver.thread
+    g.close()
+    assert not thread.is_alive()

@@ -277,5 +277,5 @@ def test_a_wild_targeted_draw_goes_back_as_the_start_card_and_check_agrees():
     pile = list(t.deck_faces)
     pile.remove(wild)
     pile.remove(five)
-    g.setup(pile[:-14] + [five, wild] + pile[-14:])
+    g.setup([*pile[:-14], five, wild, *pile[-14:]])
     assert g.discard == [five] and wild in g.draw_pile

@@ -137,7 +137,12 @@ def apply(g, p: int, move: int, guilty: bool, how: str) -> int | None:
 
 
 def _skip(g, c: Ctx, e: Effect) -> None:
-    lose_turn(g, c, g.step(c.p))
+    q = g.step(c.p)
+    bit = 1 << q                                # lose_turn(), inlined (a common card)
+    if not c.lost & bit and g.alive[q]:
+        c.lost |= bit
+        c.owes |= bit
+        g.op_owe(q, g.owed[q] + 1)
 
 
 def _again(g, c: Ctx, e: Effect) -> None:
@@ -189,7 +194,11 @@ def _draw(g, c: Ctx, e: Effect) -> None:
         return challenge(g, c, victim, p, n, c.guilty, e.lose_turn, kind)
     draw_n(g, victim, n, PENALTY, kind)
     if e.lose_turn:
-        lose_turn(g, c, victim)
+        bit = 1 << victim                       # lose_turn(), inlined (a common card)
+        if not c.lost & bit and g.alive[victim]:
+            c.lost |= bit
+            c.owes |= bit
+            g.op_owe(victim, g.owed[victim] + 1)
 
 
 def challenge(g, c: Ctx, victim: int, offender: int, n: int, guilty: bool, loses: bool, kind: int) -> None:

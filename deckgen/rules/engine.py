@@ -485,7 +485,7 @@ class Game(State):
         d = Decision(p, kind, tuple(options), passable, about, value, self.decisions)
         if bot is None:
             return self._wait(d)
-        a = bot.decide(d, self.observation(p), self.bot_rng)
+        a = bot.decide(d, self._observe(p), self.bot_rng)
         if not d.legal(a):
             raise illegal(f"bot '{getattr(bot, 'name', type(bot).__name__)}' of player {p + 1} answered "
                           f"{a!r} to a {kind.value} decision", hint=_legal_hint(d))
@@ -493,6 +493,13 @@ class Game(State):
 
     def observation(self, p: int) -> Observation:
         """What player p sees now: their own hand and the table (never another hand)."""
+        drv = self._driver
+        if drv is not None and threading.current_thread() is not drv.thread:
+            with drv.calls:                     # never while the game's thread is playing
+                return self._observe(p)
+        return self._observe(p)
+
+    def _observe(self, p: int) -> Observation:
         pend = self.pend
         penalty = NO_PENALTY
         if self.penalty:
@@ -525,10 +532,13 @@ class Game(State):
         None``), playing the bots' turns up to it; None once the hand is over. The first call
         deals the hand (unless setup() was called) and starts it."""
         if self._driver is None:
-            if self.outcome is not None:
-                return None
-            self._driver = _Driver(self)
-            self._driver.start()
+            with _DRIVERS:
+                if self._driver is None:
+                    if self.outcome is not None:
+                        return None
+                    driver = _Driver(self)
+                    self._driver = driver
+                    driver.start()
         return self._driver.pending()
 
     def legal(self, player: int, answer: Answer) -> bool:
@@ -607,21 +617,27 @@ def public_event(ev, viewer: int):
 
 class _Driver:
     """Runs a game driven from outside in a thread of its own, handing each pending decision to
-    the caller and each answer back (one side runs at a time, so the game stays deterministic)."""
+    the caller and each answer back. Two locks pass the turn between the two threads, so exactly
+    one of them runs at a time and the game stays deterministic."""
 
     def __init__(self, game: Game):
         self.game = game
-        self.cond = threading.Condition()
         self.decision: Decision | None = None
-        self.reply: list = []
+        self.reply: Answer = None
         self.done = False
         self.closed = False
         self.error: BaseException | None = None
-        self.calls = threading.Lock()
+        self.calls = threading.Lock()           # one caller at a time
+        self.to_game = threading.Lock()         # released: the game's thread may go on
+        self.to_caller = threading.Lock()       # released: the game stopped (a decision, or the end)
+        self.to_game.acquire()
+        self.to_caller.acquire()
         self.thread = threading.Thread(target=self._main, name="deckgen-game", daemon=True)
 
     def start(self) -> None:
+        """Deal and play up to the first decision from outside (or the end)."""
         self.thread.start()
+        self.to_caller.acquire()
 
     def _main(self) -> None:
         try:
@@ -630,46 +646,45 @@ class _Driver:
             pass
         except BaseException as e:          # handed to the caller: a bug must not vanish in a thread
             self.error = e
-        with self.cond:
-            self.done = True
-            self.cond.notify_all()
-
-    def _settle(self) -> None:
-        """Wait (holding cond) until the game waits for an answer or has ended."""
-        while self.decision is None and not self.done:
-            self.cond.wait()
-        if self.error is not None:
-            raise self.error
+        self.decision = None
+        self.done = True
+        self.to_caller.release()
 
     def pending(self) -> Decision | None:
-        with self.calls, self.cond:
-            self._settle()
-            return None if self.done else self.decision
+        with self.calls:
+            if self.error is not None:
+                raise self.error
+            return self.decision
 
     def give(self, answer: Answer) -> None:
-        with self.calls, self.cond:
-            self.reply.append(answer)
+        with self.calls:
+            self.reply = answer
             self.decision = None
-            self.cond.notify_all()
-            self._settle()
+            self.to_game.release()
+            self.to_caller.acquire()
+            if self.error is not None:
+                raise self.error
 
     def wait(self, d: Decision) -> Answer:
         """In the game's thread: publish the decision, wait for its answer."""
-        with self.cond:
-            self.decision = d
-            self.cond.notify_all()
-            while not self.reply and not self.closed:
-                self.cond.wait()
-            if self.closed:
-                raise GameClosed
-            return self.reply.pop()
+        self.decision = d
+        self.to_caller.release()
+        self.to_game.acquire()
+        if self.closed:
+            raise GameClosed
+        return self.reply
 
     def close(self) -> None:
-        with self.cond:
+        with self.calls:
+            if self.done or threading.current_thread() is self.thread:
+                return
             self.closed = True
-            self.cond.notify_all()
-        if self.thread.is_alive() and threading.current_thread() is not self.thread:
-            self.thread.join()
+            self.to_game.release()
+            self.to_caller.acquire()
+        self.thread.join()
+
+
+_DRIVERS = threading.Lock()                     # a game gets one driver, whichever thread asks first
 
 
 __all__ = ["CAPPED", "STALLED", "Game", "IllegalAnswer", "play_game", "public_event"]

@@ -530,7 +530,7 @@ class State:
 
     def op_color(self, color: int) -> None:
         self.color = color
-        if self.key != -1:                 # pile_key(), inlined
+        if self.key != -1:                 # pile_key(), inlined (a colour is named in most hands)
             top = self.top
             if top < 0:
                 self.key = 0
