@@ -315,10 +315,11 @@ class Session:
         if o.color >= 0:
             color = {"name": w.color(o.color), "hex": self.deck.palette.get(t.colors[o.color]).hex}
         power = t.opts.power_cards and t.any_flex
+        bots = h.bots
         players = [{"seat": q, "name": self.names[q], "you": q == me, "cards": o.hand_sizes[q],
                     "cards_text": w.cards(o.hand_sizes[q]), "alive": o.alive[q],
                     "power": o.power[q] if power else None, "owed": o.owed[q], "score": self.scores[q],
-                    "bot": None if q == me else self.opts.bots} for q in range(self.n)]
+                    "bot": None if bots[q] is None else getattr(bots[q], "name", self.opts.bots)} for q in range(self.n)]
         pen = o.penalty
         duel = cast("Duel | None", o.duel)
         return {
