@@ -135,7 +135,7 @@ _WHY = {
 #: The page's labels. The page has no words of its own: it shows these.
 UI: dict[str, dict[str, str]] = {
     "en": {
-        "you": "You", "bot": "Bot {n}", "cards": "cards", "draw_pile": "Draw pile", "discard_pile": "Discard pile",
+        "you": "You", "bot": "Bot {n}", "draw_pile": "Draw pile", "discard_pile": "Discard pile",
         "turn": "Turn", "your_turn": "Your turn", "waiting": "{who} is thinking…", "direction": "Direction",
         "clockwise": "clockwise", "counter": "anticlockwise", "colour": "Colour", "no_colour": "none (colourless)",
         "penalty": "Penalty waiting", "duel": "Duel", "log": "What happened", "hand": "Your hand",
@@ -167,7 +167,7 @@ UI: dict[str, dict[str, str]] = {
         "owed_badge": "turns lost: {n}",
     },
     "es": {
-        "you": "Tú", "bot": "Bot {n}", "cards": "cartas", "draw_pile": "Para robar", "discard_pile": "Descartes",
+        "you": "Tú", "bot": "Bot {n}", "draw_pile": "Para robar", "discard_pile": "Descartes",
         "turn": "Turno", "your_turn": "Te toca", "waiting": "{who} está pensando…", "direction": "Sentido",
         "clockwise": "horario", "counter": "antihorario", "colour": "Color", "no_colour": "ninguno (incoloro)",
         "penalty": "Castigo pendiente", "duel": "Duelo", "log": "Lo que ha pasado", "hand": "Tu mano",
@@ -262,10 +262,10 @@ class Words:
             kw["who"] = self.names[who]
         return text.format(**kw)
 
-    def log(self, events: Sequence[Any], viewer: int, first: int = 0, state: _Told | None = None) -> list[dict]:
+    def log(self, events: Sequence[Any], viewer: int, first: int = 0, state: Told | None = None) -> list[dict]:
         """Sentences for ``events[first:]`` told to the viewer: each ``{"text", "seat"}``; runs of
         one player's draws for one cause become one sentence."""
-        told = state or _Told()
+        told = state or Told()
         out: list[dict] = []
         i = first
         while i < len(events):
@@ -289,7 +289,7 @@ class Words:
             i += 1
         return out
 
-    def _one(self, e: Any, viewer: int, told: _Told, events: Sequence[Any], i: int) -> str:
+    def _one(self, e: Any, viewer: int, told: Told, events: Sequence[Any], i: int) -> str:
         t = self.t
         if isinstance(e, ev.Deal):
             return self.say("deal", None, viewer, cards=e.cards)
@@ -388,7 +388,7 @@ class Words:
         return self.say("match", winner, viewer, points=self.points(points))
 
 
-class _Told:
+class Told:
     """What the log has told so far, to say changes only (Power cards, lost turns, duels)."""
 
     def __init__(self) -> None:
@@ -405,6 +405,5 @@ def _seat_of(e: Any) -> int | None:
     return None
 
 
-Told = _Told
 
 __all__ = ["UI", "Told", "Words", "ui"]
