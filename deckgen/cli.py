@@ -1066,6 +1066,86 @@ def simulate(deck, players_text, games, seed, agent, think, jobs, cluster, whole
             click.echo(sim.to_text(rep, names={kid: k.names.get(d.language) for kid, k in d.kinds.items()}))
 
 
+# [play command]
+
+def _rule_overrides(texts: tuple[str, ...]) -> dict[str, Any]:
+    """``--rule NAME=VALUE`` (repeatable) -> the rule options to change; every bad one reported at once."""
+    from deckgen.options import parse_value
+
+    out: dict[str, Any] = {}
+    problems: list[Finding] = []
+    for text in texts:
+        name, sep, value = text.partition("=")
+        if not sep or not name.strip():
+            problems.append(error("option", "--rule", f"'{text}' is not NAME=VALUE",
+                                  hint="for example --rule stacking=same-kind"))
+            continue
+        try:
+            out[name.strip().replace("-", "_")] = parse_value(name.strip().replace("-", "_"), value)
+        except DeckgenError as exc:
+            problems.extend(exc.findings)
+    if problems:
+        raise DeckgenError(problems)
+    return out
+
+
+@main.command("play")
+@click.argument("deck")
+@click.option("--players", type=click.IntRange(2, 10), default=None,
+              help="Players at the table, you included (default: 4, within the deck's range).")
+@click.option("--bots", default="greedy", show_default=True, metavar="NAME",
+              help="Who the other players are: an agent of simulate's --agent (random, greedy).")
+@click.option("--seat", type=click.IntRange(1, 10), default=1, show_default=True,
+              help="Your seat; seat 1 plays first in the first hand.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first game (the deal, the bots' luck).")
+@click.option("--rule", "rules", multiple=True, metavar="NAME=VALUE",
+              help="Change one rule option for this table, e.g. --rule stacking=same-kind (repeatable).")
+@click.option("--match", "whole_match", is_flag=True, help="Play hands until someone reaches the deck's target score.")
+@click.option("--pace", type=click.FloatRange(0, 10), default=0.8, show_default=True,
+              help="Seconds a bot waits before each move you watch.")
+@click.option("--lang", type=click.Choice(["es", "en"]), default=None, help="Language of the table (default: the deck's).")
+@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
+              help="Port on 127.0.0.1 (0: any free port; the address is printed).")
+@click.option("--no-open", is_flag=True, help="Do not open a browser; just print the address.")
+@handle_errors
+def play_cmd(deck, players, bots, seat, seed, rules, whole_match, pace, lang, port, no_open):
+    """Sit at a table with your deck against bots, on a page in your browser.
+
+    Your hand is drawn with the deck's own faces; the engine decides every rule and offers
+    only the legal answers; the log says what happened in the deck's language. Ctrl-C stops.
+
+    Example:
+
+        deckgen play classic
+
+        deckgen play no-mercy --players 3 --bots random --seed 7 --match
+
+        deckgen play my-deck.toml --rule stacking=same-kind --pace 0.3 --no-open
+    """
+    from deckgen import manifest
+    from deckgen.play import PlayOptions, play
+
+    d = manifest.load_deck(deck)
+    n = players if players is not None else min(max(4, d.players_min), d.players_max)
+    options = PlayOptions(players=n, bots=bots, seat=seat - 1, seed=seed,
+                          rules=d.rule_options.replace(**_rule_overrides(rules)), pace=pace, match=whole_match,
+                          lang=lang)
+
+    def ready(url: str) -> None:
+        click.echo(f"{d.name()}: a table for {n} at {url} (you are seat {seat}; Ctrl-C stops)", err=True)
+        if not no_open:
+            import contextlib
+            import webbrowser
+
+            with contextlib.suppress(Exception):     # no browser is not an error: the address is printed
+                webbrowser.open(url)
+
+    try:
+        play(d, options, port, on_ready=ready, log=lambda line: click.echo(line, err=True))
+    except KeyboardInterrupt:
+        click.echo("table closed", err=True)
+
+
 # [report commands]
 
 @main.command("report")

@@ -1,0 +1,354 @@
+"""`deckgen play` as a person uses it: whole games played by clicking on the page in Debian's
+chromium (driven by Playwright for Python), then the engine's own log of the hand checked.
+
+The person at the table follows one simple policy (:func:`pick`): a card's Flex side when one is
+offered, "UNO!" when asked, otherwise the first card offered, otherwise the first answer. Each
+deck's hand is the first seed where that policy meets the decisions the deck is about
+(:func:`find_seed`): a colour choice (classic, woodland), a stack (no-mercy), a duel answer and
+a Power-card play by a Flex side (flex-spectrum), and a UNO call everywhere (docs/play.md). The page is read like a person reads
+it and answered by clicking the card in the hand or the answer's button; the keyboard test uses
+the keys alone.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from deckgen import manifest
+from deckgen.play import Faces, PlayOptions, Session, serve
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+WOODLAND = str(Path(__file__).resolve().parent.parent / "decks" / "examples" / "woodland" / "woodland.toml")
+SHOTS = os.environ.get("DECKGEN_PLAY_SHOTS")        # a folder to keep the screenshots in (else tmp_path)
+
+
+def _chromium() -> str | None:
+    return CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright)")
+    binary = _chromium()
+    if binary is None:
+        pytest.skip("chromium is not installed (apt-get install chromium)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=binary, args=ARGS)
+        yield b
+        b.close()
+
+
+class Table:
+    """A session and its server for one test."""
+
+    def __init__(self, deck: str, **opts):
+        self.deck = manifest.load_deck(deck)
+        rules = opts.pop("rules", {})
+        self.session = Session(self.deck, PlayOptions(pace=0, rules=self.deck.rule_options.replace(**rules), **opts))
+        self.session.start()
+        self.server = serve(self.session, Faces(self.deck), 0)
+        self.url = self.server.url
+
+    def close(self) -> None:
+        self.session.stop()
+        self.server.stop()
+
+
+def pick(decision: dict) -> int:
+    answers = decision["answers"]
+    flex = [a for a in answers if a.get("side") == 1]
+    if flex:
+        return flex[0]["i"]
+    if decision["kind"] == "uno":
+        return next(a["i"] for a in answers if a.get("yes"))
+    cards = [a for a in answers if "face" in a]
+    return (cards or answers)[0]["i"]
+
+
+def _wait_turn(page, seq: str) -> dict | None:
+    """Until the page shows a decision newer than ``seq`` (returned) or the end of the hand (None)."""
+    got = page.wait_for_function(
+        """seq => document.body.dataset.over ? {over: true} :
+                  (view && view.decision && String(view.decision.seq) !== seq ? view.decision : null)""",
+        arg=seq, timeout=20000).json_value()
+    return None if got.get("over") else got
+
+
+def click_answer(page, decision: dict, i: int) -> None:
+    """Answer like a person: a card by clicking it in the hand (then its side, when it has two);
+    anything else by its button."""
+    answer = decision["answers"][i]
+    if "face" in answer:
+        page.click(f'#hand button.card.playable[data-face="{answer["face"]}"] >> nth=0')
+        chooser = page.locator(f'#answers button[data-i="{i}"]')
+        if sum(1 for a in decision["answers"] if a.get("face") == answer["face"]) > 1:
+            chooser.click()
+    else:
+        page.click(f'#answers button[data-i="{i}"]')
+
+
+def play_through(page, url: str, max_decisions: int = 400) -> list[str]:
+    """Play the hand to its end by clicking; the decision kinds answered (with '+flex')."""
+    page.goto(url)
+    seq = ""
+    kinds: list[str] = []
+    for _ in range(max_decisions):
+        decision = _wait_turn(page, seq)
+        if decision is None:
+            return kinds
+        seq = str(decision["seq"])
+        i = pick(decision)
+        kinds.append(decision["kind"] + ("+flex" if decision["answers"][i].get("side") == 1 else ""))
+        click_answer(page, decision, i)
+    raise AssertionError(f"the hand did not end within {max_decisions} decisions")
+
+
+def shot(page, name: str, tmp_path: Path) -> Path:
+    folder = Path(SHOTS) if SHOTS else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def _events(table: Table) -> list[list]:
+    records = table.session.records
+    assert records, "no hand was recorded"
+    return records[-1]["log"]
+
+
+def _mine(log: list[list], name: str, seat: int) -> list[list]:
+    return [e for e in log if e[0] == name and e[1] == seat]
+
+
+def _seat_said_uno(log, seat):
+    return any(e[0] == "Uno" and e[1] == seat and e[2] for e in log)
+
+
+CASES = {
+    # deck, players, the decisions the person must answer in the hand
+    "classic": (("classic", 2), {"color", "uno"}),
+    "no-mercy": (("no-mercy", 2), {"stack", "uno", "color"}),
+    "flex-spectrum": (("flex-spectrum", 2), {"duel", "play+flex", "uno"}),
+    "woodland": ((WOODLAND, 2), {"color", "uno"}),
+}
+
+
+def find_seed(deck: str, players: int, wanted: set[str], tries: int = 300) -> int:
+    """The first seed whose hand, played by :func:`pick` against the bots, asks the person every
+    decision in ``wanted``: found through the session itself (a hand takes milliseconds there),
+    so the browser then plays exactly that hand, whatever the engine's rules make of a seed."""
+    d = manifest.load_deck(deck)
+    for seed in range(1, tries + 1):
+        s = Session(d, PlayOptions(players=players, seed=seed, pace=0))
+        s.start()
+        kinds: set[str] = set()
+        try:
+            for _ in range(3000):
+                v = s.view()
+                if v["over"] or v["error"]:
+                    break
+                if v["decision"]:
+                    i = pick(v["decision"])
+                    kinds.add(v["decision"]["kind"] + ("+flex" if v["decision"]["answers"][i].get("side") == 1 else ""))
+                    s.answer(v["decision"]["seq"], i)
+                else:
+                    s.wait(v["version"], 2)
+        finally:
+            s.stop()
+        if wanted <= kinds and v["over"] and v["over"]["outcome"] == "finished":
+            return seed
+    raise AssertionError(f"no seed in 1-{tries} asks {sorted(wanted)} of the person")
+
+
+@pytest.mark.parametrize("case", [pytest.param(k, marks=pytest.mark.slow) if k == "flex-spectrum" else k
+                                  for k in CASES])
+def test_a_whole_hand_by_clicking(browser, case, tmp_path):
+    (deck, players), wanted = CASES[case]
+    table = Table(deck, players=players, seed=find_seed(deck, players, wanted))
+    try:
+        page = browser.new_page(viewport={"width": 1280, "height": 860})
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        kinds = play_through(page, table.url)
+        shot(page, f"{case}-over", tmp_path)
+        assert wanted <= set(kinds), f"{case}: answered {sorted(set(kinds))}, wanted {sorted(wanted)}"
+        assert not errors, errors
+        # the page says who won, with the engine's own result
+        record = table.session.records[-1]
+        assert record["outcome"] == "finished"
+        assert page.locator("#over-text").inner_text() == table.session.view()["over"]["text"]
+        log = _events(table)
+        seat = 0
+        assert _seat_said_uno(log, seat), "the person's UNO call is not in the engine's log"
+        plays = _mine(log, "Play", seat)
+        assert plays, "none of the person's plays reached the engine"
+        if "color" in wanted:
+            # a colour named after one of the person's plays (no other play in between)
+            last_player, named = None, False
+            for e in log:
+                if e[0] == "Play":
+                    last_player = e[1]
+                elif e[0] == "Color" and last_player == seat:
+                    named = True
+            assert named, "no colour named by the person in the engine's log"
+        if "stack" in wanted:
+            assert any(e[3] == "stack" for e in plays), "no stack by the person in the engine's log"
+        if "duel" in wanted:
+            in_duel = False
+            answered = False
+            for e in log:
+                if e[0] == "DuelState":
+                    in_duel = e[1] is not None
+                elif in_duel and e[0] in ("Discard", "Play") and e[1] == seat:
+                    answered = True
+            assert answered, "no duel answer by the person in the engine's log"
+        if "play+flex" in wanted:
+            assert any(e[2] & 1 for e in plays), "no Flex-side play by the person in the engine's log"
+            # the Power card turned red when the person used the Flex side
+            assert any(e[0] == "Power" and e[1] == seat and e[2] is False for e in log)
+        # what the log showed is the page's, in the deck's language
+        assert page.locator("#log li").count() >= len(plays)
+    finally:
+        table.close()
+
+
+def test_replay_same_seed_and_new_game(browser, tmp_path):
+    table = Table("classic", players=2, seed=2)
+    try:
+        page = browser.new_page(viewport={"width": 1280, "height": 860})
+        page.goto(table.url)
+        _wait_turn(page, "")
+        first_hand = page.evaluate("view.hand.map(c => c.id)")
+        play_through(page, table.url)
+        page.click("#btn-replay2")
+        page.wait_for_function("!document.body.dataset.over && document.body.dataset.decision")
+        assert page.evaluate("view.hand.map(c => c.id)") == first_hand
+        assert page.evaluate("view.seed") == 2
+        page.click("#btn-new")
+        page.wait_for_function("view.seed === 3")
+        assert page.locator("#game-info").inner_text().endswith("3")
+    finally:
+        table.close()
+
+
+def test_keyboard_only(browser, tmp_path):
+    """A whole hand with the keys alone: H to the hand, arrows, Enter; digits for the answers."""
+    table = Table("classic", players=2, seed=2, lang="en")
+    try:
+        page = browser.new_page(viewport={"width": 1280, "height": 860})
+        page.goto(table.url)
+        seq = ""
+        for _ in range(200):
+            decision = _wait_turn(page, seq)
+            if decision is None:
+                break
+            seq = str(decision["seq"])
+            i = pick(decision)
+            answer = decision["answers"][i]
+            if "face" in answer:
+                page.keyboard.press("h")            # the first card that can be played
+                cards = page.evaluate("[...document.querySelectorAll('#hand button.card')].map(b => b.dataset.face)")
+                at = page.evaluate("[...document.querySelectorAll('#hand button.card')].indexOf(document.activeElement)")
+                for _ in range((cards.index(str(answer["face"])) - at) % len(cards)):
+                    page.keyboard.press("ArrowRight")
+                page.keyboard.press("Enter")
+                if sum(1 for a in decision["answers"] if a.get("face") == answer["face"]) > 1:
+                    buttons = page.evaluate("[...document.querySelectorAll('#answers button.answer')].map(b => b.dataset.i)")
+                    page.keyboard.press(str(buttons.index(str(i)) + 1))
+            else:
+                buttons = page.evaluate("[...document.querySelectorAll('#answers button.answer')].map(b => b.dataset.i)")
+                page.keyboard.press(str(buttons.index(str(i)) + 1))
+        else:
+            raise AssertionError("the hand did not end")
+        assert table.session.records[-1]["outcome"] == "finished"
+        assert page.locator("#over-title").inner_text() == "The game is over"
+        page.keyboard.press("r")          # replay, from the keyboard too
+        page.wait_for_function("!document.body.dataset.over")
+    finally:
+        table.close()
+
+
+def test_phone_layout_and_card_text_on_tap(browser, tmp_path):
+    """A 390x844 phone: nothing wider than the screen; a tap on a card shows its rulebook text
+    and asks before playing it."""
+    table = Table("flex-spectrum", players=4, seed=1)
+    try:
+        context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                                      has_touch=True, is_mobile=True)
+        page = context.new_page()
+        page.goto(table.url)
+        decision = _wait_turn(page, "")
+        assert decision is not None
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        face = next(a["face"] for a in decision["answers"] if "face" in a)
+        card = page.evaluate(f"view.hand.find(c => c.face === {face})")
+        page.tap(f'#hand button.card.playable[data-face="{face}"] >> nth=0')
+        texts = table.session.config()["texts"][card["id"]]
+        assert page.locator("#info-text").inner_text().split("\n")[0] == texts["text"][0]
+        assert page.evaluate("view.decision.seq") == decision["seq"]       # a tap alone plays nothing
+        assert page.locator(f'#answers button[data-face="{face}"]').count() >= 1
+        shot(page, "phone-flex-spectrum", tmp_path)
+        desk = browser.new_page(viewport={"width": 1280, "height": 860})
+        desk.goto(table.url)
+        _wait_turn(desk, "")
+        desk.hover("#hand button.card >> nth=0")
+        shot(desk, "desktop-flex-spectrum", tmp_path)
+        context.close()
+    finally:
+        table.close()
+
+
+def test_a_stale_answer_is_refused_and_the_page_resyncs(browser, tmp_path):
+    """The page's answer reaches the server naming an earlier decision (a stale tab, a forged
+    request): refused (409), nothing changes, the page says so and shows the table as it is."""
+    import json
+
+    table = Table("classic", players=2, seed=2, lang="en")
+    try:
+        page = browser.new_page(viewport={"width": 1280, "height": 860})
+
+        def stale(route):
+            body = json.loads(route.request.post_data or "{}")
+            route.continue_(post_data=json.dumps({**body, "seq": body["seq"] - 1}))
+
+        page.route("**/answer", stale)
+        page.goto(table.url)
+        decision = _wait_turn(page, "")
+        before = table.session.view()
+        click_answer(page, decision, pick(decision))
+        page.wait_for_function("document.getElementById('notice').textContent.length > 0")
+        assert "no longer current" in page.locator("#notice").inner_text()
+        after = table.session.view()
+        assert after["seq"] == before["seq"] and after["hand"] == before["hand"]     # nothing changed
+        assert page.evaluate("view.decision.seq") == decision["seq"]                   # still asked, again
+        page.unroute("**/answer")
+        click_answer(page, decision, pick(decision))
+        _wait_turn(page, str(decision["seq"]))
+        assert table.session.view()["seq"] > before["seq"]
+    finally:
+        table.close()
+
+
+def test_a_match_goes_on_to_the_next_hand(browser, tmp_path):
+    table = Table(WOODLAND, players=2, seed=1, match=True, lang="en")
+    try:
+        page = browser.new_page(viewport={"width": 1280, "height": 860})
+        play_through(page, table.url)
+        assert page.locator("#over-title").inner_text() == "The hand is over"
+        assert page.locator("#btn-next").is_visible()
+        scores = [row.inner_text() for row in page.locator("#over-scores tbody tr td.num").all()]
+        assert str(max(table.session.scores)) in scores                   # the match total is shown
+        shot(page, "match-hand-over", tmp_path)
+        page.click("#btn-next")
+        page.wait_for_function("view.hand_no === 2 && !view.over")
+        assert page.locator("#game-info").inner_text().startswith("seed 1 · hand 2")
+        assert table.session.records[0]["dealer"] == 1 and table.session.hand.dealer == 0   # the deal passed on
+    finally:
+        table.close()
