@@ -75,5 +75,4 @@ def to_text(rep: CheckReport) -> str:
         summary += f", {n_note} note{'s' if n_note != 1 else ''}"
     lines.append(summary)
     lines.append(("verdict (--strict): " if rep.strict else "verdict: ") + rep.verdict_line())
-    return printable("
-".join(lines))       # a folder name or deck text with a terminal escape is shown, not run
+    return printable("\n".join(lines))       # a folder name or deck text with a terminal escape is shown, not run
