@@ -196,3 +196,14 @@ def test_closing_a_driven_game_ends_its_thread():
     thread = g._driver.thread
     g.close()
     assert not thread.is_alive()
+
+
+def test_an_observation_shows_a_waiting_penalty_but_not_whether_it_was_played_fairly():
+    from deckgen.rules.state import Pending
+
+    g = situation("classic", [["red-1"], ["blue-1", "blue-2"], ["green-1"]], top="wild-draw-four",
+                  options={"stacking": "same-kind"})
+    g.op_pending(Pending(1, 4, 4, g.t.kinds.index("wild-draw-four"), 1, (0, True)))
+    o = g.observation(1)
+    assert o.penalty.victim == 1 and o.penalty.total == 4 and o.penalty.offender == 0
+    assert not hasattr(o.penalty, "challenge") and o.power == (True, True, True) and o.duel is None
