@@ -61,8 +61,8 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "skill": "Does skill matter?",
         "skill_intro": "One expert player sits among {opponents}, at a different seat in each game (every seat "
                        "in turn). The expert decides from what it has seen (its hand, the cards played, who "
-                       "drew and when) by playing each possible move out {think} times per decision on deals "
-                       "of the hidden cards that agree with it. The dots are its win rate over the finished "
+                       "drew and when) by playing its possible moves out on deals of the hidden cards that agree "
+                       "with it, {think} play-outs per decision. The dots are its win rate over the finished "
                        "games with 95 % intervals (Wilson); the dashed marks are what luck alone gives, 1 in "
                        "the number of players. {games} games per table size and kind of opponent.",
         "skill_vs": "Expert against {opp}",
@@ -186,8 +186,9 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "skill": "¿Importa la habilidad?",
         "skill_intro": "Un jugador experto se sienta entre {opponents}, en un asiento distinto en cada partida "
                        "(todos los asientos por turno). El experto decide a partir de lo que ha visto (su mano, "
-                       "las cartas jugadas, quién robó y cuándo) jugando cada jugada posible hasta el final "
-                       "{think} veces por decisión, sobre repartos de las cartas ocultas que concuerdan con ello. "
+                       "las cartas jugadas, quién robó y cuándo) jugando sus jugadas posibles hacia delante "
+                       "sobre repartos de las cartas ocultas que concuerdan con ello, {think} partidas simuladas por "
+                       "decisión. "
                        "Los puntos son sus victorias sobre las partidas terminadas, con intervalos del 95 % "
                        "(Wilson); las marcas discontinuas son lo que da la suerte sola, 1 entre el número de "
                        "jugadores. {games} partidas por número de jugadores y tipo de rival.",

@@ -228,7 +228,7 @@ class Memory:
                 self._hand(ev.victim).remove(ev.face if ev.face >= 0 else None)
             if ev.player != self.me:
                 self._hand(ev.player).add()
-        elif tp is Knockout:
+        elif tp is Knockout and ev.player != self.me:
             self.hands[ev.player] = _Hand()
 
     def _hand(self, q: int) -> _Hand:
@@ -237,6 +237,7 @@ class Memory:
     def _free(self, *players: int) -> None:
         """Hands that moved between players: what was known of them no longer tells anything
         about the opponents' cards (a hand that came from this player is not tracked)."""
+        self.hands.pop(self.me, None)
         for q in players:
             if q != self.me:
                 h = self._hand(q)
