@@ -342,10 +342,12 @@ def test_the_seat_test_sees_a_ten_point_advantage_and_rarely_accuses_a_fair_tabl
     fair = [1 / n] * n
     ahead = [1 / n + 0.1] + [(1 - 1 / n - 0.1) / (n - 1)] * (n - 1)
     trials = 150
-    false_alarms = sum(plan(rng, fair)[0] for _ in range(trials))
+    fair_games = [plan(rng, fair) for _ in range(trials)]
+    false_alarms = sum(f for f, _ in fair_games)
     seen = [plan(rng, ahead) for _ in range(trials)]
     assert false_alarms / trials <= 0.03
-    assert sum(f for f, _ in seen) / trials >= 0.85          # about 90 % in docs/checks.md
+    assert sum(f for f, _ in seen) / trials >= 0.72          # about 80 % in docs/checks.md
+    assert sum(g for _, g in fair_games) / trials <= 260     # a fair table mostly stops at 100-150 games
     assert max(g for _, g in seen) <= verdict.SEAT_LOOKS[-1]
 
 
