@@ -105,12 +105,12 @@ def icon_markup(deck: Deck, size: float, lang: str | None = None) -> Callable[[s
     The picture is drawn here, in memory, and given to ReportLab as a ``data:`` PNG: deckgen makes it
     from the palette and the kinds, so no template names a file (the rulebook check refuses an
     ``<img>`` in a template's text unless the manifest declares its picture)."""
-    from deckgen.render.faces import inline_icon
-
     made: dict[str, str | None] = {}
 
     def icon(name: str) -> str | None:
         if name not in made:
+            from deckgen.render.faces import inline_icon  # only a text with an icon needs it
+
             what = inline_icon(deck, name)
             if what is None:
                 made[name] = None
