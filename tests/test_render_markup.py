@@ -97,3 +97,40 @@ def test_an_unknown_icon_is_a_warning_with_a_suggestion(tmp_path):
     found = [f for f in report.findings if f.code == "text-icon"]
     assert found and found[0].where == "kinds.acorns.text" and "fox" in (found[0].hint or "")
     assert not found[0].is_error
+
+
+def test_the_rulebook_shows_inline_icons_as_the_faces_pictures(tmp_path):
+    """``{red}`` and ``{skip}`` in a template's text are pictures deckgen draws (no file a template
+    names), and the words stay; a kind drawn as words is its label in bold."""
+    import io
+
+    from pypdf import PdfReader
+
+    from deckgen.rulebook import write_rulebook
+    from deckgen.rulebook.blocks import icon_markup, icon_png
+    from deckgen.rulebook.text import render_text
+    from tests.test_rulebook_templates import INTRO, _deck_with_templates
+
+    line = "Plays ICONLINE {red} then {skip} here."
+    deck = _deck_with_templates(tmp_path, {"en/rulebook.j2": INTRO + line + "\n{% endblock %}\n"})
+    assert render_text(deck, "en")[2] == []             # the template passes the check as it is
+    out = tmp_path / "r.pdf"
+    write_rulebook(deck, "en", out)
+    reader = PdfReader(out)
+    page = next(p for p in reader.pages if "ICONLINE" in p.extract_text())
+    text = page.extract_text()
+    assert "{red}" not in text and "{skip}" not in text and "then" in text
+    xobjects = page["/Resources"]["/XObject"]
+    assert len(xobjects) >= 2                           # the red chip and the skip symbol
+    from PIL import Image
+
+    chip = Image.open(io.BytesIO(icon_png(deck, ("color", deck.palette.get("red").rgb, None))))
+    assert chip.getpixel((32, 32))[:3] == deck.palette.get("red").rgb and chip.getpixel((0, 0))[3] == 0
+    icon = icon_markup(deck, 10)
+    assert icon("red").startswith('<img src="data:image/png;base64,') and icon("nothing") is None
+    assert icon("red") == icon_markup(deck, 10)("red")   # the same picture every time
+    assert icon_markup(deck, 10, "en")("wild") == "<b>Wild</b>"      # a label, in the rulebook's language
+    assert icon_markup(deck, 10, "es")("wild") == "<b>Comodín</b>"
+    out2 = tmp_path / "r2.pdf"
+    write_rulebook(deck, "en", out2)
+    assert out.read_bytes() == out2.read_bytes()

@@ -6,6 +6,7 @@ Everything here is in millimetres until :class:`Frame` turns it into pixels at o
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from deckgen import presets
@@ -99,7 +100,9 @@ class Frame:
     """One face's pixel frame: trim, bleed and safe zone at a DPI.
 
     The image is ``full`` pixels; the trim box starts ``bleed`` pixels in; the safe box
-    (where every symbol and text lives) starts ``bleed + safe`` pixels in.
+    (where every symbol and text lives) starts ``bleed + safe`` pixels in. Its pixel sizes are
+    worked out once per frame (planning a face asks for them thousands of times); equality, hash
+    and repr stay those of the four fields.
     """
 
     trim_mm: tuple[float, float]
@@ -110,27 +113,27 @@ class Frame:
     def px(self, mm: float) -> int:
         return round(mm * self.dpi / 25.4)
 
-    @property
+    @cached_property
     def bleed(self) -> int:
         return self.px(self.bleed_mm)
 
-    @property
+    @cached_property
     def trim(self) -> tuple[int, int]:
         return self.px(self.trim_mm[0]), self.px(self.trim_mm[1])
 
-    @property
+    @cached_property
     def full(self) -> tuple[int, int]:
         w, h = self.trim
         return w + 2 * self.bleed, h + 2 * self.bleed
 
-    @property
+    @cached_property
     def safe_box(self) -> tuple[int, int, int, int]:
         """(left, top, right, bottom) in image pixels, right/bottom exclusive."""
         inset = self.bleed + self.px(self.safe_mm)
         w, h = self.full
         return inset, inset, w - inset, h - inset
 
-    @property
+    @cached_property
     def center(self) -> tuple[float, float]:
         w, h = self.full
         return w / 2.0, h / 2.0

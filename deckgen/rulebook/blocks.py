@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import base64
+import contextlib
 import io
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from reportlab import rl_config
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Image, Table, TableStyle
 from reportlab.platypus import Paragraph as _Paragraph
 
-from deckgen.fonts import FAMILY
+from deckgen.fonts import FAMILY, deck_fonts
 from deckgen.model import WILD, Deck
 from deckgen.rulebook.context import points_text
 from deckgen.rulebook.describe import group_name, group_text
@@ -88,6 +91,92 @@ def picture(images: Mapping[str, Any], face_id: str, width: float) -> Flowable |
         with PILImage.open(src) as im:
             w, h = im.size
     return Image(src, width=width, height=width * h / w)
+
+
+ICON_PX = 64          # an inline icon's picture: 64 px square, shown at the line's size (5.6 mm at 9 pt is 290 dpi)
+
+
+def icon_markup(deck: Deck, size: float, lang: str | None = None) -> Callable[[str], str | None]:
+    """``icon(name)`` for :func:`deckgen.rulebook.markup.inline`: the ``<img/>`` of what ``{name}``
+    shows on the faces (:func:`deckgen.render.faces.inline_icon`: a colour's chip with its shape cue,
+    a kind's own icon or its symbol), ``size`` points square, or a kind's label (in ``lang``) in bold; None for a
+    name that is none of these (drawn as the name in bold; the check warns of it).
+
+    The picture is drawn here, in memory, and given to ReportLab as a ``data:`` PNG: deckgen makes it
+    from the palette and the kinds, so no template names a file (the rulebook check refuses an
+    ``<img>`` in a template's text unless the manifest declares its picture)."""
+    made: dict[str, str | None] = {}
+
+    def icon(name: str) -> str | None:
+        if name not in made:
+            from deckgen.render.faces import inline_icon  # only a text with an icon needs it
+
+            what = inline_icon(deck, name)
+            if what is None:
+                made[name] = None
+            elif what[0] == "text":
+                kind = deck.kinds.get(name)
+                words = str(what[1])
+                if kind is not None and lang is not None:     # the faces' label, in the rulebook's language
+                    from deckgen.render.faces import kind_emblem
+
+                    words = kind_emblem(kind, lang_of(lang)).text or kind.names.get(lang_of(lang))
+                made[name] = f"<b>{escape(words)}</b>"
+            else:
+                png = base64.b64encode(icon_png(deck, what)).decode("ascii")
+                made[name] = (f'<img src="data:image/png;base64,{png}" width="{size:g}" height="{size:g}" '
+                              f'valign="middle"/>')
+        return made[name]
+
+    return icon
+
+
+@contextlib.contextmanager
+def data_pictures() -> Iterator[None]:
+    """ReportLab reads ``data:`` pictures (the inline icons) while this lasts, and no other address.
+
+    ReportLab opens an ``<img src>`` that is not a file as an address, and refuses every address
+    when no host is trusted (its default); here only the ``data:`` scheme is, and no host at all
+    (``.invalid`` names none), so a ``file:`` or web address stays refused. A template cannot
+    write such an ``<img>`` itself: the rulebook check refuses any picture the manifest does not
+    declare."""
+    saved = rl_config.trustedHosts, rl_config.trustedSchemes
+    rl_config.trustedHosts, rl_config.trustedSchemes = ["deckgen.invalid"], ["data"]
+    try:
+        yield
+    finally:
+        rl_config.trustedHosts, rl_config.trustedSchemes = saved
+
+
+def icon_png(deck: Deck, what: tuple, px: int = ICON_PX) -> bytes:
+    """An inline icon (see :func:`icon_markup`) as a transparent PNG, drawn with the faces' own masks:
+    the same bytes for the same deck."""
+    from PIL import Image as PILImage
+
+    from deckgen.images import picture as image_picture
+    from deckgen.render.symbols import symbol_mask
+    from deckgen.render.text import DARK
+
+    img = PILImage.new("RGBA", (px, px), (0, 0, 0, 0))
+
+    def paste(color, mask):
+        x, y = (px - mask.width) // 2, (px - mask.height) // 2
+        layer = PILImage.new("RGBA", mask.size, (*tuple(color)[:3], 255))
+        img.alpha_composite(PILImage.composite(layer, PILImage.new("RGBA", mask.size, (0, 0, 0, 0)), mask), (x, y))
+
+    if what[0] == "color":               # as the faces draw it: a dark rim round the colour's shape
+        _, rgb, shape = what
+        paste(DARK, symbol_mask(shape or "circle", px, True))
+        paste(rgb, symbol_mask(shape or "circle", px - 2 * max(1, px // 8), True))
+    elif what[0] == "image":
+        fonts = deck_fonts(deck)
+        pic = image_picture(what[1], (px, px), "contain", (str(fonts.path("text")), str(fonts.path("display"))))
+        img.alpha_composite(pic.convert("RGBA"), ((px - pic.width) // 2, (px - pic.height) // 2))
+    else:                                 # a symbol, in the text's ink
+        paste(DARK, symbol_mask(what[1], px))
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", optimize=False)
+    return buf.getvalue()
 
 
 def copies_note(deck: Deck, g: Group, lang: str) -> str:

@@ -108,7 +108,9 @@ class Item:
     block: int = -1
 
 
-def parse(text: str) -> list[Item]:
+def parse(text: str, icon=None) -> list[Item]:
+    """A template's text as items; ``icon`` as for :func:`inline` (the PDF gives pictures, the check
+    the default)."""
     items: list[Item] = []
     cur: list[str] = []
     cur_kind = "p"
@@ -116,7 +118,7 @@ def parse(text: str) -> list[Item]:
     def flush():
         nonlocal cur, cur_kind
         if cur:
-            items.append(Item(cur_kind, inline(" ".join(cur))))
+            items.append(Item(cur_kind, inline(" ".join(cur), icon)))
         cur, cur_kind = [], "p"
 
     for raw in text.splitlines():
@@ -132,7 +134,7 @@ def parse(text: str) -> list[Item]:
         for prefix, kind in (("### ", "h3"), ("## ", "h2"), ("# ", "h1")):
             if line.startswith(prefix):
                 flush()
-                items.append(Item(kind, inline(line[len(prefix):].strip())))
+                items.append(Item(kind, inline(line[len(prefix):].strip(), icon)))
                 break
         else:
             if line.startswith("- "):

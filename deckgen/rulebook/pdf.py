@@ -401,14 +401,17 @@ def build_pdf(deck: Deck, lang: str, text: str, rec: Recorder, images: Mapping[s
     k = page.size[1] / PAPERS[paper][1]
     story: list[Flowable] = _title_page(deck, lang, st, images, doc.cover_width, k)
     story += [NextPageTemplate("body"), PageBreak(), Paragraph(ui(lang, "contents"), st["h1"]), toc, PageBreak()]
-    story += _flowables(parse(text), rec, st, images, doc.width)
+    icons = blocks.icon_markup(deck, round(st["body"].fontSize * 1.05, 2), lang)     # {red}, {skip}: pictures
+    with blocks.data_pictures():             # ReportLab reads a picture as it parses the line
+        story += _flowables(parse(text, icons), rec, st, images, doc.width)
     story += [PageBreak(), *_flowables(printing_items(deck, lang, paper, booklet), rec, st, images, doc.width)]
     if progress:
         progress("rulebook", 1, 2)
     saved = rl_config.useA85
     rl_config.useA85 = 0           # images as plain Flate streams: ASCII85 in pure Python was half the time
     try:
-        doc.multiBuild(story)
+        with blocks.data_pictures():          # the inline icons are data: pictures
+            doc.multiBuild(story)
     finally:
         rl_config.useA85 = saved
     if progress:
