@@ -16,6 +16,7 @@ from typing import Any, NoReturn, TypeVar
 import click
 
 from deckgen import __version__
+from deckgen.atomic import claim_output
 from deckgen.errors import ERROR, NOTE, WARNING, DeckgenError, Finding, error
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -408,6 +409,7 @@ def render(deck, out_dir, dpi, card_size, bleed, safe, symbols, corner_guide, no
 
     settings = _render_settings(dpi, card_size, bleed, safe, symbols, corner_guide)
     the_deck = _only(_load_for_render(deck, palette, colors), only)
+    claim_output(out_dir, folder=True)
     progress = Progress(enabled=not as_json)
     result = render_deck(the_deck, settings, out_dir, use_cache=not no_cache, progress=progress, jobs=jobs)
     progress.close()
@@ -456,6 +458,8 @@ def preview(deck, out_path, dpi, card_size, bleed, safe, symbols, corner_guide, 
     from deckgen.render import preview as make_preview
 
     settings = _render_settings(dpi, card_size, bleed, safe, symbols, corner_guide)
+    if out_path is not None:
+        claim_output(out_path, folder=False)
     if watch:
         from deckgen.watch import WatchOptions
 
@@ -680,6 +684,7 @@ def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, ori
     _layout_options("a4", gap, margin, duplex, back_offset, mark_length, mark_stroke, mark_offset, guides,
                     layout, backs, orientation)
     refs = list(decks) or bundled_refs()
+    claim_output(out_dir, folder=True)
     if watch:
         from deckgen.watch import WatchOptions
 
@@ -774,6 +779,7 @@ def calibrate(out_file, paper, margin, back_offset, duplex):
     """
     from deckgen.layout import calibration_pdf, parse_paper, write_bytes
 
+    claim_output(out_file, folder=False)
     data = calibration_pdf(parse_paper(paper), duplex, _margin(margin), _offset(back_offset))
     path = write_bytes(Path(out_file), data)
     click.echo(f"{path}: 2 pages, {_size(len(data))}. Print double-sided ({duplex}-edge flip) at actual size.")
@@ -825,8 +831,9 @@ def export_tts_cmd(deck, out_dir, fmt, card_size, max_side, only, palette, color
     deck_obj = _only(deck_obj, only)
     if not as_json:
         _echo_findings(errors)
+    folder = claim_output(out_dir or Path("output") / deck_obj.id / "tts", folder=True)
     progress = Progress(enabled=not as_json)
-    res = export_tts(deck_obj, Path(out_dir or Path("output") / deck_obj.id / "tts"), fmt=fmt,
+    res = export_tts(deck_obj, folder, fmt=fmt,
                      use_cache=not no_cache, progress=progress, card_size=card_size, max_side=max_side, jobs=jobs)
     progress.close()
     if as_json:
@@ -893,8 +900,9 @@ def export_cards_cmd(deck, service, card_size, bleed, safe, out_dir, only, palet
     deck_obj = _only(deck_obj, only)
     if not as_json:
         _echo_findings(errors)
+    folder = claim_output(out_dir or Path("output") / deck_obj.id / f"print-{svc.id}", folder=True)
     progress = Progress(enabled=not as_json)
-    res = export_cards(deck_obj, svc, Path(out_dir or Path("output") / deck_obj.id / f"print-{svc.id}"),
+    res = export_cards(deck_obj, svc, folder,
                        use_cache=not no_cache, progress=progress, card_size=card_size, bleed_mm=bleed_mm,
                        safe_mm=safe_mm, jobs=jobs)
     progress.close()
@@ -1023,6 +1031,8 @@ def report_cmd(deck, vary, compare, players_text, games, agents, seed, lang, out
     from deckgen.balance import ReportOptions, build_report, default_path, write_report
     from deckgen.rules.simulate import parse_players
 
+    if out_path is not None:
+        claim_output(out_path, folder=False)
     players = None
     if players_text:
         d = manifest.load_deck(deck)
@@ -1081,6 +1091,8 @@ def rulebook(deck, lang, out_path, paper, booklet, palette, colors):
     if out_path is not None and len(langs) > 1:
         raise DeckgenError(Finding("error", "usage", "-o", "-o names one file, but --lang all writes several",
                                    hint="leave out -o, or pick one --lang"))
+    if out_path is not None:
+        claim_output(out_path, folder=False)
     progress = Progress()
     for code in langs:
         suffix = "-booklet" if booklet else ""
