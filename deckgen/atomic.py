@@ -58,6 +58,53 @@ def check_replaceable(path: Path) -> None:
                                  hint="choose another file name with -o"))
 
 
+MARKER = ".deckgen-output"
+LOCK_NAME = ".deckgen-build.lock"
+MARKER_TEXT = (b"deckgen made this folder (or found it empty) and writes its outputs here; "
+               b"deckgen replaces files in a folder given with -o only if this file is in it.\n")
+
+
+def _holds_only_dotfiles(folder: Path) -> bool:
+    with os.scandir(folder) as entries:
+        return all(e.name.startswith(".") for e in entries)
+
+
+def claim_output(path: Path | str, *, folder: bool) -> Path:
+    """Check the target of ``-o`` (or a command's default) before any work: the one rule for
+    every command that writes. A file target must be missing or a regular file. A folder target
+    must be missing, empty (dotfiles such as ``.gitkeep`` do not count), or hold the marker file
+    ``.deckgen-output`` that deckgen writes into every output folder it makes or takes; anything
+    else is refused (exit 2), so ``-o ~`` never writes among your own files. Returns the path."""
+    path = Path(path)
+    if not folder:
+        check_replaceable(path)
+        return path
+    hint = (f"choose a new or empty folder with -o; if deckgen made this one, "
+            f"add an empty file named {MARKER} to it")
+    try:
+        st = os.stat(path)              # a symlink to a folder is written into, never replaced
+    except FileNotFoundError:
+        st = None
+    except (OSError, ValueError) as exc:
+        raise DeckgenError(error("output", str(path), f"cannot use this folder: {getattr(exc, 'strerror', exc)}",
+                                 hint="choose another folder with -o")) from None
+    if st is not None and not stat.S_ISDIR(st.st_mode):
+        kind = _kind(st.st_mode) or "a file"
+        raise DeckgenError(error("output", str(path), f"is {kind}, not a folder", hint="choose a folder with -o"))
+    try:
+        made = (path / MARKER).is_file() or (path / LOCK_NAME).is_file()    # the lock: an earlier build's
+        if st is not None and not made and not _holds_only_dotfiles(path):
+            raise DeckgenError(error("output", str(path), "is a folder that deckgen did not make, and not empty; "
+                                     "deckgen does not write among other files", hint=hint))
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DeckgenError(error("output", str(path), f"cannot write here: {exc.strerror}",
+                                 hint="choose another folder with -o")) from None
+    if not (path / MARKER).is_file():
+        write_bytes(path / MARKER, MARKER_TEXT)
+    return path
+
+
 def write_bytes(path: Path, data: bytes) -> Path:
     path = Path(path)
     check_replaceable(path)
@@ -96,9 +143,6 @@ def copy_file(src: Path, dst: Path) -> Path:
     except OSError as exc:
         raise DeckgenError(error("output", str(src), f"cannot read: {exc.strerror}")) from None
     return write_bytes(dst, data)
-
-
-LOCK_NAME = ".deckgen-build.lock"
 
 
 @contextlib.contextmanager

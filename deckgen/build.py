@@ -267,7 +267,7 @@ def _build_decks(requests: list[tuple[str | Path, BuildOptions]], progress: Prog
     cache are written here without a job. Same bytes whatever the number of workers.
     """
     from deckgen.render import RenderSettings
-    from deckgen.render.batch import groups, plan_faces
+    from deckgen.render.batch import groups, plan_faces, settle
     from deckgen.rulebook.step import book_job, forget_images, not_written, paper_for_sheets, plan_books
     from deckgen.workers import Workers
 
@@ -325,7 +325,7 @@ def _build_decks(requests: list[tuple[str | Path, BuildOptions]], progress: Prog
         st.cards_queued = True
         st.times["render"] = time.perf_counter()
         assert st.deck is not None and st.result is not None
-        rendered = replace(st.plan.result, scratch=None)
+        rendered = replace(settle(st.plan), scratch=None)
         hit = cards_from_cache(st.deck, rendered, st.options)
         if hit is not None:
             st.cards = _apply_cards(st.result, hit)

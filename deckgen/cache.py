@@ -216,18 +216,25 @@ def write_sum(path: Path, data: bytes) -> None:
     write_bytes(sum_path(path), hashlib.sha256(data).hexdigest().encode("ascii") + b"\n")
 
 
+def store(path: Path, data: bytes) -> None:
+    """Write an entry and then its checksum, each atomically; DeckgenError (or OSError) when the
+    cache cannot take it, e.g. a disk that filled up during a build."""
+    from deckgen.atomic import write_bytes
+
+    write_bytes(path, data)
+    write_sum(path, data)
+
+
 def write_entry(path: Path, data: bytes) -> bool:
     """Store an entry and then its checksum, each atomically; False (and one warning) when the
     cache cannot be written: the caller goes on without it."""
-    from deckgen.atomic import write_bytes
-
     try:
-        write_bytes(path, data)
-        write_sum(path, data)
-    except DeckgenError as exc:
+        store(path, data)
+    except (DeckgenError, OSError) as exc:
+        why = exc.findings[0].message if isinstance(exc, DeckgenError) else (exc.strerror or str(exc))
         with contextlib.suppress(OSError):
             path.unlink()
-        _warn_once(f"write:{path.parent.parent}", f"cannot write to the cache: {exc.findings[0].message}; "
+        _warn_once(f"write:{path.parent.parent.parent}", f"cannot write to the cache: {why}; "
                    "going on without it")
         return False
     return True

@@ -16,6 +16,7 @@ from typing import Any, NoReturn, TypeVar
 import click
 
 from deckgen import __version__
+from deckgen.atomic import claim_output
 from deckgen.errors import ERROR, NOTE, WARNING, DeckgenError, Finding, error
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -440,6 +441,7 @@ def render(deck, out_dir, dpi, card_size, bleed, safe, symbols, corner_guide, no
 
     settings = _render_settings(dpi, card_size, bleed, safe, symbols, corner_guide)
     the_deck = _only(_load_for_render(deck, palette, colors), only)
+    claim_output(out_dir, folder=True)
     progress = Progress(enabled=not as_json)
     result = render_deck(the_deck, settings, out_dir, use_cache=not no_cache, progress=progress, jobs=jobs)
     progress.close()
@@ -488,6 +490,8 @@ def preview(deck, out_path, dpi, card_size, bleed, safe, symbols, corner_guide, 
     from deckgen.render import preview as make_preview
 
     settings = _render_settings(dpi, card_size, bleed, safe, symbols, corner_guide)
+    if out_path is not None:
+        claim_output(out_path, folder=False)
     if watch:
         from deckgen.watch import WatchOptions
 
@@ -725,6 +729,7 @@ def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, ori
                     layout, backs, orientation, fit=fit, cut_file=cut_file, corner_radius=corner_radius,
                     back_style=back_style)
     refs = list(decks) or bundled_refs()
+    claim_output(out_dir, folder=True)
     if watch:
         from deckgen.watch import WatchOptions
 
@@ -832,6 +837,7 @@ def calibrate(out_file, paper, margin, back_offset, duplex, orientation):
     """
     from deckgen.layout import calibration_pdf, parse_paper, write_bytes
 
+    claim_output(out_file, folder=False)
     data = calibration_pdf(parse_paper(paper), duplex, _margin(margin), _offset(back_offset), orientation)
     path = write_bytes(Path(out_file), data)
     turn = f", {orientation}" if orientation else ""
@@ -892,8 +898,9 @@ def export_tts_cmd(deck, out_dir, fmt, card_size, max_side, base_url, only, pale
     deck_obj = _only(deck_obj, only)
     if not as_json:
         _echo_findings(errors)
+    folder = claim_output(out_dir or Path("output") / deck_obj.id / "tts", folder=True)
     progress = Progress(enabled=not as_json)
-    res = export_tts(deck_obj, Path(out_dir or Path("output") / deck_obj.id / "tts"), fmt=fmt,
+    res = export_tts(deck_obj, folder, fmt=fmt,
                      use_cache=not no_cache, progress=progress, card_size=card_size, max_side=max_side, jobs=jobs,
                      base_url=base_url)
     progress.close()
@@ -966,8 +973,9 @@ def export_cards_cmd(deck, service, card_size, bleed, safe, out_dir, only, palet
     deck_obj = _only(deck_obj, only)
     if not as_json:
         _echo_findings(errors)
+    folder = claim_output(out_dir or Path("output") / deck_obj.id / f"print-{svc.id}", folder=True)
     progress = Progress(enabled=not as_json)
-    res = export_cards(deck_obj, svc, Path(out_dir or Path("output") / deck_obj.id / f"print-{svc.id}"),
+    res = export_cards(deck_obj, svc, folder,
                        use_cache=not no_cache, progress=progress, card_size=card_size, bleed_mm=bleed_mm,
                        safe_mm=safe_mm, jobs=jobs)
     progress.close()
@@ -1194,6 +1202,8 @@ def report_cmd(deck, vary, compare, players_text, games, agents, seed, lang, out
     from deckgen.balance.report import SKILL_GAMES, SKILL_THINK
     from deckgen.rules.simulate import parse_players
 
+    if out_path is not None:
+        claim_output(out_path, folder=False)
     players = None
     if players_text:
         d = manifest.load_deck(deck)
@@ -1254,6 +1264,8 @@ def rulebook(deck, lang, out_path, paper, booklet, palette, colors):
     if out_path is not None and len(langs) > 1:
         raise DeckgenError(Finding("error", "usage", "-o", "-o names one file, but --lang all writes several",
                                    hint="leave out -o, or pick one --lang"))
+    if out_path is not None:
+        claim_output(out_path, folder=False)
     progress = Progress()
     for code in langs:
         suffix = "-booklet" if booklet else ""

@@ -121,7 +121,7 @@ def test_cli_bad_options_are_usage_errors(tmp_path):
 def test_cli_deck_with_errors_exits_1(tmp_path, cache, write_manifest, monkeypatch):
     monkeypatch.setenv("DECKGEN_CACHE", str(cache))
     path = write_manifest(BROKEN)
-    result = CliRunner().invoke(main, ["build", str(path), "-o", str(tmp_path), "--dpi", "50"])
+    result = CliRunner().invoke(main, ["build", str(path), "-o", str(tmp_path / "out"), "--dpi", "50"])
     assert result.exit_code == 1
     assert "too-few-cards" in result.output and "--force" in result.output
 
@@ -219,12 +219,13 @@ def test_a_deck_with_errors_stops_alone_and_the_others_are_built(tmp_path, write
 def test_cli_builds_several_decks_and_reports_each_in_the_order_given(tmp_path, cache, monkeypatch, write_manifest):
     monkeypatch.setenv("DECKGEN_CACHE", str(cache))
     broken = write_manifest(BROKEN)
-    result = CliRunner().invoke(main, ["build", "no-mercy", str(broken), "classic", "-o", str(tmp_path),
+    result = CliRunner().invoke(main, ["build", "no-mercy", str(broken), "classic", "-o", str(tmp_path / "out"),
                                        "--dpi", "30", "--no-rulebook"])
     assert result.exit_code == 1
     out = result.output
     assert out.index("no-mercy: ") < out.index("not built") < out.index("classic: ")
-    assert (tmp_path / "classic" / "classic-cards.pdf").is_file() and not (tmp_path / "tiny").exists()
+    out_dir = tmp_path / "out"                 # not tmp_path itself: the manifest is there (a folder deckgen did not make)
+    assert (out_dir / "classic" / "classic-cards.pdf").is_file() and not (out_dir / "tiny").exists()
 
 
 def test_faces_without_images_go_three_to_a_job_and_faces_sharing_images_stay_together():

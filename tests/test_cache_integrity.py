@@ -117,3 +117,52 @@ def test_an_unreadable_entry_is_skipped(root, monkeypatch):
     path.unlink()
     path.mkdir()                                             # not a regular file any more
     assert cache.get_bytes("documents", "34" * 32, "json") is None
+
+
+def test_a_cache_that_fills_up_during_the_build_is_skipped_with_one_warning(root, tmp_path, monkeypatch, caplog):
+    """ENOSPC on the sixth cache write, after the build started: the faces that no longer fit are
+    kept outside the cache, one warning is printed, and the outputs are the same bytes."""
+    import errno
+
+    first = _build(tmp_path / "a")
+    monkeypatch.setenv("DECKGEN_CACHE", str(tmp_path / "cache2"))
+    real_store, writes = cache.store, []
+
+    def full_after_five(path, data):
+        writes.append(path)
+        if len(writes) > 5:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+        real_store(path, data)
+
+    monkeypatch.setattr(cache, "store", full_after_five)
+    cache._warned.clear()
+    with caplog.at_level(logging.WARNING, logger="deckgen.cache"):
+        again = _build(tmp_path / "b")
+    assert again == first
+    assert len(writes) > 6                                   # the build went on writing after the first failure
+    notices = [r.getMessage() for r in caplog.records if r.name == "deckgen.cache"]
+    assert len(notices) == 1, notices
+    assert "No space left on device" in notices[0] and "the build goes on" in notices[0]
+    assert 0 < len(list((tmp_path / "cache2" / "faces").rglob("*.png"))) <= 5   # the rest never reached it
+
+
+def test_a_cache_that_becomes_unwritable_mid_render_still_writes_every_face(root, tmp_path, monkeypatch, caplog):
+    import errno
+
+    real_store, writes = cache.store, []
+
+    def denied_after_three(path, data):
+        writes.append(path)
+        if len(writes) > 3:
+            raise OSError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+        real_store(path, data)
+
+    monkeypatch.setattr(cache, "store", denied_after_three)
+    cache._warned.clear()
+    with caplog.at_level(logging.WARNING, logger="deckgen.cache"):
+        result = CliRunner().invoke(main, ["render", "classic", "-o", str(tmp_path / "faces"), "--dpi", "30",
+                                           "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    pngs = sorted((tmp_path / "faces").glob("*.png"))
+    assert len(pngs) > 3 and all(p.read_bytes().startswith(b"\x89PNG") for p in pngs)
+    assert [r.getMessage() for r in caplog.records if "Permission denied" in r.getMessage()]

@@ -153,6 +153,74 @@ def test_a_regular_file_is_replaced_as_before(tmp_path):
     assert target.read_bytes() == b"new"
 
 
+# ------------------------------------------------------------------ -o writes only into deckgen's own folders
+
+def test_a_folder_is_claimed_only_when_new_empty_or_deckgen_s(tmp_path):
+    new = atomic.claim_output(tmp_path / "new" / "deeper", folder=True)
+    assert (new / atomic.MARKER).is_file()
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    (kept / ".gitkeep").touch()                              # dotfiles only: as good as empty
+    atomic.claim_output(kept, folder=True)
+    (kept / "classic").mkdir()
+    atomic.claim_output(kept, folder=True)                   # a second run: the marker is there
+    built = tmp_path / "built"
+    built.mkdir()
+    (built / atomic.LOCK_NAME).touch()
+    (built / "cards.pdf").write_bytes(b"%PDF")               # an earlier build's folder (its lock file)
+    atomic.claim_output(built, folder=True)
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "thesis.odt").write_bytes(b"mine")
+    with pytest.raises(DeckgenError) as info:
+        atomic.claim_output(mine, folder=True)
+    (found,) = info.value.findings
+    assert "deckgen did not make" in found.message and atomic.MARKER in found.hint
+    assert sorted(p.name for p in mine.iterdir()) == ["thesis.odt"]     # nothing written into it
+    with pytest.raises(DeckgenError, match="not a folder"):
+        atomic.claim_output(mine / "thesis.odt", folder=True)
+    os.mkfifo(tmp_path / "pipe")
+    with pytest.raises(DeckgenError, match="FIFO"):
+        atomic.claim_output(tmp_path / "pipe", folder=False)
+    assert atomic.claim_output(mine / "thesis.odt", folder=False) == mine / "thesis.odt"
+
+
+@pytest.mark.parametrize("command", [("build",), ("render",), ("export", "tts"),
+                                     ("export", "cards", "--service", "tgc-poker")])
+def test_every_folder_command_refuses_a_foreign_folder(tmp_path, command):
+    deck = make_deck(tmp_path)
+    mine = deck.home / "documents"
+    mine.mkdir()
+    (mine / "letter.txt").write_text("mine", encoding="utf-8")
+    args = [*command[:2], str(deck.manifest), *command[2:]] if command[0] == "export" else [command[0], str(deck.manifest)]
+    result = run(deck, *args, "-o", str(mine), seconds=60)
+    assert_refused(result, "deckgen did not make", codes=(2,))
+    assert sorted(p.name for p in mine.iterdir()) == ["letter.txt"]
+
+
+@pytest.mark.parametrize("command", [("preview",), ("rulebook", "--lang", "en"), ("report", "--games", "10"),
+                                     ("calibrate",)])
+def test_every_file_command_refuses_a_special_file_before_any_work(tmp_path, command):
+    deck = make_deck(tmp_path)
+    target = deck.home / "out.file"
+    os.mkfifo(target)
+    deck_arg = [] if command[0] == "calibrate" else [str(deck.manifest)]
+    result = run(deck, command[0], *deck_arg, *command[1:], "-o", str(target), seconds=60)
+    assert_refused(result, "FIFO", codes=(2,))
+    assert target.is_fifo()
+
+
+def test_the_default_output_folder_with_its_gitkeep_builds_twice(tmp_path):
+    deck = make_deck(tmp_path)
+    (deck.home / "output").mkdir()
+    (deck.home / "output" / ".gitkeep").touch()
+    for _ in range(2):
+        result = run(deck, "build", str(deck.manifest), *BUILD, cwd=deck.home, seconds=120)
+        assert result.code == 0, result.text
+    assert (deck.home / "output" / atomic.MARKER).is_file()
+    assert list((deck.home / "output").glob("*/*-cards.pdf"))
+
+
 # ------------------------------------------------------------------ two builds into one folder
 
 def test_a_second_build_into_a_locked_folder_stops_with_a_clear_message(tmp_path):

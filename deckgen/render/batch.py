@@ -57,19 +57,43 @@ def png_text(face_id: str, frame: Frame) -> dict[str, str]:
     }
 
 
-def write_png(img: Image.Image, path: Path, face_id: str, frame: Frame, compress_level: int = 1) -> None:
-    """Encode a face (DPI and physical size recorded) and save it atomically."""
+SPILL_REASON = ".reason"
+_spill: tempfile.TemporaryDirectory | None = None
+
+
+def spill_folder() -> str:
+    """This process's folder for faces a full cache could not take; one for all its decks (they
+    share faces), made before workers need it and removed when the process ends."""
+    global _spill
+    if _spill is None:
+        _spill = tempfile.TemporaryDirectory(prefix="deckgen-spill-")
+    return _spill.name
+
+
+def write_png(img: Image.Image, path: Path, face_id: str, frame: Frame, compress_level: int = 1,
+              spill: str | None = None) -> None:
+    """Encode a face (DPI and physical size recorded) and save it atomically, with the checksum a
+    later build verifies it by. With ``spill`` (a cache face): when the cache cannot take it (full,
+    or no longer writable), the face goes into that folder instead and the build goes on
+    (:func:`settle` then points at it and warns once)."""
     data = pngfile.encode(img, frame.dpi, png_text(face_id, frame), compress_level)
-    write_bytes(path, data)
-    cache.write_sum(Path(path), data)      # the checksum a later build verifies the face by
+    if spill is None:
+        cache.store(Path(path), data)
+        return
+    try:
+        cache.store(Path(path), data)
+    except (OSError, DeckgenError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else exc.findings[0].message
+        write_bytes(Path(spill) / Path(path).name, data)
+        write_bytes(Path(spill) / SPILL_REASON, str(why or exc).encode("utf-8", "replace"))    # the latest
 
 
 def _draw_job(job) -> str:
     """Worker: draw one face and write it (runs in a child process)."""
     from deckgen.render.draw import draw_face
 
-    spec, frame, guide, path = job
-    write_png(draw_face(spec, frame, guide), Path(path), spec.face_id, frame)
+    spec, frame, guide, path, spill = job
+    write_png(draw_face(spec, frame, guide), Path(path), spec.face_id, frame, spill=spill)
     return spec.face_id
 
 
@@ -124,6 +148,27 @@ class FacePlan:
     result: RenderResult
     todo: list = field(default_factory=list)
     root: Path = Path()
+    spill: Path | None = None      # where faces go that the cache could not take (see write_png)
+
+
+def settle(plan: FacePlan) -> RenderResult:
+    """The plan's result once its faces are drawn: a face the cache could not take is read from
+    the spill folder instead, with one warning for the whole run."""
+    if plan.spill is None:
+        return plan.result
+    try:
+        spilled = {name for name in os.listdir(plan.spill) if name != SPILL_REASON}
+        why = (plan.spill / SPILL_REASON).read_text("utf-8", "replace") if spilled else ""
+    except OSError:
+        return plan.result
+    moved = {p.name for p in plan.result.paths.values() if p.name in spilled and not p.exists()}
+    if not moved:       # (a face kept out in an earlier run of this process may be in the cache now)
+        return plan.result
+    paths = {fid: plan.spill / p.name if p.name in moved else p for fid, p in plan.result.paths.items()}
+    cache._warn_once(f"write:{plan.root.parent}", f"cannot write to the render cache at {plan.root} ({why}): "
+                     "faces are kept outside it; the build goes on "
+                     f"(free some space, or set {cache.ENV_DIR} to a writable folder)")
+    return replace(plan.result, paths=paths)
 
 
 def plan_faces(deck: Deck, settings, *, use_cache: bool = True, cache_dir: Path | None = None) -> FacePlan:
@@ -149,6 +194,7 @@ def plan_faces(deck: Deck, settings, *, use_cache: bool = True, cache_dir: Path 
                                  hint="set DECKGEN_CACHE to a writable folder, or use --no-cache")) from None
     cached: dict[str, Path] = {}
     todo = []
+    spill = spill_folder() if use_cache else None
     for fid in face_ids(deck):
         spec = face_spec(deck, fid, symbols)
         key = face_key(spec, frame, settings.corner_guide)
@@ -157,9 +203,9 @@ def plan_faces(deck: Deck, settings, *, use_cache: bool = True, cache_dir: Path 
         if use_cache and cache.verified(path):      # checksum and owner checked; a bad entry is drawn again
             cache.touch(path)
         else:
-            todo.append((spec, frame, settings.corner_guide, str(path)))
+            todo.append((spec, frame, settings.corner_guide, str(path), spill))
     result = RenderResult(cached, frame.full, frame.trim_mm, frame.bleed_mm, frame.dpi, len(todo), scratch)
-    return FacePlan(result, todo, root)
+    return FacePlan(result, todo, root, Path(spill) if spill else None)
 
 
 def cache_write_error(root: Path, exc: OSError) -> DeckgenError:
@@ -180,9 +226,10 @@ def render_all(deck: Deck, settings, out_dir: Path | None, *, use_cache: bool = 
     if use_cache and todo:
         cache.note_added(len(todo))
         cache.auto_prune(cache_dir)
-    cached = plan.result.paths
+    result = settle(plan)
+    cached = result.paths
     if out_dir is None:
-        return plan.result
+        return result
     out_dir = Path(out_dir)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -194,4 +241,4 @@ def render_all(deck: Deck, settings, out_dir: Path | None, *, use_cache: bool = 
             copy_file(src, paths[fid])
     except OSError as exc:
         raise DeckgenError(error("output", "-o", f"cannot write into {out_dir}: {exc.strerror}")) from None
-    return replace(plan.result, paths=paths)
+    return replace(result, paths=paths)
