@@ -57,7 +57,7 @@ def pdfs(tmp_path_factory):
     out["rulebook"] = build_rulebook(manifest.load_deck("classic"), "en", image_dpi=30)
     from deckgen.rulebook.booklet import impose
 
-    out["booklet"] = bytes(impose(out["rulebook"], "a4"))
+    out["booklet"] = impose(out["rulebook"], "a4")[0]
     return out
 
 

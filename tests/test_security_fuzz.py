@@ -18,7 +18,7 @@ from hostile import MINIMAL
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from deckgen import datafile, fonts, images, manifest, presets
+from deckgen import catalogues, datafile, fonts, images, manifest, presets
 from deckgen.errors import Collector, DeckgenError, printable
 
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck), database=None)
@@ -150,7 +150,7 @@ def preset_texts(draw) -> str:
 @FAST
 @given(st.data())
 def test_any_preset_file_is_read_or_refused_with_findings(data):
-    kind = data.draw(st.sampled_from(presets.all_kinds()))
+    kind = data.draw(st.sampled_from(catalogues.all_kinds()))
     text = data.draw(preset_texts())
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / ("palette.toml" if kind.folder else kind.filename)
