@@ -1174,7 +1174,8 @@ def play_cmd(deck, players, bots, seat, seed, rules, whole_match, pace, lang, po
               help="The PDF to write (default: output/<deck>/<deck>-report.pdf).")
 @click.option("--skill-games", type=click.IntRange(0, 100_000), default=None, metavar="N",
               help="'Does skill matter?': games of one expert among greedy or random players per table size "
-                   "and opponent (default 30; 0 leaves the section out).")
+                   "and opponent (default 8, at the fewest players, 4 and the most; N plays every table size; "
+                   "0 leaves the section out).")
 @think_option
 @jobs_option
 @cluster_option
@@ -1211,7 +1212,8 @@ def report_cmd(deck, vary, compare, players_text, games, agents, seed, lang, out
     opts = ReportOptions(games=games, seed=seed, players=players, agents=tuple(agents) or ("random", "greedy"),
                          lang=lang, vary=tuple(vary), compare=tuple(compare), workers=jobs,
                          cluster=cluster, skill_games=SKILL_GAMES if skill_games is None else skill_games,
-                         think=think or SKILL_THINK)
+                         think=think or SKILL_THINK,
+                         skill_players=None if skill_games is None else (players or ()))
     progress = Progress(enabled=not as_json)
     rep = build_report(deck, opts, progress)
     target = out_path or default_path(rep["deck"])

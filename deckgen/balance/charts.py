@@ -618,7 +618,7 @@ def skill_chart(rep: Mapping, opponent: str, height: float = 190.0) -> Drawing:
     lang = rep["lang"]
     sk = rep["skill"]
     vs = rep["variants"]
-    sizes = rep["players"]
+    sizes = sk.get("players") or rep["players"]
     groups = {(g["variant"], g["players"]): g for g in sk["groups"] if g["opponent"] == opponent}
     top = max([g["ci"][1] for g in groups.values()] + [1 / min(sizes)])
     yt = ticks(0, min(1.0, top * 1.08), 4)
@@ -629,7 +629,7 @@ def skill_chart(rep: Mapping, opponent: str, height: float = 190.0) -> Drawing:
     f.yaxis(g, yt, lambda v: T.pct(v, lang))
     f.xaxis(g, sizes, lambda v: str(int(v)))
     g.add(_s(f.left + f.w, 6, T.w(lang, "players"), anchor="end"))
-    slot = f.w / len(sizes)
+    slot = f.w / (sizes[-1] - sizes[0] + 1)
     for n in sizes:
         x, y = f.x(n), f.y(1 / n)
         g.add(Line(x - slot * 0.38, y, x + slot * 0.38, y, strokeColor=INK, strokeWidth=0.9, strokeDashArray=[3, 2]))

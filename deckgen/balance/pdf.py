@@ -282,7 +282,7 @@ def _skill_table(rep: Mapping, opp: str, st) -> Table:
     head = [T.w(lang, "col_players"), T.w(lang, "skill_luck")] + [
         f"{v['id']}: {T.w(lang, 'skill_col')}" if len(vs) > 1 else T.w(lang, "skill_col") for v in vs]
     rows: list[list] = [[Paragraph(f"<b>{escape(h)}</b>", st["head"]) for h in head]]
-    for n in rep["players"]:
+    for n in rep["skill"].get("players") or rep["players"]:
         row = [str(n), T.pct(1 / n, lang)]
         for v in vs:
             g = groups[(v["id"], n)]

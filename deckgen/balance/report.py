@@ -27,8 +27,8 @@ SKILLED = "expert"                     # who plays the skill section's one skill
 OPPONENTS = ("greedy", "random")       # ... against a table of these
 REFERENCES = ("classic", "no-mercy")   # bundled decks whose skill figures the text cites
 REFERENCE_PLAYERS = 4
-SKILL_GAMES = 30
-SKILL_THINK = 16
+SKILL_GAMES = 8                        # the default budget keeps a default report fast (docs/expert.md)
+SKILL_THINK = 6
 TESTS = {"turns": "Mann-Whitney U", "draws": "Mann-Whitney U", "capped": "Fisher exact",
          "first_player": "Fisher exact"}
 
@@ -46,6 +46,7 @@ class ReportOptions:
     cluster: str | None = None             # a Dask scheduler's address: play the games there
     skill_games: int = SKILL_GAMES         # "Does skill matter?": games per table size and opponent (0: none)
     think: int = SKILL_THINK               # the expert's play-outs per decision there
+    skill_players: tuple[int, ...] | None = None  # its table sizes (default: the fewest, 4 and the most)
 
 
 @dataclass(frozen=True)
@@ -207,7 +208,7 @@ def skill_references(variants: Sequence[Variant], players: Sequence[int], option
     if not options.skill_games:
         return []
     own = {v.deck.source for v in variants if not v.changes}
-    return [r for r in REFERENCES if _bundled(r) not in own or REFERENCE_PLAYERS not in players]
+    return [r for r in REFERENCES if _bundled(r) not in own or REFERENCE_PLAYERS not in skill_sizes(players, options)]
 
 
 def _bundled(name: str) -> Any:
@@ -216,10 +217,18 @@ def _bundled(name: str) -> Any:
     return load_deck(name).source
 
 
+def skill_sizes(players: Sequence[int], options: ReportOptions) -> list[int]:
+    """The table sizes the skill section plays: ``options.skill_players`` (those of the report),
+    by default the fewest players, 4 and the most, which keeps a default report fast."""
+    if options.skill_players is not None:
+        return [n for n in players if n in options.skill_players] or list(players)
+    return sorted({min(players), max(players)} | ({REFERENCE_PLAYERS} & set(players)))
+
+
 def _skill_tables(variants: Sequence[Variant], players: Sequence[int], options: ReportOptions) -> list[tuple[str, int]]:
     if not options.skill_games:
         return []
-    out = [(v.id, n) for n in sorted(players, reverse=True) for v in variants]
+    out = [(v.id, n) for n in sorted(skill_sizes(players, options), reverse=True) for v in variants]
     out += [(f"ref:{r}", REFERENCE_PLAYERS) for r in skill_references(variants, players, options)]
     return out
 
@@ -319,8 +328,9 @@ def skill_figures(deck: Deck, variants: Sequence[Variant], records: Mapping[tupl
     rate; the same at 4 players for classic UNO and No Mercy as reference points."""
     if not options.skill_games:
         return None
+    sizes = skill_sizes(players, options)
     groups = [{"variant": v.id, "opponent": opp, **collect.skill_group(records[("skill", v.id, opp, n)], n)}
-              for v in variants for opp in OPPONENTS for n in players]
+              for v in variants for opp in OPPONENTS for n in sizes]
     refs = []
     for name in REFERENCES:
         key = f"ref:{name}"
@@ -344,6 +354,7 @@ def skill_figures(deck: Deck, variants: Sequence[Variant], records: Mapping[tupl
 
     names = {name: load_deck(name).name(lang) for name in REFERENCES}
     return {"agent": SKILLED, "think": options.think, "games": options.skill_games, "opponents": list(OPPONENTS),
+            "players": sizes,
             "groups": groups, "reference": refs, "reference_names": names}
 
 

@@ -64,7 +64,8 @@ WORDS: Mapping[str, Mapping[str, str]] = {
                        "drew and when) by playing its possible moves out on deals of the hidden cards that agree "
                        "with it, {think} play-outs per decision. The dots are its win rate over the finished "
                        "games with 95 % intervals (Wilson); the dashed marks are what luck alone gives, 1 in "
-                       "the number of players. {games} games per table size and kind of opponent.",
+                       "the number of players. Each figure is from {games} games (per table size and kind of opponent): "
+                       "a small sample, so the intervals are wide; --skill-games and --think give a fuller picture.",
         "skill_vs": "Expert against {opp}",
         "skill_col": "expert wins (95 %)",
         "skill_luck": "luck alone",
@@ -191,7 +192,8 @@ WORDS: Mapping[str, Mapping[str, str]] = {
                        "decisión. "
                        "Los puntos son sus victorias sobre las partidas terminadas, con intervalos del 95 % "
                        "(Wilson); las marcas discontinuas son lo que da la suerte sola, 1 entre el número de "
-                       "jugadores. {games} partidas por número de jugadores y tipo de rival.",
+                       "jugadores. Cada cifra sale de {games} partidas (por número de jugadores y tipo de rival): "
+                       "una muestra pequeña, con intervalos anchos; --skill-games y --think dan una imagen más completa.",
         "skill_vs": "Experto contra {opp}",
         "skill_col": "gana el experto (95 %)",
         "skill_luck": "la suerte sola",
@@ -456,7 +458,8 @@ def _variant_lines(rep: Mapping, v: Mapping, agent_name: str, lang: str) -> list
 
 def skill_headline(rep: Mapping) -> int:
     """The table size the skill sentences speak of: 4 players when the report has it."""
-    return 4 if 4 in rep["players"] else rep["players"][0]
+    sizes = (rep.get("skill") or {}).get("players") or rep["players"]
+    return 4 if 4 in sizes else sizes[0]
 
 
 def _skill_sentence(g: Mapping, opp: str, lang: str) -> str:

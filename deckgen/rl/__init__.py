@@ -14,9 +14,9 @@ from deckgen.errors import DeckgenError, error
 
 
 def env(deck: Any = "classic", players: int = 4, **kwargs: Any) -> Any:
-    """The PettingZoo AEC environment of a deck (:class:`deckgen.rl.env.DeckEnv`)."""
+    """The PettingZoo AEC environment of a deck (:class:`deckgen.rl.environment.DeckEnv`)."""
     try:
-        from deckgen.rl.env import DeckEnv
+        from deckgen.rl.environment import DeckEnv
     except ImportError as exc:
         raise DeckgenError(error("rl", "deckgen.rl", f"the environment needs PettingZoo ({exc.name} is missing)",
                                  hint="pip install 'deckgen[rl]'")) from None
