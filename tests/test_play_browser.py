@@ -113,6 +113,7 @@ def shot(page, name: str, tmp_path: Path) -> Path:
     folder = Path(SHOTS) if SHOTS else tmp_path
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.png"
+    page.wait_for_function("[...document.images].every(i => i.complete)")
     page.screenshot(path=str(path), full_page=True)
     return path
 
@@ -213,7 +214,9 @@ def test_a_whole_hand_by_clicking(browser, case, tmp_path):
             assert any(e[2] & 1 for e in plays), "no Flex-side play by the person in the engine's log"
             # the Power card turned red when the person used the Flex side
             assert any(e[0] == "Power" and e[1] == seat and e[2] is False for e in log)
-        # what the log showed is the page's, in the deck's language
+        # the log ends with the engine's result, and the page keeps that latest line in view
+        assert page.locator("#log li").last.inner_text() == table.session.lines[-1]["text"]
+        assert page.evaluate("(b => b.scrollTop + b.clientHeight >= b.scrollHeight - 2)(document.getElementById('log'))")
         assert page.locator("#log li").count() >= len(plays)
     finally:
         table.close()

@@ -265,7 +265,6 @@ function showAsk(v) {
 
 function showLog(v) {
   const box = $("log");
-  const stick = box.scrollTop + box.clientHeight >= box.scrollHeight - 30;   // keep reading an earlier line
   const have = box.children.length;
   const first = v.log_total - v.log.length;
   if (have && Number(box.dataset.first) === first && have <= v.log.length) {
@@ -273,11 +272,29 @@ function showLog(v) {
   } else {
     box.replaceChildren(...v.log.map((l) => logLine(l, v)));
     box.dataset.first = first;
-    box.scrollTop = box.scrollHeight;      // a new page or a new game: the latest lines
+    logPinned = true;                      // a new page or a new game: the latest lines
+    logToEnd();
     return;
   }
-  if (stick) box.scrollTop = box.scrollHeight;
+  logToEnd();
 }
+// the log follows the latest line unless the person scrolled up to read an earlier one (a scroll
+// the page made itself, or one a change of the panel's size made, does not count)
+let logPinned = true;
+let logTouchedAt = -1e9;     // the person's last wheel, touch, pointer or key on the log
+function logToEnd() {
+  const box = $("log");
+  if (logPinned) box.scrollTop = box.scrollHeight;
+}
+for (const kind of ["wheel", "touchmove", "pointerdown", "keydown"]) {
+  $("log").addEventListener(kind, () => { logTouchedAt = performance.now(); }, {passive: true});
+}
+$("log").addEventListener("scroll", () => {
+  if (performance.now() - logTouchedAt > 1500) return;
+  const box = $("log");
+  logPinned = box.scrollTop + box.clientHeight >= box.scrollHeight - 30;
+});
+new ResizeObserver(() => logToEnd()).observe($("log"));
 function logLine(l, v) {
   const li = el("li", "", l.text);
   if (l.seat === v.you) li.classList.add("mine");
