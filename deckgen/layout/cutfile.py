@@ -27,8 +27,10 @@ def _n(v: float) -> str:
     return f"{v:.3f}".rstrip("0").rstrip(".")
 
 
-def sheet_svg(trims: Sequence[Rect], page_mm: tuple[float, float], radius_mm: float, title: str) -> bytes:
-    """One sheet's cut paths (trim rectangles with rounded corners) as SVG bytes, y measured from the top."""
+def sheet_svg(trims: Sequence[Rect], page_mm: tuple[float, float], radius_mm: float, title: str,
+              registration: Sequence[Rect] = ()) -> bytes:
+    """One sheet's cut paths (trim rectangles with rounded corners) as SVG bytes, y measured from the top;
+    ``registration``: the printed registration marks, in a group of their own (black fill, not cut)."""
     w, h = page_mm
     r = max(0.0, min(radius_mm, min((min(t.w, t.h) for t in trims), default=0.0) / 2))
     lines = ['<?xml version="1.0" encoding="UTF-8"?>',
@@ -39,7 +41,13 @@ def sheet_svg(trims: Sequence[Rect], page_mm: tuple[float, float], radius_mm: fl
     for t in trims:
         lines.append(f'    <rect x="{_n(t.x)}" y="{_n(h - t.top)}" width="{_n(t.w)}" height="{_n(t.h)}" '
                      f'rx="{_n(r)}" ry="{_n(r)}"/>')
-    lines += ["  </g>", "</svg>", ""]
+    lines.append("  </g>")
+    if registration:
+        lines.append('  <g id="registration" fill="#000000" stroke="none">')
+        lines += [f'    <rect x="{_n(m.x)}" y="{_n(h - m.top)}" width="{_n(m.w)}" height="{_n(m.h)}"/>'
+                  for m in registration]
+        lines.append("  </g>")
+    lines += ["</svg>", ""]
     return "\n".join(lines).encode("utf-8")
 
 
@@ -55,11 +63,11 @@ def front_trims(page: PagePlan) -> list[Rect]:
 
 
 def cut_files(pages: Sequence[PagePlan], page_mm: tuple[float, float], radius_mm: float,
-              title: str) -> list[tuple[int, bytes]]:
+              title: str, registration: Sequence[Rect] = ()) -> list[tuple[int, bytes]]:
     """(sheet number, SVG bytes) for every sheet with cards printed face up."""
     out = []
     for page in pages:
         if page.side in ("front", "fold"):
             out.append((page.sheet_no, sheet_svg(front_trims(page), page_mm, radius_mm,
-                                                 f"{title}: sheet {page.sheet_no} cut lines")))
+                                                 f"{title}: sheet {page.sheet_no} cut lines", registration)))
     return out

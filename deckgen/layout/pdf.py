@@ -131,21 +131,30 @@ def draw_fold(c: Canvas, line: Line, font: str, text: str) -> None:
     c.restoreState()
 
 
+def draw_registration(c: Canvas, rects: Sequence[Rect]) -> None:
+    """Print-then-cut registration marks: solid black rectangles (one filled path)."""
+    if rects:
+        c.addLiteral("q 0 g " + " ".join(" ".join(_n(mm_to_pt(v)) for v in (r.x, r.y, r.w, r.h)) + " re"
+                                          for r in rects) + " f Q")
+
+
 def draw_page(c: Canvas, page: PagePlan, names: Mapping[str, str], stroke_mm: float,
-              guides: Sequence[Line] = ()) -> None:
+              guides: Sequence[Line] = (), registration: Sequence[Rect] = ()) -> None:
     for p in page.placements:
         place(c, names[p.face], p.image, p.clip, p.rotate)
     draw_marks(c, page.marks, stroke_mm)
     draw_marks(c, page.rules, RULE_MM, grey=0.4)
     if guides and page.side in ("front", "fold"):
         draw_marks(c, guides, min(stroke_mm, 0.1), dash=True)
+    if page.side == "front":
+        draw_registration(c, registration)
 
 
 def cards_pdf(pages: Sequence[PagePlan], images: Mapping[str, Path], paper_mm: tuple[float, float],
               meta: PdfMeta, *, cover: CoverInfo | None = None, margin_mm: float = 5.0,
               stroke_mm: float = 0.3, guides: Sequence[Line] = (), progress: Progress | None = None,
               label_band: Rect | None = None, label: Callable[[PagePlan, int], str] | None = None,
-              fold_text: str = "fold") -> bytes:
+              fold_text: str = "fold", registration: Sequence[Rect] = ()) -> bytes:
     """The whole PDF as bytes (written to disk atomically by the caller)."""
     missing = sorted({p.face for page in pages for p in page.placements} - set(images))
     if missing:
@@ -164,7 +173,7 @@ def cards_pdf(pages: Sequence[PagePlan], images: Mapping[str, Path], paper_mm: t
         for p in page.placements:
             if p.face not in names:
                 names[p.face] = register_image(c, read_png(images[p.face]))
-        draw_page(c, page, names, stroke_mm, guides)
+        draw_page(c, page, names, stroke_mm, guides, registration)
         if page.fold_line is not None:
             draw_fold(c, page.fold_line, fonts[0], fold_text)
         if label is not None:
