@@ -9,7 +9,7 @@ from pathlib import Path
 
 from deckgen.errors import DeckgenError, error
 from deckgen.layout.cover import TEXT, CoverInfo, Cutting, cover_languages, sheet_label
-from deckgen.layout.cutfile import CUT_FORMATS, cut_files, default_corner_radius
+from deckgen.layout.cutfile import CUT_FORMATS, cut_files, default_corner_radius, id_labels
 from deckgen.layout.geometry import MarkStyle, Sheet, SheetSpec, guide_lines, plan_sheet
 from deckgen.layout.imposition import BACK, CardCopy, PagePlan, card_copies, impose, into_margin, two_sided
 from deckgen.layout.lightback import BACK_STYLES, write_light_back
@@ -40,6 +40,8 @@ class LayoutOptions:
     cut_file: str = "none"                    # none | svg: a print-then-cut SVG of the card outlines per sheet
     corner_radius_mm: float | None = None     # the cut outlines' corners; None: 5 % of the card's shorter side
     back_style: str = "full"                  # full: the rendered back | light: ink-saving outline (lightback.py)
+    corner_guides: bool = False               # the rounded cut outline drawn faintly on every front
+    card_ids: bool = False                    # each card's id in the gutter under it (needs a gap)
     registration: str = "none"                # none | silhouette: print-then-cut marks (registration.py) | cricut: refused
 
 
@@ -99,6 +101,12 @@ def _cards_pdf(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[float, flo
     marked = options.registration == "silhouette"
     sheet, reg_notes, unmarked = plan_for_marks(spec) if marked else (plan_sheet(spec), (), 0)
     registration = silhouette_marks(sheet.page_mm) if marked else ()
+    if options.card_ids and sheet.gap_mm <= 0:
+        raise DeckgenError(error(
+            "card-ids", "--card-ids", f"--card-ids prints each id in the gutter between cards, and this sheet "
+            f"({sheet.cols} × {sheet.rows}, --fit {options.fit}) puts the cards edge to edge with no gutter",
+            hint="add --fit full-bleed (or a --gap such as 4mm) for gutters, with fewer cards per sheet"))
+    radius = default_corner_radius(trim_mm) if options.corner_radius_mm is None else options.corner_radius_mm
     backs = options.backs == "deck"
     duplex = options.duplex if backs and not fold else "none"
     copies = card_copies(deck)
@@ -142,11 +150,12 @@ def _cards_pdf(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[float, flo
                      stroke_mm=options.marks.stroke_mm, guides=guide_lines(sheet) if options.guides else (),
                      progress=progress,
                      label_band=band, label=sheet_label(title, lang),
-                     fold_text=words["fold_word"], registration=registration)
+                     fold_text=words["fold_word"], registration=registration,
+                     corner_radius_mm=radius if options.corner_guides else None,
+                     card_ids=(lambda page: id_labels(page, sheet.gap_mm, bleed_mm)) if options.card_ids else None)
     faces = len({p.face for page in pages for p in page.placements})
     cuts: tuple[tuple[int, bytes], ...] = ()
     if options.cut_file == "svg":
-        radius = default_corner_radius(trim_mm) if options.corner_radius_mm is None else options.corner_radius_mm
         cuts = tuple(cut_files(pages, sheet.page_mm, radius, title, registration))
     return CardsPdf(data, len(pages) + (2 if cover else 0), sheets + (1 if cover else 0), len(copies),
                     faces, sheet, paper, tuple(notes), cuts)

@@ -11,6 +11,7 @@ no fill) and a title.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from deckgen.layout.geometry import Rect
 from deckgen.layout.imposition import PagePlan
@@ -70,4 +71,30 @@ def cut_files(pages: Sequence[PagePlan], page_mm: tuple[float, float], radius_mm
         if page.side in ("front", "fold"):
             out.append((page.sheet_no, sheet_svg(front_trims(page), page_mm, radius_mm,
                                                  f"{title}: sheet {page.sheet_no} cut lines", registration)))
+    return out
+
+
+@dataclass(frozen=True)
+class IdLabel:
+    """A card id printed in the gutter under its card: centred on (x, y), ``size_pt`` high."""
+
+    text: str
+    x: float
+    y: float
+    size_pt: float
+
+
+ID_SIZE_PT = 4.5          # small: read it while sorting, cut it away with the gutter
+
+
+def id_labels(page: PagePlan, gap_mm: float, bleed_mm: float) -> list[IdLabel]:
+    """Every face-up card's id in the gutter under it (the strip the cut removes): halfway across the
+    gap between rows, and under the bottom row no further out than its bleed."""
+    placements = page.placements[: len(page.placements) // 2] if page.side == "fold" else page.placements
+    bottom = min((p.trim.y for p in placements), default=0.0)
+    out = []
+    for p in placements:
+        room = min(gap_mm, 2 * bleed_mm) if abs(p.trim.y - bottom) < 1e-6 else gap_mm
+        size = min(ID_SIZE_PT, room * 0.8 * 72 / 25.4)
+        out.append(IdLabel(p.face, p.trim.x + p.trim.w / 2, p.trim.y - room / 2, size))
     return out
