@@ -617,7 +617,8 @@ def _signed(value: str, where: str) -> float:
 
 def _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_stroke, mark_offset, guides,
                     layout="sheets", backs="deck", orientation="auto", base=None, fit="most", cut_file="none",
-                    corner_radius="auto", back_style="full"):
+                    corner_radius="auto", back_style="full", registration="none", corner_guides=False,
+                    card_ids=False):
     from deckgen.layout import LayoutOptions, MarkStyle, parse_paper
 
     return LayoutOptions(paper=parse_paper(paper, base=base), margin_mm=_margin(margin),
@@ -627,7 +628,8 @@ def _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_s
                                          _length(mark_offset, "--mark-offset")),
                          guides=guides, layout=layout, backs=backs, orientation=orientation, fit=fit,
                          cut_file=cut_file, corner_radius_mm=None if str(corner_radius).strip().lower() == "auto"
-                         else _length(corner_radius, "--corner-radius"), back_style=back_style)
+                         else _length(corner_radius, "--corner-radius"), back_style=back_style,
+                         registration=registration, corner_guides=corner_guides, card_ids=card_ids)
 
 
 def _margin(value: str) -> float | None:
@@ -676,6 +678,15 @@ def sheet_options(fn):
               help="svg: also write, per sheet, an SVG of the card outlines for print-then-cut machines.")
 @click.option("--corner-radius", default="auto", show_default=True, metavar="LENGTH|auto",
               help="Corner radius of the --cut-file outlines; auto: 5% of the card's shorter side.")
+@click.option("--registration", type=click.Choice(["none", "silhouette", "cricut"]), default="none",
+              show_default=True, help="silhouette: print Silhouette Studio's Type 1 registration marks (inset "
+              "10 mm, length 20 mm, thickness 0.5 mm) on the fronts and in the cut file; cricut: refused, "
+              "Design Space adds its own.")
+@click.option("--corner-guides", is_flag=True,
+              help="Draw the rounded cut outline (--corner-radius) faintly on every card front.")
+@click.option("--card-ids", is_flag=True,
+              help="Print each card's id small in the gutter under it, for sorting reprints (needs a gap: "
+                   "--fit full-bleed or --gap).")
 @click.option("--only", metavar="ID[xN],...", default=None, help=ONLY_HELP)
 @click.option("--card-size", metavar="NAME|WxH", help="Card size instead of the deck's (uno, poker, 63mmx88mm ...).")
 @click.option("--dpi", type=click.IntRange(30, 1200), default=300, show_default=True, help="Face resolution.")
@@ -700,7 +711,8 @@ def sheet_options(fn):
               help="Port of the --watch page on 127.0.0.1 (0: any free port).")
 @handle_errors
 def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, orientation, fit, back_style, cut_file,
-          corner_radius, only, card_size, dpi, bleed, gap, mark_length, mark_stroke, mark_offset, guides, palette, colors,
+          corner_radius, registration, corner_guides, card_ids, only, card_size, dpi, bleed, gap, mark_length,
+          mark_stroke, mark_offset, guides, palette, colors,
           no_rulebook, booklet, force, no_cache, jobs, as_json, watch, port):
     """Build the print-and-play PDF of one or more decks.
 
@@ -727,7 +739,8 @@ def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, ori
     # every option but the paper checked once; the paper per deck (a manifest's folder may add papers)
     _layout_options("a4", gap, margin, duplex, back_offset, mark_length, mark_stroke, mark_offset, guides,
                     layout, backs, orientation, fit=fit, cut_file=cut_file, corner_radius=corner_radius,
-                    back_style=back_style)
+                    back_style=back_style, registration=registration,
+                    corner_guides=corner_guides, card_ids=card_ids)
     refs = list(decks) or bundled_refs()
     claim_output(out_dir, folder=True)
     if watch:
@@ -739,7 +752,8 @@ def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, ori
         layout_opts = _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_stroke, mark_offset,
                                       guides, layout, backs, orientation, base=manifest.find_deck(decks[0]).parent,
                                       fit=fit, cut_file=cut_file, corner_radius=corner_radius,
-                                      back_style=back_style)
+                                      back_style=back_style, registration=registration,
+                    corner_guides=corner_guides, card_ids=card_ids)
         opts = BuildOptions(out_dir=Path(out_dir), dpi=dpi, bleed_mm=_length(bleed, "--bleed"), card_size=card_size,
                             layout=layout_opts, force=force, jobs=jobs, rulebook=not no_rulebook, only=only,
                             booklet=booklet)
@@ -755,7 +769,8 @@ def build(decks, out_dir, paper, margin, back_offset, duplex, layout, backs, ori
             layout_opts = _layout_options(paper, gap, margin, duplex, back_offset, mark_length, mark_stroke,
                                           mark_offset, guides, layout, backs, orientation,
                                           base=manifest.find_deck(ref).parent, fit=fit, cut_file=cut_file,
-                                          corner_radius=corner_radius, back_style=back_style)
+                                          corner_radius=corner_radius, back_style=back_style, registration=registration,
+                    corner_guides=corner_guides, card_ids=card_ids)
             opts = BuildOptions(out_dir=Path(out_dir), dpi=dpi, bleed_mm=_length(bleed, "--bleed"), card_size=card_size,
                                 layout=layout_opts, palette=resolve_palette(ref, palette, colors), force=force,
                                 use_cache=not no_cache, jobs=jobs, rulebook=not no_rulebook, only=only,

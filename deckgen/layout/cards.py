@@ -9,12 +9,13 @@ from pathlib import Path
 
 from deckgen.errors import DeckgenError, error
 from deckgen.layout.cover import TEXT, CoverInfo, Cutting, cover_languages, sheet_label
-from deckgen.layout.cutfile import CUT_FORMATS, cut_files, default_corner_radius
+from deckgen.layout.cutfile import CUT_FORMATS, cut_files, default_corner_radius, id_labels
 from deckgen.layout.geometry import MarkStyle, Sheet, SheetSpec, guide_lines, plan_sheet
 from deckgen.layout.imposition import BACK, CardCopy, PagePlan, card_copies, impose, into_margin, two_sided
 from deckgen.layout.lightback import BACK_STYLES, write_light_back
 from deckgen.layout.papers import Paper, parse_paper
 from deckgen.layout.pdf import PdfMeta, cards_pdf
+from deckgen.layout.registration import band_clear, check_registration, plan_for_marks, silhouette_marks
 from deckgen.model import Deck
 from deckgen.progress import Progress
 
@@ -40,6 +41,9 @@ class LayoutOptions:
     cut_file: str = "none"                    # none | svg: a print-then-cut SVG of the card outlines per sheet
     corner_radius_mm: float | None = None     # the cut outlines' corners; None: 5 % of the card's shorter side
     back_style: str = "full"                  # full: the rendered back | light: ink-saving outline (lightback.py)
+    corner_guides: bool = False               # the rounded cut outline drawn faintly on every front
+    card_ids: bool = False                    # each card's id in the gutter under it (needs a gap)
+    registration: str = "none"                # none | silhouette: print-then-cut marks (registration.py) | cricut: refused
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,7 @@ def _check(options: LayoutOptions) -> None:
     if options.back_style not in BACK_STYLES:
         problems.append(error("back-style", "--back-style", f"unknown back style '{options.back_style}'",
                               hint="use full or light"))
+    problems += check_registration(options.registration, options.layout)
     if options.backs not in BACKS:
         problems.append(error("backs", "--backs", f"unknown backs '{options.backs}'", hint="use deck or none"))
     if options.layout == "fold" and options.backs == "none":
@@ -92,8 +97,17 @@ def _cards_pdf(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[float, flo
     paper = parse_paper(options.paper)
     margin = paper.margin_mm if options.margin_mm is None else options.margin_mm
     fold = options.layout == "fold"
-    sheet = plan_sheet(SheetSpec(paper.size_mm, (trim_mm[0], trim_mm[1]), bleed_mm, options.gap_mm, margin,
-                                 options.marks, options.orientation, fold, options.fit))
+    spec = SheetSpec(paper.size_mm, (trim_mm[0], trim_mm[1]), bleed_mm, options.gap_mm, margin,
+                     options.marks, options.orientation, fold, options.fit)
+    marked = options.registration == "silhouette"
+    sheet, reg_notes, unmarked = plan_for_marks(spec) if marked else (plan_sheet(spec), (), 0)
+    registration = silhouette_marks(sheet.page_mm) if marked else ()
+    if options.card_ids and sheet.gap_mm <= 0:
+        raise DeckgenError(error(
+            "card-ids", "--card-ids", f"--card-ids prints each id in the gutter between cards, and this sheet "
+            f"({sheet.cols} × {sheet.rows}, --fit {options.fit}) puts the cards edge to edge with no gutter",
+            hint="add --fit full-bleed (or a --gap such as 4mm) for gutters, with fewer cards per sheet"))
+    radius = default_corner_radius(trim_mm) if options.corner_radius_mm is None else options.corner_radius_mm
     backs = options.backs == "deck"
     duplex = options.duplex if backs and not fold else "none"
     copies = card_copies(deck)
@@ -101,7 +115,7 @@ def _cards_pdf(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[float, flo
         raise DeckgenError(error("back-offset", "--back-offset", "--back-offset does nothing with --backs none",
                                  hint="it corrects a duplex printer's shift of the backs; leave it out here"))
     pages = impose(copies, sheet, duplex, options.back_offset_mm, backs)
-    notes = list(sheet.notes)
+    notes = list(sheet.notes) + list(reg_notes)
     clipped = into_margin(sheet, duplex, options.back_offset_mm)
     if clipped > 0.05:
         notes.append(f"--back-offset pushes the backs up to {clipped:.1f} mm into the {margin:g} mm margin, where "
@@ -126,20 +140,24 @@ def _cards_pdf(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[float, flo
                           sheet.cols, sheet.rows, sheet.landscape, forced=options.forced,
                           cutting=Cutting(sheet.bleed_lr, sheet.bleed_tb, sheet.mark_lr, sheet.mark_tb,
                                           options.marks.length_mm),
-                          glued=len(glued), calibrate=calibrate_command(paper, sheet, options))
+                          glued=len(glued), calibrate=calibrate_command(paper, sheet, options),
+                          registration=(sheet.per_page, unmarked) if marked else None)
     words = TEXT[cover_languages(lang)[0]]
     meta = PdfMeta(title=words["meta_title"].format(deck=title),
                    subject=words["meta_subject"].format(cards=len(copies), paper=paper.name),
                    keywords=f"deckgen, print and play, {deck.id}", language=lang, fonts=deck.fonts)
+    band = band_clear(sheet.label_band, sheet.page_mm) if marked else sheet.label_band
     data = cards_pdf(pages, images, sheet.page_mm, meta, cover=cover, margin_mm=margin,
                      stroke_mm=options.marks.stroke_mm, guides=guide_lines(sheet) if options.guides else (),
-                     progress=progress, label_band=sheet.label_band, label=sheet_label(title, lang),
-                     fold_text=words["fold_word"])
+                     progress=progress,
+                     label_band=band, label=sheet_label(title, lang),
+                     fold_text=words["fold_word"], registration=registration,
+                     corner_radius_mm=radius if options.corner_guides else None,
+                     card_ids=(lambda page: id_labels(page, sheet.gap_mm, bleed_mm)) if options.card_ids else None)
     faces = len({p.face for page in pages for p in page.placements})
     cuts: tuple[tuple[int, bytes], ...] = ()
     if options.cut_file == "svg":
-        radius = default_corner_radius(trim_mm) if options.corner_radius_mm is None else options.corner_radius_mm
-        cuts = tuple(cut_files(pages, sheet.page_mm, radius, title))
+        cuts = tuple(cut_files(pages, sheet.page_mm, radius, title, registration))
     return CardsPdf(data, len(pages) + (2 if cover else 0), sheets + (1 if cover else 0), len(copies),
                     faces, sheet, paper, tuple(notes), cuts)
 

@@ -62,6 +62,10 @@ TEXT = {
         "lines_v": "verticales",
         "bleed_edges": "Sangrado: {lr:g} mm a izquierda y derecha del bloque, {tb:g} mm arriba y abajo (el área "
                        "imprimible termina ahí); las cartas vecinas comparten la línea de corte (separación 0)",
+        "registration": "Corte a máquina (Silhouette): las marcas de registro tipo 1 de las esquinas están a 10 mm "
+                        "del borde (largo 20 mm, grosor 0,5 mm); pon esos valores en Silhouette Studio y abre "
+                        "el SVG de corte de cada hoja. {fewer}",
+        "registration_fewer": "Para dejar libres las marcas, cada hoja lleva {n} cartas en vez de {was}.",
         "glued": "Las {n} cartas de dos caras se imprimen por las dos caras: sus hojas van al final, cada hoja "
                  "de frentes seguida de la de sus segundas caras; pega cada una detrás de la anterior (gírala de "
                  "izquierda a derecha, marcas alineadas a contraluz) y después corta.",
@@ -121,6 +125,10 @@ TEXT = {
         "lines_v": "vertical",
         "bleed_edges": "Bleed: {lr:g} mm left and right of the block, {tb:g} mm at top and bottom (the printable "
                        "area ends there); neighbouring cards share their cut lines (gap 0)",
+        "registration": "Machine cutting (Silhouette): the Type 1 registration marks in the corners sit 10 mm in "
+                        "from the edges (length 20 mm, thickness 0.5 mm); set Silhouette Studio to the same and "
+                        "open each sheet's cut SVG. {fewer}",
+        "registration_fewer": "To keep the marks clear, each sheet holds {n} cards instead of {was}.",
         "glued": "The {n} two-sided cards are printed on both sides: their sheets come last, each sheet of "
                  "fronts followed by the sheet of their second sides; glue each behind the one before it "
                  "(turned over left to right, crop marks lined up against the light), then cut.",
@@ -167,6 +175,7 @@ class CoverInfo:
     cutting: Cutting | None = None
     glued: int = 0            # two-sided cards printed on both sides with --backs none
     calibrate: str = ""       # the deckgen calibrate command for these sheets ("" if no duplex)
+    registration: tuple[int, int] | None = None   # --registration silhouette: (cards per sheet, without marks)
 
 
 def cover_languages(deck_lang: str) -> tuple[str, str]:
@@ -204,6 +213,10 @@ def _lines(info: CoverInfo, t: dict) -> list[tuple[str, str]]:
     ]
     if info.glued:
         out.append(("body", t["glued"].format(n=info.glued)))
+    if info.registration is not None:
+        n, was = info.registration
+        fewer = t["registration_fewer"].format(n=n, was=was) if n < was else ""
+        out.append(("body", t["registration"].format(fewer=fewer).strip()))
     if info.duplex in ("long", "short"):       # the offset moves duplex backs only
         out.append(("body", t["offset"]))
         if info.calibrate:

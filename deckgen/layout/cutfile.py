@@ -11,6 +11,7 @@ no fill) and a title.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from deckgen.layout.geometry import Rect
 from deckgen.layout.imposition import PagePlan
@@ -27,8 +28,10 @@ def _n(v: float) -> str:
     return f"{v:.3f}".rstrip("0").rstrip(".")
 
 
-def sheet_svg(trims: Sequence[Rect], page_mm: tuple[float, float], radius_mm: float, title: str) -> bytes:
-    """One sheet's cut paths (trim rectangles with rounded corners) as SVG bytes, y measured from the top."""
+def sheet_svg(trims: Sequence[Rect], page_mm: tuple[float, float], radius_mm: float, title: str,
+              registration: Sequence[Rect] = ()) -> bytes:
+    """One sheet's cut paths (trim rectangles with rounded corners) as SVG bytes, y measured from the top;
+    ``registration``: the printed registration marks, in a group of their own (black fill, not cut)."""
     w, h = page_mm
     r = max(0.0, min(radius_mm, min((min(t.w, t.h) for t in trims), default=0.0) / 2))
     lines = ['<?xml version="1.0" encoding="UTF-8"?>',
@@ -39,7 +42,13 @@ def sheet_svg(trims: Sequence[Rect], page_mm: tuple[float, float], radius_mm: fl
     for t in trims:
         lines.append(f'    <rect x="{_n(t.x)}" y="{_n(h - t.top)}" width="{_n(t.w)}" height="{_n(t.h)}" '
                      f'rx="{_n(r)}" ry="{_n(r)}"/>')
-    lines += ["  </g>", "</svg>", ""]
+    lines.append("  </g>")
+    if registration:
+        lines.append('  <g id="registration" fill="#000000" stroke="none">')
+        lines += [f'    <rect x="{_n(m.x)}" y="{_n(h - m.top)}" width="{_n(m.w)}" height="{_n(m.h)}"/>'
+                  for m in registration]
+        lines.append("  </g>")
+    lines += ["</svg>", ""]
     return "\n".join(lines).encode("utf-8")
 
 
@@ -55,11 +64,37 @@ def front_trims(page: PagePlan) -> list[Rect]:
 
 
 def cut_files(pages: Sequence[PagePlan], page_mm: tuple[float, float], radius_mm: float,
-              title: str) -> list[tuple[int, bytes]]:
+              title: str, registration: Sequence[Rect] = ()) -> list[tuple[int, bytes]]:
     """(sheet number, SVG bytes) for every sheet with cards printed face up."""
     out = []
     for page in pages:
         if page.side in ("front", "fold"):
             out.append((page.sheet_no, sheet_svg(front_trims(page), page_mm, radius_mm,
-                                                 f"{title}: sheet {page.sheet_no} cut lines")))
+                                                 f"{title}: sheet {page.sheet_no} cut lines", registration)))
+    return out
+
+
+@dataclass(frozen=True)
+class IdLabel:
+    """A card id printed in the gutter under its card: centred on (x, y), ``size_pt`` high."""
+
+    text: str
+    x: float
+    y: float
+    size_pt: float
+
+
+ID_SIZE_PT = 4.5          # small: read it while sorting, cut it away with the gutter
+
+
+def id_labels(page: PagePlan, gap_mm: float, bleed_mm: float) -> list[IdLabel]:
+    """Every face-up card's id in the gutter under it (the strip the cut removes): halfway across the
+    gap between rows, and under the bottom row no further out than its bleed."""
+    placements = page.placements[: len(page.placements) // 2] if page.side == "fold" else page.placements
+    bottom = min((p.trim.y for p in placements), default=0.0)
+    out = []
+    for p in placements:
+        room = min(gap_mm, 2 * bleed_mm) if abs(p.trim.y - bottom) < 1e-6 else gap_mm
+        size = min(ID_SIZE_PT, room * 0.8 * 72 / 25.4)
+        out.append(IdLabel(p.face, p.trim.x + p.trim.w / 2, p.trim.y - room / 2, size))
     return out

@@ -19,6 +19,7 @@ from deckgen import __version__
 from deckgen.errors import DeckgenError, error
 from deckgen.fonts import register_fonts
 from deckgen.layout.cover import CoverInfo, cover_languages, draw_cover
+from deckgen.layout.cutfile import front_trims
 from deckgen.layout.geometry import Line, Rect
 from deckgen.layout.imposition import PagePlan
 from deckgen.layout.pdfimage import read_png, register_image
@@ -131,21 +132,61 @@ def draw_fold(c: Canvas, line: Line, font: str, text: str) -> None:
     c.restoreState()
 
 
+def draw_registration(c: Canvas, rects: Sequence[Rect]) -> None:
+    """Print-then-cut registration marks: solid black rectangles (one filled path)."""
+    if rects:
+        c.addLiteral("q 0 g " + " ".join(" ".join(_n(mm_to_pt(v)) for v in (r.x, r.y, r.w, r.h)) + " re"
+                                          for r in rects) + " f Q")
+
+
+CORNER_GUIDE_MM = 0.1    # corner-radius guides: a hairline in light grey, faint on the card
+
+
+def draw_corner_guides(c: Canvas, trims: Sequence[Rect], radius_mm: float) -> None:
+    """The cut outline with its rounded corners drawn faintly on every face-up card."""
+    if not trims:
+        return
+    c.saveState()
+    c.setStrokeGray(0.6)
+    c.setLineWidth(mm_to_pt(CORNER_GUIDE_MM))
+    for t in trims:
+        r = max(0.0, min(radius_mm, t.w / 2, t.h / 2))
+        c.roundRect(mm_to_pt(t.x), mm_to_pt(t.y), mm_to_pt(t.w), mm_to_pt(t.h), mm_to_pt(r), stroke=1, fill=0)
+    c.restoreState()
+
+
+def draw_card_ids(c: Canvas, labels: Sequence, font: str) -> None:
+    """Card ids in the gutters (:func:`deckgen.layout.cutfile.id_labels`): dark grey on a white patch."""
+    for lab in labels:
+        width = c.stringWidth(lab.text, font, lab.size_pt)
+        x, y = mm_to_pt(lab.x), mm_to_pt(lab.y)
+        c.saveState()
+        c.setFillGray(1.0)
+        c.rect(x - width / 2 - 0.8, y - lab.size_pt * 0.45, width + 1.6, lab.size_pt * 0.9, stroke=0, fill=1)
+        c.setFillGray(0.25)
+        c.setFont(font, lab.size_pt)
+        c.drawCentredString(x, y - lab.size_pt * 0.35, lab.text)
+        c.restoreState()
+
+
 def draw_page(c: Canvas, page: PagePlan, names: Mapping[str, str], stroke_mm: float,
-              guides: Sequence[Line] = ()) -> None:
+              guides: Sequence[Line] = (), registration: Sequence[Rect] = ()) -> None:
     for p in page.placements:
         place(c, names[p.face], p.image, p.clip, p.rotate)
     draw_marks(c, page.marks, stroke_mm)
     draw_marks(c, page.rules, RULE_MM, grey=0.4)
     if guides and page.side in ("front", "fold"):
         draw_marks(c, guides, min(stroke_mm, 0.1), dash=True)
+    if page.side == "front":
+        draw_registration(c, registration)
 
 
 def cards_pdf(pages: Sequence[PagePlan], images: Mapping[str, Path], paper_mm: tuple[float, float],
               meta: PdfMeta, *, cover: CoverInfo | None = None, margin_mm: float = 5.0,
               stroke_mm: float = 0.3, guides: Sequence[Line] = (), progress: Progress | None = None,
               label_band: Rect | None = None, label: Callable[[PagePlan, int], str] | None = None,
-              fold_text: str = "fold") -> bytes:
+              fold_text: str = "fold", registration: Sequence[Rect] = (), corner_radius_mm: float | None = None,
+              card_ids: Callable[[PagePlan], Sequence] | None = None) -> bytes:
     """The whole PDF as bytes (written to disk atomically by the caller)."""
     missing = sorted({p.face for page in pages for p in page.placements} - set(images))
     if missing:
@@ -164,7 +205,11 @@ def cards_pdf(pages: Sequence[PagePlan], images: Mapping[str, Path], paper_mm: t
         for p in page.placements:
             if p.face not in names:
                 names[p.face] = register_image(c, read_png(images[p.face]))
-        draw_page(c, page, names, stroke_mm, guides)
+        draw_page(c, page, names, stroke_mm, guides, registration)
+        if corner_radius_mm is not None and page.side in ("front", "fold"):
+            draw_corner_guides(c, front_trims(page), corner_radius_mm)
+        if card_ids is not None and page.side in ("front", "fold"):
+            draw_card_ids(c, card_ids(page), fonts[0])
         if page.fold_line is not None:
             draw_fold(c, page.fold_line, fonts[0], fold_text)
         if label is not None:
