@@ -56,7 +56,7 @@ from deckgen.rules.state import Color as ColorEvent
 
 THINK = 48                 # rollouts per decision by default
 HORIZON = 3                # rounds of turns a play-out runs before it is scored by hand sizes
-CONFIDENCE = 1.0           # standard errors a candidate must beat the rule of thumb's choice by
+CONFIDENCE = 3.0           # standard errors a candidate must beat the rule of thumb's choice by
 COLOR_WEIGHT = 10.0        # the rule of thumb (Prior): per other card of the played card's colour held
 KEEP_WILD = -1000.0        # ... a wild while more than two cards are held
 KEEP_ACTION = -300.0       # ... an action card while nobody next is close to going out (no Mercy limit)
