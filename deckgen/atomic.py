@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from deckgen.errors import DeckgenError, error
+from deckgen.safefile import describe_mode
 
 CHUNK = 1 << 20
 _UMASK = os.umask(0)
@@ -31,17 +32,7 @@ def _write_chunks(fh, data: bytes) -> None:
 
 def _kind(mode: int) -> str | None:
     """What a path is when it is something deckgen will not replace, else None."""
-    if stat.S_ISREG(mode):
-        return None
-    if stat.S_ISLNK(mode):
-        return "a symbolic link"
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "not a regular file"
+    return None if stat.S_ISREG(mode) else describe_mode(mode)
 
 
 def check_replaceable(path: Path) -> None:

@@ -25,7 +25,10 @@ class UnsafeFile(OSError):
     """A path that is not a regular file, or is larger than the limit."""
 
 
-def _kind(mode: int) -> str:
+def describe_mode(mode: int) -> str:
+    """What a path that is not a regular file is, in words for a message."""
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
     if stat.S_ISDIR(mode):
         return "a folder"
     if stat.S_ISFIFO(mode):
@@ -53,7 +56,7 @@ def check_regular(path: str | os.PathLike[str], limit: int = MAX_FILE) -> os.sta
 
 def _require(st: os.stat_result, limit: int) -> None:
     if not stat.S_ISREG(st.st_mode):
-        kind = _kind(st.st_mode)
+        kind = describe_mode(st.st_mode)
         raise UnsafeFile(errno.EISDIR if kind == "a folder" else errno.EINVAL,
                          f"is {kind}, not a regular file" if kind != "not a regular file" else "is not a regular file")
     if st.st_size > limit:
