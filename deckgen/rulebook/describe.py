@@ -114,10 +114,11 @@ _T = {
         "wild_lead_no_color": "Play it on any card, but only when you hold no card of the current colour "
                               "(cards that match only by number or symbol do not count).",
         "wild_lead_no_play": "Play it on any card, but only when you hold no other card you could play "
-                             "(wild cards included).",
+                             "(wild cards included; another card with this same condition does not count).",
         "legal_no_color": "You may use it only when you hold no card of the current colour "
                           "(cards that match only by number or symbol do not count).",
-        "legal_no_play": "You may use it only when you hold no other card you could play (wild cards included).",
+        "legal_no_play": "You may use it only when you hold no other card you could play (wild cards included; "
+                         "another card with this same condition does not count).",
         "who_next": "The next player", "who_next_new": "The next player in the new direction",
         "who_opponent": "Your opponent", "who_you": "You",
         "lose_1": "loses their turn", "lose_2": "loses their next two turns", "lose_k": "loses their next {k} turns",
@@ -164,7 +165,8 @@ _T = {
         "may_power": "With your {power} green you may",
         "may_free": "You may",
         "cond_no_color": " (only when you hold no card of the current colour)",
-        "cond_no_play": " (only when you hold no other card you could play, wild cards included)",
+        "cond_no_play": (" (only when you hold no other card you could play, wild cards included, "
+                         "another card with this same condition aside)"),
         "after_centre": "Whichever side you use, the colour to follow is then the centre colour of the card.",
         "after_named": "By its regular side the colour to follow is then the centre colour of the card; "
                        "by its flex side you name the colour, as that side says.",
@@ -181,10 +183,11 @@ _T = {
         "wild_lead_no_color": "Se juega sobre cualquier carta, siempre que no te quede ninguna carta del color "
                               "en juego (las que solo coinciden en número o símbolo no cuentan).",
         "wild_lead_no_play": "Se juega sobre cualquier carta, siempre que no te quede ninguna otra carta que "
-                             "puedas jugar (comodines incluidos).",
+                             "puedas jugar (comodines incluidos; otra carta con esta misma condición no cuenta).",
         "legal_no_color": "Solo puedes usarla si no tienes ninguna carta del color en juego "
                           "(las que solo coinciden en número o símbolo no cuentan).",
-        "legal_no_play": "Solo puedes usarla si no tienes ninguna otra carta que puedas jugar (comodines incluidos).",
+        "legal_no_play": "Solo puedes usarla si no tienes ninguna otra carta que puedas jugar (comodines incluidos; "
+                         "otra carta con esta misma condición no cuenta).",
         "who_next": "El siguiente jugador", "who_next_new": "El siguiente jugador en el nuevo sentido",
         "who_opponent": "Tu rival", "who_you": "Tú",
         "lose_1": "pierde su turno", "lose_2": "pierde sus dos próximos turnos",
@@ -232,7 +235,8 @@ _T = {
         "may_power": "Con tu {power} en verde puedes",
         "may_free": "Puedes",
         "cond_no_color": " (solo si no tienes ninguna carta del color en juego)",
-        "cond_no_play": " (solo si no tienes ninguna otra carta que puedas jugar, comodines incluidos)",
+        "cond_no_play": (" (solo si no tienes ninguna otra carta que puedas jugar, comodines incluidos, "
+                         "salvo otra carta con esta misma condición)"),
         "after_centre": "Uses el lado que uses, después hay que seguir el color central de la carta.",
         "after_named": "Por el lado regular, después hay que seguir el color central de la carta; por el "
                        "lado flex eliges tú el color, como dice ese lado.",
