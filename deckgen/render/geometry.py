@@ -11,7 +11,7 @@ from pathlib import Path
 
 from deckgen import presets
 from deckgen.datafile import read_toml
-from deckgen.errors import Collector, DeckgenError, did_you_mean, error
+from deckgen.errors import Collector, DeckgenError, Finding, did_you_mean, error
 from deckgen.resources import decks_dir
 from deckgen.units import parse_length, parse_size
 
@@ -72,7 +72,7 @@ def load_sizes(path: Path | None = None, *, base: Path | None = None) -> dict[st
     return presets.catalogue(CARD_SIZES, base).values()
 
 
-def _with_file(exc: DeckgenError, file: str):
+def _with_file(exc: DeckgenError, file: str) -> list[Finding]:
     return [error(f.code, f.where, f.message, file=file, hint=f.hint) for f in exc.findings]
 
 
