@@ -12,14 +12,9 @@ from pathlib import Path
 from deckgen import presets
 from deckgen.datafile import read_toml
 from deckgen.errors import Collector, DeckgenError, Finding, did_you_mean, error
-from deckgen.resources import decks_dir
 from deckgen.units import parse_length, parse_size
 
 SIZE_KEYS = {"width", "height", "description"}
-
-
-def sizes_file() -> Path:
-    return decks_dir() / "card-sizes.toml"
 
 
 def _parse_sizes(path: str) -> list[tuple[str, tuple[float, float]]]:
