@@ -542,7 +542,8 @@ def _plan_caption(plan: Plan, p: Placed) -> None:
     lines = split_lines(spec.caption, 14) if int(p.el.opt("lines", 2)) > 1 else [spec.caption]
     lo_pt = (p.el.size or (4.0, 12.0))[0]
     others = _obstacles(plan, p)
-    if p.el.opt("place", "frame") == "frame" and plan.shape.kind != "none":
+    in_frame = p.el.opt("place", "frame") == "frame" and plan.shape.kind != "none"
+    if in_frame:
         # low in the oval; above a rules panel; on a Flex card with a rules panel, high in the oval.
         # Where that meets another element (a turned badge on a wide card), the next place that is
         # clear: a little higher, then high in the oval.
@@ -570,12 +571,19 @@ def _plan_caption(plan: Plan, p: Placed) -> None:
             centres.append((cx, y))
         stroke = max(1, int(u * 1.0))
     floor_px = pt_px(lo_pt, frame)
+    start_px = int(f.size)
     while True:
         rects = [_text_rect(f, line, cx, cy, stroke) for line, (cx, cy) in zip(lines, centres)]
         hit = [rc for rc in rects if any(overlaps(rc, o) for o in others)]
         if not hit or f.size <= max(4, floor_px):
             break
         f = _font(font, f.size - 1)
+    if hit and in_frame:                    # a last place: between the centre and a badge, smaller
+        smallest = max(floor_px, pt_px(SQUEEZE_MIN_PT, frame), SQUEEZE_MIN_PX)
+        squeezed = _squeezed_caption(plan, font, lines, others, (smallest, start_px), tries[0])
+        if squeezed is not None:
+            f, centres, stroke = squeezed
+            rects, hit = _caption_rects(squeezed, lines), []
     if hit:
         what = next(q.el.name for q in plan.placed if q is not p and q.el.type not in ("background", "frame", "art")
                     and any(overlaps(rc, o) for rc in hit for o in q.rects))
@@ -586,6 +594,39 @@ def _plan_caption(plan: Plan, p: Placed) -> None:
     p.data.update(font=f, lines=list(zip(lines, centres)), stroke=stroke)
     p.rects.extend(rects)
     p.text = True
+
+
+SQUEEZE_MIN_PT = 6.0     # a caption moved off its places along the frame is never smaller than this (the
+SQUEEZE_MIN_PX = 12      # rules text's floor) nor than this many pixels, below which no text reads on screen
+
+
+def _squeezed_caption(plan: Plan, font: str, lines: list[str], others: list[Rect], sizes: tuple[int, int],
+                      near: float) -> CaptionFit | None:
+    """Where a frame caption goes when every place tried meets another element (a narrow oval
+    between two Flex badges): the largest size from ``sizes`` (smallest, largest px) down, at
+    any point along the frame's axis (the nearest to ``near`` first), that stays inside the
+    frame and the safe zone and 1.5 u clear of every other element; None if there is none."""
+    u = plan.frame.unit()
+    shape = plan.shape
+    stroke = max(1, int(u * 1.0))
+    offsets = sorted((k * u / 2 for k in range(-100, 101)), key=lambda t: (abs(t - near), t))
+    for px in range(sizes[1], sizes[0] - 1, -1):
+        f = _font(font, px)
+        step = px * 1.15
+        for t in offsets:
+            _, cy = shape.along(t)
+            centres = []
+            for i, line in enumerate(lines):
+                y = cy + (i - (len(lines) - 1) / 2) * step
+                x0, x1 = shape.chord(max(y - shape.cy - px / 2, y - shape.cy + px / 2, key=abs))
+                if _width(f, line) + 2 * stroke + u * 2 > x1 - x0:
+                    break
+                centres.append(((x0 + x1) / 2, y))
+            else:
+                placed = (f, centres, stroke)
+                if _clear(plan, _caption_rects(placed, lines), others, u * 1.5):
+                    return placed
+    return None
 
 
 def _frame_caption(plan: Plan, font: str, lines: list[str], offset: float) -> CaptionFit:
