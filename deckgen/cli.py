@@ -907,7 +907,7 @@ def export_tts_cmd(deck, out_dir, fmt, card_size, max_side, base_url, only, pale
         deckgen export tts classic --base-url https://example.org/uno/
     """
     from deckgen.build import BuildOptions, load_checked
-    from deckgen.export import export_tts
+    from deckgen.export import ExportRun, export_tts
 
     deck_obj, errors, _ = load_checked(deck, BuildOptions(palette=resolve_palette(deck, palette, colors), force=force))
     deck_obj = _only(deck_obj, only)
@@ -915,9 +915,8 @@ def export_tts_cmd(deck, out_dir, fmt, card_size, max_side, base_url, only, pale
         _echo_findings(errors)
     folder = claim_output(out_dir or Path("output") / deck_obj.id / "tts", folder=True)
     progress = Progress(enabled=not as_json)
-    res = export_tts(deck_obj, folder, fmt=fmt,
-                     use_cache=not no_cache, progress=progress, card_size=card_size, max_side=max_side, jobs=jobs,
-                     base_url=base_url)
+    res = export_tts(deck_obj, folder, fmt=fmt, run=ExportRun(use_cache=not no_cache, progress=progress, jobs=jobs),
+                     card_size=card_size, max_side=max_side, base_url=base_url)
     progress.close()
     if as_json:
         _echo_json({"ok": True, "exit_code": 0, "deck": deck_obj.id, "output": str(res.folder),
@@ -975,7 +974,7 @@ def export_cards_cmd(deck, service, card_size, bleed, safe, out_dir, only, palet
     """
     from deckgen import manifest
     from deckgen.build import BuildOptions, load_checked
-    from deckgen.export import export_cards, get_service, load_services
+    from deckgen.export import ExportRun, export_cards, get_service, load_services
 
     base = manifest.find_deck(deck).parent
     if service is None:
@@ -990,9 +989,8 @@ def export_cards_cmd(deck, service, card_size, bleed, safe, out_dir, only, palet
         _echo_findings(errors)
     folder = claim_output(out_dir or Path("output") / deck_obj.id / f"print-{svc.id}", folder=True)
     progress = Progress(enabled=not as_json)
-    res = export_cards(deck_obj, svc, folder,
-                       use_cache=not no_cache, progress=progress, card_size=card_size, bleed_mm=bleed_mm,
-                       safe_mm=safe_mm, jobs=jobs)
+    res = export_cards(deck_obj, svc, folder, run=ExportRun(use_cache=not no_cache, progress=progress, jobs=jobs),
+                       card_size=card_size, bleed_mm=bleed_mm, safe_mm=safe_mm)
     progress.close()
     if as_json:
         _echo_json({"ok": True, "exit_code": 0, "deck": deck_obj.id, "service": svc.id, "output": str(res.folder),

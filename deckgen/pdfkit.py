@@ -16,6 +16,7 @@ Everything is deterministic: the same inputs give byte-identical files.
 from __future__ import annotations
 
 import hashlib
+import inspect
 import io
 import zlib
 from collections.abc import Callable
@@ -79,7 +80,7 @@ def _profile_reference(document: Any, intent: OutputIntent) -> Any:
     return document.Reference(stream, intent.name)
 
 
-class _OutputIntents(PDFObject):
+class _OutputIntents(PDFObject):  # type: ignore[misc]  # reportlab ships no type stubs
     """The catalog's /OutputIntents, built when the document is written."""
 
     def __init__(self, intent: OutputIntent):
@@ -88,21 +89,23 @@ class _OutputIntents(PDFObject):
     def format(self, document: Any) -> bytes:
         i = self.intent
         ref = _profile_reference(document, i)
-        return PDFArray([PDFDictionary({
+        out: bytes = PDFArray([PDFDictionary({
             "Type": PDFName("OutputIntent"), "S": PDFName(kind),
             "OutputConditionIdentifier": PDFString(i.identifier), "OutputCondition": PDFString(i.info),
             "Info": PDFString(i.info), "RegistryName": PDFString("http://www.color.org"), "DestOutputProfile": ref})
             for kind in i.kinds]).format(document)
+        return out
 
 
-class _PdfxInfo(pdfdoc.PDFInfo):
+class _PdfxInfo(pdfdoc.PDFInfo):  # type: ignore[misc]  # reportlab ships no type stubs
     """ReportLab's document information dictionary with the PDF/X version key."""
 
     pdfx = "PDF/X-1a:2003"
 
     def format(self, document: Any) -> bytes:
-        plain = super().format(document)          # << ... >>: the same entries, then the version
-        return plain[:plain.rindex(b">>")] + b"/GTS_PDFXVersion " + PDFString(self.pdfx).format(document) + b" >>"
+        plain: bytes = super().format(document)   # << ... >>: the same entries, then the version
+        version: bytes = PDFString(self.pdfx).format(document)
+        return plain[:plain.rindex(b">>")] + b"/GTS_PDFXVersion " + version + b" >>"
 
 
 def prepare(canvas: Canvas, intent: OutputIntent = SRGB_INTENT, pdfx: str | None = None) -> None:
@@ -140,7 +143,7 @@ class ImageData:
     alpha: bytes = b""        # FlateDecode 8-bit alpha (a soft mask), if the image has transparency
 
 
-class FlateImage(PDFImageXObject):
+class FlateImage(PDFImageXObject):  # type: ignore[misc]  # reportlab ships no type stubs
     """An image XObject whose stream is already Flate-encoded (optionally with PNG predictors),
     RGB in the document's sRGB ICC colour space, with an optional soft mask."""
 
@@ -173,7 +176,8 @@ class FlateImage(PDFImageXObject):
                                             "ColorSpace": PDFName("DeviceGray"), "Filter": PDFName("FlateDecode")}),
                              img.alpha, filters=())
             d["SMask"] = document.Reference(mask, "SMask" + img.digest[:16])
-        return PDFStream(d, self.streamContent, filters=()).format(document)
+        out: bytes = PDFStream(d, self.streamContent, filters=()).format(document)
+        return out
 
 
 def pil_image_data(im: Any, digest: str | None = None) -> ImageData:
@@ -229,7 +233,10 @@ def _pillow(image: Any) -> Any:
     return None
 
 
-class PrintCanvas(Canvas):
+_DRAW_IMAGE = inspect.signature(Canvas.drawImage)
+
+
+class PrintCanvas(Canvas):  # type: ignore[misc]  # reportlab ships no type stubs
     """ReportLab's canvas writing PDF 1.4 with deckgen's output intent and ICC-tagged images."""
 
     def __init__(self, *args: Any, intent: OutputIntent = SRGB_INTENT, pdfx: str | None = None, **kw: Any):
@@ -237,17 +244,18 @@ class PrintCanvas(Canvas):
         super().__init__(*args, **kw)
         prepare(self, intent, pdfx)
 
-    def drawImage(self, image: Any, x: float, y: float, width: float | None = None,
-                  height: float | None = None, mask: Any = None, preserveAspectRatio: bool = False,
-                  anchor: str = "c", anchorAtXY: bool = False, showBoundary: bool = False,
-                  extraReturn: Any = None) -> Any:
-        """Plain RGB, grey and transparent images go through :class:`FlateImage` (sRGB, soft mask);
-        the placements ReportLab alone knows (aspect-ratio boxes, colour-key masks) go to ReportLab."""
-        im = None if (preserveAspectRatio or showBoundary or extraReturn is not None or mask not in (None, "auto")) \
-            else _pillow(image)
+    def drawImage(self, image: Any, x: float, y: float, *args: Any, **kw: Any) -> Any:
+        """ReportLab's ``drawImage`` (the same arguments): plain RGB, grey and transparent images go
+        through :class:`FlateImage` (sRGB, soft mask); the placements ReportLab alone knows
+        (aspect-ratio boxes, colour-key masks) go to ReportLab."""
+        bound = _DRAW_IMAGE.bind(self, image, x, y, *args, **kw)
+        bound.apply_defaults()
+        a = bound.arguments
+        mask, width, height = a["mask"], a["width"], a["height"]
+        im = None if (a["preserveAspectRatio"] or a["showBoundary"] or a["extraReturn"] is not None
+                      or mask not in (None, "auto")) else _pillow(image)
         if im is None:
-            return super().drawImage(image, x, y, width, height, mask, preserveAspectRatio, anchor, anchorAtXY,
-                                     showBoundary, extraReturn)
+            return super().drawImage(image, x, y, *args, **kw)
         data = pil_image_data(im)
         if mask is None and data.alpha:         # without mask="auto" ReportLab draws the image opaque
             data = ImageData(data.width, data.height, data.colors, data.stream, False, data.digest + "o")
@@ -270,7 +278,7 @@ def subset_tag(font_name: str, n: int) -> bytes:
     return bytes(65 + b % 26 for b in digest[:6])
 
 
-class TaggedTTFont(TTFont):
+class TaggedTTFont(TTFont):  # type: ignore[misc]  # reportlab ships no type stubs
     """ReportLab's TrueType font, with a subset tag per font and subset (:func:`subset_tag`)."""
 
     def addObjects(self, doc: Any) -> None:

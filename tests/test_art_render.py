@@ -97,6 +97,7 @@ def test_the_same_picture_everywhere_a_face_appears(deck, tmp_path):
     face drawn from the same spec: compared pixel for pixel (after the same resampling)."""
     from deckgen.build import BuildOptions, build_deck
     from deckgen.export.printshop import export_cards
+    from deckgen.export.run import ExportRun
     from deckgen.export.services import load_services
     from deckgen.export.tts import export_tts
     from deckgen.render import preview
@@ -108,7 +109,7 @@ def test_the_same_picture_everywhere_a_face_appears(deck, tmp_path):
         assert difference(im, direct)[0] < 0.5
     # export cards: the print-shop face file
     service = load_services()["own-size"]        # the deck's own card size: no template resize
-    shop = export_cards(deck, service, tmp_path / "shop", cache_dir=cache)
+    shop = export_cards(deck, service, tmp_path / "shop", run=ExportRun(cache_dir=cache))
     face_file = next(p for p in shop.images if p.stem == "fox-0")
     from deckgen.export.printshop import geometry
 
@@ -122,7 +123,7 @@ def test_the_same_picture_everywhere_a_face_appears(deck, tmp_path):
         expect = expect.resize(im.size, Image.Resampling.LANCZOS)
         assert difference(im, expect)[0] < 1.0
     # export tts: the first cell of the first sheet is the first card, fox-0
-    tts = export_tts(deck, tmp_path / "tts", cache_dir=cache, max_side=2048)
+    tts = export_tts(deck, tmp_path / "tts", run=ExportRun(cache_dir=cache), max_side=2048)
     with Image.open(tts.sheets[0].path) as sheet:
         cell = sheet.convert("RGB").crop((0, 0, *tts.cell_px))
     from deckgen.export.tts import tts_dpi

@@ -15,6 +15,7 @@ from deckgen.export import (
     MAX_COLS,
     MAX_ROWS,
     MAX_SIDE,
+    ExportRun,
     Service,
     cell_px,
     export_cards,
@@ -65,7 +66,7 @@ def power_tts(tmp_path_factory, cache):
     path = tmp_path_factory.mktemp("deck") / "mini-power.toml"
     path.write_text(POWER_DECK, encoding="utf-8")
     deck = manifest.load_deck(path)
-    return deck, export_tts(deck, tmp_path_factory.mktemp("tts"), cache_dir=cache, max_side=1024)
+    return deck, export_tts(deck, tmp_path_factory.mktemp("tts"), run=ExportRun(cache_dir=cache), max_side=1024)
 
 
 def test_tts_grid_rules():
@@ -106,7 +107,7 @@ def test_tts_sheets_respect_the_limits_and_hold_every_card(power_tts):
 
 def test_tts_full_size_jpeg(tmp_path, cache):
     deck = manifest.load_deck("classic")
-    res = export_tts(deck, tmp_path, fmt="jpeg", cache_dir=cache)
+    res = export_tts(deck, tmp_path, fmt="jpeg", run=ExportRun(cache_dir=cache))
     assert [s.cards for s in res.sheets] == [54] and res.sheets[0].total == 108      # one sheet, copies shared
     for path in [s.path for s in res.sheets] + [res.back]:
         assert path.suffix == ".jpg"
@@ -191,7 +192,7 @@ def test_bad_services_file_reports_every_problem(tmp_path):
 def shop(tmp_path_factory, cache):
     deck = manifest.load_deck("classic")
     svc = Service("test", "Test: 72 dpi, 1/8 in bleed", 72, 3.175)
-    return deck, svc, export_cards(deck, svc, tmp_path_factory.mktemp("shop"), cache_dir=cache)
+    return deck, svc, export_cards(deck, svc, tmp_path_factory.mktemp("shop"), run=ExportRun(cache_dir=cache))
 
 
 def test_print_shop_images_at_service_size(shop):
@@ -227,7 +228,7 @@ def test_print_shop_pdf_trim_and_bleed_boxes(shop):
 @pytest.fixture(scope="module")
 def tgc(tmp_path_factory, cache):
     deck = manifest.load_deck("classic")
-    return deck, export_cards(deck, get_service("tgc-poker"), tmp_path_factory.mktemp("tgc"), cache_dir=cache)
+    return deck, export_cards(deck, get_service("tgc-poker"), tmp_path_factory.mktemp("tgc"), run=ExportRun(cache_dir=cache))
 
 
 @pytest.mark.slow
@@ -279,7 +280,7 @@ def test_drivethrucards_pdf_puts_each_back_before_its_front(tmp_path, cache):
     svc = get_service("dtc-poker")
     small = Service(svc.id, svc.name, 72, svc.bleed_mm, svc.card_size, svc.format, svc.safe_mm, None, svc.shop,
                     svc.source, svc.pdf_order)
-    res = export_cards(deck, small, tmp_path / "dtc", cache_dir=cache)
+    res = export_cards(deck, small, tmp_path / "dtc", run=ExportRun(cache_dir=cache))
     assert all(p.suffix == ".jpg" for p in res.images)
     reader = pypdf.PdfReader(res.pdf)
     first = {n for n in reader.pages[0]["/Resources"]["/XObject"]}
@@ -376,7 +377,7 @@ def test_tts_scale_gives_uno_cards_their_shape(power_tts):
 
 def test_tts_no_mercy_fits_one_sheet(tmp_path, cache):
     deck = manifest.load_deck("no-mercy")
-    res = export_tts(deck, tmp_path, cache_dir=cache, max_side=1024)
+    res = export_tts(deck, tmp_path, run=ExportRun(cache_dir=cache), max_side=1024)
     playing = [s for s in res.sheets if s.component is None]
     assert len(playing) == 1 and playing[0].total == deck.total
     assert playing[0].cards == len({c.id for c in deck.cards}) <= 69
@@ -386,7 +387,7 @@ def test_tts_base_url_writes_the_public_address(power_tts, tmp_path, cache):
     import json
 
     deck, _ = power_tts
-    res = export_tts(deck, tmp_path, cache_dir=cache, max_side=1024, base_url="https://example.org/decks/mini")
+    res = export_tts(deck, tmp_path, run=ExportRun(cache_dir=cache), max_side=1024, base_url="https://example.org/decks/mini")
     data = json.loads(res.saved_object.read_text("utf-8"))
     urls = [v for obj in data["ObjectStates"] for entry in obj["CustomDeck"].values()
             for v in (entry["FaceURL"], entry["BackURL"])]
@@ -396,7 +397,7 @@ def test_tts_base_url_writes_the_public_address(power_tts, tmp_path, cache):
     text = res.howto.read_text("utf-8")
     assert "https://example.org/decks/mini/" in text and all(n in text for n in names)
     with pytest.raises(DeckgenError) as exc:
-        export_tts(deck, tmp_path, cache_dir=cache, max_side=1024, base_url="example.org/decks")
+        export_tts(deck, tmp_path, run=ExportRun(cache_dir=cache), max_side=1024, base_url="example.org/decks")
     assert "--base-url" in str(exc.value)
 
 
@@ -427,5 +428,5 @@ def test_exports_check_image_resolution_at_their_own_size(tmp_path, cache):
                                 svc.bleed_mm, svc.safe_mm, svc.dpi, "--service tgc-poker")
     assert [w.code for w in found] == ["image-dpi"] and "back.png" in found[0].message
     assert re.search(r"prints at 26\d dpi in --service tgc-poker", found[0].message)
-    res = export_cards(deck, svc, tmp_path / "tgc", cache_dir=cache)
+    res = export_cards(deck, svc, tmp_path / "tgc", run=ExportRun(cache_dir=cache))
     assert any(w.code == "image-dpi" and "26" in w.message for w in res.warnings)

@@ -314,3 +314,29 @@ box = { width = 40, height = 40 }
     assert img.getpixel((1, 1)) == (18, 18, 18)              # the back's field round the boxed picture
     x0, y0, x1, y1 = (round(v) for v in image.rects[0])
     assert img.getpixel(((x0 + x1) // 2, y0 + 3)) != (18, 18, 18)
+
+
+def test_a_square_flex_card_keeps_its_name_where_a_small_one_fits_and_reports_it_where_none_does():
+    """docs/layouts.md, "Fitting": on the square shop card the oval's ends are under the two Flex
+    badges; a caption that meets them everywhere along the oval goes, smaller but never under
+    6 pt, wherever it stays inside the oval and clear of everything; else it is left out, and said."""
+    from deckgen.render.draw import SQUEEZE_MIN_PT, overlaps, pt_px
+    from deckgen.render.fit import check_fit, target
+
+    deck = manifest.load_deck("flex-spectrum")
+    frame = target("tgc-square", deck).frame()
+    plan = plan_face(face_spec(deck, "red-skip-flex-skip-all", True), frame)
+    cap = plan.get("caption")
+    assert cap is not None and not plan.misfits
+    assert cap.data["font"].size >= pt_px(SQUEEZE_MIN_PT, frame)
+    others = [rc for q in plan.placed if q is not cap and q.el.type not in ("background", "frame", "art")
+              for rc in q.rects]
+    assert cap.rects and not any(overlaps(a, b) for a in cap.rects for b in others)
+    l, t, r, b = frame.safe_box
+    assert all(x0 >= l and y0 >= t and x1 <= r and y1 <= b for x0, y0, x1, y1 in cap.rects)
+    plan = plan_face(face_spec(deck, "red-reverse-flex-skip", True), frame)
+    assert plan.get("caption") is None
+    assert any(m.element == "caption" and "left out" in m.message for m in plan.misfits)
+    found = check_fit(deck, ["tgc-square"])
+    assert any("red-reverse-flex-skip" in f.message for f in found)
+    assert not any("red-skip-flex-skip-all" in f.message for f in found)

@@ -65,41 +65,71 @@ def test_full_bleed_and_full_marks_inside_the_margin_or_fewer_cards(spec):
         assert (w > h + E) <= (spec.orientation == "landscape") or abs(w - h) < E
         assert (h > w + E) <= (spec.orientation == "portrait") or abs(w - h) < E
     assert sheet.gap_mm == pytest.approx(2 * b if spec.gap_mm is None else spec.gap_mm)
+    _assert_clips_in_margin_and_apart(sheet, m)
     for s in sheet.slots:
         c = s.clip
-        assert c.x >= m - E and c.right <= w - m + E and c.y >= m - E and c.top <= h - m + E
         assert s.image.w == pytest.approx(cw + 2 * b)
         inner = min(b, g / 2)
         sides = (s.trim.x - c.x, c.right - s.trim.right, s.trim.y - c.y, c.top - s.trim.top)
         outer = (s.col == 0, s.col == sheet.cols - 1, s.row == sheet.rows - 1, s.row == 0)
         for got, is_outer in zip(sides, outer):
             assert got == pytest.approx(b if is_outer else inner, abs=1e-6)    # never less than asked
-    for a in sheet.slots:
-        for o in sheet.slots:
-            if a.index < o.index:
-                assert not _overlap(a.clip, o.clip)
     for ln in sheet.marks:
         assert math.hypot(ln.x2 - ln.x1, ln.y2 - ln.y1) == pytest.approx(spec.marks.length_mm)
-        for x, y in ((ln.x1, ln.y1), (ln.x2, ln.y2)):
-            assert m - E <= x <= w - m + E and m - E <= y <= h - m + E
-        x0, x1, y0, y1 = min(ln.x1, ln.x2), max(ln.x1, ln.x2), min(ln.y1, ln.y2), max(ln.y1, ln.y2)
-        for s in sheet.slots:
-            c = s.clip.grow(spec.marks.offset_mm - E, spec.marks.offset_mm - E, spec.marks.offset_mm - E,
-                            spec.marks.offset_mm - E)
-            assert not (x1 > c.x + E and x0 < c.right - E and y1 > c.y + E and y0 < c.top - E)
+        _assert_mark_clear(sheet, ln, m, spec.marks.offset_mm - E)
     for x in sheet.cut_x:                        # every cut line has both its marks
         assert sum(1 for ln in sheet.marks if ln.x1 == ln.x2 == x) == 2
     for y in sheet.cut_y:
         assert sum(1 for ln in sheet.marks if ln.y1 == ln.y2 == y) == 2
-    band = sheet.label_band
-    if band is not None:
-        assert band.x >= m - E and band.y >= m - E and band.top <= h - m + E
-        for s in sheet.slots:
-            assert not _overlap(band, s.clip)
+    _assert_label_band_clear(sheet, m)
     if g + E < 2 * b:
         assert sheet.notes, "a gap that gives up bleed is named"
     else:
         assert not sheet.notes
+
+
+def _assert_clips_in_margin_and_apart(sheet, m):
+    """Every card's visible area inside the margin, and no two of them overlapping."""
+    w, h = sheet.page_mm
+    for s in sheet.slots:
+        c = s.clip
+        assert c.x >= m - E and c.right <= w - m + E and c.y >= m - E and c.top <= h - m + E
+    for a in sheet.slots:
+        for o in sheet.slots:
+            if a.index < o.index:
+                assert not _overlap(a.clip, o.clip)
+
+
+def _assert_mark_clear(sheet, ln, m, offset):
+    """A crop mark inside the margin and ``offset`` mm clear of every card's visible area."""
+    w, h = sheet.page_mm
+    for x, y in ((ln.x1, ln.y1), (ln.x2, ln.y2)):
+        assert m - E <= x <= w - m + E and m - E <= y <= h - m + E
+    x0, x1, y0, y1 = min(ln.x1, ln.x2), max(ln.x1, ln.x2), min(ln.y1, ln.y2), max(ln.y1, ln.y2)
+    for s in sheet.slots:
+        c = s.clip.grow(offset, offset, offset, offset)
+        assert not (x1 > c.x + E and x0 < c.right - E and y1 > c.y + E and y0 < c.top - E)
+
+
+def _assert_label_band_clear(sheet, m):
+    band = sheet.label_band
+    if band is not None:
+        _, h = sheet.page_mm
+        assert band.x >= m - E and band.y >= m - E and band.top <= h - m + E
+        for s in sheet.slots:
+            assert not _overlap(band, s.clip)
+
+
+def _assert_every_cut_guided(sheet):
+    """Each cut line has its two crop marks or a cut line printed across the cards."""
+    for x in sheet.cut_x:
+        marks = sum(1 for ln in sheet.marks if ln.x1 == ln.x2 == x)
+        ruled = any(ln.x1 == ln.x2 == x for ln in sheet.rules)
+        assert marks == 2 or ruled, f"cut line x={x} has no guide"
+    for y in sheet.cut_y:
+        marks = sum(1 for ln in sheet.marks if ln.y1 == ln.y2 == y)
+        ruled = any(ln.y1 == ln.y2 == y for ln in sheet.rules)
+        assert marks == 2 or ruled, f"cut line y={y} has no guide"
 
 
 def _most(spec):
@@ -125,31 +155,15 @@ def test_most_cards_with_a_cutting_guide_on_every_cut_line(spec):
     assert sheet.per_page >= most
     w, h = sheet.page_mm
     m, b = spec.margin_mm, spec.bleed_mm
+    _assert_clips_in_margin_and_apart(sheet, m)
     for s in sheet.slots:
-        c = s.clip
-        assert c.x >= m - E and c.right <= w - m + E and c.y >= m - E and c.top <= h - m + E
-        assert s.trim.x >= c.x - E and s.trim.right <= c.right + E
-    for a in sheet.slots:
-        for o in sheet.slots:
-            if a.index < o.index:
-                assert not _overlap(a.clip, o.clip)
+        assert s.trim.x >= s.clip.x - E and s.trim.right <= s.clip.right + E
     length = spec.marks.length_mm
     for ln in sheet.marks:
         got = math.hypot(ln.x2 - ln.x1, ln.y2 - ln.y1)
         assert got == pytest.approx(length) or MIN_MARK - E <= got < length
-        for x, y in ((ln.x1, ln.y1), (ln.x2, ln.y2)):
-            assert m - E <= x <= w - m + E and m - E <= y <= h - m + E
-        x0, x1, y0, y1 = min(ln.x1, ln.x2), max(ln.x1, ln.x2), min(ln.y1, ln.y2), max(ln.y1, ln.y2)
-        for s in sheet.slots:
-            assert not (x1 > s.clip.x + E and x0 < s.clip.right - E and y1 > s.clip.y + E and y0 < s.clip.top - E)
-    for x in sheet.cut_x:
-        marks = sum(1 for ln in sheet.marks if ln.x1 == ln.x2 == x)
-        ruled = any(ln.x1 == ln.x2 == x for ln in sheet.rules)
-        assert marks == 2 or ruled, f"cut line x={x} has no guide"
-    for y in sheet.cut_y:
-        marks = sum(1 for ln in sheet.marks if ln.y1 == ln.y2 == y)
-        ruled = any(ln.y1 == ln.y2 == y for ln in sheet.rules)
-        assert marks == 2 or ruled, f"cut line y={y} has no guide"
+        _assert_mark_clear(sheet, ln, m, 0.0)
+    _assert_every_cut_guided(sheet)
     for ln in sheet.rules:                   # printed cut lines stay on the cards' visible area
         for x, y in ((ln.x1, ln.y1), (ln.x2, ln.y2)):
             assert m - E <= x <= w - m + E and m - E <= y <= h - m + E

@@ -45,12 +45,12 @@ def pdfs(tmp_path_factory):
     }
     import dataclasses
 
-    from deckgen.export import export_cards, get_service
+    from deckgen.export import ExportRun, export_cards, get_service
 
     tiny = select(manifest.load_deck("classic"), "red-1x2")
     for sid in ("dtc-poker", "tgc-poker"):        # PDF/X-1a (CMYK) and RGB
         small = dataclasses.replace(get_service(sid), dpi=72, pixels=None)
-        shop = export_cards(tiny, small, folder / sid, cache_dir=folder / "cache")
+        shop = export_cards(tiny, small, folder / sid, run=ExportRun(cache_dir=folder / "cache"))
         out[sid] = shop.pdf.read_bytes()
     from deckgen.rulebook import build_rulebook
 

@@ -15,7 +15,7 @@ import pytest
 from pypdf.generic import ContentStream
 
 from deckgen import manifest
-from deckgen.export import export_cards, get_service
+from deckgen.export import ExportRun, export_cards, get_service
 from deckgen.icc import CMYK_CONDITION, cmyk_profile
 from deckgen.selection import select
 
@@ -25,7 +25,7 @@ def dtc(tmp_path_factory):
     folder = tmp_path_factory.mktemp("dtc")
     deck = select(manifest.load_deck("flex-spectrum"), "red-1,power x1")
     svc = dataclasses.replace(get_service("dtc-poker"), dpi=100, pixels=None)
-    res = export_cards(deck, svc, folder, cache_dir=folder / "cache")
+    res = export_cards(deck, svc, folder, run=ExportRun(cache_dir=folder / "cache"))
     return res, res.pdf.read_bytes()
 
 
@@ -110,7 +110,7 @@ def test_dtc_images_are_cmyk_of_the_faces(dtc):
 def test_other_shops_keep_srgb(tmp_path):
     deck = select(manifest.load_deck("classic"), "red-1")
     svc = dataclasses.replace(get_service("tgc-poker"), dpi=72, pixels=None)
-    res = export_cards(deck, svc, tmp_path, cache_dir=tmp_path / "cache")
+    res = export_cards(deck, svc, tmp_path, run=ExportRun(cache_dir=tmp_path / "cache"))
     reader = pypdf.PdfReader(res.pdf)
     assert "/GTS_PDFXVersion" not in reader.trailer["/Info"].get_object()
     space = next(iter(reader.pages[0]["/Resources"]["/XObject"].values())).get_object()["/ColorSpace"]

@@ -8,8 +8,9 @@ Public API::
 """
 
 from deckgen.export.printshop import PrintShopResult, export_cards
+from deckgen.export.run import ExportRun
 from deckgen.export.services import Service, get_service, load_services
 from deckgen.export.tts import MAX_COLS, MAX_ROWS, MAX_SIDE, TtsResult, TtsSheet, cell_px, export_tts, grid_for
 
-__all__ = ["MAX_COLS", "MAX_ROWS", "MAX_SIDE", "PrintShopResult", "Service", "TtsResult", "TtsSheet", "cell_px",
+__all__ = ["MAX_COLS", "MAX_ROWS", "MAX_SIDE", "ExportRun", "PrintShopResult", "Service", "TtsResult", "TtsSheet", "cell_px",
            "export_cards", "export_tts", "get_service", "grid_for", "load_services"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
@@ -16,7 +17,7 @@ EXTENSIONS = {"png": ".png", "jpeg": ".jpg"}
 def encode(im: Image.Image, fmt: str, dpi: int | None = None) -> bytes:
     buf = io.BytesIO()
     im = im.convert("RGB")
-    extra: dict = {"dpi": (dpi, dpi)} if dpi else {}
+    extra: dict[str, Any] = {"dpi": (dpi, dpi)} if dpi else {}
     extra["icc_profile"] = srgb_profile()      # every image deckgen writes is tagged sRGB
     if fmt == "jpeg":
         im.save(buf, "JPEG", quality=92, subsampling=0, optimize=True, **extra)

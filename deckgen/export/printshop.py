@@ -16,6 +16,7 @@ from __future__ import annotations
 import io
 import tempfile
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,14 +26,14 @@ from deckgen.atomic import write_bytes, write_text
 from deckgen.errors import DeckgenError, Finding, error, warning
 from deckgen.export.images import EXTENSIONS, encode
 from deckgen.export.resolution import resolution_warnings
+from deckgen.export.run import ExportRun
 from deckgen.export.services import Service
 from deckgen.icc import to_cmyk
-from deckgen.layout.imposition import card_copies
+from deckgen.layout.imposition import CardCopy, card_copies
 from deckgen.layout.pdf import PdfMeta, finish, new_canvas
 from deckgen.layout.pdfimage import draw_image, read_png, register_image
 from deckgen.model import Deck
 from deckgen.pdfkit import CMYK_INTENT, SRGB_INTENT, ImageData, pil_image_data
-from deckgen.progress import Progress
 from deckgen.units import mm_to_pt, mm_to_px
 
 DEFAULT_SAFE_MM = 3.0       # the renderer's own safe margin, used when a preset publishes none
@@ -104,16 +105,19 @@ def geometry(deck: Deck, service: Service, *, card_size: str | None = None, blee
     return ShopGeometry(trim, bleed, render_safe, size, box, shop_box, tuple(found))
 
 
-def export_cards(deck: Deck, service: Service, out_dir: Path, *, use_cache: bool = True,
-                 cache_dir: Path | None = None, progress: Progress | None = None,
-                 jobs: int | None = None, card_size: str | None = None, bleed_mm: float | None = None,
+def export_cards(deck: Deck, service: Service, out_dir: Path, *, run: ExportRun | None = None,
+                 card_size: str | None = None, bleed_mm: float | None = None,
                  safe_mm: float | None = None) -> PrintShopResult:
+    """The shop's files in ``out_dir``; the faces rendered as ``run`` says (default: cached, every core)."""
     from deckgen.render import RenderSettings, render_deck
+
+    run = run or ExportRun()
+    progress = run.progress
 
     geo = geometry(deck, service, card_size=card_size, bleed_mm=bleed_mm, safe_mm=safe_mm)
     settings = RenderSettings(dpi=service.dpi, bleed_mm=geo.bleed_mm, safe_mm=geo.render_safe_mm,
                               card_size=f"{geo.trim_mm[0]!r}mm x {geo.trim_mm[1]!r}mm")
-    r = render_deck(deck, settings, use_cache=use_cache, cache_dir=cache_dir, progress=progress, jobs=jobs)
+    r = render_deck(deck, settings, use_cache=run.use_cache, cache_dir=run.cache_dir, progress=progress, jobs=run.jobs)
     folder = Path(out_dir)
     ext = EXTENSIONS[service.format]
     images = []
@@ -161,7 +165,7 @@ def _png_with_dpi(path: Path, dpi: int, size: tuple[int, int]) -> bytes:
         return encode(_fit(im, size), "png", dpi)
 
 
-def _quantities(copies, ext: str) -> str:
+def _quantities(copies: Sequence[CardCopy], ext: str) -> str:
     counts = Counter((c.front, c.back) for c in copies)
     rows = ["front,back,count"]
     rows += [f"faces/{f}{ext},faces/{b}{ext},{n}" for (f, b), n in counts.items()]
@@ -181,7 +185,7 @@ def _cmyk_image(path: Path) -> ImageData:
     return pil_image_data(cmyk, hashlib.sha1(data + b"/cmyk").hexdigest())
 
 
-def _pdf(deck: Deck, copies, paths: dict[str, Path], geo: ShopGeometry, service: Service) -> bytes:
+def _pdf(deck: Deck, copies: Sequence[CardCopy], paths: dict[str, Path], geo: ShopGeometry, service: Service) -> bytes:
     trim_mm, bleed_mm = geo.trim_mm, geo.bleed_mm
     w, h = trim_mm[0] + 2 * bleed_mm, trim_mm[1] + 2 * bleed_mm
     buf = io.BytesIO()

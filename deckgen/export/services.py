@@ -10,6 +10,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from deckgen import presets
 from deckgen.datafile import read_toml
@@ -57,7 +58,7 @@ def load_services(path: Path | None = None, *, base: Path | None = None) -> dict
     return presets.catalogue(SERVICES, base).values()
 
 
-def _length(raw: dict, key: str, where: str, out: Collector, path: str) -> float | None:
+def _length(raw: dict[str, Any], key: str, where: str, out: Collector, path: str) -> float | None:
     try:
         return parse_length(raw.get(key, ""), where)
     except DeckgenError as exc:
@@ -66,8 +67,6 @@ def _length(raw: dict, key: str, where: str, out: Collector, path: str) -> float
 
 
 def _load(path: str) -> tuple[tuple[str, Service], ...]:
-    from deckgen.render.geometry import card_size_mm
-
     data = read_toml(Path(path))
     out = Collector(file=path)
     services = []
@@ -75,58 +74,84 @@ def _load(path: str) -> tuple[tuple[str, Service], ...]:
         if not isinstance(raw, dict):
             out.error("service", sid, "expected a table such as [tgc-poker] with dpi and bleed")
             continue
-        before = len(out.errors)
-        for key in sorted(set(raw) - set(KEYS)):
-            hint = did_you_mean(key, KEYS) or "accepted keys: " + ", ".join(KEYS)
-            out.error("unknown-key", f"{sid}.{key}", f"unknown key '{key}'", hint=hint)
-        dpi = raw.get("dpi")
-        if not isinstance(dpi, int) or isinstance(dpi, bool) or not 72 <= dpi <= 1200:
-            out.error("service", f"{sid}.dpi", f"expected a whole number of dots per inch from 72 to 1200, got {dpi!r}")
-        bleed = _length(raw, "bleed", f"{sid}.bleed", out, path)
-        safe = _length(raw, "safe", f"{sid}.safe", out, path) if "safe" in raw else None
-        fmt = raw.get("format", "png")
-        if fmt not in FORMATS:
-            out.error("service", f"{sid}.format", f"unknown format {fmt!r}", hint="use png or jpeg")
-        order = raw.get("pdf_order", "front-back")
-        if order not in ORDERS:
-            out.error("service", f"{sid}.pdf_order", f"unknown page order {order!r}", hint="use front-back or back-front")
-        kind = raw.get("pdf", "rgb")
-        if kind not in PDF_KINDS:
-            out.error("service", f"{sid}.pdf", f"unknown PDF kind {kind!r}", hint="use rgb or pdfx-1a")
-        size = raw.get("card_size")
-        trim = None
-        if size is not None:
-            if not isinstance(size, str):
-                out.error("service", f"{sid}.card_size", "expected a card size name or WxH string")
-            else:
-                try:
-                    trim = card_size_mm(size)
-                except DeckgenError as exc:
-                    out.findings.extend(dataclasses.replace(f, file=path, where=f"{sid}.card_size")
-                                        for f in exc.findings)
-        pixels = None
-        if "pixels" in raw:
-            m = _PIXELS.match(str(raw["pixels"]))
-            if not m:
-                out.error("service", f"{sid}.pixels", f"expected the template's pixel size as 'WxH', got {raw['pixels']!r}",
-                          hint="e.g. '825x1125'")
-            elif trim is None:
-                out.error("service", f"{sid}.pixels", "a template's pixel size needs the card_size it is for")
-            else:
-                pixels = (int(m.group(1)), int(m.group(2)))
-        if len(out.errors) > before or bleed is None or not isinstance(dpi, int):
-            continue
-        svc = Service(sid, str(raw.get("name", sid)), dpi, bleed, size, fmt, safe, pixels,
-                      raw.get("shop"), str(raw.get("source", "")), order, kind)
-        if pixels is not None and trim is not None and svc.full_px(trim) != pixels:
-            w, h = svc.full_px(trim)
-            out.error("service", f"{sid}.pixels", f"{pixels[0]}x{pixels[1]} px does not match the card size, bleed "
-                      f"and dpi, which give {w}x{h} px", hint="check card_size, bleed and dpi against the template")
-            continue
-        services.append((sid, svc))
+        svc = _service(sid, raw, out, path)
+        if svc is not None:
+            services.append((sid, svc))
     if out.errors:
         raise DeckgenError(out.findings)
     return tuple(services)
+
+
+def _service(sid: str, raw: dict[str, Any], out: Collector, path: str) -> Service | None:
+    """One preset's table, every problem in ``out`` (then None)."""
+    before = len(out.errors)
+    for key in sorted(set(raw) - set(KEYS)):
+        hint = did_you_mean(key, KEYS) or "accepted keys: " + ", ".join(KEYS)
+        out.error("unknown-key", f"{sid}.{key}", f"unknown key '{key}'", hint=hint)
+    dpi = raw.get("dpi")
+    if not isinstance(dpi, int) or isinstance(dpi, bool) or not 72 <= dpi <= 1200:
+        out.error("service", f"{sid}.dpi", f"expected a whole number of dots per inch from 72 to 1200, got {dpi!r}")
+    bleed = _length(raw, "bleed", f"{sid}.bleed", out, path)
+    safe = _length(raw, "safe", f"{sid}.safe", out, path) if "safe" in raw else None
+    fmt, order, kind = _kinds(sid, raw, out)
+    size = raw.get("card_size")
+    trim = _trim(sid, size, out, path)
+    pixels = _pixels(sid, raw, trim, out)
+    if len(out.errors) > before or bleed is None or not isinstance(dpi, int):
+        return None
+    svc = Service(sid, str(raw.get("name", sid)), dpi, bleed, size, fmt, safe, pixels,
+                  raw.get("shop"), str(raw.get("source", "")), order, kind)
+    if pixels is not None and trim is not None and svc.full_px(trim) != pixels:
+        w, h = svc.full_px(trim)
+        out.error("service", f"{sid}.pixels", f"{pixels[0]}x{pixels[1]} px does not match the card size, bleed "
+                  f"and dpi, which give {w}x{h} px", hint="check card_size, bleed and dpi against the template")
+        return None
+    return svc
+
+
+def _kinds(sid: str, raw: dict[str, Any], out: Collector) -> tuple[str, str, str]:
+    """The image format, the PDF's page order and the PDF kind, each checked against its choices."""
+    fmt = raw.get("format", "png")
+    if fmt not in FORMATS:
+        out.error("service", f"{sid}.format", f"unknown format {fmt!r}", hint="use png or jpeg")
+    order = raw.get("pdf_order", "front-back")
+    if order not in ORDERS:
+        out.error("service", f"{sid}.pdf_order", f"unknown page order {order!r}", hint="use front-back or back-front")
+    kind = raw.get("pdf", "rgb")
+    if kind not in PDF_KINDS:
+        out.error("service", f"{sid}.pdf", f"unknown PDF kind {kind!r}", hint="use rgb or pdfx-1a")
+    return fmt, order, kind
+
+
+def _trim(sid: str, size: Any, out: Collector, path: str) -> tuple[float, float] | None:
+    """The trim size of a preset's ``card_size`` (None when it has none or it is unusable)."""
+    from deckgen.render.geometry import card_size_mm
+
+    if size is None:
+        return None
+    if not isinstance(size, str):
+        out.error("service", f"{sid}.card_size", "expected a card size name or WxH string")
+        return None
+    try:
+        return card_size_mm(size)
+    except DeckgenError as exc:
+        out.findings.extend(dataclasses.replace(f, file=path, where=f"{sid}.card_size") for f in exc.findings)
+        return None
+
+
+def _pixels(sid: str, raw: dict[str, Any], trim: tuple[float, float] | None, out: Collector) -> tuple[int, int] | None:
+    """The template's pixel size, ``WxH``, which needs the card size it is for."""
+    if "pixels" not in raw:
+        return None
+    m = _PIXELS.match(str(raw["pixels"]))
+    if not m:
+        out.error("service", f"{sid}.pixels", f"expected the template's pixel size as 'WxH', got {raw['pixels']!r}",
+                  hint="e.g. '825x1125'")
+    elif trim is None:
+        out.error("service", f"{sid}.pixels", "a template's pixel size needs the card_size it is for")
+    else:
+        return int(m.group(1)), int(m.group(2))
+    return None
 
 
 SERVICES: presets.PresetFile[Service] = presets.PresetFile("print-shop preset", "services.toml", _load)

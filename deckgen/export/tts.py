@@ -26,6 +26,7 @@ import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
@@ -33,9 +34,9 @@ from deckgen.atomic import write_bytes, write_text
 from deckgen.errors import DeckgenError, Finding, error
 from deckgen.export.images import EXTENSIONS, save
 from deckgen.export.resolution import resolution_warnings
+from deckgen.export.run import ExportRun
 from deckgen.layout.imposition import BACK, card_copies
 from deckgen.model import Deck
-from deckgen.progress import Progress
 from deckgen.units import mm_to_px
 
 MAX_COLS, MAX_ROWS, MAX_SIDE = 10, 7, 4096
@@ -137,7 +138,7 @@ def grid_for(cards: int) -> tuple[int, int]:
     return cols, math.ceil(cells / cols)
 
 
-def _sheet(faces: list[str], images: dict[str, Image.Image], hidden: Image.Image, cell) -> Image.Image:
+def _sheet(faces: list[str], images: dict[str, Image.Image], hidden: Image.Image, cell: tuple[int, int]) -> Image.Image:
     cols, rows = grid_for(len(faces))
     sheet = Image.new("RGB", (cols * cell[0], rows * cell[1]), "white")
     for i, face in enumerate(faces):
@@ -146,10 +147,13 @@ def _sheet(faces: list[str], images: dict[str, Image.Image], hidden: Image.Image
     return sheet
 
 
-def export_tts(deck: Deck, out_dir: Path, *, fmt: str = "png", use_cache: bool = True,
-               cache_dir: Path | None = None, progress: Progress | None = None, jobs: int | None = None,
+def export_tts(deck: Deck, out_dir: Path, *, fmt: str = "png", run: ExportRun | None = None,
                card_size: str | None = None, max_side: int = MAX_SIDE, base_url: str | None = None) -> TtsResult:
+    """The sheets, saved object and how-to in ``out_dir``; the faces rendered as ``run`` says."""
     from deckgen.render import RenderSettings, card_size_mm, render_deck
+
+    run = run or ExportRun()
+    progress = run.progress
 
     base_url = check_base_url(base_url)
     if not 1024 <= max_side <= MAX_SIDE:
@@ -158,7 +162,8 @@ def export_tts(deck: Deck, out_dir: Path, *, fmt: str = "png", use_cache: bool =
     trim = card_size_mm(card_size or deck.card_size, base=deck.source.parent if deck.source else None)
     cell = cell_px(trim, max_side)
     settings = RenderSettings(dpi=tts_dpi(trim, max_side), bleed_mm=0.0, card_size=card_size)
-    rendered = render_deck(deck, settings, use_cache=use_cache, cache_dir=cache_dir, progress=progress, jobs=jobs)
+    rendered = render_deck(deck, settings, use_cache=run.use_cache, cache_dir=run.cache_dir, progress=progress,
+                           jobs=run.jobs)
     images: dict[str, Image.Image] = {}
     for face, path in rendered.paths.items():
         with Image.open(path) as im:
@@ -211,7 +216,7 @@ def _guid(*parts: object) -> str:
     return hashlib.sha1("/".join(map(str, parts)).encode("utf-8")).hexdigest()[:6]
 
 
-def _transform(x: float, scale: tuple[float, float, float], face_down: bool = True) -> dict:
+def _transform(x: float, scale: tuple[float, float, float], face_down: bool = True) -> dict[str, Any]:
     return {"posX": x, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0 if face_down else 0.0,
             "scaleX": scale[0], "scaleY": scale[1], "scaleZ": scale[2]}
 
@@ -225,7 +230,7 @@ def _url(path: Path, base_url: str | None) -> str:
     return path.resolve().as_uri()
 
 
-def _custom_deck(sheet: TtsSheet, back: Path, base_url: str | None = None) -> dict:
+def _custom_deck(sheet: TtsSheet, back: Path, base_url: str | None = None) -> dict[str, Any]:
     return {"FaceURL": _url(sheet.path, base_url),
             "BackURL": _url(sheet.backs or back, base_url),
             "NumWidth": sheet.cols, "NumHeight": sheet.rows,
@@ -239,8 +244,10 @@ def _face_name(deck: Deck, face: str, lang: str) -> str:
     return deck.card(face).name(lang)
 
 
-def _deck_object(deck: Deck, sheets: list[tuple[int, TtsSheet]], back: Path, scale, x: float, name: str,
-                 lang: str, base_url: str | None = None) -> dict:
+def _deck_object(deck: Deck, sheets: list[tuple[int, TtsSheet]], back: Path, scale: tuple[float, float, float],
+                 at: tuple[float, str], lang: str, base_url: str | None = None) -> dict[str, Any]:
+    """One deck object on the table: its sheets' cards, at ``at`` (x position, nickname)."""
+    x, name = at
     ids: list[int] = []
     cards = []
     custom = {}
@@ -264,17 +271,17 @@ def _deck_object(deck: Deck, sheets: list[tuple[int, TtsSheet]], back: Path, sca
 
 
 def saved_object(deck: Deck, sheets: list[TtsSheet], back: Path, scale: tuple[float, float, float],
-                 base_url: str | None = None) -> dict:
+                 base_url: str | None = None) -> dict[str, Any]:
     """The TTS saved object: the shuffled deck of playing cards, and beside it one deck per
     component (never shuffled in), every card scaled to the deck's card shape."""
     lang = deck.language
     numbered = list(enumerate(sheets, 1))
     playing = [(k, s) for k, s in numbered if s.component is None]
-    objects = [_deck_object(deck, playing, back, scale, 0.0, deck.name(lang), lang, base_url)]
+    objects = [_deck_object(deck, playing, back, scale, (0.0, deck.name(lang)), lang, base_url)]
     for n, comp in enumerate(deck.components, 1):
         mine = [(k, s) for k, s in numbered if s.component == comp.id]
         if mine:
-            objects.append(_deck_object(deck, mine, back, scale, 3.0 * n, comp.names.get(lang), lang, base_url))
+            objects.append(_deck_object(deck, mine, back, scale, (3.0 * n, comp.names.get(lang)), lang, base_url))
     return {"SaveName": deck.name(lang), "GameMode": "", "Gravity": 0.5, "PlayArea": 0.5, "Date": "",
             "Table": "", "Sky": "", "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
             "ObjectStates": objects, "TabStates": {}, "VersionNumber": ""}

@@ -14,7 +14,7 @@ from deckgen.layout.geometry import MarkStyle, Sheet, SheetSpec, guide_lines, pl
 from deckgen.layout.imposition import BACK, CardCopy, PagePlan, card_copies, impose, into_margin, two_sided
 from deckgen.layout.lightback import BACK_STYLES, write_light_back
 from deckgen.layout.papers import Paper, parse_paper
-from deckgen.layout.pdf import PdfMeta, cards_pdf
+from deckgen.layout.pdf import PdfMeta, SheetExtras, cards_pdf
 from deckgen.layout.registration import band_clear, check_registration, plan_for_marks, silhouette_marks
 from deckgen.model import Deck
 from deckgen.progress import Progress
@@ -147,13 +147,13 @@ def _cards_pdf(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[float, flo
                    subject=words["meta_subject"].format(cards=len(copies), paper=paper.name),
                    keywords=f"deckgen, print and play, {deck.id}", language=lang, fonts=deck.fonts)
     band = band_clear(sheet.label_band, sheet.page_mm) if marked else sheet.label_band
-    data = cards_pdf(pages, images, sheet.page_mm, meta, cover=cover, margin_mm=margin,
-                     stroke_mm=options.marks.stroke_mm, guides=guide_lines(sheet) if options.guides else (),
-                     progress=progress,
-                     label_band=band, label=sheet_label(title, lang),
-                     fold_text=words["fold_word"], registration=registration,
-                     corner_radius_mm=radius if options.corner_guides else None,
-                     card_ids=(lambda page: id_labels(page, sheet.gap_mm, bleed_mm)) if options.card_ids else None)
+    decor = SheetExtras(cover=cover, margin_mm=margin, stroke_mm=options.marks.stroke_mm,
+                        guides=guide_lines(sheet) if options.guides else (),
+                        label_band=band, label=sheet_label(title, lang),
+                        fold_text=words["fold_word"], registration=registration,
+                        corner_radius_mm=radius if options.corner_guides else None,
+                        card_ids=(lambda page: id_labels(page, sheet.gap_mm, bleed_mm)) if options.card_ids else None)
+    data = cards_pdf(pages, images, sheet.page_mm, meta, decor, progress)
     faces = len({p.face for page in pages for p in page.placements})
     cuts: tuple[tuple[int, bytes], ...] = ()
     if options.cut_file == "svg":

@@ -6,11 +6,18 @@ deck), so the sheets after it start on an odd page and duplex printing stays ali
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from reportlab.lib.utils import simpleSplit
 
 from deckgen.units import mm_to_pt
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
+
+    from deckgen.layout.imposition import PagePlan
 
 TEXT = {
     "es": {
@@ -183,7 +190,7 @@ def cover_languages(deck_lang: str) -> tuple[str, str]:
     return first, ("en" if first != "en" else "es")
 
 
-def _lines(info: CoverInfo, t: dict) -> list[tuple[str, str]]:
+def _lines(info: CoverInfo, t: dict[str, str]) -> list[tuple[str, str]]:
     cards = t["cards"].format(cards=info.cards)
     if info.extras:
         cards += t["extras"].format(extras=info.extras)
@@ -226,7 +233,7 @@ def _lines(info: CoverInfo, t: dict) -> list[tuple[str, str]]:
     return out
 
 
-def _cutting(cut: Cutting | None, t: dict) -> list[str]:
+def _cutting(cut: Cutting | None, t: dict[str, str]) -> list[str]:
     """How to cut where crop marks are shorter than asked or missing."""
     if cut is None or cut.asked <= 0:
         return []
@@ -239,7 +246,7 @@ def _cutting(cut: Cutting | None, t: dict) -> list[str]:
     return out
 
 
-def draw_cover(c, info: CoverInfo, lang: str, paper_mm: tuple[float, float], margin_mm: float,
+def draw_cover(c: Canvas, info: CoverInfo, lang: str, paper_mm: tuple[float, float], margin_mm: float,
                fonts: tuple[str, str]) -> None:
     """Draw one cover page in ``lang`` on canvas ``c`` (everything inside the margin)."""
     regular, bold = fonts
@@ -265,7 +272,7 @@ def draw_cover(c, info: CoverInfo, lang: str, paper_mm: tuple[float, float], mar
         y = _para(c, text, font, size, inset, y, width) - 6
 
 
-def _para(c, text: str, font: str, size: float, x: float, y: float, width: float) -> float:
+def _para(c: Canvas, text: str, font: str, size: float, x: float, y: float, width: float) -> float:
     c.setFont(font, size)
     for line in simpleSplit(text, font, size, width):
         y -= size * 1.25
@@ -273,11 +280,11 @@ def _para(c, text: str, font: str, size: float, x: float, y: float, width: float
     return y
 
 
-def sheet_label(deck_name: str, lang: str):
+def sheet_label(deck_name: str, lang: str) -> Callable[[PagePlan, int], str]:
     """The label function for card pages: deck, sheet number and side, in ``lang``."""
     t = TEXT[lang if lang in TEXT else "en"]
 
-    def label(page, total: int) -> str:
+    def label(page: PagePlan, total: int) -> str:
         key = {"front": "label_front", "back": "label_back"}.get(page.side, "label_fold")
         return t[key].format(deck=deck_name, n=page.sheet_no, total=total)
 

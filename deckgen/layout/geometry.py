@@ -52,12 +52,6 @@ class Rect:
     def grow(self, left: float, right: float, bottom: float, top: float) -> Rect:
         return Rect(self.x - left, self.y - bottom, self.w + left + right, self.h + bottom + top)
 
-    def mirrored_x(self, page_w: float) -> Rect:
-        return Rect(page_w - self.right, self.y, self.w, self.h)
-
-    def mirrored_y(self, page_h: float) -> Rect:
-        return Rect(self.x, page_h - self.top, self.w, self.h)
-
     def shifted(self, dx: float, dy: float) -> Rect:
         return Rect(self.x + dx, self.y + dy, self.w, self.h)
 

@@ -9,7 +9,6 @@ from pathlib import Path
 from deckgen import presets as preset_files
 from deckgen.datafile import read_toml
 from deckgen.errors import Collector, DeckgenError, did_you_mean, error
-from deckgen.resources import decks_dir
 from deckgen.units import parse_length, parse_size
 
 
@@ -34,10 +33,6 @@ DEFAULT_MARGIN = 5.0
 
 def _same_size(a: tuple[float, float], b: tuple[float, float]) -> bool:
     return abs(a[0] - b[0]) < 0.05 and abs(a[1] - b[1]) < 0.05
-
-
-def papers_file() -> Path:
-    return decks_dir() / "papers.toml"
 
 
 def load_papers(path: Path | None = None, *, base: Path | None = None) -> dict[str, Paper]:

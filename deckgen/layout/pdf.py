@@ -19,7 +19,7 @@ from deckgen import __version__
 from deckgen.errors import DeckgenError, error
 from deckgen.fonts import register_fonts
 from deckgen.layout.cover import CoverInfo, cover_languages, draw_cover
-from deckgen.layout.cutfile import front_trims
+from deckgen.layout.cutfile import IdLabel, front_trims
 from deckgen.layout.geometry import Line, Rect
 from deckgen.layout.imposition import PagePlan
 from deckgen.layout.pdfimage import read_png, register_image
@@ -38,7 +38,7 @@ class PdfMeta:
     fonts: str | None = None        # the deck's own fonts folder (deck.fonts)
 
 
-def new_canvas(buf, paper_mm: tuple[float, float], meta: PdfMeta, intent: OutputIntent = SRGB_INTENT,
+def new_canvas(buf: io.BytesIO, paper_mm: tuple[float, float], meta: PdfMeta, intent: OutputIntent = SRGB_INTENT,
                pdfx: str | None = None) -> Canvas:
     """A canvas for one of deckgen's PDFs: sRGB output intent unless ``intent`` says otherwise;
     ``pdfx`` writes the PDF/X version key (the caller keeps to that standard's rules)."""
@@ -155,7 +155,7 @@ def draw_corner_guides(c: Canvas, trims: Sequence[Rect], radius_mm: float) -> No
     c.restoreState()
 
 
-def draw_card_ids(c: Canvas, labels: Sequence, font: str) -> None:
+def draw_card_ids(c: Canvas, labels: Sequence[IdLabel], font: str) -> None:
     """Card ids in the gutters (:func:`deckgen.layout.cutfile.id_labels`): dark grey on a white patch."""
     for lab in labels:
         width = c.stringWidth(lab.text, font, lab.size_pt)
@@ -181,13 +181,29 @@ def draw_page(c: Canvas, page: PagePlan, names: Mapping[str, str], stroke_mm: fl
         draw_registration(c, registration)
 
 
+@dataclass(frozen=True)
+class SheetExtras:
+    """What a cards PDF prints besides the cards: the cover, the crop marks' stroke, cut-line
+    guides, the sheet label in its band, the fold word, registration marks, rounded-corner guides
+    (their radius) and the card ids in the gutters."""
+
+    cover: CoverInfo | None = None
+    margin_mm: float = 5.0
+    stroke_mm: float = 0.3
+    guides: Sequence[Line] = ()
+    label_band: Rect | None = None
+    label: Callable[[PagePlan, int], str] | None = None
+    fold_text: str = "fold"
+    registration: Sequence[Rect] = ()
+    corner_radius_mm: float | None = None
+    card_ids: Callable[[PagePlan], Sequence[IdLabel]] | None = None
+
+
 def cards_pdf(pages: Sequence[PagePlan], images: Mapping[str, Path], paper_mm: tuple[float, float],
-              meta: PdfMeta, *, cover: CoverInfo | None = None, margin_mm: float = 5.0,
-              stroke_mm: float = 0.3, guides: Sequence[Line] = (), progress: Progress | None = None,
-              label_band: Rect | None = None, label: Callable[[PagePlan, int], str] | None = None,
-              fold_text: str = "fold", registration: Sequence[Rect] = (), corner_radius_mm: float | None = None,
-              card_ids: Callable[[PagePlan], Sequence] | None = None) -> bytes:
+              meta: PdfMeta, extras: SheetExtras | None = None, progress: Progress | None = None) -> bytes:
     """The whole PDF as bytes (written to disk atomically by the caller)."""
+    x = extras or SheetExtras()
+    cover, stroke_mm, guides, registration = x.cover, x.stroke_mm, x.guides, x.registration
     missing = sorted({p.face for page in pages for p in page.placements} - set(images))
     if missing:
         raise DeckgenError(error("faces", "", "no rendered image for face(s): " + ", ".join(missing)))
@@ -196,7 +212,7 @@ def cards_pdf(pages: Sequence[PagePlan], images: Mapping[str, Path], paper_mm: t
     fonts = register_fonts(meta.fonts)
     if cover is not None:
         for lang in cover_languages(meta.language):
-            draw_cover(c, cover, lang, paper_mm, margin_mm, fonts)
+            draw_cover(c, cover, lang, paper_mm, x.margin_mm, fonts)
             c.showPage()
     names: dict[str, str] = {}
     total = len(pages)
@@ -206,14 +222,14 @@ def cards_pdf(pages: Sequence[PagePlan], images: Mapping[str, Path], paper_mm: t
             if p.face not in names:
                 names[p.face] = register_image(c, read_png(images[p.face]))
         draw_page(c, page, names, stroke_mm, guides, registration)
-        if corner_radius_mm is not None and page.side in ("front", "fold"):
-            draw_corner_guides(c, front_trims(page), corner_radius_mm)
-        if card_ids is not None and page.side in ("front", "fold"):
-            draw_card_ids(c, card_ids(page), fonts[0])
+        if x.corner_radius_mm is not None and page.side in ("front", "fold"):
+            draw_corner_guides(c, front_trims(page), x.corner_radius_mm)
+        if x.card_ids is not None and page.side in ("front", "fold"):
+            draw_card_ids(c, x.card_ids(page), fonts[0])
         if page.fold_line is not None:
-            draw_fold(c, page.fold_line, fonts[0], fold_text)
-        if label is not None:
-            draw_label(c, label_band, label(page, sheets), fonts[0])
+            draw_fold(c, page.fold_line, fonts[0], x.fold_text)
+        if x.label is not None:
+            draw_label(c, x.label_band, x.label(page, sheets), fonts[0])
         c.showPage()
         if progress:
             progress("writing PDF", i + 1, total)

@@ -15,10 +15,14 @@ import hashlib
 import struct
 import zlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from deckgen import pdfkit
 from deckgen.errors import DeckgenError, error
 from deckgen.pdfkit import ImageData
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
 
 _SIG = b"\x89PNG\r\n\x1a\n"
 
@@ -75,12 +79,12 @@ def _flatten(path: Path, digest: str) -> ImageData:
     return ImageData(im.width, im.height, 3, zlib.compress(im.tobytes(), 6), False, digest)
 
 
-def register_image(canvas, img: ImageData) -> str:
+def register_image(canvas: Canvas, img: ImageData) -> str:
     """Add the image to the document once; returns the name to pass to ``canvas.doForm``."""
     return pdfkit.register_image(canvas, img)
 
 
-def draw_image(canvas, name: str, x: float, y: float, w: float, h: float) -> None:
+def draw_image(canvas: Canvas, name: str, x: float, y: float, w: float, h: float) -> None:
     """Draw a registered image XObject into the rectangle (points)."""
     canvas.saveState()
     canvas.transform(w, 0, 0, h, x, y)

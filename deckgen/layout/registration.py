@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from deckgen.errors import DeckgenError, error
+from deckgen.errors import DeckgenError, Finding, error
 from deckgen.layout.geometry import Line, Rect, Sheet, SheetSpec, plan_sheet
 
 REGISTRATIONS = ("none", "silhouette", "cricut")
@@ -30,7 +30,7 @@ SQUARE_MM = 5.0         # the top-left square's side
 CLEAR_MM = 3.0          # kept free of print around every mark, so the sensor sees only the mark
 
 
-def check_registration(registration: str, layout: str) -> list:
+def check_registration(registration: str, layout: str) -> list[Finding]:
     """Findings for an unusable ``--registration`` (the caller raises them with its others)."""
     if registration not in REGISTRATIONS:
         return [error("registration", "--registration", f"unknown registration marks '{registration}'",

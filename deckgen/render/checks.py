@@ -4,15 +4,21 @@ card size (:mod:`deckgen.render.fit`)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from deckgen.errors import DeckgenError, Finding, did_you_mean, error, warning
 from deckgen.palette import stage_check as palette_check
 from deckgen.render.geometry import card_size_mm
 from deckgen.render.symbols import SHAPES, SYMBOLS
 
+if TYPE_CHECKING:
+    from deckgen.check import CheckOptions, CheckReport
+    from deckgen.model import Deck
+
 KNOWN = set(SYMBOLS) | set(SHAPES) | {"wild", "roulette", "wheel", "none"}
 
 
-def stage_check(deck, options, report) -> list[Finding]:
+def stage_check(deck: Deck, options: CheckOptions, report: CheckReport) -> list[Finding]:
     out = list(palette_check(deck, options, report))
     file = str(deck.source) if deck.source else None
     try:

@@ -14,18 +14,20 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from deckgen.fonts import pil_font
 from deckgen.images import picture
 from deckgen.model import ImageRef
-from deckgen.render.faces import Emblem, FaceSpec
+from deckgen.render.faces import RGB, Emblem, FaceSpec, InlineIcon
 from deckgen.render.geometry import Frame
 from deckgen.render.layout import Box, Element
 from deckgen.render.symbols import oval_extent, oval_mask, symbol_mask, wedge_mask
-from deckgen.render.text import DARK, WHITE, draw_text, fit, ink_box, split_lines
+from deckgen.render.text import DARK, WHITE, Font, TextStyle, draw_text, fit, ink_box, split_lines
 
 TILT = 28.0           # degrees the default oval leans: its long axis runs bottom-left to top-right
 GUIDE = (150, 150, 150)
@@ -33,6 +35,8 @@ RULES_MAX_PT = 9.0    # the rules text starts at this size and shrinks ...
 RULES_MIN_PT = 6.0    # ... down to this (a layout's rules ``size`` may say otherwise)
 RULES_LEADING = 1.18
 Rect = tuple[float, float, float, float]
+CaptionFit = tuple[Font, list[tuple[float, float]], int]     # a caption's font, line centres and stroke
+Drawer = Callable[[Image.Image, ImageDraw.ImageDraw, "Plan", "Placed"], None]
 
 
 # ---------------------------------------------------------------- fonts and images of a face
@@ -192,8 +196,17 @@ def along(frame: Frame, t: float) -> tuple[float, float]:
     return shape_of(None, frame).along(t)
 
 
-def paste_mask(img: Image.Image, color, mask: Image.Image, cx: float, cy: float) -> None:
+def paste_mask(img: Image.Image, color: Sequence[int], mask: Image.Image, cx: float, cy: float) -> None:
     img.paste(tuple(color), (round(cx - mask.width / 2), round(cy - mask.height / 2)), mask)
+
+
+@dataclass(frozen=True)
+class Spot:
+    """Where a centred mark (a symbol, an icon) goes: its centre and the side of its square, in image px."""
+
+    cx: float
+    cy: float
+    size: int
 
 
 @functools.lru_cache(maxsize=16)
@@ -220,7 +233,7 @@ class Placed:
 
     el: Element
     rects: list[Rect] = field(default_factory=list)   # where it draws (image px), twins included
-    data: dict = field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)   # what the element's drawer reads (by element type)
     text: bool = False             # a text element: checked against every other element
 
 
@@ -529,7 +542,8 @@ def _plan_caption(plan: Plan, p: Placed) -> None:
     lines = split_lines(spec.caption, 14) if int(p.el.opt("lines", 2)) > 1 else [spec.caption]
     lo_pt = (p.el.size or (4.0, 12.0))[0]
     others = _obstacles(plan, p)
-    if p.el.opt("place", "frame") == "frame" and plan.shape.kind != "none":
+    in_frame = p.el.opt("place", "frame") == "frame" and plan.shape.kind != "none"
+    if in_frame:
         # low in the oval; above a rules panel; on a Flex card with a rules panel, high in the oval.
         # Where that meets another element (a turned badge on a wide card), the next place that is
         # clear: a little higher, then high in the oval.
@@ -557,12 +571,19 @@ def _plan_caption(plan: Plan, p: Placed) -> None:
             centres.append((cx, y))
         stroke = max(1, int(u * 1.0))
     floor_px = pt_px(lo_pt, frame)
+    start_px = int(f.size)
     while True:
         rects = [_text_rect(f, line, cx, cy, stroke) for line, (cx, cy) in zip(lines, centres)]
         hit = [rc for rc in rects if any(overlaps(rc, o) for o in others)]
         if not hit or f.size <= max(4, floor_px):
             break
         f = _font(font, f.size - 1)
+    if hit and in_frame:                    # a last place: between the centre and a badge, smaller
+        smallest = max(floor_px, pt_px(SQUEEZE_MIN_PT, frame), SQUEEZE_MIN_PX)
+        squeezed = _squeezed_caption(plan, font, lines, others, (smallest, start_px), tries[0])
+        if squeezed is not None:
+            f, centres, stroke = squeezed
+            rects, hit = _caption_rects(squeezed, lines), []
     if hit:
         what = next(q.el.name for q in plan.placed if q is not p and q.el.type not in ("background", "frame", "art")
                     and any(overlaps(rc, o) for rc in hit for o in q.rects))
@@ -575,7 +596,40 @@ def _plan_caption(plan: Plan, p: Placed) -> None:
     p.text = True
 
 
-def _frame_caption(plan: Plan, font: str, lines: list[str], offset: float):
+SQUEEZE_MIN_PT = 6.0     # a caption moved off its places along the frame is never smaller than this (the
+SQUEEZE_MIN_PX = 12      # rules text's floor) nor than this many pixels, below which no text reads on screen
+
+
+def _squeezed_caption(plan: Plan, font: str, lines: list[str], others: list[Rect], sizes: tuple[int, int],
+                      near: float) -> CaptionFit | None:
+    """Where a frame caption goes when every place tried meets another element (a narrow oval
+    between two Flex badges): the largest size from ``sizes`` (smallest, largest px) down, at
+    any point along the frame's axis (the nearest to ``near`` first), that stays inside the
+    frame and the safe zone and 1.5 u clear of every other element; None if there is none."""
+    u = plan.frame.unit()
+    shape = plan.shape
+    stroke = max(1, int(u * 1.0))
+    offsets = sorted((k * u / 2 for k in range(-100, 101)), key=lambda t: (abs(t - near), t))
+    for px in range(sizes[1], sizes[0] - 1, -1):
+        f = _font(font, px)
+        step = px * 1.15
+        for t in offsets:
+            _, cy = shape.along(t)
+            centres = []
+            for i, line in enumerate(lines):
+                y = cy + (i - (len(lines) - 1) / 2) * step
+                x0, x1 = shape.chord(max(y - shape.cy - px / 2, y - shape.cy + px / 2, key=abs))
+                if _width(f, line) + 2 * stroke + u * 2 > x1 - x0:
+                    break
+                centres.append(((x0 + x1) / 2, y))
+            else:
+                placed = (f, centres, stroke)
+                if _clear(plan, _caption_rects(placed, lines), others, u * 1.5):
+                    return placed
+    return None
+
+
+def _frame_caption(plan: Plan, font: str, lines: list[str], offset: float) -> CaptionFit:
     """(font, line centres, stroke) of a caption ``offset`` px along the frame's axis, each line
     kept inside the frame at one size for every line."""
     u = plan.frame.unit()
@@ -594,17 +648,17 @@ def _frame_caption(plan: Plan, font: str, lines: list[str], offset: float):
     return f, [((x0 + x1) / 2, y) for (x0, x1), y in zip(chords, ys)], stroke
 
 
-def _caption_rects(placed, lines: list[str]) -> list[Rect]:
+def _caption_rects(placed: CaptionFit, lines: list[str]) -> list[Rect]:
     f, centres, stroke = placed
     return [_text_rect(f, line, cx, cy, stroke) for line, (cx, cy) in zip(lines, centres)]
 
 
-def _width(f, text: str) -> float:
+def _width(f: Font, text: str) -> float:
     l_, _, r_, _ = ink_box(f, text)
     return r_ - l_
 
 
-def _text_rect(f, text: str, cx: float, cy: float, stroke: int) -> Rect:
+def _text_rect(f: Font, text: str, cx: float, cy: float, stroke: int) -> Rect:
     l_, t_, r_, b_ = ink_box(f, text, stroke)
     x, y = round(cx - (l_ + r_) / 2), round(cy - (t_ + b_) / 2)
     return x + l_, y + t_, x + r_, y + b_
@@ -674,7 +728,7 @@ def _plan_fixed(plan: Plan, p: Placed) -> None:
         p.rects.append(plan.shape.rect())
 
 
-PLANNERS = {
+PLANNERS: dict[str, Callable[[Plan, Placed], None]] = {
     "background": _plan_fixed, "frame": _plan_frame, "art": _plan_art, "index": _plan_index, "flex": _plan_flex,
     "symbol": _plan_symbol, "caption": _plan_caption, "rules": _plan_rules, "icons": _plan_icons,
     "image": _plan_fixed, "pattern": _plan_fixed, "logo": _plan_logo, "title": _plan_title,
@@ -713,27 +767,29 @@ class Token:
 ITALIC_SLANT = 0.2      # italic words: the upright font sheared by this much (x += slant * height)
 
 
-def style_font(spec: FaceSpec, role: str, style: int, px: int):
+def style_font(spec: FaceSpec, role: str, style: int, px: int) -> Font:
     """The font of a style: bold words in the deck's display font (the heavier cut of the card's
     lettering), the others in the element's font; italic is that font slanted when drawn."""
     return _font(font_file(spec, "display" if style & 1 else role), px)
 
 
 @functools.lru_cache(maxsize=256)
-def _font(path: str, px: int):
+def _font(path: str, px: int) -> Font:
     """A font file at a pixel size, loaded once per process (planning asks for the same ones often)."""
     return pil_font(path, px)
 
 
-def draw_word(img, d, text: str, f, x: float, cy: float, ink, italic: bool) -> None:
-    """A word with its left edge at x, centred on cy; slanted when italic."""
+def draw_word(img: Image.Image, d: ImageDraw.ImageDraw, text: str, f: Font, at: tuple[float, float], ink: RGB,
+              italic: bool) -> None:
+    """A word with its left edge at x, centred on cy (``at``); slanted when italic."""
+    x, cy = at
     if not italic:
         d.text((x, cy), text, font=f, fill=ink, anchor="lm")
         return
     l, t, r, b = f.getbbox(text, anchor="lm")
     h = b - t
     extra = int(abs(ITALIC_SLANT) * h) + 2
-    mask = Image.new("L", (r - l + extra + 2, h + 2), 0)
+    mask = Image.new("L", (int(r - l + extra + 2), int(h + 2)), 0)
     ImageDraw.Draw(mask).text((1 - l + extra // 2, 1 - t), text, font=f, fill=255, anchor="lm")
     # x' = x + slant * (y - centre): the top leans right
     sheared = mask.transform(mask.size, Image.Transform.AFFINE,
@@ -825,8 +881,9 @@ def rules_layout(spec: FaceSpec, role: str, frame: Frame, area: Rect,
 
 # ---------------------------------------------------------------- drawing a plan
 
-def draw_symbol(img: Image.Image, name: str, size: int, cx: float, cy: float, ink, shadow: float,
-                segments=()) -> None:
+def draw_symbol(img: Image.Image, name: str, spot: Spot, ink: RGB, shadow: float,
+                segments: tuple[RGB, ...] = ()) -> None:
+    size, cx, cy = spot.size, spot.cx, spot.cy
     if name == "wheel":
         draw_wheel(img, size, cx, cy, segments)
         return
@@ -836,7 +893,7 @@ def draw_symbol(img: Image.Image, name: str, size: int, cx: float, cy: float, in
     paste_mask(img, ink, mask, cx, cy)
 
 
-def draw_wheel(img: Image.Image, size: int, cx: float, cy: float, segments) -> None:
+def draw_wheel(img: Image.Image, size: int, cx: float, cy: float, segments: Sequence[RGB]) -> None:
     """A colour-roulette wheel: one wedge per palette colour, dark rim, hub and pointer."""
     n = max(1, len(segments))
     top = cy - size / 2
@@ -858,7 +915,7 @@ def draw_wheel(img: Image.Image, size: int, cx: float, cy: float, segments) -> N
 
 
 @functools.lru_cache(maxsize=16)
-def _wheel_segments(w: int, n: int):
+def _wheel_segments(w: int, n: int) -> tuple[Image.Image, ...]:
     circ = symbol_mask("circle", w, True)
     return tuple(ImageChops.multiply(circ, wedge_mask(w, w, n, i, -90 - 180.0 / n)) for i in range(n))
 
@@ -873,7 +930,7 @@ def _grown(mask: Image.Image, by: int) -> Image.Image:
 _HALO_LUT = [min(255, v * 10) for v in range(256)]
 
 
-def _draw_symbol_el(img, d, plan: Plan, p: Placed) -> None:
+def _draw_symbol_el(img: Image.Image, d: ImageDraw.ImageDraw, plan: Plan, p: Placed) -> None:
     spec = plan.spec
     u, ink, halo = p.data["u"], p.data["ink"], p.data["halo"]
     sh = u * 1.6
@@ -881,19 +938,20 @@ def _draw_symbol_el(img, d, plan: Plan, p: Placed) -> None:
         if item[0] == "text":
             _, text, f, cx, cy, stroke = item
             if halo:
-                draw_text(img, text, f, cx, cy, WHITE, stroke + halo, WHITE, 0, spec.centre.underline)
-            draw_text(img, text, f, cx, cy, ink, stroke, DARK, sh, spec.centre.underline)
+                draw_text(img, text, f, (cx, cy), TextStyle(WHITE, stroke + halo, WHITE, 0, spec.centre.underline))
+            draw_text(img, text, f, (cx, cy), TextStyle(ink, stroke, DARK, sh, spec.centre.underline))
         elif item[0] == "symbol":
             _, name, size, cx, cy, shadow = item
-            _centre_symbol(img, spec, name, size, cx, cy, ink, sh * shadow, halo)
+            _centre_symbol(img, spec, name, Spot(cx, cy, size), ink, sh * shadow, halo)
         else:
             _, mark, size, cx, cy, shadow = item
-            draw_symbol(img, mark, size, cx, cy, ink, sh * shadow)
+            draw_symbol(img, mark, Spot(cx, cy, size), ink, sh * shadow)
 
 
-def _centre_symbol(img, spec: FaceSpec, name: str, size: int, cx: float, cy: float, ink, shadow: float,
+def _centre_symbol(img: Image.Image, spec: FaceSpec, name: str, spot: Spot, ink: RGB, shadow: float,
                    halo: int) -> None:
     """A symbol (or the kind's icon) in the centre, with a white halo when it sits on art."""
+    size, cx, cy = spot.size, spot.cx, spot.cy
     if name == "icon" and spec.icon is not None:
         pic = icon_picture(spec, spec.icon, size)
         if halo:
@@ -902,10 +960,10 @@ def _centre_symbol(img, spec: FaceSpec, name: str, size: int, cx: float, cy: flo
         return
     if halo and name != "wheel":
         paste_mask(img, WHITE, _grown(symbol_mask(name, max(4, int(size))), halo), cx, cy)
-    draw_symbol(img, name, size, cx, cy, ink, shadow, spec.segments)
+    draw_symbol(img, name, spot, ink, shadow, spec.segments)
 
 
-def _draw_art(img, d, plan: Plan, p: Placed) -> None:
+def _draw_art(img: Image.Image, d: ImageDraw.ImageDraw, plan: Plan, p: Placed) -> None:
     spec = plan.spec
     assert spec.art is not None
     mode, box, fit_ = p.data["mode"], p.data["box"], p.data["fit"]
@@ -924,7 +982,7 @@ def _draw_art(img, d, plan: Plan, p: Placed) -> None:
     img.paste(pic.convert("RGB"), (round(cx - mask.width / 2), round(cy - mask.height / 2)), alpha)
 
 
-def _draw_rules(img, d, plan: Plan, p: Placed) -> None:
+def _draw_rules(img: Image.Image, d: ImageDraw.ImageDraw, plan: Plan, p: Placed) -> None:
     """The rules text: on a white panel (or straight on the face), dark text centred."""
     spec, frame = plan.spec, plan.frame
     u = frame.unit()
@@ -945,16 +1003,18 @@ def _draw_rules(img, d, plan: Plan, p: Placed) -> None:
         for tok in line:
             x += space_w if tok.space else 0.0
             if tok.icon is not None:
-                draw_inline_icon(img, d, spec, icons.get(tok.icon, ("text", tok.icon)), int(px * 0.95),
-                                 x + tok.width / 2, cy, ink, f)
+                draw_inline_icon(img, d, spec, icons.get(tok.icon, ("text", tok.icon)),
+                                 Spot(x + tok.width / 2, cy, int(px * 0.95)), ink, f)
             else:
-                draw_word(img, d, tok.text, style_font(spec, p.el.font, tok.style, px), x, cy, ink, bool(tok.style & 2))
+                draw_word(img, d, tok.text, style_font(spec, p.el.font, tok.style, px), (x, cy), ink, bool(tok.style & 2))
             x += tok.width
 
 
-def draw_inline_icon(img, d, spec: FaceSpec, icon: tuple, size: int, cx: float, cy: float, ink, f) -> None:
+def draw_inline_icon(img: Image.Image, d: ImageDraw.ImageDraw, spec: FaceSpec, icon: InlineIcon, spot: Spot, ink: RGB,
+                     f: Font) -> None:
     """An icon in a line of rules text: a colour's chip, a kind's icon, a symbol, or a word."""
-    size = max(4, size)
+    cx, cy = spot.cx, spot.cy
+    size = max(4, spot.size)
     if icon[0] == "color":
         _, rgb, shape = icon
         rim = symbol_mask(shape or "circle", size, True)
@@ -968,14 +1028,14 @@ def draw_inline_icon(img, d, spec: FaceSpec, icon: tuple, size: int, cx: float, 
         d.text((cx, cy), str(icon[1]), font=f, fill=ink, anchor="mm")
 
 
-def _draw_logo(img, d, plan: Plan, p: Placed) -> None:
+def _draw_logo(img: Image.Image, d: ImageDraw.ImageDraw, plan: Plan, p: Placed) -> None:
     spec = plan.spec
     assert spec.logo is not None
     pic = picture(spec.logo, p.data["box"], "contain", image_fonts(spec))
     paste_picture(img, pic, *p.data["centre"])
 
 
-def _draw_frame(img, d, plan: Plan, p: Placed) -> None:
+def _draw_frame(img: Image.Image, d: ImageDraw.ImageDraw, plan: Plan, p: Placed) -> None:
     spec, shape = plan.spec, plan.shape
     if shape.kind == "none":
         return
@@ -989,7 +1049,7 @@ def _draw_frame(img, d, plan: Plan, p: Placed) -> None:
         paste_mask(img, WHITE, shape.mask(), shape.cx, shape.cy)
 
 
-def _draw_pattern(img, d, plan: Plan, p: Placed) -> None:
+def _draw_pattern(img: Image.Image, d: ImageDraw.ImageDraw, plan: Plan, p: Placed) -> None:
     """The back's oval: the palette's first colour with a white rim."""
     spec, shape = plan.spec, plan.shape
     if not spec.segments:
@@ -999,7 +1059,7 @@ def _draw_pattern(img, d, plan: Plan, p: Placed) -> None:
     paste_mask(img, spec.segments[0], shape.mask(rim), shape.cx, shape.cy)
 
 
-def _draw_index(img, d, plan: Plan, p: Placed) -> None:
+def _draw_index(img: Image.Image, d: ImageDraw.ImageDraw, plan: Plan, p: Placed) -> None:
     spec = plan.spec
     data = p.data
     u, light = data["u"], data["light"]
@@ -1009,7 +1069,7 @@ def _draw_index(img, d, plan: Plan, p: Placed) -> None:
     mode = data.get("mode")
     if mode == "text":
         x, y = data["at"]
-        draw_text(img, em.text, data["font"], x, y, ink, data["stroke"], DARK, sh, em.underline)
+        draw_text(img, em.text, data["font"], (x, y), TextStyle(ink, data["stroke"], DARK, sh, em.underline))
     elif mode == "icon":                         # the kind's own icon on a white chip: its colours stay readable
         size = data["size"]
         x0, y0 = data["at"]
@@ -1022,7 +1082,7 @@ def _draw_index(img, d, plan: Plan, p: Placed) -> None:
     elif mode == "symbol":
         size = data["size"]
         x0, y0 = data["at"]
-        draw_symbol(img, em.symbol or "wheel", size, x0 + size / 2, y0 + size / 2, ink, sh, spec.segments)
+        draw_symbol(img, em.symbol or "wheel", Spot(x0 + size / 2, y0 + size / 2, size), ink, sh, spec.segments)
     for cue, size, cx, cy, is_shape in data["cues"]:
         mask = symbol_mask(cue, size, is_shape)
         if sh:
@@ -1030,7 +1090,7 @@ def _draw_index(img, d, plan: Plan, p: Placed) -> None:
         paste_mask(img, ink, mask, cx, cy)
 
 
-def _draw_icons(img, d, plan: Plan, p: Placed) -> None:
+def _draw_icons(img: Image.Image, d: ImageDraw.ImageDraw, plan: Plan, p: Placed) -> None:
     spec = plan.spec
     size = p.data["size"]
     ink = spec.index_ink
@@ -1041,7 +1101,7 @@ def _draw_icons(img, d, plan: Plan, p: Placed) -> None:
             paste_mask(img, ink, symbol_mask(name, max(4, size), is_shape), cx, cy)
 
 
-def _draw_flex(img, d, plan: Plan, p: Placed) -> None:
+def _draw_flex(img: Image.Image, d: ImageDraw.ImageDraw, plan: Plan, p: Placed) -> None:
     spec = plan.spec
     fb = spec.flex
     assert fb is not None
@@ -1071,7 +1131,7 @@ def _draw_flex(img, d, plan: Plan, p: Placed) -> None:
         cy = inner[1] + ih / 2 - (u * 0.6 if fb.color is None else 0)
         if part == "text":
             f, _ = fit(font_file(spec, "display"), em.text, int(slot - u * 2), int(ih - u * (5 if em.underline else 3)), 0.05)
-            draw_text(img, em.text, f, cx, cy, fill, stroke, DARK, 0, em.underline)
+            draw_text(img, em.text, f, (cx, cy), TextStyle(fill, stroke, DARK, 0, em.underline))
         elif part == "symbol" and fb.icon is not None:
             draw_icon(img, spec, fb.icon, int(min(slot - u * 2, ih - u * 3.5)), cx, cy)
         else:
@@ -1080,25 +1140,25 @@ def _draw_flex(img, d, plan: Plan, p: Placed) -> None:
             paste_mask(img, fill, mask, cx, cy)
     f, lx, ly, lw = p.data["label"]
     d.rounded_rectangle([lx - lw / 2, ly - u * 3, lx + lw / 2, ly + u * 3], radius=int(u * 3), fill=DARK)
-    draw_text(img, fb.label, f, lx, ly, WHITE)
+    draw_text(img, fb.label, f, (lx, ly), TextStyle(WHITE))
 
 
-def _draw_caption(img, d, plan: Plan, p: Placed) -> None:
+def _draw_caption(img: Image.Image, d: ImageDraw.ImageDraw, plan: Plan, p: Placed) -> None:
     spec = plan.spec
     f, stroke = p.data["font"], p.data["stroke"]
     style = p.el.opt("style", "auto")
     for line, (cx, cy) in p.data["lines"]:
         if style == "outlined" or (style == "auto" and spec.oval == "segments" and plan.shape.kind != "none"):
-            draw_text(img, line, f, cx, cy, WHITE, max(1, int(plan.frame.unit() * 0.7)), DARK)
+            draw_text(img, line, f, (cx, cy), TextStyle(WHITE, max(1, int(plan.frame.unit() * 0.7)), DARK))
         elif style == "auto" and spec.art is not None:
-            draw_text(img, line, f, cx, cy, DARK, stroke, WHITE)
+            draw_text(img, line, f, (cx, cy), TextStyle(DARK, stroke, WHITE))
         elif style == "auto" and (p.el.opt("place", "frame") == "box" or plan.shape.kind == "none"):
-            draw_text(img, line, f, cx, cy, spec.index_ink)
+            draw_text(img, line, f, (cx, cy), TextStyle(spec.index_ink))
         else:
-            draw_text(img, line, f, cx, cy, DARK)
+            draw_text(img, line, f, (cx, cy), TextStyle(DARK))
 
 
-def _draw_title(img, d, plan: Plan, p: Placed) -> None:
+def _draw_title(img: Image.Image, d: ImageDraw.ImageDraw, plan: Plan, p: Placed) -> None:
     """The card back's deck name, leaning with the oval."""
     spec, frame = plan.spec, plan.frame
     u = frame.unit()
@@ -1111,7 +1171,8 @@ def _draw_title(img, d, plan: Plan, p: Placed) -> None:
     layer = Image.new("L", (int(ry * 2) if oval else int(rx * 2), int(line_h * len(lines) * 1.6)), 0)
     for i, line in enumerate(lines):
         f, _ = fit(font_file(spec, p.el.font), line, width, line_h, 0.0)
-        draw_text(layer, line, f, layer.width / 2, layer.height / 2 + (i - (len(lines) - 1) / 2) * line_h * 1.25, 255)
+        draw_text(layer, line, f, (layer.width / 2, layer.height / 2 + (i - (len(lines) - 1) / 2) * line_h * 1.25),
+                  TextStyle(255))
     layer = layer.rotate(90 - tilt, resample=Image.Resampling.BICUBIC, expand=True)
     bbox = layer.getbbox()
     if bbox:
@@ -1146,7 +1207,7 @@ def draw_guide(d: ImageDraw.ImageDraw, frame: Frame) -> None:
                         width=max(1, frame.px(0.15)))
 
 
-DRAWERS = {
+DRAWERS: dict[str, Drawer] = {
     "frame": _draw_frame, "art": _draw_art, "index": _draw_index, "flex": _draw_flex, "symbol": _draw_symbol_el,
     "caption": _draw_caption, "rules": _draw_rules, "icons": _draw_icons, "pattern": _draw_pattern,
     "logo": _draw_logo, "title": _draw_title,
@@ -1174,17 +1235,17 @@ def _base(plan: Plan, n: int) -> Image.Image:
     pattern): shared by every face of one colour and art, so drawn once per process."""
     spec = plan.spec
     els = tuple(p.el for p in plan.placed[:n])
-    return _base_cached(plan.frame, els, plan.shape, tuple(spec.field), spec.oval, tuple(spec.segments), spec.art,
-                        spec.art_fit, spec.back_image, tuple(spec.fonts))
+    # only what the base elements draw from: the cache key of the drawing
+    base = FaceSpec("", spec.field, spec.oval, tuple(spec.segments), WHITE, Emblem(), Emblem(), WHITE,
+                    fonts=tuple(spec.fonts), art=spec.art, art_fit=spec.art_fit, back_image=spec.back_image)
+    return _base_cached(plan.frame, els, plan.shape, base)
 
 
 @functools.lru_cache(maxsize=16)
-def _base_cached(frame: Frame, els: tuple, shape: Shape, field_, oval, segments, art, art_fit, back_image,
-                 fonts) -> Image.Image:
-    spec = FaceSpec("", field_, oval, segments, WHITE, Emblem(), Emblem(), WHITE, fonts=fonts, art=art,
-                    art_fit=art_fit, back_image=back_image)
+def _base_cached(frame: Frame, els: tuple[Element, ...], shape: Shape, spec: FaceSpec) -> Image.Image:
+    back_image = spec.back_image
     plan = Plan(spec, frame, shape)
-    img = Image.new("RGB", frame.full, tuple(field_))
+    img = Image.new("RGB", frame.full, tuple(spec.field))
     d = ImageDraw.Draw(img)
     for el in els:
         p = Placed(el)

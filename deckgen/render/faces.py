@@ -10,6 +10,7 @@ import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any, Literal
 
 from deckgen.effects import Effect
 from deckgen.errors import DeckgenError, did_you_mean, error
@@ -19,7 +20,7 @@ from deckgen.palette import text_ink
 from deckgen.render.layout import Layout, get_layout, layouts
 from deckgen.render.symbols import SHAPES, SYMBOLS
 
-RGB = tuple  # (r, g, b)
+RGB = tuple[int, int, int]
 
 WORDS = {
     "es": {"flex": "FLEX", "power": "PODER", "flip": "VOLTEA", "duel": "DUELO", "colorless": "INCOLORO"},
@@ -76,7 +77,7 @@ class FaceSpec:
     rules: str = ""                        # the rules line, in the deck's language
     back_image: ImageRef | None = None     # card back: full-bleed art
     logo: ImageRef | None = None           # card back: in the centre
-    rules_icons: tuple = ()                # (name, InlineIcon) of each {icon} in the rules text
+    rules_icons: tuple[tuple[str, InlineIcon], ...] = ()   # (name, icon) of each {icon} in the rules text
     layout: Layout | None = None           # None: the bundled default (uno / uno-back)
     # what an element's hide/show match (kind id, category, ...) and the elements the kind or card
     # hides: sorted tuples, so the repr (the cache key) is the same in every process
@@ -96,7 +97,7 @@ class FaceSpec:
         return el is not None and el.shown(self.tags)
 
 
-_DECK_LAYOUTS: dict[int, tuple[weakref.ref, dict[str, Layout]]] = {}
+_DECK_LAYOUTS: dict[int, tuple[weakref.ref[Deck], dict[str, Layout]]] = {}
 
 
 def deck_layout(deck: Deck, name: str | None, target: str = "face") -> Layout:
@@ -217,9 +218,10 @@ def face_fonts(deck: Deck) -> tuple[FontRef, ...]:
     return fonts.ref("display"), fonts.ref("text")
 
 
-#: an inline icon of a rules text: ("color", rgb, shape or None), ("symbol", name), ("image", ImageRef)
-#: or ("text", words) for a kind drawn as its label
-InlineIcon = tuple
+#: an inline icon of a rules text: ("color", rgb, shape or None), ("symbol", name), ("image", ImageRef),
+#: ("text", words) for a kind drawn as its label, or ("unknown", name) for a name that is none of these
+InlineIcon = (tuple[Literal["color"], RGB, str | None] | tuple[Literal["symbol", "text", "unknown"], str]
+              | tuple[Literal["image"], ImageRef])
 
 
 def inline_icon(deck: Deck, name: str) -> InlineIcon | None:
@@ -255,7 +257,7 @@ def _rules_icons(deck: Deck, text: str) -> tuple[tuple[str, InlineIcon], ...]:
     return tuple(out)
 
 
-def _look(deck: Deck, card: Card, kind: Kind) -> dict:
+def _look(deck: Deck, card: Card, kind: Kind) -> dict[str, Any]:
     """The FaceSpec fields of a card's own look: fonts, art, icon, rules text."""
     art = card.art or kind.art
     fit = card.art_fit or kind.art_fit

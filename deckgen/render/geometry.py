@@ -11,15 +11,10 @@ from pathlib import Path
 
 from deckgen import presets
 from deckgen.datafile import read_toml
-from deckgen.errors import Collector, DeckgenError, did_you_mean, error
-from deckgen.resources import decks_dir
+from deckgen.errors import Collector, DeckgenError, Finding, did_you_mean, error
 from deckgen.units import parse_length, parse_size
 
 SIZE_KEYS = {"width", "height", "description"}
-
-
-def sizes_file() -> Path:
-    return decks_dir() / "card-sizes.toml"
 
 
 def _parse_sizes(path: str) -> list[tuple[str, tuple[float, float]]]:
@@ -72,7 +67,7 @@ def load_sizes(path: Path | None = None, *, base: Path | None = None) -> dict[st
     return presets.catalogue(CARD_SIZES, base).values()
 
 
-def _with_file(exc: DeckgenError, file: str):
+def _with_file(exc: DeckgenError, file: str) -> list[Finding]:
     return [error(f.code, f.where, f.message, file=file, hint=f.hint) for f in exc.findings]
 
 

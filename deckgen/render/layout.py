@@ -13,11 +13,14 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deckgen import presets
 from deckgen.datafile import read_toml
 from deckgen.errors import Collector, DeckgenError, did_you_mean, error
+
+if TYPE_CHECKING:
+    from deckgen.render.geometry import Frame
 
 # Every element type, what it draws, and the keys it accepts beyond the common ones.
 FACE_TYPES = {
@@ -74,7 +77,7 @@ class Length:
     value: float
     unit: str = "u"
 
-    def px(self, frame, span: float) -> float:
+    def px(self, frame: Frame, span: float) -> float:
         if self.unit == "%":
             return span * self.value / 100.0
         if self.unit == "mm":
@@ -96,7 +99,7 @@ class Box:
     cx: Length | None = None
     cy: Length | None = None
 
-    def resolve(self, frame) -> tuple[float, float, float, float]:
+    def resolve(self, frame: Frame) -> tuple[float, float, float, float]:
         """(x0, y0, x1, y1) in image pixels."""
         l, t, r, b = frame.safe_box
         x0, x1 = _axis(frame, l, r, self.left, self.right, self.width, self.cx)
@@ -104,7 +107,7 @@ class Box:
         return x0, y0, x1, y1
 
 
-def _axis(frame, lo: float, hi: float, near: Length | None, far: Length | None, size: Length | None,
+def _axis(frame: Frame, lo: float, hi: float, near: Length | None, far: Length | None, size: Length | None,
           centre: Length | None) -> tuple[float, float]:
     span = hi - lo
     if size is None:
@@ -221,6 +224,65 @@ NUMBERS = {"tilt": (-90.0, 90.0), "rim": (0.0, 20.0), "radius": (0.0, 50.0), "ga
            "halo": (0.0, 10.0), "lines": (1, 4)}
 
 
+@dataclass
+class _Parts:
+    """What an element table's keys give as they are read: Element fields, and its options."""
+
+    kw: dict[str, Any] = field(default_factory=dict)
+    options: list[tuple[str, Any]] = field(default_factory=list)
+
+
+def _element_key(key: str, value: Any, at: str, parts: _Parts, out: Collector) -> None:
+    """One accepted key of an element table, checked and added to ``parts`` (or an error in ``out``)."""
+    if key == "box":
+        parts.kw["box"] = _box(value, at, out)
+    elif key in ("visible", "twin", "cues", "panel"):
+        if not isinstance(value, bool):
+            out.error("type", at, "expected true or false")
+        elif key in ("visible", "twin"):
+            parts.kw[key] = value
+        else:
+            parts.options.append((key, value))
+    elif key in ("hide", "show", "avoid"):
+        names = _strings(value, at, out)
+        if key == "avoid":
+            parts.options.append((key, names))
+        else:
+            parts.kw[key] = names
+    elif key in ("font", "align"):
+        parts.kw[key] = _choice(value, at, FONT_ROLES if key == "font" else ALIGNS, out) or (
+            "display" if key == "font" else "center")
+    elif key == "size":
+        size = _size(value, at, out)
+        if size is not None:
+            parts.kw["size"] = size
+    else:
+        _option(key, value, at, parts, out)
+
+
+def _size(value: Any, at: str, out: Collector) -> tuple[float, float] | None:
+    if (not isinstance(value, list) or len(value) != 2
+            or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+            or not 2 <= value[0] <= value[1] <= 400):
+        out.error("value", at, f"expected [smallest, largest] in points, got {value!r}", hint="e.g. [6, 9]")
+        return None
+    return float(value[0]), float(value[1])
+
+
+def _option(key: str, value: Any, at: str, parts: _Parts, out: Collector) -> None:
+    """A choice (``shape``, ``place`` ...) or a number (``tilt``, ``rim`` ...) in its range."""
+    if key in CHOICES:
+        choice = _choice(value, at, CHOICES[key], out)
+        if choice:
+            parts.options.append((key, choice))
+    elif key in NUMBERS:
+        lo, hi = NUMBERS[key]
+        if not isinstance(value, int | float) or isinstance(value, bool) or not lo <= value <= hi:
+            out.error("value", at, f"expected a number from {lo:g} to {hi:g}, got {value!r}")
+        else:
+            parts.options.append((key, value))
+
+
 def _element(name: str, raw: Any, target: str, out: Collector) -> Element | None:
     where = f"elements.{name}"
     if not isinstance(raw, dict):
@@ -233,49 +295,15 @@ def _element(name: str, raw: Any, target: str, out: Collector) -> Element | None
                   hint=did_you_mean(str(kind), types) or "types: " + ", ".join(types))
         return None
     allowed = COMMON_KEYS | TYPE_KEYS[kind]
-    kw: dict[str, Any] = {}
-    options: list[tuple[str, Any]] = []
+    parts = _Parts()
     for key, value in raw.items():
         at = f"{where}.{key}"
         if key not in allowed:
             out.error("unknown-key", at, f"unknown key '{key}' for a {kind} element",
                       hint=did_you_mean(key, allowed) or "accepted keys: " + ", ".join(sorted(allowed)))
-        elif key == "box":
-            kw["box"] = _box(value, at, out)
-        elif key in ("visible", "twin", "cues", "panel"):
-            if not isinstance(value, bool):
-                out.error("type", at, "expected true or false")
-            elif key in ("visible", "twin"):
-                kw[key] = value
-            else:
-                options.append((key, value))
-        elif key in ("hide", "show", "avoid"):
-            names = _strings(value, at, out)
-            if key == "avoid":
-                options.append((key, names))
-            else:
-                kw[key] = names
-        elif key == "font":
-            kw["font"] = _choice(value, at, FONT_ROLES, out) or "display"
-        elif key == "align":
-            kw["align"] = _choice(value, at, ALIGNS, out) or "center"
-        elif key == "size":
-            if (not isinstance(value, list) or len(value) != 2
-                    or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
-                    or not 2 <= value[0] <= value[1] <= 400):
-                out.error("value", at, f"expected [smallest, largest] in points, got {value!r}", hint="e.g. [6, 9]")
-            else:
-                kw["size"] = (float(value[0]), float(value[1]))
-        elif key in CHOICES:
-            choice = _choice(value, at, CHOICES[key], out)
-            if choice:
-                options.append((key, choice))
-        elif key in NUMBERS:
-            lo, hi = NUMBERS[key]
-            if not isinstance(value, int | float) or isinstance(value, bool) or not lo <= value <= hi:
-                out.error("value", at, f"expected a number from {lo:g} to {hi:g}, got {value!r}")
-            else:
-                options.append((key, value))
+        else:
+            _element_key(key, value, at, parts, out)
+    kw, options = parts.kw, parts.options
     if kind in ("index", "flex") and "twin" not in raw:
         kw["twin"] = True
     return Element(name, kind, options=tuple(options), **kw)
@@ -328,7 +356,7 @@ def catalogue(base: Path | None = None) -> presets.Catalogue[Layout]:
     return presets.catalogue(LAYOUTS, base)
 
 
-def _stamp(base: Path | None) -> tuple:
+def _stamp(base: Path | None) -> tuple[tuple[str, int, int], ...]:
     """What the layout catalogue depends on: every layout file's path, time and size."""
     out: list[tuple[str, int, int]] = []
     for _, folder in presets.search_dirs(base):
@@ -345,7 +373,7 @@ def _file_stamp(path: Path) -> tuple[str, int, int]:
 
 
 @functools.lru_cache(maxsize=16)
-def _layouts(base: str | None, stamp: tuple) -> dict[str, Layout]:
+def _layouts(base: str | None, stamp: tuple[tuple[str, int, int], ...]) -> dict[str, Layout]:
     return catalogue(Path(base) if base else None).values()
 
 

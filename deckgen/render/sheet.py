@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
@@ -13,6 +14,12 @@ from deckgen.fonts import deck_fonts, pil_font
 from deckgen.icc import srgb_profile
 from deckgen.model import Deck
 from deckgen.render.batch import render_all
+
+if TYPE_CHECKING:
+    from deckgen.progress import Progress
+    from deckgen.render import RenderSettings
+
+Thumb = tuple[Path, int, int, int]     # a face file, the thumbnail's size and the bleed cut off
 
 THUMB_W = 180          # thumbnail width in px
 GAP = 14
@@ -45,8 +52,9 @@ def face_name(deck: Deck, face_id: str) -> str:
     return face_id
 
 
-def contact_sheet(deck: Deck, settings, out_path: Path | None, progress=None, *, use_cache: bool = True,
-                  compress_level: int = 6, thumbs: dict | None = None) -> Path:
+def contact_sheet(deck: Deck, settings: RenderSettings, out_path: Path | None, progress: Progress | None = None, *,
+                  use_cache: bool = True, compress_level: int = 6,
+                  thumbs: dict[Thumb, Image.Image] | None = None) -> Path:
     """Write the sheet. ``thumbs`` (face file -> thumbnail) lets a caller that makes many sheets
     (``--watch``) shrink only the faces that changed; ``compress_level`` trades size for speed."""
     result = render_all(deck, settings, None, progress=progress, use_cache=use_cache)
@@ -69,7 +77,7 @@ def contact_sheet(deck: Deck, settings, out_path: Path | None, progress=None, *,
     text_font = str(deck_fonts(deck).path("text"))
     d.text((GAP, 18), title, font=pil_font(text_font, 26), fill=INK)
     small = pil_font(text_font, 15)
-    used: set = set()
+    used: set[Thumb] = set()
     for i, fid in enumerate(ids):
         x = GAP + (i % cols) * (tw + GAP)
         y = head + (i // cols) * (th + label_h + GAP)

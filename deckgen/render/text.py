@@ -4,8 +4,9 @@ shadow and underline (6 and 9)."""
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from deckgen.fonts import pil_font
 
@@ -13,9 +14,25 @@ DARK = (17, 17, 17)
 WHITE = (255, 255, 255)
 MIN_PX = 4             # the smallest font size asked for (deckgen.fonts.pil_font's floor)
 
+Font = ImageFont.FreeTypeFont
+Ink = int | tuple[int, ...]     # an RGB colour, or a grey level on an ``L`` layer
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class TextStyle:
+    """How :func:`draw_text` paints a text: its fill, an outline of ``stroke`` px, a drop shadow
+    ``shadow`` px down and right, and an underline (6 and 9)."""
+
+    fill: Ink
+    stroke: int = 0
+    stroke_fill: Ink = DARK
+    shadow: float = 0.0
+    underline: bool = False
+
 
 @functools.lru_cache(maxsize=2048)
-def ink_box(f, text: str, stroke: int = 0) -> tuple[int, int, int, int]:
+def ink_box(f: Font, text: str, stroke: int = 0) -> Box:
     """The ink box of ``text`` drawn at the origin (side bearings left out)."""
     l, t, r, b = f.getbbox(text, stroke_width=stroke)
     mb = f.getmask(text).getbbox()
@@ -25,7 +42,8 @@ def ink_box(f, text: str, stroke: int = 0) -> tuple[int, int, int, int]:
 
 
 @functools.lru_cache(maxsize=1024)
-def fit(font_file: str, text: str, max_w: int, max_h: int, stroke_frac: float = 0.0, floor: int = 6):
+def fit(font_file: str, text: str, max_w: int, max_h: int, stroke_frac: float = 0.0,
+        floor: int = 6) -> tuple[Font, int]:
     """The largest font of a file (and its stroke width) whose ink box of ``text`` fits max_w x max_h;
     never smaller than ``floor`` px (at least 4, Pillow's smallest here), where it may not fit."""
     floor = max(MIN_PX, floor)
@@ -43,10 +61,10 @@ def fit(font_file: str, text: str, max_w: int, max_h: int, stroke_frac: float = 
 
 
 @functools.lru_cache(maxsize=1024)
-def text_masks(f, text: str, stroke: int):
+def text_masks(f: Font, text: str, stroke: int) -> tuple[Image.Image, Image.Image | None, tuple[float, float]]:
     """Cached masks of ``text``: (fill, stroke or None, offset of the masks from the text origin)."""
     l, t, r, b = f.getbbox(text, stroke_width=stroke)
-    size = (r - l + 4, b - t + 4)
+    size = (int(r - l + 4), int(b - t + 4))
     origin = (-l + 2, -t + 2)
     fill = Image.new("L", size, 0)
     ImageDraw.Draw(fill).text(origin, text, font=f, fill=255)
@@ -57,31 +75,32 @@ def text_masks(f, text: str, stroke: int):
     return fill, outline, (l - 2, t - 2)
 
 
-def draw_text(img: Image.Image, text: str, f, cx: float, cy: float, fill, stroke=0, stroke_fill=DARK,
-              shadow: float = 0.0, underline: bool = False) -> tuple[int, int, int, int]:
-    """Draw ``text`` with its ink box centred on (cx, cy); returns that box."""
+def draw_text(img: Image.Image, text: str, f: Font, at: tuple[float, float], style: TextStyle) -> Box:
+    """Draw ``text`` with its ink box centred on ``at``; returns that box."""
+    cx, cy = at
+    stroke, stroke_fill, fill = style.stroke, style.stroke_fill, style.fill
     l, t, r, b = ink_box(f, text, stroke)
     x, y = round(cx - (l + r) / 2), round(cy - (t + b) / 2)
     fill_m, stroke_m, (ox, oy) = text_masks(f, text, stroke)
     outer = stroke_m or fill_m
     d = ImageDraw.Draw(img)
     ul = None
-    if underline:
+    if style.underline:
         ulh = max(2, int((b - t) * 0.075))
         uy = y + b + ulh * 0.6
         ul = [x + l + stroke, uy, x + r - stroke, uy + ulh]
-    if shadow:
-        sh = round(shadow)
+    if style.shadow:
+        sh = round(style.shadow)
         if ul:
             d.rectangle([ul[0] + sh - stroke, ul[1] + sh - stroke, ul[2] + sh + stroke, ul[3] + sh + stroke], fill=DARK)
-        img.paste(DARK if img.mode == "RGB" else 255, (x + ox + sh, y + oy + sh), outer)
+        img.paste(DARK if img.mode == "RGB" else 255, (int(x + ox + sh), int(y + oy + sh)), outer)
     if ul:
         if stroke:
             d.rectangle([ul[0] - stroke, ul[1] - stroke, ul[2] + stroke, ul[3] + stroke], fill=stroke_fill)
         d.rectangle(ul, fill=fill)
     if stroke_m is not None:
-        img.paste(stroke_fill, (x + ox, y + oy), stroke_m)
-    img.paste(fill, (x + ox, y + oy), fill_m)
+        img.paste(stroke_fill, (int(x + ox), int(y + oy)), stroke_m)
+    img.paste(fill, (int(x + ox), int(y + oy)), fill_m)
     return x + l, y + t, x + r, y + b
 
 
