@@ -16,7 +16,7 @@ Modules:
   record     GameRecord, the Outcome/Cause/Event words and CAUSES: what one game leaves for the reports
   match      Match (the hands of a match, dealt in turn), play_match(): hands until the target score
   simulate   simulate(deck, players, PlayOptions) -> SimulationReport (.to_json()); play_record(); to_text()
-  checks     rules_check(): the engine's part of ``deckgen check``
+  checks     card_rule_findings(): the engine's part of ``deckgen check`` (the rules against the cards)
   scenario   situation() and Scripted: exact table situations for tests and "what if"
 
 Rule options live in :mod:`deckgen.options` (model level). Every decision the engine takes where
