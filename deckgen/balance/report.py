@@ -226,12 +226,8 @@ def simulate_variants(variants: Sequence[Variant], players: Sequence[int], optio
     skill: dict[SkillKey, dict[int, list[SkillResult]]] = {}
     total = sum(t[-2] - t[-3] for t in tasks)
     done = 0
-    local = not options.cluster and (options.workers == 1 or len(tasks) <= 1)
-    if not local:
-        for t in tables.values():
-            t.cache.clear()            # the workers build their own legality caches
-    for task, recs in run_tasks(Work(_prepare, (tables, options.think), _play), tasks, options.workers,
-                                options.cluster, ordered=False):
+    work = Work(_prepare, (tables, options.think), _play, caches=tuple(t.cache for t in tables.values()))
+    for task, recs in run_tasks(work, tasks, options.workers, options.cluster, ordered=False):
         if len(task) == 7:
             skill.setdefault((task[1], task[2], task[3]), {})[task[4]] = recs
         else:

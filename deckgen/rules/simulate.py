@@ -120,8 +120,8 @@ def run(table: Table, players: Iterable[int], options: PlayOptions = PlayOptions
     workers = options.workers or os.cpu_count() or 1
     if options.games * len(feed.players) <= SMALL_CHUNK:
         workers = 1
-    spec = (_clean(table) if workers > 1 or options.cluster else table, options.agent, options.think)
-    for task, recs in run_tasks(Work(_prepare, spec, _run_chunk), feed, workers, options.cluster):
+    work = Work(_prepare, (table, options.agent, options.think), _run_chunk, caches=(table.cache,))
+    for task, recs in run_tasks(work, feed, workers, options.cluster):
         feed.take(task, recs, progress)
     return feed.out
 
@@ -184,11 +184,6 @@ class _Feed:
             total = self.games * len(self.players)
             done = sum(self.games if n in self.full else len(self.out[n]) for n in self.players)
             progress("simulating", min(done, total), total)
-
-
-def _clean(table: Table) -> Table:
-    table.cache.clear()
-    return table
 
 
 @dataclass(frozen=True)
