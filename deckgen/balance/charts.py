@@ -1,6 +1,6 @@
 """The report's charts as ReportLab vector drawings, built from the report's figures.
 
-Every chart function takes the report dict (see :mod:`deckgen.balance.report`) and returns
+Every chart function takes the report (:class:`deckgen.balance.figures.Report`) and returns
 :class:`reportlab.graphics.shapes.Drawing` objects that Platypus places like any flowable.
 Variants share axes and colours everywhere: variant A (the deck as written) is always blue.
 """

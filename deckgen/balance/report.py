@@ -1,8 +1,8 @@
 """``deckgen report``: simulate a deck (and its variants) and gather every figure of the report.
 
-:func:`build_report` returns one JSON-ready dict: the variants, one group of figures per
-variant, agent and table size, the pooled card-kind figures, the tests between variants and
-the plain-words summary. :func:`write_report` turns it into the PDF.
+:func:`build_report` returns one :class:`~deckgen.balance.figures.Report` (a JSON-ready dict):
+the variants, one group of figures per variant, agent and table size, the pooled card-kind
+figures, the tests between variants and the plain-words summary. :func:`write_report` turns it into the PDF.
 """
 
 from __future__ import annotations
