@@ -60,6 +60,7 @@ class Event(Word):
 # the causes in their index order, as plain words (the engine counts draws per index)
 CAUSES: tuple[str, ...] = tuple(c.value for c in Cause)
 
+
 def rounded(x: float, nd: int = 2) -> float:
     """A figure of the reports, rounded as every report rounds it."""
     return round(float(x), nd)
@@ -70,7 +71,7 @@ TRACE_MAX = 200       # at most this many samples per game
 
 
 class GameRecord(NamedTuple):
-    outcome: str                              # an Outcome
+    outcome: Outcome
     winner: int | None                        # seat of the winner (seat 0 plays first)
     turns: int
     decisions: int

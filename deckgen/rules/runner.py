@@ -28,7 +28,7 @@ from typing import Any, Final, Protocol
 
 from deckgen.errors import DeckgenError, error
 
-WAIT: Final = "wait"          # a task source with nothing to hand out until a result comes back
+WAIT: Final = "wait"      # a task source with nothing to hand out until a result comes back
 PER_SLOT = 2              # tasks in flight per worker slot: one running, one waiting
 CLUSTER_PER_SLOT = 8      # more on a cluster, where each result takes a round trip through the scheduler
 KEEP_PREPARED = 4         # prepared states a cluster worker keeps (the latest runs)
