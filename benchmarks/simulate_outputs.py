@@ -19,7 +19,7 @@ from deckgen import manifest
 from deckgen.rules.agents import make_agent
 from deckgen.rules.engine import Game
 from deckgen.rules.match import simulate_matches
-from deckgen.rules.simulate import play_record, simulate
+from deckgen.rules.simulate import PlayOptions, play_record, simulate
 from deckgen.rules.table import compile_deck
 
 VARIANTS = {
@@ -39,8 +39,8 @@ def outputs() -> dict[str, str]:
             deck = dataclasses.replace(base, rule_options=base.rule_options.replace(**options))
             table = compile_deck(deck)
             for agent in ("random", "greedy"):
-                rep = simulate(deck, players=[2, 3, 4, 6], games=25, seed=11, agent=agent, workers=1)
-                out[f"sim/{name}/{vi}/{agent}"] = json.dumps(rep, sort_keys=True)
+                rep = simulate(deck, [2, 3, 4, 6], PlayOptions(games=25, seed=11, agent=agent, workers=1))
+                out[f"sim/{name}/{vi}/{agent}"] = json.dumps(rep.to_json(), sort_keys=True)
                 recs = [repr(play_record(table, make_agent(agent), 5, n, i)) for n in (2, 4, 5) for i in range(8)]
                 out[f"rec/{name}/{vi}/{agent}"] = "\n".join(recs)
                 logs = []
@@ -49,8 +49,8 @@ def outputs() -> dict[str, str]:
                         g = Game(table, n, f"log:{n}:{i}", make_agent(agent), record=True).run()
                         logs.append(repr(g.log) + repr((g.outcome, g.winner, g.score, g.turns, g.decisions)))
                 out[f"log/{name}/{vi}/{agent}"] = "\n".join(logs)
-            m = simulate_matches(deck, players=[2, 4], matches=4, seed=3, agent="greedy", workers=1)
-            out[f"match/{name}/{vi}"] = json.dumps(m, sort_keys=True)
+            m = simulate_matches(deck, [2, 4], PlayOptions(games=4, seed=3, agent="greedy", workers=1))
+            out[f"match/{name}/{vi}"] = json.dumps(m.to_json(), sort_keys=True)
     return out
 
 

@@ -1070,21 +1070,21 @@ def simulate(deck, players_text, games, seed, agent, think, jobs, cluster, whole
                      hint="the games are played anyway; set deck.players in the manifest to change the range")
              ] if outside else []
     progress = Progress(enabled=not as_json)
+    play = sim.PlayOptions(games=games, seed=seed, agent=agent, workers=jobs, cluster=cluster,
+                           think=think or sim.expert.THINK)
     if whole_match:
-        rep = match.simulate_matches(d, players, matches=games, seed=seed, agent=agent, workers=jobs, progress=progress,
-                                     cluster=cluster, think=think or sim.expert.THINK)
+        matches = match.simulate_matches(d, players, play, progress)
+        rep, text = matches.to_json(), match.to_text(matches)
     else:
-        rep = sim.simulate(d, players, games=games, seed=seed, agent=agent, workers=jobs, progress=progress,
-                           cluster=cluster, think=think or sim.expert.THINK)
+        report = sim.simulate(d, players, play, progress)
+        rep, text = report.to_json(), sim.to_text(report, names={kid: k.names.get(d.language)
+                                                                 for kid, k in d.kinds.items()})
     progress.close()
     if as_json:
         _echo_json({**rep, **findings_json(found)})
     else:
         _echo_findings(found)
-        if whole_match:
-            click.echo(match.to_text(rep))
-        else:
-            click.echo(sim.to_text(rep, names={kid: k.names.get(d.language) for kid, k in d.kinds.items()}))
+        click.echo(text)
 
 
 # [play command]

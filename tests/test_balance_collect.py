@@ -13,8 +13,15 @@ from deckgen.rules.simulate import record_of
 KINDS = ("number", "draw-two", "wild")
 
 
-def rec(outcome="finished", winner=None, turns=10, causes=(), penalty=(0, 0, 0), seat_kind=((0, 0, 0), (0, 0, 0)),
-        held=(0, 0, 0), trace=(), events=()) -> GameRecord:
+PARTS = {"penalty": (0, 0, 0), "seat_kind": ((0, 0, 0), (0, 0, 0)), "held": (0, 0, 0), "trace": (), "events": ()}
+
+
+def rec(outcome="finished", winner=None, turns=10, causes=(), **parts) -> GameRecord:
+    """A record by hand; ``parts``: any of PARTS (penalty and held per kind, plays per seat and
+    kind, the hand trace, the events)."""
+    assert set(parts) <= set(PARTS), set(parts) - set(PARTS)
+    p = {**PARTS, **parts}
+    penalty, seat_kind, held, trace, events = p["penalty"], p["seat_kind"], p["held"], p["trace"], p["events"]
     by_cause = [0] * len(CAUSES)
     for name, n in causes:
         by_cause[CAUSES.index(name)] += n

@@ -199,9 +199,9 @@ def test_records_are_the_seeded_games_whatever_the_number_of_workers():
     one = simulate_variants(variants, [3, 4], ReportOptions(games=10, seed=7, workers=1, skill_games=0))
     two = simulate_variants(variants, [3, 4], ReportOptions(games=10, seed=7, workers=2, skill_games=0))
     assert one == two
-    assert len(one) == 2 * 2 * 2 and all(len(v) == 10 for v in one.values())
+    assert len(one.games) == 2 * 2 * 2 and all(len(v) == 10 for v in one.games.values()) and not one.skill
     table = compile_deck(variants[1].deck)
-    assert one[("B", "greedy", 4)][9] == play_record(table, make_agent("greedy"), 7, 4, 9)
+    assert one.games[("B", "greedy", 4)][9] == play_record(table, make_agent("greedy"), 7, 4, 9)
 
 
 def test_compared_decks_play_the_table_sizes_they_share(write_manifest, minimal_text, tmp_path):

@@ -13,7 +13,7 @@ from deckgen.cli import main
 from deckgen.errors import DeckgenError
 from deckgen.rules import match, runner
 from deckgen.rules.runner import WAIT, Work, run_tasks
-from deckgen.rules.simulate import run, simulate
+from deckgen.rules.simulate import PlayOptions, run, simulate
 from deckgen.rules.table import compile_deck
 
 
@@ -54,10 +54,26 @@ def test_run_tasks_locally_in_order_and_with_a_waiting_source(workers):
         assert got == [(i, 3 * i) for i in range(10)]
 
 
+def _prepare_with_memo(spec):
+    base, memo = spec
+    memo.setdefault("filled", True)
+    return {"base": base}
+
+
+@pytest.mark.parametrize(("workers", "kept"), [(1, True), (2, False)])
+def test_the_runner_empties_the_worker_caches_only_when_the_spec_leaves_this_process(workers, kept):
+    memo = {"warm": 1}
+    work = Work(_prepare_with_memo, (3, memo), _play, caches=(memo,))
+    assert list(run_tasks(work, [1, 2, 3], workers)) == [(1, 3), (2, 6), (3, 9)]
+    # one process: the warm cache is kept; forked workers: emptied before the workers' state is
+    # prepared (here, once, then inherited by every fork), so only what prepare put in is left
+    assert memo == ({"warm": 1, "filled": True} if kept else {"filled": True})
+
+
 def test_without_the_extra_the_cluster_option_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)      # import distributed -> ImportError
     with pytest.raises(DeckgenError) as exc:
-        simulate(manifest.load_deck("classic"), [2], games=4, cluster="tcp://127.0.0.1:8786")
+        simulate(manifest.load_deck("classic"), [2], PlayOptions(games=4, cluster="tcp://127.0.0.1:8786"))
     assert "deckgen[cluster]" in str(exc.value)
     res = CliRunner().invoke(main, ["simulate", "classic", "--players", "2", "--games", "4",
                                     "--cluster", "tcp://127.0.0.1:8786"])
@@ -97,26 +113,27 @@ def test_run_tasks_on_a_cluster_in_order_and_as_they_finish(cluster):
 
 def test_simulate_on_a_cluster_equals_the_local_run(cluster):
     deck = manifest.load_deck("no-mercy")
-    here = simulate(deck, [2, 5], games=40, seed=3, agent="greedy", workers=2)
+    here = simulate(deck, [2, 5], PlayOptions(games=40, seed=3, agent="greedy", workers=2))
     seen = []
-    there = simulate(deck, [2, 5], games=40, seed=3, agent="greedy", cluster=cluster,
+    there = simulate(deck, [2, 5], PlayOptions(games=40, seed=3, agent="greedy", cluster=cluster),
                      progress=lambda what, done, total: seen.append((done, total)))
-    assert json.dumps(here) == json.dumps(there)
+    assert json.dumps(here.to_json()) == json.dumps(there.to_json())
     # the progress bar moves as the cluster's results come back, and ends full
     assert seen[-1] == (80, 80) and len(seen) > 2 and [d for d, _ in seen] == sorted(d for d, _ in seen)
 
 
 def test_a_turn_budget_keeps_the_same_games_on_a_cluster(cluster):
     table = compile_deck(manifest.load_deck("classic"))
-    here = run(table, [3, 4], 60, 2, "random", 1, turn_budget=2500)
-    there = run(compile_deck(manifest.load_deck("classic")), [3, 4], 60, 2, "random", turn_budget=2500, cluster=cluster)
+    here = run(table, [3, 4], PlayOptions(games=60, seed=2, workers=1, turn_budget=2500))
+    there = run(compile_deck(manifest.load_deck("classic")), [3, 4],
+                PlayOptions(games=60, seed=2, turn_budget=2500, cluster=cluster))
     assert here == there and 0 < len(here[4]) < 60
 
 
 def test_matches_on_a_cluster_equal_the_local_run(cluster):
     deck = manifest.load_deck("classic")
-    assert (match.simulate_matches(deck, [3], matches=8, seed=2, workers=1)
-            == match.simulate_matches(deck, [3], matches=8, seed=2, cluster=cluster))
+    assert (match.simulate_matches(deck, [3], PlayOptions(games=8, seed=2, workers=1))
+            == match.simulate_matches(deck, [3], PlayOptions(games=8, seed=2, cluster=cluster)))
 
 
 def test_report_on_a_cluster_equals_the_local_run(cluster):

@@ -186,10 +186,10 @@ def test_scoring_numbers_face_value_actions_twenty_wilds_fifty():
 def test_game_to_target_score_over_several_hands():
     t = table_for("classic")
     res = play_match(t, 3, seed=5, agent="greedy")
-    assert res["outcome"] == FINISHED
-    assert max(res["scores"]) >= 500
-    assert res["scores"][res["winner"]] == max(res["scores"])
-    assert res["hands"] >= 1
+    assert res.outcome == FINISHED and res.winner is not None
+    assert max(res.scores) >= 500
+    assert res.scores[res.winner] == max(res.scores)
+    assert res.hands >= 1
 
 
 def test_stacking_option_same_kind_draw_two_on_draw_two():

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from deckgen import manifest
 from deckgen.cli import main
 from deckgen.errors import DeckgenError
-from deckgen.rules.simulate import parse_players, run, simulate
+from deckgen.rules.simulate import PlayOptions, parse_players, run, simulate
 from deckgen.rules.table import compile_deck
 
 
@@ -52,21 +52,21 @@ def test_cli_bad_players_is_a_usage_error():
 
 def test_same_seed_same_json_and_any_number_of_workers():
     deck = manifest.load_deck("classic")
-    one = simulate(deck, [2, 5], games=30, seed=9, workers=1)
-    two = simulate(deck, [2, 5], games=30, seed=9, workers=2)
-    assert json.dumps(one) == json.dumps(two)
-    other = simulate(deck, [2, 5], games=30, seed=10, workers=1)
-    assert json.dumps(one) != json.dumps(other)
+    one = simulate(deck, [2, 5], PlayOptions(games=30, seed=9, workers=1))
+    two = simulate(deck, [2, 5], PlayOptions(games=30, seed=9, workers=2))
+    assert json.dumps(one.to_json()) == json.dumps(two.to_json())
+    other = simulate(deck, [2, 5], PlayOptions(games=30, seed=10, workers=1))
+    assert json.dumps(one.to_json()) != json.dumps(other.to_json())
 
 
 def test_turn_budget_keeps_games_in_order_regardless_of_workers():
     table = compile_deck(manifest.load_deck("no-mercy"))
-    a = run(table, [3], 40, seed=2, workers=1, turn_budget=1500)
-    b = run(table, [3], 40, seed=2, workers=2, turn_budget=1500)
+    a = run(table, [3], PlayOptions(games=40, seed=2, workers=1, turn_budget=1500))
+    b = run(table, [3], PlayOptions(games=40, seed=2, workers=2, turn_budget=1500))
     assert a == b
-    full = run(table, [3], 40, seed=2, workers=1)
+    full = run(table, [3], PlayOptions(games=40, seed=2, workers=1))
     assert a[3] == full[3][:len(a[3])] and 0 < len(a[3]) < 40
-    assert sum(r[2] for r in a[3][:-1]) < 1500
+    assert sum(r.turns for r in a[3][:-1]) < 1500
 
 
 def test_parse_players():

@@ -304,14 +304,14 @@ def test_a_few_unfinished_games_are_a_warning_and_many_an_error():
 
 def test_classic_medians_are_what_the_engine_plays_now():
     from deckgen import manifest
-    from deckgen.rules.simulate import simulate
+    from deckgen.rules.simulate import PlayOptions, simulate
 
     d = manifest.load_deck("classic")
     for agent in verdict.AGENTS:
-        rep = simulate(d, players=[2, 4, 7, 10], games=120, seed=7, agent=agent, workers=1)
-        for t in rep["tables"]:
-            ref = verdict.CLASSIC_MEDIAN[agent][t["players"]]
-            assert abs(t["turns"]["median"] - ref) <= 0.2 * ref, (agent, t["players"], t["turns"]["median"], ref)
+        rep = simulate(d, [2, 4, 7, 10], PlayOptions(games=120, seed=7, agent=agent, workers=1))
+        for t in rep.tables:
+            ref = verdict.CLASSIC_MEDIAN[agent][t.players]
+            assert abs(t.turns.median - ref) <= 0.2 * ref, (agent, t.players, t.turns.median, ref)
 
 
 # ---------------------------------------------------------------- the seat test's statistics

@@ -1,5 +1,6 @@
 """The balance report: why a game plays the way it does, in charts (``deckgen report``).
 
+- :mod:`~deckgen.balance.figures`: the shape of every figure (the report is its own JSON);
 - :mod:`~deckgen.balance.collect`: figures from game records;
 - :mod:`~deckgen.balance.stats`: intervals and tests;
 - :mod:`~deckgen.balance.report`: variants, simulation and the report's figures;

@@ -1,6 +1,6 @@
 """The report's charts as ReportLab vector drawings, built from the report's figures.
 
-Every chart function takes the report dict (see :mod:`deckgen.balance.report`) and returns
+Every chart function takes the report (:class:`deckgen.balance.figures.Report`) and returns
 :class:`reportlab.graphics.shapes.Drawing` objects that Platypus places like any flowable.
 Variants share axes and colours everywhere: variant A (the deck as written) is always blue.
 """
@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from reportlab.graphics.shapes import Circle, Drawing, Group, Line, Polygon, PolyLine, Rect, String
 from reportlab.lib import colors
@@ -17,6 +19,12 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from deckgen.balance import text as T
 from deckgen.balance.collect import EVENTS, nice_step
+
+if TYPE_CHECKING:
+    from deckgen.balance.figures import Group as Figures
+    from deckgen.balance.figures import PooledKind, Report
+
+Color = Any        # a reportlab.lib.colors.Color (ReportLab has no type hints)
 
 FONT = "DeckgenSans"
 BOLD = "DeckgenSans-Bold"
@@ -39,11 +47,11 @@ TICK = 6.5               # tick label size
 LABEL = 7.5
 
 
-def vcolor(i: int) -> colors.Color:
+def vcolor(i: int) -> Color:
     return colors.HexColor(VARIANT_COLORS[i % len(VARIANT_COLORS)])
 
 
-def cause_color(key: str, causes: Sequence[str]) -> colors.Color:
+def cause_color(key: str, causes: Sequence[str]) -> Color:
     if key.startswith("penalty:"):
         pens = [c for c in causes if c.startswith("penalty:")]
         return colors.HexColor(PENALTY_COLORS[pens.index(key) % len(PENALTY_COLORS)])
@@ -68,7 +76,7 @@ def _small_step(span: float, parts: int) -> float:
     if span <= 0:
         return 1.0
     raw = span / parts
-    mag = 10 ** math.floor(math.log10(raw))
+    mag: float = 10 ** math.floor(math.log10(raw))
     return next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
 
 
@@ -76,19 +84,22 @@ def label(v: float, lang: str) -> str:
     return T.num(v, lang, 0 if float(v).is_integer() else 1 if abs(v) >= 1 else 2)
 
 
-def _s(x: float, y: float, text: str, size: float = TICK, color=MUTED, anchor: str = "start",
+def _s(x: float, y: float, text: str, size: float = TICK, color: Color = MUTED, anchor: str = "start",
        bold: bool = False) -> String:
     return String(x, y, text, fontName=BOLD if bold else FONT, fontSize=size, fillColor=color, textAnchor=anchor)
 
 
 def _width(text: str, size: float, bold: bool = False) -> float:
-    return stringWidth(text, BOLD if bold else FONT, size)
+    width: float = stringWidth(text, BOLD if bold else FONT, size)
+    return width
 
 
 class Frame:
     """A plot area: data (x0..x1, y0..y1) onto the rectangle (left, bottom, w, h)."""
 
-    def __init__(self, left: float, bottom: float, w: float, h: float, x0: float, x1: float, y0: float, y1: float):
+    def __init__(self, left: float, bottom: float, w: float, h: float, xs: tuple[float, float],
+                 ys: tuple[float, float]):
+        (x0, x1), (y0, y1) = xs, ys
         self.left, self.bottom, self.w, self.h = left, bottom, w, h
         self.x0, self.x1, self.y0, self.y1 = x0, x1 if x1 > x0 else x0 + 1, y0, y1 if y1 > y0 else y0 + 1
 
@@ -99,7 +110,7 @@ class Frame:
         return self.bottom + (v - self.y0) / (self.y1 - self.y0) * self.h
 
     def yaxis(self, g: Group, values: Sequence[float], fmt: Callable[[float], str], right: bool = False,
-              color=MUTED, grid: bool = True) -> None:
+              color: Color = MUTED, grid: bool = True) -> None:
         for v in values:
             y = self.y(v)
             if grid and not right:
@@ -135,7 +146,7 @@ def legend(items: Sequence[tuple[str, Callable[[float, float], Group]]], width: 
     return d
 
 
-def box(color, stroke=None) -> Callable[[float, float], Group]:
+def box(color: Color, stroke: Color = None) -> Callable[[float, float], Group]:
     def make(x: float, y: float) -> Group:
         g = Group()
         g.add(Rect(x, y - 1, 10, 7, fillColor=color, strokeColor=stroke, strokeWidth=0.8 if stroke else 0))
@@ -143,7 +154,7 @@ def box(color, stroke=None) -> Callable[[float, float], Group]:
     return make
 
 
-def stroke(color, dash: Sequence[float] | None = None, width: float = 1.4) -> Callable[[float, float], Group]:
+def stroke(color: Color, dash: Sequence[float] | None = None, width: float = 1.4) -> Callable[[float, float], Group]:
     def make(x: float, y: float) -> Group:
         g = Group()
         g.add(Line(x, y + 2.5, x + 11, y + 2.5, strokeColor=color, strokeWidth=width, strokeDashArray=dash))
@@ -151,7 +162,7 @@ def stroke(color, dash: Sequence[float] | None = None, width: float = 1.4) -> Ca
     return make
 
 
-def dot(color, r: float = 3) -> Callable[[float, float], Group]:
+def dot(color: Color, r: float = 3) -> Callable[[float, float], Group]:
     def make(x: float, y: float) -> Group:
         g = Group()
         g.add(Circle(x + 5, y + 2.5, r, fillColor=color, strokeColor=None))
@@ -159,19 +170,19 @@ def dot(color, r: float = 3) -> Callable[[float, float], Group]:
     return make
 
 
-def variant_legend(rep: Mapping, width: float = WIDTH) -> Drawing | None:
+def variant_legend(rep: Report, width: float = WIDTH) -> Drawing | None:
     vs = rep["variants"]
     if len(vs) < 2:
         return None
     return legend([(f"{v['id']}: {v['label']}", box(vcolor(i))) for i, v in enumerate(vs)], width)
 
 
-def _significant(rep: Mapping, agent: str) -> set[tuple[str, int, str]]:
+def _significant(rep: Report, agent: str) -> set[tuple[str, int, str]]:
     """(variant, table size, test) of the differences from variant A that are significant."""
     return {(t["variant"], t["players"], t["test"]) for t in rep["tests"] if t["agent"] == agent and t["significant"]}
 
 
-def _groups(rep: Mapping, agent: str) -> dict[tuple[str, int], Mapping]:
+def _groups(rep: Report, agent: str) -> dict[tuple[str, int], Figures]:
     return {(g["variant"], g["players"]): g for g in rep["groups"] if g["agent"] == agent}
 
 
@@ -186,7 +197,7 @@ def _grid(cells: Sequence[Callable[[Group, float, float], None]], cols: int, cel
     return d
 
 
-def grids(rep: Mapping, cell: Callable[[Group, float, float, int], None], per_page: int = 9, cols: int = 3,
+def grids(rep: Report, cell: Callable[[Group, float, float, int], None], per_page: int = 9, cols: int = 3,
           cell_h: float = 192.0) -> list[Drawing]:
     """Small multiples, one cell per table size, at most ``per_page`` cells per drawing."""
     sizes = rep["players"]
@@ -204,7 +215,7 @@ def _call(cell: Callable[[Group, float, float, int], None], n: int, g: Group, w:
 
 # ---------------------------------------------------------------- game length
 
-def length_charts(rep: Mapping, agent: str) -> list[Drawing]:
+def length_charts(rep: Report, agent: str) -> list[Drawing]:
     """Histogram of turns per table size; median (solid) and 90th percentile (dashed) marked,
     capped games in a red column on the right."""
     lang = rep["lang"]
@@ -222,7 +233,7 @@ def length_charts(rep: Mapping, agent: str) -> list[Drawing]:
         lines = len(vs) if many else 1
         top = h - 18 - lines * 8.5
         cap_w = 14.0
-        f = Frame(24, 24, w - 24 - 10 - cap_w - 6, top - 24 - 4, edges[0], edges[-1], 0, yt[-1])
+        f = Frame(24, 24, w - 24 - 10 - cap_w - 6, top - 24 - 4, (edges[0], edges[-1]), (0, yt[-1]))
         g.add(_s(2, h - 11, T.w(lang, "players_n", n=n), size=8.5, color=INK, bold=True))
         f.yaxis(g, yt, lambda v: label(v, lang))
         xt = [v for v in ticks(edges[0], edges[-1], 3) if v <= edges[-1]]
@@ -263,13 +274,13 @@ def length_charts(rep: Mapping, agent: str) -> list[Drawing]:
     return grids(rep, cell)
 
 
-def _turn_line(g: Mapping, lang: str, marks: tuple[str, str] = ("", "")) -> str:
+def _turn_line(g: Figures, lang: str, marks: tuple[str, str] = ("", "")) -> str:
     t = g["turns"]
     text = f"{T.w(lang, 'median')} {label(t['median'], lang)}{marks[0]} · p90 {label(t['p90'], lang)}"
     return text + f" · {T.w(lang, 'capped_games')} {g['capped']}{marks[1]}"
 
 
-def length_legend(rep: Mapping) -> Drawing:
+def length_legend(rep: Report) -> Drawing:
     lang = rep["lang"]
     many = len(rep["variants"]) > 1
     return legend([(T.w(lang, "median"), stroke(INK)), (T.w(lang, "p90"), stroke(INK, [2.5, 1.8])),
@@ -279,7 +290,7 @@ def length_legend(rep: Mapping) -> Drawing:
 
 # ---------------------------------------------------------------- draws by cause
 
-def draw_chart(rep: Mapping, agent: str, height: float = 250.0) -> Drawing:
+def draw_chart(rep: Report, agent: str, height: float = 250.0) -> Drawing:
     """Stacked bars: cards drawn per game by cause, per table size (variants side by side)."""
     lang = rep["lang"]
     groups = _groups(rep, agent)
@@ -292,7 +303,7 @@ def draw_chart(rep: Mapping, agent: str, height: float = 250.0) -> Drawing:
     ymax = max([groups[(v["id"], n)]["draws"]["per_game"] for v in vs for n in sizes] + [1])
     yt = ticks(0, ymax, 5)
     many = len(vs) > 1
-    f = Frame(40, 30 if many else 22, WIDTH - legend_w - 50, height - 44, 0, len(sizes), 0, yt[-1])
+    f = Frame(40, 30 if many else 22, WIDTH - legend_w - 50, height - 44, (0, len(sizes)), (0, yt[-1]))
     g = Group()
     f.yaxis(g, yt, lambda v: label(v, lang))
     g.add(Line(f.left, f.bottom, f.left + f.w, f.bottom, strokeColor=AXIS, strokeWidth=0.6))
@@ -350,7 +361,7 @@ def _fit(text: str, width: float, size: float) -> str:
 
 # ---------------------------------------------------------------- hand size
 
-def hand_charts(rep: Mapping, agent: str) -> list[Drawing]:
+def hand_charts(rep: Report, agent: str) -> list[Drawing]:
     """Median hand and its 10-90 % band along the game, with the draw pile on a right-hand scale."""
     lang = rep["lang"]
     groups = _groups(rep, agent)
@@ -364,8 +375,8 @@ def hand_charts(rep: Mapping, agent: str) -> list[Drawing]:
         hmax = max([q["p90"] for p in pts for q in p] + [1])
         pmax = max([q["draw_pile"] for p in pts for q in p] + [1])
         ht, pt = ticks(0, hmax * 1.08, 4), ticks(0, pmax * 1.05, 4)
-        f = Frame(24, 24, w - 24 - 26, h - 24 - 30, 0, xmax, 0, ht[-1])
-        fp = Frame(24, 24, w - 24 - 26, h - 24 - 30, 0, xmax, 0, pt[-1])
+        f = Frame(24, 24, w - 24 - 26, h - 24 - 30, (0, xmax), (0, ht[-1]))
+        fp = Frame(24, 24, w - 24 - 26, h - 24 - 30, (0, xmax), (0, pt[-1]))
         g.add(_s(2, h - 11, T.w(lang, "players_n", n=n), size=8.5, color=INK, bold=True))
         f.yaxis(g, ht, lambda v: label(v, lang))
         fp.yaxis(g, pt, lambda v: label(v, lang), right=True, color=PILE, grid=False)
@@ -390,7 +401,7 @@ def hand_charts(rep: Mapping, agent: str) -> list[Drawing]:
     return grids(rep, cell)
 
 
-def hand_legend(rep: Mapping) -> Drawing:
+def hand_legend(rep: Report) -> Drawing:
     lang = rep["lang"]
     blue = vcolor(0)
     return legend([(T.w(lang, "hand") + f" ({T.w(lang, 'median')})", stroke(blue)),
@@ -400,7 +411,7 @@ def hand_legend(rep: Mapping) -> Drawing:
 
 # ---------------------------------------------------------------- seats
 
-def seat_charts(rep: Mapping, agent: str) -> list[Drawing]:
+def seat_charts(rep: Report, agent: str) -> list[Drawing]:
     """Win rate by seat with 95 % Wilson intervals; the dashed line is a fair share."""
     lang = rep["lang"]
     groups = _groups(rep, agent)
@@ -410,7 +421,7 @@ def seat_charts(rep: Mapping, agent: str) -> list[Drawing]:
         gs = [groups[(v["id"], n)] for v in vs]
         top = max([s["ci"][1] for x in gs for s in x["seats"]["by_seat"]] + [1 / n])
         yt = ticks(0, min(1.0, top * 1.1), 4)
-        f = Frame(28, 24, w - 28 - 10, h - 24 - 18, 0.5, n + 0.5, 0, yt[-1])
+        f = Frame(28, 24, w - 28 - 10, h - 24 - 18, (0.5, n + 0.5), (0, yt[-1]))
         g.add(_s(2, h - 11, T.w(lang, "players_n", n=n), size=8.5, color=INK, bold=True))
         f.yaxis(g, yt, lambda v: T.pct(v, lang))
         f.xaxis(g, list(range(1, n + 1)), lambda v: str(int(v)))
@@ -433,7 +444,7 @@ def seat_charts(rep: Mapping, agent: str) -> list[Drawing]:
     return grids(rep, cell)
 
 
-def seat_legend(rep: Mapping) -> Drawing:
+def seat_legend(rep: Report) -> Drawing:
     lang = rep["lang"]
     return legend([(T.w(lang, "win_rate") + " (95 %)", dot(vcolor(0), 2.2)),
                    (T.w(lang, "fair"), stroke(INK, [3, 2], 0.8))], WIDTH)
@@ -441,14 +452,38 @@ def seat_legend(rep: Mapping) -> Drawing:
 
 # ---------------------------------------------------------------- card kinds
 
-def kind_chart(rep: Mapping, agent: str) -> Drawing:
+@dataclass(frozen=True)
+class _KindRows:
+    """The rows of the card-kind chart: the kinds shown, each one's pooled figures per variant
+    (None where a variant has none), and where the rows and panels go."""
+
+    kinds: list[str]
+    figs: dict[str, list[PooledKind | None]]
+    nv: int                        # variants
+    row: float                     # row height
+    bar: float                     # bar height
+    y_top: float
+    foot: float
+    panel_w: float
+
+
+class _Slot(NamedTuple):
+    y: float                       # the bottom of a variant's bar in its row
+    bar: float
+    color: Color
+
+
+def _shown(f: PooledKind | None) -> bool:
+    return bool(f and (f["hands_played"] or f["played_per_game"] or f["held_per_game"]))
+
+
+def kind_chart(rep: Report, agent: str) -> Drawing:
     """Per card kind: played per game, held at the end per game, win rate of hands that played it."""
     lang = rep["lang"]
     vs = rep["variants"]
     pooled = {p["variant"]: p["kinds"] for p in rep["pooled_kinds"] if p["agent"] == agent}
-    kinds = [k for k in rep["kinds"] if any(pooled[v["id"]].get(k, {}).get("hands_played") or
-                                           pooled[v["id"]].get(k, {}).get("played_per_game") or
-                                           pooled[v["id"]].get(k, {}).get("held_per_game") for v in vs)]
+    figs = {k: [pooled[v["id"]].get(k) for v in vs] for k in rep["kinds"]}
+    kinds = [k for k in rep["kinds"] if any(_shown(f) for f in figs[k])]
     nv = len(vs)
     bar = 5.5 if nv > 1 else 8.0
     row = max(13.0, bar * nv + 5)
@@ -460,67 +495,89 @@ def kind_chart(rep: Mapping, agent: str) -> Drawing:
     g = Group()
     g.add(_s(0, height - 9, T.agent(lang, agent, capital=True), size=9, color=INK, bold=True))
     gap = 26.0
-    panel_w = (WIDTH - name_w - 2 * gap - 8) / 3
-    values = {"played": [pooled[v["id"]].get(k, {}).get("played_per_game", 0.0) for v in vs for k in kinds],
-              "held": [pooled[v["id"]].get(k, {}).get("held_per_game", 0.0) for v in vs for k in kinds],
-              "won": [(pooled[v["id"]].get(k, {}).get("ci") or [0, 0])[1] for v in vs for k in kinds]}
-    y_top = height - head
+    rows = _KindRows(kinds, figs, nv, row, bar, height - head, foot, (WIDTH - name_w - 2 * gap - 8) / 3)
     for j, k in enumerate(kinds):
-        y = y_top - (j + 0.5) * row
+        y = rows.y_top - (j + 0.5) * row
         g.add(_s(name_w - 6, y - 2.5, _fit(rep["kinds"][k], name_w - 8, LABEL), size=LABEL, color=INK, anchor="end"))
         if j % 2 == 0:
             g.add(Rect(0, y - row / 2, WIDTH, row, fillColor=colors.HexColor("#F5F6F8"), strokeColor=None))
             g.contents.insert(0, g.contents.pop())
     for p, key in enumerate(("played", "held", "won")):
-        left = name_w + p * (panel_w + gap)
+        left = name_w + p * (rows.panel_w + gap)
         g.add(_s(left, height - 22, T.w(lang, key), size=LABEL, color=INK, bold=True))
-        if key == "won":
-            xt = ticks(0, min(1.0, max(values["won"] + [0.1]) * 1.05), 3)
-            fmt: Callable[[float], str] = lambda v: T.pct(v, lang)   # noqa: E731
-        else:
-            xt = ticks(0, _bar_scale(values[key]), 3)
-            fmt = lambda v: label(v, lang)   # noqa: E731
-        f = Frame(left, foot, panel_w, y_top - foot, 0, xt[-1], 0, 1)
-        for v in xt:
-            x = f.x(v)
-            g.add(Line(x, foot, x, y_top, strokeColor=GRID, strokeWidth=0.5))
-            g.add(_s(x, foot - 9, fmt(v), anchor="middle"))
-        g.add(Line(left, foot, left, y_top, strokeColor=AXIS, strokeWidth=0.6))
-        for j, k in enumerate(kinds):
-            yc = y_top - (j + 0.5) * row
-            for i, v in enumerate(vs):
-                fig = pooled[v["id"]].get(k)
-                if not fig:
-                    continue
-                yb = yc + bar * nv / 2 - (i + 1) * bar
-                col = vcolor(i)
-                if key == "won":
-                    if fig["win_rate"] is None:
-                        continue
-                    cy = yb + bar / 2
-                    lo, hi = fig["ci"]
-                    g.add(Line(f.x(lo), cy, f.x(hi), cy, strokeColor=col, strokeWidth=1.0))
-                    g.add(Line(f.x(fig["fair"]), cy - bar / 2, f.x(fig["fair"]), cy + bar / 2, strokeColor=INK,
-                               strokeWidth=0.9))
-                    g.add(Circle(f.x(fig["win_rate"]), cy, 2.2, fillColor=col, strokeColor=colors.white,
-                                 strokeWidth=0.4))
-                else:
-                    val = fig["played_per_game" if key == "played" else "held_per_game"]
-                    if val <= 0:
-                        continue
-                    text = label(round(val, 1 if val >= 1 else 2), lang)
-                    if val > xt[-1]:           # far beyond the others: cut, with its value inside
-                        g.add(Rect(left, yb + 0.6, panel_w, bar - 1.2, fillColor=col, strokeColor=None))
-                        cut = left + panel_w - 14
-                        g.add(Polygon([cut, yb, cut + 4, yb, cut + 7, yb + bar, cut + 3, yb + bar],
-                                      fillColor=colors.white, strokeColor=None))
-                        g.add(_s(cut - 3, yb + bar / 2 - 2, text, size=5.5, color=colors.white, anchor="end",
-                                 bold=True))
-                    else:
-                        g.add(Rect(left, yb + 0.6, f.x(val) - left, bar - 1.2, fillColor=col, strokeColor=None))
-                        g.add(_s(f.x(val) + 2, yb + bar / 2 - 2, text, size=5.5, color=INK))
+        _kind_panel(g, rows, key, left, lang)
     d.add(g)
     return d
+
+
+def _kind_panel(g: Group, rows: _KindRows, key: str, left: float, lang: str) -> None:
+    """One panel of the card-kind chart: "played" or "held" (bars per game) or "won" (win rate
+    with its interval against the fair share)."""
+    value = _played if key == "played" else _held
+
+    def fmt(v: float) -> str:
+        return T.pct(v, lang) if key == "won" else label(v, lang)
+
+    if key == "won":
+        won = [((f["ci"] if f else None) or [0, 0])[1] for k in rows.kinds for f in rows.figs[k]]
+        xt = ticks(0, min(1.0, max([*won, 0.1]) * 1.05), 3)
+    else:
+        xt = ticks(0, _bar_scale([value(f) if f else 0.0 for k in rows.kinds for f in rows.figs[k]]), 3)
+    foot, y_top = rows.foot, rows.y_top
+    f = Frame(left, foot, rows.panel_w, y_top - foot, (0, xt[-1]), (0, 1))
+    for v in xt:
+        x = f.x(v)
+        g.add(Line(x, foot, x, y_top, strokeColor=GRID, strokeWidth=0.5))
+        g.add(_s(x, foot - 9, fmt(v), anchor="middle"))
+    g.add(Line(left, foot, left, y_top, strokeColor=AXIS, strokeWidth=0.6))
+    for j, k in enumerate(rows.kinds):
+        yc = y_top - (j + 0.5) * rows.row
+        for i, fig in enumerate(rows.figs[k]):
+            if not fig:
+                continue
+            slot = _Slot(yc + rows.bar * rows.nv / 2 - (i + 1) * rows.bar, rows.bar, vcolor(i))
+            if key == "won":
+                _win_mark(g, f, fig, slot)
+            else:
+                _kind_bar(g, f, xt[-1], value(fig), slot, lang)
+
+
+def _played(f: PooledKind) -> float:
+    return f["played_per_game"]
+
+
+def _held(f: PooledKind) -> float:
+    return f["held_per_game"]
+
+
+def _win_mark(g: Group, f: Frame, fig: PooledKind, slot: _Slot) -> None:
+    ci, rate = fig["ci"], fig["win_rate"]
+    if rate is None or ci is None:
+        return
+    yb, bar, col = slot
+    cy = yb + bar / 2
+    lo, hi = ci
+    g.add(Line(f.x(lo), cy, f.x(hi), cy, strokeColor=col, strokeWidth=1.0))
+    g.add(Line(f.x(fig["fair"]), cy - bar / 2, f.x(fig["fair"]), cy + bar / 2, strokeColor=INK, strokeWidth=0.9))
+    g.add(Circle(f.x(rate), cy, 2.2, fillColor=col, strokeColor=colors.white, strokeWidth=0.4))
+
+
+def _kind_bar(g: Group, f: Frame, end: float, val: float, slot: _Slot, lang: str) -> None:
+    """A bar with its value; a bar beyond the scale's ``end`` is cut, its value inside."""
+    if val <= 0:
+        return
+    yb, bar, col = slot
+    left, panel_w = f.left, f.w
+    text = label(round(val, 1 if val >= 1 else 2), lang)
+    if val > end:
+        g.add(Rect(left, yb + 0.6, panel_w, bar - 1.2, fillColor=col, strokeColor=None))
+        cut = left + panel_w - 14
+        g.add(Polygon([cut, yb, cut + 4, yb, cut + 7, yb + bar, cut + 3, yb + bar],
+                      fillColor=colors.white, strokeColor=None))
+        g.add(_s(cut - 3, yb + bar / 2 - 2, text, size=5.5, color=colors.white, anchor="end", bold=True))
+    else:
+        g.add(Rect(left, yb + 0.6, f.x(val) - left, bar - 1.2, fillColor=col, strokeColor=None))
+        g.add(_s(f.x(val) + 2, yb + bar / 2 - 2, text, size=5.5, color=INK))
 
 
 def _bar_scale(values: Sequence[float]) -> float:
@@ -537,7 +594,7 @@ def _bar_scale(values: Sequence[float]) -> float:
 
 # ---------------------------------------------------------------- events
 
-def event_chart(rep: Mapping, agent: str) -> Drawing | None:
+def event_chart(rep: Report, agent: str) -> Drawing | None:
     """Where checker events happen: one line per table size (and variant), dots placed by turn,
     their area growing with the count; the red column on the right is the turn cap."""
     lang = rep["lang"]
@@ -556,7 +613,7 @@ def event_chart(rep: Mapping, agent: str) -> Drawing | None:
     cap_w = 22.0
     plot_w = WIDTH - left - text_w - cap_w - 10
     xmax = max(groups[(v["id"], n)]["turns"]["histogram"]["edges"][-1] for v in vs for n in sizes)
-    f = Frame(left, foot, plot_w, height - head - foot, 0, xmax, 0, 1)
+    f = Frame(left, foot, plot_w, height - head - foot, (0, xmax), (0, 1))
     xt = [v for v in ticks(0, xmax, 5) if f.x(v) + _width(label(v, lang), TICK) / 2 < f.left + f.w + 4]
     d = Drawing(WIDTH, height)
     g = Group()
@@ -605,18 +662,20 @@ def event_chart(rep: Mapping, agent: str) -> Drawing | None:
     return d
 
 
-def event_legend(rep: Mapping) -> Drawing:
+def event_legend(rep: Report) -> Drawing:
     lang = rep["lang"]
     return legend([(T.w(lang, "event_" + e), dot(colors.HexColor(EVENT_COLORS[e]))) for e in EVENTS], WIDTH)
 
 
 # ---------------------------------------------------------------- does skill matter?
 
-def skill_chart(rep: Mapping, opponent: str, height: float = 190.0) -> Drawing:
+def skill_chart(rep: Report, opponent: str, height: float = 190.0) -> Drawing:
     """The expert's win rate per table size against one kind of opponent, each variant a dot
     with its 95 % interval; a dashed mark at each table size is what luck alone gives."""
     lang = rep["lang"]
     sk = rep["skill"]
+    if sk is None:
+        raise ValueError("the report has no skill section (--skill-games 0)")
     vs = rep["variants"]
     sizes = sk.get("players") or rep["players"]
     groups = {(g["variant"], g["players"]): g for g in sk["groups"] if g["opponent"] == opponent}
@@ -625,7 +684,7 @@ def skill_chart(rep: Mapping, opponent: str, height: float = 190.0) -> Drawing:
     d = Drawing(WIDTH, height)
     g = Group()
     g.add(_s(0, height - 10, T.w(lang, "skill_vs", opp=T.agent(lang, opponent)), size=9, color=INK, bold=True))
-    f = Frame(34, 26, WIDTH - 34 - 10, height - 26 - 22, sizes[0] - 0.5, sizes[-1] + 0.5, 0, yt[-1])
+    f = Frame(34, 26, WIDTH - 34 - 10, height - 26 - 22, (sizes[0] - 0.5, sizes[-1] + 0.5), (0, yt[-1]))
     f.yaxis(g, yt, lambda v: T.pct(v, lang))
     f.xaxis(g, sizes, lambda v: str(int(v)))
     g.add(_s(f.left + f.w, 6, T.w(lang, "players"), anchor="end"))
@@ -650,7 +709,7 @@ def skill_chart(rep: Mapping, opponent: str, height: float = 190.0) -> Drawing:
     return d
 
 
-def skill_legend(rep: Mapping) -> Drawing:
+def skill_legend(rep: Report) -> Drawing:
     lang = rep["lang"]
     return legend([(T.w(lang, "skill_col"), dot(vcolor(0), 2.6)),
                    (T.w(lang, "skill_luck"), stroke(INK, [3, 2], 0.9))], WIDTH)

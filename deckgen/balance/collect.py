@@ -10,14 +10,27 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from deckgen.balance import stats
-from deckgen.rules.record import CAUSES, GameRecord
+from deckgen.balance.figures import (
+    DrawFigures,
+    EventFigures,
+    GroupFigures,
+    HandFigures,
+    HandPoint,
+    KindFigures,
+    PooledKind,
+    SeatFigures,
+    SeatRow,
+    SkillFigures,
+    TurnFigures,
+)
+from deckgen.rules.record import Cause, Event, GameRecord, Outcome, rounded
 
-FINISHED, STALLED, CAPPED = "finished", "stalled", "capped"
-EVENTS = ("capped", "stalled", "dry", "knockout")
+FINISHED, STALLED, CAPPED = Outcome.FINISHED, Outcome.STALLED, Outcome.CAPPED
+EVENTS: tuple[Event, ...] = tuple(Event)      # in the report's order
 MAX_BINS = 24          # game-length histogram bars at most
 TRACE_POINTS = 40      # hand-size points along a game at most
 
@@ -62,7 +75,7 @@ def axis_for(groups: Sequence[Sequence[GameRecord]], turn_cap: int, trace_every:
     return Axis(edges, tstep, max(end, tstep), turn_cap)
 
 
-def group_figures(recs: Sequence[GameRecord], players: int, kinds: Sequence[str], axis: Axis) -> dict:
+def group_figures(recs: Sequence[GameRecord], players: int, kinds: Sequence[str], axis: Axis) -> GroupFigures:
     """Every figure of one group (one variant, agent and table size)."""
     n = len(recs)
     finished = [r for r in recs if r.outcome == FINISHED]
@@ -81,7 +94,7 @@ def group_figures(recs: Sequence[GameRecord], players: int, kinds: Sequence[str]
     }
 
 
-def turn_figures(recs: Sequence[GameRecord], axis: Axis) -> dict:
+def turn_figures(recs: Sequence[GameRecord], axis: Axis) -> TurnFigures:
     turns = sorted(r.turns for r in recs)
     edges = axis.edges
     counts = [0] * (len(edges) - 1)
@@ -102,31 +115,30 @@ def turn_figures(recs: Sequence[GameRecord], axis: Axis) -> dict:
 
 def cause_keys(kinds: Sequence[str]) -> list[str]:
     """The draw causes as the report splits them: the unstacked penalty per kind of card."""
-    out = []
-    for c in CAUSES:
-        if c == "penalty":
+    out: list[str] = []
+    for c in Cause:
+        if c == Cause.PENALTY:
             out += [f"penalty:{k}" for k in kinds]
         else:
-            out.append(c)
+            out.append(c.value)
     return out
 
 
-def draw_figures(recs: Sequence[GameRecord], kinds: Sequence[str]) -> dict:
+def draw_figures(recs: Sequence[GameRecord], kinds: Sequence[str]) -> DrawFigures:
     """Cards drawn per game (after the deal), by cause; the penalty split by the card's kind."""
     n = len(recs) or 1
-    pen = CAUSES.index("penalty")
     total: dict[str, float] = {}
-    for i, c in enumerate(CAUSES):
-        if i == pen:
+    for i, c in enumerate(Cause):
+        if c == Cause.PENALTY:
             for k, kind in enumerate(kinds):
                 total[f"penalty:{kind}"] = sum(r.penalty_by_kind[k] for r in recs) / n
         else:
-            total[c] = sum(r.draws_by_cause[i] for r in recs) / n
+            total[c.value] = sum(r.draws_by_cause[i] for r in recs) / n
     return {"per_game": _r(sum(r.draws for r in recs) / n),
             "by_cause": {k: _r(v) for k, v in total.items() if v}}
 
 
-def hand_figures(recs: Sequence[GameRecord], axis: Axis) -> dict:
+def hand_figures(recs: Sequence[GameRecord], axis: Axis) -> HandFigures:
     """Hand size along the game: per step, the median and the 10th-90th percentile of every
     seated player's hand, the median draw pile, and how many games are still running."""
     step, end = axis.trace_step, axis.trace_end
@@ -144,7 +156,7 @@ def hand_figures(recs: Sequence[GameRecord], axis: Axis) -> dict:
             seen = b
             piles[b].append(pile)
             hands[b].extend(h for h in sizes if h >= 0)
-    points = []
+    points: list[HandPoint] = []
     for b in range(nsteps):
         if not piles[b]:
             continue
@@ -155,7 +167,7 @@ def hand_figures(recs: Sequence[GameRecord], axis: Axis) -> dict:
     return {"step": step, "points": points}
 
 
-def seat_figures(recs: Sequence[GameRecord], players: int) -> dict:
+def seat_figures(recs: Sequence[GameRecord], players: int) -> SeatFigures:
     """Win rate by seat over finished games, with Wilson 95 % intervals; seat 1 plays first."""
     finished = [r for r in recs if r.outcome == FINISHED and r.winner is not None]
     n = len(finished)
@@ -164,7 +176,7 @@ def seat_figures(recs: Sequence[GameRecord], players: int) -> dict:
         if r.winner is not None:
             wins[r.winner] += 1
     fair = 1 / players
-    seats = []
+    seats: list[SeatRow] = []
     for s in range(players):
         lo, hi = stats.wilson(wins[s], n)
         seats.append({"seat": s + 1, "wins": wins[s], "rate": _r(wins[s] / n, 4) if n else 0.0,
@@ -178,11 +190,11 @@ def seat_figures(recs: Sequence[GameRecord], players: int) -> dict:
                              "significant": bool(n) and not (lo <= fair <= hi)}}
 
 
-def kind_figures(recs: Sequence[GameRecord], players: int, kinds: Sequence[str]) -> dict:
+def kind_figures(recs: Sequence[GameRecord], players: int, kinds: Sequence[str]) -> dict[str, KindFigures]:
     """Per card kind: plays per game, cards held at the end per game, and how the hands that
     played it did (finished games: seats that played at least one, and how many of them won)."""
     n = len(recs) or 1
-    out = {}
+    out: dict[str, KindFigures] = {}
     for k, kind in enumerate(kinds):
         played = sum(r.plays_by_kind[k] for r in recs)
         held = sum(r.held_by_kind[k] for r in recs)
@@ -199,13 +211,13 @@ def kind_figures(recs: Sequence[GameRecord], players: int, kinds: Sequence[str])
     return out
 
 
-def event_figures(recs: Sequence[GameRecord], players: int, axis: Axis) -> dict:
+def event_figures(recs: Sequence[GameRecord], players: int, axis: Axis) -> dict[str, EventFigures]:
     """The events the checker warns about: games with one, how many, in which turns (the
     game-length bins, the last one holding the turn cap) and at which seats."""
     edges = axis.edges
     step = edges[1] - edges[0]
     nb = len(edges) - 1
-    out = {}
+    out: dict[str, EventFigures] = {}
     for ev in EVENTS:
         games = count = 0
         bins = [0] * (nb + 1)            # the extra bin: at the turn cap
@@ -221,16 +233,16 @@ def event_figures(recs: Sequence[GameRecord], players: int, axis: Axis) -> dict:
                 if 0 <= seat < players:
                     seats[seat] += 1
             games += hit
-        out[ev] = {"games": games, "count": count, "by_turn": bins, "by_seat": seats}
+        out[ev.value] = {"games": games, "count": count, "by_turn": bins, "by_seat": seats}
     return out
 
 
 # ---------------------------------------------------------------- across groups
 
-def pooled_kinds(groups: Sequence[Mapping], kinds: Sequence[str]) -> dict:
+def pooled_kinds(groups: Sequence[GroupFigures], kinds: Sequence[str]) -> dict[str, PooledKind]:
     """Kind figures over every table size of one agent and variant (win rates with their fair
     share, the mean of 1/players over the same hands, and a Wilson interval)."""
-    out = {}
+    out: dict[str, PooledKind] = {}
     total_games = sum(g["games"] for g in groups) or 1
     for kind in kinds:
         rows = [(g["kinds"][kind], g["games"]) for g in groups if kind in g["kinds"]]
@@ -246,7 +258,7 @@ def pooled_kinds(groups: Sequence[Mapping], kinds: Sequence[str]) -> dict:
     return out
 
 
-def compare(base: Sequence[GameRecord], other: Sequence[GameRecord]) -> dict:
+def compare(base: Sequence[GameRecord], other: Sequence[GameRecord]) -> dict[str, float]:
     """Raw p-values of the tests between two variants' games at one agent and table size.
 
     turns, draws: Mann-Whitney U; capped, first_player: Fisher's exact test."""
@@ -263,13 +275,12 @@ def compare(base: Sequence[GameRecord], other: Sequence[GameRecord]) -> dict:
     return tests
 
 
-def _r(x: float, nd: int = 2) -> float:
-    return round(float(x), nd)
+_r = rounded
 
 
 # ---------------------------------------------------------------- does skill matter?
 
-def skill_group(results: Sequence[tuple[str, int, int]], players: int) -> dict:
+def skill_group(results: Sequence[tuple[str, int, int]], players: int) -> SkillFigures:
     """One skilled player's games at one table size: (outcome, winner, its seat) per game ->
     its win rate over the finished games with a 95 % Wilson interval, against a fair share."""
     finished = [r for r in results if r[0] == FINISHED]

@@ -6,7 +6,8 @@ ReportLab Platypus with ``invariant=1``: the same figures give a byte-identical 
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_LEFT
@@ -34,12 +35,18 @@ from deckgen.progress import Progress
 from deckgen.rulebook.markup import escape
 from deckgen.rulebook.styles import INK, MUTED, page_footer
 
+if TYPE_CHECKING:
+    from deckgen.balance.figures import Group, Report, Skill
+
+Styles = dict[str, Any]         # name -> reportlab ParagraphStyle (ReportLab has no type hints)
+Drawing = Any                   # a reportlab.graphics.shapes.Drawing
+
 MARGIN = 16 * mm
 HEAD = colors.HexColor("#0072B2")
 
 
-class _Doc(BaseDocTemplate):
-    def __init__(self, buf, title: str, footer: str, **kw):
+class _Doc(BaseDocTemplate):  # type: ignore[misc]  # ReportLab has no type hints: its classes are Any
+    def __init__(self, buf: io.BytesIO, title: str, footer: str, **kw: Any):
         super().__init__(buf, pagesize=A4, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
                          bottomMargin=MARGIN + 3 * mm, title=title, author="deckgen", creator="deckgen",
                          subject=footer, invariant=1, initialFontName=charts.FONT, **kw)
@@ -49,11 +56,11 @@ class _Doc(BaseDocTemplate):
         self.addPageTemplates([PageTemplate("page", [frame], onPage=self._decorate)])
         self._n = 0
 
-    def _decorate(self, canvas, doc):
+    def _decorate(self, canvas: Any, doc: Any) -> None:
         w, _ = A4
         page_footer(canvas, MARGIN, w - MARGIN, MARGIN, self.footer, doc.page, charts.FONT, 8, 10)
 
-    def afterFlowable(self, flowable):
+    def afterFlowable(self, flowable: Any) -> None:
         level = getattr(flowable, "toc_level", None)
         if level is None:
             return
@@ -62,12 +69,12 @@ class _Doc(BaseDocTemplate):
         self.canv.bookmarkPage(key)
         self.canv.addOutlineEntry(flowable.getPlainText(), key, level=level, closed=level > 0)
 
-    def handle_documentBegin(self):
+    def handle_documentBegin(self) -> None:
         self._n = 0
         super().handle_documentBegin()
 
 
-def _styles() -> dict[str, ParagraphStyle]:
+def _styles() -> Styles:
     fonts = register_pdf()
     f = fonts.regular
     body = ParagraphStyle("body", fontName=f, fontSize=9.5, leading=13, textColor=INK, spaceAfter=5, alignment=TA_LEFT)
@@ -94,7 +101,7 @@ def _h(text: str, style: ParagraphStyle, level: int | None) -> Paragraph:
     return p
 
 
-def report_pdf(rep: Mapping, progress: Progress | None = None) -> bytes:
+def report_pdf(rep: Report, progress: Progress | None = None) -> bytes:
     """The PDF bytes of a report (see :func:`deckgen.balance.report.build_report`)."""
     st = _styles()
     lang = rep["lang"]
@@ -123,7 +130,7 @@ def report_pdf(rep: Mapping, progress: Progress | None = None) -> bytes:
 
 # ---------------------------------------------------------------- first page
 
-def _summary_page(rep: Mapping, st) -> list[Flowable]:
+def _summary_page(rep: Report, st: Styles) -> list[Flowable]:
     lang = rep["lang"]
     out: list[Flowable] = [Paragraph(escape(rep["name"]), st["title"]),
                            _h(T.w(lang, "title"), st["subtitle"], None),
@@ -150,7 +157,7 @@ def _summary_page(rep: Mapping, st) -> list[Flowable]:
     return out
 
 
-def _key_table(rep: Mapping, agent: str, st) -> Table:
+def _key_table(rep: Report, agent: str, st: Styles) -> Table:
     lang = rep["lang"]
     vs = rep["variants"]
     many = len(vs) > 1
@@ -158,7 +165,7 @@ def _key_table(rep: Mapping, agent: str, st) -> Table:
     cols = ["col_players"] + (["col_variant"] if many else []) + ["col_median", "col_p90", "col_capped", "col_stalled",
                                                                   "col_dry", "col_draws", "col_first"]
     head = [Paragraph(f"<b>{escape(T.w(lang, c))}</b>", st["head"]) for c in cols]
-    rows: list[list] = [head]
+    rows: list[list[Any]] = [head]
     groups = {(g["variant"], g["players"]): g for g in rep["groups"] if g["agent"] == agent}
     shade = []
     for n in rep["players"]:
@@ -200,7 +207,7 @@ def _key_table(rep: Mapping, agent: str, st) -> Table:
     return table
 
 
-def _fair_mark(g: Mapping) -> str:
+def _fair_mark(g: Group) -> str:
     """" (+)" / " (-)" when the first seat wins significantly more / less than a fair share."""
     fp = g["seats"]["first_player"]
     if not fp["significant"]:
@@ -210,7 +217,8 @@ def _fair_mark(g: Mapping) -> str:
 
 # ---------------------------------------------------------------- chart sections
 
-def _section(rep: Mapping, st, key: str, intro: str, per_agent, legend: Flowable | None) -> list[Flowable]:
+def _section(rep: Report, st: Styles, key: str, intro: str, per_agent: Callable[[str], list[Drawing]],
+             legend: Flowable | None) -> list[Flowable]:
     lang = rep["lang"]
     out: list[Flowable] = []
     for agent in rep["agents"]:
@@ -234,23 +242,23 @@ def _section(rep: Mapping, st, key: str, intro: str, per_agent, legend: Flowable
     return out
 
 
-def _length(rep: Mapping, st) -> list[Flowable]:
+def _length(rep: Report, st: Styles) -> list[Flowable]:
     cap = max(v["turn_cap"] for v in rep["variants"])
     return _section(rep, st, "length", T.w(rep["lang"], "length_intro", cap=T.num(cap, rep["lang"])),
                     lambda a: charts.length_charts(rep, a), charts.length_legend(rep))
 
 
-def _hands(rep: Mapping, st) -> list[Flowable]:
+def _hands(rep: Report, st: Styles) -> list[Flowable]:
     return _section(rep, st, "hands", T.w(rep["lang"], "hands_intro"),
                     lambda a: charts.hand_charts(rep, a), charts.hand_legend(rep))
 
 
-def _seats(rep: Mapping, st) -> list[Flowable]:
+def _seats(rep: Report, st: Styles) -> list[Flowable]:
     return _section(rep, st, "seats", T.w(rep["lang"], "seats_intro"), lambda a: charts.seat_charts(rep, a),
                     charts.seat_legend(rep))
 
 
-def _skill(rep: Mapping, st) -> list[Flowable]:
+def _skill(rep: Report, st: Styles) -> list[Flowable]:
     """Does skill matter? One chart and one table per kind of opponent, variants side by side."""
     sk = rep.get("skill")
     if not sk:
@@ -270,19 +278,19 @@ def _skill(rep: Mapping, st) -> list[Flowable]:
             out.append(Paragraph(escape(b), st["bullet"], bulletText="•"))
     for opp in sk["opponents"]:
         out += [Spacer(1, 3 * mm), KeepTogether([charts.skill_chart(rep, opp), Spacer(1, 2 * mm),
-                                                 _skill_table(rep, opp, st)])]
+                                                 _skill_table(rep, sk, opp, st)])]
     out += [Spacer(1, 2 * mm), Paragraph(escape(T.w(lang, "skill_mark")), st["small"]), PageBreak()]
     return out
 
 
-def _skill_table(rep: Mapping, opp: str, st) -> Table:
+def _skill_table(rep: Report, sk: Skill, opp: str, st: Styles) -> Table:
     lang = rep["lang"]
     vs = rep["variants"]
-    groups = {(g["variant"], g["players"]): g for g in rep["skill"]["groups"] if g["opponent"] == opp}
+    groups = {(g["variant"], g["players"]): g for g in sk["groups"] if g["opponent"] == opp}
     head = [T.w(lang, "col_players"), T.w(lang, "skill_luck")] + [
         f"{v['id']}: {T.w(lang, 'skill_col')}" if len(vs) > 1 else T.w(lang, "skill_col") for v in vs]
-    rows: list[list] = [[Paragraph(f"<b>{escape(h)}</b>", st["head"]) for h in head]]
-    for n in rep["skill"].get("players") or rep["players"]:
+    rows: list[list[Any]] = [[Paragraph(f"<b>{escape(h)}</b>", st["head"]) for h in head]]
+    for n in sk.get("players") or rep["players"]:
         row = [str(n), T.pct(1 / n, lang)]
         for v in vs:
             g = groups[(v["id"], n)]
@@ -301,7 +309,8 @@ def _skill_table(rep: Mapping, opp: str, st) -> Table:
     return table
 
 
-def _one_page(rep: Mapping, st, key: str, chart, significant: bool = False) -> list[Flowable]:
+def _one_page(rep: Report, st: Styles, key: str, chart: Callable[[Report, str], Drawing],
+              significant: bool = False) -> list[Flowable]:
     """A section with one chart per kind of player, on one page."""
     lang = rep["lang"]
     out: list[Flowable] = [_h(T.w(lang, key), st["h1"], 0), Paragraph(escape(T.w(lang, f"{key}_intro")), st["intro"])]
@@ -316,15 +325,15 @@ def _one_page(rep: Mapping, st, key: str, chart, significant: bool = False) -> l
     return out
 
 
-def _draws(rep: Mapping, st) -> list[Flowable]:
+def _draws(rep: Report, st: Styles) -> list[Flowable]:
     return _one_page(rep, st, "draws", charts.draw_chart, significant=True)
 
 
-def _kinds(rep: Mapping, st) -> list[Flowable]:
+def _kinds(rep: Report, st: Styles) -> list[Flowable]:
     return _one_page(rep, st, "kinds", charts.kind_chart)
 
 
-def _events(rep: Mapping, st) -> list[Flowable]:
+def _events(rep: Report, st: Styles) -> list[Flowable]:
     lang = rep["lang"]
     out: list[Flowable] = [_h(T.w(lang, "events"), st["h1"], 0)]
     found = [d for d in (charts.event_chart(rep, a) for a in rep["agents"]) if d is not None]

@@ -1,8 +1,8 @@
 """``deckgen report``: simulate a deck (and its variants) and gather every figure of the report.
 
-:func:`build_report` returns one JSON-ready dict: the variants, one group of figures per
-variant, agent and table size, the pooled card-kind figures, the tests between variants and
-the plain-words summary. :func:`write_report` turns it into the PDF.
+:func:`build_report` returns one :class:`~deckgen.balance.figures.Report` (a JSON-ready dict):
+the variants, one group of figures per variant, agent and table size, the pooled card-kind
+figures, the tests between variants and the plain-words summary. :func:`write_report` turns it into the PDF.
 """
 
 from __future__ import annotations
@@ -11,17 +11,31 @@ import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deckgen.balance import collect, stats
 from deckgen.balance import text as T
+from deckgen.balance.figures import (
+    Group,
+    GroupFigures,
+    Pooled,
+    Report,
+    Skill,
+    SkillFigures,
+    SkillGroup,
+    SkillReference,
+    Test,
+)
 from deckgen.errors import DeckgenError, DeckHasErrors, error
 from deckgen.model import Deck
 from deckgen.options import OPTIONS, parse_value
 from deckgen.progress import Progress
 from deckgen.rules.record import TRACE_EVERY, GameRecord
 
-AGENTS = ("random", "greedy", "expert")
+if TYPE_CHECKING:
+    from deckgen.rules.table import Table
+
+AGENTS = ("random", "greedy", "expert")   # the bots every worker makes (deckgen.rules.agents.AGENTS)
 DEFAULT_AGENTS = ("random", "greedy")
 SKILLED = "expert"                     # who plays the skill section's one skilled seat
 OPPONENTS = ("greedy", "random")       # ... against a table of these
@@ -92,12 +106,13 @@ def make_variants(deck: Deck, vary: Sequence[str], compare: Sequence[Deck], lang
     decks to compare with."""
     varied = [parse_vary(v) for v in vary]
     opts = deck.rule_options
-    own = ", ".join(f"{name}={_fmt(getattr(opts, name))}" for name, _ in varied)
+    current = opts.as_dict()
+    own = ", ".join(f"{name}={_fmt(current[name])}" for name, _ in varied)
     base_label = T.w(lang, "variant_deck") + (f" ({own})" if own else "")
     out = [Variant("A", base_label, deck)]
     for name, values in varied:
         for value in values:
-            if value == getattr(opts, name):
+            if value == current[name]:
                 continue
             changed = dataclasses.replace(deck, rule_options=opts.replace(**{name: value}))
             out.append(Variant(_letter(len(out)), f"{name}={_fmt(value)}", changed, {name: value}))
@@ -123,22 +138,39 @@ def deck_kinds(decks: Iterable[Deck], lang: str) -> dict[str, str]:
 
 
 CHUNK = 8              # games per task
+SKILL_CHUNK = 2        # skill games per task
+
+GameKey = tuple[str, str, int]                   # (variant id, agent, table size)
+SkillKey = tuple[str, str, int]                  # (variant id or "ref:<deck>", opponent, table size)
+SkillResult = tuple[str, int, int]               # (outcome, winner or -1, the skilled seat)
+GameTask = tuple[str, str, int, int, int, int]   # (variant id, agent, table size, first game, end, seed)
+SkillTask = tuple[str, str, str, int, int, int, int]   # ("skill", variant id, opponent, size, first, end, seed)
 
 
-def _prepare(spec: tuple[Mapping[str, Any], int]) -> tuple[Mapping[str, Any], dict[str, Any], int]:
+@dataclass(frozen=True)
+class Played:
+    """Every game of a report, in game order: the records of the main sections, and the
+    results of the "Does skill matter?" games."""
+
+    games: Mapping[GameKey, list[GameRecord]]
+    skill: Mapping[SkillKey, list[SkillResult]] = field(default_factory=dict)
+
+
+def _prepare(spec: tuple[Mapping[str, Table], int]) -> tuple[Mapping[str, Table], dict[str, Any], int]:
     from deckgen.rules import expert
 
     tables, think = spec
     return tables, {a: expert.make(a, think) for a in AGENTS}, think
 
 
-def _play(state: tuple[Mapping[str, Any], dict[str, Any], int], task: tuple) -> list:
+def _play(state: tuple[Mapping[str, Table], dict[str, Any], int],
+          task: GameTask | SkillTask) -> list[GameRecord] | list[SkillResult]:
     """A chunk of games: records (the report's main sections) or, for a "skill" task, one
     (outcome, winner, skilled seat) per game."""
     from deckgen.rules.simulate import play_record
 
     tables, agents, think = state
-    if task[0] == "skill":
+    if len(task) == 7:
         _, vid, opponent, n, start, stop, seed = task
         return [skill_game(tables[vid], agents[opponent], think, seed, n, i) for i in range(start, stop)]
     vid, agent, n, start, stop, seed = task
@@ -150,7 +182,7 @@ def skill_seed(seed: int, players: int, index: int) -> str:
     return f"{seed}:skill:{players}:{index}"
 
 
-def skill_game(table: Any, opponent: Any, think: int, seed: int, players: int, index: int) -> tuple[str, int, int]:
+def skill_game(table: Table, opponent: Any, think: int, seed: int, players: int, index: int) -> SkillResult:
     """One game with one expert among ``opponent`` bots, at seat ``index % players`` (so every
     seat gets its turn): (outcome, winner or -1, the expert's seat)."""
     from deckgen.rules.engine import Game
@@ -163,9 +195,21 @@ def skill_game(table: Any, opponent: Any, think: int, seed: int, players: int, i
     return g.outcome or collect.CAPPED, -1 if g.winner is None else g.winner, seat
 
 
+def _tasks(variants: Sequence[Variant], players: Sequence[int], options: ReportOptions) -> list[GameTask | SkillTask]:
+    """The skill games first (each costs as much as thousands of the others), largest tables first."""
+    tasks: list[GameTask | SkillTask] = [
+        ("skill", vid, opp, n, start, min(start + SKILL_CHUNK, options.skill_games), options.seed)
+        for vid, n in _skill_tables(variants, players, options)
+        for start in range(0, options.skill_games, SKILL_CHUNK) for opp in OPPONENTS]
+    tasks += [(v.id, agent, n, start, min(start + CHUNK, options.games), options.seed)
+              for n in sorted(players, reverse=True) for start in range(0, options.games, CHUNK)
+              for v in variants for agent in options.agents]
+    return tasks
+
+
 def simulate_variants(variants: Sequence[Variant], players: Sequence[int], options: ReportOptions,
-                      progress: Progress | None = None) -> dict[tuple[str, str, int], list[GameRecord]]:
-    """Every variant's games: (variant id, agent, table size) -> records in game order.
+                      progress: Progress | None = None) -> Played:
+    """Every variant's games, and the skill games.
 
     Each game is seeded from (seed, table size, game index) as in ``deckgen simulate``, so the
     records do not depend on the number of workers or machines (``options.cluster``). One run
@@ -177,30 +221,22 @@ def simulate_variants(variants: Sequence[Variant], players: Sequence[int], optio
     tables = {v.id: compile_deck(v.deck) for v in variants}
     for ref in skill_references(variants, players, options):
         tables[f"ref:{ref}"] = compile_deck(_load_checked(ref))
-    # the skill games first (each costs as much as thousands of the others), largest tables first
-    tasks: list[tuple] = [("skill", vid, opp, n, start, min(start + SKILL_CHUNK, options.skill_games), options.seed)
-                          for vid, n in _skill_tables(variants, players, options)
-                          for start in range(0, options.skill_games, SKILL_CHUNK) for opp in OPPONENTS]
-    tasks += [(v.id, agent, n, start, min(start + CHUNK, options.games), options.seed)
-              for n in sorted(players, reverse=True) for start in range(0, options.games, CHUNK)
-              for v in variants for agent in options.agents]
-    parts: dict[tuple, dict[int, list]] = {}
+    tasks = _tasks(variants, players, options)
+    games: dict[GameKey, dict[int, list[GameRecord]]] = {}
+    skill: dict[SkillKey, dict[int, list[SkillResult]]] = {}
     total = sum(t[-2] - t[-3] for t in tasks)
     done = 0
-    local = not options.cluster and (options.workers == 1 or len(tasks) <= 1)
-    if not local:
-        for t in tables.values():
-            t.cache.clear()            # the workers build their own legality caches
-    for task, recs in run_tasks(Work(_prepare, (tables, options.think), _play), tasks, options.workers,
-                                options.cluster, ordered=False):
-        parts.setdefault(task[:-3], {})[task[-3]] = recs
+    work = Work(_prepare, (tables, options.think), _play, caches=tuple(t.cache for t in tables.values()))
+    for task, recs in run_tasks(work, tasks, options.workers, options.cluster, ordered=False):
+        if len(task) == 7:
+            skill.setdefault((task[1], task[2], task[3]), {})[task[4]] = recs
+        else:
+            games.setdefault((task[0], task[1], task[2]), {})[task[3]] = recs
         done += len(recs)
         if progress:
             progress("simulating", done, total)
-    return {key: [r for start in sorted(chunks) for r in chunks[start]] for key, chunks in parts.items()}
-
-
-SKILL_CHUNK = 2        # skill games per task
+    return Played({key: [r for start in sorted(chunks) for r in chunks[start]] for key, chunks in games.items()},
+                  {key: [r for start in sorted(chunks) for r in chunks[start]] for key, chunks in skill.items()})
 
 
 def skill_references(variants: Sequence[Variant], players: Sequence[int], options: ReportOptions) -> list[str]:
@@ -211,7 +247,7 @@ def skill_references(variants: Sequence[Variant], players: Sequence[int], option
     return [r for r in REFERENCES if _bundled(r) not in own or REFERENCE_PLAYERS not in skill_sizes(players, options)]
 
 
-def _bundled(name: str) -> Any:
+def _bundled(name: str) -> Path | None:
     from deckgen.manifest import load_deck
 
     return load_deck(name).source
@@ -234,8 +270,10 @@ def _skill_tables(variants: Sequence[Variant], players: Sequence[int], options: 
 
 
 def build_report(ref: str | Path, options: ReportOptions = ReportOptions(),
-                 progress: Progress | None = None) -> dict:
+                 progress: Progress | None = None) -> Report:
     """Check the deck (and the decks to compare), simulate every variant, gather the figures."""
+    from deckgen.rules.simulate import check_agent
+
     deck = _load_checked(ref)
     others = [_load_checked(c) for c in options.compare]
     lang = T.lang_of(options.lang or deck.language)
@@ -244,8 +282,7 @@ def build_report(ref: str | Path, options: ReportOptions = ReportOptions(),
                                  "must be at least " + ("0" if options.skill_games < 0 else "1"),
                                  hint="--skill-games 0 leaves the section out"))
     for a in options.agents:
-        if a not in AGENTS:
-            raise DeckgenError(error("agent", "--agent", f"unknown agent '{a}'", hint="agents: " + ", ".join(AGENTS)))
+        check_agent(a)
     variants = make_variants(deck, options.vary, others, lang)
     decks = [deck, *others]
     lo, hi = max(d.players_min for d in decks), min(d.players_max for d in decks)
@@ -253,52 +290,27 @@ def build_report(ref: str | Path, options: ReportOptions = ReportOptions(),
     if not players:
         raise DeckgenError(error("players", "--compare", "the decks compared share no table size",
                                  hint="; ".join(f"{d.id}: {d.players_min}-{d.players_max} players" for d in decks)))
-    records = simulate_variants(variants, players, options, progress)
-    return figures(deck, variants, records, players, options, lang)
+    played = simulate_variants(variants, players, options, progress)
+    return figures(deck, variants, played, players, options, lang)
 
 
-def figures(deck: Deck, variants: Sequence[Variant], records: Mapping[tuple[str, str, int], Sequence[GameRecord]],
-            players: Sequence[int], options: ReportOptions, lang: str) -> dict:
-    """Every figure of the report from the records (no simulation here)."""
+def figures(deck: Deck, variants: Sequence[Variant], played: Played, players: Sequence[int], options: ReportOptions,
+            lang: str) -> Report:
+    """Every figure of the report from the games (no simulation here)."""
     from deckgen.rules.table import compile_deck
 
     kind_names = deck_kinds([v.deck for v in variants], lang)
     tables = {v.id: compile_deck(v.deck) for v in variants}
-    groups = []
-    pooled = []
-    for agent in options.agents:
-        for n in players:
-            recs = [records[(v.id, agent, n)] for v in variants]
-            axis = collect.axis_for(recs, max(t.opts.turn_cap for t in tables.values()), TRACE_EVERY)
-            for v, rs in zip(variants, recs):
-                t = tables[v.id]
-                g = collect.group_figures(rs, n, t.kinds, dataclasses.replace(axis, turn_cap=t.opts.turn_cap))
-                g["kinds"] = {k: f for k, f in g["kinds"].items() if k in kind_names}
-                groups.append({"variant": v.id, "agent": agent, **g})
-        for v in variants:
-            mine = [g for g in groups if g["variant"] == v.id and g["agent"] == agent]
-            pooled.append({"variant": v.id, "agent": agent, "kinds": collect.pooled_kinds(mine, list(kind_names))})
+    groups, pooled = _groups(variants, tables, played, players, options.agents, kind_names)
     # the first player's advantage: "significant" after Holm over every group of the report
     firsts = [g["seats"]["first_player"] for g in groups]
     for fp, adj in zip(firsts, stats.holm([f["p"] for f in firsts])):
         fp["p_holm"] = round(adj, 6)
         fp["significant"] = adj < stats.ALPHA
-    tests = []
-    base = variants[0]
-    for v in variants[1:]:
-        for agent in options.agents:
-            for n in players:
-                raw = collect.compare(records[(base.id, agent, n)], records[(v.id, agent, n)])
-                for name, p in raw.items():
-                    tests.append({"variant": v.id, "against": base.id, "agent": agent, "players": n, "test": name,
-                                  "method": TESTS[name], "p": p})
-    for test, adj in zip(tests, stats.holm([x["p"] for x in tests])):
-        test["p"] = round(test["p"], 6)
-        test["p_holm"] = round(adj, 6)
-        test["significant"] = adj < stats.ALPHA
+    tests = _tests(variants, played, players, options.agents)
     causes = [c for c in collect.cause_keys(list(kind_names))
               if any(c in g["draws"]["by_cause"] for g in groups)]
-    rep = {
+    rep: Report = {
         "deck": deck.id,
         "name": deck.name(lang),
         "lang": lang,
@@ -317,52 +329,100 @@ def figures(deck: Deck, variants: Sequence[Variant], records: Mapping[tuple[str,
                     "capped": TESTS["capped"], "first_player": TESTS["first_player"],
                     "adjustment": "Holm", "alpha": stats.ALPHA},
     }
-    rep["skill"] = skill_figures(deck, variants, records, players, options, lang)
+    rep["skill"] = skill_figures(variants, played, players, options, lang)
     rep["summary"] = T.summary(rep) + T.skill_summary(rep)
     return rep
 
 
-def skill_figures(deck: Deck, variants: Sequence[Variant], records: Mapping[tuple, Sequence], players: Sequence[int],
-                  options: ReportOptions, lang: str) -> dict | None:
+def _groups(variants: Sequence[Variant], tables: Mapping[str, Table], played: Played, players: Sequence[int],
+            agents: Sequence[str], kind_names: Mapping[str, str]) -> tuple[list[Group], list[Pooled]]:
+    """The figures of every variant, agent and table size, and the card kinds pooled over the
+    table sizes of each variant and agent."""
+    groups: list[Group] = []
+    pooled: list[Pooled] = []
+    for agent in agents:
+        for n in players:
+            recs = [played.games[(v.id, agent, n)] for v in variants]
+            axis = collect.axis_for(recs, max(t.opts.turn_cap for t in tables.values()), TRACE_EVERY)
+            for v, rs in zip(variants, recs):
+                t = tables[v.id]
+                g = collect.group_figures(rs, n, t.kinds, dataclasses.replace(axis, turn_cap=t.opts.turn_cap))
+                g["kinds"] = {k: f for k, f in g["kinds"].items() if k in kind_names}
+                groups.append({"variant": v.id, "agent": agent, **g})
+        for v in variants:
+            mine: list[GroupFigures] = [g for g in groups if g["variant"] == v.id and g["agent"] == agent]
+            pooled.append({"variant": v.id, "agent": agent, "kinds": collect.pooled_kinds(mine, list(kind_names))})
+    return groups, pooled
+
+
+def _tests(variants: Sequence[Variant], played: Played, players: Sequence[int], agents: Sequence[str]) -> list[Test]:
+    """Every variant against the first, per agent, table size and test, with Holm's adjustment
+    over all of them."""
+    tests: list[Test] = []
+    base = variants[0]
+    for v in variants[1:]:
+        for agent in agents:
+            for n in players:
+                raw = collect.compare(played.games[(base.id, agent, n)], played.games[(v.id, agent, n)])
+                for name, p in raw.items():
+                    tests.append({"variant": v.id, "against": base.id, "agent": agent, "players": n, "test": name,
+                                  "method": TESTS[name], "p": p})
+    for test, adj in zip(tests, stats.holm([x["p"] for x in tests])):
+        test["p"] = round(test["p"], 6)
+        test["p_holm"] = round(adj, 6)
+        test["significant"] = adj < stats.ALPHA
+    return tests
+
+
+def skill_figures(variants: Sequence[Variant], played: Played, players: Sequence[int], options: ReportOptions,
+                  lang: str) -> Skill | None:
     """The "Does skill matter?" figures: per variant, opponent and table size, the expert's win
-    rate; the same at 4 players for classic UNO and No Mercy as reference points."""
+    rate; the same at 4 players for classic UNO and No Mercy as reference points. "Significant"
+    after Holm over all of them."""
     if not options.skill_games:
         return None
     sizes = skill_sizes(players, options)
-    groups = [{"variant": v.id, "opponent": opp, **collect.skill_group(records[("skill", v.id, opp, n)], n)}
-              for v in variants for opp in OPPONENTS for n in sizes]
-    refs = []
-    for name in REFERENCES:
-        key = f"ref:{name}"
-        source = _bundled(name)
-        own = next((v for v in variants if not v.changes and v.deck.source == source), None)
-        for opp in OPPONENTS:
-            if ("skill", key, opp, REFERENCE_PLAYERS) in records:
-                g = collect.skill_group(records[("skill", key, opp, REFERENCE_PLAYERS)], REFERENCE_PLAYERS)
-            elif own is not None:
-                g = next(x for x in groups if x["variant"] == own.id and x["opponent"] == opp
-                         and x["players"] == REFERENCE_PLAYERS)
-                g = {k: v for k, v in g.items() if k not in ("variant", "opponent")}
-            else:
-                continue
-            refs.append({"deck": name, "opponent": opp, **g})
-    everything = groups + refs
-    for g, adj in zip(everything, stats.holm([g["p"] for g in everything])):
-        g["p_holm"] = round(adj, 6)
-        g["significant"] = adj < stats.ALPHA
+    mine = [(v.id, opp, collect.skill_group(played.skill[(v.id, opp, n)], n))
+            for v in variants for opp in OPPONENTS for n in sizes]
+    refs = _skill_references(variants, played, mine)
+    adjusted = [(round(adj, 6), adj < stats.ALPHA) for adj in stats.holm([f["p"] for _, _, f in [*mine, *refs]])]
+    groups: list[SkillGroup] = [{"variant": vid, "opponent": opp, **f, "p_holm": p, "significant": sig}
+                                for (vid, opp, f), (p, sig) in zip(mine, adjusted)]
+    reference: list[SkillReference] = [{"deck": name, "opponent": opp, **f, "p_holm": p, "significant": sig}
+                                       for (name, opp, f), (p, sig) in zip(refs, adjusted[len(mine):])]
     from deckgen.manifest import load_deck
 
     names = {name: load_deck(name).name(lang) for name in REFERENCES}
     return {"agent": SKILLED, "think": options.think, "games": options.skill_games, "opponents": list(OPPONENTS),
             "players": sizes,
-            "groups": groups, "reference": refs, "reference_names": names}
+            "groups": groups, "reference": reference, "reference_names": names}
+
+
+def _skill_references(variants: Sequence[Variant], played: Played,
+                      groups: Sequence[tuple[str, str, SkillFigures]]) -> list[tuple[str, str, SkillFigures]]:
+    """(deck, opponent, figures) of the reference decks at 4 players: played for the report, or
+    the deck's own when it is one of them."""
+    refs: list[tuple[str, str, SkillFigures]] = []
+    for name in REFERENCES:
+        key = f"ref:{name}"
+        source = _bundled(name)
+        own = next((v for v in variants if not v.changes and v.deck.source == source), None)
+        for opp in OPPONENTS:
+            if (key, opp, REFERENCE_PLAYERS) in played.skill:
+                g = collect.skill_group(played.skill[(key, opp, REFERENCE_PLAYERS)], REFERENCE_PLAYERS)
+            elif own is not None:
+                g = next(f for vid, o, f in groups if vid == own.id and o == opp and f["players"] == REFERENCE_PLAYERS)
+            else:
+                continue
+            refs.append((name, opp, g))
+    return refs
 
 
 def default_path(deck_id: str) -> Path:
     return Path("output") / deck_id / f"{deck_id}-report.pdf"
 
 
-def write_report(rep: Mapping, path: Path, progress: Progress | None = None) -> Path:
+def write_report(rep: Report, path: Path, progress: Progress | None = None) -> Path:
     """The report as a PDF, written atomically."""
     from deckgen.atomic import write_bytes
     from deckgen.balance.pdf import report_pdf

@@ -7,6 +7,10 @@ A language other than es/en falls back to English.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from deckgen.balance.figures import Group, Paragraph, Report, SkillGroup, SkillReference, VariantInfo
 
 LANGS = ("es", "en")
 
@@ -323,11 +327,11 @@ def cause(lang: str, key: str, kind_names: Mapping[str, str]) -> str:
 
 # ---------------------------------------------------------------- the first page's summary
 
-def summary(rep: Mapping) -> list[dict]:
+def summary(rep: Report) -> list[Paragraph]:
     """Plain-words paragraphs: [{"text": ..., "bullets": [...]}], from the report's figures."""
     lang = rep["lang"]
     base = rep["variants"][0]["id"]
-    out: list[dict] = []
+    out: list[Paragraph] = []
     clean = True
     for agent_name in rep["agents"]:
         gs = [g for g in rep["groups"] if g["variant"] == base and g["agent"] == agent_name]
@@ -337,7 +341,7 @@ def summary(rep: Mapping) -> list[dict]:
         out.append({"text": agent(lang, agent_name, capital=True) + ":", "bullets": _deck_lines(rep, gs, agent_name, lang)})
     if clean:
         out.insert(0, {"text": w(lang, "s_clean"), "bullets": []})
-    changes = []
+    changes: list[Paragraph] = []
     for v in rep["variants"][1:]:
         for agent_name in rep["agents"]:
             bullets = _variant_lines(rep, v, agent_name, lang)
@@ -351,51 +355,84 @@ def summary(rep: Mapping) -> list[dict]:
     return changes + out
 
 
-def _groups(rep: Mapping, variant: str, agent_name: str) -> dict[int, Mapping]:
+def _groups(rep: Report, variant: str, agent_name: str) -> dict[int, Group]:
     return {g["players"]: g for g in rep["groups"] if g["variant"] == variant and g["agent"] == agent_name}
 
 
-def _deck_lines(rep: Mapping, gs: Sequence[Mapping], agent_name: str, lang: str) -> list[str]:
-    lines = []
+def _deck_lines(rep: Report, gs: Sequence[Group], agent_name: str, lang: str) -> list[str]:
+    return [*_length_lines(gs, lang), *_stop_lines(rep, gs, lang), *_event_lines(gs, lang),
+            *_cause_lines(rep, gs, lang), *_seat_lines(gs, lang)]
+
+
+def _length_lines(gs: Sequence[Group], lang: str) -> list[str]:
     lo, hi = gs[0], gs[-1]
     if lo is hi:
-        lines.append(w(lang, "s_length_one", a=num(lo["turns"]["median"], lang),
-                       p90=num(lo["turns"]["p90"], lang)))
-    else:
-        lines.append(w(lang, "s_length", a=num(lo["turns"]["median"], lang), lo=lo["players"],
-                       b=num(hi["turns"]["median"], lang), hi=hi["players"], p90=num(hi["turns"]["p90"], lang)))
-    for key, sentence in (("capped", "s_capped"), ("stalled", "s_stalled")):
-        hit = [g for g in gs if g[key]]
-        if hit:
-            if len(hit) <= 3:
-                where = join([w(lang, "s_count_at", k=g[key], n=g["games"], p=g["players"]) for g in hit], lang)
-            else:
-                worst = max(hit, key=lambda g: g[key])
-                where = w(lang, "s_most", list=sizes([g["players"] for g in hit], lang), p=worst["players"],
-                          k=worst[key], n=worst["games"])
-            cap = max(v["turn_cap"] for v in rep["variants"])
-            lines.append(w(lang, sentence, where=where, cap=num(cap, lang)))
+        return [w(lang, "s_length_one", a=num(lo["turns"]["median"], lang), p90=num(lo["turns"]["p90"], lang))]
+    return [w(lang, "s_length", a=num(lo["turns"]["median"], lang), lo=lo["players"],
+              b=num(hi["turns"]["median"], lang), hi=hi["players"], p90=num(hi["turns"]["p90"], lang))]
+
+
+def _capped(g: Group) -> int:
+    return g["capped"]
+
+
+def _stalled(g: Group) -> int:
+    return g["stalled"]
+
+
+def _stop_lines(rep: Report, gs: Sequence[Group], lang: str) -> list[str]:
+    """The capped and the stalled games, where there are any."""
+    lines = []
+    for count, sentence in ((_capped, "s_capped"), (_stalled, "s_stalled")):
+        hit = [g for g in gs if count(g)]
+        if not hit:
+            continue
+        if len(hit) <= 3:
+            where = join([w(lang, "s_count_at", k=count(g), n=g["games"], p=g["players"]) for g in hit], lang)
+        else:
+            worst = max(hit, key=count)
+            where = w(lang, "s_most", list=sizes([g["players"] for g in hit], lang), p=worst["players"],
+                      k=count(worst), n=worst["games"])
+        cap = max(v["turn_cap"] for v in rep["variants"])
+        lines.append(w(lang, sentence, where=where, cap=num(cap, lang)))
+    return lines
+
+
+def _event_lines(gs: Sequence[Group], lang: str) -> list[str]:
+    lines = []
     for ev, sentence in (("dry", "s_dry"), ("knockout", "s_knockout")):
         hit = [g for g in gs if g["events"][ev]["games"]]
         if hit:
             k = sum(g["events"][ev]["games"] for g in hit)
             lines.append(w(lang, sentence + ("1" if k == 1 else ""), k=k,
                            where=w(lang, "s_sizes", list=sizes([g["players"] for g in hit], lang))))
+    return lines
+
+
+def _cause_lines(rep: Report, gs: Sequence[Group], lang: str) -> list[str]:
+    """Where the drawn cards come from, and the largest table's top cause when it differs."""
     totals: dict[str, float] = {}
     for g in gs:
         for c, v in g["draws"]["by_cause"].items():
             totals[c] = totals.get(c, 0.0) + v * g["games"]
     drawn = sum(totals.values())
-    if drawn:
-        top = sorted(totals.items(), key=lambda kv: -kv[1])[:3]
-        lines.append(w(lang, "s_causes",
-                       list=join([f"{rep['causes'][c]} ({pct(v / drawn, lang)})" for c, v in top], lang)))
-        by = hi["draws"]["by_cause"]
-        if by and lo is not hi:
-            c, v = max(by.items(), key=lambda kv: kv[1])
-            if c != top[0][0]:
-                lines.append(w(lang, "s_cause_top", p=hi["players"], cause=rep["causes"][c],
-                               share=pct(v / sum(by.values()), lang)))
+    if not drawn:
+        return []
+    top = sorted(totals.items(), key=lambda kv: -kv[1])[:3]
+    lines = [w(lang, "s_causes", list=join([f"{rep['causes'][c]} ({pct(v / drawn, lang)})" for c, v in top], lang))]
+    lo, hi = gs[0], gs[-1]
+    by = hi["draws"]["by_cause"]
+    if by and lo is not hi:
+        c, v = max(by.items(), key=lambda kv: kv[1])
+        if c != top[0][0]:
+            lines.append(w(lang, "s_cause_top", p=hi["players"], cause=rep["causes"][c],
+                           share=pct(v / sum(by.values()), lang)))
+    return lines
+
+
+def _seat_lines(gs: Sequence[Group], lang: str) -> list[str]:
+    """The table sizes where the first player wins significantly more, or less, than a fair share."""
+    lines = []
     more = [g for g in gs if g["seats"]["first_player"]["significant"] and g["seats"]["first_player"]["advantage"] > 0]
     less = [g for g in gs if g["seats"]["first_player"]["significant"] and g["seats"]["first_player"]["advantage"] < 0]
     for hit, sentence in ((more, "s_first"), (less, "s_first_less")):
@@ -408,7 +445,7 @@ def _deck_lines(rep: Mapping, gs: Sequence[Mapping], agent_name: str, lang: str)
     return lines
 
 
-def _variant_lines(rep: Mapping, v: Mapping, agent_name: str, lang: str) -> list[str]:
+def _variant_lines(rep: Report, v: VariantInfo, agent_name: str, lang: str) -> list[str]:
     base = rep["variants"][0]["id"]
     a_g, b_g = _groups(rep, base, agent_name), _groups(rep, v["id"], agent_name)
     tests = {(t["players"], t["test"]): t for t in rep["tests"] if t["variant"] == v["id"] and t["agent"] == agent_name}
@@ -456,13 +493,14 @@ def _variant_lines(rep: Mapping, v: Mapping, agent_name: str, lang: str) -> list
 
 # ---------------------------------------------------------------- does skill matter?
 
-def skill_headline(rep: Mapping) -> int:
+def skill_headline(rep: Report) -> int:
     """The table size the skill sentences speak of: 4 players when the report has it."""
-    sizes = (rep.get("skill") or {}).get("players") or rep["players"]
-    return 4 if 4 in sizes else sizes[0]
+    sk = rep.get("skill")
+    shown = (sk["players"] if sk else None) or rep["players"]
+    return 4 if 4 in shown else shown[0]
 
 
-def _skill_sentence(g: Mapping, opp: str, lang: str) -> str:
+def _skill_sentence(g: SkillGroup | SkillReference, opp: str, lang: str) -> str:
     key = "s_skill_luck"
     if g["significant"]:
         key = "s_skill_more" if g["rate"] > g["fair"] else "s_skill_less"
@@ -470,7 +508,7 @@ def _skill_sentence(g: Mapping, opp: str, lang: str) -> str:
              lo=pct(g["ci"][0], lang), hi=pct(g["ci"][1], lang))
 
 
-def skill_summary(rep: Mapping) -> list[dict]:
+def skill_summary(rep: Report) -> list[Paragraph]:
     """The "Does skill matter?" paragraph of the first page, from the skill figures."""
     sk = rep.get("skill")
     if not sk:

@@ -13,10 +13,10 @@ Modules:
              itself in AGENTS as "expert" when this package is imported
   runner     run_tasks(): tasks of seeded games on forked workers or a Dask cluster (docs/cluster.md)
   replay     replay(table, n, log) -> State: each event re-applies itself through the state's operations
-  record     GameRecord and CAUSES: the counters one game leaves for the reports
+  record     GameRecord, the Outcome/Cause/Event words and CAUSES: what one game leaves for the reports
   match      Match (the hands of a match, dealt in turn), play_match(): hands until the target score
-  simulate   simulate(deck, players, games, seed, agent) -> JSON-ready report; play_record(); to_text()
-  checks     rules_check(): the engine's part of ``deckgen check``
+  simulate   simulate(deck, players, PlayOptions) -> SimulationReport (.to_json()); play_record(); to_text()
+  checks     card_rule_findings(): the engine's part of ``deckgen check`` (the rules against the cards)
   scenario   situation() and Scripted: exact table situations for tests and "what if"
 
 Rule options live in :mod:`deckgen.options` (model level). Every decision the engine takes where

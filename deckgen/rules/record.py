@@ -8,26 +8,70 @@ and can be written by hand in tests.
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import NamedTuple
 
-# Why a card went from the draw pile into a hand (after the deal). Every draw has exactly one.
-CAUSES: tuple[str, ...] = (
-    "no_play",     # no playable card, or chose to draw (draw one / draw until playable)
-    "penalty",     # a draw card's penalty taken unstacked (split by kind in penalty_by_kind)
-    "stack",       # a stacked penalty of two or more draw cards, drawn whole
-    "everyone",    # an everyone-draws effect
-    "duel",        # a duel penalty
-    "challenge",   # a lost challenge (the challenger's penalty, or the guilty offender's)
-    "uno",         # caught not saying UNO
-    "roulette",    # cards turned by a Colour Roulette
-)
+
+class Word(str, Enum):
+    """A fixed word of the results (an outcome, a cause, an event): a ``str`` that compares,
+    hashes, formats, prints and goes into JSON as its value, so code and files that hold the
+    plain words keep working with it."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self.value), spec)
+
+    def __repr__(self) -> str:
+        return repr(str(self.value))
+
+
+class Outcome(Word):
+    """How a game (or a match) ended."""
+
+    FINISHED = "finished"     # someone went out (a match: someone reached the target score)
+    STALLED = "stalled"       # no card can be played or drawn any more
+    CAPPED = "capped"         # the turn cap (a match: the hand limit) came first
+
+
+class Cause(Word):
+    """Why a card went from the draw pile into a hand (after the deal). Every draw has exactly one."""
+
+    NO_PLAY = "no_play"       # no playable card, or chose to draw (draw one / draw until playable)
+    PENALTY = "penalty"       # a draw card's penalty taken unstacked (split by kind in penalty_by_kind)
+    STACK = "stack"           # a stacked penalty of two or more draw cards, drawn whole
+    EVERYONE = "everyone"     # an everyone-draws effect
+    DUEL = "duel"             # a duel penalty
+    CHALLENGE = "challenge"   # a lost challenge (the challenger's penalty, or the guilty offender's)
+    UNO = "uno"               # caught not saying UNO
+    ROULETTE = "roulette"     # cards turned by a Colour Roulette
+
+
+class Event(Word):
+    """What a record's ``events`` notes, the things the checker warns about (in report order)."""
+
+    CAPPED = "capped"         # the game reached the turn cap
+    STALLED = "stalled"       # the game stalled
+    DRY = "dry"               # a player had to draw and the draw pile and discards were empty
+    KNOCKOUT = "knockout"     # a player was knocked out (the Mercy limit)
+
+
+# the causes in their index order, as plain words (the engine counts draws per index)
+CAUSES: tuple[str, ...] = tuple(c.value for c in Cause)
+
+
+def rounded(x: float, nd: int = 2) -> float:
+    """A figure of the reports, rounded as every report rounds it."""
+    return round(float(x), nd)
+
 
 TRACE_EVERY = 5       # a hand-size sample every this many turns
 TRACE_MAX = 200       # at most this many samples per game
 
 
 class GameRecord(NamedTuple):
-    outcome: str                              # "finished" | "stalled" | "capped"
+    outcome: Outcome
     winner: int | None                        # seat of the winner (seat 0 plays first)
     turns: int
     decisions: int
@@ -46,4 +90,4 @@ class GameRecord(NamedTuple):
     held_by_kind: tuple[int, ...]             # cards of each kind (regular side) left in hands at the end
     hand_trace: tuple[tuple[int, int, tuple[int, ...]], ...]
     # every TRACE_EVERY turns (at most TRACE_MAX): (turn, draw-pile size, hand size per seat; -1 when out)
-    events: tuple[tuple[str, int, int], ...]  # (event, turn, seat or -1): "dry", "knockout", "stalled", "capped"
+    events: tuple[tuple[str, int, int], ...]  # (an Event, turn, seat or -1)

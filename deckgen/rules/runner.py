@@ -24,11 +24,11 @@ import os
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from deckgen.errors import DeckgenError, error
 
-WAIT = "wait"             # a task source with nothing to hand out until a result comes back
+WAIT: Final = "wait"      # a task source with nothing to hand out until a result comes back
 PER_SLOT = 2              # tasks in flight per worker slot: one running, one waiting
 CLUSTER_PER_SLOT = 8      # more on a cluster, where each result takes a round trip through the scheduler
 KEEP_PREPARED = 4         # prepared states a cluster worker keeps (the latest runs)
@@ -40,11 +40,19 @@ WORKERS_TIMEOUT = 30      # ... and for its first worker
 class Work:
     """What the workers of one run need: ``prepare(spec)`` once per worker, then
     ``play(state, task)`` per task. ``spec`` must pickle for a cluster (decks and agent names
-    do); locally it is never pickled."""
+    do); locally it is never pickled. ``caches``: memo dictionaries inside the spec (a compiled
+    deck's legality cache) that every worker fills for itself: :func:`run_tasks` empties them
+    before the spec goes to worker processes or a cluster, and keeps them when everything runs
+    in this process."""
 
     prepare: Callable[[Any], Any]
     spec: Any
     play: Callable[[Any, Any], Any]
+    caches: tuple[dict[Any, Any], ...] = ()
+
+    def shed_caches(self) -> None:
+        for cache in self.caches:
+            cache.clear()
 
 
 class TaskSource(Protocol):
@@ -70,12 +78,14 @@ def run_tasks(work: Work, tasks: TaskSource | Iterable[Any], workers: int | None
     in advance, or one worker, everything runs in this process."""
     source: TaskSource = tasks if hasattr(tasks, "next_task") else _Listed(tasks)  # type: ignore[assignment]
     if cluster:
+        work.shed_caches()
         yield from _on_cluster(work, source, cluster, ordered)
         return
     n = workers or os.cpu_count() or 1
     if n <= 1 or (isinstance(tasks, (list, tuple)) and len(tasks) <= local_below):
         yield from _here(work, source)
         return
+    work.shed_caches()
     yield from _forked(work, source, n, ordered)
 
 

@@ -10,28 +10,56 @@ from __future__ import annotations
 import math
 import os
 import statistics
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
 
 from deckgen.errors import DeckgenError, error
 from deckgen.progress import Progress
 from deckgen.rules import expert
-from deckgen.rules.agents import AGENTS, Agent
+from deckgen.rules.agents import AGENTS
 from deckgen.rules.engine import Game
 from deckgen.rules.expert import wants_events
-from deckgen.rules.record import CAUSES, GameRecord
-from deckgen.rules.runner import Work, run_tasks
-from deckgen.rules.state import CAPPED, FINISHED, STALLED
+from deckgen.rules.record import CAUSES, Cause, GameRecord, Outcome, rounded
+from deckgen.rules.runner import WAIT, Work, run_tasks
 from deckgen.rules.table import Table, compile_deck
 
-CHUNK = 25
-SMALL_CHUNK = 16
+if TYPE_CHECKING:
+    from deckgen.model import Deck
+
+CHUNK = 25            # games per task
+SMALL_CHUNK = 16      # ... at most, near a turn budget; this many games or fewer in all run in this process
+
+Task = tuple[int, int, int, int]      # (table size, first game, end, seed)
+
+
+@dataclass(frozen=True)
+class PlayOptions:
+    """How many games to play and how: ``games`` per table size (matches, for
+    :mod:`deckgen.rules.match`), from ``seed``, by ``agent`` bots (the expert with ``think``
+    play-outs per decision), on ``workers`` processes (default: every core) or the Dask
+    scheduler at ``cluster``; ``turn_budget``: see :func:`run`."""
+
+    games: int = 200
+    seed: int = 1
+    agent: str = "random"
+    workers: int | None = None
+    turn_budget: int | None = None
+    cluster: str | None = None
+    think: int = expert.THINK
+
+
+def check_agent(agent: str) -> None:
+    """DeckgenError (exit 2) for an agent name no bot is registered under."""
+    if agent not in AGENTS:
+        raise DeckgenError(error("agent", "--agent", f"unknown agent '{agent}'", hint="agents: " + ", ".join(AGENTS)))
 
 
 def game_seed(seed: int, players: int, index: int) -> str:
     return f"{seed}:{players}:{index}"
 
 
-def play_record(table: Table, agent, seed: int, players: int, index: int) -> GameRecord:
+def play_record(table: Table, agent: Any, seed: int, players: int, index: int) -> GameRecord:
     """One game, reduced to the numbers the reports need."""
     g = Game(table, players, game_seed(seed, players, index), agent, record=wants_events(agent)).run()
     return record_of(g)
@@ -45,18 +73,18 @@ def record_of(g: Game) -> GameRecord:
         for f in hand:
             held[mkind[f + f]] += 1
     return GameRecord(
-        g.outcome or CAPPED, g.winner, g.turns, g.decisions, g.draws, g.reshuffles, g.dry, g.knockouts,
+        Outcome(g.outcome or Outcome.CAPPED), g.winner, g.turns, g.decisions, g.draws, g.reshuffles, g.dry, g.knockouts,
         g.max_stack, g.max_hand, g.flex_plays, g.power_flips, tuple(g.plays_by_kind), tuple(g.by_cause),
         tuple(g.penalty_by_kind), tuple(tuple(row) for row in g.plays_by_seat_kind), tuple(held),
         tuple(g.trace), tuple(g.events))
 
 
-def _prepare(spec: tuple[Table, str, int]) -> tuple[Table, Agent]:
+def _prepare(spec: tuple[Table, str, int]) -> tuple[Table, Any]:
     table, agent_name, think = spec
     return table, expert.make(agent_name, think)
 
 
-def _run_chunk(state: tuple[Table, Agent], task: tuple) -> list[GameRecord]:
+def _run_chunk(state: tuple[Table, Any], task: Task) -> list[GameRecord]:
     table, agent = state
     players, start, stop, seed = task
     return [play_record(table, agent, seed, players, i) for i in range(start, stop)]
@@ -78,25 +106,22 @@ def parse_players(text: str, lo: int = 2, hi: int = 10) -> list[int]:
     return list(range(a, b + 1))
 
 
-def run(table: Table, players: Iterable[int], games: int, seed: int = 1, agent: str = "random",
-        workers: int | None = None, progress: Progress | None = None,
-        turn_budget: int | None = None, cluster: str | None = None,
-        think: int = expert.THINK) -> dict[int, list[GameRecord]]:
-    """Play up to ``games`` games at each table size; records per table size, in game order.
+def run(table: Table, players: Iterable[int], options: PlayOptions = PlayOptions(),
+        progress: Progress | None = None) -> dict[int, list[GameRecord]]:
+    """Play up to ``options.games`` games at each table size; records per table size, in game order.
 
     With a ``turn_budget``, a table size stops taking games once the games so far have used
     that many turns (game i is kept when games 0..i-1 used fewer): long games cost fewer games,
     and the kept set depends only on the seed, never on timing or the number of cores.
     ``cluster``: the address of a Dask scheduler to play on instead of this machine's cores;
     ``think``: the expert's play-outs per decision."""
-    if agent not in AGENTS:
-        raise DeckgenError(error("agent", "--agent", f"unknown agent '{agent}'", hint="agents: " + ", ".join(AGENTS)))
-    feed = _Feed(list(players), games, seed, turn_budget)
-    workers = workers or os.cpu_count() or 1
-    if games * len(feed.players) <= SMALL_CHUNK:
+    check_agent(options.agent)
+    feed = _Feed(list(players), options.games, options.seed, options.turn_budget)
+    workers = options.workers or os.cpu_count() or 1
+    if options.games * len(feed.players) <= SMALL_CHUNK:
         workers = 1
-    work = Work(_prepare, (_clean(table) if workers > 1 or cluster else table, agent, think), _run_chunk)
-    for task, recs in run_tasks(work, feed, workers, cluster):
+    work = Work(_prepare, (table, options.agent, options.think), _run_chunk, caches=(table.cache,))
+    for task, recs in run_tasks(work, feed, workers, options.cluster):
         feed.take(task, recs, progress)
     return feed.out
 
@@ -116,7 +141,7 @@ class _Feed:
         self.flying = dict.fromkeys(players, 0)
         self.turn = 0
 
-    def next_task(self) -> tuple | str | None:
+    def next_task(self) -> Task | Literal["wait"] | None:
         """The next chunk (table size, first game, end, seed), "wait" (a budgeted table size has
         work in flight), or None when every table size is done."""
         active = [n for n in self.players if self.nxt[n] < self.games and n not in self.full]
@@ -124,7 +149,7 @@ class _Feed:
             # a table size close to its budget gets one task at a time: no long game wasted
             ready = [n for n in active if not self.flying[n] or self._size(n) > 2]
             if not ready and active:
-                return "wait"
+                return WAIT
             active = ready
         if not active:
             return None
@@ -142,7 +167,7 @@ class _Feed:
         est = (self.used[n] / len(kept)) if kept else 100.0
         return max(1, min(SMALL_CHUNK, int((self.budget - self.used[n]) / (4 * est))))
 
-    def take(self, task: tuple, recs: list[GameRecord], progress: Progress | None) -> None:
+    def take(self, task: Task, recs: list[GameRecord], progress: Progress | None) -> None:
         n = task[0]
         self.flying[n] -= 1
         if n in self.full:
@@ -161,21 +186,108 @@ class _Feed:
             progress("simulating", min(done, total), total)
 
 
-def _clean(table: Table) -> Table:
-    table.cache.clear()
-    return table
+@dataclass(frozen=True)
+class TurnFigures:
+    """Turns per game: mean, median and 90th percentile (by rank)."""
+
+    mean: float
+    median: float
+    p90: int
+
+    def to_json(self) -> dict[str, float]:
+        return {"mean": self.mean, "median": self.median, "p90": self.p90}
 
 
-def summarize(table: Table, players: int, recs: list[GameRecord]) -> dict:
+@dataclass(frozen=True)
+class TableSummary:
+    """The report of one table size. The last four figures are None when the deck's rules
+    cannot produce them (no Mercy limit, no stacking, no Flex card, no Power cards): the JSON
+    leaves them out."""
+
+    players: int
+    games: int
+    finished: int
+    stalled: int
+    capped: int
+    turns: TurnFigures
+    decisions_per_game: float
+    win_rate_by_seat: tuple[float, ...]
+    draws_per_game: float
+    draws_per_game_by_cause: Mapping[Cause, float]     # every cause, in CAUSES order
+    reshuffles_per_game: float
+    games_with_dry_draw_pile: int
+    largest_hand: int
+    plays_by_kind: Mapping[str, int]                   # kind id -> plays, the kinds in the deck or played
+    knockouts_per_game: float | None = None
+    largest_stack: int | None = None
+    flex_plays_per_game: float | None = None
+    power_flips_per_game: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "players": self.players,
+            "games": self.games,
+            "finished": self.finished,
+            "stalled": self.stalled,
+            "capped": self.capped,
+            "turns": self.turns.to_json(),
+            "decisions_per_game": self.decisions_per_game,
+            "win_rate_by_seat": list(self.win_rate_by_seat),
+            "draws_per_game": self.draws_per_game,
+            "draws_per_game_by_cause": {c.value: v for c, v in self.draws_per_game_by_cause.items()},
+            "reshuffles_per_game": self.reshuffles_per_game,
+            "games_with_dry_draw_pile": self.games_with_dry_draw_pile,
+            "largest_hand": self.largest_hand,
+            "plays_by_kind": dict(self.plays_by_kind),
+        }
+        data.update({name: value for name, value in self.extras().items() if name != "largest_hand"})
+        return data
+
+    def extras(self) -> dict[str, float]:
+        """The figures some decks have, by JSON name, in the text report's column order."""
+        figures = (("knockouts_per_game", self.knockouts_per_game), ("largest_stack", self.largest_stack),
+                   ("largest_hand", self.largest_hand), ("flex_plays_per_game", self.flex_plays_per_game),
+                   ("power_flips_per_game", self.power_flips_per_game))
+        return {name: value for name, value in figures if value is not None}
+
+
+@dataclass(frozen=True)
+class SimulationReport:
+    """What ``deckgen simulate`` reports: the run's settings and one summary per table size."""
+
+    deck: str
+    agent: str
+    think: int | None                 # the expert's play-outs per decision (None for the other agents)
+    seed: int
+    games_per_table_size: int
+    turn_budget_per_table_size: int | None
+    turn_cap: int
+    tables: tuple[TableSummary, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as ``deckgen simulate --json`` prints it."""
+        return {
+            "deck": self.deck,
+            "agent": self.agent,
+            **({"think": self.think} if self.think is not None else {}),
+            "seed": self.seed,
+            "games_per_table_size": self.games_per_table_size,
+            "turn_budget_per_table_size": self.turn_budget_per_table_size,
+            "turn_cap": self.turn_cap,
+            "tables": [t.to_json() for t in self.tables],
+        }
+
+
+def summarize_table(table: Table, players: int, recs: Sequence[GameRecord]) -> TableSummary:
     """The report of one table size."""
     n = len(recs)
     outcomes = [r.outcome for r in recs]
     turns = sorted(r.turns for r in recs)
     wins = [0] * players
     for r in recs:
-        if r.outcome == FINISHED and r.winner is not None:
+        if r.outcome == Outcome.FINISHED and r.winner is not None:
             wins[r.winner] += 1
-    finished = outcomes.count(FINISHED)
+    finished = outcomes.count(Outcome.FINISHED)
     kinds = [0] * len(table.kinds)
     causes = [0] * len(CAUSES)
     for r in recs:
@@ -183,32 +295,30 @@ def summarize(table: Table, players: int, recs: list[GameRecord]) -> dict:
             kinds[i] += c
         for i, c in enumerate(r.draws_by_cause):
             causes[i] += c
-    data = {
-        "players": players,
-        "games": n,
-        "finished": finished,
-        "stalled": outcomes.count(STALLED),
-        "capped": outcomes.count(CAPPED),
-        "turns": {"mean": _r(statistics.fmean(turns)), "median": _r(statistics.median(turns)),
-                  "p90": turns[max(0, math.ceil(0.9 * n) - 1)]},
-        "decisions_per_game": _r(statistics.fmean(r.decisions for r in recs)),
-        "win_rate_by_seat": [_r(w / finished, 3) if finished else 0.0 for w in wins],
-        "draws_per_game": _r(statistics.fmean(r.draws for r in recs)),
-        "draws_per_game_by_cause": {c: _r(causes[i] / n) for i, c in enumerate(CAUSES)},
-        "reshuffles_per_game": _r(statistics.fmean(r.reshuffles for r in recs)),
-        "games_with_dry_draw_pile": sum(1 for r in recs if r.dry),
-        "largest_hand": max(r.max_hand for r in recs),
-        "plays_by_kind": {table.kinds[i]: c for i, c in enumerate(kinds) if c or _in_deck(table, i)},
-    }
-    if table.opts.mercy_limit:
-        data["knockouts_per_game"] = _r(statistics.fmean(r.knockouts for r in recs))
-    if table.opts.stacking != "off":
-        data["largest_stack"] = max(r.max_stack for r in recs)
-    if table.any_flex:
-        data["flex_plays_per_game"] = _r(statistics.fmean(r.flex_plays for r in recs))
-    if table.opts.power_cards:
-        data["power_flips_per_game"] = _r(statistics.fmean(r.power_flips for r in recs))
-    return data
+    opts = table.opts
+    return TableSummary(
+        players=players, games=n, finished=finished,
+        stalled=outcomes.count(Outcome.STALLED), capped=outcomes.count(Outcome.CAPPED),
+        turns=TurnFigures(rounded(statistics.fmean(turns)), rounded(statistics.median(turns)),
+                          turns[max(0, math.ceil(0.9 * n) - 1)]),
+        decisions_per_game=rounded(statistics.fmean(r.decisions for r in recs)),
+        win_rate_by_seat=tuple(rounded(w / finished, 3) if finished else 0.0 for w in wins),
+        draws_per_game=rounded(statistics.fmean(r.draws for r in recs)),
+        draws_per_game_by_cause={c: rounded(causes[i] / n) for i, c in enumerate(Cause)},
+        reshuffles_per_game=rounded(statistics.fmean(r.reshuffles for r in recs)),
+        games_with_dry_draw_pile=sum(1 for r in recs if r.dry),
+        largest_hand=max(r.max_hand for r in recs),
+        plays_by_kind={table.kinds[i]: c for i, c in enumerate(kinds) if c or _in_deck(table, i)},
+        knockouts_per_game=rounded(statistics.fmean(r.knockouts for r in recs)) if opts.mercy_limit else None,
+        largest_stack=max(r.max_stack for r in recs) if opts.stacking != "off" else None,
+        flex_plays_per_game=rounded(statistics.fmean(r.flex_plays for r in recs)) if table.any_flex else None,
+        power_flips_per_game=rounded(statistics.fmean(r.power_flips for r in recs)) if opts.power_cards else None,
+    )
+
+
+def summarize(table: Table, players: int, recs: Sequence[GameRecord]) -> dict[str, Any]:
+    """The report of one table size as JSON (:func:`summarize_table`'s, for readers of the JSON)."""
+    return summarize_table(table, players, recs).to_json()
 
 
 def _in_deck(table: Table, kind_index: int) -> bool:
@@ -216,61 +326,51 @@ def _in_deck(table: Table, kind_index: int) -> bool:
                for f in range(table.n_faces))
 
 
-def _r(x: float, nd: int = 2) -> float:
-    return round(float(x), nd)
-
-
-def simulate(deck, players: Iterable[int] | None = None, games: int = 200, seed: int = 1, agent: str = "random",
-             workers: int | None = None, progress: Progress | None = None, turn_budget: int | None = None,
-             cluster: str | None = None, think: int = expert.THINK) -> dict:
-    """Simulate a deck over table sizes (on this machine, or the Dask scheduler at ``cluster``);
-    a JSON-ready report. ``think``: the expert's play-outs per decision (``agent="expert"``)."""
+def simulate(deck: Deck, players: Iterable[int] | None = None, options: PlayOptions = PlayOptions(),
+             progress: Progress | None = None) -> SimulationReport:
+    """Simulate a deck over table sizes (on this machine, or the Dask scheduler at
+    ``options.cluster``); ``.to_json()`` is what ``deckgen simulate --json`` prints."""
     table = compile_deck(deck)
-    players = list(players or range(deck.players_min, deck.players_max + 1))
-    recs = run(table, players, games, seed, agent, workers, progress, turn_budget, cluster, think)
-    return {
-        "deck": deck.id,
-        "agent": agent,
-        **({"think": think} if agent == "expert" else {}),
-        "seed": seed,
-        "games_per_table_size": games,
-        "turn_budget_per_table_size": turn_budget,
-        "turn_cap": table.opts.turn_cap,
-        "tables": [summarize(table, n, recs[n]) for n in players],
-    }
+    sizes = list(players or range(deck.players_min, deck.players_max + 1))
+    recs = run(table, sizes, options, progress)
+    return SimulationReport(
+        deck=deck.id, agent=options.agent, think=options.think if options.agent == "expert" else None,
+        seed=options.seed, games_per_table_size=options.games, turn_budget_per_table_size=options.turn_budget,
+        turn_cap=table.opts.turn_cap, tables=tuple(summarize_table(table, n, recs[n]) for n in sizes))
 
 
-def to_text(rep: dict, names: Mapping[str, str] | None = None) -> str:
+_SHORT = {"knockouts_per_game": "KO", "largest_stack": "stack", "largest_hand": "hand",
+          "flex_plays_per_game": "flex", "power_flips_per_game": "flips"}
+
+
+def to_text(rep: SimulationReport, names: Mapping[str, str] | None = None) -> str:
     """The simulation report as a table for people; ``names``: kind id -> display name."""
-    lines = [f"{rep['deck']}: {rep['games_per_table_size']} games per table size, agent {rep['agent']}, "
-             f"seed {rep['seed']}"]
+    lines = [f"{rep.deck}: {rep.games_per_table_size} games per table size, agent {rep.agent}, seed {rep.seed}"]
     head = f"{'players':>7} {'fin':>5} {'stall':>5} {'cap':>4} {'turns mean/med/p90':>20} {'draws':>7} {'reshuf':>6}"
-    extra_keys = [k for k in ("knockouts_per_game", "largest_stack", "largest_hand", "flex_plays_per_game",
-                              "power_flips_per_game") if k in rep["tables"][0]]
-    short = {"knockouts_per_game": "KO", "largest_stack": "stack", "largest_hand": "hand",
-             "flex_plays_per_game": "flex", "power_flips_per_game": "flips"}
-    head += "".join(f" {short[k]:>6}" for k in extra_keys)
+    extra_keys = list(rep.tables[0].extras())
+    head += "".join(f" {_SHORT[k]:>6}" for k in extra_keys)
     lines.append(head)
-    for t in rep["tables"]:
-        tr = t["turns"]
-        row = (f"{t['players']:>7} {t['finished']:>5} {t['stalled']:>5} {t['capped']:>4} "
-               f"{tr['mean']:>8.1f}/{tr['median']:>5.0f}/{tr['p90']:>5} {t['draws_per_game']:>7.1f} "
-               f"{t['reshuffles_per_game']:>6.2f}")
-        row += "".join(f" {t[k]:>6}" for k in extra_keys)
+    for t in rep.tables:
+        tr = t.turns
+        row = (f"{t.players:>7} {t.finished:>5} {t.stalled:>5} {t.capped:>4} "
+               f"{tr.mean:>8.1f}/{tr.median:>5.0f}/{tr.p90:>5} {t.draws_per_game:>7.1f} "
+               f"{t.reshuffles_per_game:>6.2f}")
+        extras = t.extras()
+        row += "".join(f" {extras[k]:>6}" for k in extra_keys)
         lines.append(row)
     lines.append("win rate by seat (seat 1 plays first):")
-    for t in rep["tables"]:
-        lines.append(f"  {t['players']:>2}: " + " ".join(f"{w:.2f}" for w in t["win_rate_by_seat"]))
+    for t in rep.tables:
+        lines.append(f"  {t.players:>2}: " + " ".join(f"{w:.2f}" for w in t.win_rate_by_seat))
     lines.append("cards drawn per game, by cause:")
-    used = [c for c in CAUSES if any(t["draws_per_game_by_cause"][c] for t in rep["tables"])]
+    used = [c for c in Cause if any(t.draws_per_game_by_cause[c] for t in rep.tables)]
     if used:
         lines.append("  players " + " ".join(f"{c:>9}" for c in used))
-        for t in rep["tables"]:
-            lines.append(f"  {t['players']:>7} " + " ".join(f"{t['draws_per_game_by_cause'][c]:>9.1f}" for c in used))
+        for t in rep.tables:
+            lines.append(f"  {t.players:>7} " + " ".join(f"{t.draws_per_game_by_cause[c]:>9.1f}" for c in used))
     lines.append("plays per card kind (all table sizes):")
     totals: dict[str, int] = {}
-    for t in rep["tables"]:
-        for k, v in t["plays_by_kind"].items():
+    for t in rep.tables:
+        for k, v in t.plays_by_kind.items():
             totals[k] = totals.get(k, 0) + v
     shown = {k: (names or {}).get(k, k) for k in totals}
     width = max([24, *(len(n) for n in shown.values())])
