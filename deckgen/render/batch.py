@@ -16,6 +16,7 @@ import os
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import NamedTuple
 
 import PIL
 from PIL import Image
@@ -88,34 +89,45 @@ def write_png(img: Image.Image, path: Path, face_id: str, frame: Frame, compress
         write_bytes(Path(spill) / SPILL_REASON, str(why or exc).encode("utf-8", "replace"))    # the latest
 
 
-def _draw_job(job) -> str:
-    """Worker: draw one face and write it (runs in a child process)."""
-    from deckgen.render.draw import draw_face
+class FaceJob(NamedTuple):
+    """One face to draw and where its PNG goes."""
 
-    spec, frame, guide, path, spill = job
-    write_png(draw_face(spec, frame, guide), Path(path), spec.face_id, frame, spill=spill)
-    return spec.face_id
+    spec: FaceSpec
+    frame: Frame
+    corner_guide: bool
+    path: str
+    spill: str | None           # where it goes when the cache cannot take it (see write_png)
+
+    def draw(self) -> str:
+        """Draw the face and write it (in a worker process, or here)."""
+        from deckgen.render.draw import draw_face
+
+        write_png(draw_face(self.spec, self.frame, self.corner_guide), Path(self.path), self.spec.face_id, self.frame,
+                  spill=self.spill)
+        return self.spec.face_id
+
+    def images(self) -> tuple[object, ...]:
+        """The images the face shows (faces showing the same ones are drawn together)."""
+        return (self.spec.art, self.spec.icon, self.spec.back_image, self.spec.logo)
 
 
-def draw_group(group: list) -> int:
+def draw_group(group: list[FaceJob]) -> int:
     """Worker: draw faces that share their images (each image is then rendered once)."""
     for job in group:
-        _draw_job(job)
+        job.draw()
     return len(group)
 
 
-def groups(jobs_list: list) -> list[list]:
+def groups(jobs_list: list[FaceJob]) -> list[list[FaceJob]]:
     """Faces grouped by the images they show (art, icon, back image, logo), costliest group first
     (a face counts 1, each image to render 4); faces without images stay one per group."""
-    by_images: dict[object, list] = {}
+    by_images: dict[object, list[FaceJob]] = {}
     for i, job in enumerate(jobs_list):
-        spec = job[0]
-        key = (spec.art, spec.icon, spec.back_image, spec.logo)
+        key = job.images()
         by_images.setdefault(key if any(key) else i, []).append(job)
 
-    def cost(group: list) -> int:
-        spec = group[0][0]
-        return len(group) + 4 * sum(x is not None for x in (spec.art, spec.icon, spec.back_image, spec.logo))
+    def cost(group: list[FaceJob]) -> int:
+        return len(group) + 4 * sum(x is not None for x in group[0].images())
 
     return sorted(by_images.values(), key=cost, reverse=True)
 
@@ -146,7 +158,7 @@ class FacePlan:
     cache is off."""
 
     result: RenderResult
-    todo: list = field(default_factory=list)
+    todo: list[FaceJob] = field(default_factory=list)
     root: Path = Path()
     spill: Path | None = None      # where faces go that the cache could not take (see write_png)
 
@@ -203,7 +215,7 @@ def plan_faces(deck: Deck, settings, *, use_cache: bool = True, cache_dir: Path 
         if use_cache and cache.verified(path):      # checksum and owner checked; a bad entry is drawn again
             cache.touch(path)
         else:
-            todo.append((spec, frame, settings.corner_guide, str(path), spill))
+            todo.append(FaceJob(spec, frame, settings.corner_guide, str(path), spill))
     result = RenderResult(cached, frame.full, frame.trim_mm, frame.bleed_mm, frame.dpi, len(todo), scratch)
     return FacePlan(result, todo, root, Path(spill) if spill else None)
 
