@@ -88,7 +88,7 @@ class BuildResult:
         return sum(o.size_bytes for o in self.outputs)
 
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The summary as plain data (``deckgen build --json``)."""
         return {
             "deck": self.deck_id, "name": self.name, "cards": self.cards, "faces": self.faces,
@@ -110,7 +110,7 @@ def _cards_key(deck: Deck, rendered: RenderResult, layout: LayoutOptions) -> str
                               str(rendered.dpi), faces, templates=False)
 
 
-CardsMeta = dict    # pages, cards, faces, notes, sheet: what the summary says of the card sheets
+CardsMeta = dict[str, Any]    # pages, cards, faces, notes, sheet: what the summary says of the card sheets
 
 
 def _cards_path(deck: Deck, options: BuildOptions) -> Path:

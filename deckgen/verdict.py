@@ -168,10 +168,10 @@ class Cell:
     agent: str
     players: int
     fixed: int | None                  # --games N: exactly N games, no looks
-    recs: list = field(default_factory=list)
+    recs: list[GameRecord] = field(default_factory=list)
     target: int = 0                    # games wanted by the current look
     sent: int = 0                      # games handed to workers
-    back: dict = field(default_factory=dict)     # first game of a chunk -> its records
+    back: dict[int, list[GameRecord]] = field(default_factory=dict)     # first game of a chunk -> its records
     done: bool = False
 
     @property
@@ -202,11 +202,11 @@ class Cell:
         return min(look, max(n + 1, int(SEAT_TURNS / per_game)))
 
 
-def _failed(r) -> bool:
+def _failed(r: GameRecord) -> bool:
     return r.outcome != "finished" or bool(r.dry)
 
 
-def _wins(recs: Iterable, players: int) -> list[int]:
+def _wins(recs: Iterable[GameRecord], players: int) -> list[int]:
     wins = [0] * players
     for r in recs:
         if r.outcome == "finished" and r.winner is not None:
@@ -442,6 +442,9 @@ def _sizes(ns: Iterable[int]) -> str:
     return ", ".join(map(str, ns[:-1])) + f" and {ns[-1]} players"
 
 
+CellGames = list[tuple["Cell", list["GameRecord"]]]     # cells, each with some of its games
+
+
 @dataclass(frozen=True)
 class Simulation:
     """What the verdict's games were, for the report (``check --json``'s ``simulation`` section)."""
@@ -566,12 +569,10 @@ def _lengths(deck: Deck, cells: list[Cell], early: bool) -> list[Finding]:
     return out
 
 
-def _drawn_by_source(deck: Deck, table, recs: list, players: int) -> dict[str, float]:
-    """Cards drawn in these games, by what made the player draw: a kind id, or a cause."""
-    from deckgen.rules.record import CAUSES
-
-    out: dict[str, float] = {}
-    causes = [0] * len(CAUSES)
+def _counts(table: Table, recs: list[GameRecord], n_causes: int) -> tuple[list[int], dict[str, float], list[int]]:
+    """These games' cards drawn per cause, drawn as penalties per kind (in the order first seen) and plays per kind."""
+    causes = [0] * n_causes
+    penalties: dict[str, float] = {}
     plays = [0] * len(table.kinds)
     for r in recs:
         for i, v in enumerate(r.draws_by_cause):
@@ -579,11 +580,19 @@ def _drawn_by_source(deck: Deck, table, recs: list, players: int) -> dict[str, f
         for i, v in enumerate(r.penalty_by_kind):
             if v:
                 kid = table.kinds[i]
-                out[kid] = out.get(kid, 0) + v
+                penalties[kid] = penalties.get(kid, 0) + v
         for i, v in enumerate(r.plays_by_kind):
             plays[i] += v
+    return causes, penalties, plays
 
-    def spread(total: float, weight) -> bool:
+
+def _drawn_by_source(deck: Deck, table: Table, recs: list[GameRecord], players: int) -> dict[str, float]:
+    """Cards drawn in these games, by what made the player draw: a kind id, or a cause."""
+    from deckgen.rules.record import CAUSES
+
+    causes, out, plays = _counts(table, recs, len(CAUSES))
+
+    def spread(total: float, weight: Callable[[str], float]) -> bool:
         w = {table.kinds[i]: plays[i] * weight(table.kinds[i]) for i in range(len(table.kinds))}
         s = sum(w.values())
         if not s:
@@ -630,7 +639,7 @@ def _source_name(deck: Deck, src: str) -> str:
     return f"'{_kname(deck, src)}' cards"
 
 
-def _hands(c: Cell, bad: list) -> tuple[float, float]:
+def _hands(c: Cell, bad: list[GameRecord]) -> tuple[float, float]:
     """Mean hand size at the first and the last sample of these games."""
     first: list[float] = []
     last: list[float] = []
@@ -644,7 +653,7 @@ def _hands(c: Cell, bad: list) -> tuple[float, float]:
     return (statistics.fmean(first) if first else 0.0, statistics.fmean(last) if last else 0.0)
 
 
-def _top_sources(deck: Deck, table, serious) -> list[tuple[str, float]]:
+def _top_sources(deck: Deck, table: Table, serious: CellGames) -> list[tuple[str, float]]:
     total: dict[str, float] = {}
     for c, bad in serious:
         for k, v in _drawn_by_source(deck, table, bad, c.players).items():
@@ -653,7 +662,7 @@ def _top_sources(deck: Deck, table, serious) -> list[tuple[str, float]]:
     return [(k, v / s) for k, v in sorted(total.items(), key=lambda kv: -kv[1])] if s else []
 
 
-def _by_agent(cells_with: list, line) -> str:
+def _by_agent(cells_with: CellGames, line: Callable[[Cell, list[GameRecord]], str]) -> str:
     """Per player, the table sizes' figures: "random player: 2 players 4 of 4, 3 players 4 of 4"."""
     parts = []
     for agent in AGENTS:
@@ -663,7 +672,7 @@ def _by_agent(cells_with: list, line) -> str:
     return "; ".join(parts)
 
 
-def _not_finishing(deck: Deck, table, serious) -> str:
+def _not_finishing(deck: Deck, table: Table, serious: CellGames) -> str:
     bad_all = [r for _, bad in serious for r in bad]
     stalled = sum(1 for r in bad_all if r.outcome == "stalled")
     capped = sum(1 for r in bad_all if r.outcome == "capped")
@@ -685,7 +694,7 @@ def _not_finishing(deck: Deck, table, serious) -> str:
     return text
 
 
-def _finish_fix(deck: Deck, table, serious) -> str:
+def _finish_fix(deck: Deck, table: Table, serious: CellGames) -> str:
     top = _top_sources(deck, table, serious)
     stalled = sum(1 for c, bad in serious for r in bad if r.outcome == "stalled")
     if top and not top[0][0].startswith("cause:") and top[0][1] >= 0.3:
@@ -699,8 +708,8 @@ def _finish_fix(deck: Deck, table, serious) -> str:
     return "add ways to shed cards (wilds, play-again, discard-all) or lower deck.players.max"
 
 
-def _decided_early(deck: Deck, early) -> Finding:
-    def line(c: Cell, first: list) -> str:
+def _decided_early(deck: Deck, early: CellGames) -> Finding:
+    def line(c: Cell, first: list[GameRecord]) -> str:
         med = statistics.median(r.turns for r in c.recs)
         return f"{c.players} players {len(first)} of {len(c.recs)} (median {med:g} turn{'s' if med != 1 else ''})"
 
@@ -718,7 +727,7 @@ def _decided_early(deck: Deck, early) -> Finding:
                  "had a turn, at each table size: " + _by_agent(early, line), file=_file(deck), hint=hint)
 
 
-def _dead(deck: Deck, table, cells: list[Cell]) -> list[Finding]:
+def _dead(deck: Deck, table: Table, cells: list[Cell]) -> list[Finding]:
     games = sum(len(c.recs) for c in cells)
     if not games:
         return []
@@ -737,10 +746,10 @@ def _dead(deck: Deck, table, cells: list[Cell]) -> list[Finding]:
         return []
     typical = statistics.median(rate.values())
     out = []
-    for kid, r in rate.items():
-        if r == 0 or r < DEAD_SHARE * typical:
-            how = ("was never played" if r == 0 else
-                   f"was played {r:.2f} times per copy per game, against {typical:.2f} for the deck's typical kind")
+    for kid, per in rate.items():
+        if per == 0 or per < DEAD_SHARE * typical:
+            how = ("was never played" if per == 0 else
+                   f"was played {per:.2f} times per copy per game, against {typical:.2f} for the deck's typical kind")
             out.append(warning("dead-card", f"kinds.{kid}",
                                f"'{_kname(deck, kid)}' {how} in {games} simulated games (random and greedy players)",
                                file=_file(deck),

@@ -16,7 +16,7 @@ import os
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import PIL
 from PIL import Image
@@ -25,9 +25,13 @@ from deckgen import cache
 from deckgen.atomic import copy_file, write_bytes
 from deckgen.errors import DeckgenError, error
 from deckgen.model import Deck
-from deckgen.render import RenderResult, pngfile
+from deckgen.render import pngfile
 from deckgen.render.faces import FaceSpec, face_ids, face_spec
 from deckgen.render.geometry import Frame
+from deckgen.render.settings import RENDERER_VERSION, RenderResult, RenderSettings, settings_check
+
+if TYPE_CHECKING:
+    from deckgen.progress import Progress
 
 PARALLEL_MIN = 6      # below this many faces to draw, one process is faster than starting workers
 
@@ -36,8 +40,6 @@ cache_root = cache.cache_root
 
 
 def face_key(spec: FaceSpec, frame: Frame, corner_guide: bool) -> str:
-    from deckgen.render import RENDERER_VERSION
-
     # the spec's repr holds the content digests of its fonts and images
     text = "|".join([RENDERER_VERSION, pngfile.FORMAT, PIL.__version__, repr(frame), str(corner_guide), repr(spec)])
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -59,7 +61,7 @@ def png_text(face_id: str, frame: Frame) -> dict[str, str]:
 
 
 SPILL_REASON = ".reason"
-_spill: tempfile.TemporaryDirectory | None = None
+_spill: tempfile.TemporaryDirectory[str] | None = None
 
 
 def spill_folder() -> str:
@@ -132,7 +134,7 @@ def groups(jobs_list: list[FaceJob]) -> list[list[FaceJob]]:
     return sorted(by_images.values(), key=cost, reverse=True)
 
 
-def _run(jobs_list: list, jobs: int | None, progress) -> None:
+def _run(jobs_list: list[FaceJob], jobs: int | None, progress: Progress | None) -> None:
     """Draw the faces on up to ``jobs`` worker processes (:mod:`deckgen.workers`), in this process
     when there are only a few."""
     from deckgen.workers import Workers
@@ -183,11 +185,25 @@ def settle(plan: FacePlan) -> RenderResult:
     return replace(plan.result, paths=paths)
 
 
-def plan_faces(deck: Deck, settings, *, use_cache: bool = True, cache_dir: Path | None = None) -> FacePlan:
+_SPECS: dict[tuple[int, bool], tuple[Deck, dict[str, FaceSpec]]] = {}
+
+
+def face_specs(deck: Deck, symbols: bool) -> dict[str, FaceSpec]:
+    """Every distinct face's spec, in face order; remembered for the last few decks (a deck is
+    frozen), so the check's fit test and the build's faces work them out once."""
+    hit = _SPECS.get((id(deck), symbols))
+    if hit is not None and hit[0] is deck:
+        return hit[1]
+    specs = {fid: face_spec(deck, fid, symbols) for fid in face_ids(deck)}
+    if len(_SPECS) >= 8:
+        _SPECS.pop(next(iter(_SPECS)))
+    _SPECS[(id(deck), symbols)] = (deck, specs)
+    return specs
+
+
+def plan_faces(deck: Deck, settings: RenderSettings, *, use_cache: bool = True, cache_dir: Path | None = None) -> FacePlan:
     """Every distinct face's file (in the cache, or a scratch folder without it) and the ones not
     drawn yet; nothing is drawn here."""
-    from deckgen.render import settings_check
-
     settings_check(settings)
     frame = settings.frame(deck)
     symbols = settings.symbols_on(deck)
@@ -207,8 +223,7 @@ def plan_faces(deck: Deck, settings, *, use_cache: bool = True, cache_dir: Path 
     cached: dict[str, Path] = {}
     todo = []
     spill = spill_folder() if use_cache else None
-    for fid in face_ids(deck):
-        spec = face_spec(deck, fid, symbols)
+    for fid, spec in face_specs(deck, symbols).items():
         key = face_key(spec, frame, settings.corner_guide)
         path = root / key[:2] / f"{key}.png"
         cached[fid] = path
@@ -225,8 +240,8 @@ def cache_write_error(root: Path, exc: OSError) -> DeckgenError:
                               hint="free some space or set DECKGEN_CACHE to a writable folder"))
 
 
-def render_all(deck: Deck, settings, out_dir: Path | None, *, use_cache: bool = True, cache_dir: Path | None = None,
-               progress=None, jobs: int | None = None):
+def render_all(deck: Deck, settings: RenderSettings, out_dir: Path | None, *, use_cache: bool = True,
+               cache_dir: Path | None = None, progress: Progress | None = None, jobs: int | None = None) -> RenderResult:
     plan = plan_faces(deck, settings, use_cache=use_cache, cache_dir=cache_dir)
     todo = plan.todo
     if progress and not todo:
