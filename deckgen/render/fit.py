@@ -98,7 +98,8 @@ def check_fit(deck: Deck, sizes: Iterable[str] | None = None, *, use_cache: bool
     faces themselves, so an unchanged deck is measured once."""
     from deckgen.render.batch import face_specs
 
-    targets = [t for t in (_target_or_none(name, deck) for name in (list(sizes) if sizes is not None else [deck.card_size])) if t is not None]
+    names = list(sizes) if sizes is not None else [deck.card_size]
+    targets = [t for t in (_target_or_none(name, deck) for name in names) if t is not None]
     specs = face_specs(deck, len(deck.palette.colors) > 4)
     key = _fit_key(targets, specs) if use_cache else None
     found = _from_cache(key, cache_dir) if key else None
@@ -124,7 +125,7 @@ def _misfits(specs: dict[str, FaceSpec], tgt: Target) -> list[tuple[str, str, st
     """(face, element, problem) of every face at one size."""
     frame = tgt.frame()
     seen: dict[FaceSpec, list[tuple[str, str]]] = {}
-    out = []
+    out: list[tuple[str, str, str]] = []
     for fid, spec in specs.items():
         # faces that differ only in their colours have the same geometry: planned once
         shape = replace(spec, face_id="", field=(0, 0, 0), ink=(0, 0, 0), segments=(), title_ink=(0, 0, 0))
