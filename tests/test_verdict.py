@@ -236,6 +236,22 @@ def test_the_verdict_is_deterministic_and_cached(write_manifest, tmp_path):
     assert cached == [(f.code, f.message) for f in first.findings if f.code in ("does-not-finish", "unfair-seat")]
 
 
+def test_the_verdict_on_a_builds_workers_is_the_verdict_played_here(write_manifest):
+    """Same seed, same games, same findings whether the games run in this process or as jobs on a
+    shared pool of workers beside other jobs."""
+    from deckgen import manifest
+    from deckgen.workers import Workers
+
+    deck = manifest.load(write_manifest(ALL_DRAW_FOUR)).deck
+    here = verdict.start([deck], use_cache=False, workers=1).result(0)
+    with Workers(2) as pool, verdict.sharing(pool):
+        pool.submit("other", pow, (2, 10))
+        shared = verdict.start([deck], use_cache=False).result(0)
+        assert pool.wait() == ("other", 1024)
+    assert shared == here
+    assert shared.to_json() == here.to_json()
+
+
 def test_games_fixed_by_the_option_are_played_exactly(write_manifest):
     rep = run(write_manifest, SOUND, games=6)
     sim = rep.sections["simulation"]
