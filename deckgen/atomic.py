@@ -15,6 +15,7 @@ import stat
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from deckgen.errors import DeckgenError, error
 from deckgen.safefile import describe_mode
@@ -24,7 +25,7 @@ _UMASK = os.umask(0)
 os.umask(_UMASK)
 
 
-def _write_chunks(fh, data: bytes) -> None:
+def _write_chunks(fh: BinaryIO, data: bytes) -> None:
     view = memoryview(data)
     for start in range(0, len(view), CHUNK):
         fh.write(view[start:start + CHUNK])

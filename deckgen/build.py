@@ -15,9 +15,10 @@ import contextlib
 import json
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deckgen import cache, manifest
 from deckgen.check import CheckOptions, CheckReport, check, check_many
@@ -28,6 +29,11 @@ from deckgen.model import Deck, Palette
 from deckgen.progress import Progress
 from deckgen.render import RenderResult
 from deckgen.selection import select
+
+if TYPE_CHECKING:
+    from deckgen.render.batch import FaceJob, FacePlan
+    from deckgen.rulebook.step import Book, RulebookFile
+    from deckgen.workers import Workers
 
 
 @dataclass(frozen=True)
@@ -82,7 +88,7 @@ class BuildResult:
         return sum(o.size_bytes for o in self.outputs)
 
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The summary as plain data (``deckgen build --json``)."""
         return {
             "deck": self.deck_id, "name": self.name, "cards": self.cards, "faces": self.faces,
@@ -104,7 +110,7 @@ def _cards_key(deck: Deck, rendered: RenderResult, layout: LayoutOptions) -> str
                               str(rendered.dpi), faces, templates=False)
 
 
-CardsMeta = dict    # pages, cards, faces, notes, sheet: what the summary says of the card sheets
+CardsMeta = dict[str, Any]    # pages, cards, faces, notes, sheet: what the summary says of the card sheets
 
 
 def _cards_path(deck: Deck, options: BuildOptions) -> Path:
@@ -190,7 +196,7 @@ def build_deck(ref: str | Path, options: BuildOptions = BuildOptions(),
 
 # ---------------------------------------------------------------- several decks, one pool of workers
 
-def _faces_job(group: list, root: str) -> int:
+def _faces_job(group: list[FaceJob], root: str) -> int:
     """Draw a group of faces into the cache (or scratch folder)."""
     from deckgen.render.batch import cache_write_error, draw_group
 
@@ -203,13 +209,12 @@ def _faces_job(group: list, root: str) -> int:
 FACES_PER_JOB = 3      # faces without images are drawn a few to a job: each job costs ~1 ms of passing it around
 
 
-def _batches(face_groups: list[list]) -> list[list]:
+def _batches(face_groups: list[list[FaceJob]]) -> list[list[FaceJob]]:
     """Groups of faces sharing images stay whole; single faces without images go a few to a job."""
-    out: list[list] = []
-    batch: list = []
+    out: list[list[FaceJob]] = []
+    batch: list[FaceJob] = []
     for group in face_groups:
-        spec = group[0][0]
-        if len(group) == 1 and not any((spec.art, spec.icon, spec.back_image, spec.logo)):
+        if len(group) == 1 and not any(group[0].images()):
             batch.append(group[0])
             if len(batch) == FACES_PER_JOB:
                 out.append(batch)
@@ -220,14 +225,41 @@ def _batches(face_groups: list[list]) -> list[list]:
 
 
 # Which queued job a free worker takes: a deck's card sheets as soon as its faces are drawn, then
-# the rulebooks (the longest jobs, best started early), then faces, the largest deck's first: the
-# last jobs of a build are then small faces and small card sheets, and both workers end together.
+# the rulebooks (the longest jobs, best started early), then the verdicts' games (a deck's
+# rulebooks wait for its check), then faces, the largest deck's first: the last jobs of a build
+# are then small faces and small card sheets, and both workers end together.
 CARDS_FIRST = 1 << 30
 BOOKS_NEXT = 1 << 29
 
 
+@dataclass(frozen=True)
+class FacesJob:
+    """A job drawing one group of faces (``group``: its index in the build's list)."""
+
+    slot: int                   # the deck whose plan queued it (other decks may wait for those faces too)
+    group: int
+
+
+@dataclass(frozen=True)
+class CardsJob:
+    """A job laying out a deck's card sheets."""
+
+    slot: int
+
+
+@dataclass(frozen=True)
+class BookJob:
+    """A job typesetting one of a deck's rulebooks."""
+
+    slot: int
+    book: Book
+
+
+Tag = FacesJob | CardsJob | BookJob
+
+
 @dataclass
-class _Deck:
+class _DeckBuild:
     """One deck of a build on its way through the workers."""
 
     slot: int
@@ -235,106 +267,193 @@ class _Deck:
     options: BuildOptions
     loaded: LoadResult | None = None
     deck: Deck | None = None
-    plan: Any = None                    # render.batch.FacePlan
-    waiting: set = field(default_factory=set)      # its faces not drawn yet (some by another deck's jobs)
+    plan: FacePlan | None = None
+    waiting: set[str] = field(default_factory=set)     # its faces not drawn yet (some by another deck's jobs)
     drawn: int = 0                      # faces its own jobs draw
     cards_queued: bool = False
     result: BuildResult | None = None
     error: DeckgenError | None = None
     cards: OutputFile | None = None
-    books: dict = field(default_factory=dict)      # book -> RulebookFile
-    book_order: list = field(default_factory=list)
+    books: dict[Book, RulebookFile] = field(default_factory=dict)
+    book_order: list[Book] = field(default_factory=list)
     times: dict[str, float] = field(default_factory=dict)
 
+    def read(self) -> Deck | None:
+        """Read the manifest; the deck when it can be drawn before its check."""
+        try:
+            self.loaded = manifest.load(self.ref, self.options.palette)
+        except DeckgenError as exc:
+            self.error = exc
+            return None
+        if self.loaded.deck is None or self.loaded.errors:
+            return None
+        try:
+            return select(self.loaded.deck, self.options.only)
+        except DeckgenError:                    # said again, in its place, after the check
+            return None
 
-def build_decks(requests: list[tuple[str | Path, BuildOptions]], progress: Progress | None = None,
-                jobs: int | None = None) -> list[BuildResult | DeckgenError]:
-    """:func:`_build_decks` holding the output folders' locks (a second build into one stops at once)."""
-    from deckgen.atomic import output_lock
+    def checked(self, report: CheckReport | DeckgenError, seconds: float) -> None:
+        """The deck as its check left it (raises what stops it)."""
+        if isinstance(report, DeckgenError):
+            raise report
+        deck, errors, warnings = load_checked(self.ref, self.options, self.loaded, report)
+        self.options = forced_layout(self.options, errors)
+        self.deck = select(deck, self.options.only)
+        self.result = BuildResult(self.deck.id, self.deck.name(), errors=list(errors), warnings=list(warnings),
+                                  deck=self.deck)
+        self.times["check"] = seconds
 
-    with output_lock(sorted({Path(o.out_dir) for _, o in requests})):
-        return _build_decks(requests, progress, jobs)
+    def wants_books(self) -> bool:
+        return self.options.rulebook and not self.options.only    # a reprint of a few cards needs no rulebook
+
+    def got(self, tag: Tag, outcome: object) -> None:
+        """A card-sheet or rulebook job of this deck is back."""
+        self.times["end"] = time.perf_counter()
+        assert self.result is not None
+        if isinstance(tag, CardsJob):
+            self.cards = _apply_cards(self.result, outcome)     # type: ignore[arg-type]  # make_cards's result
+        elif isinstance(tag, BookJob):
+            self.books[tag.book] = outcome                     # type: ignore[assignment]  # book_job's result
+
+    def outcome(self, start: float, end: float) -> BuildResult | DeckgenError:
+        if self.error is not None or self.result is None:
+            return self.error or DeckgenError([])
+        res = self.result
+        assert self.cards is not None
+        res.outputs = [self.cards, *res.outputs] + [OutputFile("rulebook", b.path, b.pages, b.size_bytes)
+                                                    for b in (self.books.get(k) for k in self.book_order) if b]
+        finished = self.times.get("end", end)
+        res.seconds = finished - start
+        faces_at = self.times.get("render", start)
+        res.timings = {"check": self.times.get("check", 0.0), "render": faces_at - start, "write": finished - faces_at}
+        return res
 
 
-def _build_decks(requests: list[tuple[str | Path, BuildOptions]], progress: Progress | None = None,
-                 jobs: int | None = None) -> list[BuildResult | DeckgenError]:
-    """Build several decks at once: each deck's result, or the error that stopped it, in order.
+class _Build:
+    """Several decks built at once on one pool of workers (see :func:`build_decks`)."""
 
-    Every deck is read first; its faces start drawing on the workers while this process runs the
-    checks. A deck that fails its check (unless forced) has its queued jobs dropped and writes
-    nothing. As each deck is checked its rulebooks are queued (their text, made by the check,
-    goes with them), and as each deck's faces are done its card sheets. Outputs found in the
-    cache are written here without a job. Same bytes whatever the number of workers.
-    """
-    from deckgen.render import RenderSettings
-    from deckgen.render.batch import groups, plan_faces, settle
-    from deckgen.rulebook.step import book_job, forget_images, not_written, paper_for_sheets, plan_books
-    from deckgen.workers import Workers
+    def __init__(self, requests: list[tuple[str | Path, BuildOptions]], progress: Progress | None, n: int):
+        self.decks = [_DeckBuild(i, ref, opts) for i, (ref, opts) in enumerate(requests)]
+        self.progress = progress
+        self.n = n
+        self.done = self.total = 0
+        self.planned: set[str] = set()          # faces some job draws
+        self.face_groups: list[set[str]] = []   # the faces of each face job
+        self.primed = False
+        self.start = time.perf_counter()
+        first = Path(str(requests[0][0])).stem if requests else ""
+        self.label = f"Building {first}" if len(requests) == 1 else f"Building {len(requests)} decks"
 
-    start = time.perf_counter()
-    states = [_Deck(i, ref, opts) for i, (ref, opts) in enumerate(requests)]
-    n = jobs if jobs is not None else (requests[0][1].jobs if requests else None)
-    n = max(1, n or os.cpu_count() or 1)
-    done = total = 0
-    planned: set[str] = set()           # faces some job draws
-    face_groups: list[set[str]] = []    # the faces of each face job
+    def tick(self) -> None:
+        if self.progress:
+            self.progress(self.label, self.done, max(self.total, 1))
 
-    label = f"Building {Path(str(requests[0][0])).stem}" if len(requests) == 1 else f"Building {len(requests)} decks"
+    def submit(self, pool: Workers, tag: Tag, fn: Callable[..., Any], args: tuple[Any, ...], priority: int) -> None:
+        self.total += 1
+        pool.submit(tag, fn, args, priority=priority)
 
-    def tick() -> None:
-        if progress:
-            progress(label, done, max(total, 1))
+    def run(self) -> list[BuildResult | DeckgenError]:
+        from deckgen import verdict
+        from deckgen.rulebook.step import forget_images
+        from deckgen.workers import Workers
 
-    def fail(st: _Deck, exc: DeckgenError, pool: Workers) -> None:
+        forget_images()
+        with Workers(self.n) as pool, verdict.sharing(pool):
+            for st in self.decks:                      # read every deck; start drawing the clean ones
+                deck = st.read()
+                if deck is not None:
+                    with contextlib.suppress(DeckgenError):
+                        self.queue_faces(st, deck, pool)
+            self.tick()
+            self.check_all(pool)
+            while pool.pending:
+                tag, outcome = pool.wait()
+                self.done += 1
+                self.tick()
+                self.back(tag, outcome, pool)
+        if any(st.options.use_cache for st in self.decks):
+            cache.note_added(self.done)       # the workers' cache entries (a build from the cache adds none)
+            cache.auto_prune(next(st.options.cache_dir for st in self.decks if st.options.use_cache))
+        end = time.perf_counter()
+        return [st.outcome(self.start, end) for st in self.decks]
+
+    def prime(self) -> None:
+        """Import what the workers will run before they are forked (they inherit it), once the build
+        is known to draw: a build whose every output is in the cache imports none of it."""
+        if self.primed or self.n == 1:
+            return
+        self.primed = True
+        from deckgen.render import draw  # noqa: F401
+        if any(st.options.verdict for st in self.decks):
+            from deckgen.rules import agents, engine, simulate  # noqa: F401
+        if any(st.wants_books() for st in self.decks):
+            from deckgen.rulebook import pdf  # noqa: F401
+
+    def check_all(self, pool: Workers) -> None:
+        """Check every deck while the faces are drawn (the verdicts' games on the same workers);
+        queue each checked deck's rulebooks and card sheets."""
+        began = time.perf_counter()
+        asked = [st for st in self.decks if st.error is None]
+        reports = check_many([(st.ref, check_options(st.options), st.loaded) for st in asked])
+        for st, rep in zip(asked, reports):
+            try:
+                st.checked(rep, time.perf_counter() - began)
+                assert st.deck is not None and st.result is not None
+                if st.plan is None:
+                    self.queue_faces(st, st.deck, pool)
+                st.result.drawn = st.drawn
+                if st.wants_books():
+                    self.queue_books(st, pool)
+                self.queue_cards(st, pool)
+            except DeckgenError as exc:
+                self.fail(st, exc, pool)
+            self.tick()
+
+    def fail(self, st: _DeckBuild, exc: DeckgenError, pool: Workers) -> None:
         """The deck stops: its queued jobs are dropped, but for its faces (other decks may share them)."""
         if st.error is None:
             st.error = exc
-        pool.cancel(lambda tag: tag[0] == "faces" or tag[1] != st.slot)
+        pool.cancel(lambda tag: isinstance(tag, FacesJob) or getattr(tag, "slot", None) != st.slot)
 
-    def queue_faces(st: _Deck, deck: Deck, pool: Workers) -> None:
+    def queue_faces(self, st: _DeckBuild, deck: Deck, pool: Workers) -> None:
         """Plan the deck's faces and queue those not drawn yet; a face another deck shows too is drawn once."""
-        nonlocal total
+        from deckgen.render import RenderSettings
+        from deckgen.render.batch import groups, plan_faces
+
         o = st.options
         st.plan = plan_faces(deck, RenderSettings(dpi=o.dpi, bleed_mm=o.bleed_mm, card_size=o.card_size),
                              use_cache=o.use_cache, cache_dir=o.cache_dir)
         root = str(st.plan.root)
-        st.waiting = {job[3] for job in st.plan.todo}
-        own = [job for job in st.plan.todo if job[3] not in planned]
-        planned.update(job[3] for job in own)
+        st.waiting = {job.path for job in st.plan.todo}
+        own = [job for job in st.plan.todo if job.path not in self.planned]
+        self.planned.update(job.path for job in own)
         st.drawn = len(own)
+        if own:
+            self.prime()
         for group in _batches(groups(own)):
-            face_groups.append({job[3] for job in group})
-            pool.submit(("faces", st.slot, len(face_groups) - 1), _faces_job, (group, root), priority=len(own))
-            total += 1
+            self.face_groups.append({job.path for job in group})
+            self.submit(pool, FacesJob(st.slot, len(self.face_groups) - 1), _faces_job, (group, root), len(own))
 
-    def faces_done(gidx: int, outcome: object, pool: Workers) -> None:
-        """A face job ended: every deck waiting for those faces gets them, or fails with the job."""
-        paths = face_groups[gidx]
-        for other in states:
-            if other.error is None and other.waiting & paths:
-                if isinstance(outcome, DeckgenError):
-                    fail(other, outcome, pool)
-                    continue
-                other.waiting -= paths
-                queue_cards(other, pool)
+    def queue_cards(self, st: _DeckBuild, pool: Workers) -> None:
+        """The deck's card sheets, once it is checked and its faces are drawn: from the cache, or a job."""
+        from deckgen.render.batch import settle
 
-    def queue_cards(st: _Deck, pool: Workers) -> None:
-        nonlocal total
         if st.error is not None or st.result is None or st.waiting or st.cards_queued:
             return
         st.cards_queued = True
         st.times["render"] = time.perf_counter()
-        assert st.deck is not None and st.result is not None
+        assert st.deck is not None and st.plan is not None
         rendered = replace(settle(st.plan), scratch=None)
         hit = cards_from_cache(st.deck, rendered, st.options)
         if hit is not None:
             st.cards = _apply_cards(st.result, hit)
             return
-        pool.submit(("cards", st.slot), make_cards, (st.deck, rendered, st.options), priority=CARDS_FIRST)
-        total += 1
+        self.submit(pool, CardsJob(st.slot), make_cards, (st.deck, rendered, st.options), CARDS_FIRST)
 
-    def queue_books(st: _Deck, pool: Workers) -> None:
-        nonlocal total
+    def queue_books(self, st: _DeckBuild, pool: Workers) -> None:
+        """The deck's rulebooks: the cached ones written now, the others queued with the text the check made."""
+        from deckgen.rulebook.step import book_job, paper_for_sheets, plan_books
+
         o = st.options
         assert st.deck is not None and st.result is not None
         paper = paper_for_sheets(parse_paper(o.layout.paper).width_mm)
@@ -344,95 +463,52 @@ def _build_decks(requests: list[tuple[str | Path, BuildOptions]], progress: Prog
         st.books.update(plan.written)
         st.result.warnings.extend(plan.notes)
         for book, args in plan.jobs:
-            pool.submit(("book", st.slot, book), book_job, args, priority=BOOKS_NEXT)
-            total += 1
+            self.submit(pool, BookJob(st.slot, book), book_job, args, BOOKS_NEXT)
 
-    forget_images()
-    if n > 1:       # imported once here: forked workers inherit them
-        from deckgen.render import draw  # noqa: F401
-        if any(o.rulebook and not o.only for _, o in requests):
-            from deckgen.rulebook import pdf  # noqa: F401
-    with Workers(n) as pool:
-        for st in states:                                   # read every deck; start drawing the clean ones
-            try:
-                st.loaded = manifest.load(st.ref, st.options.palette)
-            except DeckgenError as exc:
-                st.error = exc
-                continue
-            if st.loaded.deck is None or st.loaded.errors:
-                continue
-            with contextlib.suppress(DeckgenError):         # said again, in its place, after the check
-                queue_faces(st, select(st.loaded.deck, st.options.only), pool)
-        tick()
-        # check every deck while the faces are drawn; the verdicts' games of all the decks at once
-        began = time.perf_counter()
-        asked = [st for st in states if st.error is None]
-        reports = dict(zip((st.slot for st in asked),
-                           check_many([(st.ref, check_options(st.options), st.loaded) for st in asked])))
-        for st in states:
-            if st.error is not None:
-                continue
-            try:
-                rep = reports[st.slot]
-                if isinstance(rep, DeckgenError):
-                    raise rep
-                deck, errors, warnings = load_checked(st.ref, st.options, st.loaded, rep)
-                st.options = forced_layout(st.options, errors)
-                st.deck = select(deck, st.options.only)
-                st.result = BuildResult(st.deck.id, st.deck.name(), errors=list(errors), warnings=list(warnings),
-                                        deck=st.deck)
-                st.times["check"] = time.perf_counter() - began
-                if st.plan is None:
-                    queue_faces(st, st.deck, pool)
-                st.result.drawn = st.drawn
-                if st.options.rulebook and not st.options.only:   # a reprint of a few cards needs no rulebook
-                    queue_books(st, pool)
-                queue_cards(st, pool)
-            except DeckgenError as exc:
-                fail(st, exc, pool)
-            tick()
-        while pool.pending:
-            tag, outcome = pool.wait()
-            done += 1
-            tick()
-            st = states[tag[1]]
-            if tag[0] == "faces":
-                faces_done(tag[2], outcome, pool)
-                continue
-            if st.error is not None:
-                continue
-            if isinstance(outcome, DeckgenError):
-                if tag[0] == "book" and isinstance(outcome, DeckHasErrors) and st.options.force:
-                    assert st.result is not None
-                    st.result.warnings.extend(not_written(outcome.findings))
-                    continue
-                fail(st, outcome, pool)
-                continue
-            st.times["end"] = time.perf_counter()
-            if tag[0] == "cards":
+    def back(self, tag: Tag, outcome: object, pool: Workers) -> None:
+        """A job is back: faces free the decks waiting for them; a deck's other jobs finish it."""
+        if isinstance(tag, FacesJob):
+            paths = self.face_groups[tag.group]
+            for other in self.decks:
+                if other.error is None and other.waiting & paths:
+                    if isinstance(outcome, DeckgenError):
+                        self.fail(other, outcome, pool)
+                        continue
+                    other.waiting -= paths
+                    self.queue_cards(other, pool)
+            return
+        st = self.decks[tag.slot]
+        if st.error is not None:
+            return
+        if isinstance(outcome, DeckgenError):
+            if isinstance(tag, BookJob) and isinstance(outcome, DeckHasErrors) and st.options.force:
+                from deckgen.rulebook.step import not_written
+
                 assert st.result is not None
-                st.cards = _apply_cards(st.result, outcome)
-            else:
-                st.books[tag[2]] = outcome
-    if any(st.options.use_cache for st in states):
-        cache.note_added(done)       # the workers' cache entries (a build from the cache adds none)
-        cache.auto_prune(next(st.options.cache_dir for st in states if st.options.use_cache))
-    outcomes: list[BuildResult | DeckgenError] = []
-    end = time.perf_counter()
-    for st in states:
-        if st.error is not None or st.result is None:
-            outcomes.append(st.error or DeckgenError([]))
-            continue
-        res = st.result
-        assert st.cards is not None
-        res.outputs = [st.cards, *res.outputs] + [OutputFile("rulebook", b.path, b.pages, b.size_bytes)
-                                    for b in (st.books.get(book) for book in st.book_order) if b is not None]
-        finished = st.times.get("end", end)
-        res.seconds = finished - start
-        faces_at = st.times.get("render", start)
-        res.timings = {"check": st.times.get("check", 0.0), "render": faces_at - start, "write": finished - faces_at}
-        outcomes.append(res)
-    return outcomes
+                st.result.warnings.extend(not_written(outcome.findings))
+                return
+            self.fail(st, outcome, pool)
+            return
+        st.got(tag, outcome)
+
+
+def build_decks(requests: list[tuple[str | Path, BuildOptions]], progress: Progress | None = None,
+                jobs: int | None = None) -> list[BuildResult | DeckgenError]:
+    """Build several decks at once: each deck's result, or the error that stopped it, in order;
+    the output folders are locked meanwhile (a second build into one stops at once).
+
+    Every deck is read first; its faces start drawing on the workers while this process runs the
+    checks (the verdicts' games on the same workers). A deck that fails its check (unless forced)
+    has its queued jobs dropped and writes nothing. As each deck is checked its rulebooks are
+    queued (their text, made by the check, goes with them), and as each deck's faces are done its
+    card sheets. Outputs found in the cache are written here without a job. Same bytes whatever
+    the number of workers.
+    """
+    from deckgen.atomic import output_lock
+
+    n = jobs if jobs is not None else (requests[0][1].jobs if requests else None)
+    with output_lock(sorted({Path(o.out_dir) for _, o in requests})):
+        return _Build(requests, progress, max(1, n or os.cpu_count() or 1)).run()
 
 
 def bundled_refs() -> list[str]:

@@ -281,7 +281,7 @@ class Usage:
     bytes: int
     sections: dict[str, tuple[int, int]]     # section -> (files, bytes)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {"path": str(self.root), "files": self.files, "bytes": self.bytes,
                 "max_bytes": max_size(),
                 "sections": {k: {"files": f, "bytes": b} for k, (f, b) in self.sections.items()}}

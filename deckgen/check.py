@@ -127,8 +127,8 @@ def check_many(requests: Sequence[tuple[str | Path, CheckOptions, manifest.LoadR
         rep = out[i]
         assert isinstance(rep, CheckReport) and verdicts is not None
         got = verdicts.result(j)
-        rep.findings.extend(got["findings"])
-        rep.sections["simulation"] = got["simulation"]
+        rep.findings.extend(got.findings)
+        rep.sections["simulation"] = got.simulation.to_json()
     for rep, (_, options, _) in zip(out, requests):
         if isinstance(rep, CheckReport):
             rep.findings = _once(with_lines(rep.findings))

@@ -26,18 +26,31 @@ waits for them. A finished verdict is kept in the cache under the deck's content
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import dataclasses
+import functools
+import hashlib
 import json
 import math
-import multiprocessing
 import os
+import pickle
 import statistics
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from deckgen.errors import Finding, error, warning
 from deckgen.model import Deck
+
+if TYPE_CHECKING:
+    from deckgen.progress import Progress
+    from deckgen.rules.agents import Agent
+    from deckgen.rules.record import GameRecord
+    from deckgen.rules.table import Table
+    from deckgen.workers import Workers
 
 AGENTS = ("random", "greedy")
 
@@ -54,8 +67,8 @@ SEAT_TABLES = (2, 3, 4)
 SEAT_TURNS = 150_000         # and at most this many turns at one table size
 FIRST_GAMES = 4              # every table size starts with this many games
 MIN_GAMES = 10               # then at least this many
-CELL_GAMES = {"random": 40, "greedy": 24}     # at most, outside the seat test
-CELL_TURNS = {"random": 4_000, "greedy": 2_500}   # turns' worth of games, outside the seat test
+CELL_GAMES = {"random": 30, "greedy": 16}     # at most, outside the seat test
+CELL_TURNS = {"random": 2_500, "greedy": 1_500}   # turns' worth of games, outside the seat test
 SHORT_FACTOR = 0.25          # games-too-short: median below this share of classic's
 LONG_FACTOR = 8.0            # games-too-long: median above this many times classic's
 DEAD_SHARE = 0.10            # dead-card: played per copy at less than this share of the deck's median kind
@@ -95,8 +108,18 @@ def binom_two_sided(k: int, n: int, p: float) -> float:
     return min(1.0, sum(math.exp(lp) for lp in (logpmf(i) for i in range(n + 1)) if lp <= cut))
 
 
-def seat_test(wins: Sequence[int], alpha: float) -> list[tuple[float, float, tuple[float, float], bool]]:
-    """Per seat: (win rate, Holm-adjusted p, 95 % Wilson interval, significant) against 1/seats."""
+class SeatTest(NamedTuple):
+    """One seat's figures against a fair share."""
+
+    rate: float
+    p: float                           # Holm-adjusted
+    low: float                         # 95 % Wilson interval
+    high: float
+    significant: bool
+
+
+def seat_test(wins: Sequence[int], alpha: float) -> list[SeatTest]:
+    """Per seat: win rate, Holm-adjusted p, 95 % Wilson interval and whether it is significant, against 1/seats."""
     from deckgen.balance.stats import holm, wilson
 
     n = sum(wins)
@@ -106,7 +129,7 @@ def seat_test(wins: Sequence[int], alpha: float) -> list[tuple[float, float, tup
     out = []
     for w, p in zip(wins, adj):
         rate = w / n if n else 0.0
-        out.append((rate, p, wilson(w, n), p < alpha and abs(rate - fair) >= SEAT_MIN_EFFECT))
+        out.append(SeatTest(rate, p, *wilson(w, n), p < alpha and abs(rate - fair) >= SEAT_MIN_EFFECT))
     return out
 
 
@@ -130,7 +153,7 @@ def look_alpha() -> float:
 def seat_next(wins: Sequence[int], games: int) -> int | None:
     """The seat test's plan at a look after ``games`` games (``wins`` per seat): the games it
     needs in all, or None when it is done (settled fair, a seat significantly off, or the last look)."""
-    if games >= SEAT_LOOKS[0] and (seats_settled(wins) or any(t[3] for t in seat_test(wins, look_alpha()))):
+    if games >= SEAT_LOOKS[0] and (seats_settled(wins) or any(t.significant for t in seat_test(wins, look_alpha()))):
         return None
     return next((look for look in SEAT_LOOKS if look > games), None)
 
@@ -145,10 +168,10 @@ class Cell:
     agent: str
     players: int
     fixed: int | None                  # --games N: exactly N games, no looks
-    recs: list = field(default_factory=list)
+    recs: list[GameRecord] = field(default_factory=list)
     target: int = 0                    # games wanted by the current look
     sent: int = 0                      # games handed to workers
-    back: dict = field(default_factory=dict)     # first game of a chunk -> its records
+    back: dict[int, list[GameRecord]] = field(default_factory=dict)     # first game of a chunk -> its records
     done: bool = False
 
     @property
@@ -179,11 +202,11 @@ class Cell:
         return min(look, max(n + 1, int(SEAT_TURNS / per_game)))
 
 
-def _failed(r) -> bool:
+def _failed(r: GameRecord) -> bool:
     return r.outcome != "finished" or bool(r.dry)
 
 
-def _wins(recs: Iterable, players: int) -> list[int]:
+def _wins(recs: Iterable[GameRecord], players: int) -> list[int]:
     wins = [0] * players
     for r in recs:
         if r.outcome == "finished" and r.winner is not None:
@@ -199,25 +222,64 @@ def chunk_size(cell: Cell) -> int:
     return max(2, min(25, int(3000 / per_game)))
 
 
-_TABLES: list = []
-_AGENTS: dict = {}
+GAMES_PRIORITY = 1 << 28     # on a build's workers: before faces (the check gates the rulebooks), after card sheets and rulebooks
 
 
-def _init(tables: list) -> None:
-    _TABLES[:] = tables
-    _AGENTS.clear()
+@dataclass(frozen=True)
+class TableRef:
+    """A compiled deck as it travels to a worker process: pickled once, unpickled once per worker."""
+
+    key: str
+    blob: bytes
+
+    @staticmethod
+    def of(table: Table) -> TableRef:
+        blob = pickle.dumps(table, pickle.HIGHEST_PROTOCOL)
+        return TableRef(hashlib.sha256(blob).hexdigest(), blob)
 
 
-def _play(deck: int, agent: str, players: int, start: int, stop: int, seed: int) -> tuple:
+@dataclass(frozen=True)
+class GamesTag:
+    """A chunk of games on :class:`deckgen.workers.Workers`: whose, which cell, from which game."""
+
+    owner: int
+    deck: int
+    agent: str
+    players: int
+    start: int
+
+
+_TABLES: dict[str, Table] = {}          # in a worker process: the tables unpickled so far
+_AGENTS: dict[str, Agent] = {}
+
+
+def _agent(name: str) -> Agent:
     from deckgen.rules.agents import make_agent
+
+    got = _AGENTS.get(name)
+    if got is None:
+        got = _AGENTS[name] = make_agent(name)
+    return got
+
+
+def _play_games(table: Table, agent: str, players: int, start: int, stop: int, seed: int) -> list[GameRecord]:
     from deckgen.rules.simulate import play_record
 
-    table = _TABLES[deck]
-    who = _AGENTS.get(agent) or _AGENTS.setdefault(agent, make_agent(agent))
-    return (deck, agent, players, start), [_lean(play_record(table, who, seed, players, i)) for i in range(start, stop)]
+    who = _agent(agent)
+    return [_lean(play_record(table, who, seed, players, i)) for i in range(start, stop)]
 
 
-def _lean(rec):
+def _play(ref: TableRef, agent: str, players: int, start: int, stop: int, seed: int) -> list[GameRecord]:
+    """Worker: games ``start`` to ``stop`` of one cell."""
+    table = _TABLES.get(ref.key)
+    if table is None:
+        if len(_TABLES) >= 8:
+            _TABLES.pop(next(iter(_TABLES)))
+        table = _TABLES[ref.key] = pickle.loads(ref.blob)
+    return _play_games(table, agent, players, start, stop, seed)
+
+
+def _lean(rec: GameRecord) -> GameRecord:
     """A record with only what the verdict reads: the first and last hand-size samples, no
     per-seat plays or events (less to pass back from the workers)."""
     trace = rec.hand_trace
@@ -229,10 +291,29 @@ def _seed(seed: int, agent: str) -> int:
     return seed if agent == "random" else seed * 1_000_003 + 17
 
 
-class Pending:
-    """Verdicts being worked out on worker processes; :meth:`result` waits for them."""
+_SHARED: contextvars.ContextVar[Workers | None] = contextvars.ContextVar("deckgen_verdict_pool", default=None)
 
-    def __init__(self, decks: list[Deck], seed: int, games: int | None, workers: int | None, progress=None):
+
+@contextlib.contextmanager
+def sharing(pool: Workers) -> Iterator[None]:
+    """Verdicts started inside this block play their games on ``pool`` (a build's workers), so
+    the games and the build's other jobs share the cores instead of each having processes of their own."""
+    token = _SHARED.set(pool)
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
+
+
+class Pending:
+    """Verdicts being worked out on worker processes; :meth:`result` waits for them.
+
+    With worker processes, each chunk of games is a job with a callback: as a chunk comes back
+    its cell takes the records and the games the cell needs next are queued at once, on the
+    pool's result thread, while the caller goes on with its other checks."""
+
+    def __init__(self, decks: list[Deck], seed: int, games: int | None, workers: int | None,
+                 progress: Progress | None = None):
         from deckgen.rules.table import compile_deck
 
         self.decks = decks
@@ -244,29 +325,25 @@ class Pending:
             t.cache.clear()
         self.cells = [Cell(i, agent, n, games) for i, d in enumerate(decks) for agent in AGENTS
                       for n in range(d.players_min, d.players_max + 1)]
-        self.workers = max(1, workers or os.cpu_count() or 1)
         self.error: BaseException | None = None
-        self._thread: threading.Thread | None = None
-        self._results: list[dict] | None = None
-        self._pool: Any = None
-        if self.workers > 1 and self.cells:
-            # the workers are forked here, in the calling thread, with the engine imported: a thread
-            # then hands them the games while the caller goes on with its other checks
-            from deckgen.rules import agents, engine, simulate  # noqa: F401
+        self._results: list[Judged] | None = None
+        self._lock = threading.RLock()
+        self._over = threading.Event()
+        self._own: Workers | None = None
+        self._pool = _SHARED.get()
+        if self._pool is not None and self._pool.n == 1:
+            self._pool = None
+        if self._pool is None and max(1, workers or os.cpu_count() or 1) > 1 and self.cells:
+            from deckgen.rules import agents, engine, simulate  # noqa: F401  (forked workers inherit them)
+            from deckgen.workers import Workers
 
-            ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-            self._pool = ctx.Pool(self.workers, initializer=_init, initargs=(self.tables,))
-            self._thread = threading.Thread(target=self._run_guarded, daemon=True)
-            self._thread.start()
+            self._pool = self._own = Workers(max(1, workers or os.cpu_count() or 1))
+        if self._pool is not None:
+            self._refs = [TableRef.of(t) for t in self.tables]
+            self._feed()
 
-    def _run_guarded(self) -> None:
-        try:
-            self._run()
-        except BaseException as exc:          # raised again in the caller's thread by result()
-            self.error = exc
-
-    def _tasks(self):
-        """Chunks ready to hand out now."""
+    def _tasks(self) -> Iterator[tuple[Cell, int, int]]:
+        """Chunks ready to hand out now: (cell, first game, last game + 1)."""
         for cell in self.cells:
             if cell.done:
                 continue
@@ -274,11 +351,37 @@ class Pending:
                 cell.target = cell.first_target()
             while cell.sent < cell.target:
                 size = min(chunk_size(cell), cell.target - cell.sent)
-                yield cell, (cell.deck, cell.agent, cell.players, cell.sent, cell.sent + size,
-                             _seed(self.seed, cell.agent))
+                yield cell, cell.sent, cell.sent + size
                 cell.sent += size
 
-    def _take(self, cell: Cell, start: int, recs: list) -> None:
+    def _feed(self) -> None:
+        """Queue every chunk ready now on the pool; the end when every cell is done."""
+        from deckgen.workers import Callback
+
+        assert self._pool is not None
+        with self._lock:
+            for cell, start, stop in list(self._tasks()):
+                tag = GamesTag(id(self), cell.deck, cell.agent, cell.players, start)
+                back = Callback(functools.partial(self._back, cell, start), self._failed)
+                self._pool.submit(tag, _play, (self._refs[cell.deck], cell.agent, cell.players, start, stop,
+                                               _seed(self.seed, cell.agent)), GAMES_PRIORITY, back)
+            if all(c.done for c in self.cells):
+                self._over.set()
+
+    def _back(self, cell: Cell, start: int, recs: list[GameRecord]) -> None:      # on the pool's result thread
+        try:
+            with self._lock:
+                self._take(cell, start, recs)
+                self._feed()
+        except BaseException as exc:
+            self._failed(exc)
+
+    def _failed(self, exc: BaseException) -> None:
+        if self.error is None:
+            self.error = exc
+        self._over.set()
+
+    def _take(self, cell: Cell, start: int, recs: list[GameRecord]) -> None:
         cell.back[start] = recs
         while len(cell.recs) in cell.back:
             cell.recs.extend(cell.back.pop(len(cell.recs)))
@@ -292,42 +395,33 @@ class Pending:
             done = sum(1 for c in self.cells if c.done)
             self.progress("simulating", done, len(self.cells))
 
-    def _run(self) -> None:
-        by_key = {(c.deck, c.agent, c.players): c for c in self.cells}
-        if self.workers <= 1:
-            _init(self.tables)
-            while not all(c.done for c in self.cells):
-                for cell, task in list(self._tasks()):
-                    key, recs = _play(*task)
-                    self._take(cell, key[3], recs)
-            return
-        pool = self._pool
-        try:
-            flying: list = []
-            while True:
-                for _cell, task in list(self._tasks()):
-                    flying.append(pool.apply_async(_play, task))
-                if not flying:
-                    break
-                res = flying.pop(0)
-                key, recs = res.get()
-                self._take(by_key[key[:3]], key[3], recs)
-        finally:
-            pool.terminate()
-            pool.join()
+    def _run_here(self) -> None:
+        """Every game in this process (one worker)."""
+        while not all(c.done for c in self.cells):
+            for cell, start, stop in list(self._tasks()):
+                recs = _play_games(self.tables[cell.deck], cell.agent, cell.players, start, stop,
+                                   _seed(self.seed, cell.agent))
+                self._take(cell, start, recs)
 
-    def result(self) -> list[dict]:
-        """Each deck's verdict: ``{"findings": [...], "simulation": {...}}``."""
-        if self._results is not None:
-            return self._results
-        if self._thread is not None:
-            self._thread.join()
-            if self.error is not None:
-                raise self.error
-        else:
-            self._run()
-        self._results = [judge(d, self.tables[i], [c for c in self.cells if c.deck == i], self.seed, self.games)
-                         for i, d in enumerate(self.decks)]
+    def _wait(self) -> None:
+        if self._pool is None:
+            self._run_here()
+            return
+        try:
+            self._over.wait()
+        finally:
+            if self._own is not None:
+                self._own.close(finish=self._over.is_set() and self.error is None)
+                self._own = None
+        if self.error is not None:
+            raise self.error
+
+    def result(self) -> list[Judged]:
+        """Each deck's verdict."""
+        if self._results is None:
+            self._wait()
+            self._results = [judge(d, self.tables[i], [c for c in self.cells if c.deck == i], self.seed, self.games)
+                             for i, d in enumerate(self.decks)]
         return self._results
 
 
@@ -348,40 +442,89 @@ def _sizes(ns: Iterable[int]) -> str:
     return ", ".join(map(str, ns[:-1])) + f" and {ns[-1]} players"
 
 
-def judge(deck: Deck, table, cells: list[Cell], seed: int, games: int | None) -> dict:
-    """Findings and the JSON-ready simulation section of one deck's cells."""
+CellGames = list[tuple["Cell", list["GameRecord"]]]     # cells, each with some of its games
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """What the verdict's games were, for the report (``check --json``'s ``simulation`` section)."""
+
+    seed: int
+    games: int | None                      # --games N, or None: the verdict's own plan
+    turn_cap: int
+    tables: dict[str, list[dict[str, Any]]]   # per player, each table size's summary (rules.simulate.summarize)
+
+    def games_played(self) -> dict[str, int]:
+        return {a: sum(t["games"] for t in self.tables[a]) for a in AGENTS}
+
+    def summary(self) -> str:
+        played = sum(self.games_played().values())
+        finished = sum(t["finished"] for a in AGENTS for t in self.tables[a])
+        meds = ", ".join(f"{t['players']}p {t['turns']['median']:g}" for t in self.tables["random"])
+        return (f"{played} games (random and greedy players) over {len(self.tables['random'])} table sizes, "
+                f"{finished} finished; median turns (random) {meds}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seed": self.seed, "games_per_table_size": self.games, "turn_cap": self.turn_cap,
+                "tables": self.tables["random"], "greedy": {"tables": self.tables["greedy"]},
+                "games_played": self.games_played(), "summary": self.summary()}
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Simulation:
+        return Simulation(data["seed"], data["games_per_table_size"], data["turn_cap"],
+                          {"random": data["tables"], "greedy": data["greedy"]["tables"]})
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One deck's verdict: the findings and what the games were."""
+
+    findings: list[Finding]
+    simulation: Simulation
+
+    def to_json(self) -> dict[str, Any]:
+        return {"findings": [dataclasses.asdict(x) for x in self.findings], "simulation": self.simulation.to_json()}
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Judged:
+        return Judged([Finding(**x) for x in data["findings"]], Simulation.from_json(data["simulation"]))
+
+
+def judge(deck: Deck, table: Table, cells: list[Cell], seed: int, games: int | None) -> Judged:
+    """Findings and the simulation section of one deck's cells."""
     from deckgen.rules.simulate import summarize
 
-    f = _file(deck)
-    out: list[Finding] = []
-    tables: dict[str, list[dict]] = {a: [] for a in AGENTS}
-    for c in cells:
-        tables[c.agent].append(summarize(table, c.players, c.recs))
-    # does not finish / some games do not finish
-    fails = []
-    for c in cells:
-        bad = [r for r in c.recs if _failed(r)]
-        if bad:
-            fails.append((c, bad))
-    serious = [(c, bad) for c, bad in fails if len(bad) >= FAIL_SHARE * len(c.recs)]
-    if serious:
-        out.append(error("does-not-finish", "deck.players", _not_finishing(deck, table, serious), file=f,
-                         hint=_finish_fix(deck, table, serious)))
-    minor = [(c, bad) for c, bad in fails if (c, bad) not in serious]
-    if minor and not serious:
-        parts = [f"{len(bad)} of {len(c.recs)} {c.agent}-player games at {c.players} players" for c, bad in minor]
-        out.append(warning("some-games-do-not-finish", "deck.players",
-                           "a few simulated games stalled, hit the turn cap or ran the draw pile dry: " + "; ".join(parts),
-                           file=f, hint="fewer draw penalties or more cards to draw make every game end"))
-    # decided before play
-    early = []
-    for c in cells:
-        first = [r for r in c.recs if r.outcome == "finished" and r.turns <= c.players]
-        if c.recs and len(first) >= EARLY_SHARE * len(c.recs):
-            early.append((c, first))
+    out = _finishing(deck, table, cells)
+    early = [(c, first) for c, first in ((c, [r for r in c.recs if r.outcome == "finished" and r.turns <= c.players])
+                                         for c in cells) if c.recs and len(first) >= EARLY_SHARE * len(c.recs)]
     if early:
         out.append(_decided_early(deck, early))
-    # unfair seats
+    out.extend(_unfair_seats(deck, cells))
+    out.extend(_lengths(deck, cells, bool(early)))
+    out.extend(_dead(deck, table, cells))
+    tables: dict[str, list[dict[str, Any]]] = {a: [] for a in AGENTS}
+    for c in cells:
+        tables[c.agent].append(summarize(table, c.players, c.recs))
+    return Judged(out, Simulation(seed, games, table.opts.turn_cap, tables))
+
+
+def _finishing(deck: Deck, table: Table, cells: list[Cell]) -> list[Finding]:
+    """does-not-finish, or some-games-do-not-finish."""
+    fails = [(c, bad) for c, bad in ((c, [r for r in c.recs if _failed(r)]) for c in cells) if bad]
+    serious = [(c, bad) for c, bad in fails if len(bad) >= FAIL_SHARE * len(c.recs)]
+    if serious:
+        return [error("does-not-finish", "deck.players", _not_finishing(deck, table, serious), file=_file(deck),
+                      hint=_finish_fix(deck, table, serious))]
+    if not fails:
+        return []
+    parts = [f"{len(bad)} of {len(c.recs)} {c.agent}-player games at {c.players} players" for c, bad in fails]
+    return [warning("some-games-do-not-finish", "deck.players",
+                    "a few simulated games stalled, hit the turn cap or ran the draw pile dry: " + "; ".join(parts),
+                    file=_file(deck), hint="fewer draw penalties or more cards to draw make every game end")]
+
+
+def _unfair_seats(deck: Deck, cells: list[Cell]) -> list[Finding]:
+    out = []
     for c in cells:
         if c.agent != "random":
             continue
@@ -390,58 +533,46 @@ def judge(deck: Deck, table, cells: list[Cell], seed: int, games: int | None) ->
         if finished < 20:
             continue
         tests = seat_test(wins, look_alpha() if c.seat_cell else SEAT_ALPHA)
-        off = [(i, t) for i, t in enumerate(tests) if t[3]]
+        off = [(i, t) for i, t in enumerate(tests) if t.significant]
         if off:
-            fair = 1 / c.players
-            words = "; ".join(f"seat {i + 1} wins {rate:.0%} (95 % interval {lo:.0%}-{hi:.0%}, Holm-adjusted "
-                              f"p = {p:.2g})" for i, (rate, p, (lo, hi), _) in off)
+            words = "; ".join(f"seat {i + 1} wins {t.rate:.0%} (95 % interval {t.low:.0%}-{t.high:.0%}, Holm-adjusted "
+                              f"p = {t.p:.2g})" for i, t in off)
             out.append(warning("unfair-seat", f"deck.players[{c.players}]",
                                f"at {c.players} players, over {finished} finished random-player games, {words}; "
-                               f"a fair seat wins {fair:.0%} (seat 1 plays first)", file=f,
+                               f"a fair seat wins {1 / c.players:.0%} (seat 1 plays first)", file=_file(deck),
                                hint="look at what the first turns do: the start card's effect, the dealer's first "
                                     "player, a card that costs the next player their turn"))
-    # length against classic
+    return out
+
+
+def _lengths(deck: Deck, cells: list[Cell], early: bool) -> list[Finding]:
+    """games-too-short (unless decided-before-play says it already) and games-too-long, against classic."""
+    out = []
     for code, factor, word in (("games-too-short", SHORT_FACTOR, "shorter"), ("games-too-long", LONG_FACTOR, "longer")):
+        short = code == "games-too-short"
         hits = []
         for c in cells:
-            if not c.recs or (code == "games-too-long" and any(_failed(r) for r in c.recs)):
+            if not c.recs or (not short and any(_failed(r) for r in c.recs)):
                 continue
             med = statistics.median(r.turns for r in c.recs)
             ref = classic_median(c.agent, c.players)
-            if (med < factor * ref) if code == "games-too-short" else (med > factor * ref):
+            if (med < factor * ref) if short else (med > factor * ref):
                 hits.append(f"{c.players} players, {c.agent} player: median {med:g} turns against classic's {ref:g}")
-        if hits and not (code == "games-too-short" and early):
-            band = f"at least {SHORT_FACTOR:g}" if code == "games-too-short" else f"at most {LONG_FACTOR:g}"
+        if hits and not (short and early):
+            band = f"at least {SHORT_FACTOR:g}" if short else f"at most {LONG_FACTOR:g}"
             out.append(warning(code, "deck.players",
                                f"simulated games are far {word} than classic UNO's at the same table size "
-                               f"({band} times classic's median): " + "; ".join(hits), file=f,
-                               hint="change the hand size, the draw penalties or the number of cards that shed "
-                                    "several at once" if code == "games-too-long" else
-                                    "a larger hand size, or fewer cards that shed or knock out several at once"))
-    # dead cards
-    out.extend(_dead(deck, table, cells))
-    section = {
-        "seed": seed,
-        "games_per_table_size": games,
-        "turn_cap": table.opts.turn_cap,
-        "tables": tables["random"],
-        "greedy": {"tables": tables["greedy"]},
-        "games_played": {a: sum(t["games"] for t in tables[a]) for a in AGENTS},
-    }
-    played = sum(section["games_played"].values())
-    finished = sum(t["finished"] for a in AGENTS for t in tables[a])
-    meds = ", ".join(f"{t['players']}p {t['turns']['median']:g}" for t in tables["random"])
-    section["summary"] = (f"{played} games (random and greedy players) over {len(tables['random'])} table sizes, "
-                          f"{finished} finished; median turns (random) {meds}")
-    return {"findings": out, "simulation": section}
+                               f"({band} times classic's median): " + "; ".join(hits), file=_file(deck),
+                               hint="a larger hand size, or fewer cards that shed or knock out several at once"
+                                    if short else "change the hand size, the draw penalties or the number of "
+                                                  "cards that shed several at once"))
+    return out
 
 
-def _drawn_by_source(deck: Deck, table, recs: list, players: int) -> dict[str, float]:
-    """Cards drawn in these games, by what made the player draw: a kind id, or a cause."""
-    from deckgen.rules.record import CAUSES
-
-    out: dict[str, float] = {}
-    causes = [0] * len(CAUSES)
+def _counts(table: Table, recs: list[GameRecord], n_causes: int) -> tuple[list[int], dict[str, float], list[int]]:
+    """These games' cards drawn per cause, drawn as penalties per kind (in the order first seen) and plays per kind."""
+    causes = [0] * n_causes
+    penalties: dict[str, float] = {}
     plays = [0] * len(table.kinds)
     for r in recs:
         for i, v in enumerate(r.draws_by_cause):
@@ -449,11 +580,19 @@ def _drawn_by_source(deck: Deck, table, recs: list, players: int) -> dict[str, f
         for i, v in enumerate(r.penalty_by_kind):
             if v:
                 kid = table.kinds[i]
-                out[kid] = out.get(kid, 0) + v
+                penalties[kid] = penalties.get(kid, 0) + v
         for i, v in enumerate(r.plays_by_kind):
             plays[i] += v
+    return causes, penalties, plays
 
-    def spread(total: float, weight) -> bool:
+
+def _drawn_by_source(deck: Deck, table: Table, recs: list[GameRecord], players: int) -> dict[str, float]:
+    """Cards drawn in these games, by what made the player draw: a kind id, or a cause."""
+    from deckgen.rules.record import CAUSES
+
+    causes, out, plays = _counts(table, recs, len(CAUSES))
+
+    def spread(total: float, weight: Callable[[str], float]) -> bool:
         w = {table.kinds[i]: plays[i] * weight(table.kinds[i]) for i in range(len(table.kinds))}
         s = sum(w.values())
         if not s:
@@ -500,7 +639,7 @@ def _source_name(deck: Deck, src: str) -> str:
     return f"'{_kname(deck, src)}' cards"
 
 
-def _hands(c: Cell, bad: list) -> tuple[float, float]:
+def _hands(c: Cell, bad: list[GameRecord]) -> tuple[float, float]:
     """Mean hand size at the first and the last sample of these games."""
     first: list[float] = []
     last: list[float] = []
@@ -514,7 +653,7 @@ def _hands(c: Cell, bad: list) -> tuple[float, float]:
     return (statistics.fmean(first) if first else 0.0, statistics.fmean(last) if last else 0.0)
 
 
-def _top_sources(deck: Deck, table, serious) -> list[tuple[str, float]]:
+def _top_sources(deck: Deck, table: Table, serious: CellGames) -> list[tuple[str, float]]:
     total: dict[str, float] = {}
     for c, bad in serious:
         for k, v in _drawn_by_source(deck, table, bad, c.players).items():
@@ -523,7 +662,7 @@ def _top_sources(deck: Deck, table, serious) -> list[tuple[str, float]]:
     return [(k, v / s) for k, v in sorted(total.items(), key=lambda kv: -kv[1])] if s else []
 
 
-def _by_agent(cells_with: list, line) -> str:
+def _by_agent(cells_with: CellGames, line: Callable[[Cell, list[GameRecord]], str]) -> str:
     """Per player, the table sizes' figures: "random player: 2 players 4 of 4, 3 players 4 of 4"."""
     parts = []
     for agent in AGENTS:
@@ -533,7 +672,7 @@ def _by_agent(cells_with: list, line) -> str:
     return "; ".join(parts)
 
 
-def _not_finishing(deck: Deck, table, serious) -> str:
+def _not_finishing(deck: Deck, table: Table, serious: CellGames) -> str:
     bad_all = [r for _, bad in serious for r in bad]
     stalled = sum(1 for r in bad_all if r.outcome == "stalled")
     capped = sum(1 for r in bad_all if r.outcome == "capped")
@@ -555,7 +694,7 @@ def _not_finishing(deck: Deck, table, serious) -> str:
     return text
 
 
-def _finish_fix(deck: Deck, table, serious) -> str:
+def _finish_fix(deck: Deck, table: Table, serious: CellGames) -> str:
     top = _top_sources(deck, table, serious)
     stalled = sum(1 for c, bad in serious for r in bad if r.outcome == "stalled")
     if top and not top[0][0].startswith("cause:") and top[0][1] >= 0.3:
@@ -569,8 +708,8 @@ def _finish_fix(deck: Deck, table, serious) -> str:
     return "add ways to shed cards (wilds, play-again, discard-all) or lower deck.players.max"
 
 
-def _decided_early(deck: Deck, early) -> Finding:
-    def line(c: Cell, first: list) -> str:
+def _decided_early(deck: Deck, early: CellGames) -> Finding:
+    def line(c: Cell, first: list[GameRecord]) -> str:
         med = statistics.median(r.turns for r in c.recs)
         return f"{c.players} players {len(first)} of {len(c.recs)} (median {med:g} turn{'s' if med != 1 else ''})"
 
@@ -588,7 +727,7 @@ def _decided_early(deck: Deck, early) -> Finding:
                  "had a turn, at each table size: " + _by_agent(early, line), file=_file(deck), hint=hint)
 
 
-def _dead(deck: Deck, table, cells: list[Cell]) -> list[Finding]:
+def _dead(deck: Deck, table: Table, cells: list[Cell]) -> list[Finding]:
     games = sum(len(c.recs) for c in cells)
     if not games:
         return []
@@ -607,10 +746,10 @@ def _dead(deck: Deck, table, cells: list[Cell]) -> list[Finding]:
         return []
     typical = statistics.median(rate.values())
     out = []
-    for kid, r in rate.items():
-        if r == 0 or r < DEAD_SHARE * typical:
-            how = ("was never played" if r == 0 else
-                   f"was played {r:.2f} times per copy per game, against {typical:.2f} for the deck's typical kind")
+    for kid, per in rate.items():
+        if per == 0 or per < DEAD_SHARE * typical:
+            how = ("was never played" if per == 0 else
+                   f"was played {per:.2f} times per copy per game, against {typical:.2f} for the deck's typical kind")
             out.append(warning("dead-card", f"kinds.{kid}",
                                f"'{_kname(deck, kid)}' {how} in {games} simulated games (random and greedy players)",
                                file=_file(deck),
@@ -627,31 +766,27 @@ def cache_key(deck: Deck, seed: int, games: int | None) -> str:
     return digest(CACHE_FORMAT, code_version(), repr(deck), str(seed), str(games))
 
 
-def from_cache(deck: Deck, seed: int, games: int | None, cache_dir=None) -> dict | None:
+def from_cache(deck: Deck, seed: int, games: int | None, cache_dir: Path | None = None) -> Judged | None:
     from deckgen import cache
 
     data = cache.get_bytes("documents", cache_key(deck, seed, games), "verdict.json", cache_dir)
     if data is None:
         return None
     try:
-        got = json.loads(data)
-        got["findings"] = [Finding(**x) for x in got["findings"]]
+        return Judged.from_json(json.loads(data))
     except (ValueError, TypeError, KeyError):
         return None
-    return got
 
 
-def to_cache(deck: Deck, seed: int, games: int | None, result: dict, cache_dir=None) -> None:
-    import dataclasses
-
+def to_cache(deck: Deck, seed: int, games: int | None, result: Judged, cache_dir: Path | None = None) -> None:
     from deckgen import cache
 
-    data = {"findings": [dataclasses.asdict(x) for x in result["findings"]], "simulation": result["simulation"]}
     cache.put_bytes("documents", cache_key(deck, seed, games), "verdict.json",
-                    json.dumps(data, sort_keys=True).encode("utf-8"), cache_dir)
+                    json.dumps(result.to_json(), sort_keys=True).encode("utf-8"), cache_dir)
 
 
-def cached_findings(deck: Deck, name: str, make, use_cache: bool = True, cache_dir=None) -> list[Finding]:
+def cached_findings(deck: Deck, name: str, make: Callable[[Deck], list[Finding]], use_cache: bool = True,
+                    cache_dir: Path | None = None) -> list[Finding]:
     """Findings that depend only on the deck, its fonts and deckgen's code (what its cards say,
     their glyphs, the rulebook's text fit), kept in the cache so an unchanged deck's check and
     build do not work them out (or import what they need) again."""
@@ -668,8 +803,6 @@ def cached_findings(deck: Deck, name: str, make, use_cache: bool = True, cache_d
             return [Finding(**x) for x in json.loads(data)]
         except (ValueError, TypeError):
             pass
-    import dataclasses
-
     got = make(deck)
     cache.put_bytes("documents", key, "findings.json",
                     json.dumps([dataclasses.asdict(f) for f in got], sort_keys=True).encode("utf-8"), cache_dir)
@@ -684,12 +817,12 @@ class Verdicts:
     seed: int
     games: int | None
     use_cache: bool
-    cache_dir: Any
-    cached: dict[int, dict]
+    cache_dir: Path | None
+    cached: dict[int, Judged]
     pending: Pending | None
     order: list[int]                    # deck index -> index in pending
 
-    def result(self, i: int) -> dict:
+    def result(self, i: int) -> Judged:
         if i in self.cached:
             return self.cached[i]
         assert self.pending is not None
@@ -701,10 +834,11 @@ class Verdicts:
 
 
 def start(decks: list[Deck], seed: int = 1, games: int | None = None, workers: int | None = None,
-          use_cache: bool = True, cache_dir=None, progress=None) -> Verdicts:
+          use_cache: bool = True, cache_dir: Path | None = None, progress: Progress | None = None) -> Verdicts:
     """Start judging these decks: cached verdicts are read now, the games of the others start on
-    worker processes (``workers`` > 1) or when a result is first asked for."""
-    cached: dict[int, dict] = {}
+    worker processes (``workers`` > 1, or the pool of a :func:`sharing` block) or when a result
+    is first asked for."""
+    cached: dict[int, Judged] = {}
     todo: list[int] = []
     for i, d in enumerate(decks):
         hit = from_cache(d, seed, games, cache_dir) if use_cache else None

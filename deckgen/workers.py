@@ -1,15 +1,20 @@
 """Running a build's jobs on every core, the most urgent first, as they become ready.
 
 A build is many jobs of very different sizes (a face takes milliseconds, a rulebook a few
-hundred), and some can only start when others are done (a deck's card sheets need all its
-faces). :class:`Workers` keeps every worker process busy with the most urgent job queued, and
-lets the caller queue new jobs while earlier ones run, so no core waits for a phase to end.
+hundred, a chunk of the verdict's simulated games tens), and some can only start when others
+are done (a deck's card sheets need all its faces). :class:`Workers` keeps every worker process
+busy with the most urgent job queued, and lets the caller queue new jobs while earlier ones run,
+so no core waits for a phase to end.
 
 Jobs are module-level functions with picklable arguments. Workers are forked where the
 platform can (they inherit the modules this process has imported); with one job at a time the
 jobs run in this process, in the same order of urgency. A job that raises a DeckgenError comes
 back as that error (its findings intact); any other exception is raised again by
 :meth:`Workers.wait`.
+
+A job submitted with a callback (``on_done``) is not waited for: its result goes to the callback,
+on the pool's result thread, as soon as it is back (the verdict's games use this to queue their
+next games at once, whatever the caller is doing meanwhile).
 """
 
 from __future__ import annotations
@@ -22,14 +27,36 @@ import multiprocessing
 import queue
 import threading
 from collections.abc import Callable, Hashable
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from deckgen.errors import DeckgenError, DeckHasErrors, Finding
 
-Job = tuple[int, int, Hashable, Callable[..., Any], tuple]     # (-priority, order, tag, function, arguments)
+if TYPE_CHECKING:
+    from multiprocessing.pool import Pool
+
+Outcome = tuple[str, Any]      # ("ok", result) | ("error" | "has-errors", findings) | ("interrupted", text)
 
 
-def _call(fn: Callable[..., Any], args: tuple) -> tuple[str, Any]:
+@dataclass(frozen=True)
+class Callback:
+    """Where a callback job's result goes (on the pool's result thread): its value, or what it raised."""
+
+    done: Callable[[Any], None]
+    failed: Callable[[BaseException], None]
+
+
+@dataclass(order=True)
+class _Job:
+    rank: int                                           # -priority: the heap's smallest first
+    order: int                                          # then the oldest
+    tag: Hashable = field(compare=False)
+    fn: Callable[..., Any] = field(compare=False)
+    args: tuple[Any, ...] = field(compare=False)
+    callback: Callback | None = field(default=None, compare=False)
+
+
+def _call(fn: Callable[..., Any], args: tuple[Any, ...]) -> Outcome:
     """Run a job; a DeckgenError travels back as plain data (exceptions do not pickle their fields)."""
     try:
         return "ok", fn(*args)
@@ -61,32 +88,41 @@ class Workers:
 
     def __init__(self, n: int):
         self.n = max(1, n)
-        self.pending = 0                       # submitted and not yet returned by wait()
-        self._heap: list[Job] = []
+        self.pending = 0                       # submitted without a callback and not yet returned by wait()
+        self._heap: list[_Job] = []
         self._order = itertools.count()
         self._lock = threading.Lock()
-        self._done: queue.SimpleQueue[tuple[Hashable, Any, BaseException | None]] = queue.SimpleQueue()
+        self._done: queue.SimpleQueue[tuple[Hashable, Outcome | None, BaseException | None]] = queue.SimpleQueue()
         self._running = 0
-        self._pool: Any = None
+        self._pool: Pool | None = None
 
     def __enter__(self) -> Workers:
         return self
 
-    def __exit__(self, exc_type: Any, *rest: Any) -> None:
+    def __exit__(self, exc_type: object, *rest: object) -> None:
+        self.close(exc_type is None)
+
+    def close(self, finish: bool = True) -> None:
+        """End the worker processes: after their jobs (``finish``), or at once."""
         if self._pool is None:
             return
-        if exc_type is None:
+        if finish:
             self._pool.close()
         else:
             self._pool.terminate()
         self._pool.join()
         self._pool = None
 
-    def submit(self, tag: Hashable, fn: Callable[..., Any], args: tuple = (), priority: int = 0) -> None:
-        """Queue ``fn(*args)``; among queued jobs the highest ``priority`` starts first, then the oldest."""
+    def submit(self, tag: Hashable, fn: Callable[..., Any], args: tuple[Any, ...] = (), priority: int = 0,
+               callback: Callback | None = None) -> None:
+        """Queue ``fn(*args)``; among queued jobs the highest ``priority`` starts first, then the oldest.
+        With a ``callback`` (worker processes only) the result goes there instead of to :meth:`wait`."""
+        if callback is not None and self.n == 1:
+            raise ValueError("a job with a callback needs worker processes")
         with self._lock:
-            heapq.heappush(self._heap, (-priority, next(self._order), tag, fn, args))
-            self.pending += 1
+            heapq.heappush(self._heap, _Job(-priority, next(self._order), tag, fn, args, callback))
+            if callback is None:
+                self.pending += 1
         if self.n > 1:
             if self._pool is None:
                 methods = multiprocessing.get_all_start_methods()
@@ -96,34 +132,45 @@ class Workers:
     def cancel(self, keep: Callable[[Any], bool]) -> int:
         """Drop the queued (not started) jobs whose tag ``keep`` refuses; returns how many."""
         with self._lock:
-            kept = [job for job in self._heap if keep(job[2])]
-            dropped = len(self._heap) - len(kept)
+            kept = [job for job in self._heap if keep(job.tag)]
+            dropped = [job for job in self._heap if not keep(job.tag)]
             self._heap = kept
             heapq.heapify(self._heap)
-            self.pending -= dropped
-        return dropped
+            self.pending -= sum(1 for job in dropped if job.callback is None)
+        return len(dropped)
 
     def _top_up(self) -> None:
         """Hand queued jobs to the pool: one running and three waiting per worker, so a worker that
         finishes starts its next job at once even while this process is busy (checking a deck), and
         the rest stay here, ordered by urgency."""
         with self._lock:
-            while self._heap and self._running < 4 * self.n:
-                _, _, tag, fn, args = heapq.heappop(self._heap)
+            while self._heap and self._running < 4 * self.n and self._pool is not None:
+                job = heapq.heappop(self._heap)
                 self._running += 1
-                self._pool.apply_async(_call, (fn, args), callback=functools.partial(self._finished, tag),
-                                       error_callback=functools.partial(self._failed, tag))
+                self._pool.apply_async(_call, (job.fn, job.args), callback=functools.partial(self._finished, job),
+                                       error_callback=functools.partial(self._failed, job))
 
-    def _finished(self, tag: Hashable, result: tuple[str, Any]) -> None:      # in the pool's result thread
+    def _finished(self, job: _Job, result: Outcome) -> None:      # in the pool's result thread
         with self._lock:
             self._running -= 1
-        self._done.put((tag, result, None))
+        if job.callback is None:
+            self._done.put((job.tag, result, None))
+        else:
+            try:
+                value = _revive(*result)
+            except BaseException as exc:        # an interrupt: the callback's owner raises it
+                job.callback.failed(exc)
+            else:
+                job.callback.done(value)
         self._top_up()
 
-    def _failed(self, tag: Hashable, exc: BaseException) -> None:
+    def _failed(self, job: _Job, exc: BaseException) -> None:
         with self._lock:
             self._running -= 1
-        self._done.put((tag, None, exc))
+        if job.callback is None:
+            self._done.put((job.tag, None, exc))
+        else:
+            job.callback.failed(exc)
         self._top_up()
 
     def wait(self) -> tuple[Any, Any]:
@@ -132,12 +179,13 @@ class Workers:
             raise RuntimeError("no job is pending")
         if self._pool is None:
             with self._lock:
-                _, _, tag, fn, args = heapq.heappop(self._heap)
+                job = heapq.heappop(self._heap)
                 self.pending -= 1
-            return tag, _revive(*_call(fn, args))
+            return job.tag, _revive(*_call(job.fn, job.args))
         tag, result, exc = self._done.get()
         with self._lock:
             self.pending -= 1
         if exc is not None:
             raise exc
+        assert result is not None
         return tag, _revive(*result)

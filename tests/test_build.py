@@ -232,13 +232,14 @@ def test_faces_without_images_go_three_to_a_job_and_faces_sharing_images_stay_to
     from types import SimpleNamespace
 
     from deckgen.build import FACES_PER_JOB, _batches
+    from deckgen.render.batch import FaceJob
 
     def job(name, art=None):
-        return (SimpleNamespace(art=art, icon=None, back_image=None, logo=None), name)
+        return FaceJob(SimpleNamespace(art=art, icon=None, back_image=None, logo=None), None, False, name, None)
 
     shared = [job("fox-1", "fox.svg"), job("fox-2", "fox.svg")]
     plain = [[job(f"red-{i}")] for i in range(7)]
     batches = _batches([shared, *plain])
     assert batches[0] == shared
     assert [len(b) for b in batches[1:]] == [FACES_PER_JOB, FACES_PER_JOB, 1]
-    assert [j[1] for b in batches for j in b] == ["fox-1", "fox-2"] + [f"red-{i}" for i in range(7)]
+    assert [j.path for b in batches for j in b] == ["fox-1", "fox-2"] + [f"red-{i}" for i in range(7)]

@@ -232,8 +232,24 @@ def test_the_verdict_is_deterministic_and_cached(write_manifest, tmp_path):
     fresh = check(path, CheckOptions(use_cache=False, jobs=1))
     assert fresh.sections["simulation"] == first.sections["simulation"]
     assert fresh.findings == first.findings
-    cached = [(f.code, f.message) for f in again.result(0)["findings"]]
+    cached = [(f.code, f.message) for f in again.result(0).findings]
     assert cached == [(f.code, f.message) for f in first.findings if f.code in ("does-not-finish", "unfair-seat")]
+
+
+def test_the_verdict_on_a_builds_workers_is_the_verdict_played_here(write_manifest):
+    """Same seed, same games, same findings whether the games run in this process or as jobs on a
+    shared pool of workers beside other jobs."""
+    from deckgen import manifest
+    from deckgen.workers import Workers
+
+    deck = manifest.load(write_manifest(ALL_DRAW_FOUR)).deck
+    here = verdict.start([deck], use_cache=False, workers=1).result(0)
+    with Workers(2) as pool, verdict.sharing(pool):
+        pool.submit("other", pow, (2, 10))
+        shared = verdict.start([deck], use_cache=False).result(0)
+        assert pool.wait() == ("other", 1024)
+    assert shared == here
+    assert shared.to_json() == here.to_json()
 
 
 def test_games_fixed_by_the_option_are_played_exactly(write_manifest):
@@ -282,24 +298,24 @@ def judge(recs_by_cell, games=None):
 def test_long_and_short_games_are_measured_against_classic():
     _, got = judge({("random", 2): [record(turns=1000) for _ in range(20)],
                     ("greedy", 2): [record(turns=8) for _ in range(20)]})
-    codes = {f.code: f for f in got["findings"]}
+    codes = {f.code: f for f in got.findings}
     assert "median 1000 turns against classic's 51.5" in codes["games-too-long"].message
     assert "median 8 turns against classic's 40" in codes["games-too-short"].message
 
 
 def test_a_kind_never_played_is_a_dead_card():
     _, got = judge({("random", 2): [record(plays=(9, 0)) for _ in range(20)]})
-    (dead,) = [f for f in got["findings"] if f.code == "dead-card"]
+    (dead,) = [f for f in got.findings if f.code == "dead-card"]
     assert dead.where == "kinds.wild" and "never played" in dead.message and not dead.is_error
 
 
 def test_a_few_unfinished_games_are_a_warning_and_many_an_error():
     few = [record() for _ in range(39)] + [record(turns=5000, outcome="capped", winner=None)]
     _, got = judge({("random", 3): few})
-    assert [f.code for f in got["findings"] if f.code.endswith("finish")] == ["some-games-do-not-finish"]
+    assert [f.code for f in got.findings if f.code.endswith("finish")] == ["some-games-do-not-finish"]
     many = [record() for _ in range(30)] + [record(turns=5000, outcome="capped", winner=None)] * 10
     _, got = judge({("random", 3): many})
-    assert [f.code for f in got["findings"] if f.code.endswith("finish")] == ["does-not-finish"]
+    assert [f.code for f in got.findings if f.code.endswith("finish")] == ["does-not-finish"]
 
 
 def test_classic_medians_are_what_the_engine_plays_now():
@@ -332,7 +348,7 @@ def plan(rng, probs):
             games += 1
         nxt = verdict.seat_next(wins, games)
         if nxt is None:
-            return any(t[3] for t in verdict.seat_test(wins, verdict.look_alpha())), games
+            return any(t.significant for t in verdict.seat_test(wins, verdict.look_alpha())), games
         target = nxt
 
 

@@ -94,3 +94,34 @@ def test_an_interrupt_in_a_worker_is_raised_here_instead_of_losing_the_job(alarm
 def test_no_job_no_worker_process():
     with Workers(4) as pool:
         assert pool._pool is None and pool.pending == 0
+
+
+def test_a_callback_job_goes_to_its_callback_and_is_not_waited_for(alarm):
+    import threading
+
+    from deckgen.workers import Callback
+
+    got: list[object] = []
+    failed: list[BaseException] = []
+    over = threading.Event()
+
+    def done(value):
+        got.append(value)
+        if len(got) == 3:
+            over.set()
+
+    with Workers(2) as pool:
+        for i in range(3):
+            pool.submit(("games", i), pow, (i, 3), callback=Callback(done, failed.append))
+        pool.submit("face", note, ("f",))
+        assert pool.pending == 1                          # only the job without a callback is waited for
+        assert drain(pool) == {"face": "F"}
+        assert over.wait(30)
+    assert sorted(got) == [0, 1, 8] and failed == []
+
+
+def test_a_callback_job_needs_worker_processes():
+    from deckgen.workers import Callback
+
+    with Workers(1) as pool, pytest.raises(ValueError):
+        pool.submit("x", pow, (2, 2), callback=Callback(print, print))

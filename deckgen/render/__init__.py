@@ -7,56 +7,21 @@ Public API (other stages code against exactly this)::
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
-
-from PIL import Image
+from typing import TYPE_CHECKING
 
 from deckgen.model import Deck
 from deckgen.render.faces import face_ids, face_spec
-from deckgen.render.geometry import Frame, card_size_mm
+from deckgen.render.geometry import card_size_mm
+from deckgen.render.settings import RENDERER_VERSION, RenderResult, RenderSettings, settings_check
 
-RENDERER_VERSION = "2"       # 2: faces drawn from layout files (deckgen/render/layout.py)
+if TYPE_CHECKING:
+    from PIL import Image
 
-__all__ = ["RenderResult", "RenderSettings", "card_size_mm", "face_ids", "preview", "render_deck", "render_face"]
+    from deckgen.progress import Progress
 
-
-@dataclass(frozen=True)
-class RenderSettings:
-    dpi: int = 300
-    bleed_mm: float = 3.0
-    safe_mm: float = 3.0
-    card_size: str | None = None      # preset name or "WxH" with units; None: the deck's card_size
-    symbols: bool | None = None       # colour-blind shape cues; None: on when the palette has > 4 colours
-    corner_guide: bool = False
-
-    def frame(self, deck: Deck) -> Frame:
-        from deckgen.errors import DeckgenError, error
-
-        try:
-            size = card_size_mm(self.card_size or deck.card_size, base=deck.source.parent if deck.source else None)
-        except DeckgenError as exc:
-            if self.card_size:
-                raise
-            file = str(deck.source) if deck.source else None
-            raise DeckgenError([error(f.code, "deck.card_size", f.message, file=file, hint=f.hint)
-                                for f in exc.findings]) from None
-        return Frame(size, int(self.dpi), float(self.bleed_mm), float(self.safe_mm))
-
-    def symbols_on(self, deck: Deck) -> bool:
-        return len(deck.palette.colors) > 4 if self.symbols is None else bool(self.symbols)
-
-
-@dataclass(frozen=True)
-class RenderResult:
-    paths: dict[str, Path]
-    size_px: tuple[int, int]
-    trim_mm: tuple[float, float]
-    bleed_mm: float
-    dpi: int
-    drawn: int
-    # without the cache, the temporary folder holding the faces: it lives as long as the result
-    scratch: object = field(default=None, repr=False, compare=False)
+__all__ = ["RENDERER_VERSION", "RenderResult", "RenderSettings", "card_size_mm", "face_ids", "preview",
+           "render_deck", "render_face", "settings_check"]
 
 
 def render_face(deck: Deck, face_id: str, settings: RenderSettings | None = None) -> Image.Image:
@@ -69,23 +34,8 @@ def render_face(deck: Deck, face_id: str, settings: RenderSettings | None = None
     return draw_face(spec, settings.frame(deck), settings.corner_guide)
 
 
-def settings_check(settings: RenderSettings) -> None:
-    from deckgen.errors import DeckgenError, error
-
-    problems = []
-    if not 30 <= int(settings.dpi) <= 1200:
-        problems.append(error("option", "dpi", f"{settings.dpi} dpi is out of range", hint="use 30 to 1200 (300 for print)"))
-    if not 0 <= settings.bleed_mm <= 10:
-        problems.append(error("option", "bleed", f"{settings.bleed_mm} mm bleed is out of range", hint="use 0mm to 10mm"))
-    if not 0 <= settings.safe_mm <= 10:
-        problems.append(error("option", "safe", f"{settings.safe_mm} mm safe margin is out of range",
-                              hint="use 0mm to 10mm"))
-    if problems:
-        raise DeckgenError(problems)
-
-
 def render_deck(deck: Deck, settings: RenderSettings | None = None, out_dir: Path | None = None, *,
-                use_cache: bool = True, cache_dir: Path | None = None, progress=None,
+                use_cache: bool = True, cache_dir: Path | None = None, progress: Progress | None = None,
                 jobs: int | None = None) -> RenderResult:
     """Every distinct face as a PNG (in ``out_dir`` and/or the cache); see :mod:`deckgen.render.batch`."""
     from deckgen.render.batch import render_all
@@ -94,7 +44,8 @@ def render_deck(deck: Deck, settings: RenderSettings | None = None, out_dir: Pat
                       progress=progress, jobs=jobs)
 
 
-def preview(deck: Deck, settings: RenderSettings | None = None, out_path: Path | None = None, progress=None, *,
+def preview(deck: Deck, settings: RenderSettings | None = None, out_path: Path | None = None,
+            progress: Progress | None = None, *,
             use_cache: bool = True) -> Path:
     """A contact sheet of every distinct face with its copy count; returns the PNG path."""
     from deckgen.render.sheet import contact_sheet

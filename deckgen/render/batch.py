@@ -16,6 +16,7 @@ import os
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 import PIL
 from PIL import Image
@@ -24,9 +25,13 @@ from deckgen import cache
 from deckgen.atomic import copy_file, write_bytes
 from deckgen.errors import DeckgenError, error
 from deckgen.model import Deck
-from deckgen.render import RenderResult, pngfile
+from deckgen.render import pngfile
 from deckgen.render.faces import FaceSpec, face_ids, face_spec
 from deckgen.render.geometry import Frame
+from deckgen.render.settings import RENDERER_VERSION, RenderResult, RenderSettings, settings_check
+
+if TYPE_CHECKING:
+    from deckgen.progress import Progress
 
 PARALLEL_MIN = 6      # below this many faces to draw, one process is faster than starting workers
 
@@ -35,8 +40,6 @@ cache_root = cache.cache_root
 
 
 def face_key(spec: FaceSpec, frame: Frame, corner_guide: bool) -> str:
-    from deckgen.render import RENDERER_VERSION
-
     # the spec's repr holds the content digests of its fonts and images
     text = "|".join([RENDERER_VERSION, pngfile.FORMAT, PIL.__version__, repr(frame), str(corner_guide), repr(spec)])
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -58,7 +61,7 @@ def png_text(face_id: str, frame: Frame) -> dict[str, str]:
 
 
 SPILL_REASON = ".reason"
-_spill: tempfile.TemporaryDirectory | None = None
+_spill: tempfile.TemporaryDirectory[str] | None = None
 
 
 def spill_folder() -> str:
@@ -88,39 +91,50 @@ def write_png(img: Image.Image, path: Path, face_id: str, frame: Frame, compress
         write_bytes(Path(spill) / SPILL_REASON, str(why or exc).encode("utf-8", "replace"))    # the latest
 
 
-def _draw_job(job) -> str:
-    """Worker: draw one face and write it (runs in a child process)."""
-    from deckgen.render.draw import draw_face
+class FaceJob(NamedTuple):
+    """One face to draw and where its PNG goes."""
 
-    spec, frame, guide, path, spill = job
-    write_png(draw_face(spec, frame, guide), Path(path), spec.face_id, frame, spill=spill)
-    return spec.face_id
+    spec: FaceSpec
+    frame: Frame
+    corner_guide: bool
+    path: str
+    spill: str | None           # where it goes when the cache cannot take it (see write_png)
+
+    def draw(self) -> str:
+        """Draw the face and write it (in a worker process, or here)."""
+        from deckgen.render.draw import draw_face
+
+        write_png(draw_face(self.spec, self.frame, self.corner_guide), Path(self.path), self.spec.face_id, self.frame,
+                  spill=self.spill)
+        return self.spec.face_id
+
+    def images(self) -> tuple[object, ...]:
+        """The images the face shows (faces showing the same ones are drawn together)."""
+        return (self.spec.art, self.spec.icon, self.spec.back_image, self.spec.logo)
 
 
-def draw_group(group: list) -> int:
+def draw_group(group: list[FaceJob]) -> int:
     """Worker: draw faces that share their images (each image is then rendered once)."""
     for job in group:
-        _draw_job(job)
+        job.draw()
     return len(group)
 
 
-def groups(jobs_list: list) -> list[list]:
+def groups(jobs_list: list[FaceJob]) -> list[list[FaceJob]]:
     """Faces grouped by the images they show (art, icon, back image, logo), costliest group first
     (a face counts 1, each image to render 4); faces without images stay one per group."""
-    by_images: dict[object, list] = {}
+    by_images: dict[object, list[FaceJob]] = {}
     for i, job in enumerate(jobs_list):
-        spec = job[0]
-        key = (spec.art, spec.icon, spec.back_image, spec.logo)
+        key = job.images()
         by_images.setdefault(key if any(key) else i, []).append(job)
 
-    def cost(group: list) -> int:
-        spec = group[0][0]
-        return len(group) + 4 * sum(x is not None for x in (spec.art, spec.icon, spec.back_image, spec.logo))
+    def cost(group: list[FaceJob]) -> int:
+        return len(group) + 4 * sum(x is not None for x in group[0].images())
 
     return sorted(by_images.values(), key=cost, reverse=True)
 
 
-def _run(jobs_list: list, jobs: int | None, progress) -> None:
+def _run(jobs_list: list[FaceJob], jobs: int | None, progress: Progress | None) -> None:
     """Draw the faces on up to ``jobs`` worker processes (:mod:`deckgen.workers`), in this process
     when there are only a few."""
     from deckgen.workers import Workers
@@ -146,7 +160,7 @@ class FacePlan:
     cache is off."""
 
     result: RenderResult
-    todo: list = field(default_factory=list)
+    todo: list[FaceJob] = field(default_factory=list)
     root: Path = Path()
     spill: Path | None = None      # where faces go that the cache could not take (see write_png)
 
@@ -171,11 +185,25 @@ def settle(plan: FacePlan) -> RenderResult:
     return replace(plan.result, paths=paths)
 
 
-def plan_faces(deck: Deck, settings, *, use_cache: bool = True, cache_dir: Path | None = None) -> FacePlan:
+_SPECS: dict[tuple[int, bool], tuple[Deck, dict[str, FaceSpec]]] = {}
+
+
+def face_specs(deck: Deck, symbols: bool) -> dict[str, FaceSpec]:
+    """Every distinct face's spec, in face order; remembered for the last few decks (a deck is
+    frozen), so the check's fit test and the build's faces work them out once."""
+    hit = _SPECS.get((id(deck), symbols))
+    if hit is not None and hit[0] is deck:
+        return hit[1]
+    specs = {fid: face_spec(deck, fid, symbols) for fid in face_ids(deck)}
+    if len(_SPECS) >= 8:
+        _SPECS.pop(next(iter(_SPECS)))
+    _SPECS[(id(deck), symbols)] = (deck, specs)
+    return specs
+
+
+def plan_faces(deck: Deck, settings: RenderSettings, *, use_cache: bool = True, cache_dir: Path | None = None) -> FacePlan:
     """Every distinct face's file (in the cache, or a scratch folder without it) and the ones not
     drawn yet; nothing is drawn here."""
-    from deckgen.render import settings_check
-
     settings_check(settings)
     frame = settings.frame(deck)
     symbols = settings.symbols_on(deck)
@@ -195,15 +223,14 @@ def plan_faces(deck: Deck, settings, *, use_cache: bool = True, cache_dir: Path 
     cached: dict[str, Path] = {}
     todo = []
     spill = spill_folder() if use_cache else None
-    for fid in face_ids(deck):
-        spec = face_spec(deck, fid, symbols)
+    for fid, spec in face_specs(deck, symbols).items():
         key = face_key(spec, frame, settings.corner_guide)
         path = root / key[:2] / f"{key}.png"
         cached[fid] = path
         if use_cache and cache.verified(path):      # checksum and owner checked; a bad entry is drawn again
             cache.touch(path)
         else:
-            todo.append((spec, frame, settings.corner_guide, str(path), spill))
+            todo.append(FaceJob(spec, frame, settings.corner_guide, str(path), spill))
     result = RenderResult(cached, frame.full, frame.trim_mm, frame.bleed_mm, frame.dpi, len(todo), scratch)
     return FacePlan(result, todo, root, Path(spill) if spill else None)
 
@@ -213,8 +240,8 @@ def cache_write_error(root: Path, exc: OSError) -> DeckgenError:
                               hint="free some space or set DECKGEN_CACHE to a writable folder"))
 
 
-def render_all(deck: Deck, settings, out_dir: Path | None, *, use_cache: bool = True, cache_dir: Path | None = None,
-               progress=None, jobs: int | None = None):
+def render_all(deck: Deck, settings: RenderSettings, out_dir: Path | None, *, use_cache: bool = True,
+               cache_dir: Path | None = None, progress: Progress | None = None, jobs: int | None = None) -> RenderResult:
     plan = plan_faces(deck, settings, use_cache=use_cache, cache_dir=cache_dir)
     todo = plan.todo
     if progress and not todo:

@@ -31,7 +31,8 @@ def stage_check(deck: Deck, options: CheckOptions, report: CheckReport) -> list[
     out.extend(look_check(deck))          # images' resolution, back image shape, rules text fit
     from deckgen.render.fit import check_fit
 
-    out.extend(check_fit(deck))           # every face's elements fit their boxes at the deck's card size
+    # every face's elements fit their boxes at the deck's card size (kept in the cache like the faces)
+    out.extend(check_fit(deck, use_cache=options.use_cache, cache_dir=options.cache_dir))
     used = {c.kind for c in deck.cards} | {c.flex.kind for c in deck.cards if c.flex}
     for kid in sorted(used):
         kind = deck.kinds.get(kid)

@@ -17,13 +17,14 @@ A rules text that does not fit is cut with an ellipsis and reported as a warning
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from deckgen.errors import DeckgenError, Finding, error
 from deckgen.model import Deck
-from deckgen.render.faces import FaceSpec, face_ids, face_spec
+from deckgen.render.faces import FaceSpec
 from deckgen.render.geometry import Frame, card_size_mm
 
 CONTAINERS = ("background", "frame", "art", "image", "pattern")
@@ -62,7 +63,7 @@ def target(name: str, deck: Deck, dpi: int = CHECK_DPI) -> Target:
     return Target(name, card_size_mm(name, base=base), dpi)
 
 
-def face_problems(spec, frame: Frame) -> list[tuple[str, str]]:
+def face_problems(spec: FaceSpec, frame: Frame) -> list[tuple[str, str]]:
     """(element, problem) for one face at one frame, from its plan."""
     from deckgen.render.draw import overlaps, plan_face
 
@@ -86,29 +87,72 @@ def face_problems(spec, frame: Frame) -> list[tuple[str, str]]:
     return list(dict.fromkeys(out))
 
 
-def check_fit(deck: Deck, sizes: Iterable[str] | None = None) -> list[Finding]:
+FIT_FORMAT = "fit-1"
+
+
+def check_fit(deck: Deck, sizes: Iterable[str] | None = None, *, use_cache: bool = True,
+              cache_dir: Path | None = None) -> list[Finding]:
     """Errors for every face that does not fit at each of ``sizes`` (default: the deck's own card
-    size at 300 dpi), each naming the card, the element and the size."""
+    size at 300 dpi), each naming the card, the element and the size. The answer is kept in the
+    cache under what it is worked out from (each face's spec, the sizes, deckgen's code), like the
+    faces themselves, so an unchanged deck is measured once."""
+    from deckgen.render.batch import face_specs
+
+    names = list(sizes) if sizes is not None else [deck.card_size]
+    targets = [t for t in (_target_or_none(name, deck) for name in names) if t is not None]
+    specs = face_specs(deck, len(deck.palette.colors) > 4)
+    key = _fit_key(targets, specs) if use_cache else None
+    found = _from_cache(key, cache_dir) if key else None
+    if found is None:
+        found = [(fid, tgt.label, element, problem) for tgt in targets for fid, element, problem in _misfits(specs, tgt)]
+        if key:
+            from deckgen import cache
+
+            cache.put_bytes("documents", key, "fit.json", json.dumps(found).encode("utf-8"), cache_dir)
     file = str(deck.source) if deck.source else None
-    out: list[Finding] = []
-    symbols = len(deck.palette.colors) > 4
-    for name in (list(sizes) if sizes is not None else [deck.card_size]):
-        try:
-            tgt = target(name, deck)
-        except DeckgenError:
-            continue                    # an unknown size is the card-size check's finding
-        frame = tgt.frame()
-        seen: dict[FaceSpec, list[tuple[str, str]]] = {}
-        for fid in face_ids(deck):
-            spec = face_spec(deck, fid, symbols)
-            # faces that differ only in their colours have the same geometry: planned once
-            shape = replace(spec, face_id="", field=(0, 0, 0), ink=(0, 0, 0), segments=(), title_ink=(0, 0, 0))
-            if shape not in seen:
-                seen[shape] = face_problems(spec, frame)
-            for element, problem in seen[shape]:
-                out.append(error("fit", _where(deck, fid), f"card '{fid}' at {tgt.label}: the {element} {problem}",
-                                 file=file, hint=_hint(element)))
+    return [error("fit", _where(deck, fid), f"card '{fid}' at {label}: the {element} {problem}", file=file,
+                  hint=_hint(element)) for fid, label, element, problem in found]
+
+
+def _target_or_none(name: str, deck: Deck) -> Target | None:
+    try:
+        return target(name, deck)
+    except DeckgenError:
+        return None                     # an unknown size is the card-size check's finding
+
+
+def _misfits(specs: dict[str, FaceSpec], tgt: Target) -> list[tuple[str, str, str]]:
+    """(face, element, problem) of every face at one size."""
+    frame = tgt.frame()
+    seen: dict[FaceSpec, list[tuple[str, str]]] = {}
+    out: list[tuple[str, str, str]] = []
+    for fid, spec in specs.items():
+        # faces that differ only in their colours have the same geometry: planned once
+        shape = replace(spec, face_id="", field=(0, 0, 0), ink=(0, 0, 0), segments=(), title_ink=(0, 0, 0))
+        if shape not in seen:
+            seen[shape] = face_problems(spec, frame)
+        out.extend((fid, element, problem) for element, problem in seen[shape])
     return out
+
+
+def _fit_key(targets: list[Target], specs: dict[str, FaceSpec]) -> str:
+    from deckgen.cache import digest
+    from deckgen.inputs import code_version
+
+    # a spec's repr names its fonts and images by content digest (as the faces' cache keys do)
+    return digest(FIT_FORMAT, code_version(), repr(targets), repr(sorted(specs.items())))
+
+
+def _from_cache(key: str, cache_dir: Path | None) -> list[tuple[str, str, str, str]] | None:
+    from deckgen import cache
+
+    data = cache.get_bytes("documents", key, "fit.json", cache_dir)
+    if data is None:
+        return None
+    try:
+        return [(str(a), str(b), str(c), str(d)) for a, b, c, d in json.loads(data)]
+    except (ValueError, TypeError):
+        return None
 
 
 def _where(deck: Deck, fid: str) -> str:
