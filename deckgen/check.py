@@ -6,10 +6,11 @@ listed in :func:`stage_checks`; the static checks of the deck itself live here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
 from deckgen import manifest
 from deckgen.datafile import with_lines
@@ -18,6 +19,9 @@ from deckgen.errors import ERROR, NOTE, WARNING, DeckgenError, Finding, error, w
 from deckgen.manifest.schema import MAX_CARDS
 from deckgen.model import NUMBER, Card, Deck, Palette
 from deckgen.progress import Progress
+
+if TYPE_CHECKING:
+    from deckgen.palette import PaletteReport
 
 
 @dataclass
@@ -35,13 +39,37 @@ class CheckOptions:
     cache_dir: Path | None = None
 
 
+@dataclass(frozen=True)
+class RulebookSummary:
+    """What the rulebook step of ``check`` found: the languages its templates were run in."""
+
+    languages: tuple[str, ...]
+    problems: int = 0              # errors among the rulebook's findings
+
+    @property
+    def summary(self) -> str:
+        state = ("every card named exists and every kind is explained" if not self.problems
+                 else f"{self.problems} problem(s)")
+        return f"rulebook templates ({', '.join(self.languages)}): {state}"
+
+
 @dataclass
 class CheckReport:
+    """Everything ``check`` found about one deck; :mod:`deckgen.report` writes it as text or JSON."""
+
     deck: Deck | None
     path: Path | None
     findings: list[Finding]
-    sections: dict[str, Any] = field(default_factory=dict)   # e.g. "simulation", "palette"
     strict: bool = False
+    palette: PaletteReport | None = None           # the palette step (deckgen.palette)
+    rulebook: RulebookSummary | None = None        # the rulebook step (deckgen.rulebook.check_stage)
+    simulation: dict[str, Any] | None = None       # the verdict's figures, as deckgen.verdict gives them
+
+    @property
+    def sections(self) -> Mapping[str, object]:
+        """The report's sections by name, in the report's order (read-only: set the fields)."""
+        named = (("palette", self.palette), ("rulebook", self.rulebook), ("simulation", self.simulation))
+        return MappingProxyType({name: value for name, value in named if value is not None})
 
     @property
     def errors(self) -> list[Finding]:
@@ -128,7 +156,7 @@ def check_many(requests: Sequence[tuple[str | Path, CheckOptions, manifest.LoadR
         assert isinstance(rep, CheckReport) and verdicts is not None
         got = verdicts.result(j)
         rep.findings.extend(got["findings"])
-        rep.sections["simulation"] = got["simulation"]
+        rep.simulation = got["simulation"]
     for rep, (_, options, _) in zip(out, requests):
         if isinstance(rep, CheckReport):
             rep.findings = _once(with_lines(rep.findings))

@@ -62,7 +62,7 @@ def read_toml(path: Path) -> dict[str, Any]:
 def parse_toml(text: str, shown: str) -> dict[str, Any]:
     """Parse TOML text; nesting deeper than :data:`MAX_DEPTH` tables and arrays is refused."""
     try:
-        data = tomllib.loads(text[1:] if text.startswith(BOM) else text)
+        data: dict[str, Any] = tomllib.loads(text[1:] if text.startswith(BOM) else text)
     except RecursionError:
         raise _too_deep(shown) from None
     except tomllib.TOMLDecodeError as exc:

@@ -326,6 +326,6 @@ def stage_check(deck: Deck, options: CheckOptions, report: CheckReport) -> list[
     """The palette part of ``deckgen check``."""
     pal = options.palette or deck.palette
     rep = analyse(pal)
-    report.sections["palette"] = rep.to_json()
+    report.palette = rep
     symbols_on = len(pal.colors) > 4
     return findings(rep, symbols_on, file=pal.source or (str(deck.source) if deck.source else None))

@@ -69,7 +69,8 @@ def test_text_ink_and_contrast():
 
 def test_deckgen_check_carries_palette_findings():
     rep = check("flex-spectrum", CheckOptions(simulate=False))
-    assert "palette" in rep.sections and "summary" in rep.sections["palette"]
+    assert rep.palette is not None and rep.palette.palette.id == "spectrum"
+    assert "palette" in rep.sections and rep.palette.summary().startswith("smallest CIEDE2000 distance")
     assert not [f for f in rep.findings if f.code.startswith("palette")]
     override = manifest.apply_overrides(manifest.load_palette("spectrum"), {"orange": "#D7263E"})
     rep = check("flex-spectrum", CheckOptions(simulate=False, palette=override))

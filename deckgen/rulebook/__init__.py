@@ -70,10 +70,7 @@ def check_stage(deck: Deck, options, report) -> list[Finding]:
     except DeckgenError as exc:
         findings, langs = exc.findings, []
     findings = [*findings, *cover_findings(deck)]
-    errors = [f for f in findings if f.is_error]
-    state = "every card named exists and every kind is explained" if not errors else f"{len(errors)} problem(s)"
-    report.sections["rulebook"] = {
-        "summary": f"rulebook templates ({', '.join(langs)}): {state}",
-        "languages": langs,
-    }
+    from deckgen.check import RulebookSummary
+
+    report.rulebook = RulebookSummary(tuple(langs), sum(1 for f in findings if f.is_error))
     return findings

@@ -251,7 +251,7 @@ _T = {
 }
 
 
-def phrase(lang: str, key: str, **kw) -> str:
+def phrase(lang: str, key: str, **kw: object) -> str:
     return _T[lang_of(lang)][key].format(**kw)
 
 

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
 
 INK = colors.HexColor("#1F2430")
 MUTED = colors.HexColor("#5B6270")
@@ -13,7 +18,7 @@ SHADE = colors.HexColor("#F2F4F7")
 NOTE = colors.HexColor("#FFF6D6")
 
 
-def page_footer(canvas, x0: float, x1: float, y: float, text: str, page: int, font: str, size: float,
+def page_footer(canvas: Canvas, x0: float, x1: float, y: float, text: str, page: int, font: str, size: float,
                 gap: float) -> None:
     """A page's footer: a thin rule from ``x0`` to ``x1`` at ``y``, ``text`` below it on the left
     and the page number on the right (the rulebook's and the balance report's pages)."""

@@ -49,7 +49,7 @@ def lang_of(lang: str) -> str:
     return lang if lang in UI else "en"
 
 
-def ui(lang: str, key: str, **kw) -> str:
+def ui(lang: str, key: str, **kw: object) -> str:
     return UI[lang_of(lang)][key].format(**kw)
 
 
