@@ -32,7 +32,7 @@ from deckgen.balance import text as T
 from deckgen.fonts import register_pdf
 from deckgen.progress import Progress
 from deckgen.rulebook.markup import escape
-from deckgen.rulebook.styles import INK, MUTED, page_footer
+from deckgen.rulebook.styles import INK, MUTED, Footer, page_footer
 
 MARGIN = 16 * mm
 HEAD = colors.HexColor("#0072B2")
@@ -51,7 +51,7 @@ class _Doc(BaseDocTemplate):
 
     def _decorate(self, canvas, doc):
         w, _ = A4
-        page_footer(canvas, MARGIN, w - MARGIN, MARGIN, self.footer, doc.page, charts.FONT, 8, 10)
+        page_footer(canvas, MARGIN, w - MARGIN, MARGIN, Footer(self.footer, charts.FONT, 8, 10), doc.page)
 
     def afterFlowable(self, flowable):
         level = getattr(flowable, "toc_level", None)

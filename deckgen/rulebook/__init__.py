@@ -45,7 +45,7 @@ def build_rulebook(deck: Deck, lang: str, *, paper: str = "a4", images: Mapping[
     body, rec = text if text is not None else checked_text(deck, lang)
     if images is None:
         images = card_images(deck, image_dpi or DPI, progress)
-    data = build_pdf(deck, lang, body, rec, images, paper, progress, booklet=booklet)
+    data = build_pdf(deck, lang, (body, rec), images, paper, progress, booklet=booklet)
     return build_booklet(data, paper) if booklet else data
 
 
