@@ -22,6 +22,7 @@ from deckgen.progress import Progress
 
 if TYPE_CHECKING:
     from deckgen.palette import PaletteReport
+    from deckgen.rulebook.text import RulebookSummary
 
 
 @dataclass
@@ -37,20 +38,6 @@ class CheckOptions:
     jobs: int | None = None      # worker processes for the simulated games; None: every core
     use_cache: bool = True       # the verdict of an unchanged deck is read from the cache
     cache_dir: Path | None = None
-
-
-@dataclass(frozen=True)
-class RulebookSummary:
-    """What the rulebook step of ``check`` found: the languages its templates were run in."""
-
-    languages: tuple[str, ...]
-    problems: int = 0              # errors among the rulebook's findings
-
-    @property
-    def summary(self) -> str:
-        state = ("every card named exists and every kind is explained" if not self.problems
-                 else f"{self.problems} problem(s)")
-        return f"rulebook templates ({', '.join(self.languages)}): {state}"
 
 
 @dataclass

@@ -7,6 +7,7 @@ from typing import Any
 from deckgen.check import CheckReport
 from deckgen.errors import printable
 from deckgen.model import Card, Deck
+from deckgen.rulebook.words import ui
 
 
 def card_json(deck: Deck, card: Card) -> dict[str, Any]:
@@ -85,7 +86,7 @@ def to_text(rep: CheckReport) -> str:
         for kid, n in by_kind.items():
             lines.append(f"    {deck.kinds[kid].names.get(lang):<{width}}  {n:>4}")
         lines.append("  by colour: " + ", ".join(
-            f"{deck.palette.get(c).names.get(lang) if c else ('sin color' if lang == 'es' else 'no colour')} {n}"
+            f"{deck.palette.get(c).names.get(lang) if c else ui(lang, 'uncoloured')} {n}"
             for c, n in deck.count_by_color().items()))
         for comp in deck.components:
             lines.append(f"  printed extras: {comp.count} × {comp.names.get(lang)} (not shuffled in)")

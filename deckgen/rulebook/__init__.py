@@ -17,7 +17,7 @@ from deckgen.atomic import write_bytes
 from deckgen.errors import DeckgenError, Finding, error
 from deckgen.model import Deck
 from deckgen.rulebook.env import languages
-from deckgen.rulebook.text import checked_text, crosscheck, render_text
+from deckgen.rulebook.text import RulebookSummary, checked_text, crosscheck, render_text
 
 if TYPE_CHECKING:
     from deckgen.rulebook.pdf import PDFBytes
@@ -70,7 +70,5 @@ def check_stage(deck: Deck, options, report) -> list[Finding]:
     except DeckgenError as exc:
         findings, langs = exc.findings, []
     findings = [*findings, *cover_findings(deck)]
-    from deckgen.check import RulebookSummary
-
     report.rulebook = RulebookSummary(tuple(langs), sum(1 for f in findings if f.is_error))
     return findings

@@ -22,7 +22,7 @@ from deckgen.rulebook.describe import group_name, group_text
 from deckgen.rulebook.groups import Group, groups, uniform_per_color
 from deckgen.rulebook.markup import escape
 from deckgen.rulebook.styles import RULE, SHADE
-from deckgen.rulebook.words import SYMBOLS, lang_of, ui, values_text
+from deckgen.rulebook.words import SYMBOLS, join, lang_of, ui, values_text
 
 Styles = Mapping[str, ParagraphStyle]      # the rulebook's paragraph styles by name (rulebook/styles.py)
 
@@ -190,7 +190,7 @@ def copies_note(deck: Deck, g: Group, lang: str) -> str:
     # "in each colour" only when the kind is printed in every colour of the palette; else name them
     some = set(g.colors) != set(deck.palette.ids())
     names = [deck.palette.get(c).names.get(lang) for c in g.colors]
-    listed = ", ".join(names[:-1]) + (" y " if lang == "es" else " and ") + names[-1] if len(names) > 1 else names[0]
+    listed = join(names, lang)
     by_count: dict[int, list[int]] = {}
     for value, n in per.items():
         if value is not None:
