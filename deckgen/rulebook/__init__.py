@@ -20,6 +20,7 @@ from deckgen.rulebook.env import languages
 from deckgen.rulebook.text import RulebookSummary, checked_text, crosscheck, render_text
 
 if TYPE_CHECKING:
+    from deckgen.check import CheckOptions, CheckReport
     from deckgen.rulebook.pdf import PDFBytes
 
 __all__ = ["PAPERS", "build_rulebook", "check_stage", "crosscheck", "languages", "render_text", "write_rulebook"]
@@ -58,7 +59,7 @@ def write_rulebook(deck: Deck, lang: str, out_path: Path, *, paper: str = "a4", 
     return out_path
 
 
-def check_stage(deck: Deck, options, report) -> list[Finding]:
+def check_stage(deck: Deck, options: CheckOptions, report: CheckReport) -> list[Finding]:
     """``deckgen check``'s rulebook step: the cross-check, summarised in the JSON report, and
     the cover logo's contrast against the page (:mod:`deckgen.rulebook.cover`)."""
     from deckgen.rulebook.cover import cover_findings
