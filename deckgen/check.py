@@ -6,10 +6,11 @@ listed in :func:`stage_checks`; the static checks of the deck itself live here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
 from deckgen import manifest
 from deckgen.datafile import with_lines
@@ -18,6 +19,10 @@ from deckgen.errors import ERROR, NOTE, WARNING, DeckgenError, Finding, error, w
 from deckgen.manifest.schema import MAX_CARDS
 from deckgen.model import NUMBER, Card, Deck, Palette
 from deckgen.progress import Progress
+
+if TYPE_CHECKING:
+    from deckgen.palette import PaletteReport
+    from deckgen.rulebook.text import RulebookSummary
 
 
 @dataclass
@@ -37,11 +42,21 @@ class CheckOptions:
 
 @dataclass
 class CheckReport:
+    """Everything ``check`` found about one deck; :mod:`deckgen.report` writes it as text or JSON."""
+
     deck: Deck | None
     path: Path | None
     findings: list[Finding]
-    sections: dict[str, Any] = field(default_factory=dict)   # e.g. "simulation", "palette"
     strict: bool = False
+    palette: PaletteReport | None = None           # the palette step (deckgen.palette)
+    rulebook: RulebookSummary | None = None        # the rulebook step (deckgen.rulebook.check_stage)
+    simulation: dict[str, Any] | None = None       # the verdict's figures, as deckgen.verdict gives them
+
+    @property
+    def sections(self) -> Mapping[str, object]:
+        """The report's sections by name, in the report's order (read-only: set the fields)."""
+        named = (("palette", self.palette), ("rulebook", self.rulebook), ("simulation", self.simulation))
+        return MappingProxyType({name: value for name, value in named if value is not None})
 
     @property
     def errors(self) -> list[Finding]:
@@ -128,7 +143,7 @@ def check_many(requests: Sequence[tuple[str | Path, CheckOptions, manifest.LoadR
         assert isinstance(rep, CheckReport) and verdicts is not None
         got = verdicts.result(j)
         rep.findings.extend(got.findings)
-        rep.sections["simulation"] = got.simulation.to_json()
+        rep.simulation = got.simulation.to_json()
     for rep, (_, options, _) in zip(out, requests):
         if isinstance(rep, CheckReport):
             rep.findings = _once(with_lines(rep.findings))
@@ -252,34 +267,53 @@ def deal_problems(deck: Deck, players: list[int], where: str = "--players") -> l
 
 def static_checks(deck: Deck) -> list[Finding]:
     """Counts, points, start card, Power cards: what needs no simulation."""
-    f = _file(deck)
-    out: list[Finding] = []
+    return [*_count_findings(deck), *_start_findings(deck), *_points_findings(deck), *_power_findings(deck),
+            *_content_findings(deck)]
+
+
+def _count_findings(deck: Deck) -> list[Finding]:
+    """Enough cards to deal to the largest table and leave a draw pile."""
     needed = cards_to_deal(deck, deck.players_max)
     if deck.total < needed:
-        out.append(error("too-few-cards", "cards",
-                         f"{deck.total} cards cannot deal {deck.hand_size} to each of {deck.players_max} players "
-                         f"and still turn a start card and leave a draw pile (needs at least {needed})", file=f,
-                         hint="add cards, lower deck.players.max or deck.hand_size"))
-    elif deck.total < needed + deck.players_max * 2:
-        out.append(warning("small-draw-pile", "cards",
-                           f"at {deck.players_max} players only {deck.total - needed + 1} cards are left to draw "
-                           "after the deal", file=f))
-    if not any(is_start_card(deck, c) for c in deck.cards):
-        rule = deck.rule_options.start_card
-        out.append(error("no-start-card", "cards",
-                         f"no card can be the start card under the '{rule}' start-card rule", file=f,
-                         hint="a number card is needed" if rule == "number-only" else "add a card that is not a wild draw card"))
+        return [error("too-few-cards", "cards",
+                      f"{deck.total} cards cannot deal {deck.hand_size} to each of {deck.players_max} players "
+                      f"and still turn a start card and leave a draw pile (needs at least {needed})", file=_file(deck),
+                      hint="add cards, lower deck.players.max or deck.hand_size")]
+    if deck.total < needed + deck.players_max * 2:
+        return [warning("small-draw-pile", "cards",
+                        f"at {deck.players_max} players only {deck.total - needed + 1} cards are left to draw "
+                        "after the deal", file=_file(deck))]
+    return []
+
+
+def _start_findings(deck: Deck) -> list[Finding]:
+    if any(is_start_card(deck, c) for c in deck.cards):
+        return []
+    rule = deck.rule_options.start_card
+    return [error("no-start-card", "cards", f"no card can be the start card under the '{rule}' start-card rule",
+                  file=_file(deck),
+                  hint="a number card is needed" if rule == "number-only" else "add a card that is not a wild draw card")]
+
+
+def _points_findings(deck: Deck) -> list[Finding]:
     pointless: dict[str, list[Card]] = {}
     for card in deck.cards:
         if card.points is None:
             pointless.setdefault(card.where, []).append(card)
+    out: list[Finding] = []
     for where, cards in pointless.items():
         ids = ", ".join(f"'{c.name(deck.language)}'" for c in cards)
         out.append(error("no-points", f"{where}.points",
                          f"card{'s' if len(cards) > 1 else ''} {ids} {'have' if len(cards) > 1 else 'has'} no point value",
-                         file=f, hint=f"add points = N to the entry or a scoring.points.{cards[0].kind} value"))
-    opts = deck.rule_options
-    if opts.power_cards:
+                         file=_file(deck), hint=f"add points = N to the entry or a scoring.points.{cards[0].kind} value"))
+    return out
+
+
+def _power_findings(deck: Deck) -> list[Finding]:
+    """The Power-card rule's cards: one per player, two faces each, and flex sides to use them on."""
+    f = _file(deck)
+    out: list[Finding] = []
+    if deck.rule_options.power_cards:
         power = sum(c.count for c in deck.components if c.kind == "power")
         if power < deck.players_max:
             out.append(error("power-cards", "components",
@@ -293,6 +327,13 @@ def static_checks(deck: Deck) -> list[Finding]:
         if comp.kind == "power" and len(comp.faces) != 2:
             out.append(error("power-faces", f"{comp.where}.faces", "a Power card has two faces (green and red)",
                              file=f))
+    return out
+
+
+def _content_findings(deck: Deck) -> list[Finding]:
+    """A deck far too large, or with no number or no coloured card."""
+    f = _file(deck)
+    out: list[Finding] = []
     if deck.total > MAX_CARDS:
         out.append(warning("many-cards", "cards",
                            f"{deck.total:,} cards is far more than a playable deck (more than {MAX_CARDS:,})", file=f,

@@ -12,7 +12,7 @@ the text and the rulebook's sentence. Codes and examples: ``docs/checks.md``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from deckgen.errors import Finding, error, warning
 from deckgen.model import NUMBER, WILD, Card, Deck, Kind
@@ -167,20 +167,19 @@ def claim_findings(deck: Deck) -> list[Finding]:
                              f"\"{sentence(deck, kind, deck.language)}\"", file=file,
                              hint="remove the symbol to have one derived from the effects"))
         if kind.text is not None:
-            out.extend(_text_findings(deck, kind, kind.text.values, f"kinds.{kind.id}.text", nums, ops, file))
+            out.extend(_text_findings(deck, kind, kind.text.values, f"kinds.{kind.id}.text", file))
     entries: set[str] = set()
     for card in deck.cards:
         if card.text is not None and card.kind in deck.kinds and card.where not in entries:
             entries.add(card.where)          # one [[cards]] entry's text once, whatever it expands to
             kind = deck.kinds[card.kind]
-            nums, ops = does(deck, kind)
-            out.extend(_text_findings(deck, kind, card.text.values, f"{card.where}.text", nums, ops, file,
-                                      card=card))
+            out.extend(_text_findings(deck, kind, card.text.values, f"{card.where}.text", file, card=card))
     return list(dict.fromkeys(out))
 
 
-def _text_findings(deck: Deck, kind: Kind, texts, where: str, nums: set[int], ops: set[str], file: str | None,
+def _text_findings(deck: Deck, kind: Kind, texts: Mapping[str, str], where: str, file: str | None,
                    card: Card | None = None) -> list[Finding]:
+    nums, ops = does(deck, kind)
     out: list[Finding] = []
     for key, text in texts.items():
         lang = key or deck.language               # a plain string is the deck's language

@@ -62,7 +62,7 @@ def read_toml(path: Path) -> dict[str, Any]:
 def parse_toml(text: str, shown: str) -> dict[str, Any]:
     """Parse TOML text; nesting deeper than :data:`MAX_DEPTH` tables and arrays is refused."""
     try:
-        data = tomllib.loads(text[1:] if text.startswith(BOM) else text)
+        data: dict[str, Any] = tomllib.loads(text[1:] if text.startswith(BOM) else text)
     except RecursionError:
         raise _too_deep(shown) from None
     except tomllib.TOMLDecodeError as exc:
@@ -141,7 +141,7 @@ class LineIndex:
 
     def __init__(self, text: str):
         self.lines: dict[str, int] = {}
-        counts: dict[str, int] = {}
+        self._counts: dict[str, int] = {}
         current = ""
         in_string: str | None = None
         for n, raw in enumerate(text.splitlines(), 1):
@@ -154,32 +154,48 @@ class LineIndex:
                 continue
             m = _ARRAY_HEADER.match(line)
             if m:
-                parts = _parts(m.group(1)) or [""]
-                name = _dot(self._resolve(parts[:-1], counts), parts[-1])
-                index = counts.get(name, 0)
-                counts[name] = index + 1
-                current = f"{name}[{index}]"
-                self.lines.setdefault(name, n)
-                self.lines.setdefault(current, n)
+                current = self._array_header(m.group(1), n)
                 continue
             m = _HEADER.match(line)
             if m:
-                current = ""
-                for part in _parts(m.group(1)):        # [kinds.zap] also places the implicit table kinds
-                    current = _dot(current, part)
-                    if current in counts:
-                        current = f"{current}[{counts[current] - 1}]"
-                    self.lines.setdefault(current, n)
+                current = self._header(m.group(1), n)
                 continue
             m = _KEY.match(line)
             if m:
-                path = current
-                for part in _parts(m.group(1)):
-                    path = _dot(path, part)
-                    self.lines.setdefault(path, n)
-                for quote in ('"""', "'''"):
-                    if line.count(quote) % 2 == 1:
-                        in_string = quote
+                in_string = self._key(current, m.group(1), line, n)
+
+    def _array_header(self, header: str, n: int) -> str:
+        """``[[cards]]`` on line ``n``: the next element of the array; its key path."""
+        parts = _parts(header) or [""]
+        name = _dot(self._resolve(parts[:-1], self._counts), parts[-1])
+        index = self._counts.get(name, 0)
+        self._counts[name] = index + 1
+        current = f"{name}[{index}]"
+        self.lines.setdefault(name, n)
+        self.lines.setdefault(current, n)
+        return current
+
+    def _header(self, header: str, n: int) -> str:
+        """``[deck.players]`` on line ``n``; its key path."""
+        current = ""
+        for part in _parts(header):        # [kinds.zap] also places the implicit table kinds
+            current = _dot(current, part)
+            if current in self._counts:
+                current = f"{current}[{self._counts[current] - 1}]"
+            self.lines.setdefault(current, n)
+        return current
+
+    def _key(self, current: str, key: str, line: str, n: int) -> str | None:
+        """``key = ...`` on line ``n`` in the table ``current``; the quote of a multi-line string it opens."""
+        path = current
+        for part in _parts(key):
+            path = _dot(path, part)
+            self.lines.setdefault(path, n)
+        opened = None
+        for quote in ('"""', "'''"):
+            if line.count(quote) % 2 == 1:
+                opened = quote
+        return opened
 
     @staticmethod
     def _resolve(parts: list[str], counts: Mapping[str, int]) -> str:

@@ -83,16 +83,19 @@ class Finding:
         return data
 
 
-def error(code: str, where: str, message: str, **kw) -> Finding:
-    return Finding(ERROR, code, where, message, **kw)
+def error(code: str, where: str, message: str, *, file: str | None = None, hint: str | None = None,
+          line: int | None = None) -> Finding:
+    return Finding(ERROR, code, where, message, file=file, hint=hint, line=line)
 
 
-def warning(code: str, where: str, message: str, **kw) -> Finding:
-    return Finding(WARNING, code, where, message, **kw)
+def warning(code: str, where: str, message: str, *, file: str | None = None, hint: str | None = None,
+            line: int | None = None) -> Finding:
+    return Finding(WARNING, code, where, message, file=file, hint=hint, line=line)
 
 
-def note(code: str, where: str, message: str, **kw) -> Finding:
-    return Finding(NOTE, code, where, message, **kw)
+def note(code: str, where: str, message: str, *, file: str | None = None, hint: str | None = None,
+         line: int | None = None) -> Finding:
+    return Finding(NOTE, code, where, message, file=file, hint=hint, line=line)
 
 
 def exit_code(findings: Iterable[Finding]) -> int:
@@ -140,10 +143,10 @@ class Collector:
     file: str | None = None
     findings: list[Finding] = field(default_factory=list)
 
-    def error(self, code: str, where: str, message: str, hint: str | None = None, line: int | None = None):
+    def error(self, code: str, where: str, message: str, hint: str | None = None, line: int | None = None) -> None:
         self.add(error(code, where, message, file=self.file, hint=hint, line=line))
 
-    def warning(self, code: str, where: str, message: str, hint: str | None = None, line: int | None = None):
+    def warning(self, code: str, where: str, message: str, hint: str | None = None, line: int | None = None) -> None:
         self.add(warning(code, where, message, file=self.file, hint=hint, line=line))
 
     def add(self, finding: Finding) -> None:

@@ -33,12 +33,16 @@ import os
 import string
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PIL import ImageFont
 
 from deckgen import safefile
 from deckgen.errors import DeckgenError, did_you_mean, error
 from deckgen.resources import fonts_dir
+
+if TYPE_CHECKING:
+    from deckgen.model import Deck
 
 CARD_ROLES = ("display", "text")
 PDF_ROLES = ("body", "bold", "italic", "bold_italic")
@@ -48,6 +52,7 @@ FONT_SUFFIXES = (".ttf", ".otf", ".ttc")
 MAX_FONT = 32 * 1024 * 1024      # bytes of one font file
 FAMILY = "DeckgenSans"          # the PDF family of the default fonts (always registered)
 _VERA = {"body": "Vera.ttf", "bold": "VeraBd.ttf", "italic": "VeraIt.ttf", "bold_italic": "VeraBI.ttf"}
+RegisterKey = tuple[tuple[str, str, str], ...]   # (role, file, digest) of each PDF role
 _STYLE_FALLBACK = {"bold": ("body",), "italic": ("body",), "bold_italic": ("bold", "italic", "body")}
 
 
@@ -284,7 +289,7 @@ def font_set(deck_fonts: Path | str | None = None) -> FontSet:
     return _font_set(deck_key, os.environ.get("DECKGEN_FONTS"), _conf_stamp(deck_key))
 
 
-def _conf_stamp(deck_key: str | None) -> tuple:
+def _conf_stamp(deck_key: str | None) -> tuple[int | None, ...]:
     """What may change between two lookups in one process: the fonts.toml files' times."""
     stamps: list[int | None] = []
     for folder in ([Path(deck_key)] if deck_key else []) + [user_fonts_dir()]:
@@ -297,7 +302,7 @@ def _conf_stamp(deck_key: str | None) -> tuple:
 
 
 @functools.lru_cache(maxsize=16)
-def _font_set(deck_key: str | None, env: str | None, stamp: tuple) -> FontSet:
+def _font_set(deck_key: str | None, env: str | None, stamp: tuple[int | None, ...]) -> FontSet:
     chosen: dict[str, Path] = {}
     for folder in font_folders(Path(deck_key) if deck_key else None):
         if not folder.is_dir():
@@ -310,7 +315,7 @@ def _font_set(deck_key: str | None, env: str | None, stamp: tuple) -> FontSet:
     return FontSet(tuple((role, _ref(chosen[role])) for role in ROLES))
 
 
-def deck_fonts(deck) -> FontSet:
+def deck_fonts(deck: Deck) -> FontSet:
     """The font set of a deck model (``deck.fonts``, else the user's and the bundled fonts)."""
     return font_set(getattr(deck, "fonts", None))
 
@@ -351,13 +356,13 @@ def register_pdf(fonts: FontSet | None = None) -> PdfFonts:
     return _register(key)
 
 
-def font_set_default_key() -> tuple:
+def font_set_default_key() -> RegisterKey:
     rl = _reportlab_fonts()
     return tuple((role, str(rl / _VERA[role]), _ref(rl / _VERA[role]).digest) for role in PDF_ROLES)
 
 
 @functools.lru_cache(maxsize=16)
-def _register(key: tuple) -> PdfFonts:
+def _register(key: RegisterKey) -> PdfFonts:
     from reportlab.lib.fonts import addMapping
     from reportlab.pdfbase import pdfmetrics
 

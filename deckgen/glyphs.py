@@ -170,9 +170,11 @@ def glyph_findings(deck: Deck) -> list[Finding]:
     file = str(deck.source) if deck.source else None
     # (key, use) -> chars, fonts (role, file name), places
     missing: dict[tuple[str, str], tuple[dict[str, None], dict[str, None], dict[str, None]]] = {}
+    roles = {role for _, role in FACE_PARTS} | set(BOOK_ROLES)
+    mapped = {role: font_chars(fonts.path(role)) for role in roles}       # each font read once
 
     def look(text: str, role: str, key: str, use: str, place: str) -> None:
-        chars = font_chars(fonts.path(role))
+        chars = mapped[role]
         if not chars:
             return
         lacking = [ch for ch in dict.fromkeys(text) if drawn(ch) and ord(ch) not in chars]

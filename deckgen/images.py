@@ -41,6 +41,7 @@ import urllib.parse
 import warnings
 import weakref
 import xml.parsers.expat
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -263,90 +264,90 @@ def svg_check(data: bytes, shown: str) -> tuple[int, int]:
     return _svg_check(data, shown, 0)[0]
 
 
-def _svg_check(data: bytes, shown: str, level: int) -> tuple[tuple[int, int], int]:
-    """(intrinsic size in px, pixels of the rasters embedded in it); ``level``: SVGs around this one."""
-    if data[:2] == b"\x1f\x8b":
-        raise ImageProblem(f"{shown} is a compressed SVG (.svgz)", hint="save it as a plain .svg")
-    problems: list[str] = []
-    root: dict[str, Any] = {}
-    depth = [0, 0, 0]          # now, deepest, elements
-    embedded = [0]
-    data_urls: list[str] = []
-    parser = xml.parsers.expat.ParserCreate(namespace_separator=" ")
+class _SvgScan:
+    """What one pass of expat over an SVG finds: its root element, how deep and how many its
+    elements are, the ``data:`` URLs it embeds and every reference outside the file."""
 
-    def refuse(what: str) -> None:
-        if what not in problems:
-            problems.append(what)
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+        self.root_name: str | None = None
+        self.root_attrs: dict[str, str] = {}
+        self.depth = 0
+        self.deepest = 0
+        self.elements = 0
+        self.data_urls: list[str] = []
 
-    def start(name: str, attrs: dict[str, str]) -> None:
-        if depth[0] == 0 and not root:
-            root["name"], root["attrs"] = name, attrs
-        depth[0] += 1
-        depth[2] += 1
-        if depth[0] > depth[1]:
-            depth[1] = depth[0]
+    def parse(self, data: bytes, shown: str) -> None:
+        parser = xml.parsers.expat.ParserCreate(namespace_separator=" ")
+        parser.StartElementHandler = self.start
+        parser.EndElementHandler = self.end
+        parser.CharacterDataHandler = self.text
+        parser.EntityDeclHandler = self.entity
+        parser.UnparsedEntityDeclHandler = self.entity
+        parser.ExternalEntityRefHandler = self.external
+        parser.ProcessingInstructionHandler = self.pi
+        try:
+            parser.Parse(data, True)
+        except xml.parsers.expat.ExpatError as exc:
+            raise ImageProblem(f"{shown} is not a well-formed SVG ({exc})", hint="export the image again") from None
+
+    def refuse(self, what: str) -> None:
+        if what not in self.problems:
+            self.problems.append(what)
+
+    def start(self, name: str, attrs: dict[str, str]) -> None:
+        if self.depth == 0 and self.root_name is None:
+            self.root_name, self.root_attrs = name, attrs
+        self.depth += 1
+        self.elements += 1
+        self.deepest = max(self.deepest, self.depth)
         for key, value in attrs.items():
             local = key.split(" ")[-1]
             target = value.strip()
             if local == "href":
                 if target.lower().startswith("data:"):
-                    data_urls.append(target)
+                    self.data_urls.append(target)
                 elif not target.startswith("#"):
-                    refuse(f"{local}=\"{value[:80]}\"")
-            _urls(value, refuse, data_urls)
+                    self.refuse(f"{local}=\"{value[:80]}\"")
+            _urls(value, self.refuse, self.data_urls)
 
-    def end(name: str) -> None:
-        depth[0] -= 1
+    def end(self, name: str) -> None:
+        self.depth -= 1
 
-    def text(chunk: str) -> None:
-        _urls(chunk, refuse, data_urls)
+    def text(self, chunk: str) -> None:
+        _urls(chunk, self.refuse, self.data_urls)
         if _IMPORT.search(chunk):
-            refuse("a stylesheet @import")
+            self.refuse("a stylesheet @import")
 
-    def entity(*args) -> None:
-        refuse("an entity declaration")
+    def entity(self, *args: object) -> None:
+        self.refuse("an entity declaration")
 
-    def pi(target: str, body: str) -> None:
-        if target.lower() == "xml-stylesheet":
-            refuse("an xml-stylesheet instruction")
-
-    parser.StartElementHandler = start
-    parser.EndElementHandler = end
-    parser.CharacterDataHandler = text
-    parser.EntityDeclHandler = entity
-    parser.UnparsedEntityDeclHandler = entity
-
-    def external(*args) -> int:
-        refuse("an external entity")
+    def external(self, *args: object) -> int:
+        self.refuse("an external entity")
         return 0
 
-    parser.ExternalEntityRefHandler = external
-    parser.ProcessingInstructionHandler = pi
-    try:
-        parser.Parse(data, True)
-    except xml.parsers.expat.ExpatError as exc:
-        raise ImageProblem(f"{shown} is not a well-formed SVG ({exc})", hint="export the image again") from None
-    if problems:
-        raise ImageProblem(f"{shown} refers to something outside its own file: {', '.join(problems[:3])}",
-                           hint="deckgen never reads other files or URLs for an image: embed everything "
-                           "(paths as shapes, pictures as data: URIs, references as #id)")
-    if root.get("name") != f"{SVG_NS} svg":
-        raise ImageProblem(f"{shown} is not an SVG image (its root element is not <svg>)")
-    if depth[1] > MAX_SVG_DEPTH:
-        raise ImageProblem(f"{shown} nests its elements {depth[1]} deep, over the limit of {MAX_SVG_DEPTH}",
-                           hint="ungroup the drawing (a drawing program's 'ungroup' or 'flatten')")
-    if depth[2] > MAX_SVG_ELEMENTS:
-        raise ImageProblem(f"{shown} has {depth[2]} elements, over the limit of {MAX_SVG_ELEMENTS}",
-                           hint="simplify the drawing")
+    def pi(self, target: str, body: str) -> None:
+        if target.lower() == "xml-stylesheet":
+            self.refuse("an xml-stylesheet instruction")
+
+
+def _svg_check(data: bytes, shown: str, level: int) -> tuple[tuple[int, int], int]:
+    """(intrinsic size in px, pixels of the rasters embedded in it); ``level``: SVGs around this one."""
+    if data[:2] == b"\x1f\x8b":
+        raise ImageProblem(f"{shown} is a compressed SVG (.svgz)", hint="save it as a plain .svg")
+    scan = _SvgScan()
+    scan.parse(data, shown)
+    _svg_limits(scan, shown)
     checked: dict[str, int] = {}
-    for url in data_urls:                   # each use is decoded by the renderer: each one counts
+    embedded = 0
+    for url in scan.data_urls:              # each use is decoded by the renderer: each one counts
         if url not in checked:
             checked[url] = _data_url_pixels(url, shown, level)
-        embedded[0] += checked[url]
-    if embedded[0] > MAX_PIXELS:
-        raise ImageProblem(f"{shown} embeds pictures of {embedded[0] / 1e6:.0f} megapixels in all, over the limit of "
+        embedded += checked[url]
+    if embedded > MAX_PIXELS:
+        raise ImageProblem(f"{shown} embeds pictures of {embedded / 1e6:.0f} megapixels in all, over the limit of "
                            f"{MAX_PIXELS // 1_000_000}", hint="scale the embedded pictures down")
-    size = _svg_size(root["attrs"])
+    size = _svg_size(scan.root_attrs)
     if level == 0:
         import resvg_py  # noqa: F401  (imported here, before the fork, never inside the child)
 
@@ -354,7 +355,23 @@ def _svg_check(data: bytes, shown: str, level: int) -> tuple[tuple[int, int], in
         problem = probe.probe(_probe_svg, data, size)   # resvg's own parse and a small drawing, in a child
         if problem:
             raise ImageProblem(f"{shown} cannot be rendered: {problem}", hint="export the image again")
-    return size, embedded[0]
+    return size, embedded
+
+
+def _svg_limits(scan: _SvgScan, shown: str) -> None:
+    """Refuse what the scan found outside the file, a root that is not <svg>, too deep or too many elements."""
+    if scan.problems:
+        raise ImageProblem(f"{shown} refers to something outside its own file: {', '.join(scan.problems[:3])}",
+                           hint="deckgen never reads other files or URLs for an image: embed everything "
+                           "(paths as shapes, pictures as data: URIs, references as #id)")
+    if scan.root_name != f"{SVG_NS} svg":
+        raise ImageProblem(f"{shown} is not an SVG image (its root element is not <svg>)")
+    if scan.deepest > MAX_SVG_DEPTH:
+        raise ImageProblem(f"{shown} nests its elements {scan.deepest} deep, over the limit of {MAX_SVG_DEPTH}",
+                           hint="ungroup the drawing (a drawing program's 'ungroup' or 'flatten')")
+    if scan.elements > MAX_SVG_ELEMENTS:
+        raise ImageProblem(f"{shown} has {scan.elements} elements, over the limit of {MAX_SVG_ELEMENTS}",
+                           hint="simplify the drawing")
 
 
 def _probe_svg(data: bytes, size: tuple[int, int]) -> None:
@@ -393,17 +410,18 @@ def _data_url_pixels(url: str, shown: str, level: int) -> int:
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             with Image.open(io.BytesIO(raw)) as im:       # the header only
                 w, h = im.size
+                area: int = w * h
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise ImageProblem(f"{shown} embeds a picture too large to decode safely") from None
     except Exception:
         raise ImageProblem(f"{shown} embeds a picture that cannot be read ({kind})") from None
-    if w * h > MAX_PIXELS:
+    if area > MAX_PIXELS:
         raise ImageProblem(f"{shown} embeds a picture of {w}x{h} pixels, over the limit of "
                            f"{MAX_PIXELS // 1_000_000} megapixels")
-    return w * h
+    return area
 
 
-def _urls(value: str, refuse, data_urls: list[str] | None = None) -> None:
+def _urls(value: str, refuse: Callable[[str], None], data_urls: list[str] | None = None) -> None:
     if "url" not in value.lower():
         return
     for target in _URL.findall(value):
@@ -464,7 +482,8 @@ def _render_svg(data: bytes, size: tuple[int, int], w: int, h: int, font_files: 
     png = resvg_py.svg_to_bytes(svg_string=data.decode("utf-8", "replace"), width=max(1, round(iw * scale)),
                                 height=max(1, round(ih * scale)), **kw)
     with Image.open(io.BytesIO(bytes(png))) as im:
-        return im.convert("RGBA")
+        out: Image.Image = im.convert("RGBA")
+    return out
 
 
 # ---------------------------------------------------------------- drawing
@@ -483,12 +502,13 @@ def effective_dpi(ref: ImageRef, box_px: tuple[float, float], dpi: int, fit: str
 def picture(ref: ImageRef, size: tuple[int, int], fit: str = "cover", fonts: tuple[str, ...] = ()) -> Image.Image:
     """The image as RGBA: exactly ``size`` (cover: scaled and centre-cropped), or within it (contain)."""
     w, h = max(1, int(size[0])), max(1, int(size[1]))
-    return _picture(ref.path, ref.digest, ref.format, ref.size, w, h, fit, tuple(fonts)).copy()
+    return _picture(ref.path, ref.digest, ref.format, ref.size, (w, h), fit, tuple(fonts)).copy()
 
 
 @functools.lru_cache(maxsize=64)
-def _picture(path: str, digest: str, fmt: str, isize: tuple[int, int], w: int, h: int, fit: str,
+def _picture(path: str, digest: str, fmt: str, isize: tuple[int, int], box: tuple[int, int], fit: str,
              fonts: tuple[str, ...]) -> Image.Image:
+    w, h = box
     if fit not in ART_FITS:
         fit = "cover"
     iw, ih = isize

@@ -226,9 +226,6 @@ class Deck:
                 return c
         raise KeyError(card_id)
 
-    def kind_of(self, card: Card) -> Kind:
-        return self.kinds[card.kind]
-
     def category(self, card: Card) -> str:
         return self.kinds[card.kind].category
 

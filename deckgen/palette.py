@@ -1,54 +1,196 @@
-"""Palette checks with a colour-science library (coloraide): can players tell the colours apart?
+"""Palette checks: can players tell the colours apart?
 
 For every pair of colours: the CIEDE2000 distance in normal vision and under simulated
 protanopia, deuteranopia and tritanopia (Brettel's method, full severity); for every colour:
 the WCAG contrast of the card text the renderer prints on it (white or near-black, whichever
 reads better). Pairs closer than the thresholds are named in warnings.
+
+The colour science is coloraide's (8.x), done here step for step with its constants: the same
+operations in the same order give the same floating-point numbers, and importing coloraide
+(and building its tables) would be most of a check's palette time. ``tests/test_palette.py``
+holds every function here to coloraide itself on random colours, to the last bit.
 """
 
 from __future__ import annotations
 
 import functools
 import itertools
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deckgen.errors import Finding, warning
 from deckgen.model import Palette
 
+if TYPE_CHECKING:
+    from deckgen.check import CheckOptions, CheckReport
+    from deckgen.model import Deck
+
+Rgb = tuple[int, int, int]
+Vector = tuple[float, float, float]
+Matrix = tuple[Vector, Vector, Vector]
+
 VISIONS = ("normal", "protanopia", "deuteranopia", "tritanopia")
-_FILTERS = {"protanopia": "protan", "deuteranopia": "deutan", "tritanopia": "tritan"}
 NORMAL_MIN = 20.0      # CIEDE2000: below this two card colours are easy to mix up at a glance
 CVD_MIN = 10.0         # under simulated colour-blind vision
 OVAL_MIN = 1.4         # contrast of a colour on the white oval, where the big centre number is drawn in it
 TEXT_MIN = 3.0          # WCAG AA contrast for large bold text (card indices are > 14 pt bold)
-DARK = (26, 26, 26)
-WHITE = (255, 255, 255)
+DARK: Rgb = (26, 26, 26)
+WHITE: Rgb = (255, 255, 255)
+
+# ---------------------------------------------------------------- colour science (coloraide's)
+
+# Linear sRGB -> XYZ (D65), as coloraide derives it from the sRGB primaries.
+_RGB_TO_XYZ: Matrix = ((0.4123907992659593, 0.357584339383878, 0.1804807884018343),
+                       (0.21263900587151024, 0.715168678767756, 0.07219231536073371),
+                       (0.01933081871559182, 0.11919477979462598, 0.9505321522496607))
+_D65_XY = (0.31270, 0.32900)
+_D65: Vector = (_D65_XY[0] / _D65_XY[1], 1.0, (1.0 - _D65_XY[0] - _D65_XY[1]) / _D65_XY[1])
+_LAB_EPSILON = 216 / 24389
+_LAB_KAPPA = 24389 / 27
+_DE_G = 25 ** 7
+
+# Brettel, Viénot and Mollon (1997) as coloraide's "brettel" filter: linear sRGB -> LMS (Smith and
+# Pokorny), then per dichromacy two half-plane matrices (LMS -> linear sRGB, the projection
+# included) and the normal of the plane that separates them.
+_LRGB_TO_LMS: Matrix = ((0.178824041258, 0.4351609057000001, 0.04119349692),
+                        (0.034556423182, 0.27155382458, 0.038671308360000003),
+                        (0.000299565576, 0.0018430896, 0.01467086136))
+_BRETTEL: dict[str, tuple[Matrix, Matrix, Vector]] = {
+    "protanopia": (
+        ((0.0, 4.645203550257065, -35.779576941742434),
+         (0.0, 3.1614562071112173, -5.353537465326408),
+         (0.0, -0.49202224438116643, 69.56547088528569)),
+        ((0.0, 4.500783062899838, -32.818059625581405),
+         (0.0, 3.179741536008844, -5.728500319648271),
+         (0.0, -0.4913704825845725, 69.55210571887513)),
+        (0.0, 0.016813516536000002, -0.344781556122)),
+    "deuteranopia": (
+        ((2.0757138256610466, 0.0, -21.409141476259606),
+         (1.466463363392979, 0.0, 2.3317439563667293),
+         (-0.22661490011149105, 0.0, 68.30654343816653)),
+        ((2.124834794256137, 0.0, -23.323256212281898),
+         (1.4461308480260673, 0.0, 3.124048513815847),
+         (-0.2250635463221503, 0.0, 68.24609126806706)),
+        (-0.016813516536000002, 0.0, 0.6551784438780001)),
+    "tritanopia": (
+        ((7.392856536180033, -11.148044821248138, 0.0),
+         (-0.34194012421930653, 3.5501661175064, 0.0),
+         (-4.2050692716448586, 10.89115898202731, 0.0)),
+        ((8.0643934576311, -12.42414705871019, 0.0),
+         (-0.9956078228581946, 4.7923119863996835, 0.0),
+         (-0.2150297288038942, 3.3090019545637928, 0.0)),
+        (0.344781556122, -0.6551784438780001, 0.0)),
+}
 
 
-def _hex(rgb) -> str:
-    r, g, b = rgb
-    return f"#{r:02X}{g:02X}{b:02X}"
+def _times(m: Matrix, v: Sequence[float]) -> Vector:
+    return (m[0][0] * v[0] + m[0][1] * v[1] + m[0][2] * v[2],
+            m[1][0] * v[0] + m[1][1] * v[1] + m[1][2] * v[2],
+            m[2][0] * v[0] + m[2][1] * v[1] + m[2][2] * v[2])
+
+
+def _root(n: float, p: float) -> float:
+    return 0.0 if n == 0 else math.copysign(abs(n) ** (p ** -1), n)
+
+
+def _to_linear(v: Sequence[float]) -> Vector:
+    """sRGB's transfer function, inverted (mirrored on the negative axis)."""
+    a, b, c = (math.copysign(((abs(i) + 0.055) / 1.055) ** 2.4, i) if abs(i) > 0.04045 else i / 12.92
+               for i in v)
+    return a, b, c
+
+
+def _to_srgb(v: Sequence[float]) -> Vector:
+    a, b, c = (math.copysign(1.055 * _root(abs(i), 2.4) - 0.055, i) if abs(i) > 0.0031308 else 12.92 * i
+               for i in v)
+    return a, b, c
+
+
+def _lab(linear: Vector) -> Vector:
+    """CIE Lab (D65 white) of a linear sRGB colour."""
+    x, y, z = _times(_RGB_TO_XYZ, linear)
+    fx, fy, fz = (_root(i, 3) if i > _LAB_EPSILON else (_LAB_KAPPA * i + 16) / 116
+                  for i in (x / _D65[0], y / _D65[1], z / _D65[2]))
+    return (116.0 * fy) - 16.0, 500.0 * (fx - fy), 200.0 * (fy - fz)
+
+
+def _brettel(linear: Vector, vision: str) -> Vector:
+    w1, w2, sep = _BRETTEL[vision]
+    lms = _times(_LRGB_TO_LMS, linear)
+    side = lms[0] * sep[0] + lms[1] * sep[1] + lms[2] * sep[2]
+    return _times(w2 if side > 0 else w1, lms)
 
 
 @functools.lru_cache(maxsize=1024)
-def _color(rgb: tuple, vision: str = "normal") -> Any:
-    from coloraide import Color  # imported when a check needs it: drawing a face does not
-
-    c = Color(_hex(rgb))
+def _color(rgb: Rgb, vision: str = "normal") -> Vector:
+    """The Lab coordinates of an 8-bit sRGB colour as seen with ``vision`` (the simulated colour
+    clipped to sRGB, as coloraide's ``filter(...).convert("srgb").clip()``)."""
+    linear = _to_linear([c * (1.0 / 255.0) for c in rgb])
     if vision != "normal":
-        c = c.filter(_FILTERS[vision], method="brettel").convert("srgb").clip()
-    return c
+        seen = _to_srgb(_brettel(linear, vision))
+        linear = _to_linear([min(1.0, max(0.0, c)) for c in seen])
+    return _lab(linear)
 
 
-def delta_e(a: tuple, b: tuple, vision: str = "normal") -> float:
+def ciede2000(lab1: Vector, lab2: Vector) -> float:
+    """The CIEDE2000 colour difference of two Lab colours (kL = kC = kH = 1), written as coloraide
+    writes it (Sharma, Wu and Dalal's note on the formula)."""
+    l1, a1, b1 = lab1
+    l2, a2, b2 = lab2
+    cm = (math.sqrt(a1 ** 2 + b1 ** 2) + math.sqrt(a2 ** 2 + b2 ** 2)) / 2
+    c7 = cm ** 7
+    g = 0.5 * (1 - math.sqrt(c7 / (c7 + _DE_G)))
+    ap1, ap2 = (1 + g) * a1, (1 + g) * a2
+    cp1, cp2 = math.sqrt(ap1 ** 2 + b1 ** 2), math.sqrt(ap2 ** 2 + b2 ** 2)
+    hp1, hp2 = _hue(ap1, b1), _hue(ap2, b2)
+    dl, dc, hdiff = l1 - l2, cp1 - cp2, hp1 - hp2
+    if cp1 * cp2 == 0.0:
+        dh = 0.0
+    elif abs(hdiff) <= 180.0:
+        dh = hdiff
+    else:
+        dh = hdiff + (-360 if hdiff > 180.0 else 360)
+    dh = 2 * math.sqrt(cp2 * cp1) * math.sin(math.radians(dh / 2))
+    lpm, cpm, hsum = (l1 + l2) / 2, (cp1 + cp2) / 2, hp1 + hp2
+    if cp1 * cp2 == 0:
+        hpm = hsum
+    elif abs(hp1 - hp2) > 180:
+        hpm = (hsum + (360 if hsum < 360 else -360)) / 2
+    else:
+        hpm = hsum / 2
+    t = (1 - (0.17 * math.cos(math.radians(hpm - 30))) + (0.24 * math.cos(math.radians(2 * hpm)))
+         + (0.32 * math.cos(math.radians((3 * hpm) + 6))) - (0.20 * math.cos(math.radians((4 * hpm) - 63))))
+    dt = 30 * math.exp(-1 * ((hpm - 275) / 25) ** 2)
+    cpm7 = cpm ** 7
+    rc = 2 * math.sqrt(cpm7 / (cpm7 + _DE_G))
+    l_temp = (lpm - 50) ** 2
+    sl = 1 + ((0.015 * l_temp) / math.sqrt(20 + l_temp))
+    sc = 1 + 0.045 * cpm
+    sh = 1 + 0.015 * cpm * t
+    rt = -1 * math.sin(math.radians(2 * dt)) * rc
+    return math.sqrt((dl / sl) ** 2 + (dc / sc) ** 2 + (dh / sh) ** 2 + rt * (dc / sc) * (dh / sh))
+
+
+def _hue(a: float, b: float) -> float:
+    h = 0 if (a == 0 and b == 0) else math.atan2(b, a)
+    return math.degrees(h + math.tau if h < 0.0 else h)
+
+
+def _rgb(value: Sequence[int]) -> Rgb:
+    r, g, b = value
+    return int(r), int(g), int(b)
+
+
+def delta_e(a: Sequence[int], b: Sequence[int], vision: str = "normal") -> float:
     """CIEDE2000 distance between two sRGB colours as seen with ``vision``."""
-    return float(_color(tuple(a), vision).delta_e(_color(tuple(b), vision), method="2000"))
+    return ciede2000(_color(_rgb(a), vision), _color(_rgb(b), vision))
 
 
-def contrast(a: tuple, b: tuple) -> float:
+def contrast(a: Sequence[int], b: Sequence[int]) -> float:
     """WCAG 2.1 contrast ratio of two sRGB colours (1 to 21)."""
-    return _contrast(tuple(a), tuple(b))
+    return _contrast(_rgb(a), _rgb(b))
 
 
 # The Y row of the sRGB -> XYZ (D65) matrix, as coloraide derives it from the sRGB primaries: the
@@ -61,23 +203,22 @@ def _linear(channel: int) -> float:
     return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
 
 
-def luminance(rgb: tuple) -> float:
+def luminance(rgb: Sequence[int]) -> float:
     """WCAG 2.1 relative luminance of an 8-bit sRGB colour (0 black to 1 white)."""
     r, g, b = (_linear(int(v)) for v in rgb)
     return _Y[0] * r + _Y[1] * g + _Y[2] * b
 
 
 @functools.lru_cache(maxsize=4096)
-def _contrast(a: tuple, b: tuple) -> float:
+def _contrast(a: Rgb, b: Rgb) -> float:
     """The WCAG formula itself (no colour library to import for every face drawn); a test holds it
     to coloraide's ``contrast`` on random colours."""
     la, lb = sorted((luminance(a), luminance(b)), reverse=True)
     return (la + 0.05) / (lb + 0.05)
 
 
-def text_ink(rgb: tuple) -> tuple:
+def text_ink(rgb: Sequence[int]) -> Rgb:
     """The text colour the renderer prints on a field: white, or near-black where it reads better."""
-    rgb = tuple(rgb)
     return WHITE if contrast(WHITE, rgb) >= contrast(DARK, rgb) * 0.55 else DARK
 
 
@@ -108,7 +249,7 @@ class PaletteReport:
         sa, sb = self.shapes.get(pair.a), self.shapes.get(pair.b)
         return bool(sa and sb and sa != sb)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "palette": self.palette.id,
             "minimum": {v: {"pair": [p.a, p.b], "delta_e": round(p.distance, 2)} for v, p in self.minimum.items()},
@@ -124,42 +265,11 @@ class PaletteReport:
         return "smallest CIEDE2000 distance: " + ", ".join(parts)
 
 
-@functools.cache
-def _library_version() -> str:
-    """coloraide's version, read from its version file without importing it (for cache keys)."""
-    import importlib.util
-    from pathlib import Path
-
-    spec = importlib.util.find_spec("coloraide")
-    try:
-        return Path(spec.origin).with_name("__meta__.py").read_text("utf-8") if spec and spec.origin else ""
-    except OSError:
-        return ""
-
-
 def distances(palette: Palette) -> dict[str, list[Pair]]:
-    """The CIEDE2000 distance of every pair of colours under each vision, in pair order.
-
-    Kept in the cache under the colours and coloraide's version: a palette rarely changes, and
-    computing them takes importing coloraide and building its tables (0.2-0.3 s), which would
-    be most of a warm build."""
-    import json
-
-    from deckgen import cache
-
+    """The CIEDE2000 distance of every pair of colours under each vision, in pair order."""
     cols = palette.colors
-    key = cache.digest("palette-distances-1", _library_version(), *(f"{c.id}={c.hex}" for c in cols))
-    data = cache.get_bytes("documents", key, "json")
-    if data is not None:
-        try:
-            return {v: [Pair(*p) for p in pairs] for v, pairs in json.loads(data).items()}
-        except (ValueError, TypeError):
-            pass
-    out = {vision: [Pair(a.id, b.id, delta_e(a.rgb, b.rgb, vision)) for a, b in itertools.combinations(cols, 2)]
-           for vision in VISIONS}
-    cache.put_bytes("documents", key, "json",
-                    json.dumps({v: [[p.a, p.b, p.distance] for p in pairs] for v, pairs in out.items()}).encode())
-    return out
+    return {vision: [Pair(a.id, b.id, delta_e(a.rgb, b.rgb, vision)) for a, b in itertools.combinations(cols, 2)]
+            for vision in VISIONS}
 
 
 def analyse(palette: Palette) -> PaletteReport:
@@ -182,7 +292,7 @@ def analyse(palette: Palette) -> PaletteReport:
 def findings(rep: PaletteReport, symbols_on: bool, file: str | None = None, where: str = "palette") -> list[Finding]:
     """Warnings for clashing pairs. Colour-blind clashes are only warned about when the faces
     carry no distinct shape cue for the two colours (``symbols_on`` false or shapes missing)."""
-    out = []
+    out: list[Finding] = []
     for p in rep.clashes.get("normal", []):
         out.append(warning("palette-clash", where,
                            f"'{p.a}' and '{p.b}' are hard to tell apart (CIEDE2000 {p.distance:.1f}, "
@@ -212,10 +322,10 @@ def findings(rep: PaletteReport, symbols_on: bool, file: str | None = None, wher
     return out
 
 
-def stage_check(deck, options, report) -> list[Finding]:
+def stage_check(deck: Deck, options: CheckOptions, report: CheckReport) -> list[Finding]:
     """The palette part of ``deckgen check``."""
     pal = options.palette or deck.palette
     rep = analyse(pal)
-    report.sections["palette"] = rep.to_json()
+    report.palette = rep
     symbols_on = len(pal.colors) > 4
     return findings(rep, symbols_on, file=pal.source or (str(deck.source) if deck.source else None))

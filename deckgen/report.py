@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from deckgen.check import CheckReport
 from deckgen.errors import printable
+from deckgen.model import Card, Deck
+from deckgen.rulebook.words import ui
 
 
-def card_json(deck, card) -> dict:
+def card_json(deck: Deck, card: Card) -> dict[str, Any]:
     return {
         "id": card.id,
         "name": card.name(deck.language),
@@ -19,9 +23,9 @@ def card_json(deck, card) -> dict:
     }
 
 
-def to_json(rep: CheckReport) -> dict:
+def to_json(rep: CheckReport) -> dict[str, Any]:
     deck = rep.deck
-    data = {
+    data: dict[str, Any] = {
         "deck": deck.id if deck else None,
         "name": deck.name() if deck else None,
         "file": str(rep.path) if rep.path else None,
@@ -33,11 +37,36 @@ def to_json(rep: CheckReport) -> dict:
         "notes": [f.to_json() for f in rep.notes],
         "verdict": {"ready": rep.ready, "strict": rep.strict, "line": rep.verdict_line()},
     }
-    data.update(rep.sections)
+    data.update(sections_json(rep))
     return data
 
 
-def _components(deck) -> dict[str, int]:
+def sections_json(rep: CheckReport) -> dict[str, Any]:
+    """The report's sections (palette, rulebook, simulation) as JSON, in the report's order."""
+    out: dict[str, Any] = {}
+    if rep.palette is not None:
+        out["palette"] = rep.palette.to_json()
+    if rep.rulebook is not None:
+        out["rulebook"] = {"summary": rep.rulebook.summary, "languages": list(rep.rulebook.languages)}
+    if rep.simulation is not None:
+        out["simulation"] = rep.simulation
+    return out
+
+
+def _summaries(rep: CheckReport) -> list[tuple[str, str]]:
+    """(section, one-line summary) of each section that has one."""
+    out = []
+    if rep.palette is not None:
+        out.append(("palette", rep.palette.summary()))
+    if rep.rulebook is not None:
+        out.append(("rulebook", rep.rulebook.summary))
+    summary = rep.simulation.get("summary") if rep.simulation is not None else None
+    if summary:
+        out.append(("simulation", str(summary)))
+    return out
+
+
+def _components(deck: Deck) -> dict[str, int]:
     out: dict[str, int] = {}
     for comp in deck.components:
         out[comp.kind] = out.get(comp.kind, 0) + comp.count
@@ -57,14 +86,12 @@ def to_text(rep: CheckReport) -> str:
         for kid, n in by_kind.items():
             lines.append(f"    {deck.kinds[kid].names.get(lang):<{width}}  {n:>4}")
         lines.append("  by colour: " + ", ".join(
-            f"{deck.palette.get(c).names.get(lang) if c else ('sin color' if lang == 'es' else 'no colour')} {n}"
+            f"{deck.palette.get(c).names.get(lang) if c else ui(lang, 'uncoloured')} {n}"
             for c, n in deck.count_by_color().items()))
         for comp in deck.components:
             lines.append(f"  printed extras: {comp.count} × {comp.names.get(lang)} (not shuffled in)")
-        for name, section in rep.sections.items():
-            summary = section.get("summary") if isinstance(section, dict) else None
-            if summary:
-                lines.append(f"  {name}: {summary}")
+        for name, summary in _summaries(rep):
+            lines.append(f"  {name}: {summary}")
     else:
         lines.append(f"{rep.path}: the manifest could not be read as a deck")
     for f in rep.findings:

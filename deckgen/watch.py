@@ -22,11 +22,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deckgen.errors import DeckgenError, DeckHasErrors, Finding, error
 from deckgen.localserver import HOST, LocalHandler, LocalServer
 from deckgen.model import Deck, Palette
+
+if TYPE_CHECKING:
+    from deckgen.render import RenderSettings
 
 DEFAULT_PORT = 8765
 _IGNORED_SUFFIXES = (".swp", ".swx", ".tmp", "~")
@@ -55,19 +58,19 @@ class State:
     deck: str = ""
     title: str = ""
     message: str = ""
-    findings: list[dict] = field(default_factory=list)
-    outputs: list[dict] = field(default_factory=list)
+    findings: list[dict[str, Any]] = field(default_factory=list)
+    outputs: list[dict[str, Any]] = field(default_factory=list)
     faces: int = 0
     drawn: int = 0
     seconds: float = 0.0
     rebuilds: int = 0
     updated: str = ""
-    progress: dict | None = None
+    progress: dict[str, Any] | None = None
     sheet_version: int = 0
     stale: bool = False            # the sheet is from an earlier, good build
     watching: list[str] = field(default_factory=list)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items()}
 
 
@@ -75,7 +78,7 @@ class _Interrupted(Exception):
     """A newer change arrived: the running phase is abandoned."""
 
 
-def _finding_json(f: Finding) -> dict:
+def _finding_json(f: Finding) -> dict[str, Any]:
     data = f.to_json()
     data["severity"] = f.severity
     data["text"] = f.format()
@@ -97,7 +100,7 @@ class Watcher:
         self.lock = threading.Lock()
         self.pending = threading.Event()      # a watched file changed since the last rebuild began
         self._shown = 0.0
-        self._thumbs: dict = {}
+        self._thumbs: dict[Any, Any] = {}
         self._paths: list[Path] = []
         self._signature: dict[str, tuple[int, int]] = {}
 
@@ -109,7 +112,7 @@ class Watcher:
                 setattr(self.state, k, v)
             self.state.version += 1
 
-    def snapshot(self) -> tuple[dict, bytes | None]:
+    def snapshot(self) -> tuple[dict[str, Any], bytes | None]:
         with self.lock:
             return dict(self.state.to_json()), self.sheet
 
@@ -222,7 +225,7 @@ class Watcher:
     def _palette(self) -> Palette | None:
         return self.options.palette() if self.options.palette else None
 
-    def _sheet(self, deck: Deck, settings) -> None:
+    def _sheet(self, deck: Deck, settings: RenderSettings) -> None:
         from deckgen.render.sheet import contact_sheet
 
         if self.options.mode == "build":
@@ -236,7 +239,7 @@ class Watcher:
             self.sheet = data
             self.state.sheet_version = self.state.version + 1
 
-    def _preview(self) -> tuple[Deck, list[Finding], dict]:
+    def _preview(self) -> tuple[Deck, list[Finding], dict[str, Any]]:
         from deckgen.check import CheckOptions, check
         from deckgen.render.batch import render_all
 
@@ -256,7 +259,7 @@ class Watcher:
                                        "outputs": [{"kind": "contact sheet", "path": sheet}],
                                        "message": f"{deck.total} cards"}
 
-    def _build(self) -> tuple[Deck, list[Finding], dict]:
+    def _build(self) -> tuple[Deck, list[Finding], dict[str, Any]]:
         from deckgen.build import build_deck
         from deckgen.render import RenderSettings
 

@@ -1,13 +1,15 @@
 """Palette checks: CIEDE2000 distances in normal and simulated colour-blind vision, text contrast."""
 
+import itertools
+
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deckgen import manifest
 from deckgen.check import CheckOptions, check
 from deckgen.model import Color, Names, Palette
-from deckgen.palette import analyse, contrast, delta_e, findings, text_ink
+from deckgen.palette import VISIONS, analyse, contrast, delta_e, findings, text_ink
 
 
 def _palette(*colors):
@@ -67,7 +69,8 @@ def test_text_ink_and_contrast():
 
 def test_deckgen_check_carries_palette_findings():
     rep = check("flex-spectrum", CheckOptions(simulate=False))
-    assert "palette" in rep.sections and "summary" in rep.sections["palette"]
+    assert rep.palette is not None and rep.palette.palette.id == "spectrum"
+    assert "palette" in rep.sections and rep.palette.summary().startswith("smallest CIEDE2000 distance")
     assert not [f for f in rep.findings if f.code.startswith("palette")]
     override = manifest.apply_overrides(manifest.load_palette("spectrum"), {"orange": "#D7263E"})
     rep = check("flex-spectrum", CheckOptions(simulate=False, palette=override))
@@ -121,23 +124,55 @@ def test_text_ink_is_the_same_as_with_coloraides_contrast_for_every_bundled_colo
             assert text_ink(colour.rgb) == theirs(colour.rgb), (name, colour.id)
 
 
-def test_pair_distances_are_kept_in_the_cache_and_measured_again_when_a_colour_changes(tmp_path, monkeypatch):
-    import dataclasses
+def _theirs(rgb, vision):
+    from coloraide import Color
+
+    c = Color(_hex(rgb))
+    filters = {"protanopia": "protan", "deuteranopia": "deutan", "tritanopia": "tritan"}
+    if vision != "normal":
+        c = c.filter(filters[vision], method="brettel").convert("srgb").clip()
+    return c
+
+
+@settings(max_examples=300)
+@given(rgb, rgb, st.sampled_from(VISIONS))
+def test_delta_e_is_coloraides_to_the_last_bit(a, b, vision):
+    """deckgen does coloraide's CIEDE2000 and Brettel simulation itself (importing coloraide cost
+    every check 0.2 s): the same float, not only a close one."""
+    assert delta_e(a, b, vision) == float(_theirs(a, vision).delta_e(_theirs(b, vision), method="2000"))
+
+
+def test_delta_e_is_coloraides_for_every_bundled_colour_pair():
+    from deckgen import presets
+    from deckgen.manifest.palettes import PALETTES, load_palette
+
+    for name in presets.catalogue(PALETTES):
+        cols = load_palette(name).colors
+        for vision in VISIONS:
+            for x, y in itertools.combinations(cols, 2):
+                assert delta_e(x.rgb, y.rgb, vision) == float(
+                    _theirs(x.rgb, vision).delta_e(_theirs(y.rgb, vision), method="2000")), (name, vision)
+
+
+def test_the_simulation_matrices_are_coloraides():
+    from coloraide.filters import cvd
+    from coloraide.spaces import srgb_linear
 
     from deckgen import palette as palette_mod
 
-    monkeypatch.setenv("DECKGEN_CACHE", str(tmp_path))
-    pal = manifest.load_deck("classic").palette
-    first = palette_mod.distances(pal)
-    assert set(first) == {"normal", "protanopia", "deuteranopia", "tritanopia"}
-    assert first["normal"][0].distance == delta_e(pal.colors[0].rgb, pal.colors[1].rgb)
+    assert [list(r) for r in palette_mod._RGB_TO_XYZ] == srgb_linear.RGB_TO_XYZ
+    assert [list(r) for r in palette_mod._LRGB_TO_LMS] == cvd.LRGB_TO_LMS
+    for vision, theirs in (("protanopia", cvd.BRETTEL_PROTAN), ("deuteranopia", cvd.BRETTEL_DEUTAN),
+                           ("tritanopia", cvd.BRETTEL_TRITAN)):
+        w1, w2, sep = palette_mod._BRETTEL[vision]
+        assert ([list(r) for r in w1], [list(r) for r in w2], list(sep)) == (theirs[0], theirs[1], theirs[2])
 
-    def no_library(*a, **k):
-        raise AssertionError("measured again")
 
-    monkeypatch.setattr(palette_mod, "delta_e", no_library)
-    assert palette_mod.distances(pal) == first                     # from the cache, the same floats
-    moved = dataclasses.replace(pal, colors=[dataclasses.replace(pal.colors[0], hex="#FF0000"),
-                                             *pal.colors[1:]])
-    with pytest.raises(AssertionError, match="measured again"):
-        palette_mod.distances(moved)
+def test_a_check_does_not_import_coloraide():
+    import subprocess
+    import sys
+
+    code = ("import sys; from deckgen import manifest, palette; "
+            "palette.analyse(manifest.load_deck('classic').palette); print('coloraide' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"

@@ -4,6 +4,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from deckgen import manifest
 from deckgen.check import CheckOptions, check
@@ -123,3 +125,37 @@ def test_broken_inline_markup_is_caught_by_the_check(tmp_path):
     assert f.code == "template-markup" and "bold claim" in f.message
     with pytest.raises(DeckHasErrors):
         write_rulebook(deck, "en", tmp_path / "r.pdf")
+
+
+_PIECES = st.sampled_from(["<b>", "</b>", "<i>", "</i>", "&amp;", "&lt;", "&gt;", "&#39;", "&#34;", "&", "<",
+                           ">", "<br/>", "&nbsp;", "&#0;", "<u>", "</u>", "<b x=1>", "word", " ", "é", "¿"])
+
+
+@settings(max_examples=400)
+@given(st.lists(_PIECES, max_size=12))
+def test_markup_the_check_does_not_hand_to_reportlab_is_markup_reportlab_accepts(pieces):
+    """The check parses a paragraph with ReportLab only when its markup is not plainly bold and
+    italic with jinja's escapes; what it lets through, ReportLab must accept."""
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph
+
+    from deckgen.rulebook.text import plainly_valid
+
+    text = "".join(pieces)
+    if plainly_valid(text):
+        Paragraph(text, ParagraphStyle("check", fontName="Helvetica"))
+
+
+def test_plain_markup_is_told_from_the_rest():
+    from deckgen.rulebook.text import plainly_valid
+
+    assert plainly_valid("<b>Draw Two</b> &amp; <i>Skip</i> &#39;x&#39;")
+    assert plainly_valid("<b><i>both</i></b>")
+    for text in ("<b>open", "</b>", "<b><i>crossed</b></i>", "a & b", "&nbsp;", "<u>u</u>", "1 < 2", "<br/>"):
+        assert not plainly_valid(text), text
+
+
+def test_bad_markup_in_a_template_is_still_found(tmp_path):
+    deck = _deck_with_templates(tmp_path, {"en/rulebook.j2": INTRO + "<b>never closed\n{% endblock %}\n"})
+    found = [f for f in crosscheck(deck, ["en"]) if f.code == "template-markup"]
+    assert found and "never closed" in found[0].message

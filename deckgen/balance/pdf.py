@@ -33,7 +33,7 @@ from deckgen.balance import text as T
 from deckgen.fonts import register_pdf
 from deckgen.progress import Progress
 from deckgen.rulebook.markup import escape
-from deckgen.rulebook.styles import INK, MUTED, page_footer
+from deckgen.rulebook.styles import INK, MUTED, Footer, page_footer
 
 if TYPE_CHECKING:
     from deckgen.balance.figures import Group, Report, Skill
@@ -58,7 +58,7 @@ class _Doc(BaseDocTemplate):  # type: ignore[misc]  # ReportLab has no type hint
 
     def _decorate(self, canvas: Any, doc: Any) -> None:
         w, _ = A4
-        page_footer(canvas, MARGIN, w - MARGIN, MARGIN, self.footer, doc.page, charts.FONT, 8, 10)
+        page_footer(canvas, MARGIN, w - MARGIN, MARGIN, Footer(self.footer, charts.FONT, 8, 10), doc.page)
 
     def afterFlowable(self, flowable: Any) -> None:
         level = getattr(flowable, "toc_level", None)

@@ -8,7 +8,7 @@ from typing import Any
 
 from deckgen import presets
 from deckgen.datafile import Shape, names_of, read_toml
-from deckgen.effects import PRIMITIVES, Effect
+from deckgen.effects import PRIMITIVES, Effect, Param
 from deckgen.errors import Collector, DeckgenError, did_you_mean
 from deckgen.manifest.schema import EFFECT_KEYS, KIND_KEYS, MAX_LABEL, MAX_NAME
 from deckgen.model import CATEGORIES, Kind, Names
@@ -121,25 +121,28 @@ def parse_effect(raw: Any, where: str, out: Collector) -> Effect | None:
             out.error("unknown-key", f"{where}.{key}", f"effect '{op}' takes no parameter '{key}'",
                       hint=(did_you_mean(key, prim.params) or f"its parameters: {accepted}"))
             ok = False
-            continue
-        param = prim.params[key]
-        if param.type is int and (isinstance(val, bool) or not isinstance(val, int)):
-            out.error("type", f"{where}.{key}", f"expected an integer, got {val!r}")
-            ok = False
-        elif param.type is int and not (param.minimum <= val <= param.maximum):
-            out.error("range", f"{where}.{key}", f"expected {param.minimum} to {param.maximum}, got {val}")
-            ok = False
-        elif param.type is bool and not isinstance(val, bool):
-            out.error("type", f"{where}.{key}", f"expected true or false, got {val!r}")
-            ok = False
-        elif param.type is str and (not isinstance(val, str) or (param.choices and val not in param.choices)):
-            out.error("value", f"{where}.{key}", f"expected one of {', '.join(param.choices)}, got {val!r}")
-            ok = False
-        else:
+        elif _param_ok(prim.params[key], val, f"{where}.{key}", out):
             kwargs[key] = val
+        else:
+            ok = False
     for name, param in prim.params.items():
         if param.required and name not in raw:
             out.error("missing-key", f"{where}.{name}", f"effect '{op}' needs '{name}' ({param.doc})")
             ok = False
     assert set(kwargs) <= EFFECT_KEYS
     return Effect(op, **kwargs) if ok else None
+
+
+def _param_ok(param: Param, val: Any, where: str, out: Collector) -> bool:
+    """Whether an effect parameter's value has its type and lies in its range or choices (else an error)."""
+    if param.type is int and (isinstance(val, bool) or not isinstance(val, int)):
+        out.error("type", where, f"expected an integer, got {val!r}")
+    elif param.type is int and not (param.minimum <= val <= param.maximum):
+        out.error("range", where, f"expected {param.minimum} to {param.maximum}, got {val}")
+    elif param.type is bool and not isinstance(val, bool):
+        out.error("type", where, f"expected true or false, got {val!r}")
+    elif param.type is str and (not isinstance(val, str) or (param.choices and val not in param.choices)):
+        out.error("value", where, f"expected one of {', '.join(param.choices)}, got {val!r}")
+    else:
+        return True
+    return False

@@ -89,7 +89,7 @@ def _fonts_folder(value: Any, base: Path, out: Collector) -> str | None:
     return str(folder)
 
 
-def _fit(table: dict, where: str, out: Collector, line: int | None = None, warn: bool = True) -> str | None:
+def _fit(table: dict[str, Any], where: str, out: Collector, line: int | None = None, warn: bool = True) -> str | None:
     fit = table.get("art_fit")
     if fit is None:
         return None
@@ -102,7 +102,7 @@ def _fit(table: dict, where: str, out: Collector, line: int | None = None, warn:
     return str(fit)
 
 
-def _text(table: dict, where: str, shape: Shape, line: int | None = None) -> Names | None:
+def _text(table: dict[str, Any], where: str, shape: Shape, line: int | None = None) -> Names | None:
     if "text" not in table:
         return None
     text = shape.text(table["text"], f"{where}.text", line=line)

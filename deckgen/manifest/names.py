@@ -10,7 +10,7 @@ _WORDS = {
 }
 
 
-def card_id(pattern: str | None, kind: Kind, color: str | None, value: int | None, flags: dict,
+def card_id(pattern: str | None, kind: Kind, color: str | None, value: int | None, flags: dict[str, bool],
             flex: FlexSide | None) -> str:
     """``red-7``, ``wild-draw-ten``, ``red-3-flip``, ``blue-skip-flex``: stable and readable.
 
@@ -33,7 +33,7 @@ def card_id(pattern: str | None, kind: Kind, color: str | None, value: int | Non
     return "-".join(parts)
 
 
-def card_names(kind: Kind, color: str | None, value: int | None, flags: dict, flex: FlexSide | None,
+def card_names(kind: Kind, color: str | None, value: int | None, flags: dict[str, bool], flex: FlexSide | None,
                palette: Palette | None, kinds: dict[str, Kind]) -> dict[str, str]:
     """The card's name in each language the kind is named in."""
     names = {}

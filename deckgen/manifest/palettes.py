@@ -133,38 +133,11 @@ def parse_palette(value: Any, where: str, out: Collector, default_id: str = "inl
         return None
     seen: dict[str, int] = {}
     for i, raw in enumerate(colors_raw or []):
-        cw = f"{where}.colors[{i}]"
-        entry = shape.table(raw, cw, COLOR_KEYS)
-        if entry is None:
+        color = _parse_color(shape, raw, where, i, seen)
+        if color is None:
             ok = False
-            continue
-        cid = shape.string(entry.get("id"), f"{cw}.id") if "id" in entry else None
-        if cid is not None and not SLUG.match(cid):
-            out.error("value", f"{cw}.id", f"'{cid}' is not a valid colour id",
-                      hint="use lower-case letters, digits and hyphens, e.g. 'red' or 'sky-blue'")
-            cid = None
-        if cid is not None and cid in seen:
-            out.error("duplicate", f"{cw}.id", f"colour id '{cid}' is already used by {where}.colors[{seen[cid]}]")
-        elif cid is not None:
-            seen[cid] = i
-        hexv = entry.get("hex")
-        if "hex" in entry and (not isinstance(hexv, str) or not HEX.match(hexv)):
-            out.error("value", f"{cw}.hex", f"expected a colour as #RRGGBB, got {hexv!r}", hint="e.g. '#D7263D'")
-            hexv = None
-        names = shape.text(entry.get("name"), f"{cw}.name", max_len=MAX_NAME) if "name" in entry else None
-        symbol = entry.get("symbol")
-        if symbol is not None and shape.string(symbol, f"{cw}.symbol") is None:
-            symbol = None
-            ok = False
-        elif symbol is not None and symbol not in color_symbols():
-            out.error("value", f"{cw}.symbol", f"unknown shape {symbol!r}",
-                      hint=did_you_mean(symbol, color_symbols()) or "shapes: " + ", ".join(color_symbols()))
-            symbol = None
-            ok = False
-        if cid is None or hexv is None or names is None:
-            ok = False
-            continue
-        colors.append(Color(cid, hexv.upper(), Names(names_of(names, cid)), symbol))
+        else:
+            colors.append(color)
     pid = table.get("id", default_id)
     name = table.get("name", pid)
     if not isinstance(pid, str):
@@ -176,6 +149,44 @@ def parse_palette(value: Any, where: str, out: Collector, default_id: str = "inl
     if not ok or colors_raw is None:
         return None
     return Palette(pid, name, tuple(colors), source)
+
+
+def _parse_color(shape: Shape, raw: Any, where: str, i: int, seen: dict[str, int]) -> Color | None:
+    """The palette's colour ``i`` (None when it has errors); ``seen``: colour id -> index so far."""
+    out = shape.out
+    cw = f"{where}.colors[{i}]"
+    entry = shape.table(raw, cw, COLOR_KEYS)
+    if entry is None:
+        return None
+    cid = shape.string(entry.get("id"), f"{cw}.id") if "id" in entry else None
+    if cid is not None and not SLUG.match(cid):
+        out.error("value", f"{cw}.id", f"'{cid}' is not a valid colour id",
+                  hint="use lower-case letters, digits and hyphens, e.g. 'red' or 'sky-blue'")
+        cid = None
+    if cid is not None and cid in seen:
+        out.error("duplicate", f"{cw}.id", f"colour id '{cid}' is already used by {where}.colors[{seen[cid]}]")
+    elif cid is not None:
+        seen[cid] = i
+    hexv = entry.get("hex")
+    if "hex" in entry and (not isinstance(hexv, str) or not HEX.match(hexv)):
+        out.error("value", f"{cw}.hex", f"expected a colour as #RRGGBB, got {hexv!r}", hint="e.g. '#D7263D'")
+        hexv = None
+    names = shape.text(entry.get("name"), f"{cw}.name", max_len=MAX_NAME) if "name" in entry else None
+    symbol, symbol_ok = _color_symbol(shape, entry.get("symbol"), cw)
+    if cid is None or hexv is None or names is None or not symbol_ok:
+        return None
+    return Color(cid, hexv.upper(), Names(names_of(names, cid)), symbol)
+
+
+def _color_symbol(shape: Shape, symbol: Any, cw: str) -> tuple[str | None, bool]:
+    """A colour's shape cue and whether it is valid (no shape is valid)."""
+    if symbol is not None and shape.string(symbol, f"{cw}.symbol") is None:
+        return None, False
+    if symbol is not None and symbol not in color_symbols():
+        shape.out.error("value", f"{cw}.symbol", f"unknown shape {symbol!r}",
+                        hint=did_you_mean(symbol, color_symbols()) or "shapes: " + ", ".join(color_symbols()))
+        return None, False
+    return symbol, True
 
 
 def color_symbols() -> tuple[str, ...]:

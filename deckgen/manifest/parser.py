@@ -146,24 +146,16 @@ def _deck_meta(value: Any, shape: Shape, out: Collector) -> dict[str, Any] | Non
     meta: dict[str, Any] = {}
     ok = True
     if "id" in table:
-        did = shape.string(table["id"], "deck.id")
-        if did is not None and not SLUG.match(did):
-            out.error("value", "deck.id", f"'{did}' is not a valid deck id", hint="use lower-case letters, digits and hyphens")
-            did = None
-        meta["id"] = did
-        ok &= did is not None
+        meta["id"] = _deck_id(table["id"], shape, out)
+        ok &= meta["id"] is not None
     for key in ("name", "back_text", "description"):
         if key in table:
             text = shape.text(table[key], f"deck.{key}", max_len=MAX_DESCRIPTION if key == "description" else MAX_NAME)
             meta[key] = names_of(text) if text else None
             ok &= text is not None
     if "language" in table:
-        lang = shape.string(table["language"], "deck.language")
-        if lang is not None and not re.fullmatch(r"[a-z]{2}", lang):
-            out.error("value", "deck.language", f"'{lang}' is not a two-letter language code", hint="e.g. es or en")
-            lang = None
-        meta["language"] = lang
-        ok &= lang is not None
+        meta["language"] = _deck_language(table["language"], shape, out)
+        ok &= meta["language"] is not None
     if "hand_size" in table:
         meta["hand_size"] = shape.integer(table["hand_size"], "deck.hand_size", 1, 50)
         ok &= meta["hand_size"] is not None
@@ -176,20 +168,43 @@ def _deck_meta(value: Any, shape: Shape, out: Collector) -> dict[str, Any] | Non
     if "templates" in table:
         meta["templates"] = shape.string(table["templates"], "deck.templates")
     if "players" in table:
-        players = shape.table(table["players"], "deck.players", PLAYERS_KEYS)
-        if players is not None and "min" in players and "max" in players:
-            lo = shape.integer(players["min"], "deck.players.min", 2, MAX_PLAYERS)
-            hi = shape.integer(players["max"], "deck.players.max", 2, MAX_PLAYERS)
-            if lo is not None and hi is not None and lo > hi:
-                out.error("players", "deck.players", f"min ({lo}) is greater than max ({hi})",
-                          hint="min must be at most max")
-                lo = None
-            meta["players"] = (lo, hi)
-            ok &= lo is not None and hi is not None
-        else:
+        players = _deck_players(table["players"], shape, out)
+        if players is None:
             ok = False
+        else:
+            meta["players"] = players
+            ok &= players[0] is not None and players[1] is not None
     required = {k for k, (_, req) in DECK_KEYS.items() if req}
     return meta if ok and required <= set(meta) else None
+
+
+def _deck_id(value: Any, shape: Shape, out: Collector) -> str | None:
+    did = shape.string(value, "deck.id")
+    if did is not None and not SLUG.match(did):
+        out.error("value", "deck.id", f"'{did}' is not a valid deck id", hint="use lower-case letters, digits and hyphens")
+        return None
+    return did
+
+
+def _deck_language(value: Any, shape: Shape, out: Collector) -> str | None:
+    lang = shape.string(value, "deck.language")
+    if lang is not None and not re.fullmatch(r"[a-z]{2}", lang):
+        out.error("value", "deck.language", f"'{lang}' is not a two-letter language code", hint="e.g. es or en")
+        return None
+    return lang
+
+
+def _deck_players(value: Any, shape: Shape, out: Collector) -> tuple[int | None, int | None] | None:
+    """``deck.players`` as (min, max), either None where it has an error; None without both."""
+    players = shape.table(value, "deck.players", PLAYERS_KEYS)
+    if players is None or "min" not in players or "max" not in players:
+        return None
+    lo = shape.integer(players["min"], "deck.players.min", 2, MAX_PLAYERS)
+    hi = shape.integer(players["max"], "deck.players.max", 2, MAX_PLAYERS)
+    if lo is not None and hi is not None and lo > hi:
+        out.error("players", "deck.players", f"min ({lo}) is greater than max ({hi})", hint="min must be at most max")
+        lo = None
+    return lo, hi
 
 
 def _palette(data: dict[str, Any], meta: dict[str, Any] | None, path: Path, out: Collector) -> Palette | None:
@@ -347,7 +362,7 @@ def _cards(value: Any, path: Path, known: _Known, palette: Palette | None, point
         entry = shape.table(raw, where, CARD_KEYS, line=line)
         if entry is None:
             continue
-        for card in _card_entry(entry, where, line, known, palette, points, shape, out):
+        for card in _card_entry(_Entry(entry, where, line, shape, out), known, palette, points):
             if card.id in seen:
                 out.error("duplicate-id", f"{where}.id", f"card id '{card.id}' is already used by {seen[card.id]}",
                           hint="give this entry its own 'id'", line=line)
@@ -395,9 +410,8 @@ class _Read:
     values: list[Any]
 
 
-def _card_entry(entry: dict[str, Any], where: str, line: int | None, known: _Known, palette: Palette | None,
-                points: dict[str, Any], shape: Shape, out: Collector) -> list[Card]:
-    e = _Entry(entry, where, line, shape, out)
+def _card_entry(e: _Entry, known: _Known, palette: Palette | None, points: dict[str, Any]) -> list[Card]:
+    """The cards one [[cards]] entry expands to (none when it has errors)."""
     r = _read_fields(e, known, palette)
     if r is None:
         return []

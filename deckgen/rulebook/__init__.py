@@ -17,9 +17,10 @@ from deckgen.atomic import write_bytes
 from deckgen.errors import DeckgenError, Finding, error
 from deckgen.model import Deck
 from deckgen.rulebook.env import languages
-from deckgen.rulebook.text import checked_text, crosscheck, render_text
+from deckgen.rulebook.text import RulebookSummary, checked_text, crosscheck, render_text
 
 if TYPE_CHECKING:
+    from deckgen.check import CheckOptions, CheckReport
     from deckgen.rulebook.pdf import PDFBytes
 
 __all__ = ["PAPERS", "build_rulebook", "check_stage", "crosscheck", "languages", "render_text", "write_rulebook"]
@@ -45,7 +46,7 @@ def build_rulebook(deck: Deck, lang: str, *, paper: str = "a4", images: Mapping[
     body, rec = text if text is not None else checked_text(deck, lang)
     if images is None:
         images = card_images(deck, image_dpi or DPI, progress)
-    data = build_pdf(deck, lang, body, rec, images, paper, progress, booklet=booklet)
+    data = build_pdf(deck, lang, (body, rec), images, paper, progress, booklet=booklet)
     return build_booklet(data, paper) if booklet else data
 
 
@@ -58,7 +59,7 @@ def write_rulebook(deck: Deck, lang: str, out_path: Path, *, paper: str = "a4", 
     return out_path
 
 
-def check_stage(deck: Deck, options, report) -> list[Finding]:
+def check_stage(deck: Deck, options: CheckOptions, report: CheckReport) -> list[Finding]:
     """``deckgen check``'s rulebook step: the cross-check, summarised in the JSON report, and
     the cover logo's contrast against the page (:mod:`deckgen.rulebook.cover`)."""
     from deckgen.rulebook.cover import cover_findings
@@ -70,10 +71,5 @@ def check_stage(deck: Deck, options, report) -> list[Finding]:
     except DeckgenError as exc:
         findings, langs = exc.findings, []
     findings = [*findings, *cover_findings(deck)]
-    errors = [f for f in findings if f.is_error]
-    state = "every card named exists and every kind is explained" if not errors else f"{len(errors)} problem(s)"
-    report.sections["rulebook"] = {
-        "summary": f"rulebook templates ({', '.join(langs)}): {state}",
-        "languages": langs,
-    }
+    report.rulebook = RulebookSummary(tuple(langs), sum(1 for f in findings if f.is_error))
     return findings

@@ -5,11 +5,12 @@ from __future__ import annotations
 import base64
 import contextlib
 import io
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from reportlab import rl_config
 from reportlab.lib import colors
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Image, Table, TableStyle
 from reportlab.platypus import Paragraph as _Paragraph
@@ -21,48 +22,50 @@ from deckgen.rulebook.describe import group_name, group_text
 from deckgen.rulebook.groups import Group, groups, uniform_per_color
 from deckgen.rulebook.markup import escape
 from deckgen.rulebook.styles import RULE, SHADE
-from deckgen.rulebook.words import SYMBOLS, lang_of, ui, values_text
+from deckgen.rulebook.words import SYMBOLS, join, lang_of, ui, values_text
+
+Styles = Mapping[str, ParagraphStyle]      # the rulebook's paragraph styles by name (rulebook/styles.py)
 
 
-class Paragraph(_Paragraph):
+class Paragraph(_Paragraph):  # type: ignore[misc]  # reportlab ships no type stubs
     """ReportLab's paragraph, whose line breaking at a width is kept: a rulebook is laid out twice
     (the first pass finds the pages of the headings), a kept-together group is measured before it is
     placed, and a table measures its cells more than once, each time breaking the same lines at the
     same width. Breaking lines was about 40 % of typesetting."""
 
-    _kept: tuple | None = None
+    _kept: tuple[Any, ...] | None = None
 
-    def wrap(self, availWidth, availHeight):
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         kept = self._kept
         if kept is not None and kept[0] == availWidth and kept[1] is self.style:
             _, _, self.width, self._wrapWidths, self.blPara, self.height = kept
             return self.width, self.height
-        size = super().wrap(availWidth, availHeight)
+        size: tuple[float, float] = super().wrap(availWidth, availHeight)
         if availWidth >= 1e-8 and hasattr(self, "blPara"):
             self._kept = (availWidth, self.style, self.width, self._wrapWidths, self.blPara, self.height)
         return size
 
 
-def style(*cmds) -> TableStyle:
+def style(*cmds: tuple[Any, ...]) -> TableStyle:
     """A table style whose cells use the embedded font (ReportLab would fall back to Helvetica)."""
     return TableStyle([("FONTNAME", (0, 0), (-1, -1), FAMILY), *cmds])
 
 
-class Swatches(Flowable):
+class Swatches(Flowable):  # type: ignore[misc]  # reportlab ships no type stubs
     """Small squares in the palette's colours, wrapping onto rows."""
 
     def __init__(self, hexes: list[str], size: float = 3.6 * mm, per_row: int = 5, gap: float = 1.0 * mm):
         super().__init__()
         self.hexes, self.size, self.per_row, self.gap = hexes, size, per_row, gap
 
-    def wrap(self, aw, ah):
+    def wrap(self, aw: float, ah: float) -> tuple[float, float]:
         rows = max(1, -(-len(self.hexes) // self.per_row))
         cols = min(len(self.hexes), self.per_row)
         self.width = cols * (self.size + self.gap)
         self.height = rows * (self.size + self.gap)
         return self.width, self.height
 
-    def draw(self):
+    def draw(self) -> None:
         c = self.canv
         rows = max(1, -(-len(self.hexes) // self.per_row))
         for i, hx in enumerate(self.hexes):
@@ -148,7 +151,7 @@ def data_pictures() -> Iterator[None]:
         rl_config.trustedHosts, rl_config.trustedSchemes = saved
 
 
-def icon_png(deck: Deck, what: tuple, px: int = ICON_PX) -> bytes:
+def icon_png(deck: Deck, what: tuple[Any, ...], px: int = ICON_PX) -> bytes:
     """An inline icon (see :func:`icon_markup`) as a transparent PNG, drawn with the faces' own masks:
     the same bytes for the same deck."""
     from PIL import Image as PILImage
@@ -159,7 +162,7 @@ def icon_png(deck: Deck, what: tuple, px: int = ICON_PX) -> bytes:
 
     img = PILImage.new("RGBA", (px, px), (0, 0, 0, 0))
 
-    def paste(color, mask):
+    def paste(color: Sequence[int], mask: PILImage.Image) -> None:
         x, y = (px - mask.width) // 2, (px - mask.height) // 2
         layer = PILImage.new("RGBA", mask.size, (*tuple(color)[:3], 255))
         img.alpha_composite(PILImage.composite(layer, PILImage.new("RGBA", mask.size, (0, 0, 0, 0)), mask), (x, y))
@@ -187,7 +190,7 @@ def copies_note(deck: Deck, g: Group, lang: str) -> str:
     # "in each colour" only when the kind is printed in every colour of the palette; else name them
     some = set(g.colors) != set(deck.palette.ids())
     names = [deck.palette.get(c).names.get(lang) for c in g.colors]
-    listed = ", ".join(names[:-1]) + (" y " if lang == "es" else " and ") + names[-1] if len(names) > 1 else names[0]
+    listed = join(names, lang)
     by_count: dict[int, list[int]] = {}
     for value, n in per.items():
         if value is not None:
@@ -208,7 +211,7 @@ def copies_note(deck: Deck, g: Group, lang: str) -> str:
     return text
 
 
-def _colour_cell(deck: Deck, g: Group, lang: str, st, col: float = 24 * mm) -> Any:
+def _colour_cell(deck: Deck, g: Group, lang: str, st: Styles, col: float = 24 * mm) -> Any:
     if g.first.colorless:
         return Paragraph(ui(lang, "colourless"), st["small"])
     if g.category == WILD or not g.colors:
@@ -219,7 +222,7 @@ def _colour_cell(deck: Deck, g: Group, lang: str, st, col: float = 24 * mm) -> A
     return Swatches([deck.palette.get(c).hex for c in g.colors], size=size, per_row=min(5, per_row), gap=gap)
 
 
-def components_table(deck: Deck, lang: str, st, images: Mapping[str, Any], width: float) -> list[Flowable]:
+def components_table(deck: Deck, lang: str, st: Styles, images: Mapping[str, Any], width: float) -> list[Flowable]:
     head: list[Any] = [Paragraph(ui(lang, k), st["head"]) for k in ("card", "card", "colours", "copies", "points")]
     head[0] = ""
     rows = [head]
@@ -259,22 +262,22 @@ def components_table(deck: Deck, lang: str, st, images: Mapping[str, Any], width
 
 def _fit(width: float) -> float:
     """Fixed columns shrink on a narrow page (a booklet's): 1 from 150 mm of text width up."""
-    return min(1.0, width / (150 * mm))
+    return float(min(1.0, width / (150 * mm)))
 
 
-class ShapeMark(Flowable):
+class ShapeMark(Flowable):  # type: ignore[misc]  # reportlab ships no type stubs
     """A colour's colour-blind shape mark, drawn as on the cards (the renderer's own shape)."""
 
-    def __init__(self, shape: str, size: float = 5 * mm, color=None):
+    def __init__(self, shape: str, size: float = 5 * mm, color: colors.Color | None = None):
         super().__init__()
         self.shape, self.size = shape, size
         self.color = color or colors.HexColor("#1F2430")
 
-    def wrap(self, aw, ah):
+    def wrap(self, aw: float, ah: float) -> tuple[float, float]:
         self.width = self.height = self.size
         return self.size, self.size
 
-    def draw(self):
+    def draw(self) -> None:
         from deckgen.render.symbols import symbol_mask
 
         mask = symbol_mask(self.shape, 96, shape=True)
@@ -296,7 +299,7 @@ def _table_style(n: int, deck: Deck) -> TableStyle:
     return style(*cmds)
 
 
-def palette_table(deck: Deck, lang: str, st, width: float) -> Flowable:
+def palette_table(deck: Deck, lang: str, st: Styles, width: float) -> Flowable:
     """Each colour: a swatch, its order, its name and, when the cards carry them, the shape mark
     drawn (not named)."""
     from deckgen.render.symbols import SHAPES
@@ -332,7 +335,7 @@ def palette_table(deck: Deck, lang: str, st, width: float) -> Flowable:
     return table
 
 
-def card_entry(deck: Deck, key: str, lang: str, st, images: Mapping[str, Any], width: float) -> Flowable:
+def card_entry(deck: Deck, key: str, lang: str, st: Styles, images: Mapping[str, Any], width: float) -> Flowable:
     g = next(x for x in groups(deck) if x.key == key)
     title = escape(group_name(deck, g, lang))
     facts = f"× {g.total} · {ui(lang, 'points')}: {escape(points_text(list(g.cards), lang))}"

@@ -7,6 +7,7 @@ and which kinds it explains.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,7 +15,7 @@ from markupsafe import Markup, escape
 
 from deckgen.effects import has
 from deckgen.errors import Finding, did_you_mean, error
-from deckgen.model import Deck
+from deckgen.model import Card, Deck, Kind
 from deckgen.rulebook.env import caller
 from deckgen.rulebook.groups import groups
 from deckgen.rulebook.words import cards_word, join, lang_of, power_name, ui
@@ -25,7 +26,7 @@ class Block:
     """A placeholder in the text for something that is not prose (a table, a card entry)."""
 
     name: str
-    args: tuple = ()
+    args: tuple[Any, ...] = ()
 
 
 @dataclass
@@ -37,11 +38,11 @@ class Recorder:
     findings: list[Finding] = field(default_factory=list)
     blocks: list[Block] = field(default_factory=list)
 
-    def block(self, name: str, *args) -> Markup:
+    def block(self, name: str, *args: Any) -> Markup:
         self.blocks.append(Block(name, args))
         return Markup(f"\n\n@@block {len(self.blocks) - 1}@@\n\n")
 
-    def missing(self, what: str, ref: Any, choices, file, line) -> None:
+    def missing(self, what: str, ref: Any, choices: Sequence[str], file: str | None, line: int | None) -> None:
         self.findings.append(error(
             "rulebook-ref", "rulebook", f"the template refers to {what} '{ref}', which is not in the deck",
             file=file, line=line,
@@ -58,7 +59,7 @@ class Helpers:
         self.groups = {g.key: g for g in groups(self.deck)}
 
     # -- references
-    def _card(self, card_id: str, file, line):
+    def _card(self, card_id: str, file: str | None, line: int | None) -> Card | None:
         self.rec.refs.append(("card", str(card_id), file, line))
         for c in self.deck.cards:
             if c.id == card_id:
@@ -66,7 +67,7 @@ class Helpers:
         self.rec.missing("card", card_id, [c.id for c in self.deck.cards], file, line)
         return None
 
-    def _kind(self, kind_id: str, file, line):
+    def _kind(self, kind_id: str, file: str | None, line: int | None) -> Kind | None:
         self.rec.refs.append(("kind", str(kind_id), file, line))
         if kind_id in self.deck.kinds:
             return self.deck.kinds[kind_id]
@@ -167,13 +168,13 @@ class Helpers:
             steps.append(max(steps[-1], min(2 * steps[-1], opts.duel_penalty_max)))
         return steps
 
-    def draw_kinds(self) -> list[dict]:
+    def draw_kinds(self) -> list[dict[str, Any]]:
         """The kinds that make a player draw a penalty, lowest first: ``{id, name, n}``."""
         out = [{"id": k, "name": Markup("<b>%s</b>") % v.names.get(self.lang), "n": v.draw_value}
                for k, v in self.deck.kinds.items() if v.is_draw]
         return sorted(out, key=lambda d: (d["n"], d["id"]))
 
-    def score_lines(self) -> list[dict]:
+    def score_lines(self) -> list[dict[str, Any]]:
         """What each card scores, by category: one line when a whole category scores alike
         ("Action cards: 20"), else one line per group, named as in the components table."""
         from deckgen.rulebook.describe import group_name
@@ -193,7 +194,7 @@ class Helpers:
                             "points": points_text(list(g.cards), self.lang)})
         return out
 
-    def names(self, items: list, word: str = "and") -> Markup:
+    def names(self, items: list[Any], word: str = "and") -> Markup:
         """Items joined as a list: "a, b and c" (word="or": "a, b or c")."""
         return Markup(join([str(escape(i)) for i in items], self.lang, "or" if word == "or" else "and"))
 
@@ -208,10 +209,11 @@ class Helpers:
         return self.rec.block("palette")
 
 
-def points_text(cards: list, lang: str) -> str:
-    pts = {c.points for c in cards}
-    if not cards or None in pts:
+def points_text(cards: Sequence[Card], lang: str) -> str:
+    given = {c.points for c in cards}
+    if not cards or None in given:
         return "–"
+    pts = {p for p in given if p is not None}
     if len(pts) == 1:
         return str(pts.pop())
     if all(c.points == c.value for c in cards):
@@ -237,7 +239,7 @@ def plural(name: str, lang: str) -> str:
     return " ".join(words)
 
 
-def deck_view(deck: Deck, lang: str) -> dict:
+def deck_view(deck: Deck, lang: str) -> dict[str, Any]:
     """The deck as plain values (no objects with methods a template could misuse)."""
     opts = deck.rule_options
     return {
@@ -255,7 +257,7 @@ def deck_view(deck: Deck, lang: str) -> dict:
     }
 
 
-def template_globals(rec: Recorder) -> dict:
+def template_globals(rec: Recorder) -> dict[str, Any]:
     h = Helpers(rec)
     values = {name: getattr(h, name) for name in (
         "card", "kind", "count", "points", "draw_of", "explain", "has_kind", "kinds_with", "kind_ids",

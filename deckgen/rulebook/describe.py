@@ -251,7 +251,7 @@ _T = {
 }
 
 
-def phrase(lang: str, key: str, **kw) -> str:
+def phrase(lang: str, key: str, **kw: object) -> str:
     return _T[lang_of(lang)][key].format(**kw)
 
 
@@ -403,49 +403,65 @@ def _flex_after(deck: Deck, group: Group, fkind: Kind, lang: str) -> list[str]:
 def group_text(deck: Deck, group: Group, lang: str) -> list[str]:
     """The paragraphs describing one group of cards: how it is played, what it does, its flex side."""
     kind = deck.kinds[group.kind]
-    power = power_name(deck, lang)
-    opts = deck.rule_options
     card = group.first
-    first: list[str] = []
     if group.category == NUMBER:
-        first.append(phrase(lang, "colorless" if card.colorless else "number_match"))
-        if card.flip_icon:
-            first.append(phrase(lang, "flip_icon", power=power))
-        if card.duel:
-            first.append(phrase(lang, "duel", value=values_text(group.values, lang),
-                                cards=cards_word(lang, int(opts.duel_penalty))))
-        if opts.seven_zero and not card.duel:
-            if 7 in group.values:
-                first.append(phrase(lang, "seven"))
-            if 0 in group.values:
-                first.append(phrase(lang, "zero"))
-        if kind.effects:
-            first.append(effects_text(deck, kind.effects, lang))
+        first = _number_sentences(deck, group, lang)
     elif group.category == WILD:
-        first.append(effects_text(deck, kind.effects, lang, wild=True))
+        first = [effects_text(deck, kind.effects, lang, wild=True)]
     else:
-        first.append(phrase(lang, "action_match", name=kind.names.get(lang)))
-        first.append(effects_text(deck, kind.effects, lang))
+        first = [phrase(lang, "action_match", name=kind.names.get(lang)), effects_text(deck, kind.effects, lang)]
     paras = [" ".join(s for s in first if s)]
     if card.flex:
-        fkind = deck.kinds[card.flex.kind]
-        may = phrase(lang, "may_power", power=power) if opts.power_cards else phrase(lang, "may_free")
-        if fkind.category == NUMBER:
-            paras.append(phrase(lang, "flex_number", value=values_text(group.values, lang),
-                                where=_where(deck, group, lang), may=may))
-        elif card.flex.color is None:
-            legal = opts.wild_draw_four_legal
-            cond = ""
-            if fkind.has("challenge") and legal in ("no-current-color", "no-playable-card"):
-                cond = phrase(lang, "cond_no_color" if legal == "no-current-color" else "cond_no_play")
-            paras.append(phrase(lang, "flex_wild", name=fkind.names.get(lang), may=may, cond=cond,
-                                text=_embedded(effects_text(deck, fkind.effects, lang, restrict=False), lang)))
-        else:
-            paras.append(phrase(lang, "flex_card", name=fkind.names.get(lang), where=_where(deck, group, lang),
-                                may=may, text=_embedded(effects_text(deck, fkind.effects, lang), lang)))
-        after = _flex_after(deck, group, fkind, lang)
-        if after:
-            paras.append(" ".join(after))
+        paras += _flex_text(deck, group, lang)
+    return paras
+
+
+def _number_sentences(deck: Deck, group: Group, lang: str) -> list[str]:
+    """How a number card is played: matching, its flip icon, duel, the 7-0 rule, its own effects."""
+    kind = deck.kinds[group.kind]
+    opts = deck.rule_options
+    card = group.first
+    first = [phrase(lang, "colorless" if card.colorless else "number_match")]
+    if card.flip_icon:
+        first.append(phrase(lang, "flip_icon", power=power_name(deck, lang)))
+    if card.duel:
+        first.append(phrase(lang, "duel", value=values_text(group.values, lang),
+                            cards=cards_word(lang, int(opts.duel_penalty))))
+    if opts.seven_zero and not card.duel:
+        if 7 in group.values:
+            first.append(phrase(lang, "seven"))
+        if 0 in group.values:
+            first.append(phrase(lang, "zero"))
+    if kind.effects:
+        first.append(effects_text(deck, kind.effects, lang))
+    return first
+
+
+def _flex_text(deck: Deck, group: Group, lang: str) -> list[str]:
+    """The paragraphs on a group's flex side: when it may be played and what it does, then what follows."""
+    opts = deck.rule_options
+    flex = group.first.flex
+    assert flex is not None
+    power = power_name(deck, lang)
+    fkind = deck.kinds[flex.kind]
+    may = phrase(lang, "may_power", power=power) if opts.power_cards else phrase(lang, "may_free")
+    paras: list[str] = []
+    if fkind.category == NUMBER:
+        paras.append(phrase(lang, "flex_number", value=values_text(group.values, lang),
+                            where=_where(deck, group, lang), may=may))
+    elif flex.color is None:
+        legal = opts.wild_draw_four_legal
+        cond = ""
+        if fkind.has("challenge") and legal in ("no-current-color", "no-playable-card"):
+            cond = phrase(lang, "cond_no_color" if legal == "no-current-color" else "cond_no_play")
+        paras.append(phrase(lang, "flex_wild", name=fkind.names.get(lang), may=may, cond=cond,
+                            text=_embedded(effects_text(deck, fkind.effects, lang, restrict=False), lang)))
+    else:
+        paras.append(phrase(lang, "flex_card", name=fkind.names.get(lang), where=_where(deck, group, lang),
+                            may=may, text=_embedded(effects_text(deck, fkind.effects, lang), lang)))
+    after = _flex_after(deck, group, fkind, lang)
+    if after:
+        paras.append(" ".join(after))
     return paras
 
 

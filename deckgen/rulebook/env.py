@@ -34,7 +34,8 @@ from types import FrameType
 from typing import Any
 
 import jinja2
-from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
+from jinja2.exceptions import SecurityError
+from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from deckgen import safefile
 from deckgen.errors import DeckgenError, Finding, error
@@ -214,7 +215,7 @@ class _BoundedEnvironment(ImmutableSandboxedEnvironment):
         return super().call(__context, __obj, *args, **kwargs)
 
 
-def _check_numbers(args: tuple, kwargs: dict) -> None:
+def _check_numbers(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     for value in (*args, *kwargs.values()):
         if isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) > MAX_NUMBER:
             raise SecurityError(f"the number {value} is too large for a rulebook (at most {MAX_NUMBER})")

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 _BLOCK = re.compile(r"^@@block (\d+)@@$")
@@ -47,7 +48,7 @@ def runs(text: str) -> list[Run]:
     pos = 0
     buf = ""
 
-    def push():
+    def push() -> None:
         nonlocal buf
         if buf:
             out.append(Run(buf, bold, italic))
@@ -82,7 +83,7 @@ def plain_text(text: str) -> str:
     return "".join(r.text for r in runs(text))
 
 
-def inline(text: str, icon=None) -> str:
+def inline(text: str, icon: Callable[[str], str | None] | None = None) -> str:
     """Inline markup (``**bold**``, ``*italic*``, ``{icon}``) as ReportLab's; ``icon(name)`` gives an
     icon's ReportLab markup (default: its name in bold). The text around it is kept as it is, so
     ReportLab markup a template already holds passes through."""
@@ -108,14 +109,14 @@ class Item:
     block: int = -1
 
 
-def parse(text: str, icon=None) -> list[Item]:
+def parse(text: str, icon: Callable[[str], str | None] | None = None) -> list[Item]:
     """A template's text as items; ``icon`` as for :func:`inline` (the PDF gives pictures, the check
     the default)."""
     items: list[Item] = []
     cur: list[str] = []
     cur_kind = "p"
 
-    def flush():
+    def flush() -> None:
         nonlocal cur, cur_kind
         if cur:
             items.append(Item(cur_kind, inline(" ".join(cur), icon)))

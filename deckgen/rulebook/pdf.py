@@ -15,11 +15,12 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reportlab import rl_config
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import (
     BaseDocTemplate,
@@ -40,13 +41,16 @@ from deckgen.fonts import deck_fonts, register_pdf
 from deckgen.layout.printready import PrintCanvas, prepare
 from deckgen.model import Deck
 from deckgen.rulebook import blocks, styles
-from deckgen.rulebook.blocks import Paragraph
+from deckgen.rulebook.blocks import Paragraph, Styles
 from deckgen.rulebook.context import Recorder
 from deckgen.rulebook.cover import CoverLogo, cover_logo
 from deckgen.rulebook.images import LOGO_MM, showcase
 from deckgen.rulebook.markup import Item, escape, parse, plain
 from deckgen.rulebook.printing import printing_items
 from deckgen.rulebook.words import ui
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
 
 PAPERS = {"a4": A4, "letter": LETTER}
 HALF = {"a4": (148 * mm, 210 * mm), "letter": (5.5 * 72, 8.5 * 72)}    # A5, half-letter: the booklet's pages
@@ -65,7 +69,7 @@ class PDFBytes(bytes):
         made.pages = pages
         return made
 
-    def __reduce__(self):                 # pickled to and from worker processes with the count
+    def __reduce__(self) -> tuple[type[PDFBytes], tuple[bytes, int]]:   # pickled to and from worker processes with the count
         return PDFBytes, (bytes(self), self.pages)
 
 
@@ -96,12 +100,12 @@ def _no_draw(*args: Any, **kwargs: Any) -> None:
     return None
 
 
-class _Frame(Frame):
+class _Frame(Frame):  # type: ignore[misc]  # reportlab ships no type stubs
     """A frame that, in the document's layout-only first pass (:attr:`_Doc.dry`), places each
     flowable exactly as usual but does not draw it: that pass only finds the page of every heading
     for the table of contents, and its canvas is thrown away. Drawing was ~45 % of a pass."""
 
-    def _add(self, flowable, canv, trySplit=0):
+    def _add(self, flowable: Flowable, canv: Canvas, trySplit: int = 0) -> Any:
         if not getattr(getattr(canv, "_doctemplate", None), "dry", False):
             return super()._add(flowable, canv, trySplit)
         flowable.drawOn = _no_draw            # this object only; the next pass draws it
@@ -113,11 +117,11 @@ class _Frame(Frame):
     add = _add
 
 
-class _Doc(BaseDocTemplate):
+class _Doc(BaseDocTemplate):  # type: ignore[misc]  # reportlab ships no type stubs
     #: True during the first pass of :meth:`multiBuild`: lay out, do not draw (see :class:`_Frame`)
     dry = False
 
-    def multiBuild(self, story, maxPasses=10, **buildKwds):
+    def multiBuild(self, story: list[Flowable], maxPasses: int = 10, **buildKwds: Any) -> Any:
         self.dry = True
         try:
             buildKwds.setdefault("canvasmaker", PrintCanvas)        # ICC-tagged images, PDF 1.4 (deckgen/pdfkit.py)
@@ -125,13 +129,14 @@ class _Doc(BaseDocTemplate):
         finally:
             self.dry = False
 
-    def _allSatisfied(self):
+    def _allSatisfied(self) -> Any:
         if self.dry:                          # never keep the layout-only pass: draw at least once more
             self.dry = False
             return 0
         return super()._allSatisfied()
 
-    def __init__(self, buf, page: Page, title: str, footer: str, font: str, accent, **kw):
+    def __init__(self, buf: io.BytesIO, page: Page, title: str, footer: str, font: str, accent: colors.Color,
+                 **kw: Any) -> None:
         super().__init__(buf, pagesize=page.size, leftMargin=page.side, rightMargin=page.side, topMargin=page.top,
                          bottomMargin=page.bottom, title=title, author="deckgen", creator="deckgen",
                          subject=footer, invariant=1, initialFontName=font, **kw)
@@ -145,14 +150,14 @@ class _Doc(BaseDocTemplate):
                                PageTemplate("body", [frame], onPage=self._decorate)])
         self._heading = 0
 
-    def _decorate(self, canvas, doc):
+    def _decorate(self, canvas: Canvas, doc: BaseDocTemplate) -> None:
         prepare(canvas)     # sRGB output intent, ICC-tagged images, distinct font subset tags (layout/printready.py)
         w, _ = self.pagesize
         side = self.page_spec.side
-        styles.page_footer(canvas, side, w - side, self.page_spec.bottom - 4 * mm, self.footer, doc.page, self.font,
-                           8.5 * self.page_spec.scale, 11)
+        styles.page_footer(canvas, side, w - side, self.page_spec.bottom - 4 * mm,
+                           styles.Footer(self.footer, self.font, 8.5 * self.page_spec.scale, 11), doc.page)
 
-    def afterFlowable(self, flowable):
+    def afterFlowable(self, flowable: Flowable) -> None:
         level = getattr(flowable, "toc_level", None)
         if level is None:
             return
@@ -163,26 +168,25 @@ class _Doc(BaseDocTemplate):
         self.canv.addOutlineEntry(text, key, level=level, closed=level > 0)
         self.notify("TOCEntry", (level, text, self.page, key))
 
-    def handle_documentBegin(self):
+    def handle_documentBegin(self) -> None:
         self._heading = 0
         super().handle_documentBegin()
 
 
-def _heading(text: str, style, level: int | None) -> Paragraph:
+def _heading(text: str, style: ParagraphStyle, level: int | None) -> Paragraph:
     p = Paragraph(text, style)
     p.toc_level = level
     return p
 
 
-def _accent(deck: Deck):
+def _accent(deck: Deck) -> colors.Color:
     darkest = min(deck.palette.colors, key=lambda c: sum(c.rgb), default=None)
     blue = next((c for c in deck.palette.colors if c.id == "blue"), darkest)
     return colors.HexColor(blue.hex) if blue else colors.HexColor("#1E63C4")
 
 
-def _title_page(deck: Deck, lang: str, st, images: Mapping[str, Any], width: float, k: float = 1.0) -> list[Flowable]:
+def _title_page(deck: Deck, lang: str, st: Styles, images: Mapping[str, Any], width: float, k: float = 1.0) -> list[Flowable]:
     """The cover; ``k`` scales its spacing (0.7 on a booklet's half-size page)."""
-    from reportlab.lib.styles import ParagraphStyle
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
     title = deck.name(lang)
@@ -236,7 +240,7 @@ def _cover_logo(deck: Deck, width_mm: float = LOGO_MM) -> Flowable | None:
     return _LogoPanel(image, logo) if logo.needs_panel else image
 
 
-class _LogoPanel(Flowable):
+class _LogoPanel(Flowable):  # type: ignore[misc]  # reportlab ships no type stubs
     """The cover's logo on a rounded panel of the colour it sits on on the card back."""
 
     PAD = 5 * mm
@@ -248,7 +252,7 @@ class _LogoPanel(Flowable):
         self.width = image.drawWidth + 2 * self.PAD
         self.height = image.drawHeight + 2 * self.PAD
 
-    def wrap(self, availWidth, availHeight):
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         return self.width, self.height
 
     def draw(self) -> None:
@@ -260,7 +264,7 @@ class _LogoPanel(Flowable):
         self.image.drawOn(self.canv, self.PAD, self.PAD)
 
 
-def _flowables(items: list[Item], rec: Recorder, st, images: Mapping[str, Any], width: float) -> list[Flowable]:
+def _flowables(items: list[Item], rec: Recorder, st: Styles, images: Mapping[str, Any], width: float) -> list[Flowable]:
     out: list[Flowable] = []
     number = 0
     first_h1 = True
@@ -298,11 +302,11 @@ class ListItem(Paragraph):
 
     list_item = True
 
-    def __init__(self, text, style, bulletText=None, numbered: bool = False):
+    def __init__(self, text: str, style: ParagraphStyle, bulletText: str | None = None, numbered: bool = False) -> None:
         super().__init__(text, style, bulletText=bulletText)
         self.numbered = numbered
 
-    def split(self, availWidth, availHeight):
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
         return []
 
 
@@ -375,7 +379,7 @@ def _short(f: Flowable) -> bool:
     return isinstance(f, Paragraph) and not getattr(f, "list_item", False) and len(f.getPlainText()) < 160
 
 
-def _block(rec: Recorder, index: int, st, images, width) -> list[Flowable]:
+def _block(rec: Recorder, index: int, st: Styles, images: Mapping[str, Any], width: float) -> list[Flowable]:
     block = rec.blocks[index]
     if block.name == "components":
         return blocks.components_table(rec.deck, rec.lang, st, images, width)
@@ -384,9 +388,11 @@ def _block(rec: Recorder, index: int, st, images, width) -> list[Flowable]:
     return [blocks.card_entry(rec.deck, block.args[0], rec.lang, st, images, width)]
 
 
-def build_pdf(deck: Deck, lang: str, text: str, rec: Recorder, images: Mapping[str, Any], paper: str = "a4",
+def build_pdf(deck: Deck, lang: str, checked: tuple[str, Recorder], images: Mapping[str, Any], paper: str = "a4",
               progress: Callable[[str, int, int], None] | None = None, booklet: bool = False) -> PDFBytes:
-    """The rulebook in reading order; with ``booklet`` on half-size pages (see :func:`build_booklet`)."""
+    """The rulebook in reading order from its checked text (:func:`deckgen.rulebook.checked_text`);
+    with ``booklet`` on half-size pages (see :func:`build_booklet`)."""
+    text, rec = checked
     font = register_pdf(deck_fonts(deck)).family
     accent = _accent(deck)
     page = page_geometry(paper, booklet)

@@ -6,10 +6,15 @@ players what to print on which paper and in what order to cut.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from deckgen.layout.imposition import card_copies
 from deckgen.layout.papers import parse_paper
 from deckgen.model import Deck
 from deckgen.rulebook.markup import Item, parse
+
+if TYPE_CHECKING:
+    from deckgen.layout.geometry import Sheet
 
 DEFAULT_BLEED_MM = 3.0      # deckgen build's --bleed default
 
@@ -123,7 +128,7 @@ def printing_items(deck: Deck, lang: str, paper: str = "a4", booklet: bool = Fal
     return parse(text)
 
 
-def default_sheet(deck: Deck, paper: str = "a4"):
+def default_sheet(deck: Deck, paper: str = "a4") -> Sheet:
     """The card sheet ``deckgen build`` lays out by default for this deck on ``paper`` (the same
     figures as the cards PDF's cover)."""
     from deckgen.layout import LayoutOptions, SheetSpec, parse_paper, plan_sheet

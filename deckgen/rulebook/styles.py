@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
 
 INK = colors.HexColor("#1F2430")
 MUTED = colors.HexColor("#5B6270")
@@ -13,18 +19,27 @@ SHADE = colors.HexColor("#F2F4F7")
 NOTE = colors.HexColor("#FFF6D6")
 
 
-def page_footer(canvas, x0: float, x1: float, y: float, text: str, page: int, font: str, size: float,
-                gap: float) -> None:
-    """A page's footer: a thin rule from ``x0`` to ``x1`` at ``y``, ``text`` below it on the left
-    and the page number on the right (the rulebook's and the balance report's pages)."""
+@dataclass(frozen=True)
+class Footer:
+    """A page footer's text and type: ``gap`` points below the rule, in ``font`` at ``size``."""
+
+    text: str
+    font: str
+    size: float
+    gap: float
+
+
+def page_footer(canvas: Canvas, x0: float, x1: float, y: float, footer: Footer, page: int) -> None:
+    """A page's footer: a thin rule from ``x0`` to ``x1`` at ``y``, the footer's text below it on
+    the left and the page number on the right (the rulebook's and the balance report's pages)."""
     canvas.saveState()
     canvas.setStrokeColor(RULE)
     canvas.setLineWidth(0.5)
     canvas.line(x0, y, x1, y)
-    canvas.setFont(font, size)
+    canvas.setFont(footer.font, footer.size)
     canvas.setFillColor(MUTED)
-    canvas.drawString(x0, y - gap, text)
-    canvas.drawRightString(x1, y - gap, str(page))
+    canvas.drawString(x0, y - footer.gap, footer.text)
+    canvas.drawRightString(x1, y - footer.gap, str(page))
     canvas.restoreState()
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from deckgen.errors import DeckgenError, DeckHasErrors, Finding, error
 from deckgen.model import Deck
@@ -10,6 +12,21 @@ from deckgen.rulebook.context import Recorder, template_globals
 from deckgen.rulebook.env import ENTRY, Budget, environment, languages, template_finding
 
 _RECENT: dict[tuple[int, str], tuple[Deck, tuple[str, Recorder, list[Finding]]]] = {}
+
+
+@dataclass(frozen=True)
+class RulebookSummary:
+    """What the rulebook step of ``check`` found: the languages its templates were run in
+    (:attr:`deckgen.check.CheckReport.rulebook`)."""
+
+    languages: tuple[str, ...]
+    problems: int = 0              # errors among the rulebook's findings
+
+    @property
+    def summary(self) -> str:
+        state = ("every card named exists and every kind is explained" if not self.problems
+                 else f"{self.problems} problem(s)")
+        return f"rulebook templates ({', '.join(self.languages)}): {state}"
 
 
 def render_text(deck: Deck, lang: str) -> tuple[str, Recorder, list[Finding]]:
@@ -118,25 +135,54 @@ def _refused(text: str) -> bool:
     return any(m.group(2).lower() not in INLINE_TAGS or m.group(2).lower() == "img" for m in _TAG.finditer(text))
 
 
+# What jinja's autoescape writes, and bold and italic, properly nested: text made only of these
+# is markup ReportLab always accepts (tests/test_rulebook_templates.py holds it to ReportLab's
+# parser), so it needs no parsing by ReportLab, nor ReportLab's platypus imported for it.
+_PLAIN_TAG = re.compile(r"<(/?)([bi])>")
+_PLAIN_ENTITY = re.compile(r"&(?:amp|lt|gt|#39|#34);")
+
+
+def plainly_valid(text: str) -> bool:
+    """Whether a paragraph's markup is only bold and italic, properly nested and closed, with no
+    ``&`` but the five escapes jinja writes and no other ``<``."""
+    if text.count("&") != len(_PLAIN_ENTITY.findall(text)):
+        return False
+    open_tags: list[str] = []
+    for m in _PLAIN_TAG.finditer(text):
+        if not m.group(1):
+            open_tags.append(m.group(2))
+        elif not open_tags or open_tags.pop() != m.group(2):
+            return False
+    return not open_tags and text.count("<") == len(_PLAIN_TAG.findall(text))
+
+
 def markup_problems(text: str) -> list[Finding]:
     """Inline markup ReportLab would reject (an unclosed <b>, an unknown entity ...)."""
-    from reportlab.lib.styles import ParagraphStyle
-    from reportlab.platypus import Paragraph
-
     from deckgen.rulebook.markup import parse
 
-    style = ParagraphStyle("check", fontName="Helvetica")
+    paragraph = None
     out = []
     for item in parse(text):
-        if item.kind == "block" or _refused(item.text):      # markup_refs reports those; never parsed
-            continue
+        if item.kind == "block" or _refused(item.text) or plainly_valid(item.text):
+            continue                     # markup_refs reports the refused; plain markup always parses
+        if paragraph is None:
+            paragraph = _paragraph()
         try:
-            Paragraph(item.text, style)
+            paragraph(item.text)
         except ValueError as exc:
             out.append(error("template-markup", "rulebook", f"bad inline markup in “{item.text[:80]}”",
                              hint=f"{str(exc).splitlines()[-1].strip()}; inline markup is ReportLab's: "
                                   "<b>, <i>, <font>, and & is written &amp;"))
     return out
+
+
+def _paragraph() -> Callable[[str], object]:
+    """ReportLab's paragraph parser, in the style the check uses."""
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph
+
+    style = ParagraphStyle("check", fontName="Helvetica")
+    return lambda text: Paragraph(text, style)
 
 
 def crosscheck(deck: Deck, langs: list[str] | None = None) -> list[Finding]:

@@ -16,7 +16,7 @@ UI = {
         "colours": "Colours", "copies": "Copies", "points": "Points", "total": "Total",
         "per_colour": "in each colour", "by_colour": "per colour", "each": "each", "face": "face value",
         "players": "{lo}–{hi} players", "hand": "{n} cards each", "cards_total": "{n} cards",
-        "colourless": "colourless", "no_colour": "no colour (wild)", "shuffled_no": "not shuffled in",
+        "colourless": "colourless", "no_colour": "no colour (wild)", "uncoloured": "no colour", "shuffled_no": "not shuffled in",
         "extras": "Printed extras", "faces": "faces", "regular": "Regular side", "flex": "Flex side",
         "colour": "Colour", "symbol": "Colour-blind mark", "order": "Order",
         "and": "and", "or": "or",
@@ -27,7 +27,7 @@ UI = {
         "colours": "Colores", "copies": "Copias", "points": "Puntos", "total": "Total",
         "per_colour": "de cada color", "by_colour": "por color", "each": "cada uno", "face": "su número",
         "players": "{lo}–{hi} jugadores", "hand": "{n} cartas por jugador", "cards_total": "{n} cartas",
-        "colourless": "sin color", "no_colour": "sin color (comodín)", "shuffled_no": "no se barajan",
+        "colourless": "sin color", "no_colour": "sin color (comodín)", "uncoloured": "sin color", "shuffled_no": "no se barajan",
         "extras": "Piezas impresas aparte", "faces": "caras", "regular": "Lado regular", "flex": "Lado flex",
         "colour": "Color", "symbol": "Marca para daltónicos", "order": "Orden",
         "and": "y", "or": "o",
@@ -49,7 +49,7 @@ def lang_of(lang: str) -> str:
     return lang if lang in UI else "en"
 
 
-def ui(lang: str, key: str, **kw) -> str:
+def ui(lang: str, key: str, **kw: object) -> str:
     return UI[lang_of(lang)][key].format(**kw)
 
 
