@@ -188,14 +188,15 @@ def connect(address: str) -> Any:
     """A Dask client for the scheduler at ``address``, with at least one worker running this
     deckgen version; DeckgenError (exit 2) with a hint otherwise."""
     try:
-        from distributed import Client
+        import distributed
     except ImportError:
         raise DeckgenError(error("cluster", "--cluster", "running on a cluster needs Dask's 'distributed' package",
                                  hint="pip install 'deckgen[cluster]' (here and on every worker machine)")) from None
     import deckgen
 
+    dask: Any = distributed        # typed only in part, and absent without the extra: used as Any
     try:
-        client = Client(address, timeout=f"{CONNECT_TIMEOUT}s", set_as_default=False)
+        client = dask.Client(address, timeout=f"{CONNECT_TIMEOUT}s", set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
         raise DeckgenError(error("cluster", "--cluster", f"no Dask scheduler answered at '{address}' ({exc})",
                                  hint="start one with 'dask scheduler' and give its address, e.g. "
@@ -237,9 +238,10 @@ def _on_cluster(work: Work, source: TaskSource, address: str, ordered: bool) -> 
                     return
                 yield inflight.popleft().result()
         else:
-            from distributed import as_completed
+            import distributed
 
-            pending = as_completed(loop=client.loop)
+            dask: Any = distributed
+            pending = dask.as_completed(loop=client.loop)
             running = 0
             while True:
                 while running < limit:
