@@ -187,10 +187,6 @@ def simulate_variants(variants: Sequence[Variant], players: Sequence[int], optio
     parts: dict[tuple, dict[int, list]] = {}
     total = sum(t[-2] - t[-3] for t in tasks)
     done = 0
-    local = not options.cluster and (options.workers == 1 or len(tasks) <= 1)
-    if not local:
-        for t in tables.values():
-            t.cache.clear()            # the workers build their own legality caches
     for task, recs in run_tasks(Work(_prepare, (tables, options.think), _play), tasks, options.workers,
                                 options.cluster, ordered=False):
         parts.setdefault(task[:-3], {})[task[-3]] = recs

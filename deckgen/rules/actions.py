@@ -102,7 +102,7 @@ def _draw_pending(g, q: int, pend: Pending) -> None:
 class Ctx:
     """What the effects of one card share while they apply."""
 
-    __slots__ = ("again", "guilty", "how", "lost", "move", "owes", "p", "reversed", "target")
+    __slots__ = ("absorbed", "again", "guilty", "how", "lost", "move", "owes", "p", "reversed", "target")
 
     def __init__(self, p: int, move: int, guilty: bool, how: str):
         self.p, self.move, self.guilty, self.how = p, move, guilty, how
@@ -111,6 +111,7 @@ class Ctx:
         self.reversed = False
         self.lost = 0           # seats this card has cost a turn (a bit each)
         self.owes = 0           # ... of them, by an owed turn (not by a waiting penalty)
+        self.absorbed = 0       # ... of them, by a waiting penalty that took over an owed turn
 
 
 def lose_turn(g, c, q: int) -> None:
@@ -179,10 +180,13 @@ def _draw(g, c: Ctx, e: Effect) -> None:
     if g.stacking != "off" and e.lose_turn and not targeted:
         pend = g.pend
         first = not g.penalty
+        if not first and pend.victim != victim:
+            _penalty_moves_on(g, c, pend.victim)
         total = pend.total + n
         bit = 1 << victim
         if c.owes & bit:                        # the card already cost them a turn: answering it is that turn
             c.owes &= ~bit
+            c.absorbed |= bit
             g.op_owe(victim, g.owed[victim] - 1)
         c.lost |= bit
         g.op_pending(Pending(victim, total, n, kind, pend.cards + 1,
@@ -199,6 +203,22 @@ def _draw(g, c: Ctx, e: Effect) -> None:
             c.lost |= bit
             c.owes |= bit
             g.op_owe(victim, g.owed[victim] + 1)
+
+
+def _penalty_moves_on(g, c: Ctx, old: int) -> None:
+    """This card's own waiting penalty passes from ``old`` to another player (a later draw part
+    of the same card names them): answering it is no longer the turn the card cost ``old``. A
+    turn the card cost them otherwise (a skip the penalty had taken over) is owed again; else
+    the card has cost them nothing yet, and a later part may (docs/rules.md, section 5)."""
+    bit = 1 << old
+    if not c.lost & bit or c.owes & bit:
+        return                                  # not a turn this card's penalty cost them
+    if c.absorbed & bit:
+        c.absorbed &= ~bit
+        c.owes |= bit
+        g.op_owe(old, g.owed[old] + 1)
+    else:
+        c.lost &= ~bit
 
 
 def challenge(g, c: Ctx, victim: int, offender: int, n: int, guilty: bool, loses: bool, kind: int) -> None:

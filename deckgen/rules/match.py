@@ -104,8 +104,6 @@ def run_matches(table: Table, players: Iterable[int], matches: int, seed: int = 
     workers = workers or os.cpu_count() or 1
     if len(tasks) == 1:
         workers = 1
-    if workers > 1 or cluster:
-        table.cache.clear()
     for task, results in run_tasks(Work(_prepare, (table, agent, think), _chunk), tasks, workers, cluster):
         out[task[0]].extend(results)
         done += len(results)

@@ -95,7 +95,7 @@ def run(table: Table, players: Iterable[int], games: int, seed: int = 1, agent: 
     workers = workers or os.cpu_count() or 1
     if games * len(feed.players) <= SMALL_CHUNK:
         workers = 1
-    work = Work(_prepare, (_clean(table) if workers > 1 or cluster else table, agent, think), _run_chunk)
+    work = Work(_prepare, (table, agent, think), _run_chunk)
     for task, recs in run_tasks(work, feed, workers, cluster):
         feed.take(task, recs, progress)
     return feed.out
@@ -159,11 +159,6 @@ class _Feed:
             total = self.games * len(self.players)
             done = sum(self.games if n in self.full else len(self.out[n]) for n in self.players)
             progress("simulating", min(done, total), total)
-
-
-def _clean(table: Table) -> Table:
-    table.cache.clear()
-    return table
 
 
 def summarize(table: Table, players: int, recs: list[GameRecord]) -> dict:
