@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import random
 import threading
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, cast
 
 from deckgen.rules import actions
 from deckgen.rules.agents import RANDOM_CHOICE, RandomAgent
@@ -49,7 +50,11 @@ from deckgen.rules.state import (
 from deckgen.rules.table import Table
 
 if TYPE_CHECKING:
+    from deckgen.rules.decision import Bot
+    from deckgen.rules.state import Event, Seed
     from deckgen.rules.table import LegalEntry
+
+    Agents = Bot | None | Sequence[Bot | None]      # one bot for every seat, or one per seat (None: driven from outside)
 
 NO_PLAY = CAUSES.index("no_play")
 PLAY, PLAY_DRAWN = DecisionKind.PLAY, DecisionKind.PLAY_DRAWN
@@ -60,11 +65,14 @@ _PLUS_ONE = (1).__add__
 
 
 class Game(State):
-    def __init__(self, table: Table, n_players: int, seed, agents, record: bool = True,
+    def __init__(self, table: Table, n_players: int, seed: Seed, agents: Agents, record: bool = True,
                  dealer: int | None = None, scores: tuple[int, ...] | None = None,
                  bot_rng: random.Random | None = None):
         super().__init__(table, n_players, seed, record)
-        self.agents = list(agents) if isinstance(agents, (list, tuple)) else [agents] * n_players
+        if isinstance(agents, (list, tuple)):
+            self.agents: list[Bot | None] = list(agents)
+        else:
+            self.agents = [cast("Bot | None", agents)] * n_players     # one bot (or None) for every seat
         self.bot_rng = self.rng if bot_rng is None else bot_rng    # what bots draw their choices from
         self.match_scores = tuple(scores) if scores is not None else (0,) * n_players
         self._driver: _Driver | None = None
@@ -287,15 +295,21 @@ class Game(State):
         if not self.alive[nxt]:
             nxt = self.step(p)
         hand = self.hands[p]
-        if len(hand) < 2 and self.alive[p]:
-            if not hand:
-                return actions.win(self, p)
-            if self.uno_penalty:
-                actions.uno_call(self, p)
-                if self.outcome is not None:
-                    return None
+        if len(hand) < 2 and self.alive[p] and self._plain_last_card(p, hand):
+            return None
         self.cur = nxt
         return None
+
+    def _plain_last_card(self, p: int, hand: list[int]) -> bool:
+        """p holds one card or none after their play: they win, or the UNO call (a catch may end
+        the hand through Mercy). True: the hand is over."""
+        if not hand:
+            actions.win(self, p)
+            return True
+        if self.uno_penalty:
+            actions.uno_call(self, p)
+            return self.outcome is not None
+        return False
 
     @property
     def plays_by_kind(self) -> list[int]:
@@ -474,7 +488,7 @@ class Game(State):
             actions.jump_in(self, p)
 
     # ---------------------------------------------------------------- decisions
-    def ask(self, p: int, kind: DecisionKind, options, passable: bool = False, about: int = -1,
+    def ask(self, p: int, kind: DecisionKind, options: Sequence[int], passable: bool = False, about: int = -1,
             value: int = -1) -> Answer:
         """Every question the rules put to a player goes through here: to the seat's bot, with
         its observation, or (a seat driven from outside) to whoever calls answer()."""
@@ -491,6 +505,12 @@ class Game(State):
                           f"{a!r} to a {kind.value} decision", hint=_legal_hint(d))
         return a
 
+    def choose(self, p: int, kind: DecisionKind, options: Sequence[int], about: int = -1, value: int = -1) -> int:
+        """ask() a question that cannot be passed: the answer is one of the options."""
+        a = self.ask(p, kind, options, False, about, value)
+        assert a is not None                    # a decision that cannot be passed always has an answer
+        return a
+
     def observation(self, p: int) -> Observation:
         """What player p sees now: their own hand and the table (never another hand)."""
         drv = self._driver
@@ -505,7 +525,7 @@ class Game(State):
         if self.penalty:
             ch = pend.challenge
             penalty = Penalty(pend.victim, pend.total, pend.value, pend.kind, pend.cards, -1 if ch is None else ch[0])
-        events: tuple = ()
+        events: tuple[Event, ...] = ()
         if self.log:
             events = tuple(public_event(ev, p) for ev in self.log[-PUBLIC_EVENTS:])
         return Observation(p, tuple(self.hands[p]), tuple(map(len, self.hands)), tuple(self.alive),
@@ -546,7 +566,7 @@ class Game(State):
         d = self.pending()
         return d is not None and d.player == player and d.legal(answer)
 
-    def answer(self, player: int, choice: Answer, serial: int | None = None) -> list:
+    def answer(self, player: int, choice: Answer, serial: int | None = None) -> list[Event]:
         """Answer the pending decision and play on to the next one (or the end); returns the
         events that happened, as this player sees them. An answer that is not legal now (the
         wrong player, a stale ``serial``, an answer not among the options, a game that is over)
@@ -581,7 +601,8 @@ class Game(State):
                           hint="give every seat a bot, or drive the game with pending() and answer()")
         return self._driver.wait(d)
 
-def play_game(table: Table, n_players: int, seed, agents, record: bool = False, turn_cap: int | None = None) -> Game:
+def play_game(table: Table, n_players: int, seed: Seed, agents: Agents, record: bool = False,
+              turn_cap: int | None = None) -> Game:
     """Play one hand and return the finished game (outcome, winner, counters, log)."""
     game = Game(table, n_players, seed, agents, record=record)
     if turn_cap is not None:
@@ -597,20 +618,19 @@ def _legal_hint(d: Decision) -> str:
 _HIDDEN_FACE = -1
 
 
-def public_event(ev, viewer: int):
+def public_event(ev: Event, viewer: int) -> Event:
     """An event as player ``viewer`` sees it: orders of shuffled piles, another player's drawn
     card, a stolen card between two others, where a start card went back and whether a
     challengeable play was legal are hidden."""
-    tp = type(ev)
-    if tp is Draw:
+    if isinstance(ev, Draw):
         return ev if ev.player == viewer else ev._replace(face=_HIDDEN_FACE)
-    if tp is Shuffle or tp is Reshuffle:
-        return tp(())
-    if tp is Steal:
+    if isinstance(ev, (Shuffle, Reshuffle)):
+        return type(ev)(())
+    if isinstance(ev, Steal):
         return ev if viewer in (ev.player, ev.victim) else ev._replace(face=_HIDDEN_FACE)
-    if tp is Return:
+    if isinstance(ev, Return):
         return ev._replace(position=-1)
-    if tp is Pending and ev.challenge is not None:
+    if isinstance(ev, Pending) and ev.challenge is not None:
         return ev._replace(challenge=(ev.challenge[0], None))
     return ev
 

@@ -174,8 +174,4 @@ def compile_deck(deck: Deck, opts: RuleOptions | None = None) -> Table:
     return table
 
 
-def is_wild_draw(table: Table, face: int) -> bool:
-    return table.cat[face] == WLD and table.draw_val[face * 2] > 0
-
-
-__all__ = ["ACT", "NUM", "WILD", "WLD", "Table", "colors_in_play", "compile_deck", "is_wild_draw"]
+__all__ = ["ACT", "NUM", "WILD", "WLD", "Table", "colors_in_play", "compile_deck"]
