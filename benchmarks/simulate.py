@@ -16,6 +16,12 @@ process pinned to one core: 4 players, every decision a uniformly random legal a
 rounds of each in turn so that both see the same load. It prints decisions per second of
 each (RLCard: one ``step`` is one decision) and their ratio, by CPU time (the figure to
 compare on a busy machine) and by wall time.
+
+    .venv/bin/python benchmarks/simulate.py --bundled [--games 60] [--seed 1]
+
+plays each bundled deck with each bundled agent, as the verdict of ``deckgen check`` does
+(``play_record`` over every table size of the deck, ``--games`` games each), on one core, and
+prints games and decisions per second of CPU time.
 """
 
 from __future__ import annotations
@@ -28,9 +34,9 @@ import time
 from typing import Protocol
 
 from deckgen import manifest
-from deckgen.rules.agents import RandomAgent
+from deckgen.rules.agents import RandomAgent, make_agent
 from deckgen.rules.engine import Game
-from deckgen.rules.simulate import game_seed
+from deckgen.rules.simulate import game_seed, play_record
 from deckgen.rules.table import compile_deck
 
 PLAYERS = 4
@@ -125,6 +131,31 @@ def versus(seconds: float, seed: int, core: int | None) -> None:
     print(f"  ratio deckgen / RLCard: {d[0] / r[0]:.2f} (CPU time), {d[1] / r[1]:.2f} (wall time)")
 
 
+BUNDLED = ("classic", "no-mercy", "flex-spectrum")
+VERDICT_AGENTS = ("random", "greedy")      # the players the verdict of `deckgen check` uses
+
+
+def bundled(games: int, seed: int) -> None:
+    """Games and decisions per CPU second of every bundled deck with every bundled agent."""
+    print(f"one core, {games} games per table size, seed {seed}, load average {os.getloadavg()[0]:.2f}")
+    for name in BUNDLED:
+        deck = manifest.load_deck(name)
+        table = compile_deck(deck)
+        sizes = range(deck.players_min, deck.players_max + 1)
+        for agent_name in VERDICT_AGENTS:
+            agent = make_agent(agent_name)
+            play_record(table, agent, seed, sizes[0], -1)                # warm-up: the legality cache
+            played = decisions = 0
+            t0 = time.process_time()
+            for n in sizes:
+                for i in range(games):
+                    decisions += play_record(table, agent, seed, n, i).decisions
+                    played += 1
+            cpu = time.process_time() - t0
+            print(f"  {name:<14} {agent_name:<7} {played:>5} games {played / cpu:>8,.0f} games/s "
+                  f"{decisions / cpu:>10,.0f} decisions/s")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=4000)
@@ -133,7 +164,11 @@ def main() -> None:
     ap.add_argument("--versus", choices=["rlcard"], help="time another engine beside deckgen on one core")
     ap.add_argument("--seconds", type=float, default=10.0, help="with --versus: seconds for each engine")
     ap.add_argument("--core", type=int, default=0, help="with --versus: the core to pin to (-1: do not pin)")
+    ap.add_argument("--bundled", action="store_true", help="every bundled deck and agent, on one core")
     a = ap.parse_args()
+    if a.bundled:
+        bundled(a.games if a.games != 4000 else 60, a.seed)
+        return
     if a.versus:
         versus(a.seconds, a.seed, None if a.core < 0 else a.core)
         return

@@ -321,8 +321,6 @@ class Pending:
         self.games = games
         self.progress = progress
         self.tables = [compile_deck(d) for d in decks]
-        for t in self.tables:
-            t.cache.clear()
         self.cells = [Cell(i, agent, n, games) for i, d in enumerate(decks) for agent in AGENTS
                       for n in range(d.players_min, d.players_max + 1)]
         self.error: BaseException | None = None

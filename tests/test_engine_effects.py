@@ -86,6 +86,27 @@ def test_draw_then_skip_with_stacking_a_stacker_passes_the_draw_on_and_owes_noth
     assert g.pend.victim == 2 and g.penalty == 6 and g.owed[1] == 0 and g.owed[2] == 0
 
 
+def test_a_penalty_passed_on_by_a_later_draw_of_the_same_card_frees_its_first_victim():
+    """Draw 1, reverse, draw 1, then a chosen player draws 1 and loses the turn, at 3 players with
+    stacking: the card's waiting penalty passes from player 2 to player 3 (the next one after the
+    reverse), so the card has not cost player 2 a turn yet, and the chosen draw does."""
+    draw1 = Effect("draw", n=1)
+    t = table_with({"skip": (draw1, Effect("reverse"), draw1, Effect("target"), draw1)}, stacking="same-kind")
+    g = game(t, [["red-skip", "red-1"], ["blue-1", "blue-2"], ["green-1"]],
+             agents=[Scripted(plays=["red-skip"], targets=[1]), Scripted(), Scripted(stack=False)])
+    g.turn()
+    assert g.pend.victim == 2 and g.penalty == 2 and g.owed[1] == 1 and g.cur == 2
+
+
+def test_a_skip_taken_over_by_the_cards_penalty_is_owed_again_when_the_penalty_moves_on():
+    draw1 = Effect("draw", n=1)
+    t = table_with({"skip": (SKIP, draw1, Effect("reverse"), draw1)}, stacking="same-kind")
+    g = game(t, [["red-skip", "red-1"], ["blue-1", "blue-2"], ["green-1"]],
+             agents=[Scripted(plays=["red-skip"]), Scripted(), Scripted(stack=False)])
+    g.turn()
+    assert g.pend.victim == 2 and g.penalty == 2 and g.owed[1] == 1 and g.owed[2] == 0
+
+
 def test_each_lost_turn_is_served_separately():
     g = situation("classic", [["red-skip", "red-1"], ["blue-1", "blue-2"], ["green-1", "green-2"]], top="red-5",
                   agents=[Scripted(plays=["red-skip", "red-1"]), Scripted(), Scripted(plays=["green-1"])])

@@ -1,5 +1,6 @@
-"""The engine's inlined loop for the common rules (no log, no stacking, jump-in, Flex or Mercy)
-plays exactly the game the general loop plays: same seed, same table at the end, same counters.
+"""The engine's inlined loop (every game without a log or jump-in: classic, No Mercy's stacking
+and Mercy, Flex sides and Power cards) plays exactly the game the general loop plays: same seed,
+same table at the end, same counters.
 
 A recorded game (``record=True``) always takes the general loop, whose every step is logged and
 replayed by the property tests; this test ties the fast loop to it, so the rules live in one
@@ -33,9 +34,28 @@ VARIANTS = {
 }
 
 
-@pytest.mark.parametrize("variant", sorted(VARIANTS))
-def test_fast_loop_plays_the_same_game_as_the_logged_loop(variant):
-    table = compile_deck(CLASSIC, VARIANTS[variant])
+def _variants():
+    out = {("classic", name): opts for name, opts in VARIANTS.items()}
+    for deck in ("no-mercy", "flex-spectrum"):
+        base = manifest.load_deck(deck).rule_options
+        out[(deck, "bundled")] = base
+        out[(deck, "draw-until-playable, must play")] = dataclasses.replace(
+            base, no_playable_card="draw-until-playable", play_drawn="must", may_draw_instead=False)
+        out[(deck, "no-playable-card, long UNO window")] = dataclasses.replace(
+            base, wild_draw_four_legal="no-playable-card", uno_catch="until-next-turn-ends", seven_zero=True)
+    out[("no-mercy", "mercy 12, equal-or-higher")] = dataclasses.replace(
+        manifest.load_deck("no-mercy").rule_options, mercy_limit=12, stacking="equal-or-higher")
+    out[("flex-spectrum", "no Power cards, stacking")] = dataclasses.replace(
+        manifest.load_deck("flex-spectrum").rule_options, power_cards=False, stacking="same-kind")
+    return out
+
+
+ALL_VARIANTS = _variants()
+
+
+@pytest.mark.parametrize("deck,variant", sorted(ALL_VARIANTS))
+def test_fast_loop_plays_the_same_game_as_the_logged_loop(deck, variant):
+    table = compile_deck(manifest.load_deck(deck), ALL_VARIANTS[(deck, variant)])
     for agent, players, i in itertools.product(("random", "greedy"), (2, 4, 7), range(8)):
         seed = f"fast:{variant}:{players}:{i}"
         fast = Game(table, players, seed, make_agent(agent), record=False).run()
@@ -60,9 +80,9 @@ def _value(opt):
 
 
 # random rule options (the turn cap kept low so capped games are tried too), and half the time the
-# rules that keep the fast loop out turned off, so that it runs on every deck that has no Flex side
+# one rule that keeps the fast loop out (jump-in) turned off, so that it runs on every deck
 OPTION_VALUES = st.fixed_dictionaries({name: _value(opt) for name, opt in OPTIONS.items() if name != "turn_cap"})
-FAST_RULES = {"stacking": "off", "jump_in": False, "mercy_limit": 0}
+FAST_RULES = {"jump_in": False}
 
 
 @settings(max_examples=60, deadline=None)
@@ -83,14 +103,15 @@ def test_any_deck_under_random_options_plays_the_same_game_in_both_loops(deck, o
     assert record_of(plain) == record_of(logged)
 
 
-@pytest.mark.parametrize("deck,fast", [("classic", True), ("no-mercy", True), ("flex-spectrum", False)])
-def test_which_decks_the_fast_loop_serves(deck, fast, monkeypatch):
-    """The property test above compares two different loops wherever the fast one can run: on a
-    deck without Flex sides, once stacking, jump-in and Mercy are off."""
+@pytest.mark.parametrize("deck", ["classic", "no-mercy", "flex-spectrum"])
+@pytest.mark.parametrize("jump_in", [False, True])
+def test_which_games_the_fast_loop_serves(deck, jump_in, monkeypatch):
+    """The property test above compares two different loops wherever the fast one can run: every
+    game without a log, on every deck, unless jump-in is on."""
     ran = []
     real = Game._run_plain
     monkeypatch.setattr(Game, "_run_plain", lambda self: ran.append(1) or real(self))
     d = _deck(deck)
-    table = compile_deck(d, dataclasses.replace(d.rule_options, **FAST_RULES))
+    table = compile_deck(d, dataclasses.replace(d.rule_options, jump_in=jump_in))
     Game(table, 4, 1, make_agent("random"), record=False).run()
-    assert bool(ran) == fast
+    assert bool(ran) == (not jump_in)

@@ -107,3 +107,27 @@ def test_every_draw_has_one_cause_and_plays_add_up(deck, n, seed, greedy):
     assert sum(rec.held_by_kind) == sum(len(h) for h in g.hands)
     if rec.dry:
         assert any(e[0] == "dry" for e in rec.events)
+
+
+def test_a_tables_legality_cache_never_travels_or_outlives_its_facts():
+    """The compiled table owns its legality cache: a pickled table (sent to a worker or a cluster)
+    and a copy with other facts start without it, so no caller has to clear it."""
+    import dataclasses
+    import pickle
+
+    from deckgen import manifest
+    from deckgen.rules.agents import make_agent
+    from deckgen.rules.engine import Game
+    from deckgen.rules.table import compile_deck
+
+    deck = manifest.load_deck("classic")
+    t = compile_deck(deck)
+    Game(t, 3, 1, make_agent("random"), record=False).run()
+    assert t.cache and t.handlers
+    sent = pickle.loads(pickle.dumps(t))
+    assert sent.cache == {} and sent.handlers == () and t.cache
+    other = dataclasses.replace(t, opts=t.opts.replace(stacking="same-kind"))
+    assert other.cache == {} and other.cache is not t.cache
+    a = Game(sent, 3, 2, make_agent("random"), record=False).run()
+    b = Game(t, 3, 2, make_agent("random"), record=False).run()
+    assert a.snapshot() == b.snapshot()

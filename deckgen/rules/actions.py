@@ -12,14 +12,17 @@ target, challenge, stacking, duel answers, the UNO call) are asked through ``g.a
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import NamedTuple
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, NamedTuple
 
 from deckgen.effects import Effect
 from deckgen.rules.decision import BOTH, DecisionKind
 from deckgen.rules.record import CAUSES
 from deckgen.rules.state import CAPPED, FINISHED, NO_PENDING, Duel, Pending
-from deckgen.rules.table import NUM
+from deckgen.rules.table import NUM, Table
+
+if TYPE_CHECKING:
+    from deckgen.rules.engine import Game
 
 PENALTY, STACK, EVERYONE, CHALLENGE, UNO, ROULETTE, DUEL = (CAUSES.index(c) for c in (
     "penalty", "stack", "everyone", "challenge", "uno", "roulette", "duel"))
@@ -39,7 +42,7 @@ ASK_UNO = DecisionKind.UNO
 
 # ---------------------------------------------------------------- drawing, lost turns, the end
 
-def draw_n(g, q: int, n: int, cause: int, kind: int = -1) -> int:
+def draw_n(g: Game, q: int, n: int, cause: int, kind: int = -1) -> int:
     """q draws n cards one by one (Mercy checked after each) for this cause (a CAUSES index;
     kind: the draw card's kind for a penalty); returns how many were drawn."""
     mercy = g.mercy_limit
@@ -62,7 +65,7 @@ def draw_n(g, q: int, n: int, cause: int, kind: int = -1) -> int:
     return got
 
 
-def knock_out(g, q: int) -> None:
+def knock_out(g: Game, q: int) -> None:
     """Mercy: q is out, their hand goes under the draw pile; the last player standing wins. A
     penalty waiting for q passes to the next player still in."""
     if len(g.hands[q]) > g.max_hand:
@@ -74,7 +77,7 @@ def knock_out(g, q: int) -> None:
         win(g, g.alive.index(True))
 
 
-def win(g, p: int) -> None:
+def win(g: Game, p: int) -> None:
     """p wins the hand: a waiting penalty is still drawn by its victim, then the hand is scored."""
     if g.penalty:
         pend = g.pend
@@ -89,7 +92,7 @@ def win(g, p: int) -> None:
     g.op_end(FINISHED, p)
 
 
-def _draw_pending(g, q: int, pend: Pending) -> None:
+def _draw_pending(g: Game, q: int, pend: Pending) -> None:
     """q draws a waiting penalty whole: one draw card's penalty, or a stack of several."""
     if pend.cards > 1:
         draw_n(g, q, pend.total, STACK)
@@ -102,7 +105,7 @@ def _draw_pending(g, q: int, pend: Pending) -> None:
 class Ctx:
     """What the effects of one card share while they apply."""
 
-    __slots__ = ("again", "guilty", "how", "lost", "move", "owes", "p", "reversed", "target")
+    __slots__ = ("absorbed", "again", "guilty", "how", "lost", "move", "owes", "p", "reversed", "target")
 
     def __init__(self, p: int, move: int, guilty: bool, how: str):
         self.p, self.move, self.guilty, self.how = p, move, guilty, how
@@ -111,9 +114,10 @@ class Ctx:
         self.reversed = False
         self.lost = 0           # seats this card has cost a turn (a bit each)
         self.owes = 0           # ... of them, by an owed turn (not by a waiting penalty)
+        self.absorbed = 0       # ... of them, by a waiting penalty that took over an owed turn
 
 
-def lose_turn(g, c, q: int) -> None:
+def lose_turn(g: Game, c: Ctx | StartCtx, q: int) -> None:
     """q loses a turn to this card: one card costs a player at most one turn through its skip,
     reverse-as-skip, draw and roulette parts together (docs/rules.md, section 5)."""
     bit = 1 << q
@@ -124,7 +128,7 @@ def lose_turn(g, c, q: int) -> None:
     g.op_owe(q, g.owed[q] + 1)
 
 
-def apply(g, p: int, move: int, guilty: bool, how: str) -> int | None:
+def apply(g: Game, p: int, move: int, guilty: bool, how: str) -> int | None:
     """Run a played card's effects in order; return who plays next (None: the hand ended)."""
     c = Ctx(p, move, guilty, how)
     for play, e in g.t.handlers[move]:
@@ -136,7 +140,7 @@ def apply(g, p: int, move: int, guilty: bool, how: str) -> int | None:
     return g.step(p)
 
 
-def _skip(g, c: Ctx, e: Effect) -> None:
+def _skip(g: Game, c: Ctx, e: Effect) -> None:
     q = g.step(c.p)
     bit = 1 << q                                # lose_turn(), inlined (a common card)
     if not c.lost & bit and g.alive[q]:
@@ -145,22 +149,22 @@ def _skip(g, c: Ctx, e: Effect) -> None:
         g.op_owe(q, g.owed[q] + 1)
 
 
-def _again(g, c: Ctx, e: Effect) -> None:
+def _again(g: Game, c: Ctx, e: Effect) -> None:
     c.again = True
 
 
-def _reverse(g, c: Ctx, e: Effect) -> None:
+def _reverse(g: Game, c: Ctx, e: Effect) -> None:
     g.op_direction()
     c.reversed = True
     if g.n_alive == 2 and g.o.two_player_reverse == "skip":
         lose_turn(g, c, g.step(c.p))
 
 
-def _target(g, c: Ctx, e: Effect) -> None:
-    c.target = g.ask(c.p, ASK_TARGET, g.others(c.p))
+def _target(g: Game, c: Ctx, e: Effect) -> None:
+    c.target = g.choose(c.p, ASK_TARGET, g.others(c.p))
 
 
-def _draw(g, c: Ctx, e: Effect) -> None:
+def _draw(g: Game, c: Ctx, e: Effect) -> None:
     """A penalty draw on the chosen player, or the next one (the player themself with two players
     after a reverse, under two_player_reverse_draw = "player"); waits as a stackable penalty
     under a stacking rule; may be challenged when the card has 'challenge'."""
@@ -179,10 +183,13 @@ def _draw(g, c: Ctx, e: Effect) -> None:
     if g.stacking != "off" and e.lose_turn and not targeted:
         pend = g.pend
         first = not g.penalty
+        if not first and pend.victim != victim:
+            _penalty_moves_on(g, c, pend.victim)
         total = pend.total + n
         bit = 1 << victim
         if c.owes & bit:                        # the card already cost them a turn: answering it is that turn
             c.owes &= ~bit
+            c.absorbed |= bit
             g.op_owe(victim, g.owed[victim] - 1)
         c.lost |= bit
         g.op_pending(Pending(victim, total, n, kind, pend.cards + 1,
@@ -201,7 +208,23 @@ def _draw(g, c: Ctx, e: Effect) -> None:
             g.op_owe(victim, g.owed[victim] + 1)
 
 
-def challenge(g, c: Ctx, victim: int, offender: int, n: int, guilty: bool, loses: bool, kind: int) -> None:
+def _penalty_moves_on(g: Game, c: Ctx, old: int) -> None:
+    """This card's own waiting penalty passes from ``old`` to another player (a later draw part
+    of the same card names them): answering it is no longer the turn the card cost ``old``. A
+    turn the card cost them otherwise (a skip the penalty had taken over) is owed again; else
+    the card has cost them nothing yet, and a later part may (docs/rules.md, section 5)."""
+    bit = 1 << old
+    if not c.lost & bit or c.owes & bit:
+        return                                  # not a turn this card's penalty cost them
+    if c.absorbed & bit:
+        c.absorbed &= ~bit
+        c.owes |= bit
+        g.op_owe(old, g.owed[old] + 1)
+    else:
+        c.lost &= ~bit
+
+
+def challenge(g: Game, c: Ctx, victim: int, offender: int, n: int, guilty: bool, loses: bool, kind: int) -> None:
     """The victim of a 'challenge' card draws (and loses the turn), or challenges it: a guilty
     offender draws the penalty instead; otherwise the challenger draws it plus the challenge
     penalty and loses the turn."""
@@ -218,7 +241,7 @@ def challenge(g, c: Ctx, victim: int, offender: int, n: int, guilty: bool, loses
         lose_turn(g, c, victim)
 
 
-def respond_to_penalty(g, p: int) -> None:
+def respond_to_penalty(g: Game, p: int) -> None:
     """A stacked penalty waits for p: challenge it, stack on it, or draw it all (the answer uses
     p's turn; lost turns p owes stay owed)."""
     pend = g.pend
@@ -227,7 +250,7 @@ def respond_to_penalty(g, p: int) -> None:
         g.op_pending(pend._replace(challenge=None))
         if g.ask(p, ASK_CHALLENGE, BOTH, about=offender):
             g.op_pending(NO_PENDING)
-            g.op_challenge(p, offender, guilty)
+            g.op_challenge(p, offender, bool(guilty))
             if guilty:
                 draw_n(g, offender, pend.total, CHALLENGE)
                 if g.outcome is None:
@@ -249,7 +272,7 @@ def respond_to_penalty(g, p: int) -> None:
         g.op_turn(g.step(p))
 
 
-def stack_moves(g, p: int) -> list[int]:
+def stack_moves(g: Game, p: int) -> list[int]:
     t = g.t
     hand = dict.fromkeys(g.hands[p])
     cands = [f + f for f in hand]
@@ -261,24 +284,24 @@ def stack_moves(g, p: int) -> list[int]:
     return [m for m in cands if dv[m] and dv[m] >= g.pend.value]
 
 
-def _everyone_draws(g, c: Ctx, e: Effect) -> None:
+def _everyone_draws(g: Game, c: Ctx, e: Effect) -> None:
     for q in g.others(c.p):
         draw_n(g, q, e.n or 0, EVERYONE)
         if g.outcome:
             return
 
 
-def _choose_color(g, c: Ctx, e: Effect) -> None:
+def _choose_color(g: Game, c: Ctx, e: Effect) -> None:
     choose_color(g, c.p)
 
 
-def choose_color(g, p: int) -> None:
+def choose_color(g: Game, p: int) -> None:
     if not g.t.colors:
         return
-    g.op_color(g.ask(p, ASK_COLOR, range(len(g.t.colors))))
+    g.op_color(g.choose(p, ASK_COLOR, range(len(g.t.colors))))
 
 
-def _discard_color(g, c: Ctx, e: Effect) -> None:
+def _discard_color(g: Game, c: Ctx, e: Effect) -> None:
     t = g.t
     col = t.color[c.move >> 1]
     if col < 0:
@@ -287,20 +310,20 @@ def _discard_color(g, c: Ctx, e: Effect) -> None:
         g.op_discard(c.p, f)
 
 
-def _swap_hands(g, c: Ctx, e: Effect) -> None:
+def _swap_hands(g: Game, c: Ctx, e: Effect) -> None:
     p = c.p
     if not g.hands[p] or g.n_alive < 2:
         return                                  # they went out with this card
-    g.op_swap(p, g.ask(p, ASK_SWAP, g.others(p)))
+    g.op_swap(p, g.choose(p, ASK_SWAP, g.others(p)))
 
 
-def _pass_hands(g, c: Ctx, e: Effect) -> None:
+def _pass_hands(g: Game, c: Ctx, e: Effect) -> None:
     if not g.hands[c.p]:
         return                                  # they went out with this card
     pass_hands(g, e.direction)
 
 
-def pass_hands(g, direction: str) -> None:
+def pass_hands(g: Game, direction: str) -> None:
     """Every player still in passes their hand on: left is seat + 1 (the way play starts), right is
     seat - 1, "play" the current direction of play."""
     d = g.dir if direction == "play" else (1 if direction == "left" else -1)
@@ -310,7 +333,7 @@ def pass_hands(g, direction: str) -> None:
     g.op_pass_hands(tuple(players))
 
 
-def _steal(g, c: Ctx, e: Effect) -> None:
+def _steal(g: Game, c: Ctx, e: Effect) -> None:
     """The player takes a random card (the game's rng) from a player of their choice who holds
     two or more cards: nobody is left without cards by someone else's card. Mercy applies."""
     p = c.p
@@ -319,7 +342,7 @@ def _steal(g, c: Ctx, e: Effect) -> None:
     players = [q for q in g.others(p) if len(g.hands[q]) >= 2]
     if not players:
         return
-    q = g.ask(p, ASK_STEAL, players)
+    q = g.choose(p, ASK_STEAL, players)
     hand = g.hands[q]
     g.op_steal(p, q, hand[g.rng.randrange(len(hand))])
     if g.mercy_limit and len(g.hands[p]) >= g.mercy_limit:
@@ -328,16 +351,16 @@ def _steal(g, c: Ctx, e: Effect) -> None:
         g.max_hand = len(g.hands[p])
 
 
-def _roulette(g, c: Ctx, e: Effect) -> None:
+def _roulette(g: Game, c: Ctx, e: Effect) -> None:
     victim = g.step(c.p)
     roulette(g, victim)
     lose_turn(g, c, victim)
 
 
-def roulette(g, victim: int) -> None:
+def roulette(g: Game, victim: int) -> None:
     """The victim names a colour and turns cards until one of it (and then owes a lost turn)."""
     t = g.t
-    col = g.ask(victim, ASK_ROULETTE_COLOR, range(len(t.colors)))
+    col = g.choose(victim, ASK_ROULETTE_COLOR, range(len(t.colors)))
     mercy = g.mercy_limit
     while True:
         f = g.op_draw(victim, ROULETTE)
@@ -354,11 +377,11 @@ def roulette(g, victim: int) -> None:
         g.op_color(col)
 
 
-def _flip_power(g, c: Ctx, e: Effect) -> None:
+def _flip_power(g: Game, c: Ctx, e: Effect) -> None:
     flip_over(g, [*g.others(c.p), c.p] if e.who == "all" else [c.p])
 
 
-def flip_power(g, p: int, green: bool) -> None:
+def flip_power(g: Game, p: int, green: bool) -> None:
     """Turn p's Power card to green or red; all red -> all green."""
     if not g.power_cards:
         return
@@ -366,7 +389,7 @@ def flip_power(g, p: int, green: bool) -> None:
     _all_red_turn_green(g)
 
 
-def flip_over(g, players) -> None:
+def flip_over(g: Game, players: Iterable[int]) -> None:
     """Turn these players' Power cards over at once (flip icon, Wild All Flip), then all red ->
     all green: the check comes after every card is turned, not between two of them."""
     if not g.power_cards:
@@ -377,22 +400,22 @@ def flip_over(g, players) -> None:
     _all_red_turn_green(g)
 
 
-def _all_red_turn_green(g) -> None:
+def _all_red_turn_green(g: Game) -> None:
     if not any(g.power[q] for q in range(g.n) if g.alive[q]):
         for q in range(g.n):
             if g.alive[q]:
                 g.op_power(q, True)
 
 
-def _duel(g, c: Ctx, e: Effect) -> None:
+def _duel(g: Game, c: Ctx, e: Effect) -> None:
     duel(g, c.p, g.t.val[c.move >> 1])
 
 
-def _nothing(g, c: Ctx, e: Effect) -> None:
+def _nothing(g: Game, c: Ctx, e: Effect) -> None:
     """'challenge' marks the card (the 'draw' effect reads it); it does nothing by itself."""
 
 
-def duel(g, first: int, value: int) -> None:
+def duel(g: Game, first: int, value: int) -> None:
     """Once round the table from the player after ``first``, nobody answering twice: each player
     discards a card showing the number, answers with a duel card (a counter-duel: the penalty
     doubles, up to duel_penalty_max, for the players still to answer, who must now show the
@@ -414,7 +437,7 @@ def duel(g, first: int, value: int) -> None:
                 if g.outcome:
                     return
             else:
-                a = g.ask(q, ASK_DUEL, opts, value=d.value)
+                a = g.choose(q, ASK_DUEL, opts, value=d.value)
                 f = a >> 1
                 if a & 1:                       # a counter-duel
                     g.op_play(q, f + f, "duel")
@@ -444,7 +467,7 @@ def duel(g, first: int, value: int) -> None:
         win(g, d.out)
 
 
-def _duel_options(g, q: int, value: int) -> list[int]:
+def _duel_options(g: Game, q: int, value: int) -> list[int]:
     """q's answers to a duel on this number: face*2 discards the card plainly (it shows the
     number), face*2+1 plays it as a counter-duel (any duel card)."""
     t = g.t
@@ -459,11 +482,11 @@ def _duel_options(g, q: int, value: int) -> list[int]:
 
 # ---------------------------------------------------------------- UNO, jump-in
 
-def uno_call(g, p: int) -> None:
+def uno_call(g: Game, p: int) -> None:
     """p has one card left: p says UNO, or any other player may catch them (penalty draw). The
     players are asked in turn order from p; under uno_catch = "until-next-turn-ends" a missed
     call stays open to be caught until the end of the next turn."""
-    said = g.ask(p, ASK_UNO, BOTH)
+    said = bool(g.ask(p, ASK_UNO, BOTH))
     if g.log is not None:
         g.op_uno(p, said)                       # only logged: it changes nothing on the table
     if said:
@@ -472,7 +495,7 @@ def uno_call(g, p: int) -> None:
         g.op_uno_window(p, g.turns + 1)
 
 
-def catch(g, p: int) -> bool:
+def catch(g: Game, p: int) -> bool:
     """Every other player in turn may catch p; the first who does makes p draw the penalty."""
     for q in g.others(p):
         if g.ask(q, ASK_CATCH, BOTH, about=p):
@@ -482,7 +505,7 @@ def catch(g, p: int) -> bool:
     return False
 
 
-def close_uno_window(g) -> None:
+def close_uno_window(g: Game) -> None:
     """The end of the next turn after a missed UNO call: a last chance to catch it, while the
     player still holds one card."""
     p = g.uno_open
@@ -491,7 +514,7 @@ def close_uno_window(g) -> None:
         catch(g, p)
 
 
-def jump_in(g, p: int) -> None:
+def jump_in(g: Game, p: int) -> None:
     """Jump-in: another player holding a card identical to the top card (same colour and number
     or symbol; wilds and colourless cards never are) may play it at once, and play goes on from
     them. Each jump-in counts as a turn, so chains end at the turn cap."""
@@ -529,7 +552,7 @@ class StartCtx:
         self.lost = self.owes = 0
 
 
-def start_effects(g, f: int, first: int) -> None:
+def start_effects(g: Game, f: int, first: int) -> None:
     """The start card's effects on the first player (classic start rule), then the first turn."""
     c = StartCtx(f, first)
     for e in g.t.effects[2 * f]:
@@ -539,48 +562,48 @@ def start_effects(g, f: int, first: int) -> None:
     g.op_turn(c.p)
 
 
-def _start_reverse(g, c: StartCtx, e: Effect) -> None:
+def _start_reverse(g: Game, c: StartCtx, e: Effect) -> None:
     g.op_direction()
     c.p = g.dealer
 
 
-def _start_skip(g, c: StartCtx, e: Effect) -> None:
+def _start_skip(g: Game, c: StartCtx, e: Effect) -> None:
     lose_turn(g, c, c.p)
 
 
-def _start_draw(g, c: StartCtx, e: Effect) -> None:
+def _start_draw(g: Game, c: StartCtx, e: Effect) -> None:
     draw_n(g, c.p, e.n or 0, PENALTY, g.t.mkind[2 * c.f])
     if e.lose_turn:
         lose_turn(g, c, c.p)
 
 
-def _start_everyone(g, c: StartCtx, e: Effect) -> None:
+def _start_everyone(g: Game, c: StartCtx, e: Effect) -> None:
     for q in range(g.n):
         draw_n(g, q, e.n or 0, EVERYONE)
         if g.outcome:
             return
 
 
-def _start_color(g, c: StartCtx, e: Effect) -> None:
+def _start_color(g: Game, c: StartCtx, e: Effect) -> None:
     choose_color(g, c.p)
 
 
-def _start_roulette(g, c: StartCtx, e: Effect) -> None:
+def _start_roulette(g: Game, c: StartCtx, e: Effect) -> None:
     roulette(g, c.p)
     lose_turn(g, c, c.p)
 
 
-def _start_flip(g, c: StartCtx, e: Effect) -> None:
+def _start_flip(g: Game, c: StartCtx, e: Effect) -> None:
     if e.who == "all":
         flip_over(g, [q for q in range(g.n) if g.alive[q]])
 
 
-def _start_nothing(g, c: StartCtx, e: Effect) -> None:
+def _start_nothing(g: Game, c: StartCtx, e: Effect) -> None:
     """Needs someone to have played the card (skip all, discard all, swaps, passes, duels,
     steals, another turn, a chosen victim): as the start card it does nothing."""
 
 
-def handlers(table) -> tuple[tuple[tuple[Callable[..., None], Effect], ...], ...]:
+def handlers(table: Table) -> tuple[tuple[tuple[Callable[..., None], Effect], ...], ...]:
     """Per move, its effects with their play handlers, in order (what apply runs)."""
     return tuple(tuple((PLAY[e.op].play, e) for e in effects) for effects in table.effects)
 

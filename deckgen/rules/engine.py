@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, cast
 
 from deckgen.rules import actions
 from deckgen.rules.agents import RANDOM_CHOICE, RandomAgent
@@ -47,6 +49,13 @@ from deckgen.rules.state import (
 )
 from deckgen.rules.table import Table
 
+if TYPE_CHECKING:
+    from deckgen.rules.decision import Bot
+    from deckgen.rules.state import Event, Seed
+    from deckgen.rules.table import LegalEntry
+
+    Agents = Bot | None | Sequence[Bot | None]      # one bot for every seat, or one per seat (None: driven from outside)
+
 NO_PLAY = CAUSES.index("no_play")
 PLAY, PLAY_DRAWN = DecisionKind.PLAY, DecisionKind.PLAY_DRAWN
 NO_PENALTY = Penalty()
@@ -56,11 +65,14 @@ _PLUS_ONE = (1).__add__
 
 
 class Game(State):
-    def __init__(self, table: Table, n_players: int, seed, agents, record: bool = True,
+    def __init__(self, table: Table, n_players: int, seed: Seed, agents: Agents, record: bool = True,
                  dealer: int | None = None, scores: tuple[int, ...] | None = None,
                  bot_rng: random.Random | None = None):
         super().__init__(table, n_players, seed, record)
-        self.agents = list(agents) if isinstance(agents, (list, tuple)) else [agents] * n_players
+        if isinstance(agents, (list, tuple)):
+            self.agents: list[Bot | None] = list(agents)
+        else:
+            self.agents = [cast("Bot | None", agents)] * n_players     # one bot (or None) for every seat
         self.bot_rng = self.rng if bot_rng is None else bot_rng    # what bots draw their choices from
         self.match_scores = tuple(scores) if scores is not None else (0,) * n_players
         self._driver: _Driver | None = None
@@ -88,6 +100,12 @@ class Game(State):
         self.plays_by_seat_kind = [[0] * nk for _ in range(n_players)]
         self.trace: list[tuple[int, int, tuple[int, ...]]] = []
         self.next_trace = 0
+        # what the inlined loop (_run_plain) reads on every turn
+        self._random_agents = all(type(a) is RandomAgent for a in self.agents)
+        self._plain_random = self._random_agents and not table.any_flex and not (
+            table.any_restricted and not self.challenge)
+        self._bot_random = self.bot_rng.random
+        self._ctx = actions.Ctx(0, 0, False, "play")    # one card's shared effect context, reset per card
 
     # ---------------------------------------------------------------- setup
     def setup(self, order: list[int] | None = None) -> None:
@@ -126,8 +144,7 @@ class Game(State):
     def run(self) -> Game:
         if not self.draw_pile and not self.discard:
             self.setup()
-        if (self.log is None and self.watch is None and self.stacking == "off" and not self.jump_in
-                and not self.t.any_flex and not self.mercy_limit and not self.penalty and self.n_alive == self.n):
+        if self.log is None and self.watch is None and not self.jump_in:
             return self._run_plain()
         cap = self.turn_cap
         turn = self.turn
@@ -141,156 +158,158 @@ class Game(State):
         return self
 
     def _run_plain(self) -> Game:
-        """run() for the common case, the engine's hottest path: no log, no stacking, no jump-in,
-        no Flex sides, no Mercy (so nobody is knocked out and no penalty ever waits). The turn, the
-        legal-move query, a plain play and a plain draw are inlined with their operations; every
-        rarer step (a lost turn, an effect, a win, the UNO call, a dry pile) calls the same
-        methods as turn(). The game is the same as turn() plays, random draw for random draw."""
-        t = self.t
-        n, hands, agents = self.n, self.hands, self.agents
-        cache, legal = t.cache, t.legal
-        mkey, fcolor, mkind, handlers = t.mkey, t.color, t.mkind, t.handlers
-        restricted, any_restricted, has_flex = t.restricted, t.any_restricted, t.has_flex
-        filter_restricted = any_restricted and not self.challenge
-        by_seat_kind, by_cause = self.plays_by_seat_kind, self.by_cause
-        owed = self.owed
-        draw_one, may_draw, must_play_drawn = self.draw_one, self.may_draw_instead, self.must_play_drawn
-        uno_penalty = self.uno_penalty
-        rand = self.rng.random
-        random_agents = all(type(a) is RandomAgent for a in agents)
-        win, uno_call = actions.win, actions.uno_call
-        ctx = actions.Ctx(0, 0, False, "play")  # one card's shared effect context, reset for each card
+        """run() without a log or jump-in, the engine's hottest path. A turn that starts in a rare
+        state (a penalty waiting, an open UNO catch window, a player who is out) is played by
+        turn(); every other turn by the inlined steps below (_plain_choice, _plain_draw,
+        _plain_play), which call the same methods as turn() for every rarer step (a lost turn
+        through a waiting penalty, an effect, a win, the UNO call, a dry pile, a Flex side). The
+        game is the same as turn() plays, random draw for random draw."""
+        n, alive, owed, hands = self.n, self.alive, self.owed, self.hands
+        cache, legal = self.t.cache, self.t.legal
         cap = self.turn_cap
-        trace, discard = self.trace, self.discard
         uno_window = self.o.uno_catch != "before-next-turn"
-        plain_random = random_agents and not filter_restricted
-        dec = 0                                 # decisions taken here (the called methods count their own)
+        plain_random, rand = self._plain_random, self._bot_random
+        choose, draw, play = self._plain_choice, self._plain_draw, self._plain_play
         while self.outcome is None:
             if self.turns >= self.next_trace:
                 if self.turns >= cap:
                     self.op_end(CAPPED, None)
                     break
-                nt = self.turns + TRACE_EVERY                                # sample(), inlined
-                self.next_trace = nt if nt < cap else cap
-                if len(trace) < TRACE_MAX:
-                    trace.append((self.turns, len(self.draw_pile), tuple(map(len, hands))))
-            if uno_window and self.uno_open >= 0:
-                self.turn()                     # an open UNO catch window (or a hand-built state)
-                continue
+                self.sample()
             p = self.cur
+            if self.penalty or not alive[p] or (uno_window and self.uno_open >= 0):
+                self.turn()
+                continue
             self.turns += 1
-            if self.any_owed and owed[p]:       # a lost turn served (op_owe, inlined)
+            if self.any_owed and owed[p]:       # a lost turn served (op_owe, op_turn inlined)
                 owed[p] -= 1
                 self.any_owed -= 1
-                self.cur = (p + self.dir) % n
+                nxt = (p + self.dir) % n
+                self.cur = nxt if alive[nxt] else self.step(p)
                 continue
             hand = hands[p]
-            try:
-                entry = cache[self.key]
-            except KeyError:
-                entry = legal(self.key, self.sym, self.val, self.color)
-            if plain_random:
+            key = self.key
+            entry = cache.get(key) or legal(key, self.sym, self.val, self.color)
+            if plain_random:                    # random players, no Flex side, no restricted card
                 moves = [*{*hand} & entry[2]]   # the legal faces, in legal_moves' order
                 if moves:
-                    dec += 1
+                    self.decisions += 1
                     f = moves[int(rand() * len(moves))]
-                    move = f + f
+                    play(p, f + f)
+                    continue
+                move = draw(p, hand, entry)
             else:
-                moves = list(map(_DOUBLE, set(hand).intersection(entry[2])))
-                if filter_restricted and moves:
-                    moves = self._restrict(p, moves)
-                if moves:
-                    if random_agents:
-                        dec += 1
-                        move = moves[int(rand() * len(moves))]
-                    else:
-                        choice = self.ask(p, PLAY, moves, may_draw)
-                        if choice is None:
-                            self.no_play(p)
-                            continue
-                        move = choice
-                    f = move >> 1
-            if not moves:
-                if not draw_one:
-                    self.no_play(p)
-                    continue
-                # draw one card; it may be played
-                pile = self.draw_pile
-                if pile:
-                    f = pile.pop()
-                    hand.append(f)
-                    by_cause[NO_PLAY] += 1
-                else:
-                    drawn = self.op_draw(p, NO_PLAY)
-                    if drawn is None:
-                        self.pass_turn(p, idle=True)
-                        continue
-                    f = drawn
-                if has_flex[f] or (any_restricted and restricted[f + f]):
-                    moves = self.moves_for(p, f)
-                elif entry[0][f]:
-                    moves = [f + f]
-                if moves:
-                    if random_agents:
-                        dec += 1
-                        move = moves[0] if len(moves) == 1 else moves[int(rand() * len(moves))]
-                    else:
-                        choice = self.ask(p, PLAY_DRAWN, moves, not must_play_drawn)
-                        if choice is None:
-                            self.pass_turn(p)
-                            continue
-                        move = choice
-                    f = move >> 1
-                else:
-                    self.idle = 0
-                    if len(hand) > self.max_hand:
-                        self.max_hand = len(hand)
-                    self.cur = (p + self.dir) % n
-                    continue
-            # play the move, face f (play() and op_play() inlined)
-            guilty = False
-            if any_restricted and restricted[move]:
-                guilty = not self.restricted_play_legal(p, None)
-            hand.remove(f)
-            discard.append(f)
-            self.top = move
-            k = mkey[move]
-            if k < 0:                           # colourless
-                self.color = self.key = -1
-            else:
-                c = fcolor[f]
-                if c >= 0:
-                    self.color = c
-                    self.key = k + c + 1
-                else:
-                    self.key = k + self.color + 1
-            self.idle = 0
-            by_seat_kind[p][mkind[move]] += 1
-            effects = handlers[move]
-            if effects:                         # actions.apply(), inlined
-                ctx.p, ctx.move, ctx.guilty, ctx.target, ctx.again, ctx.reversed = p, move, guilty, None, False, False
-                ctx.lost = ctx.owes = 0
-                for handler, e in effects:
-                    handler(self, ctx, e)
-                    if self.outcome:
-                        break
-                if self.outcome:
-                    continue
-                nxt = p if ctx.again else (p + self.dir) % n
-                hand = hands[p]
-            else:
-                nxt = (p + self.dir) % n
-            if len(hand) < 2:
-                if not hand:
-                    win(self, p)
-                    continue
-                if uno_penalty:
-                    uno_call(self, p)
-                    if self.outcome is not None:
-                        continue
-            self.cur = nxt
-        self.decisions += dec
+                move = choose(p, hand, entry)
+            if move >= 0:
+                play(p, move)
         return self
+
+    def _plain_choice(self, p: int, hand: list[int], entry: LegalEntry) -> int:
+        """take_turn() up to the card to play: the move, or -1 when the turn is over (p drew and
+        kept the card, or was knocked out)."""
+        moves = self.legal_moves(p)
+        if not moves:
+            return self._plain_draw(p, hand, entry)
+        if self._random_agents:
+            self.decisions += 1
+            return moves[int(self._bot_random() * len(moves))]
+        choice = self.ask(p, PLAY, moves, self.may_draw_instead)
+        if choice is not None:
+            return choice
+        self.no_play(p)
+        return -1
+
+    def _plain_draw(self, p: int, hand: list[int], entry: LegalEntry) -> int:
+        """no_play(): under draw-one p draws one card; the move that plays it, or -1."""
+        if not self.draw_one:
+            self.no_play(p)
+            return -1
+        pile = self.draw_pile
+        if pile:
+            f = pile.pop()                      # op_draw, inlined
+            hand.append(f)
+            self.by_cause[NO_PLAY] += 1
+        else:
+            drawn = self.op_draw(p, NO_PLAY)
+            if drawn is None:
+                self.pass_turn(p, idle=True)
+                return -1
+            f = drawn
+        if self.mercy_limit and len(hand) >= self.mercy_limit:
+            actions.knock_out(self, p)
+            if self.outcome is None:
+                self.op_turn(self.step(p))
+            return -1
+        t = self.t
+        if t.has_flex[f] or (t.any_restricted and t.restricted[f + f]):
+            moves = self.moves_for(p, f)
+        else:
+            moves = [f + f] if entry[0][f] else []
+        if not moves:
+            self.pass_turn(p)
+            return -1
+        if self._random_agents:
+            self.decisions += 1
+            return moves[0] if len(moves) == 1 else moves[int(self._bot_random() * len(moves))]
+        choice = self.ask(p, PLAY_DRAWN, moves, not self.must_play_drawn)
+        if choice is None:
+            self.pass_turn(p)
+            return -1
+        return choice
+
+    def _plain_play(self, p: int, move: int) -> None:
+        """play() without a log or jump-in: op_play and actions.apply inlined (a Flex side is
+        played by play())."""
+        if move & 1:
+            return self.play(p, move)
+        t = self.t
+        f = move >> 1
+        guilty = False
+        if t.any_restricted and t.restricted[move]:
+            guilty = not self.restricted_play_legal(p, None)
+        self.hands[p].remove(f)                 # op_play, inlined
+        self.discard.append(f)
+        self.top = move
+        k = t.mkey[move]
+        if k < 0:                               # colourless
+            self.color = self.key = -1
+        else:
+            c = t.color[f]
+            if c >= 0:
+                self.color = c
+            self.key = k + self.color + 1
+        self.idle = 0
+        self.plays_by_seat_kind[p][t.mkind[move]] += 1
+        effects = t.handlers[move]
+        again = False
+        if effects:                             # actions.apply(), inlined
+            ctx = self._ctx
+            ctx.p, ctx.move, ctx.guilty, ctx.target, ctx.again, ctx.reversed = p, move, guilty, None, False, False
+            ctx.lost = ctx.owes = ctx.absorbed = 0
+            for handler, e in effects:
+                handler(self, ctx, e)
+                if self.outcome:
+                    return None
+            again = ctx.again and self.alive[p]
+        nxt = p if again else (p + self.dir) % self.n
+        if not self.alive[nxt]:
+            nxt = self.step(p)
+        hand = self.hands[p]
+        if len(hand) < 2 and self.alive[p] and self._plain_last_card(p, hand):
+            return None
+        self.cur = nxt
+        return None
+
+    def _plain_last_card(self, p: int, hand: list[int]) -> bool:
+        """p holds one card or none after their play: they win, or the UNO call (a catch may end
+        the hand through Mercy). True: the hand is over."""
+        if not hand:
+            actions.win(self, p)
+            return True
+        if self.uno_penalty:
+            actions.uno_call(self, p)
+            return self.outcome is not None
+        return False
 
     @property
     def plays_by_kind(self) -> list[int]:
@@ -469,7 +488,7 @@ class Game(State):
             actions.jump_in(self, p)
 
     # ---------------------------------------------------------------- decisions
-    def ask(self, p: int, kind: DecisionKind, options, passable: bool = False, about: int = -1,
+    def ask(self, p: int, kind: DecisionKind, options: Sequence[int], passable: bool = False, about: int = -1,
             value: int = -1) -> Answer:
         """Every question the rules put to a player goes through here: to the seat's bot, with
         its observation, or (a seat driven from outside) to whoever calls answer()."""
@@ -486,6 +505,12 @@ class Game(State):
                           f"{a!r} to a {kind.value} decision", hint=_legal_hint(d))
         return a
 
+    def choose(self, p: int, kind: DecisionKind, options: Sequence[int], about: int = -1, value: int = -1) -> int:
+        """ask() a question that cannot be passed: the answer is one of the options."""
+        a = self.ask(p, kind, options, False, about, value)
+        assert a is not None                    # a decision that cannot be passed always has an answer
+        return a
+
     def observation(self, p: int) -> Observation:
         """What player p sees now: their own hand and the table (never another hand)."""
         drv = self._driver
@@ -500,7 +525,7 @@ class Game(State):
         if self.penalty:
             ch = pend.challenge
             penalty = Penalty(pend.victim, pend.total, pend.value, pend.kind, pend.cards, -1 if ch is None else ch[0])
-        events: tuple = ()
+        events: tuple[Event, ...] = ()
         if self.log:
             events = tuple(public_event(ev, p) for ev in self.log[-PUBLIC_EVENTS:])
         return Observation(p, tuple(self.hands[p]), tuple(map(len, self.hands)), tuple(self.alive),
@@ -541,7 +566,7 @@ class Game(State):
         d = self.pending()
         return d is not None and d.player == player and d.legal(answer)
 
-    def answer(self, player: int, choice: Answer, serial: int | None = None) -> list:
+    def answer(self, player: int, choice: Answer, serial: int | None = None) -> list[Event]:
         """Answer the pending decision and play on to the next one (or the end); returns the
         events that happened, as this player sees them. An answer that is not legal now (the
         wrong player, a stale ``serial``, an answer not among the options, a game that is over)
@@ -576,7 +601,8 @@ class Game(State):
                           hint="give every seat a bot, or drive the game with pending() and answer()")
         return self._driver.wait(d)
 
-def play_game(table: Table, n_players: int, seed, agents, record: bool = False, turn_cap: int | None = None) -> Game:
+def play_game(table: Table, n_players: int, seed: Seed, agents: Agents, record: bool = False,
+              turn_cap: int | None = None) -> Game:
     """Play one hand and return the finished game (outcome, winner, counters, log)."""
     game = Game(table, n_players, seed, agents, record=record)
     if turn_cap is not None:
@@ -592,20 +618,19 @@ def _legal_hint(d: Decision) -> str:
 _HIDDEN_FACE = -1
 
 
-def public_event(ev, viewer: int):
+def public_event(ev: Event, viewer: int) -> Event:
     """An event as player ``viewer`` sees it: orders of shuffled piles, another player's drawn
     card, a stolen card between two others, where a start card went back and whether a
     challengeable play was legal are hidden."""
-    tp = type(ev)
-    if tp is Draw:
+    if isinstance(ev, Draw):
         return ev if ev.player == viewer else ev._replace(face=_HIDDEN_FACE)
-    if tp is Shuffle or tp is Reshuffle:
-        return tp(())
-    if tp is Steal:
+    if isinstance(ev, (Shuffle, Reshuffle)):
+        return type(ev)(())
+    if isinstance(ev, Steal):
         return ev if viewer in (ev.player, ev.victim) else ev._replace(face=_HIDDEN_FACE)
-    if tp is Return:
+    if isinstance(ev, Return):
         return ev._replace(position=-1)
-    if tp is Pending and ev.challenge is not None:
+    if isinstance(ev, Pending) and ev.challenge is not None:
         return ev._replace(challenge=(ev.challenge[0], None))
     return ev
 

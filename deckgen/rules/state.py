@@ -13,10 +13,13 @@ returned start card, a stolen card and every agent's choice go through it.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 from deckgen.rules.record import CAUSES
+
+if TYPE_CHECKING:
+    from deckgen.rules.table import Table
 
 FINISHED, STALLED, CAPPED = "finished", "stalled", "capped"
 
@@ -178,7 +181,7 @@ class Pending(NamedTuple):
     value: int = 0
     kind: int = -1
     cards: int = 0
-    challenge: tuple[int, bool] | None = None
+    challenge: tuple[int, bool | None] | None = None    # (offender, guilty); guilty hidden (None) in public
 
     def apply(self, s: State) -> None:
         s.op_pending(self)
@@ -251,6 +254,10 @@ Event = (Shuffle | Deal | Draw | Dry | Reshuffle | Aside | Return | Start | Play
          | Caught | Challenge | End)
 
 
+Seed = int | float | str | bytes | bytearray | None
+"""What seeds a game's generator (random.Random's own seeds)."""
+
+
 def shuffled(rng: random.Random, cards: Sequence[int]) -> list[int]:
     """A uniformly random order of the cards from the generator: the cards sorted by one random
     64-bit key each, every step in C (several times faster than ``random.shuffle``, which runs
@@ -271,7 +278,7 @@ class ReplayError(ValueError):
 class State:
     """Everything on the table; the operations below are the only writers."""
 
-    def __init__(self, table, n_players: int, seed=None, record: bool = True):
+    def __init__(self, table: Table, n_players: int, seed: Seed = None, record: bool = True):
         self.t = table
         self.n = n_players
         self.rng = random.Random(seed)
@@ -296,8 +303,8 @@ class State:
         self.uno_closes = -1
         self.outcome: str | None = None
         self.winner: int | None = None
-        self.log: list | None = [] if record else None
-        self.watch = None                  # called with the state after every logged event (tests)
+        self.log: list[Event] | None = [] if record else None
+        self.watch: Callable[[State], None] | None = None    # called with the state after every logged event (tests)
         # the counters: turns, idle turns in a row (two rounds of them stall the hand), decisions
         # asked, the hand's score; and what the reports count (snapshot() has them all)
         self.turns = 0
@@ -330,7 +337,7 @@ class State:
         """The number to match (-1 for none)."""
         return -1 if self.top < 0 or self.key == -1 else self.t.mval[self.top]
 
-    def table_snapshot(self) -> tuple:
+    def table_snapshot(self) -> tuple[object, ...]:
         """A comparable picture of the table: everything the log's events write, so a replay
         equals the live game here after every event."""
         return (tuple(tuple(h) for h in self.hands), tuple(self.draw_pile), tuple(self.discard),
@@ -338,14 +345,14 @@ class State:
                 self.top, self.key, tuple(self.owed), self.pend, self.duel,
                 (self.uno_open, self.uno_closes), self.outcome, self.winner)
 
-    def counters(self) -> tuple:
+    def counters(self) -> tuple[object, ...]:
         """The counters that decide an outcome (turns: the cap; idle: a stall; knock-outs and the
         score: the hand's points) and the ones the reports count. A replay does not rebuild them
         (the log has no event per turn)."""
         return (self.turns, self.idle, self.decisions, self.score, self.knockouts, self.reshuffles, self.dry,
                 self.max_hand, tuple(self.by_cause))
 
-    def snapshot(self) -> tuple:
+    def snapshot(self) -> tuple[object, ...]:
         """Everything that decides how the hand goes on: the table, the counters and the state of
         the random generator."""
         return (self.table_snapshot(), self.counters(), self.rng.getstate())
@@ -381,7 +388,7 @@ class State:
         return out
 
     # ---------------------------------------------------------------- operations
-    def _ev(self, event) -> None:
+    def _ev(self, event: Event) -> None:
         self.log.append(event)           # type: ignore[union-attr]
         if self.watch is not None:
             self.watch(self)

@@ -21,6 +21,10 @@ NUM, ACT, WLD = 0, 1, 2
 _CAT = {"number": NUM, "action": ACT, "wild": WLD}
 COLORLESS_KEY = -1
 
+LegalEntry = tuple[bytes, bytes, frozenset[int], frozenset[int]]
+"""What may be played on one pile state: per face, a byte by its regular and by its flex side,
+and the same as sets of faces (Table.legal)."""
+
 
 
 @dataclass
@@ -57,8 +61,18 @@ class Table:
     knockout_bonus: int = 0
     any_flex: bool = False
     any_restricted: bool = False
-    cache: dict = field(default_factory=dict, repr=False)
-    handlers: tuple = field(default=(), repr=False)   # per move: ((play handler, Effect), ...), set by the engine
+    # Derived from the facts above, never given: a copy (dataclasses.replace) starts without them,
+    # and a pickled table (sent to a worker or a cluster) leaves them behind (__getstate__), so no
+    # caller ever clears them. The legality cache: pile state key -> Table.legal's entry.
+    cache: dict[int, LegalEntry] = field(default_factory=dict, init=False, repr=False, compare=False)
+    # per move: ((play handler, Effect), ...), set by the engine
+    handlers: tuple = field(default=(), init=False, repr=False, compare=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["cache"] = {}
+        state["handlers"] = ()
+        return state
 
     @property
     def n_faces(self) -> int:
@@ -71,7 +85,7 @@ class Table:
             return COLORLESS_KEY
         return ((sym + 1) * 128 + (val + 1)) * 4096 + (color + 1)
 
-    def legal(self, key: int, sym: int, val: int, color: int) -> tuple[bytes, bytes, frozenset, frozenset]:
+    def legal(self, key: int, sym: int, val: int, color: int) -> LegalEntry:
         """Which faces may be played by their regular / flex side on this pile state: as one
         byte per face, and as the sets of faces."""
         entry = self.cache.get(key)
@@ -160,8 +174,4 @@ def compile_deck(deck: Deck, opts: RuleOptions | None = None) -> Table:
     return table
 
 
-def is_wild_draw(table: Table, face: int) -> bool:
-    return table.cat[face] == WLD and table.draw_val[face * 2] > 0
-
-
-__all__ = ["ACT", "NUM", "WILD", "WLD", "Table", "colors_in_play", "compile_deck", "is_wild_draw"]
+__all__ = ["ACT", "NUM", "WILD", "WLD", "Table", "colors_in_play", "compile_deck"]
