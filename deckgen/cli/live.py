@@ -61,7 +61,7 @@ def preview(deck: str, out_path: Path | None, settings: RenderSettings, cards: D
 
     if out_path is not None:
         claim_output(out_path, folder=False)
-    if live.on:
+    if live.watch:
         from deckgen.watch import WatchOptions
 
         if as_json:

@@ -207,7 +207,7 @@ def build(decks: tuple[str, ...], out_dir: str, layout: LayoutChoice, make: Buil
     start = time.perf_counter()
     refs = list(decks) or bundled_refs()
     claim_output(out_dir, folder=True)
-    if live.on:
+    if live.watch:
         if len(decks) != 1 or as_json:
             raise usage_error("--watch", "--watch follows exactly one DECK, without --json",
                               hint="e.g. deckgen build my-deck.toml --watch")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -122,12 +123,12 @@ def auto_length(value: str, where: str) -> float | None:
 
 # ---------------------------------------------------------------- --palette and --color
 
+@dataclass(frozen=True)
 class PaletteChoice:
     """``--palette NAME|FILE`` and repeated ``--color NAME=#RRGGBB``, resolved per deck."""
 
-    def __init__(self, palette: str | None, colors: tuple[str, ...]):
-        self.palette = palette
-        self.colors = colors
+    palette: str | None
+    colors: tuple[str, ...]
 
     def for_deck(self, deck_ref: str) -> Palette | None:
         """The palette a command should use: the deck's own (None) unless --palette/--color say otherwise."""
@@ -160,12 +161,12 @@ def palette_options(fn: Body) -> Body:
                               help="Override one palette colour (repeatable)."))
 
 
+@dataclass(frozen=True)
 class DeckChoice:
     """``--only`` and the palette options: which deck a command draws, and which of its cards."""
 
-    def __init__(self, only: str | None, palette: PaletteChoice):
-        self.only = only
-        self.palette = palette
+    only: str | None
+    palette: PaletteChoice
 
     def cut(self, deck: Deck) -> Deck:
         """The deck cut down to ``--only`` (deckgen.selection), or as it is."""
@@ -217,12 +218,12 @@ def render_options(dpi_default: int, dpi_help: str) -> Decorator:
 
 # ---------------------------------------------------------------- --watch and --port
 
+@dataclass(frozen=True)
 class Watching:
     """``--watch`` and its page's ``--port``."""
 
-    def __init__(self, watch: bool, port: int):
-        self.on = watch
-        self.port = port
+    watch: bool
+    port: int
 
 
 def watch_options(what: str) -> Decorator:
