@@ -359,7 +359,9 @@ def skill_figures(deck: Deck, variants: Sequence[Variant], records: Mapping[tupl
 
 
 def default_path(deck_id: str) -> Path:
-    return Path("output") / deck_id / f"{deck_id}-report.pdf"
+    from deckgen import outputs
+
+    return outputs.report_pdf(deck_id)
 
 
 def write_report(rep: Mapping, path: Path, progress: Progress | None = None) -> Path:
