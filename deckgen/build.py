@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from deckgen import cache, manifest
+from deckgen import cache, manifest, outputs
 from deckgen.check import CheckOptions, CheckReport, check, check_many
 from deckgen.errors import DeckgenError, DeckHasErrors, Finding, warning
 from deckgen.layout import LayoutOptions, cards_pdf_for_deck, parse_paper, write_bytes
@@ -114,8 +114,7 @@ CardsMeta = dict[str, Any]    # pages, cards, faces, notes, sheet: what the summ
 
 
 def _cards_path(deck: Deck, options: BuildOptions) -> Path:
-    name = f"{deck.id}-cards-only.pdf" if options.only else f"{deck.id}-cards.pdf"
-    return Path(options.out_dir) / deck.id / name
+    return outputs.cards_pdf(deck.id, options.out_dir, only=bool(options.only))
 
 
 def cards_from_cache(deck: Deck, rendered: RenderResult, options: BuildOptions) -> tuple[OutputFile, CardsMeta] | None:
@@ -145,7 +144,7 @@ def make_cards(deck: Deck, rendered: RenderResult, options: BuildOptions) -> tup
         cache.put_bytes("documents", key, "pdf", pdf.data, options.cache_dir)
         cache.put_bytes("documents", key, "json", json.dumps(meta).encode("utf-8"), options.cache_dir)
     path = write_bytes(_cards_path(deck, options), pdf.data)
-    meta["cut_files"] = [[str(write_bytes(path.with_name(f"{path.stem}-cut-{no:02d}.svg"), svg)), len(svg)]
+    meta["cut_files"] = [[str(write_bytes(outputs.cut_file(path, no), svg)), len(svg)]
                          for no, svg in pdf.cut_files]          # --cut-file svg: one per sheet
     return OutputFile("cards", path, pdf.pages, len(pdf.data)), meta
 

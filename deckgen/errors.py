@@ -2,7 +2,7 @@
 
 The core never prints and never exits: it returns :class:`Finding` objects (problems
 in a deck that is otherwise readable) or raises :class:`DeckgenError` (input that
-cannot be used at all). ``cli.py`` turns both into messages and exit codes.
+cannot be used at all). ``deckgen.cli`` turns both into messages and exit codes.
 """
 
 from __future__ import annotations

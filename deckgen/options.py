@@ -27,7 +27,7 @@ class Option:
     type: type
     default: Any
     doc: str
-    choices: tuple = ()
+    choices: tuple[str, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
 
@@ -50,7 +50,7 @@ class Option:
         return None
 
 
-def _opt(default: Any, doc: str, choices: tuple = (), minimum: int | None = None,
+def _opt(default: Any, doc: str, choices: tuple[str, ...] = (), minimum: int | None = None,
          maximum: int | None = None) -> Any:
     return field(default=default, metadata={"doc": doc, "choices": choices, "minimum": minimum,
                                             "maximum": maximum})

@@ -1,6 +1,6 @@
 """The progress callback every long-running stage accepts: ``progress(label, done, total)``.
 
-The core never draws progress bars itself; ``cli.py`` passes a callback that does.
+The core never draws progress bars itself; ``deckgen.cli`` passes a callback that does.
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from deckgen import outputs
 from deckgen.errors import DeckgenError, DeckHasErrors, Finding, error
 from deckgen.localserver import HOST, LocalHandler, LocalServer
 from deckgen.model import Deck, Palette
@@ -231,7 +232,7 @@ class Watcher:
         if self.options.mode == "build":
             target = _scratch_sheet()          # the build's files are the outputs; the sheet is for the page
         else:
-            target = self.options.sheet_path or Path(f"{deck.id}-preview.png")
+            target = self.options.sheet_path or outputs.preview_png(deck.id)
         contact_sheet(deck, settings, target, self._progress, use_cache=self.options.use_cache, compress_level=1,
                       thumbs=self._thumbs)
         data = Path(target).read_bytes()
@@ -254,7 +255,7 @@ class Watcher:
         settings = self.options.settings
         rendered = render_all(deck, settings, None, use_cache=self.options.use_cache, progress=self._progress)
         self._sheet(deck, settings)
-        sheet = str(self.options.sheet_path or Path(f"{deck.id}-preview.png"))
+        sheet = str(self.options.sheet_path or outputs.preview_png(deck.id))
         return deck, report.findings, {"drawn": rendered.drawn, "faces": len(rendered.paths),
                                        "outputs": [{"kind": "contact sheet", "path": sheet}],
                                        "message": f"{deck.total} cards"}

@@ -53,3 +53,16 @@ def test_unknown_command_is_a_usage_error():
     result = CliRunner().invoke(main, ["bild"])
     assert result.exit_code == 2
     assert "bild" in result.output
+
+
+def test_the_entry_point_and_python_m_deckgen_run_the_group():
+    import subprocess
+    import sys
+    from importlib.metadata import entry_points
+
+    from deckgen import __version__
+
+    (script,) = entry_points(group="console_scripts", name="deckgen")
+    assert script.value == "deckgen.cli:main" and script.load() is main
+    out = subprocess.run([sys.executable, "-m", "deckgen", "--version"], capture_output=True, text=True, cwd=ROOT)
+    assert (out.returncode, out.stdout.strip()) == (0, f"deckgen, version {__version__}")

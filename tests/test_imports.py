@@ -42,6 +42,16 @@ def _is_type_checking(node: ast.If) -> bool:
         (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
+def _from_targets(node: ast.ImportFrom, package: str, modules: dict[str, Path]) -> set[str]:
+    """What ``from X import a, b`` imports: the modules X.a and X.b where they are modules, else X."""
+    if node.level:
+        base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+        where = f"{base}.{node.module}" if node.module else base
+    else:
+        where = node.module or ""
+    return {f"{where}.{alias.name}" if f"{where}.{alias.name}" in modules else where for alias in node.names}
+
+
 def _imported(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
     """The deckgen modules that module ``name`` imports, each named as precisely as the import
     allows: ``from deckgen.rulebook import pdf`` is deckgen.rulebook.pdf, ``from deckgen.rulebook
@@ -55,16 +65,9 @@ def _imported(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
                 visit(child)
             return
         if isinstance(node, ast.Import):
-            for alias in node.names:
-                found.add(alias.name)
+            found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
-                where = f"{base}.{node.module}" if node.module else base
-            else:
-                where = node.module or ""
-            for alias in node.names:
-                found.add(f"{where}.{alias.name}" if f"{where}.{alias.name}" in modules else where)
+            found.update(_from_targets(node, package, modules))
         for child in ast.iter_child_nodes(node):
             visit(child)
 
@@ -156,3 +159,36 @@ def test_no_import_circle_between_deckgen_modules():
                                        "deckgen.rulebook (check_stage: step) <- rulebook.step (build_rulebook)")
 def test_no_import_circle_in_deckgen_at_all():
     assert circles(import_graph()) == []
+
+
+def _imports_click(path: Path) -> bool:
+    """Whether a module imports click anywhere: at the top, in a function, or only for types."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "click" for a in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").split(".")[0] == "click":
+            return True
+    return False
+
+
+def test_the_click_finder_sees_every_form(tmp_path):
+    forms = ["import click\n", "import click.testing as t\n", "from click import echo\n",
+             "def f():\n    from click.exceptions import Abort\n",
+             "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import click\n"]
+    for i, text in enumerate(forms):
+        (tmp_path / f"m{i}.py").write_text(text)
+        assert _imports_click(tmp_path / f"m{i}.py"), text
+    (tmp_path / "other.py").write_text("import clickhouse\nfrom .click import x\n")
+    assert not _imports_click(tmp_path / "other.py")
+
+
+def test_only_the_cli_package_imports_click():
+    importers = {name for name, path in _modules().items() if _imports_click(path)}
+    assert importers, "the walker found no module importing click: deckgen.cli does"
+    assert {name for name in importers if name != "deckgen.cli" and not name.startswith("deckgen.cli.")} == set()
+
+
+def test_no_import_circle_in_the_rulebook_package():
+    # deckgen.rulebook.step imports rulebook.document, not the package that imports it back
+    found = [c for c in circles(import_graph()) if any(m.startswith("deckgen.rulebook") for m in c)]
+    assert found == []

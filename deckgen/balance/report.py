@@ -419,7 +419,9 @@ def _skill_references(variants: Sequence[Variant], played: Played,
 
 
 def default_path(deck_id: str) -> Path:
-    return Path("output") / deck_id / f"{deck_id}-report.pdf"
+    from deckgen import outputs
+
+    return outputs.report_pdf(deck_id)
 
 
 def write_report(rep: Report, path: Path, progress: Progress | None = None) -> Path:

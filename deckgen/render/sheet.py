@@ -100,7 +100,9 @@ def contact_sheet(deck: Deck, settings: RenderSettings, out_path: Path | None, p
     if thumbs is not None:
         for memo in set(thumbs) - used:
             del thumbs[memo]
-    out_path = Path(out_path or f"{deck.id}-preview.png")
+    from deckgen import outputs
+
+    out_path = Path(out_path or outputs.preview_png(deck.id))
     buf = io.BytesIO()
     sheet.save(buf, "PNG", compress_level=compress_level, icc_profile=srgb_profile())
     write_bytes(out_path, buf.getvalue())

@@ -15,16 +15,21 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
-from deckgen import cache
+from deckgen import cache, outputs
 from deckgen.atomic import write_bytes
 from deckgen.errors import DeckgenError, DeckHasErrors, Finding, warning
 from deckgen.model import Deck
 from deckgen.progress import Progress
-from deckgen.rulebook import build_rulebook, languages
+from deckgen.rulebook.document import build_rulebook
+from deckgen.rulebook.env import languages
 
 if TYPE_CHECKING:
+    from PIL.Image import Image
+    from typing_extensions import Unpack
+
+    from deckgen.rulebook.context import Recorder
     from deckgen.rulebook.pdf import PDFBytes
 
 
@@ -53,7 +58,7 @@ def crosscheck_cached(deck: Deck) -> list[Finding]:
     """:func:`deckgen.rulebook.crosscheck`, kept in the cache under the same kind of key as the
     rulebooks: running every template in every language is most of ``check``'s time."""
     from deckgen import inputs
-    from deckgen.rulebook import crosscheck
+    from deckgen.rulebook.text import crosscheck
 
     key = inputs.fingerprint(deck, "crosscheck")
     data = cache.get_bytes("documents", key, "json")
@@ -69,9 +74,33 @@ def crosscheck_cached(deck: Deck) -> list[Finding]:
 
 
 Book = tuple[str, bool]                      # (language, booklet)
+Text = tuple[str, "Recorder"]                # the templates' text and what they named (rulebook.text.checked_text)
+Images = dict[str, "Image"]                  # face id -> the card picture the rulebook shows
 
 
-def _shared(deck: Deck) -> dict:
+class BookKeywords(TypedDict, total=False):
+    """The keyword arguments of :func:`plan_books` and :func:`write_rulebooks` (:class:`BookSettings`)."""
+
+    paper: str
+    booklet: bool
+    force: bool
+    use_cache: bool
+    cache_dir: Path | None
+
+
+@dataclass(frozen=True)
+class BookSettings:
+    """How a build writes its rulebooks: on which paper, whether as booklets too, whether a failed
+    cross-check only leaves a language out (``force``), and through which cache."""
+
+    paper: str = "a4"
+    booklet: bool = False
+    force: bool = False
+    use_cache: bool = True
+    cache_dir: Path | None = None
+
+
+def _shared(deck: Deck) -> Images:
     """What every rulebook of a deck shares, made once per process (:func:`images_for`): the card
     pictures and the fonts registered with ReportLab."""
     from deckgen.fonts import deck_fonts, register_pdf
@@ -87,7 +116,8 @@ def books_of(deck: Deck, booklet: bool = False) -> list[Book]:
 
 
 def book_path(deck: Deck, out_dir: Path, book: Book) -> Path:
-    return Path(out_dir) / f"{deck.id}-rulebook-{book[0]}{'-booklet' if book[1] else ''}.pdf"
+    """Where a build writes a rulebook: ``out_dir`` is the deck's own folder (:mod:`deckgen.outputs`)."""
+    return outputs.rulebook_pdf(deck.id, book[0], book[1], folder=Path(out_dir))
 
 
 def from_cache(deck: Deck, book: Book, key: str, out_dir: Path, cache_dir: Path | None) -> RulebookFile | None:
@@ -116,10 +146,10 @@ def not_written(findings: list[Finding]) -> list[Finding]:
     return [warning(f.code, f.where, f"rulebook not written: {f.message}", file=f.file, line=f.line) for f in findings]
 
 
-_IMAGES: dict[object, dict] = {}       # the card pictures of the decks this process typesets, by the build's key
+_IMAGES: dict[object, Images] = {}       # the card pictures of the decks this process typesets, by the build's key
 
 
-def images_for(key: object, deck: Deck) -> dict:
+def images_for(key: object, deck: Deck) -> Images:
     """:func:`_shared` once per deck and process (a build clears it: :func:`forget_images`)."""
     if key not in _IMAGES:
         _IMAGES[key] = _shared(deck)
@@ -130,12 +160,27 @@ def forget_images() -> None:
     _IMAGES.clear()
 
 
-def book_job(slot: object, deck: Deck, book: Book, text: tuple, paper: str, key: str | None, out_dir: Path,
-             cache_dir: Path | None) -> RulebookFile:
-    """Typeset, cache and write one rulebook (a job on :class:`deckgen.workers.Workers`). ``text``
-    is the templates' text and recorder, made by the process that checked the deck."""
-    data = build_rulebook(deck, book[0], paper=paper, images=images_for(slot, deck), booklet=book[1], text=text)
-    return store(deck, book, data, key, out_dir, cache_dir)
+@dataclass(frozen=True)
+class BookJob:
+    """One rulebook to typeset in a worker (:func:`book_job`): the deck, the templates' text and
+    recorder made by the process that checked the deck, its cache key (None: not cached) and where
+    it goes. ``slot`` names the deck among a build's, for :func:`images_for`."""
+
+    slot: object
+    deck: Deck
+    book: Book
+    text: Text
+    paper: str
+    key: str | None
+    out_dir: Path
+    cache_dir: Path | None
+
+
+def book_job(job: BookJob) -> RulebookFile:
+    """Typeset, cache and write one rulebook (a job on :class:`deckgen.workers.Workers`)."""
+    data = build_rulebook(job.deck, job.book[0], paper=job.paper, images=images_for(job.slot, job.deck),
+                          booklet=job.book[1], text=job.text)
+    return store(job.deck, job.book, data, job.key, job.out_dir, job.cache_dir)
 
 
 @dataclass
@@ -145,45 +190,49 @@ class BookPlan:
 
     books: list[Book]
     written: dict[Book, RulebookFile] = field(default_factory=dict)
-    jobs: list[tuple[Book, tuple]] = field(default_factory=list)
+    jobs: list[tuple[Book, tuple[BookJob]]] = field(default_factory=list)
     notes: list[Finding] = field(default_factory=list)
 
 
-def plan_books(deck: Deck, out_dir: Path, *, paper: str, booklet: bool, force: bool, use_cache: bool,
-               cache_dir: Path | None, slot: object) -> BookPlan:
-    """Write the cached rulebooks and make the text of the others (once per language). A failed
-    cross-check raises DeckHasErrors, unless ``force``: then that language is left out and its
-    problems are the plan's notes."""
+def _text_of(deck: Deck, lang: str, force: bool, plan: BookPlan) -> Text | None:
+    """The checked text of one language; None (and the plan's notes) when it fails and ``force``."""
     from deckgen.rulebook.text import checked_text
 
-    plan = BookPlan(books_of(deck, booklet))
-    texts: dict[str, tuple | None] = {}
+    try:
+        return checked_text(deck, lang)
+    except DeckHasErrors as exc:
+        if not force:
+            raise
+        plan.notes.extend(not_written(exc.findings))
+        return None
+
+
+def plan_books(deck: Deck, out_dir: Path, *, slot: object = 0, **settings: Unpack[BookKeywords]) -> BookPlan:
+    """Write the cached rulebooks and make the text of the others (once per language). A failed
+    cross-check raises DeckHasErrors, unless ``force``: then that language is left out and its
+    problems are the plan's notes. ``settings``: the fields of :class:`BookSettings`."""
+    how = BookSettings(**settings)
+    plan = BookPlan(books_of(deck, how.booklet))
+    texts: dict[str, Text | None] = {}
     for book in plan.books:
-        key = rulebook_key(deck, book[0], paper, book[1]) if use_cache else None
-        hit = from_cache(deck, book, key, out_dir, cache_dir) if key else None
+        key = rulebook_key(deck, book[0], how.paper, book[1]) if how.use_cache else None
+        hit = from_cache(deck, book, key, out_dir, how.cache_dir) if key else None
         if hit is not None:
             plan.written[book] = hit
             continue
         lang = book[0]
         if lang not in texts:
-            try:
-                texts[lang] = checked_text(deck, lang)
-            except DeckHasErrors as exc:
-                if not force:
-                    raise
-                texts[lang] = None
-                plan.notes.extend(not_written(exc.findings))
+            texts[lang] = _text_of(deck, lang, how.force, plan)
         text = texts[lang]
         if text is not None:
-            plan.jobs.append((book, (slot, deck, book, text, paper, key, out_dir, cache_dir)))
+            plan.jobs.append((book, (BookJob(slot, deck, book, text, how.paper, key, out_dir, how.cache_dir),)))
     return plan
 
 
-def write_rulebooks(deck: Deck, out_dir: Path, *, paper: str = "a4", force: bool = False, use_cache: bool = True,
-                    cache_dir: Path | None = None, progress: Progress | None = None, jobs: int | None = None,
-                    booklet: bool = False) -> tuple[list[RulebookFile], list[Finding]]:
+def write_rulebooks(deck: Deck, out_dir: Path, *, progress: Progress | None = None, jobs: int | None = None,
+                    **settings: Unpack[BookKeywords]) -> tuple[list[RulebookFile], list[Finding]]:
     """``<out_dir>/<deck>-rulebook-<lang>.pdf`` for each language the templates exist in, and with
-    ``booklet`` ``<deck>-rulebook-<lang>-booklet.pdf`` too.
+    ``booklet`` ``<deck>-rulebook-<lang>-booklet.pdf`` too (``settings``: :class:`BookSettings`).
 
     Rulebooks not in the cache are typeset on up to ``jobs`` processes. A failed cross-check
     raises DeckHasErrors, unless ``force``: then that language is left out and its problems come
@@ -191,9 +240,9 @@ def write_rulebooks(deck: Deck, out_dir: Path, *, paper: str = "a4", force: bool
     """
     from deckgen.workers import Workers
 
+    force = BookSettings(**settings).force
     forget_images()
-    plan = plan_books(deck, out_dir, paper=paper, booklet=booklet, force=force, use_cache=use_cache,
-                      cache_dir=cache_dir, slot=0)
+    plan = plan_books(deck, out_dir, slot=0, **settings)
     with Workers(min(jobs or os.cpu_count() or 1, len(plan.jobs))) as pool:
         for book, args in plan.jobs:
             pool.submit(book, book_job, args)

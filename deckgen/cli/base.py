@@ -1,0 +1,147 @@
+"""What every command shares: the ``deckgen`` group, the error handling that turns deckgen's
+own errors into messages and exit codes, the JSON and text output, and the progress bar.
+
+Exit codes: 0 ok, 1 the deck has errors, 2 unusable input or usage (130: interrupted).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
+
+import click
+
+from deckgen.errors import ERROR, NOTE, WARNING, DeckgenError, Finding, error
+
+if TYPE_CHECKING:
+    from click._termui_impl import ProgressBar
+
+
+def echo_findings(findings: Iterable[Finding]) -> None:
+    """Findings on stderr, errors red and warnings yellow."""
+    for f in findings:
+        color = {"error": "red", "warning": "yellow"}.get(f.severity)
+        click.secho(f.format(), fg=color, err=True)
+
+
+def echo_json(data: object) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def findings_json(findings: Iterable[Finding]) -> dict[str, list[dict[str, object]]]:
+    """``errors``, ``warnings`` and ``notes``: the same keys in every command's JSON."""
+    found = list(findings)
+    return {key: [f.to_json() for f in found if f.severity == sev]
+            for key, sev in (("errors", ERROR), ("warnings", WARNING), ("notes", NOTE))}
+
+
+def fail(findings: Sequence[Finding], code: int, as_json: bool) -> NoReturn:
+    """Report a failure: the findings as text on stderr, or with --json one object on stdout."""
+    from deckgen.datafile import with_lines
+
+    findings = with_lines(findings)
+    if as_json:
+        echo_json({"ok": False, "exit_code": code, **findings_json(findings)})
+    else:
+        echo_findings(findings)
+    sys.exit(code)
+
+
+def _quiet_stdout() -> None:
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def run_handled(ctx: click.Context, invoke: Callable[[click.Context], Any]) -> Any:
+    """``invoke(ctx)`` with deckgen's own errors turned into messages and exit codes, never a
+    traceback; with --json, every failure is one JSON object on stdout."""
+    as_json = bool(ctx.params.get("as_json"))
+    try:
+        return invoke(ctx)
+    except DeckgenError as exc:
+        fail(exc.findings, exc.exit_code, as_json)
+    except BrokenPipeError:    # `deckgen ... | head`: the reader has gone, nothing left to say
+        _quiet_stdout()
+        sys.exit(1)
+    except OSError as exc:     # a full disk, a folder that cannot be written
+        fail([error("file", "", f"cannot be written or read: {exc.strerror or exc}",
+                    file=str(exc.filename) if exc.filename else None)], 2, as_json)
+    except KeyboardInterrupt:
+        fail([error("interrupted", "", "files already written are complete, the rest were not written")],
+             130, as_json)
+
+
+class Command(click.Command):
+    """A deckgen command: its body's errors handled by :func:`run_handled`, the typed options
+    (:mod:`deckgen.cli.params`) built inside that handling too."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        return run_handled(ctx, super().invoke)
+
+
+class Group(click.Group):
+    """A deckgen command group whose own body (``deckgen cache``) is handled like a command's."""
+
+    command_class = Command
+
+    def invoke(self, ctx: click.Context) -> Any:
+        return run_handled(ctx, super().invoke)
+
+
+class Main(click.Group):
+    """The ``deckgen`` group: with ``--json`` anywhere on the command line, a usage error (an
+    unknown option, a bad value) is one JSON object on stdout too."""
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
+        argv = list(sys.argv[1:] if args is None else args)
+        if "--json" not in argv or not standalone_mode:
+            return super().main(argv, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            rv = super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.ClickException as exc:
+            fail([error("usage", "", exc.format_message())], exc.exit_code, True)
+        except click.Abort:
+            fail([error("usage", "", "aborted")], 1, True)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def paths_width(paths: Iterable[object], least: int = 0) -> int:
+    """A column as wide as its longest path, so long paths keep the columns after them aligned."""
+    return max([least, *(len(str(p)) for p in paths)])
+
+
+def size_text(n: int) -> str:
+    """A file size for a summary line: ``12 kB`` or ``1.3 MB``."""
+    return f"{n / 1e6:.1f} MB" if n >= 1e5 else f"{n / 1e3:.0f} kB"
+
+
+class Progress:
+    """A click progress bar driven by the core's ``progress(label, done, total)`` callbacks."""
+
+    def __init__(self, enabled: bool = True):
+        self.enabled = enabled and sys.stderr.isatty()
+        self.bar: ProgressBar[int] | None = None
+        self.label: str | None = None
+
+    def __call__(self, label: str, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        if self.bar is None or label != self.label:
+            self.close()
+            self.label = label
+            self.bar = click.progressbar(length=total, label=label, file=sys.stderr, show_pos=True)
+            self.bar.__enter__()
+        self.bar.length = total              # a build finds more to do as it goes
+        self.bar.update(done - self.bar.pos)
+        if done >= total:
+            self.close()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None
