@@ -211,7 +211,7 @@ def export_cards_cmd(deck: str, shop: ShopChoice, out_dir: str | None, source: E
 
         deckgen export cards flex-spectrum --service mpc-poker --bleed 3mm
     """
-    from deckgen.export import export_cards
+    from deckgen.export import ExportRun, export_cards
 
     svc = shop.preset(deck)
     bleed_mm = shop.bleed_mm()

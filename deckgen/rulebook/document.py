@@ -56,7 +56,7 @@ def build_rulebook(deck: Deck, lang: str, *, paper: str = "a4", booklet: bool = 
     images = pictures.get("images")
     if images is None:
         images = card_images(deck, pictures.get("image_dpi") or DPI, progress)
-    data = build_pdf(deck, lang, body, rec, images, paper, progress, booklet=booklet)
+    data = build_pdf(deck, lang, (body, rec), images, paper, progress, booklet=booklet)
     return build_booklet(data, paper) if booklet else data
 
 
