@@ -13,8 +13,14 @@ from deckgen.rules.simulate import record_of
 KINDS = ("number", "draw-two", "wild")
 
 
-def rec(outcome="finished", winner=None, turns=10, causes=(), penalty=(0, 0, 0), seat_kind=((0, 0, 0), (0, 0, 0)),
-        held=(0, 0, 0), trace=(), events=()) -> GameRecord:
+PARTS = {"penalty": (0, 0, 0), "seat_kind": ((0, 0, 0), (0, 0, 0)), "held": (0, 0, 0), "trace": (), "events": ()}
+
+
+def rec(outcome="finished", winner=None, turns=10, causes=(), **parts) -> GameRecord:
+    """A record from its outcome and the parts given (penalty, seat_kind, held, trace, events; the rest zero)."""
+    assert set(parts) <= set(PARTS), parts
+    parts = {**PARTS, **parts}
+    penalty, seat_kind, held, trace, events = (parts[k] for k in PARTS)
     by_cause = [0] * len(CAUSES)
     for name, n in causes:
         by_cause[CAUSES.index(name)] += n

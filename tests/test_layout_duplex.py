@@ -121,9 +121,9 @@ CASES = [  # paper, card, orientation asked, fit, the page orientation it must g
 
 
 @pytest.mark.parametrize("edge", ["long", "short"])
-@pytest.mark.parametrize("paper,card,orientation,fit,expect", CASES)
-def test_every_back_lands_behind_its_front_the_right_way_up(flex, tmp_path, paper, card, orientation, fit, expect,
-                                                             edge):
+@pytest.mark.parametrize("case", CASES, ids=[f"{c[0]}-{c[1][0]:g}x{c[1][1]:g}-{c[2]}-{c[3]}" for c in CASES])
+def test_every_back_lands_behind_its_front_the_right_way_up(flex, tmp_path, case, edge):
+    paper, card, orientation, fit, expect = case
     paths, colours = flat_faces(flex, tmp_path, card)
     pdf = cards_pdf_for_deck(flex, paths, card, 3.0, LayoutOptions(paper=paper, duplex=edge, orientation=orientation,
                                                                    fit=fit))

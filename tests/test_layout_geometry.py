@@ -46,6 +46,30 @@ def _plan(spec):
         return None
 
 
+def _assert_slots_inside_the_margin_apart(sheet, m):
+    """Every slot's clip inside the margin, and no two clips overlap."""
+    w, h = sheet.page_mm
+    for s in sheet.slots:
+        c = s.clip
+        assert c.x >= m - E and c.right <= w - m + E and c.y >= m - E and c.top <= h - m + E
+    for a in sheet.slots:
+        for o in sheet.slots:
+            if a.index < o.index:
+                assert not _overlap(a.clip, o.clip)
+
+
+def _assert_marks_inside_the_margin_off_the_cards(sheet, m, offset):
+    """Both ends of every crop mark inside the margin; no mark reaches into a slot's clip grown by ``offset``."""
+    w, h = sheet.page_mm
+    for ln in sheet.marks:
+        for x, y in ((ln.x1, ln.y1), (ln.x2, ln.y2)):
+            assert m - E <= x <= w - m + E and m - E <= y <= h - m + E
+        x0, x1, y0, y1 = min(ln.x1, ln.x2), max(ln.x1, ln.x2), min(ln.y1, ln.y2), max(ln.y1, ln.y2)
+        for s in sheet.slots:
+            c = s.clip.grow(offset, offset, offset, offset) if offset else s.clip
+            assert not (x1 > c.x + E and x0 < c.right - E and y1 > c.y + E and y0 < c.top - E)
+
+
 @settings(max_examples=150, deadline=None)
 @given(specs)
 def test_full_bleed_and_full_marks_inside_the_margin_or_fewer_cards(spec):
@@ -65,28 +89,18 @@ def test_full_bleed_and_full_marks_inside_the_margin_or_fewer_cards(spec):
         assert (w > h + E) <= (spec.orientation == "landscape") or abs(w - h) < E
         assert (h > w + E) <= (spec.orientation == "portrait") or abs(w - h) < E
     assert sheet.gap_mm == pytest.approx(2 * b if spec.gap_mm is None else spec.gap_mm)
+    _assert_slots_inside_the_margin_apart(sheet, m)
     for s in sheet.slots:
         c = s.clip
-        assert c.x >= m - E and c.right <= w - m + E and c.y >= m - E and c.top <= h - m + E
         assert s.image.w == pytest.approx(cw + 2 * b)
         inner = min(b, g / 2)
         sides = (s.trim.x - c.x, c.right - s.trim.right, s.trim.y - c.y, c.top - s.trim.top)
         outer = (s.col == 0, s.col == sheet.cols - 1, s.row == sheet.rows - 1, s.row == 0)
         for got, is_outer in zip(sides, outer):
             assert got == pytest.approx(b if is_outer else inner, abs=1e-6)    # never less than asked
-    for a in sheet.slots:
-        for o in sheet.slots:
-            if a.index < o.index:
-                assert not _overlap(a.clip, o.clip)
     for ln in sheet.marks:
         assert math.hypot(ln.x2 - ln.x1, ln.y2 - ln.y1) == pytest.approx(spec.marks.length_mm)
-        for x, y in ((ln.x1, ln.y1), (ln.x2, ln.y2)):
-            assert m - E <= x <= w - m + E and m - E <= y <= h - m + E
-        x0, x1, y0, y1 = min(ln.x1, ln.x2), max(ln.x1, ln.x2), min(ln.y1, ln.y2), max(ln.y1, ln.y2)
-        for s in sheet.slots:
-            c = s.clip.grow(spec.marks.offset_mm - E, spec.marks.offset_mm - E, spec.marks.offset_mm - E,
-                            spec.marks.offset_mm - E)
-            assert not (x1 > c.x + E and x0 < c.right - E and y1 > c.y + E and y0 < c.top - E)
+    _assert_marks_inside_the_margin_off_the_cards(sheet, m, spec.marks.offset_mm - E)
     for x in sheet.cut_x:                        # every cut line has both its marks
         assert sum(1 for ln in sheet.marks if ln.x1 == ln.x2 == x) == 2
     for y in sheet.cut_y:
@@ -125,23 +139,14 @@ def test_most_cards_with_a_cutting_guide_on_every_cut_line(spec):
     assert sheet.per_page >= most
     w, h = sheet.page_mm
     m, b = spec.margin_mm, spec.bleed_mm
+    _assert_slots_inside_the_margin_apart(sheet, m)
     for s in sheet.slots:
-        c = s.clip
-        assert c.x >= m - E and c.right <= w - m + E and c.y >= m - E and c.top <= h - m + E
-        assert s.trim.x >= c.x - E and s.trim.right <= c.right + E
-    for a in sheet.slots:
-        for o in sheet.slots:
-            if a.index < o.index:
-                assert not _overlap(a.clip, o.clip)
+        assert s.trim.x >= s.clip.x - E and s.trim.right <= s.clip.right + E
     length = spec.marks.length_mm
     for ln in sheet.marks:
         got = math.hypot(ln.x2 - ln.x1, ln.y2 - ln.y1)
         assert got == pytest.approx(length) or MIN_MARK - E <= got < length
-        for x, y in ((ln.x1, ln.y1), (ln.x2, ln.y2)):
-            assert m - E <= x <= w - m + E and m - E <= y <= h - m + E
-        x0, x1, y0, y1 = min(ln.x1, ln.x2), max(ln.x1, ln.x2), min(ln.y1, ln.y2), max(ln.y1, ln.y2)
-        for s in sheet.slots:
-            assert not (x1 > s.clip.x + E and x0 < s.clip.right - E and y1 > s.clip.y + E and y0 < s.clip.top - E)
+    _assert_marks_inside_the_margin_off_the_cards(sheet, m, 0.0)
     for x in sheet.cut_x:
         marks = sum(1 for ln in sheet.marks if ln.x1 == ln.x2 == x)
         ruled = any(ln.x1 == ln.x2 == x for ln in sheet.rules)

@@ -49,9 +49,10 @@ count = 2
 '''
 
 
-def deck_text(values="1, 2, 3, 4, 5, 6, 7, 8, 9", count=2, lo=2, hi=4, hand=7, preset="classic", options="",
-              extra=WILDS):
-    return HEAD.format(lo=lo, hi=hi, hand=hand, preset=preset, options=options) + \
+def deck_text(values="1, 2, 3, 4, 5, 6, 7, 8, 9", count=2, preset="classic", options="", extra=WILDS, **players):
+    """The manifest: ``players`` may set lo, hi (the player range, 2 to 4) and hand (7)."""
+    players = {"lo": 2, "hi": 4, "hand": 7, **players}
+    return HEAD.format(**players, preset=preset, options=options) + \
         NUMBERS.format(values=values, count=count) + extra
 
 
