@@ -1,6 +1,8 @@
 import atexit
 import os
 import shutil
+import signal
+import sys
 import tempfile
 from pathlib import Path
 
@@ -21,6 +23,9 @@ def _private_tmp() -> str:
         root = tempfile.mkdtemp(prefix="deckgen-tests-")
         os.environ["DECKGEN_TEST_TMP"] = root
         atexit.register(shutil.rmtree, root, ignore_errors=True)
+        if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+            # a run stopped with SIGTERM (timeout, a CI cancel) still ends through atexit and removes it
+            signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     os.environ["TMPDIR"] = root
     tempfile.tempdir = root
     return root

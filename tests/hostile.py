@@ -1,13 +1,20 @@
 """Small hostile decks for the security tests, and a way to run deckgen on them as a stranger's
 deck would be run: in a child process with a memory limit and a time limit, checking that it
 ends with exit 1 or 2 and a message, never a traceback or a signal, and that a marker file
-outside the deck folder never shows up in anything it printed or wrote."""
+outside the deck folder never shows up in anything it printed or wrote.
+
+The child is what ``python -m deckgen ARGS`` runs (``deckgen/__main__.py``, through runpy), in
+its own process with its own environment, working folder, limits, stdout and stderr; it is
+forked from a server process that has imported deckgen and its libraries once (multiprocessing's
+forkserver), so each of the many runs does not spend a second importing them again."""
 
 from __future__ import annotations
 
+import io
+import multiprocessing
 import os
 import subprocess
-import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -94,16 +101,61 @@ def _limits() -> None:           # in the child, before deckgen starts
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
+# imported once by the fork server: what `python -m deckgen` imports on the way to any command
+PRELOAD = ["deckgen.cli", "deckgen.check", "deckgen.build", "deckgen.palette", "deckgen.render", "deckgen.rulebook",
+           "deckgen.layout", "deckgen.export.printshop", "deckgen.export.tts", "coloraide", "reportlab.pdfgen.canvas",
+           "PIL.Image", "jinja2", "pypdf"]
+_context = None
+
+
+def _forks():
+    global _context
+    if _context is None:
+        _context = multiprocessing.get_context("forkserver")
+        _context.set_forkserver_preload(PRELOAD)
+    return _context
+
+
+def _deckgen_main(args: list[str], cwd: str, environ: dict[str, str], out: str, err: str) -> None:
+    """In the forked child: the environment, folder, limits and output files of ``python -m deckgen ARGS``."""
+    import faulthandler
+    import runpy
+    import sys
+
+    os.environ.clear()
+    os.environ.update(environ)
+    os.chdir(cwd)
+    for fd, path in ((1, out), (2, err)):
+        os.dup2(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), fd)
+    sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8")
+    sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), encoding="utf-8", errors="backslashreplace",
+                                  line_buffering=True)
+    if environ.get("PYTHONFAULTHANDLER"):
+        faulthandler.enable(sys.stderr)
+    _limits()
+    sys.argv = [str(Path(__file__).resolve().parent.parent / "deckgen" / "__main__.py"), *args]
+    runpy.run_module("deckgen", run_name="__main__", alter_sys=True)
+
+
 def run(deck: Deck, *args: str, cwd: Path | None = None, seconds: float = SECONDS, env: dict | None = None) -> Run:
-    """``deckgen ARGS`` in a child process with the memory and time limits."""
+    """``deckgen ARGS`` in a child process with the memory and time limits (a child still running
+    after ``seconds`` is killed and the run fails with ``subprocess.TimeoutExpired``)."""
     environ = dict(os.environ)
     environ.update({"DECKGEN_CACHE": str(deck.home / "cache"), "DECKGEN_DATA": str(deck.home / "data"),
                     "PYTHONFAULTHANDLER": "1", "COLUMNS": "200"})
     environ.pop("DECKGEN_FONTS", None)
     environ.update(env or {})
-    proc = subprocess.run([sys.executable, "-m", "deckgen", *args], cwd=str(cwd or deck.home), env=environ,
-                          capture_output=True, timeout=seconds, preexec_fn=_limits)
-    return Run(proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace"))
+    with tempfile.TemporaryDirectory(prefix="deckgen-run-") as captured:      # outside the deck and its home
+        out, err = Path(captured) / "stdout", Path(captured) / "stderr"
+        child = _forks().Process(target=_deckgen_main, args=([str(a) for a in args], str(cwd or deck.home), environ,
+                                                             str(out), str(err)))
+        child.start()
+        child.join(seconds)
+        if child.exitcode is None:
+            child.kill()
+            child.join()
+            raise subprocess.TimeoutExpired(["deckgen", *args], seconds)
+        return Run(child.exitcode, *(path.read_bytes().decode("utf-8", "replace") for path in (out, err)))
 
 
 def assert_refused(result: Run, *words: str, codes: tuple[int, ...] = (1, 2)) -> None:

@@ -8,6 +8,7 @@ import hashlib
 import io
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -101,15 +102,16 @@ def test_the_same_picture_everywhere_a_face_appears(deck, tmp_path):
     from deckgen.export.services import load_services
     from deckgen.export.tts import export_tts
     from deckgen.render import preview
+    from deckgen.selection import select
 
     cache = tmp_path / "cache"
     rendered = render_deck(deck, RenderSettings(dpi=60), tmp_path / "render", cache_dir=cache)
     direct = render_face(deck, "fox-0", RenderSettings(dpi=60))
     with Image.open(rendered.paths["fox-0"]) as im:
         assert difference(im, direct)[0] < 0.5
-    # export cards: the print-shop face file
+    # export cards: the print-shop face file (at the shop's 300 dpi: of the one card compared, and the back)
     service = load_services()["own-size"]        # the deck's own card size: no template resize
-    shop = export_cards(deck, service, tmp_path / "shop", run=ExportRun(cache_dir=cache))
+    shop = export_cards(select(deck, "fox-0"), service, tmp_path / "shop", run=ExportRun(cache_dir=cache))
     face_file = next(p for p in shop.images if p.stem == "fox-0")
     from deckgen.export.printshop import geometry
 
@@ -123,7 +125,8 @@ def test_the_same_picture_everywhere_a_face_appears(deck, tmp_path):
         expect = expect.resize(im.size, Image.Resampling.LANCZOS)
         assert difference(im, expect)[0] < 1.0
     # export tts: the first cell of the first sheet is the first card, fox-0
-    tts = export_tts(deck, tmp_path / "tts", run=ExportRun(cache_dir=cache), max_side=2048)
+    one = select(deck, "fox-0")            # the faces compared below: fox-0 first, and the back
+    tts = export_tts(one, tmp_path / "tts", run=ExportRun(cache_dir=cache), max_side=2048)
     with Image.open(tts.sheets[0].path) as sheet:
         cell = sheet.convert("RGB").crop((0, 0, *tts.cell_px))
     from deckgen.export.tts import tts_dpi
@@ -132,7 +135,7 @@ def test_the_same_picture_everywhere_a_face_appears(deck, tmp_path):
     small = render_face(deck, "fox-0", RenderSettings(dpi=tts_dpi(card_size_mm(deck.card_size), 2048), bleed_mm=0))
     assert difference(cell, small.resize(tts.cell_px, Image.Resampling.LANCZOS))[0] < 2.0
     # preview: the contact sheet's first thumbnail
-    sheet_path = preview(deck, RenderSettings(dpi=60), tmp_path / "preview.png")
+    sheet_path = preview(one, RenderSettings(dpi=60), tmp_path / "preview.png")
     bleed = round(3 * 60 / 25.4)
     trimmed = direct.crop((bleed, bleed, direct.width - bleed, direct.height - bleed))
     th = round(trimmed.height * 180 / trimmed.width)
@@ -149,9 +152,8 @@ def test_the_same_picture_everywhere_a_face_appears(deck, tmp_path):
         assert hashlib.sha1(im.convert("RGB").tobytes()).hexdigest() in embedded
     # the rulebook's card pictures come from render_face (no bleed, 100 dpi)
     book = next(o.path for o in build.outputs if o.kind == "rulebook")
-    pictures = _images(book)
     back = render_face(deck, "back", RenderSettings(dpi=100, bleed_mm=0))
-    assert any(im.size == back.size and difference(im, back)[0] < 1.0 for im in pictures)
+    assert any(im.size == back.size and difference(im, back)[0] < 1.0 for im in _images(book))
     # and the logo on its cover, drawn by the same image code as the card back's
     from deckgen.images import picture
     from deckgen.rulebook.images import LOGO_MM
@@ -173,17 +175,17 @@ def _on_white(im: Image.Image) -> Image.Image:
     return flat
 
 
-def _images(pdf: Path) -> list[Image.Image]:
+def _images(pdf: Path) -> Iterator[Image.Image]:
+    """Each image the PDF holds, once (decoded as it is reached, so any() can stop early)."""
     reader = PdfReader(io.BytesIO(pdf.read_bytes()))
-    seen, out = set(), []
+    seen = set()
     for page in reader.pages:
         for img in page.images:
             if img.indirect_reference and img.indirect_reference.idnum in seen:
                 continue
             if img.indirect_reference:
                 seen.add(img.indirect_reference.idnum)
-            out.append(img.image.convert("RGB"))
-    return out
+            yield img.image.convert("RGB")
 
 
 def _image_digests(pdf: Path) -> list[str]:

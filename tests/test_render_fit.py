@@ -52,13 +52,17 @@ def sample(deck) -> list[str]:
     return out
 
 
-def geometry_problems(deck, tgt: Target, faces) -> list[str]:
+def specs_of(deck, faces) -> list:
+    """The faces' specs, which do not depend on the card size: made once, checked at every size."""
+    return [(fid, face_spec(deck, fid, len(deck.palette.colors) > 4)) for fid in faces]
+
+
+def geometry_problems(tgt: Target, specs) -> list[str]:
     out = []
-    for fid in faces:
-        spec = face_spec(deck, fid, len(deck.palette.colors) > 4)
-        frame = tgt.frame()
+    frame = tgt.frame()
+    l, t, r, b = frame.safe_box
+    for fid, spec in specs:
         plan = plan_face(spec, frame)
-        l, t, r, b = frame.safe_box
         placed = [p for p in plan.placed if p.el.type not in CONTAINERS]
         for p in placed:                       # straight from the plan: nothing drawn leaves the safe zone ...
             for x0, y0, x1, y1 in p.rects:
@@ -79,9 +83,9 @@ def test_every_layout_fits_every_size_on_a_sample_of_each_look(decks, layout):
     problems = []
     for name in DECKS:
         deck = with_layout(decks[name], layout)
-        faces = ["back"] if layout in BACK_LAYOUTS else sample(deck)
+        specs = specs_of(deck, ["back"] if layout in BACK_LAYOUTS else sample(deck))
         for size in SIZES:
-            problems += geometry_problems(deck, target(size, deck), faces)
+            problems += geometry_problems(target(size, deck), specs)
     assert problems == []
 
 
@@ -91,8 +95,9 @@ def test_every_face_fits_every_size(decks, layout):
     problems = []
     for name in DECKS:
         deck = with_layout(decks[name], layout)
+        specs = specs_of(deck, face_ids(deck))
         for size in SIZES:
-            problems += geometry_problems(deck, target(size, deck), face_ids(deck))
+            problems += geometry_problems(target(size, deck), specs)
     assert problems == []
 
 

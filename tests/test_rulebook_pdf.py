@@ -15,6 +15,7 @@ LANGS = ["es", "en"]
 ENTRY = {"es": "Puntos", "en": "Points"}
 
 
+@functools.lru_cache(maxsize=16)        # the same rulebook is read by several tests: its text extracted once
 def _text(data: bytes) -> tuple[pypdf.PdfReader, str]:
     reader = pypdf.PdfReader(io.BytesIO(data))
     text = "\n".join(page.extract_text() for page in reader.pages)

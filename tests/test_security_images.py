@@ -38,6 +38,35 @@ def _png_bytes(w: int, h: int, colour: str = "red") -> bytes:
     return buf.getvalue()
 
 
+_ROWS: dict[tuple[int, int], bytes] = {}
+
+
+def _solid_png(path, w: int, h: int, rgb: tuple[int, int, int]) -> None:
+    """A real w x h PNG of one colour (what Image.new(...).save() gives, pixel for pixel), written in
+    a fraction of the time: the first row as it is, every other row filtered 'Up' (all zeros), and
+    the deflate stream of those zero rows made once per size and reused."""
+    def chunk(tag: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data) & 0xFFFFFFFF)
+
+    first, rest = b"\0" + bytes(rgb) * w, (b"\2" + bytes(3 * w)) * (h - 1)
+    if (w, h) not in _ROWS:
+        z = zlib.compressobj(1, zlib.DEFLATED, -15)
+        _ROWS[w, h] = z.compress(rest) + z.flush()
+    z = zlib.compressobj(1, zlib.DEFLATED, -15)
+    head = z.compress(first) + z.flush(zlib.Z_FULL_FLUSH)        # byte-aligned, not the last block
+    adler = zlib.adler32(rest, zlib.adler32(first))
+    idat = b"\x78\x01" + head + _ROWS[w, h] + struct.pack(">I", adler)
+    ihdr = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", idat) + chunk(b"IEND", b""))
+
+
+def test_the_solid_png_helper_writes_the_picture_it_says(tmp_path):
+    _solid_png(tmp_path / "a.png", 40, 30, (30, 225, 90))
+    with Image.open(tmp_path / "a.png") as im:
+        assert im.size == (40, 30) and im.mode == "RGB"
+        assert im.tobytes() == Image.new("RGB", (40, 30), (30, 225, 90)).tobytes()
+
+
 def _data(kind: str, raw: bytes) -> str:
     return f"data:{kind};base64," + base64.b64encode(raw).decode()
 
@@ -228,7 +257,7 @@ def test_many_large_pictures_stay_within_the_deck_budget_and_the_memory_limit(tm
     deck = make_deck(tmp_path)
     deck.manifest.write_text(MANY, encoding="utf-8")
     for i in range(8):                                       # 36 megapixels each, 288 in all: over 250
-        Image.new("RGB", (6000, 6000), (30 * i, 255 - 30 * i, 90)).save(deck.folder / f"p{i}.png", compress_level=1)
+        _solid_png(deck.folder / f"p{i}.png", 6000, 6000, (30 * i, 255 - 30 * i, 90))
     start = time.monotonic()
     result = run(deck, "check", str(deck.manifest), "--no-sim")          # under the 2 GB address-space limit
     assert_refused(result, "megapixels in all, over the limit of 250", codes=(1,))
