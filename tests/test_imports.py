@@ -154,9 +154,6 @@ def test_no_import_circle_between_deckgen_modules():
     assert circles(graph) == []
 
 
-@pytest.mark.xfail(strict=True, reason="issue 22: two packages import a module that imports the package back: "
-                                       "deckgen.render (lazily: batch, sheet) <- render.batch (RenderResult), and "
-                                       "deckgen.rulebook (check_stage: step) <- rulebook.step (build_rulebook)")
 def test_no_import_circle_in_deckgen_at_all():
     assert circles(import_graph()) == []
 
