@@ -7,8 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 
 def test_starting_a_build_does_not_import_libraries_only_some_steps_need():
     code = ("import json, sys, deckgen.cli, deckgen.build, deckgen.render.batch, deckgen.render.draw, "
