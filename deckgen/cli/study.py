@@ -68,11 +68,11 @@ def check(decks: tuple[str, ...], as_json: bool, options: CheckOptions, palette:
 
         deckgen check my-deck.toml --strict
     """
-    from deckgen.build import bundled_refs
+    from deckgen import manifest
     from deckgen.check import check_many
     from deckgen.errors import exit_code
 
-    refs = list(decks) or bundled_refs()
+    refs = list(decks) or list(manifest.bundled_decks())
     progress = Progress(enabled=not as_json)
     requests = [(ref, dataclasses.replace(options, palette=palette.for_deck(ref), progress=progress), None)
                 for ref in refs]
