@@ -4,7 +4,8 @@ Not a timing: it runs the command line of the checkout it is started from (``.ve
 beside this folder, or ``--deckgen``) on the three bundled decks and the woodland example and
 prints one SHA-256 per output file: the build (cards PDF, rulebooks es and en, booklets), the
 faces as PNGs, a balance report, the Tabletop Simulator export, a print shop's files and the
-``simulate``/``check`` JSON. Every command has a fixed seed and an empty cache of its own. Run it
+``simulate``/``check`` JSON. Every command has a fixed seed and an empty cache of its own; paths to the checkout and to the
+output folder in JSON and text outputs are replaced by ``<checkout>`` and ``<out>``. Run it
 in each checkout and diff the two listings:
 
     .venv/bin/python benchmarks/outputs.py > before.txt      # in the old checkout
@@ -45,27 +46,36 @@ def commands(out: Path) -> list[list[str]]:
     return cmds
 
 
+def run(deckgen: str, tmp: Path) -> list[str]:
+    """Run every command into ``tmp/out``; one ``digest path`` line per file written."""
+    out = tmp / "out"
+    env = dict(os.environ, DECKGEN_CACHE=str(tmp / "cache"), SOURCE_DATE_EPOCH="0")
+    for cmd in commands(out):
+        to = cmd[cmd.index(">") + 1] if ">" in cmd else None
+        args = cmd[:cmd.index(">")] if to else cmd
+        r = subprocess.run([deckgen, *args], env=env, capture_output=True, text=True, cwd=tmp)
+        if to:
+            Path(to).parent.mkdir(parents=True, exist_ok=True)
+            Path(to).write_text(r.stdout)
+        print(f"# {' '.join(args[:3])}: exit {r.returncode}", file=sys.stderr)
+        if r.returncode:
+            print(r.stderr[-2000:], file=sys.stderr)
+    lines = []
+    for p in sorted(out.rglob("*")):
+        if p.is_file() and p.name != ".deckgen-output":
+            data = p.read_bytes()
+            if p.suffix in (".json", ".txt"):    # paths to the checkout and to the output folder
+                data = data.replace(str(HERE).encode(), b"<checkout>").replace(str(out).encode(), b"<out>")
+            lines.append(f"{hashlib.sha256(data).hexdigest()} {p.relative_to(out)}")
+    return lines
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deckgen", default=str(HERE / ".venv" / "bin" / "deckgen"))
-    ap.add_argument("--keep", help="write the outputs here instead of a temporary folder")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        out = Path(args.keep) if args.keep else Path(tmp) / "out"
-        env = dict(os.environ, DECKGEN_CACHE=str(Path(tmp) / "cache"), SOURCE_DATE_EPOCH="0")
-        for cmd in commands(out):
-            to = cmd[cmd.index(">") + 1] if ">" in cmd else None
-            run = cmd[:cmd.index(">")] if to else cmd
-            r = subprocess.run([args.deckgen, *run], env=env, capture_output=True, text=True, cwd=tmp)
-            if to:
-                Path(to).parent.mkdir(parents=True, exist_ok=True)
-                Path(to).write_text(r.stdout)
-            print(f"# {' '.join(cmd[:2])} {Path(cmd[2]).stem if len(cmd) > 2 else ''}: exit {r.returncode}", file=sys.stderr)
-            if r.returncode:
-                print(r.stderr[-2000:], file=sys.stderr)
-        for p in sorted(out.rglob("*")):
-            if p.is_file() and p.name != ".deckgen-output":
-                print(hashlib.sha256(p.read_bytes()).hexdigest(), p.relative_to(out))
+        print("\n".join(run(args.deckgen, Path(tmp))))
 
 
 if __name__ == "__main__":

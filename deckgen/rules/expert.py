@@ -45,6 +45,7 @@ from deckgen.rules.state import (
     Knockout,
     PassHands,
     Play,
+    Power,
     Reshuffle,
     Shuffle,
     Start,
@@ -60,6 +61,7 @@ CONFIDENCE = 3.0           # standard errors a candidate must beat the rule of t
 COLOR_WEIGHT = 10.0        # the rule of thumb (Prior): per other card of the played card's colour held
 KEEP_WILD = -1000.0        # ... a wild while more than two cards are held
 KEEP_ACTION = -300.0       # ... an action card while nobody next is close to going out (no Mercy limit)
+KEEP_POWER = -5.0          # ... a card by its Flex side (the Power card turns red)
 ATTACK = 300.0             # ... a skip, draw card or reverse on a next player with two cards or fewer
 ATTACKS = frozenset({"skip", "skip_all", "draw", "target", "roulette"})
 WILD_COLORS = 2            # colours tried with a wild: the ones the hand holds most of
@@ -139,6 +141,7 @@ class Memory:
         self.color = -1
         self.ok = True                        # False once events were missed: the discard pile is unknown
         self.turns = 0
+        self.power: dict[int, bool] = {}      # each player's Power card as the events showed it (green: True)
 
     def new_game(self, o: Observation) -> bool:
         """Whether this observation is of another hand than the one remembered (a bot plays many
@@ -159,6 +162,7 @@ class Memory:
             self._apply(ev, o)
         self.seen.extend(new)
         for q in range(o.n_players):
+            self.power[q] = o.power[q]
             if q != self.me:
                 self.hands.setdefault(q, _Hand()).fit(o.hand_sizes[q] if o.alive[q] else 0)
         if len(self.discard) != o.discard_pile:
@@ -168,6 +172,8 @@ class Memory:
         """The events of the window not seen yet (the window overlaps the end of what was seen)."""
         seen = self.seen
         if not seen:
+            if type(window[0]) is not Shuffle:
+                self.ok = False               # the hand began before the window: its start was missed
             return window
         if type(window[0]) is Shuffle:        # the whole hand so far
             return window[len(seen):]
@@ -182,6 +188,8 @@ class Memory:
         tp = type(ev)
         if tp is Play:
             f = ev.move >> 1
+            if ev.player != self.me and ev.how == "play" and self.top >= 0 and not self._drew_last(ev.player):
+                self._hand(ev.player).forbid(self._preferred(t, ev.player, ev.move))
             self.discard.append(f)
             self.top = ev.move
             c = t.color[f]
@@ -193,7 +201,7 @@ class Memory:
                 return
             hand = self._hand(ev.player)
             if ev.cause == NO_PLAY and self.top >= 0:
-                hand.forbid(self._playable(t))
+                hand.forbid(self._playable(t, ev.player))
             hand.add()
         elif tp is Discard:
             self.discard.insert(max(0, len(self.discard) - 1), ev.face)
@@ -208,8 +216,12 @@ class Memory:
         elif tp is AsideEvent:
             self.aside.append(ev.face)
         elif tp is Reshuffle:
-            self.discard = self.discard[-1:]
+            # the discard pile is its top card again: known from here on, even after missed events
+            self.discard = self.discard[-1:] if self.ok else ([self.top >> 1] if self.top >= 0 else [])
             self.aside = []
+            self.ok = True
+        elif tp is Power:
+            self.power[ev.player] = ev.green
         elif tp is Deal:
             for q in ev.players:
                 if q != self.me:
@@ -231,6 +243,22 @@ class Memory:
         elif tp is Knockout and ev.player != self.me:
             self.hands[ev.player] = _Hand()
 
+    def _drew_last(self, q: int) -> bool:
+        """Whether player ``q``'s latest event was a draw (a play now is of the card drawn)."""
+        for ev in reversed(self.seen[-8:]):
+            if getattr(ev, "player", None) == q and type(ev) in (Draw, Play, Discard):
+                return type(ev) is Draw
+        return False
+
+    def _preferred(self, t: Any, q: int, move: int) -> frozenset:
+        """The faces player ``q`` could have played instead of ``move`` and would surely have
+        preferred if they play as the greedy rule of thumb does (their highest-valued card): so
+        they hold none of them. A player who plays otherwise breaks no sampled deal: a card they
+        later show frees the group that excluded it (``_Hand.remove``)."""
+        low, high = _greedy_bounds(t)
+        top = high[move]
+        return frozenset(f for f in self._playable(t, q, regular=True) if low[f] > top)
+
     def _hand(self, q: int) -> _Hand:
         return self.hands.setdefault(q, _Hand())
 
@@ -243,8 +271,10 @@ class Memory:
                 h = self._hand(q)
                 h.groups = [[h.size(), frozenset()]] if h.size() else []
 
-    def _playable(self, t: Any) -> frozenset:
-        """Every face that could follow the pile as it is now (either side)."""
+    def _playable(self, t: Any, q: int, regular: bool = False) -> frozenset:
+        """Every face player ``q`` could have played on the pile as it is now: by its regular
+        side, or by its Flex side while their Power card is green (or Power cards are off);
+        ``regular``: by the regular side only."""
         top = self.top
         if t.mkey[top] < 0:
             key, sym, val, color = -1, -1, -1, -1
@@ -254,7 +284,8 @@ class Memory:
         entry = t.cache.get(key)
         if entry is None:
             entry = t.legal(key, sym, val, color)
-        return entry[2] | entry[3]
+        flex_ok = not (t.opts.power_cards and t.any_flex) or self.power.get(q, True)
+        return entry[2] | entry[3] if flex_ok and not regular else entry[2]
 
 
 class Prior(GreedyAgent):
@@ -281,6 +312,8 @@ class Prior(GreedyAgent):
             score = COLOR_WEIGHT * (colors[c] - 1) if c >= 0 else 0.0
             if t.mcat[m] == 2 and not short:
                 score += KEEP_WILD
+            if m & 1:
+                score += KEEP_POWER
             effects = t.effects[m]
             if effects:
                 v = view._replace(move=m)
@@ -405,6 +438,41 @@ class ExpertAgent(Agent):
         return 0
 
 
+# the least and the most the greedy bot's valuation (agents.GreedyAgent.play) may give an effect,
+# whatever the table around it: None where it has no bound
+_LOW = {"draw": lambda e: 10 * (e.n or 0), "everyone_draws": lambda e: 10 * (e.n or 0), "roulette": lambda e: 20,
+        "steal": lambda e: -15, "play_again": lambda e: 40, "duel": lambda e: 20, "swap_hands": lambda e: None,
+        "discard_color": lambda e: 0}
+_HIGH = {"draw": lambda e: 10 * (e.n or 0) + 300, "everyone_draws": lambda e: 10 * (e.n or 0),
+         "skip": lambda e: 300, "skip_all": lambda e: 300, "target": lambda e: 10, "roulette": lambda e: 150,
+         "steal": lambda e: 60, "play_again": lambda e: 40, "duel": lambda e: 20, "swap_hands": lambda e: None,
+         "discard_color": lambda e: None}
+_BOUNDS: dict[int, tuple[list[float], list[float]]] = {}
+
+
+def _greedy_bounds(t: Any) -> tuple[list[float], list[float]]:
+    """Per face, the least the greedy bot values playing it by its regular side; per move, the
+    most it values playing it (``inf`` where an effect's value has no bound)."""
+    got = _BOUNDS.get(id(t))
+    if got is not None and len(got[1]) == len(t.mcat):
+        return got
+    base = [2.0 * t.points[m >> 1] - (200 if t.mcat[m] == 2 else 0) - (5 if m & 1 else 0) for m in range(len(t.mcat))]
+    low: list[float] = []
+    high: list[float] = []
+    for m in range(len(t.mcat)):
+        lo = hi = base[m]
+        for e in t.effects[m]:
+            a = _LOW.get(e.op, lambda e: 0)(e)
+            b = _HIGH.get(e.op, lambda e: 0)(e)
+            lo = -math.inf if a is None or lo == -math.inf else lo + a
+            hi = math.inf if b is None or hi == math.inf else hi + b
+        high.append(hi)
+        if not m & 1:
+            low.append(lo)
+    _BOUNDS[id(t)] = (low, high)
+    return low, high
+
+
 def _names_color(t: Any, move: int) -> bool:
     return any(e.op == "choose_color" for e in t.effects[move])
 
@@ -426,9 +494,9 @@ def sample(o: Observation, memory: Memory, rng: random.Random) -> tuple[dict[int
     pool = Counter(t.deck_faces)
     pool.subtract(o.hand)
     known_discard = memory.ok and len(memory.discard) == o.discard_pile
+    pool.subtract(memory.aside)               # set aside at the start: out of play until a reshuffle
     if known_discard:
         pool.subtract(memory.discard)
-        pool.subtract(memory.aside)
     elif o.top >= 0:
         pool.subtract([o.top >> 1])
     cards = [f for f, k in pool.items() for _ in range(max(0, k))]
@@ -457,7 +525,11 @@ def sample(o: Observation, memory: Memory, rng: random.Random) -> tuple[dict[int
         while len(hands[q]) < o.hand_sizes[q] and cards:
             hands[q].append(cards.pop())
     pile = cards[:o.draw_pile]
-    discard = (list(memory.discard) if known_discard else cards[o.draw_pile:] + ([o.top >> 1] if o.top >= 0 else []))
+    if known_discard:
+        discard = list(memory.discard)
+    else:                                     # what is left over was set aside (out of play)
+        under = cards[o.draw_pile:o.draw_pile + max(0, o.discard_pile - 1)]
+        discard = under + ([o.top >> 1] if o.top >= 0 else [])
     return hands, pile, discard
 
 
