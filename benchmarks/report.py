@@ -20,10 +20,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import resource
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from deckgen.balance import report as R
 from deckgen.balance.pdf import report_pdf
@@ -58,14 +61,14 @@ def once(deck: str, games: int, jobs: int | None, skill_games: int = R.SKILL_GAM
             "pages": data.count(b"/Type /Page\n") or data.count(b"/Type /Page"), "bytes": len(data)}
 
 
-def _strength_state(spec: tuple[dict, str, int]) -> tuple[dict, object, int]:
+def _strength_state(spec: tuple[dict[str, Any], str, int]) -> tuple[dict[str, Any], Any, int]:
     from deckgen.rules import expert
 
     tables, opponent, think = spec
     return tables, expert.make(opponent), think
 
 
-def _strength_play(state: tuple[dict, object, int], task: tuple[str, int, int, int]) -> list[tuple[str, int, int]]:
+def _strength_play(state: tuple[dict[str, Any], Any, int], task: tuple[str, int, int, int]) -> list[tuple[str, int, int]]:
     tables, opponent, think = state
     deck, n, start, stop = task
     return [R.skill_game(tables[deck], opponent, think, 1, n, i) for i in range(start, stop)]
@@ -79,7 +82,7 @@ def strength(decks: list[str], players: int, games: int, think: int, opponent: s
 
     tables = {d: compile_deck(R._load_checked(d)) for d in decks}
     tasks = [(d, players, s, min(s + 4, games)) for d in decks for s in range(0, games, 4)]
-    out: dict[str, list] = {d: [] for d in decks}
+    out: dict[str, list[tuple[str, int, int]]] = {d: [] for d in decks}
     t0 = time.perf_counter()
     for task, res in run_tasks(Work(_strength_state, (tables, opponent, think), _strength_play), tasks, jobs, cluster):
         out[task[0]] += res
@@ -90,6 +93,39 @@ def strength(decks: list[str], players: int, games: int, think: int, opponent: s
         g = collect.skill_group(out[d], players)
         print(f"  {d:>14}: expert wins {g['wins']}/{g['finished']} = {100 * g['rate']:.1f} % "
               f"(95 % Wilson {100 * g['ci'][0]:.1f}-{100 * g['ci'][1]:.1f} %), fair share {100 * g['fair']:.0f} %")
+
+
+def decision_time(decks: list[str], players: int, think: int, games: int = 20) -> None:
+    """CPU time per decision the expert searches (more than one candidate answer), measured in
+    this process over a few games against greedy players."""
+    from deckgen.rules.agents import GreedyAgent
+    from deckgen.rules.decision import Decision, Observation
+    from deckgen.rules.engine import Game
+    from deckgen.rules.expert import ExpertAgent
+    from deckgen.rules.table import compile_deck
+
+    class Timed(ExpertAgent):
+        searched = 0
+        cpu = 0.0
+
+        def _search(self, d: Decision, o: Observation, rng: random.Random,
+                    cands: Sequence[tuple[int | None, int | None]]) -> tuple[int | None, int | None]:
+            t0 = time.process_time()
+            best = super()._search(d, o, rng, cands)
+            if len(cands) > 1:
+                Timed.searched += 1
+                Timed.cpu += time.process_time() - t0
+            return best
+
+    for deck in decks:
+        Timed.searched, Timed.cpu = 0, 0.0
+        table = compile_deck(R._load_checked(deck))
+        for i in range(games):
+            bots: list[Any] = [GreedyAgent()] * players
+            bots[i % players] = Timed(think)
+            Game(table, players, f"time:{i}", bots, record=True).run()
+        print(f"  {deck:>14}: {1000 * Timed.cpu / max(1, Timed.searched):.1f} ms CPU per searched decision "
+              f"(think {think}, {Timed.searched} decisions in {games} games)")
 
 
 def main() -> None:
@@ -107,6 +143,7 @@ def main() -> None:
     a = ap.parse_args()
     if a.strength:
         strength(a.strength.split(","), a.players, a.skill_games or 400, a.think, a.opponent, a.jobs, a.cluster)
+        decision_time(a.strength.split(","), a.players, a.think)
         return
     load0 = os.getloadavg()[0]
     skill = R.SKILL_GAMES if a.skill_games is None else a.skill_games

@@ -109,8 +109,8 @@ class Session:
         self.seed = opts.seed
         self.scores = [0] * self.n
         self.hand: _Hand | None = None
-        self.lines: list[dict] = []
-        self.records: list[dict] = []          # finished hands: seed, dealer and the engine's log
+        self.lines: list[dict[str, Any]] = []
+        self.records: list[dict[str, Any]] = []          # finished hands: seed, dealer and the engine's log
         self.thinking: int | None = None
         self.error: str | None = None
         self.match: Match | None = None
@@ -226,7 +226,7 @@ class Session:
         self.version += 1
         self.cond.notify_all()
 
-    def _record(self, h: _Hand) -> dict:
+    def _record(self, h: _Hand) -> dict[str, Any]:
         g = h.game
         return {"hand": h.number, "seed": h.seed, "match": self.match is not None, "dealer": h.dealer,
                 "outcome": g.outcome, "winner": g.winner,
@@ -299,12 +299,12 @@ class Session:
             self.cond.wait_for(lambda: self.version != version or self._stop.is_set(), timeout)
 
     # ---------------------------------------------------------------- what the page shows
-    def view(self) -> dict:
+    def view(self) -> dict[str, Any]:
         """The person's observation of the table, the decision asked of them and its legal answers."""
         with self.cond:
             return self._view()
 
-    def _view(self) -> dict:
+    def _view(self) -> dict[str, Any]:
         """Made from the person's observation alone (and, once the hand is over, every hand)."""
         h = self.hand
         assert h is not None
@@ -342,12 +342,12 @@ class Session:
             "error": self.error,
         }
 
-    def _card(self, f: int, side: int) -> dict:
+    def _card(self, f: int, side: int) -> dict[str, Any]:
         card = self.table.faces[f]
         return {"face": f, "id": card.id, "name": self.words.card(f), "side": side,
                 "side_name": self.words.side(f * 2 + side) if side else None}
 
-    def _over(self, h: _Hand) -> dict:
+    def _over(self, h: _Hand) -> dict[str, Any]:
         r = h.result
         assert r is not None
         t = self.table
@@ -360,11 +360,11 @@ class Session:
                 "match_text": self.words.match_end(self.match_winner, max(self.scores), self.seat)
                 if self.match_winner is not None else None}
 
-    def _decision(self, d: Decision, o: Observation) -> dict:
+    def _decision(self, d: Decision, o: Observation) -> dict[str, Any]:
         """The decision's legal answers (the engine's), each with the words and the card it is about."""
         w, ui, t = self.words, self.words.ui, self.table
         kind = d.kind.value
-        items: list[dict] = []
+        items: list[dict[str, Any]] = []
         for i, a in enumerate(answers(d)):
             item: dict[str, Any] = {"i": i}
             if kind in ("play", "play_drawn", "stack"):
@@ -398,11 +398,11 @@ class Session:
                                who=self.names[d.about] if d.about >= 0 else "", value=d.value)
         return {"seq": self.seq, "kind": kind, "prompt": prompt, "answers": items}
 
-    def card_texts(self) -> dict[str, dict]:
+    def card_texts(self) -> dict[str, dict[str, Any]]:
         """Every card's name and rulebook text (card id -> {name, group, text})."""
         return {c.id: self.words.card_text(c.id) for c in self.deck.cards}
 
-    def config(self) -> dict:
+    def config(self) -> dict[str, Any]:
         """What the page needs once: its labels, the faces' aspect, every card's rulebook text."""
         return {"lang": self.lang, "ui": self.words.ui, "texts": self.card_texts(),
                 "deck": {"id": self.deck.id, "name": self.deck.name(self.lang)},

@@ -14,8 +14,8 @@ draw and of a card stolen from or by them, and of the others' draws only the cou
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 from deckgen.model import NUMBER, Deck
 from deckgen.rulebook.describe import group_name, group_text
@@ -231,7 +231,7 @@ class Words:
         """What a card's flex side is called: its kind's name, in its colour when it has one."""
         card = self.t.faces[move >> 1]
         if not move & 1 or card.flex is None:
-            return card.name(self.lang)
+            return str(card.name(self.lang))
         kind = self.deck.kinds[card.flex.kind]
         name = kind.names.get(self.lang)
         if card.flex.color is None:
@@ -262,11 +262,11 @@ class Words:
             kw["who"] = self.names[who]
         return text.format(**kw)
 
-    def log(self, events: Sequence[Any], viewer: int, first: int = 0, state: Told | None = None) -> list[dict]:
+    def log(self, events: Sequence[Any], viewer: int, first: int = 0, state: Told | None = None) -> list[dict[str, Any]]:
         """Sentences for ``events[first:]`` told to the viewer: each ``{"text", "seat"}``; runs of
         one player's draws for one cause become one sentence."""
         told = state or Told()
-        out: list[dict] = []
+        out: list[dict[str, Any]] = []
         i = first
         while i < len(events):
             e = events[i]
@@ -290,87 +290,92 @@ class Words:
         return out
 
     def _one(self, e: Any, viewer: int, told: Told, events: Sequence[Any], i: int) -> str:
-        t = self.t
+        """The sentence for one event other than a draw ("" for one not told)."""
+        tell = _TELL.get(type(e))
+        return tell(self, _Told(e, viewer, told, events, i)) if tell is not None else ""
+
+    def _plain(self, c: _Told) -> str:
+        e, viewer = c.e, c.viewer
         if isinstance(e, ev.Deal):
             return self.say("deal", None, viewer, cards=e.cards)
-        if isinstance(e, ev.Start):
-            return self.say("start", None, viewer, card=self.card(e.face))
-        if isinstance(e, ev.Aside):
-            return self.say("aside", None, viewer, card=self.card(e.face))
-        if isinstance(e, ev.Return):
-            return self.say("return", None, viewer, card=self.card(e.face))
-        if isinstance(e, ev.Play):
-            name, flex = self.card(e.move >> 1), bool(e.move & 1)
-            if e.how == "stack":
-                nxt = next((x for x in events[i + 1:] if isinstance(x, ev.Pending)), None)
-                total = self.cards(nxt.total) if nxt is not None and nxt.total else self.cards(t.draw_val[e.move])
-                return self.say("stack_flex" if flex else "stack", e.player, viewer, card=name,
-                                side=self.side(e.move), total=total)
-            if e.how == "duel":
-                return self.say("counter", e.player, viewer, card=name, value=t.val[e.move >> 1])
-            if e.how == "jump":
-                return self.say("jump", e.player, viewer, card=name)
-            return self.say("play_flex" if flex else "play", e.player, viewer, card=name, side=self.side(e.move))
+        if isinstance(e, (ev.Start, ev.Aside, ev.Return)):
+            key = {ev.Start: "start", ev.Aside: "aside", ev.Return: "return"}[type(e)]
+            return self.say(key, None, viewer, card=self.card(e.face))
         if isinstance(e, ev.Discard):
             return self.say("discard", e.player, viewer, card=self.card(e.face))
-        if isinstance(e, ev.Dry):
-            return self.say("dry", e.player, viewer)
-        if isinstance(e, ev.Reshuffle):
-            return self.say("reshuffle", None, viewer)
+        if isinstance(e, (ev.Dry, ev.Knockout)):
+            return self.say("dry" if isinstance(e, ev.Dry) else "knockout", e.player, viewer)
         if isinstance(e, ev.Color):
             return self.say("color", None, viewer, color=self.color(e.color))
-        if isinstance(e, ev.Direction):
-            return self.say("direction", None, viewer)
-        if isinstance(e, ev.Power):
-            if told.power.get(e.player, True) == e.green:
-                return ""
-            told.power[e.player] = e.green
-            return self.say("power", e.player, viewer, power=self.power,
-                            state=self.ui["green" if e.green else "red"])
+        if isinstance(e, ev.Uno):
+            return self.say("uno" if e.said else "no_uno", e.player, viewer)
+        if isinstance(e, ev.Pending):
+            return "" if e.victim < 0 or not e.total else self.say("pending", e.victim, viewer, cards=self.cards(e.total))
+        key = {ev.Reshuffle: "reshuffle", ev.Direction: "direction", ev.PassHands: "pass"}[type(e)]
+        return self.say(key, None, viewer)
+
+    def _between(self, c: _Told) -> str:
+        """An event between two players: a swap, a steal, a catch, a challenge."""
+        e, viewer = c.e, c.viewer
         if isinstance(e, ev.Swap):
             if e.b == viewer:
                 return self.say("swapped", e.a, viewer)
             return self.say("swap", e.a, viewer, other=self._obj(e.b, viewer))
-        if isinstance(e, ev.PassHands):
-            return self.say("pass", None, viewer)
         if isinstance(e, ev.Steal):
             if e.victim == viewer:
                 return self.say("stolen", e.player, viewer, card=self.card(e.face))
             return self.say("steal", e.player, viewer, other=self._obj(e.victim, viewer), card=self.card(e.face))
-        if isinstance(e, ev.Knockout):
-            return self.say("knockout", e.player, viewer)
-        if isinstance(e, ev.Owe):
-            before = told.owed.get(e.player, 0)
-            told.owed[e.player] = e.owed
-            if e.owed > before:
-                k = e.owed - before
-                return self.say("owe" if k == 1 else "owe_k", e.player, viewer, k=number_word(self.lang, k))
-            if e.owed < before:
-                return self.say("served", e.player, viewer)
-            return ""
-        if isinstance(e, ev.Pending):
-            if e.victim < 0 or not e.total:
-                return ""
-            return self.say("pending", e.victim, viewer, cards=self.cards(e.total))
-        if isinstance(e, ev.DuelState):
-            d = e.duel
-            if d is None:
-                told.duel = None
-                return self.say("duel_end", None, viewer)
-            started = told.duel is None or told.duel.value != d.value or told.duel.penalty != d.penalty
-            told.duel = d
-            if started:
-                return self.say("duel", None, viewer, value=d.value, cards=self.cards(d.penalty))
-            return ""
-        if isinstance(e, ev.Uno):
-            return self.say("uno" if e.said else "no_uno", e.player, viewer)
         if isinstance(e, ev.Caught):
             if e.offender == viewer:
                 return self.say("caught_you", e.catcher, viewer)
             return self.say("caught", e.catcher, viewer, other=self._obj(e.offender, viewer))
-        if isinstance(e, ev.Challenge):
-            return self.say("challenge_guilty" if e.guilty else "challenge_fair", e.challenger, viewer,
-                            other=self._obj(e.offender, viewer))
+        assert isinstance(e, ev.Challenge)
+        return self.say("challenge_guilty" if e.guilty else "challenge_fair", e.challenger, viewer,
+                        other=self._obj(e.offender, viewer))
+
+    def _play(self, c: _Told) -> str:
+        t = self.t
+        e, viewer, events, i = c.e, c.viewer, c.events, c.i
+        name, flex = self.card(e.move >> 1), bool(e.move & 1)
+        if e.how == "stack":
+            nxt = next((x for x in events[i + 1:] if isinstance(x, ev.Pending)), None)
+            total = self.cards(nxt.total) if nxt is not None and nxt.total else self.cards(t.draw_val[e.move])
+            return self.say("stack_flex" if flex else "stack", e.player, viewer, card=name,
+                            side=self.side(e.move), total=total)
+        if e.how == "duel":
+            return self.say("counter", e.player, viewer, card=name, value=t.val[e.move >> 1])
+        if e.how == "jump":
+            return self.say("jump", e.player, viewer, card=name)
+        return self.say("play_flex" if flex else "play", e.player, viewer, card=name, side=self.side(e.move))
+
+    def _power(self, c: _Told) -> str:
+        e, viewer, told = c.e, c.viewer, c.told
+        if told.power.get(e.player, True) == e.green:
+            return ""
+        told.power[e.player] = e.green
+        return self.say("power", e.player, viewer, power=self.power, state=self.ui["green" if e.green else "red"])
+
+    def _owe(self, c: _Told) -> str:
+        e, viewer, told = c.e, c.viewer, c.told
+        before = told.owed.get(e.player, 0)
+        told.owed[e.player] = e.owed
+        if e.owed > before:
+            k = e.owed - before
+            return self.say("owe" if k == 1 else "owe_k", e.player, viewer, k=number_word(self.lang, k))
+        if e.owed < before:
+            return self.say("served", e.player, viewer)
+        return ""
+
+    def _duel(self, c: _Told) -> str:
+        viewer, told = c.viewer, c.told
+        d = c.e.duel
+        if d is None:
+            told.duel = None
+            return self.say("duel_end", None, viewer)
+        started = told.duel is None or told.duel.value != d.value or told.duel.penalty != d.penalty
+        told.duel = d
+        if started:
+            return self.say("duel", None, viewer, value=d.value, cards=self.cards(d.penalty))
         return ""
 
     def _obj(self, seat: int, viewer: int) -> str:
@@ -395,6 +400,25 @@ class Told:
         self.power: dict[int, bool] = {}
         self.owed: dict[int, int] = {}
         self.duel: Any = None
+
+
+class _Told(NamedTuple):
+    """One event to tell and what telling it may look at."""
+
+    e: Any
+    viewer: int
+    told: Told
+    events: Sequence[Any]
+    i: int
+
+
+# which Words method tells each kind of event (Draw runs are told by Words.log; the rest untold)
+_TELL: dict[type, Callable[[Words, _Told], str]] = {
+    **{k: Words._plain for k in (ev.Deal, ev.Start, ev.Aside, ev.Return, ev.Discard, ev.Dry, ev.Color, ev.Knockout,
+                                 ev.Uno, ev.Pending, ev.Reshuffle, ev.Direction, ev.PassHands)},
+    **{k: Words._between for k in (ev.Swap, ev.Steal, ev.Caught, ev.Challenge)},
+    ev.Play: Words._play, ev.Power: Words._power, ev.Owe: Words._owe, ev.DuelState: Words._duel,
+}
 
 
 def _seat_of(e: Any) -> int | None:

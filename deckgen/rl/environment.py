@@ -51,9 +51,9 @@ class Actions:
         if d.kind in YES_NO:
             return self.yes if answer else self.no
         if d.kind in (DecisionKind.COLOR, DecisionKind.ROULETTE_COLOR):
-            return self.color0 + answer
+            return self.color0 + int(answer)
         if d.kind in (DecisionKind.TARGET, DecisionKind.SWAP, DecisionKind.STEAL):
-            return self.seat0 + answer
+            return self.seat0 + int(answer)
         return int(answer)
 
     def answer(self, d: Decision, action: int) -> Any:
@@ -139,7 +139,7 @@ def _deck(deck: str | Path | Any, rule_options: Mapping[str, Any]) -> Any:
     return d
 
 
-class DeckEnv(AECEnv):
+class DeckEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information: AECEnv is Any
     """One hand of a deck per episode, as a PettingZoo AEC environment.
 
     ``env(deck, players=4, seed=None, render_mode=None, **rule_options)``: ``deck`` is a bundled
@@ -170,14 +170,14 @@ class DeckEnv(AECEnv):
         self.game: Any = None
         self.decision: Decision | None = None
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     # ---------------------------------------------------------------- the episode
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         from deckgen.rules.engine import Game
 
         if seed is not None:
@@ -190,7 +190,7 @@ class DeckEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._advance()
 
     def step(self, action: Any) -> None:

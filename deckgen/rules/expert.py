@@ -31,9 +31,10 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
+from deckgen.rules import agents as A
 from deckgen.rules.agents import AGENTS, VALUES, Agent, GreedyAgent, View, _leader
 from deckgen.rules.decision import Answer, Decision, DecisionKind, Observation
 from deckgen.rules.record import CAUSES
@@ -45,6 +46,7 @@ from deckgen.rules.state import (
     Knockout,
     PassHands,
     Play,
+    Power,
     Reshuffle,
     Shuffle,
     Start,
@@ -53,6 +55,11 @@ from deckgen.rules.state import (
 )
 from deckgen.rules.state import Aside as AsideEvent
 from deckgen.rules.state import Color as ColorEvent
+from deckgen.rules.table import WLD
+
+if TYPE_CHECKING:
+    from deckgen.effects import Effect
+    from deckgen.rules.table import Table
 
 THINK = 48                 # rollouts per decision by default
 HORIZON = 3                # rounds of turns a play-out runs before it is scored by hand sizes
@@ -60,6 +67,7 @@ CONFIDENCE = 3.0           # standard errors a candidate must beat the rule of t
 COLOR_WEIGHT = 10.0        # the rule of thumb (Prior): per other card of the played card's colour held
 KEEP_WILD = -1000.0        # ... a wild while more than two cards are held
 KEEP_ACTION = -300.0       # ... an action card while nobody next is close to going out (no Mercy limit)
+KEEP_POWER = -5.0          # ... a card by its Flex side (the Power card turns red)
 ATTACK = 300.0             # ... a skip, draw card or reverse on a next player with two cards or fewer
 ATTACKS = frozenset({"skip", "skip_all", "draw", "target", "roulette"})
 WILD_COLORS = 2            # colours tried with a wild: the ones the hand holds most of
@@ -112,7 +120,7 @@ class _Hand:
             g[1] = frozenset()
         self.groups = [g for g in self.groups if g[0] > 0]
 
-    def forbid(self, faces: frozenset) -> None:
+    def forbid(self, faces: frozenset[int]) -> None:
         for g in self.groups:
             g[1] = g[1] | faces
 
@@ -139,6 +147,8 @@ class Memory:
         self.color = -1
         self.ok = True                        # False once events were missed: the discard pile is unknown
         self.turns = 0
+        self.power: dict[int, bool] = {}      # each player's Power card as the events showed it (green: True)
+        self.drawn: set[int] = set()          # opponents whose latest card event was a draw
 
     def new_game(self, o: Observation) -> bool:
         """Whether this observation is of another hand than the one remembered (a bot plays many
@@ -159,6 +169,7 @@ class Memory:
             self._apply(ev, o)
         self.seen.extend(new)
         for q in range(o.n_players):
+            self.power[q] = o.power[q]
             if q != self.me:
                 self.hands.setdefault(q, _Hand()).fit(o.hand_sizes[q] if o.alive[q] else 0)
         if len(self.discard) != o.discard_pile:
@@ -168,6 +179,8 @@ class Memory:
         """The events of the window not seen yet (the window overlaps the end of what was seen)."""
         seen = self.seen
         if not seen:
+            if type(window[0]) is not Shuffle:
+                self.ok = False               # the hand began before the window: its start was missed
             return window
         if type(window[0]) is Shuffle:        # the whole hand so far
             return window[len(seen):]
@@ -178,58 +191,92 @@ class Memory:
         return window
 
     def _apply(self, ev: Any, o: Observation) -> None:
-        t = o.table
-        tp = type(ev)
-        if tp is Play:
-            f = ev.move >> 1
-            self.discard.append(f)
-            self.top = ev.move
-            c = t.color[f]
-            self.color = -1 if t.mkey[ev.move] < 0 else (c if c >= 0 else self.color)
-            if ev.player != self.me:
-                self._hand(ev.player).remove(f)
-        elif tp is Draw:
-            if ev.player == self.me:
-                return
-            hand = self._hand(ev.player)
-            if ev.cause == NO_PLAY and self.top >= 0:
-                hand.forbid(self._playable(t))
-            hand.add()
-        elif tp is Discard:
-            self.discard.insert(max(0, len(self.discard) - 1), ev.face)
-            if ev.player != self.me:
-                self._hand(ev.player).remove(ev.face)
-        elif tp is ColorEvent:
-            self.color = ev.color
-        elif tp is Start:
-            self.discard.append(ev.face)
-            self.top = 2 * ev.face
-            self.color = t.color[ev.face] if t.mkey[self.top] >= 0 else -1
-        elif tp is AsideEvent:
-            self.aside.append(ev.face)
-        elif tp is Reshuffle:
-            self.discard = self.discard[-1:]
-            self.aside = []
-        elif tp is Deal:
-            for q in ev.players:
-                if q != self.me:
-                    self.hands[q] = _Hand(ev.cards)
-        elif tp is Swap:
-            a, b = self._hand(ev.a), self._hand(ev.b)
-            self.hands[ev.a], self.hands[ev.b] = b, a
-            self._free(ev.a, ev.b)
-        elif tp is PassHands:
-            held = [self._hand(q) for q in ev.players]
-            for i, q in enumerate(ev.players):
-                self.hands[q] = held[i - 1]
-            self._free(*ev.players)
-        elif tp is Steal:
-            if ev.victim != self.me:
-                self._hand(ev.victim).remove(ev.face if ev.face >= 0 else None)
-            if ev.player != self.me:
-                self._hand(ev.player).add()
-        elif tp is Knockout and ev.player != self.me:
+        handler = _ON_EVENT.get(type(ev))
+        if handler is not None:
+            handler(self, ev, o.table)
+
+    def _on_play(self, ev: Play, t: Table) -> None:
+        f = ev.move >> 1
+        mine = ev.player == self.me
+        if not mine and ev.how == "play" and self.top >= 0 and ev.player not in self.drawn:
+            self._hand(ev.player).forbid(self._preferred(t, ev.player, ev.move))
+        self.drawn.discard(ev.player)
+        self.discard.append(f)
+        self.top = ev.move
+        c = t.color[f]
+        self.color = -1 if t.mkey[ev.move] < 0 else (c if c >= 0 else self.color)
+        if not mine:
+            self._hand(ev.player).remove(f)
+
+    def _on_draw(self, ev: Draw, t: Table) -> None:
+        if ev.player == self.me:
+            return
+        hand = self._hand(ev.player)
+        if ev.cause == NO_PLAY and self.top >= 0:
+            hand.forbid(self._playable(t, ev.player))
+        hand.add()
+        self.drawn.add(ev.player)
+
+    def _on_discard(self, ev: Discard, t: Table) -> None:
+        self.discard.insert(max(0, len(self.discard) - 1), ev.face)
+        self.drawn.discard(ev.player)
+        if ev.player != self.me:
+            self._hand(ev.player).remove(ev.face)
+
+    def _on_color(self, ev: ColorEvent, t: Table) -> None:
+        self.color = ev.color
+
+    def _on_start(self, ev: Start, t: Table) -> None:
+        self.discard.append(ev.face)
+        self.top = 2 * ev.face
+        self.color = t.color[ev.face] if t.mkey[self.top] >= 0 else -1
+
+    def _on_aside(self, ev: AsideEvent, t: Table) -> None:
+        self.aside.append(ev.face)
+
+    def _on_reshuffle(self, ev: Reshuffle, t: Table) -> None:
+        # the discard pile is its top card again: known from here on, even after missed events
+        self.discard = self.discard[-1:] if self.ok else ([self.top >> 1] if self.top >= 0 else [])
+        self.aside = []
+        self.ok = True
+
+    def _on_power(self, ev: Power, t: Table) -> None:
+        self.power[ev.player] = ev.green
+
+    def _on_deal(self, ev: Deal, t: Table) -> None:
+        for q in ev.players:
+            if q != self.me:
+                self.hands[q] = _Hand(ev.cards)
+
+    def _on_swap(self, ev: Swap, t: Table) -> None:
+        a, b = self._hand(ev.a), self._hand(ev.b)
+        self.hands[ev.a], self.hands[ev.b] = b, a
+        self._free(ev.a, ev.b)
+
+    def _on_pass_hands(self, ev: PassHands, t: Table) -> None:
+        held = [self._hand(q) for q in ev.players]
+        for i, q in enumerate(ev.players):
+            self.hands[q] = held[i - 1]
+        self._free(*ev.players)
+
+    def _on_steal(self, ev: Steal, t: Table) -> None:
+        if ev.victim != self.me:
+            self._hand(ev.victim).remove(ev.face if ev.face >= 0 else None)
+        if ev.player != self.me:
+            self._hand(ev.player).add()
+
+    def _on_knockout(self, ev: Knockout, t: Table) -> None:
+        if ev.player != self.me:
             self.hands[ev.player] = _Hand()
+
+    def _preferred(self, t: Table, q: int, move: int) -> frozenset[int]:
+        """The faces player ``q`` could have played instead of ``move`` and would surely have
+        preferred if they play as the greedy rule of thumb does (their highest-valued card): so
+        they hold none of them. A player who plays otherwise breaks no sampled deal: a card they
+        later show frees the group that excluded it (``_Hand.remove``)."""
+        low, high = _greedy_bounds(t)
+        top = high[move]
+        return frozenset(f for f in self._playable(t, q, regular=True) if low[f] > top)
 
     def _hand(self, q: int) -> _Hand:
         return self.hands.setdefault(q, _Hand())
@@ -243,18 +290,30 @@ class Memory:
                 h = self._hand(q)
                 h.groups = [[h.size(), frozenset()]] if h.size() else []
 
-    def _playable(self, t: Any) -> frozenset:
-        """Every face that could follow the pile as it is now (either side)."""
+    def _playable(self, t: Table, q: int, regular: bool = False) -> frozenset[int]:
+        """Every face player ``q`` could have played on the pile as it is now: by its regular
+        side, or by its Flex side while their Power card is green (or Power cards are off);
+        ``regular``: by the regular side only."""
         top = self.top
         if t.mkey[top] < 0:
             key, sym, val, color = -1, -1, -1, -1
         else:
             key = t.mkey[top] + self.color + 1
             sym, val, color = t.msym[top], t.mval[top], self.color
-        entry = t.cache.get(key)
+        entry: tuple[bytes, bytes, frozenset[int], frozenset[int]] | None = t.cache.get(key)
         if entry is None:
             entry = t.legal(key, sym, val, color)
-        return entry[2] | entry[3]
+        flex_ok = not (t.opts.power_cards and t.any_flex) or self.power.get(q, True)
+        return entry[2] | entry[3] if flex_ok and not regular else entry[2]
+
+
+# what the memory does with each kind of public event (the others tell it nothing it keeps)
+_ON_EVENT: dict[type, Callable[[Memory, Any, Table], None]] = {
+    Play: Memory._on_play, Draw: Memory._on_draw, Discard: Memory._on_discard, ColorEvent: Memory._on_color,
+    Start: Memory._on_start, AsideEvent: Memory._on_aside, Reshuffle: Memory._on_reshuffle, Power: Memory._on_power,
+    Deal: Memory._on_deal, Swap: Memory._on_swap, PassHands: Memory._on_pass_hands, Steal: Memory._on_steal,
+    Knockout: Memory._on_knockout,
+}
 
 
 class Prior(GreedyAgent):
@@ -275,12 +334,15 @@ class Prior(GreedyAgent):
         short = len(o.hand) <= 2                  # about to go out: play anything
         close = o.hand_sizes[nxt] <= 2            # the next player is about to go out
         hold = not t.opts.mercy_limit             # a Mercy limit punishes a hand kept large
-        best, best_score = d.options[0], None
-        for m in d.options:
+        moves: tuple[int, ...] = d.options
+        best, best_score = moves[0], None
+        for m in moves:
             c = t.color[m >> 1]
             score = COLOR_WEIGHT * (colors[c] - 1) if c >= 0 else 0.0
             if t.mcat[m] == 2 and not short:
                 score += KEEP_WILD
+            if m & 1:
+                score += KEEP_POWER
             effects = t.effects[m]
             if effects:
                 v = view._replace(move=m)
@@ -342,22 +404,22 @@ class ExpertAgent(Agent):
         return self.prior.color(d, o, rng)
 
     # decisions answered by the rule of thumb (as the greedy bot does)
-    def stack(self, d, o, rng):
+    def stack(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
         return self.prior.stack(d, o, rng)
 
-    def challenge(self, d, o, rng):
+    def challenge(self, d: Decision, o: Observation, rng: random.Random) -> bool:
         return self.prior.challenge(d, o, rng)
 
-    def target(self, d, o, rng):
+    def target(self, d: Decision, o: Observation, rng: random.Random) -> int:
         return self.prior.target(d, o, rng)
 
-    def swap(self, d, o, rng):
+    def swap(self, d: Decision, o: Observation, rng: random.Random) -> int:
         return self.prior.swap(d, o, rng)
 
-    def steal(self, d, o, rng):
+    def steal(self, d: Decision, o: Observation, rng: random.Random) -> int:
         return self.prior.steal(d, o, rng)
 
-    def duel(self, d, o, rng):
+    def duel(self, d: Decision, o: Observation, rng: random.Random) -> int:
         return self.prior.duel(d, o, rng)
 
     # ---------------------------------------------------------------- the search
@@ -405,6 +467,61 @@ class ExpertAgent(Agent):
         return 0
 
 
+# the least and the most the greedy bot's valuation (agents.GreedyAgent.play, agents.VALUES) may
+# give an effect, whatever the table around it; None: no bound (it depends on the hands); an
+# effect not listed is worth 0 at least and at most
+def _per_card(e: Effect) -> float | None:
+    return A.PER_CARD * (e.n or 0)
+
+
+def _attack(e: Effect) -> float | None:
+    return A.PER_CARD * (e.n or 0) + A.ATTACK
+
+
+def _const(v: float | None) -> Callable[[Effect], float | None]:
+    return lambda e: v
+
+
+def _nothing(e: Effect) -> float | None:
+    return 0
+
+
+_LOW: dict[str, Callable[[Effect], float | None]] = {
+    "draw": _per_card, "everyone_draws": _per_card, "roulette": _const(A.ROULETTE_OTHER),
+    "steal": _const(A.STEAL_EARLY), "play_again": _const(A.PLAY_AGAIN), "duel": _const(A.DUEL),
+    "swap_hands": _const(None)}
+_HIGH: dict[str, Callable[[Effect], float | None]] = {
+    "draw": _attack, "everyone_draws": _per_card, "skip": _const(A.ATTACK), "skip_all": _const(A.ATTACK),
+    "target": _const(A.TARGET_OTHER), "roulette": _const(A.ROULETTE_LEADER), "steal": _const(A.STEAL_CLOSE),
+    "play_again": _const(A.PLAY_AGAIN), "duel": _const(A.DUEL), "swap_hands": _const(None),
+    "discard_color": _const(None)}
+_BOUNDS: dict[int, tuple[list[float], list[float]]] = {}
+
+
+def _greedy_bounds(t: Table) -> tuple[list[float], list[float]]:
+    """Per face, the least the greedy bot values playing it by its regular side; per move, the
+    most it values playing it (``inf`` where an effect's value has no bound)."""
+    got = _BOUNDS.get(id(t))
+    if got is not None and len(got[1]) == len(t.mcat):
+        return got
+    base = [float(A.POINTS_WEIGHT * t.points[m >> 1] + (A.KEEP_WILD if t.mcat[m] == WLD else 0)
+                  + (A.KEEP_POWER if m & 1 else 0)) for m in range(len(t.mcat))]
+    low: list[float] = []
+    high: list[float] = []
+    for m in range(len(t.mcat)):
+        lo = hi = base[m]
+        for e in t.effects[m]:
+            a = _LOW.get(e.op, _nothing)(e)
+            b = _HIGH.get(e.op, _nothing)(e)
+            lo = -math.inf if a is None or lo == -math.inf else lo + a
+            hi = math.inf if b is None or hi == math.inf else hi + b
+        high.append(hi)
+        if not m & 1:
+            low.append(lo)
+    _BOUNDS[id(t)] = (low, high)
+    return low, high
+
+
 def _names_color(t: Any, move: int) -> bool:
     return any(e.op == "choose_color" for e in t.effects[move])
 
@@ -426,15 +543,15 @@ def sample(o: Observation, memory: Memory, rng: random.Random) -> tuple[dict[int
     pool = Counter(t.deck_faces)
     pool.subtract(o.hand)
     known_discard = memory.ok and len(memory.discard) == o.discard_pile
+    pool.subtract(memory.aside)               # set aside at the start: out of play until a reshuffle
     if known_discard:
         pool.subtract(memory.discard)
-        pool.subtract(memory.aside)
     elif o.top >= 0:
         pool.subtract([o.top >> 1])
     cards = [f for f, k in pool.items() for _ in range(max(0, k))]
     rng.shuffle(cards)
     hands: dict[int, list[int]] = {}
-    groups: list[tuple[int, int, int, frozenset]] = []
+    groups: list[tuple[int, int, int, frozenset[int]]] = []
     for q in range(o.n_players):
         if q == o.player or not o.alive[q]:
             continue
@@ -457,7 +574,11 @@ def sample(o: Observation, memory: Memory, rng: random.Random) -> tuple[dict[int
         while len(hands[q]) < o.hand_sizes[q] and cards:
             hands[q].append(cards.pop())
     pile = cards[:o.draw_pile]
-    discard = (list(memory.discard) if known_discard else cards[o.draw_pile:] + ([o.top >> 1] if o.top >= 0 else []))
+    if known_discard:
+        discard = list(memory.discard)
+    else:                                     # what is left over was set aside (out of play)
+        under = cards[o.draw_pile:o.draw_pile + max(0, o.discard_pile - 1)]
+        discard = under + ([o.top >> 1] if o.top >= 0 else [])
     return hands, pile, discard
 
 
@@ -468,7 +589,7 @@ class _Scripted(Prior):
     def __init__(self, color: int | None):
         self.first_color = color
 
-    def color(self, d, o, rng):
+    def color(self, d: Decision, o: Observation, rng: random.Random) -> int:
         c, self.first_color = self.first_color, None
         if c is not None and c in d.options:
             return c
