@@ -38,7 +38,7 @@ class Param:
     type: type
     required: bool = False
     default: Any = None
-    choices: tuple = ()
+    choices: tuple[Any, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
     doc: str = ""

@@ -79,7 +79,7 @@ class Decision(NamedTuple):
 
     player: int
     kind: DecisionKind
-    options: tuple
+    options: tuple[int, ...]
     passable: bool = False
     about: int = -1
     value: int = -1
@@ -93,7 +93,7 @@ class Decision(NamedTuple):
             return isinstance(answer, bool)
         return isinstance(answer, int) and not isinstance(answer, bool) and answer in self.options
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         return {"player": self.player, "kind": self.kind.value, "options": list(self.options),
                 "passable": self.passable, "about": self.about, "value": self.value, "serial": self.serial}
 
@@ -145,7 +145,7 @@ class Observation(NamedTuple):
     uno_open: int
     turns: int
     scores: tuple[int, ...]
-    events: tuple
+    events: tuple[object, ...]
     table: Table
 
     @property

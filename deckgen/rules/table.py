@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from deckgen.effects import Effect, stack_value
-from deckgen.model import WILD, Deck
+from deckgen.model import WILD, Card, Deck
 from deckgen.options import RuleOptions
 
 NUM, ACT, WLD = 0, 1, 2
@@ -33,7 +33,7 @@ class Table:
 
     deck_id: str
     opts: RuleOptions
-    faces: tuple                       # Card per face
+    faces: tuple[Card, ...]                     # Card per face
     colors: tuple[str, ...]            # palette colour ids in play, in palette order
     kinds: tuple[str, ...]             # kind ids; a move's kind indexes this
     color: tuple[int, ...]             # regular colour index per face, -1 for none
@@ -56,7 +56,7 @@ class Table:
     deck_faces: tuple[int, ...]        # every physical card as a face index, manifest order
     hand_size: int = 7
     target: int = 500
-    ident: tuple = ()                  # (colour, kind, number) per face, None for wild/colourless
+    ident: tuple[Any, ...] = ()               # (colour, kind, number) per face, None for wild/colourless
     mkey: tuple[int, ...] = ()         # per move: state_key of the pile it leaves, less the colour part
     knockout_bonus: int = 0
     any_flex: bool = False
@@ -66,7 +66,7 @@ class Table:
     # caller ever clears them. The legality cache: pile state key -> Table.legal's entry.
     cache: dict[int, LegalEntry] = field(default_factory=dict, init=False, repr=False, compare=False)
     # per move: ((play handler, Effect), ...), set by the engine
-    handlers: tuple = field(default=(), init=False, repr=False, compare=False)
+    handlers: tuple[Any, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
@@ -131,7 +131,7 @@ def compile_deck(deck: Deck, opts: RuleOptions | None = None) -> Table:
     kinds = tuple(deck.kinds)
     kidx = {k: i for i, k in enumerate(kinds)}
     faces = tuple(deck.cards)
-    per_move: dict[str, list] = {k: [] for k in ("mkind", "mcat", "msym", "mval", "mcolor", "effects",
+    per_move: dict[str, list[Any]] = {k: [] for k in ("mkind", "mcat", "msym", "mval", "mcolor", "effects",
                                                  "draw_val", "restricted")}
     for card in faces:
         for side in (0, 1):
