@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import NamedTuple, cast
+from typing import NamedTuple
 
 from deckgen.effects import Effect
 from deckgen.rules.decision import Answer, Decision, DecisionKind, Observation
@@ -84,7 +84,7 @@ FORGET_UNO = 0.1           # the chance it forgets to say UNO
 
 def _option(d: Decision, i: int) -> int:
     """Option ``i`` of a decision whose options are ints (moves, colours, seats)."""
-    return cast(int, d.options[i])
+    return d.options[i]
 
 
 def _pick(opts: Sequence[Answer], rng: random.Random) -> Answer:
