@@ -6,10 +6,20 @@ values (``event.apply(state)``), so a replay runs exactly the code the live game
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
 from deckgen.rules.state import ReplayError, State
 
+if TYPE_CHECKING:
+    from deckgen.rules.state import Event
+    from deckgen.rules.table import Table
 
-def replay(table, n_players: int, log, upto: int | None = None, on_event=None, after_event=None) -> State:
+    Watcher = Callable[[State, Event], object]
+
+
+def replay(table: Table, n_players: int, log: Iterable[Event], upto: int | None = None,
+           on_event: Watcher | None = None, after_event: Watcher | None = None) -> State:
     """A fresh state with the log's events applied (the first ``upto`` of them).
 
     ``on_event(state, event)`` is called before each event is applied (for checks that need the

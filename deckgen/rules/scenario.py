@@ -10,16 +10,23 @@ listed in the order the cards will be drawn.
 
 from __future__ import annotations
 
+import random
 from collections import deque
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypedDict
 
+from deckgen.model import Deck
 from deckgen.rules.agents import Agent
+from deckgen.rules.decision import Bot, Decision, Observation
 from deckgen.rules.engine import Game
 from deckgen.rules.table import Table, compile_deck
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
-def table_for(deck, **options: Any) -> Table:
+
+def table_for(deck: str | Deck, **options: Any) -> Table:
     """A play table for a bundled deck name or a Deck, with rule options overridden."""
     from deckgen import manifest
 
@@ -47,28 +54,50 @@ def color(t: Table, name: str) -> int:
     return t.colors.index(name)
 
 
+class Answers(TypedDict, total=False):
+    """A :class:`Scripted` player's fixed answers, by keyword (the fields of :class:`FixedAnswers`)."""
+
+    challenge: bool
+    stack: bool
+    uno: bool
+    catch: bool
+    play_drawn: bool
+    jump_in: bool
+
+
+@dataclass(frozen=True)
+class FixedAnswers:
+    """The yes/no answers a :class:`Scripted` player always gives: challenge a Wild Draw Four,
+    stack on a penalty, call UNO, catch a missed UNO, play a card just drawn, jump in."""
+
+    challenge: bool = False
+    stack: bool = True
+    uno: bool = True
+    catch: bool = True
+    play_drawn: bool = True
+    jump_in: bool = False
+
+
 class Scripted(Agent):
     """Plays what it is told, in order; falls back to the first legal choice.
 
     plays: card specs ("red-5", "x@flex") or "draw"; colors: colour ids; targets: seats (for
-    'target', hand swaps and steals); challenge/stack/uno/catch: fixed answers; duel: card ids to
-    answer duels with ("red-7", or "red-7@counter" for a counter-duel)."""
+    'target', hand swaps and steals); duel: card ids to answer duels with ("red-7", or
+    "red-7@counter" for a counter-duel); the keywords challenge/stack/uno/catch/play_drawn/jump_in:
+    fixed answers (:class:`FixedAnswers`; an unknown keyword is a TypeError)."""
 
     name = "scripted"
 
     def __init__(self, plays: Iterable[str] = (), colors: Iterable[str] = (), targets: Iterable[int] = (),
-                 challenge: bool = False, stack: bool = True, uno: bool = True, catch: bool = True,
-                 duel: Iterable[str] = (), play_drawn: bool = True, jump_in: bool = False):
+                 duel: Iterable[str] = (), **answers: Unpack[Answers]):
         self.plays = deque(plays)
         self.colors = deque(colors)
         self.targets = deque(targets)
         self.duels = deque(duel)
-        self.do_challenge, self.do_stack, self.do_uno, self.do_catch = challenge, stack, uno, catch
-        self.do_play_drawn = play_drawn
-        self.do_jump_in = jump_in
+        self.answers = FixedAnswers(**answers)
         self.seen_moves: list[list[int]] = []
 
-    def _pick(self, d, o):
+    def _pick(self, d: Decision, o: Observation) -> int | None:
         moves = list(d.options)
         self.seen_moves.append(moves)
         if self.plays:
@@ -81,27 +110,27 @@ class Scripted(Agent):
             return m
         return moves[0]
 
-    def play(self, d, o, rng):
+    def play(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
         return self._pick(d, o)
 
-    def play_drawn(self, d, o, rng):
-        if d.passable and not self.do_play_drawn:
+    def play_drawn(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
+        if d.passable and not self.answers.play_drawn:
             return None
         return self._pick(d, o)
 
-    def stack(self, d, o, rng):
-        return self._pick(d, o) if self.do_stack else None
+    def stack(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
+        return self._pick(d, o) if self.answers.stack else None
 
-    def challenge(self, d, o, rng):
-        return self.do_challenge
+    def challenge(self, d: Decision, o: Observation, rng: random.Random) -> bool:
+        return self.answers.challenge
 
-    def color(self, d, o, rng):
+    def color(self, d: Decision, o: Observation, rng: random.Random) -> int:
         return color(o.table, self.colors.popleft()) if self.colors else 0
 
-    def target(self, d, o, rng):
+    def target(self, d: Decision, o: Observation, rng: random.Random) -> int:
         return self.targets.popleft() if self.targets else d.options[0]
 
-    def duel(self, d, o, rng):
+    def duel(self, d: Decision, o: Observation, rng: random.Random) -> int:
         """Answers from ``duel``: "red-7" discards it plainly (or counter-duels when it cannot be
         discarded), "red-7@counter" plays it as a counter-duel."""
         if self.duels:
@@ -112,29 +141,71 @@ class Scripted(Agent):
             return a
         return d.options[0]
 
-    def uno(self, d, o, rng):
-        return self.do_uno
+    def uno(self, d: Decision, o: Observation, rng: random.Random) -> bool:
+        return self.answers.uno
 
-    def jump_in(self, d, o, rng):
-        return self.do_jump_in
+    def jump_in(self, d: Decision, o: Observation, rng: random.Random) -> bool:
+        return self.answers.jump_in
 
-    def catch(self, d, o, rng):
-        return self.do_catch
+    def catch(self, d: Decision, o: Observation, rng: random.Random) -> bool:
+        return self.answers.catch
 
 
-def situation(deck, hands: list[list[str]], top: str, *, color_id: str | None = None, draw: Iterable[str] = (),
-              discard: Iterable[str] = (), cur: int = 0, agents=None, options: dict | None = None,
-              seed: int = 0, record: bool = True, table: Table | None = None) -> Game:
-    """A game in the middle of a hand: these hands, this top card, this draw pile, p to play."""
-    t = table or table_for(deck, **(options or {}))
-    n = len(hands)
-    g = Game(t, n, seed, agents or [Scripted() for _ in range(n)], record=record)
-    g.hands = [[face(t, c) for c in h] for h in hands]
-    g.draw_pile = [face(t, c) for c in reversed(list(draw))]
-    g.discard = [face(t, c) for c in discard] + [face(t, top.split("@")[0])]
-    g.set_top(move(t, top))
-    if color_id is not None:
-        g.color = color(t, color_id)
-        g.key = g.pile_key()
-    g.cur = cur
-    return g
+class Setting(TypedDict, total=False):
+    """The rest of a situation, by keyword (the fields of :class:`Situation` after ``top``)."""
+
+    color_id: str | None
+    draw: Iterable[str]
+    discard: Iterable[str]
+    cur: int
+    agents: Sequence[Bot | None] | None
+    options: Mapping[str, Any] | None
+    seed: int
+    record: bool
+    table: Table | None
+
+
+@dataclass(frozen=True)
+class Situation:
+    """A game in the middle of a hand: these hands, this top card (and pile colour), this draw
+    pile (in drawing order) and discard pile, ``cur`` to play; the players (default: a
+    :class:`Scripted` for every seat), rule options, seed and whether the game records its log;
+    ``table``: an already compiled table (then ``deck`` and ``options`` are not read, and
+    ``deck`` may be None)."""
+
+    deck: str | Deck | None
+    hands: list[list[str]]
+    top: str
+    color_id: str | None = None
+    draw: Iterable[str] = ()
+    discard: Iterable[str] = ()
+    cur: int = 0
+    agents: Sequence[Bot | None] | None = None
+    options: Mapping[str, Any] | None = None
+    seed: int = 0
+    record: bool = True
+    table: Table | None = None
+
+    def game(self) -> Game:
+        if self.table is not None:
+            t = self.table
+        elif self.deck is None:
+            raise ValueError("a situation needs a deck or a compiled table")
+        else:
+            t = table_for(self.deck, **(self.options or {}))
+        n = len(self.hands)
+        g = Game(t, n, self.seed, self.agents or [Scripted() for _ in range(n)], record=self.record)
+        g.hands = [[face(t, c) for c in h] for h in self.hands]
+        g.draw_pile = [face(t, c) for c in reversed(list(self.draw))]
+        g.discard = [face(t, c) for c in self.discard] + [face(t, self.top.split("@")[0])]
+        g.set_top(move(t, self.top))
+        if self.color_id is not None:
+            g.color = color(t, self.color_id)
+            g.key = g.pile_key()
+        g.cur = self.cur
+        return g
+
+
+def situation(deck: str | Deck | None, hands: list[list[str]], top: str, **setting: Unpack[Setting]) -> Game:
+    """``Situation(deck, hands, top, **setting).game()``: a game in the middle of a hand."""
+    return Situation(deck, hands, top, **setting).game()
