@@ -54,22 +54,6 @@ def test_run_tasks_locally_in_order_and_with_a_waiting_source(workers):
         assert got == [(i, 3 * i) for i in range(10)]
 
 
-def _prepare_with_memo(spec):
-    base, memo = spec
-    memo.setdefault("filled", True)
-    return {"base": base}
-
-
-@pytest.mark.parametrize(("workers", "kept"), [(1, True), (2, False)])
-def test_the_runner_empties_the_worker_caches_only_when_the_spec_leaves_this_process(workers, kept):
-    memo = {"warm": 1}
-    work = Work(_prepare_with_memo, (3, memo), _play, caches=(memo,))
-    assert list(run_tasks(work, [1, 2, 3], workers)) == [(1, 3), (2, 6), (3, 9)]
-    # one process: the warm cache is kept; forked workers: emptied before the workers' state is
-    # prepared (here, once, then inherited by every fork), so only what prepare put in is left
-    assert memo == ({"warm": 1, "filled": True} if kept else {"filled": True})
-
-
 def test_without_the_extra_the_cluster_option_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)      # import distributed -> ImportError
     with pytest.raises(DeckgenError) as exc:

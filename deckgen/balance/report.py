@@ -226,7 +226,7 @@ def simulate_variants(variants: Sequence[Variant], players: Sequence[int], optio
     skill: dict[SkillKey, dict[int, list[SkillResult]]] = {}
     total = sum(t[-2] - t[-3] for t in tasks)
     done = 0
-    work = Work(_prepare, (tables, options.think), _play, caches=tuple(t.cache for t in tables.values()))
+    work = Work(_prepare, (tables, options.think), _play)
     for task, recs in run_tasks(work, tasks, options.workers, options.cluster, ordered=False):
         if len(task) == 7:
             skill.setdefault((task[1], task[2], task[3]), {})[task[4]] = recs

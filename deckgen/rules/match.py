@@ -129,7 +129,7 @@ def run_matches(table: Table, players: Iterable[int], options: PlayOptions | Non
     workers = options.workers or os.cpu_count() or 1
     if len(tasks) == 1:
         workers = 1
-    work = Work(_prepare, (table, options.agent, options.think), _chunk, caches=(table.cache,))
+    work = Work(_prepare, (table, options.agent, options.think), _chunk)
     for task, results in run_tasks(work, tasks, workers, options.cluster):
         out[task[0]].extend(results)
         done += len(results)

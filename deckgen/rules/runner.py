@@ -40,19 +40,14 @@ WORKERS_TIMEOUT = 30      # ... and for its first worker
 class Work:
     """What the workers of one run need: ``prepare(spec)`` once per worker, then
     ``play(state, task)`` per task. ``spec`` must pickle for a cluster (decks and agent names
-    do); locally it is never pickled. ``caches``: memo dictionaries inside the spec (a compiled
-    deck's legality cache) that every worker fills for itself: :func:`run_tasks` empties them
-    before the spec goes to worker processes or a cluster, and keeps them when everything runs
-    in this process."""
+    do); locally it is never pickled. Memos inside the spec are the spec's own business: a
+    compiled deck leaves its legality cache behind when it is pickled (``Table.__getstate__``),
+    and forked workers inherit whatever this process has filled (the same entries they would
+    compute), so nothing here clears anything."""
 
     prepare: Callable[[Any], Any]
     spec: Any
     play: Callable[[Any, Any], Any]
-    caches: tuple[dict[Any, Any], ...] = ()
-
-    def shed_caches(self) -> None:
-        for cache in self.caches:
-            cache.clear()
 
 
 class TaskSource(Protocol):
@@ -78,14 +73,12 @@ def run_tasks(work: Work, tasks: TaskSource | Iterable[Any], workers: int | None
     in advance, or one worker, everything runs in this process."""
     source: TaskSource = tasks if hasattr(tasks, "next_task") else _Listed(tasks)  # type: ignore[assignment]
     if cluster:
-        work.shed_caches()
         yield from _on_cluster(work, source, cluster, ordered)
         return
     n = workers or os.cpu_count() or 1
     if n <= 1 or (isinstance(tasks, (list, tuple)) and len(tasks) <= local_below):
         yield from _here(work, source)
         return
-    work.shed_caches()
     yield from _forked(work, source, n, ordered)
 
 

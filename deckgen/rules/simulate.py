@@ -120,7 +120,7 @@ def run(table: Table, players: Iterable[int], options: PlayOptions = PlayOptions
     workers = options.workers or os.cpu_count() or 1
     if options.games * len(feed.players) <= SMALL_CHUNK:
         workers = 1
-    work = Work(_prepare, (table, options.agent, options.think), _run_chunk, caches=(table.cache,))
+    work = Work(_prepare, (table, options.agent, options.think), _run_chunk)
     for task, recs in run_tasks(work, feed, workers, options.cluster):
         feed.take(task, recs, progress)
     return feed.out
