@@ -16,53 +16,7 @@ from collections.abc import Iterator, Mapping
 
 from deckgen.errors import Finding, error, warning
 from deckgen.model import NUMBER, WILD, Card, Deck, Kind
-
-# Words that claim an action, per language, and the effect primitives any one of which makes the
-# claim true. Patterns match whole words in lower case.
-ACTIONS: dict[str, tuple[tuple[str, str, frozenset[str]], ...]] = {
-    "en": (
-        ("draw", r"\bdraws?\b|\bpicks? up\b", frozenset({"draw", "everyone_draws", "roulette", "duel"})),
-        ("lose a turn", r"\bskips?\b|\blos(?:e|es|ing) (?:their |your |a |the |his |her )?(?:next )?turns?\b|"
-                        r"\bmiss(?:es)? (?:their |your |a )?turns?\b",
-         frozenset({"skip", "draw", "roulette", "reverse", "skip_all"})),
-        ("reverse", r"\brevers(?:e|es|ed)\b|\bdirection\b", frozenset({"reverse", "pass_hands"})),
-        ("play again", r"\bplays? again\b|\banother turn\b|\bgo again\b|\bextra turn\b",
-         frozenset({"play_again", "skip_all"})),
-        ("choose a colour", r"\b(?:choose|chooses|name|names|pick|picks)\b[^.]*\bcolou?rs?\b",
-         frozenset({"choose_color", "roulette"})),
-        ("steal", r"\bsteals?\b|\btakes? (?:a |one )?(?:random )?card from\b", frozenset({"steal"})),
-        ("swap hands", r"\bswaps?\b|\bexchanges?\b|\btrades? hands?\b", frozenset({"swap_hands"})),
-        ("pass hands", r"\bpass(?:es)? (?:your |their |every |all )?hands?\b", frozenset({"pass_hands"})),
-        ("discard", r"\bdiscards?\b", frozenset({"discard_color"})),
-        ("duel", r"\bduels?\b", frozenset({"duel"})),
-        ("roulette", r"\broulette\b", frozenset({"roulette"})),
-        ("flip Power cards", r"\bflips?\b|\bturns? over\b", frozenset({"flip_power"})),
-    ),
-    "es": (
-        ("robar", r"\brob(?:a|an|ar|e|en)\b(?! una carta a)|\bcog(?:e|en|er)\b",
-         frozenset({"draw", "everyone_draws", "roulette", "duel"})),
-        ("perder turno", r"\bpierd(?:e|en)\b[^.]*\bturnos?\b|\bsalta(?:r|n)?\b|\bsin jugar\b",
-         frozenset({"skip", "draw", "roulette", "reverse", "skip_all"})),
-        ("invertir el sentido", r"\binviert(?:e|en)\b|\bsentido\b|\bdirecci[oó]n\b", frozenset({"reverse", "pass_hands"})),
-        ("volver a jugar", r"\bvuelv(?:e|es) a jugar\b|\bjuega(?:s)? otra vez\b|\bjuega(?:s)? de nuevo\b|\botro turno\b",
-         frozenset({"play_again", "skip_all"})),
-        ("elegir color", r"\b(?:elige|eliges|elegir|nombra|di)\b[^.]*\bcolor(?:es)?\b", frozenset({"choose_color", "roulette"})),
-        ("quitar una carta", r"\bqu[ií]ta(?:le|r)?\b|\brob(?:a|ar) una carta a\b", frozenset({"steal"})),
-        ("intercambiar manos", r"\bintercambi(?:a|an|ar)\b", frozenset({"swap_hands"})),
-        ("pasar las manos", r"\bpasa(?:n|r)? (?:tu |su |sus |las |la )?manos?\b", frozenset({"pass_hands"})),
-        ("descartar", r"\bdescart(?:a|an|ar)\b", frozenset({"discard_color"})),
-        ("duelo", r"\bduelos?\b", frozenset({"duel"})),
-        ("ruleta", r"\bruleta\b", frozenset({"roulette"})),
-        ("dar la vuelta a las cartas de poder", r"\bvolte(?:a|ar)\b|\bda(?:r)? la vuelta\b", frozenset({"flip_power"})),
-    ),
-}
-
-NUMBER_WORDS = {
-    "en": {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
-           "eleven": 11, "twelve": 12, "twenty": 20, "twice": 2},
-    "es": {"dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7, "ocho": 8, "nueve": 9, "diez": 10,
-           "once": 11, "doce": 12, "veinte": 20},
-}
+from deckgen.words import CLAIMED_ACTIONS, CLAIMED_NUMBERS, LANGS
 
 # A symbol a kind names, and the primitives any one of which it stands for (shapes and the
 # neutral marks claim nothing).
@@ -78,20 +32,20 @@ SYMBOL_OPS: dict[str, frozenset[str]] = {
 
 
 def _lang(lang: str) -> str:
-    return lang if lang in ACTIONS else "en"
+    return lang if lang in CLAIMED_ACTIONS else "en"
 
 
 def numbers_in(text: str, lang: str) -> list[int]:
     """The numbers a text names: digits, and number words from two up (one/uno name cards and the game)."""
     found = [int(m) for m in re.findall(r"\d+", text)]
-    words = NUMBER_WORDS[_lang(lang)]
+    words = CLAIMED_NUMBERS[_lang(lang)]
     found += [words[w] for w in re.findall(r"[^\W\d_]+", text.lower()) if w in words]
     return found
 
 
 def actions_in(text: str, lang: str) -> list[tuple[str, frozenset[str]]]:
     low = text.lower()
-    return [(name, ops) for name, pattern, ops in ACTIONS[_lang(lang)] if re.search(pattern, low)]
+    return [(name, ops) for name, pattern, ops in CLAIMED_ACTIONS[_lang(lang)] if re.search(pattern, low)]
 
 
 def does(deck: Deck, kind: Kind) -> tuple[set[int], set[str]]:
@@ -120,10 +74,10 @@ def does(deck: Deck, kind: Kind) -> tuple[set[int], set[str]]:
 
 def sentence(deck: Deck, kind: Kind, lang: str) -> str:
     """What the rulebook says the kind does."""
-    from deckgen.rulebook.describe import effects_text
+    from deckgen.rulebook.describe import effects_text, phrase
 
     text = effects_text(deck, kind.effects, _lang(lang), wild=kind.category == WILD).strip()
-    return text or ("It has no effect." if _lang(lang) == "en" else "No tiene efecto.")
+    return text or phrase(_lang(lang), "no_effect")
 
 
 def _used_kinds(deck: Deck) -> Iterator[Kind]:
@@ -208,6 +162,4 @@ def _text_findings(deck: Deck, kind: Kind, texts: Mapping[str, str], where: str,
 
 def deck_languages(deck: Deck) -> list[str]:
     """The languages the deck's words are printed in: its own, then the rulebook's others."""
-    from deckgen.rulebook.words import LANGS
-
     return list(dict.fromkeys([deck.language, *LANGS]))

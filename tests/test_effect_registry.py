@@ -12,10 +12,11 @@ from deckgen.effects import PRIMITIVES, Effect
 from deckgen.model import Card, Kind, Names
 from deckgen.render.faces import FACE_SYMBOLS, PLUS_N, kind_emblem
 from deckgen.render.symbols import SHAPES, SYMBOLS, symbol_mask
-from deckgen.rulebook.describe import ACTS, ALL, IDLE, PHRASES, effects_text
+from deckgen.rulebook.describe import effects_text
 from deckgen.rulebook.meaning import MODEL
 from deckgen.rules.checks import card_rule_findings
 from deckgen.rules.effect_checks import CHECKS
+from deckgen.words import ACTS, ALL, IDLE, PHRASES
 
 LAYERS = {"rulebook": PHRASES, "meaning": MODEL, "face": FACE_SYMBOLS, "checks": CHECKS}
 

@@ -267,7 +267,7 @@ def test_players_never_see_file_keys(books, game, lang):
 def test_colour_table_draws_the_shape_marks(books):
     import pdfplumber
 
-    from deckgen.rulebook.words import SYMBOLS
+    from deckgen.words import SYMBOL_NAMES as SYMBOLS
 
     deck, data = books["flex-spectrum", "es"]
     with pdfplumber.open(io.BytesIO(data)) as pdf:

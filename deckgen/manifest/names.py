@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 from deckgen.model import NUMBER, WILD, FlexSide, Kind, Palette
-
-_WORDS = {
-    "es": {"flip": "voltear", "duel": "duelo", "colorless": "incoloro", "flex": "flex"},
-    "en": {"flip": "flip", "duel": "duel", "colorless": "colourless", "flex": "flex"},
-}
+from deckgen.words import CARD_NAME_WORDS
 
 
 def card_id(pattern: str | None, kind: Kind, color: str | None, value: int | None, flags: dict[str, bool],
@@ -38,7 +34,7 @@ def card_names(kind: Kind, color: str | None, value: int | None, flags: dict[str
     """The card's name in each language the kind is named in."""
     names = {}
     for lang in sorted(set(kind.names.values) | {"es", "en"}):
-        words = _WORDS.get(lang, _WORDS["en"])
+        words = CARD_NAME_WORDS.get(lang, CARD_NAME_WORDS["en"])
         cname = palette.get(color).names.get(lang) if (palette and color) else None
         if kind.category == NUMBER:
             if flags.get("colorless"):

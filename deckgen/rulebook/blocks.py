@@ -22,7 +22,8 @@ from deckgen.rulebook.describe import group_name, group_text
 from deckgen.rulebook.groups import Group, groups, uniform_per_color
 from deckgen.rulebook.markup import escape
 from deckgen.rulebook.styles import RULE, SHADE
-from deckgen.rulebook.words import SYMBOLS, join, lang_of, ui, values_text
+from deckgen.rulebook.words import join, lang_of, ui, values_text
+from deckgen.words import SYMBOL_NAMES
 
 Styles = Mapping[str, ParagraphStyle]      # the rulebook's paragraph styles by name (rulebook/styles.py)
 
@@ -321,7 +322,7 @@ def palette_table(deck: Deck, lang: str, st: Styles, width: float) -> Flowable:
                 row.append(ShapeMark(c.symbol, 5.5 * mm))
             else:       # a shape the renderer cannot draw is named instead
                 shape = c.symbol or ""
-                row.append(Paragraph(escape(SYMBOLS[lang_of(lang)].get(shape, shape)), st["cell"]))
+                row.append(Paragraph(escape(SYMBOL_NAMES[lang_of(lang)].get(shape, shape)), st["cell"]))
         rows.append([*row, Paragraph(c.hex, st["small"])])
     fixed = [12 * mm, 16 * mm] + ([34 * mm] if marks else []) + [22 * mm]
     name_col = min(60 * mm, width - sum(fixed))

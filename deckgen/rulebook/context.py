@@ -149,7 +149,7 @@ class Helpers:
 
     def start_idle_kinds(self) -> list[str]:
         """The kinds part of whose effect does nothing as the first card (nobody played it), from
-        each primitive's first-card entry in :data:`deckgen.rulebook.describe.PHRASES`."""
+        each primitive's first-card entry in :data:`deckgen.words.PHRASES`."""
         from deckgen.rulebook.describe import start_idle
 
         return [k for k, v in self.deck.kinds.items() if start_idle(v)]

@@ -6,97 +6,19 @@ is described correctly without new text, and changing a manifest changes the wor
 An effect list is first turned into its meaning (:mod:`deckgen.rulebook.meaning`: who draws how
 many, who loses how many turns, who plays next); the sentences are written from that model, so a
 composed card such as ``[{op="draw", n=3}, "skip"]`` reads as one statement about one player.
-:data:`PHRASES` holds each primitive's words in both languages and what it does as a first card.
+:data:`deckgen.words.PHRASES` holds each primitive's words in both languages and what it does as
+a first card; the sentences are :data:`deckgen.words.SENTENCES`.
 """
 
 from __future__ import annotations
-
-from collections.abc import Mapping
-from dataclasses import dataclass
-from types import MappingProxyType
 
 from deckgen.effects import Effect
 from deckgen.model import NUMBER, WILD, Deck, Kind
 from deckgen.rulebook.groups import Group, flex_offset
 from deckgen.rulebook.meaning import CHOSEN, NEXT, NEXT_NEW, OPPONENT, YOU, Fate, Meaning, meaning, seat_outcome
 from deckgen.rulebook.words import cards_word, color_name, join, lang_of, number_word, power_name, values_text
+from deckgen.words import ALL, GROUP_NAME_WORDS, IDLE, PHRASES, SENTENCES
 
-ACTS, IDLE, ALL = "acts", "idle", "all"
-
-
-@dataclass(frozen=True)
-class Phrase:
-    """One primitive's words. ``say``: its sentence when it has one of its own (keys of a language's
-    table, per parameter value where it has one); ``start``: what it does as the first card turned
-    under the classic start rule (acts on the first player, does nothing, or acts on every player)."""
-
-    en: Mapping[str, str]
-    es: Mapping[str, str]
-    start: str = ACTS
-
-    def get(self, lang: str, key: str) -> str:
-        return (self.es if lang_of(lang) == "es" else self.en)[key]
-
-
-def _ph(en: dict[str, str], es: dict[str, str], start: str = ACTS) -> Phrase:
-    return Phrase(MappingProxyType(en), MappingProxyType(es), start)
-
-
-#: Each primitive's words (the rulebook layer of the effect registry).
-PHRASES: Mapping[str, Phrase] = MappingProxyType({
-    "skip": _ph({"lose": "loses their turn"}, {"lose": "pierde su turno"}),
-    "skip_all": _ph({"say": "Every other player is passed over: you play again straight away."},
-                    {"say": "Te saltas a todos los demás jugadores: vuelves a jugar enseguida."}, IDLE),
-    "play_again": _ph({"say": "You take another turn straight away."},
-                      {"say": "Juegas otro turno enseguida."}, IDLE),
-    "reverse": _ph({"say": "The direction of play changes."}, {"say": "El sentido del juego cambia."}),
-    "target": _ph({"who": "A player of your choice", "who2": "Another player of your choice"},
-                  {"who": "El jugador que tú elijas", "who2": "Otro jugador que tú elijas"}),
-    "draw": _ph({"draw": "draws {cards}", "draw_you": "draw {cards}"},
-                {"draw": "roba {cards}", "draw_you": "robas {cards}"}),
-    "everyone_draws": _ph({"say": "Every other player draws {cards}{keep}"},
-                          {"say": "Cada uno de los demás jugadores roba {cards}{keep}"}, ALL),
-    "choose_color": _ph({"say": "Then you name the colour that must be followed (you may keep the current one)."},
-                        {"say": "Después eliges el color que hay que seguir (puedes mantener el actual)."}),
-    "discard_color": _ph(
-        {"say": "You also discard every other card of this card's colour from your hand, putting them under "
-                "the card you played. If that empties your hand, you win the round."},
-        {"say": "Además descartas todas las demás cartas de ese color que tengas en la mano, debajo de la "
-                "carta jugada. Si así te quedas sin cartas, ganas la ronda."}, IDLE),
-    "swap_hands": _ph({"say": "You swap your whole hand with a player of your choice."},
-                      {"say": "Cambias tu mano entera por la de un jugador que elijas."}, IDLE),
-    "pass_hands": _ph(
-        {"play": "Every player passes their whole hand to the next player in the current direction of play.",
-         "left": "Every player passes their whole hand to the player on their left, whatever the direction "
-                 "of play.",
-         "right": "Every player passes their whole hand to the player on their right, whatever the "
-                  "direction of play."},
-        {"play": "Cada jugador pasa su mano entera al siguiente en el sentido del juego.",
-         "left": "Cada jugador pasa su mano entera al jugador de su izquierda, sea cual sea el sentido del "
-                 "juego.",
-         "right": "Cada jugador pasa su mano entera al jugador de su derecha, sea cual sea el sentido del "
-                  "juego."}, IDLE),
-    "steal": _ph({"say": "Choose another player who holds two or more cards and take one card from their "
-                         "hand without looking; it goes into your hand."},
-                 {"say": "Elige a otro jugador que tenga dos cartas o más y quítale una carta de la mano sin "
-                         "mirar; pasa a tu mano."},
-                 IDLE),
-    "roulette": _ph(
-        {"say": "You do not name a colour. {who} names one and turns over cards from the draw pile, one by "
-                "one, until a card of that colour appears (wild cards do not count). They take every card "
-                "turned over and {lose}, and the colour they named must be followed."},
-        {"say": "No eliges color. {who} nombra uno y va destapando cartas de la pila para robar, de una en "
-                "una, hasta que sale una de ese color (los comodines no cuentan). Se queda con todas las "
-                "cartas destapadas y {lose}, y el color que nombró es el que hay que seguir."}),
-    "flip_power": _ph({"self": "You turn your own {power} over: green becomes red, red becomes green.",
-                       "all": "Every player turns their {power} over: green becomes red, red becomes green."},
-                      {"self": "Das la vuelta a tu {power}: de verde pasa a rojo y de rojo a verde.",
-                       "all": "Todos los jugadores dan la vuelta a su {power}: de verde pasa a rojo y de rojo "
-                              "a verde."}),
-    "duel": _ph({"say": "It starts a duel (see “Duels”)."}, {"say": "Empieza un duelo (ver «Duelos»)."}, IDLE),
-    "challenge": _ph({"say": "The player who has to draw may challenge it (see “Challenges”)."},
-                     {"say": "El jugador que debe robar puede desafiarla (ver «Desafíos»)."}),
-})
 
 def start_idle(kind: Kind) -> bool:
     """Whether, as the first card under the classic start rule, part of this kind's effect does
@@ -108,151 +30,8 @@ def start_all(kind: Kind) -> bool:
     return any(PHRASES[e.op].start == ALL for e in kind.effects)
 
 
-_T = {
-    "en": {
-        "wild_lead": "Play it on any card.",
-        "wild_lead_no_color": "Play it on any card, but only when you hold no card of the current colour "
-                              "(cards that match only by number or symbol do not count).",
-        "wild_lead_no_play": "Play it on any card, but only when you hold no other card you could play "
-                             "(wild cards included; another card with this same condition does not count).",
-        "legal_no_color": "You may use it only when you hold no card of the current colour "
-                          "(cards that match only by number or symbol do not count).",
-        "legal_no_play": "You may use it only when you hold no other card you could play (wild cards included; "
-                         "another card with this same condition does not count).",
-        "who_next": "The next player", "who_next_new": "The next player in the new direction",
-        "who_opponent": "Your opponent", "who_you": "You",
-        "lose_1": "loses their turn", "lose_2": "loses their next two turns", "lose_k": "loses their next {k} turns",
-        "they_lose_1": "lose their turn", "they_lose_2": "lose their next two turns",
-        "they_lose_k": "lose their next {k} turns",
-        "fate_draw_lose": "{who} {draw} and {lose}.",
-        "fate_draw_keep": "{who} {draw} and still plays their turn.",
-        "fate_you_draw": "{who} {draw}.",
-        "fate_lose": "{who} {lose}.",
-        "keep": "; nobody loses a turn.",
-        "keep_other": ".",
-        "stack_any": "They may pass the penalty on instead (see “Stacking draw cards”).",
-        "stack_part": "They may pass the {cards} on instead by stacking a draw card (see “Stacking draw "
-                      "cards”), but {extra} stays with them.",
-        "extra_1": "the other lost turn", "extra_k": "the other {k} lost turns",
-        "owed": "A lost turn is still served when that player's turn comes round.",
-        "two_skip": "With two players it works like a skip: you play again.",
-        "two_plain": "With two players it only changes direction, so your opponent plays next.",
-        "two_fates": "With two players, {text}",
-        "fate_you": "You {draw} yourself{lose}{stack}.",
-        "then_opponent": "Then your opponent plays.", "then_you": "Then you play again.",
-        "you_lose_1": " and lose your turn", "you_lose_2": " and lose your next two turns",
-        "you_lose_k": " and lose your next {k} turns",
-        "rev_draw_2p_stacked": "Played to answer a stack, it sends the total to your opponent as usual.",
-        "rev_draw_2p_stack": ", unless you stack a draw card to send them back",
-        "number_match": "Play it on a card of the same colour or with the same number.",
-        "action_match": "Play it on a card of the same colour or on another {name}.",
-        "colorless": "Play it on any card. It leaves the pile without a colour: the next player may "
-                     "play any number card (any colour, any number) but no action or wild card, and "
-                     "draws as usual without one.",
-        "flip_icon": "It carries the flip icon: after playing it you turn your {power} over "
-                     "(green becomes red, red becomes green).",
-        "duel": "It starts a duel: once round the table, each other player must discard a card showing "
-                "a {value} or draw {cards} (see “Duels”).",
-        "seven": "Each 7 makes you swap hands with a player of your choice (see “Sevens and zeros”).",
-        "zero": "Each 0 makes every player pass their hand to the next player in the direction of play "
-                "(see “Sevens and zeros”).",
-        "flex_number": "Flex side: the same number in {where}. {may} play it by this side, "
-                       "matching that colour or the number on the pile.",
-        "flex_card": "Flex side: {name}, in {where}. {may} play it by this side, "
-                     "matching that colour or the symbol on the pile, and then this effect applies instead: {text}",
-        "flex_wild": "Flex side: {name}. {may} play it by this side{cond}, and then "
-                     "this effect applies instead: {text}",
-        "may_power": "With your {power} green you may",
-        "may_free": "You may",
-        "cond_no_color": " (only when you hold no card of the current colour)",
-        "cond_no_play": (" (only when you hold no other card you could play, wild cards included, "
-                         "another card with this same condition aside)"),
-        "after_centre": "Whichever side you use, the colour to follow is then the centre colour of the card.",
-        "after_named": "By its regular side the colour to follow is then the centre colour of the card; "
-                       "by its flex side you name the colour, as that side says.",
-        "after_power": "Using the flex side turns your {power} red.",
-        "offset": "the colour {k} places after the card's own (on a {c0} card: {c1})",
-        "one_place": "the colour right after the card's own (on a {c0} card: {c1})",
-        "by_value": "another colour: {parts}",
-        "by_value_part": "on the {v} it is the colour {k} places after the card's own",
-        "by_value_one": "on the {v} it is the colour right after the card's own",
-        "various": "another colour, shown on the card",
-    },
-    "es": {
-        "wild_lead": "Se juega sobre cualquier carta.",
-        "wild_lead_no_color": "Se juega sobre cualquier carta, siempre que no te quede ninguna carta del color "
-                              "en juego (las que solo coinciden en número o símbolo no cuentan).",
-        "wild_lead_no_play": "Se juega sobre cualquier carta, siempre que no te quede ninguna otra carta que "
-                             "puedas jugar (comodines incluidos; otra carta con esta misma condición no cuenta).",
-        "legal_no_color": "Solo puedes usarla si no tienes ninguna carta del color en juego "
-                          "(las que solo coinciden en número o símbolo no cuentan).",
-        "legal_no_play": "Solo puedes usarla si no tienes ninguna otra carta que puedas jugar (comodines incluidos; "
-                         "otra carta con esta misma condición no cuenta).",
-        "who_next": "El siguiente jugador", "who_next_new": "El siguiente jugador en el nuevo sentido",
-        "who_opponent": "Tu rival", "who_you": "Tú",
-        "lose_1": "pierde su turno", "lose_2": "pierde sus dos próximos turnos",
-        "lose_k": "pierde sus próximos {k} turnos",
-        "they_lose_1": "pierde su turno", "they_lose_2": "pierde sus dos próximos turnos",
-        "they_lose_k": "pierde sus próximos {k} turnos",
-        "fate_draw_lose": "{who} {draw} y {lose}.",
-        "fate_draw_keep": "{who} {draw} y juega su turno como siempre.",
-        "fate_you_draw": "{who} {draw}.",
-        "fate_lose": "{who} {lose}.",
-        "keep": "; nadie pierde el turno.",
-        "keep_other": ".",
-        "stack_any": "En lugar de robar puede pasar el castigo (ver «Acumular cartas de robo»).",
-        "stack_part": "Puede pasar las {cards} a otro acumulando una carta de robo (ver «Acumular cartas de "
-                      "robo»), pero {extra} no se lo quita nadie.",
-        "extra_1": "el otro turno perdido", "extra_k": "los otros {k} turnos perdidos",
-        "owed": "Un turno perdido se cumple igualmente cuando le llega el turno a ese jugador.",
-        "two_skip": "Con dos jugadores funciona como un salto: vuelves a jugar tú.",
-        "two_plain": "Con dos jugadores solo cambia el sentido, así que juega tu rival.",
-        "two_fates": "Con dos jugadores, {text}",
-        "fate_you": "Tú {draw}{lose}{stack}.",
-        "then_opponent": "Después juega tu rival.", "then_you": "Después vuelves a jugar tú.",
-        "you_lose_1": " y pierdes tu turno", "you_lose_2": " y pierdes tus dos próximos turnos",
-        "you_lose_k": " y pierdes tus próximos {k} turnos",
-        "rev_draw_2p_stacked": "Si la juegas para acumular sobre un castigo, el total pasa a tu rival como siempre.",
-        "rev_draw_2p_stack": ", salvo que acumules una carta de robo para devolvérselas",
-        "number_match": "Se juega sobre una carta del mismo color o del mismo número.",
-        "action_match": "Se juega sobre una carta del mismo color o sobre otra carta {name}.",
-        "colorless": "Se juega sobre cualquier carta. Deja la pila sin color: el siguiente jugador puede "
-                     "jugar cualquier carta de número (de cualquier color y número), pero ninguna de acción "
-                     "ni comodín; si no tiene ninguna, roba como siempre.",
-        "flip_icon": "Lleva el icono de voltear: después de jugarla das la vuelta a tu {power} "
-                     "(de verde pasa a rojo y de rojo a verde).",
-        "duel": "Empieza un duelo: en una vuelta a la mesa, cada uno de los demás jugadores debe descartar "
-                "una carta con un {value} o robar {cards} (ver «Duelos»).",
-        "seven": "Cada 7 te obliga a cambiar tu mano con un jugador que elijas (ver «Sietes y ceros»).",
-        "zero": "Cada 0 hace que todos pasen su mano al siguiente en el sentido del juego (ver «Sietes y ceros»).",
-        "flex_number": "Lado flex: el mismo número en {where}. {may} jugarla por "
-                       "este lado, coincidiendo con ese color o con el número de la pila.",
-        "flex_card": "Lado flex: {name}, en {where}. {may} jugarla por este lado, "
-                     "coincidiendo con ese color o con el símbolo de la pila, y entonces se aplica este "
-                     "efecto en su lugar: {text}",
-        "flex_wild": "Lado flex: {name}. {may} jugarla por este lado{cond}, y "
-                     "entonces se aplica este efecto en su lugar: {text}",
-        "may_power": "Con tu {power} en verde puedes",
-        "may_free": "Puedes",
-        "cond_no_color": " (solo si no tienes ninguna carta del color en juego)",
-        "cond_no_play": (" (solo si no tienes ninguna otra carta que puedas jugar, comodines incluidos, "
-                         "salvo otra carta con esta misma condición)"),
-        "after_centre": "Uses el lado que uses, después hay que seguir el color central de la carta.",
-        "after_named": "Por el lado regular, después hay que seguir el color central de la carta; por el "
-                       "lado flex eliges tú el color, como dice ese lado.",
-        "after_power": "Usar el lado flex pone tu {power} en rojo.",
-        "offset": "el color que está {k} puestos después del suyo (en una carta de color {c0}: {c1})",
-        "one_place": "el color siguiente al suyo (en una carta de color {c0}: {c1})",
-        "by_value": "otro color: {parts}",
-        "by_value_part": "en el {v} es el color que está {k} puestos después del suyo",
-        "by_value_one": "en el {v} es el color siguiente al suyo",
-        "various": "otro color, el que muestra la carta",
-    },
-}
-
-
 def phrase(lang: str, key: str, **kw: object) -> str:
-    return _T[lang_of(lang)][key].format(**kw)
+    return SENTENCES[lang_of(lang)][key].format(**kw)
 
 
 def _who(lang: str, role: str) -> str:
@@ -465,15 +244,9 @@ def _flex_text(deck: Deck, group: Group, lang: str) -> list[str]:
     return paras
 
 
-_NAME_WORDS = {
-    "en": {"flip": "with flip icon", "duel": "duel", "colorless": "colourless", "flex": "Flex"},
-    "es": {"flip": "con icono de voltear", "duel": "de duelo", "colorless": "incoloro", "flex": "flex"},
-}
-
-
 def group_name(deck: Deck, group: Group, lang: str) -> str:
     """"Skip / Skip All", "Number (duel)", "Flex number": a name for a group of cards."""
-    w = _NAME_WORDS[lang_of(lang)]
+    w = GROUP_NAME_WORDS[lang_of(lang)]
     kind = deck.kinds[group.kind]
     card = group.first
     if card.colorless and len({c.name(lang) for c in group.cards}) == 1:
