@@ -387,6 +387,148 @@ PRINTING_BOOKLET = {
 }
 
 
+# ---------------------------------------------------------------- the cards PDF's first pages (deckgen.layout.cover)
+
+COVER_TEXT = {
+    "es": {
+        "subtitle": "Cartas para imprimir y recortar",
+        "cards": "Cartas: {cards}",
+        "extras": " + {extras} cartas de componente (no se barajan)",
+        "sheets": "Hojas: {sheets} ({pages} páginas de cartas), {cols} × {rows} = {per} cartas por hoja, {turn}",
+        "portrait": "en vertical",
+        "landscape": "en horizontal",
+        "paper": "Papel: {paper}, {duplex}",
+        "duplex_long": "a doble cara (giro por el borde largo)",
+        "duplex_short": "a doble cara (giro por el borde corto)",
+        "duplex_none": "a una cara (dorsos en hojas aparte)",
+        "duplex_fold": "a una cara, doblada por la mitad (frentes y dorsos en la misma página)",
+        "duplex_fronts": "a una cara, solo frentes (sin dorsos)",
+        "size": "Tamaño de carta: {w:g} × {h:g} mm",
+        "bleed_full": "Sangrado: {bleed:g} mm alrededor de cada carta; separación entre cartas {gap:g} mm",
+        "bleed_part": "Sangrado: {bleed:g} mm en el borde exterior del bloque, {inner:g} mm entre cartas "
+                      "(separación {gap:g} mm)",
+        "bleed_shared": "Sangrado: {bleed:g} mm solo en el borde exterior del bloque: las cartas vecinas "
+                        "comparten la línea de corte (separación 0)",
+        "actual": "IMPRIME A TAMAÑO REAL (100 %)",
+        "actual2": "Desactiva «Ajustar a la página», «Reducir» o «Encajar» en el diálogo de impresión.",
+        "ruler": "Esta barra mide exactamente 50 mm: compruébala con una regla antes de imprimir todo.",
+        "long": "Imprime a doble cara con giro por el borde largo. Las páginas impares llevan los frentes "
+                "y las pares los dorsos, que caen detrás de cada carta.",
+        "short": "Imprime a doble cara con giro por el borde corto. Las páginas impares llevan los frentes "
+                 "y las pares los dorsos, que caen detrás de cada carta.",
+        "none": "Imprime a una cara. Cada hoja de frentes va seguida de su hoja de dorsos: gira la hoja de "
+                "dorsos de izquierda a derecha, pega las dos espalda con espalda alineando las marcas de corte "
+                "a contraluz, y después corta.",
+        "fold": "Imprime a una cara. Dobla cada hoja por la línea discontinua «doblar», con lo impreso hacia "
+                "fuera, pégala y después corta por las marcas: cada dorso queda detrás de su frente. No hace "
+                "falta imprimir a doble cara.",
+        "fronts": "Imprime a una cara: solo frentes, para fundas con dorso propio o para reponer cartas.",
+        "offset": "Si los dorsos salen desplazados, mide el desfase con «deckgen calibrate» y vuelve a "
+                  "generar con --back-offset X,Y.",
+        "cut": "Corta por las marcas de corte que hay fuera del bloque de cartas; las cartas vecinas "
+               "comparten la línea de corte.",
+        "cut_gap": "Corta por las marcas de corte que hay fuera del bloque de cartas: cada carta tiene sus "
+                   "propias líneas de corte.",
+        "cut_short": "Las marcas de corte de los bordes {where} miden {len:g} mm: no cabe más.",
+        "cut_rules": "En los bordes {where} no caben marcas de corte: las líneas de corte {lines} van impresas "
+                     "sobre las cartas en gris fino. Corta justo por ellas, y primero por las líneas que tienen "
+                     "marcas.",
+        "edge_lr": "izquierdo y derecho",
+        "edge_tb": "superior e inferior",
+        "lines_h": "horizontales",
+        "lines_v": "verticales",
+        "bleed_edges": "Sangrado: {lr:g} mm a izquierda y derecha del bloque, {tb:g} mm arriba y abajo (el área "
+                       "imprimible termina ahí); las cartas vecinas comparten la línea de corte (separación 0)",
+        "registration": "Corte a máquina (Silhouette): las marcas de registro tipo 1 de las esquinas están a 10 mm "
+                        "del borde (largo 20 mm, grosor 0,5 mm); pon esos valores en Silhouette Studio y abre "
+                        "el SVG de corte de cada hoja. {fewer}",
+        "registration_fewer": "Para dejar libres las marcas, cada hoja lleva {n} cartas en vez de {was}.",
+        "glued": "Las {n} cartas de dos caras se imprimen por las dos caras: sus hojas van al final, cada hoja "
+                 "de frentes seguida de la de sus segundas caras; pega cada una detrás de la anterior (gírala de "
+                 "izquierda a derecha, marcas alineadas a contraluz) y después corta.",
+        "calibrate": "Para medir el desfase de estas hojas: {command}",
+        "fold_word": "doblar / fold",
+        "forced": "IMPRESO CON ERRORES (--force): «deckgen check» no lo da por listo ({codes})",
+        "meta_title": "{deck}: cartas para imprimir y recortar",
+        "meta_subject": "{cards} cartas en papel {paper}",
+        "label_front": "{deck} · hoja {n} de {total} · frentes",
+        "label_back": "{deck} · hoja {n} de {total} · dorsos",
+        "label_fold": "{deck} · hoja {n} de {total} · frentes y dorsos (doblar)",
+    },
+    "en": {
+        "subtitle": "Print-and-play cards",
+        "cards": "Cards: {cards}",
+        "extras": " + {extras} component cards (never shuffled in)",
+        "sheets": "Sheets: {sheets} ({pages} card pages), {cols} × {rows} = {per} cards per sheet, {turn}",
+        "portrait": "portrait",
+        "landscape": "landscape",
+        "paper": "Paper: {paper}, {duplex}",
+        "duplex_long": "double-sided (long-edge flip)",
+        "duplex_short": "double-sided (short-edge flip)",
+        "duplex_none": "single-sided (backs on their own sheets)",
+        "duplex_fold": "single-sided, folded in half (fronts and backs on the same page)",
+        "duplex_fronts": "single-sided, fronts only (no backs)",
+        "size": "Card size: {w:g} × {h:g} mm",
+        "bleed_full": "Bleed: {bleed:g} mm around every card; gap between cards {gap:g} mm",
+        "bleed_part": "Bleed: {bleed:g} mm on the outer edges of the block, {inner:g} mm between cards "
+                      "(gap {gap:g} mm)",
+        "bleed_shared": "Bleed: {bleed:g} mm on the outer edges of the block only: neighbouring cards share "
+                        "their cut lines (gap 0)",
+        "actual": "PRINT AT ACTUAL SIZE (100 %)",
+        "actual2": "Turn off \"Fit to page\", \"Shrink\" or \"Scale to fit\" in the print dialog.",
+        "ruler": "This bar is exactly 50 mm long: check it with a ruler before printing everything.",
+        "long": "Print double-sided, flipping on the long edge. Odd pages carry the fronts, even pages "
+                "the backs, which land behind their cards.",
+        "short": "Print double-sided, flipping on the short edge. Odd pages carry the fronts, even pages "
+                 "the backs, which land behind their cards.",
+        "none": "Print single-sided. Each sheet of fronts is followed by its sheet of backs: turn the sheet "
+                "of backs over left to right, glue the two back to back, lining up the crop marks against the "
+                "light, then cut.",
+        "fold": "Print single-sided. Fold each sheet on the dashed \"fold\" line with the printed side out, "
+                "glue it, then cut on the crop marks: every back lands behind its own front. No duplex "
+                "printer needed.",
+        "fronts": "Print single-sided: fronts only, for sleeves with their own backs or for replacing cards.",
+        "offset": "If the backs come out shifted, measure the offset with \"deckgen calibrate\" and build "
+                  "again with --back-offset X,Y.",
+        "cut": "Cut on the crop marks outside the card block; neighbouring cards share a cut line.",
+        "cut_gap": "Cut on the crop marks outside the card block: every card has its own cut lines.",
+        "cut_short": "The crop marks on the {where} edges are {len:g} mm long: there is no room for more.",
+        "cut_rules": "There is no room for crop marks on the {where} edges: the {lines} cut lines are printed "
+                     "across the cards as thin grey lines. Cut exactly on them, after the cut lines that do "
+                     "have crop marks.",
+        "edge_lr": "left and right",
+        "edge_tb": "top and bottom",
+        "lines_h": "horizontal",
+        "lines_v": "vertical",
+        "bleed_edges": "Bleed: {lr:g} mm left and right of the block, {tb:g} mm at top and bottom (the printable "
+                       "area ends there); neighbouring cards share their cut lines (gap 0)",
+        "registration": "Machine cutting (Silhouette): the Type 1 registration marks in the corners sit 10 mm in "
+                        "from the edges (length 20 mm, thickness 0.5 mm); set Silhouette Studio to the same and "
+                        "open each sheet's cut SVG. {fewer}",
+        "registration_fewer": "To keep the marks clear, each sheet holds {n} cards instead of {was}.",
+        "glued": "The {n} two-sided cards are printed on both sides: their sheets come last, each sheet of "
+                 "fronts followed by the sheet of their second sides; glue each behind the one before it "
+                 "(turned over left to right, crop marks lined up against the light), then cut.",
+        "calibrate": "To measure the offset for these sheets: {command}",
+        "fold_word": "fold / doblar",
+        "forced": "PRINTED WITH ERRORS (--force): deckgen check says it is not ready ({codes})",
+        "meta_title": "{deck}: print-and-play cards",
+        "meta_subject": "{cards} cards on {paper} paper",
+        "label_front": "{deck} · sheet {n} of {total} · fronts",
+        "label_back": "{deck} · sheet {n} of {total} · backs",
+        "label_fold": "{deck} · sheet {n} of {total} · fronts and backs (fold)",
+    },
+}
+
+
+# ---------------------------------------------------------------- words printed on the faces (deckgen.render.faces)
+
+FACE_WORDS = {
+    "es": {"flex": "FLEX", "power": "PODER", "flip": "VOLTEA", "duel": "DUELO", "colorless": "INCOLORO"},
+    "en": {"flex": "FLEX", "power": "POWER", "flip": "FLIP", "duel": "DUEL", "colorless": "COLOURLESS"},
+}
+
+
 # ---------------------------------------------------------------- default card names (deckgen.manifest.names)
 
 CARD_NAME_WORDS = {

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from deckgen.errors import DeckgenError, error
-from deckgen.layout.cover import TEXT, CoverInfo, Cutting, cover_languages, sheet_label
+from deckgen.layout.cover import CoverInfo, Cutting, cover_languages, sheet_label
 from deckgen.layout.cutfile import CUT_FORMATS, cut_files, default_corner_radius, id_labels
 from deckgen.layout.geometry import MarkStyle, Sheet, SheetSpec, guide_lines, plan_sheet
 from deckgen.layout.imposition import BACK, CardCopy, PagePlan, card_copies, impose, into_margin, two_sided
@@ -18,6 +18,7 @@ from deckgen.layout.pdf import PdfMeta, SheetExtras, cards_pdf
 from deckgen.layout.registration import band_clear, check_registration, plan_for_marks, silhouette_marks
 from deckgen.model import Deck
 from deckgen.progress import Progress
+from deckgen.words import COVER_TEXT
 
 LAYOUTS = ("sheets", "fold")
 BACKS = ("deck", "none")
@@ -142,7 +143,7 @@ def _cards_pdf(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[float, flo
                                           options.marks.length_mm),
                           glued=len(glued), calibrate=calibrate_command(paper, sheet, options),
                           registration=(sheet.per_page, unmarked) if marked else None)
-    words = TEXT[cover_languages(lang)[0]]
+    words = COVER_TEXT[cover_languages(lang)[0]]
     meta = PdfMeta(title=words["meta_title"].format(deck=title),
                    subject=words["meta_subject"].format(cards=len(copies), paper=paper.name),
                    keywords=f"deckgen, print and play, {deck.id}", language=lang, fonts=deck.fonts)

@@ -19,13 +19,10 @@ from deckgen.model import NUMBER, WILD, Card, Deck, ImageRef, Kind
 from deckgen.palette import text_ink
 from deckgen.render.layout import Layout, get_layout, layouts
 from deckgen.render.symbols import SHAPES, SYMBOLS
+from deckgen.words import FACE_WORDS as WORDS
 
 RGB = tuple[int, int, int]
 
-WORDS = {
-    "es": {"flex": "FLEX", "power": "PODER", "flip": "VOLTEA", "duel": "DUELO", "colorless": "INCOLORO"},
-    "en": {"flex": "FLEX", "power": "POWER", "flip": "FLIP", "duel": "DUEL", "colorless": "COLOURLESS"},
-}
 WILD_FIELD = (22, 22, 22)
 COLORLESS_FIELD = (74, 74, 74)
 BACK_FIELD = (18, 18, 18)
