@@ -188,13 +188,14 @@ def books_job(jobs: tuple[BookJob, ...]) -> list[RulebookFile | list[Finding]]:
     its card pictures are drawn, and compressed into a PDF, once for all its languages instead of
     once per worker. Each book's file, or the findings of one whose cross-check failed (the
     others are written all the same); any other error stops the job."""
-    out: list[RulebookFile | list[Finding]] = []
-    for job in jobs:
-        try:
-            out.append(book_job(job))
-        except DeckHasErrors as exc:
-            out.append(list(exc.findings))
-    return out
+    return [_book_or_findings(job) for job in jobs]
+
+
+def _book_or_findings(job: BookJob) -> RulebookFile | list[Finding]:
+    try:
+        return book_job(job)
+    except DeckHasErrors as exc:
+        return list(exc.findings)
 
 
 @dataclass
