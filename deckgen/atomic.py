@@ -2,14 +2,16 @@
 ``os.replace``, with the ordinary permissions the umask gives (not mkstemp's 0600).
 
 An interrupted or failed write leaves the previous file untouched and no temp file behind.
-The data reaches the disk (``fsync``) before the rename, so a crash never leaves a file of the
-right name with the wrong bytes. Only a regular file is ever replaced: a path that names a
+The data of an output reaches the disk (``fsync``) before the rename, so a crash never leaves
+a file of the right name with the wrong bytes; the cache's entries skip the ``fsync``
+(:func:`write_unsynced`): their checksums catch a torn one. Only a regular file is ever replaced: a path that names a
 symlink, a FIFO, a device or a folder is refused (``-o /dev/full`` as root replaced the device).
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import stat
 import tempfile
@@ -98,6 +100,7 @@ def claim_output(path: Path | str, *, folder: bool) -> Path:
 
 
 def write_bytes(path: Path, data: bytes) -> Path:
+    """Write an output file atomically, its bytes on the disk (``fsync``) before the rename."""
     path = Path(path)
     check_replaceable(path)
     try:
@@ -118,6 +121,48 @@ def write_bytes(path: Path, data: bytes) -> Path:
             os.unlink(tmp)
         if isinstance(exc, OSError):
             raise DeckgenError(error("output", str(path), f"cannot write: {exc.strerror}")) from None
+        raise
+    return path
+
+
+_tmp_names = itertools.count()
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+
+
+def write_unsynced(path: Path, data: bytes) -> Path:
+    """Write a file atomically (a temp file in the same folder, then ``os.replace``) without waiting
+    for the disk: for the cache's entries, whose checksum (:mod:`deckgen.cache`) catches a file a
+    crash left torn, so they need integrity, not durability. The temp file's name is this process's
+    id and a counter, made with ``O_EXCL`` (no random names to try); a stale one of a dead process
+    with the same id is refused, and a new name is tried. Errors are raised as ``OSError``."""
+    path = Path(path)
+    check_replaceable(path)
+    folder = path.parent
+    for attempt in range(100):
+        tmp = folder / f".{path.name}.{os.getpid()}-{next(_tmp_names)}.tmp"
+        try:
+            fd = os.open(tmp, _CREATE, 0o666)          # the umask applies, as for any new file
+        except FileExistsError:
+            continue
+        except FileNotFoundError:
+            if attempt:
+                raise
+            folder.mkdir(parents=True, exist_ok=True)
+            continue
+        break
+    else:
+        raise FileExistsError(f"no free temp file name in {folder}")
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view[:CHUNK]):]
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
         raise
     return path
 

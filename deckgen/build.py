@@ -248,10 +248,11 @@ class CardsJob:
 
 @dataclass(frozen=True)
 class BookJob:
-    """A job typesetting one of a deck's rulebooks."""
+    """A job typesetting a deck's rulebooks (every language: its card pictures are then drawn and
+    compressed once, rulebook/step.py's ``books_job``)."""
 
     slot: int
-    book: Book
+    books: tuple[Book, ...]
 
 
 Tag = FacesJob | CardsJob | BookJob
@@ -312,7 +313,15 @@ class _DeckBuild:
         if isinstance(tag, CardsJob):
             self.cards = _apply_cards(self.result, outcome)     # type: ignore[arg-type]  # make_cards's result
         elif isinstance(tag, BookJob):
-            self.books[tag.book] = outcome                     # type: ignore[assignment]  # book_job's result
+            for book, got in zip(tag.books, outcome):          # type: ignore[call-overload]  # books_job's result
+                if isinstance(got, list):                     # a failed cross-check (a forced build goes on)
+                    from deckgen.rulebook.step import not_written
+
+                    if not self.options.force:
+                        raise DeckHasErrors(got)
+                    self.result.warnings.extend(not_written(got))
+                else:
+                    self.books[book] = got
 
     def outcome(self, start: float, end: float) -> BuildResult | DeckgenError:
         if self.error is not None or self.result is None:
@@ -451,7 +460,7 @@ class _Build:
 
     def queue_books(self, st: _DeckBuild, pool: Workers) -> None:
         """The deck's rulebooks: the cached ones written now, the others queued with the text the check made."""
-        from deckgen.rulebook.step import book_job, paper_for_sheets, plan_books
+        from deckgen.rulebook.step import books_job, paper_for_sheets, plan_books
 
         o = st.options
         assert st.deck is not None and st.result is not None
@@ -461,8 +470,9 @@ class _Build:
         st.book_order = plan.books
         st.books.update(plan.written)
         st.result.warnings.extend(plan.notes)
-        for book, args in plan.jobs:
-            self.submit(pool, BookJob(st.slot, book), book_job, args, BOOKS_NEXT)
+        if plan.jobs:
+            books = tuple(book for book, _ in plan.jobs)
+            self.submit(pool, BookJob(st.slot, books), books_job, (tuple(a for _, (a,) in plan.jobs),), BOOKS_NEXT)
 
     def back(self, tag: Tag, outcome: object, pool: Workers) -> None:
         """A job is back: faces free the decks waiting for them; a deck's other jobs finish it."""
@@ -488,7 +498,10 @@ class _Build:
                 return
             self.fail(st, outcome, pool)
             return
-        st.got(tag, outcome)
+        try:
+            st.got(tag, outcome)
+        except DeckgenError as exc:
+            self.fail(st, exc, pool)
 
 
 def build_decks(requests: list[tuple[str | Path, BuildOptions]], progress: Progress | None = None,

@@ -17,7 +17,8 @@ and prunes it by hand.
 Nothing read from the cache is trusted blindly (``docs/security.md``):
 
 - every entry has its content's SHA-256 beside it (``<entry>.sha256``, written after the entry,
-  both with ``fsync`` before the rename); an entry whose bytes do not match, or that has no
+  each to a temp file renamed into place; without ``fsync``: the checksum, not the disk's
+  ordering, is what tells a torn entry from a good one); an entry whose bytes do not match, or that has no
   checksum, is not used: it is made again (a damaged one is removed first, with a one-line
   notice on the ``deckgen.cache`` logger, stderr);
 - the cache folder is made private (0700); entries owned by another user, or in a folder that
@@ -210,18 +211,20 @@ def usable(folder: Path) -> bool:
 
 
 def write_sum(path: Path, data: bytes) -> None:
-    """Write an entry's checksum (after the entry itself); raises DeckgenError like atomic.write_bytes."""
-    from deckgen.atomic import write_bytes
+    """Write an entry's checksum (after the entry itself); OSError when the cache cannot take it."""
+    from deckgen.atomic import write_unsynced
 
-    write_bytes(sum_path(path), hashlib.sha256(data).hexdigest().encode("ascii") + b"\n")
+    write_unsynced(sum_path(path), hashlib.sha256(data).hexdigest().encode("ascii") + b"\n")
 
 
 def store(path: Path, data: bytes) -> None:
-    """Write an entry and then its checksum, each atomically; DeckgenError (or OSError) when the
-    cache cannot take it, e.g. a disk that filled up during a build."""
-    from deckgen.atomic import write_bytes
+    """Write an entry and then its checksum, each atomically but without waiting for the disk
+    (no ``fsync``: a crash may leave an entry torn, and its checksum then says so); DeckgenError
+    (a path that is not a regular file) or OSError when the cache cannot take it, e.g. a disk that
+    filled up during a build."""
+    from deckgen.atomic import write_unsynced
 
-    write_bytes(path, data)
+    write_unsynced(path, data)
     write_sum(path, data)
 
 

@@ -123,12 +123,13 @@ def describe(ch: str) -> str:
 
 def face_strings(deck: Deck) -> Iterator[tuple[str, str, str, str]]:
     """(text, role, face id, key path) of every string drawn on the deck's faces."""
-    from deckgen.render.faces import face_ids, face_spec
+    from deckgen.render.batch import face_specs
 
     where = {c.id: c.where for c in deck.cards}
     where.update({f: comp.where for comp in deck.components for f in comp.faces})
-    for fid in face_ids(deck):
-        spec = face_spec(deck, fid, False)
+    # the specs the fit check and the build's faces use (worked out once per deck): the shape
+    # cues that depend on the palette's size change no text
+    for fid, spec in face_specs(deck, len(deck.palette.colors) > 4).items():
         parts = {"centre": spec.centre.text, "index": spec.index.text, "title": spec.title,
                  "caption": spec.caption, "rules": spec.rules,
                  "flex": spec.flex.emblem.text if spec.flex else "", "badge": spec.flex.label if spec.flex else ""}

@@ -193,9 +193,23 @@ def pil_image_data(im: Any, digest: str | None = None) -> ImageData:
         im = im.convert("RGB")
     colors = {"L": 1, "CMYK": 4}.get(im.mode, 3)
     raw = im.tobytes()
-    if digest is None:
-        digest = hashlib.sha1(raw + alpha + f"{im.width}x{im.height}".encode()).hexdigest()
-    return ImageData(im.width, im.height, colors, zlib.compress(raw, 6), False, digest, alpha)
+    if digest is not None:
+        return ImageData(im.width, im.height, colors, zlib.compress(raw, 6), False, digest, alpha)
+    digest = hashlib.sha1(raw + alpha + f"{im.width}x{im.height}".encode()).hexdigest()
+    key = f"{digest}/{colors}"
+    stream = _FLATE.get(key)
+    if stream is None:
+        stream = zlib.compress(raw, 6)
+        if len(_FLATE) >= FLATE_KEPT:
+            _FLATE.pop(next(iter(_FLATE)))
+        _FLATE[key] = stream
+    return ImageData(im.width, im.height, colors, stream, False, digest, alpha)
+
+
+# The Flate streams of the last images compressed, by content (a rulebook's card pictures are
+# the same in every language: compressing them was most of typesetting the second one).
+FLATE_KEPT = 256
+_FLATE: dict[str, bytes] = {}
 
 
 def register_image(canvas: Canvas, img: ImageData) -> str:

@@ -183,6 +183,21 @@ def book_job(job: BookJob) -> RulebookFile:
     return store(job.deck, job.book, data, job.key, job.out_dir, job.cache_dir)
 
 
+def books_job(jobs: tuple[BookJob, ...]) -> list[RulebookFile | list[Finding]]:
+    """Typeset a deck's rulebooks one after another (a job on :class:`deckgen.workers.Workers`):
+    its card pictures are drawn, and compressed into a PDF, once for all its languages instead of
+    once per worker. Each book's file, or the findings of one whose cross-check failed (the
+    others are written all the same); any other error stops the job."""
+    return [_book_or_findings(job) for job in jobs]
+
+
+def _book_or_findings(job: BookJob) -> RulebookFile | list[Finding]:
+    try:
+        return book_job(job)
+    except DeckHasErrors as exc:
+        return list(exc.findings)
+
+
 @dataclass
 class BookPlan:
     """A deck's rulebooks: the ones written from the cache, the :func:`book_job` arguments of the
