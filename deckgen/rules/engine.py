@@ -22,12 +22,13 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
 from deckgen.rules import actions
-from deckgen.rules.agents import RANDOM_CHOICE, RandomAgent
+from deckgen.rules.agents import GREEDY_BLIND, RANDOM_CHOICE, GreedyAgent, RandomAgent
 from deckgen.rules.decision import (
     Answer,
     Decision,
     DecisionKind,
     GameClosed,
+    Glance,
     IllegalAnswer,
     Observation,
     Penalty,
@@ -496,6 +497,9 @@ class Game(State):
         bot = self.agents[p]
         if type(bot) is RandomAgent:            # its choice reads only the kind, the options and the generator
             return RANDOM_CHOICE[kind](options, self.bot_rng)
+        if type(bot) is GreedyAgent:            # its choice reads only a Glance (None: the options alone)
+            seen = None if kind in GREEDY_BLIND or len(options) < 2 else self._glance(p)
+            return bot.quick(kind, options, about, seen)
         d = Decision(p, kind, tuple(options), passable, about, value, self.decisions)
         if bot is None:
             return self._wait(d)
@@ -518,6 +522,10 @@ class Game(State):
             with drv.calls:                     # never while the game's thread is playing
                 return self._observe(p)
         return self._observe(p)
+
+    def _glance(self, p: int) -> Glance:
+        """The fields of _observe(p) the greedy bot reads, built the same way."""
+        return Glance(p, tuple(self.hands[p]), tuple(map(len, self.hands)), tuple(self.alive), self.dir, self.t)
 
     def _observe(self, p: int) -> Observation:
         pend = self.pend
