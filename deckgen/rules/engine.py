@@ -221,34 +221,36 @@ class Game(State):
         return -1
 
     def _plain_draw(self, p: int, hand: list[int], entry: LegalEntry) -> int:
-        """no_play(): under draw-one p draws one card; the move that plays it, or -1."""
-        if not self.draw_one:
-            self.no_play(p)
-            return -1
-        pile = self.draw_pile
-        if pile:
-            f = pile.pop()                      # op_draw, inlined
-            hand.append(f)
-            self.by_cause[NO_PLAY] += 1
-        else:
-            drawn = self.op_draw(p, NO_PLAY)
-            if drawn is None:
-                self.pass_turn(p, idle=True)
-                return -1
-            f = drawn
-        if self.mercy_limit and len(hand) >= self.mercy_limit:
-            actions.knock_out(self, p)
-            if self.outcome is None:
-                self.op_turn(self.step(p))
-            return -1
+        """no_play(): p draws one card (draw-one) or until one plays (draw-until-playable); the
+        move that plays the card drawn, or -1 when the turn is over."""
         t = self.t
-        if t.has_flex[f] or (t.any_restricted and t.restricted[f + f]):
-            moves = self.moves_for(p, f)
-        else:
-            moves = [f + f] if entry[0][f] else []
-        if not moves:
-            self.pass_turn(p)
-            return -1
+        mercy = self.mercy_limit
+        while True:
+            pile = self.draw_pile
+            if pile:
+                f = pile.pop()                  # op_draw, inlined
+                hand.append(f)
+                self.by_cause[NO_PLAY] += 1
+            else:
+                drawn = self.op_draw(p, NO_PLAY)
+                if drawn is None:
+                    self.pass_turn(p, idle=True)
+                    return -1
+                f = drawn
+            if mercy and len(hand) >= mercy:
+                actions.knock_out(self, p)
+                if self.outcome is None:
+                    self.op_turn(self.step(p))
+                return -1
+            if t.has_flex[f] or (t.any_restricted and t.restricted[f + f]):
+                moves = self.moves_for(p, f)
+            else:
+                moves = [f + f] if entry[0][f] else []
+            if moves:
+                break
+            if self.draw_one:
+                self.pass_turn(p)
+                return -1
         if self._random_agents:
             self.decisions += 1
             return moves[0] if len(moves) == 1 else moves[int(self._bot_random() * len(moves))]
