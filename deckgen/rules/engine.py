@@ -103,8 +103,7 @@ class Game(State):
         self.next_trace = 0
         # what the inlined loop (_run_plain) reads on every turn
         self._random_agents = all(type(a) is RandomAgent for a in self.agents)
-        self._plain_random = self._random_agents and not table.any_flex and not (
-            table.any_restricted and not self.challenge)
+        self._plain_moves = not (table.any_restricted and not self.challenge)   # no restricted card kept back
         self._bot_random = self.bot_rng.random
         self._ctx = actions.Ctx(0, 0, False, "play")    # one card's shared effect context, reset per card
 
@@ -161,22 +160,20 @@ class Game(State):
     def _run_plain(self) -> Game:
         """run() without a log or jump-in, the engine's hottest path. A turn that starts in a rare
         state (a penalty waiting, an open UNO catch window, a player who is out) is played by
-        turn(); every other turn by the inlined steps below (_plain_choice, _plain_draw,
-        _plain_play), which call the same methods as turn() for every rarer step (a lost turn
-        through a waiting penalty, an effect, a win, the UNO call, a dry pile, a Flex side). The
-        game is the same as turn() plays, random draw for random draw."""
+        turn(); every other turn by the inlined steps below (legal_moves inlined unless a
+        restricted card may be kept back, _plain_choice, _plain_ask, _plain_draw, _plain_play),
+        which call the same methods as turn() for every rarer step (a lost turn through a waiting
+        penalty, an effect, a win, the UNO call, a dry pile, a Flex side). The game is the same as
+        turn() plays, random draw for random draw."""
         n, alive, owed, hands = self.n, self.alive, self.owed, self.hands
         cache, legal = self.t.cache, self.t.legal
-        cap = self.turn_cap
         uno_window = self.o.uno_catch != "before-next-turn"
-        plain_random, rand = self._plain_random, self._bot_random
-        choose, draw, play = self._plain_choice, self._plain_draw, self._plain_play
+        all_random, plain_moves, rand = self._random_agents, self._plain_moves, self._bot_random
+        choose, draw, play, ask_play = self._plain_choice, self._plain_draw, self._plain_play, self._plain_ask
+        flex, power, free_flex = self.t.any_flex, self.power, not self.power_cards
         while self.outcome is None:
-            if self.turns >= self.next_trace:
-                if self.turns >= cap:
-                    self.op_end(CAPPED, None)
-                    break
-                self.sample()
+            if self.turns >= self.next_trace and self._capped_or_sampled():
+                break
             p = self.cur
             if self.penalty or not alive[p] or (uno_window and self.uno_open >= 0):
                 self.turn()
@@ -191,19 +188,39 @@ class Game(State):
             hand = hands[p]
             key = self.key
             entry = cache.get(key) or legal(key, self.sym, self.val, self.color)
-            if plain_random:                    # random players, no Flex side, no restricted card
-                moves = [*{*hand} & entry[2]]   # the legal faces, in legal_moves' order
-                if moves:
+            if not plain_moves:                 # a restricted card may be kept back: legal_moves()
+                move = choose(p, hand, entry)
+            elif not flex and all_random:       # legal_moves() inlined, the random choice by face
+                faces = [*{*hand} & entry[2]]   # the legal faces, in legal_moves' order
+                if faces:
                     self.decisions += 1
-                    f = moves[int(rand() * len(moves))]
+                    f = faces[int(rand() * len(faces))]
                     play(p, f + f)
                     continue
                 move = draw(p, hand, entry)
-            else:
-                move = choose(p, hand, entry)
+            else:                               # legal_moves() inlined
+                held = {*hand}
+                moves = [*map(_DOUBLE, held & entry[2])]
+                if flex and (free_flex or power[p]):
+                    moves += map(_PLUS_ONE, map(_DOUBLE, held & entry[3]))
+                if not moves:
+                    move = draw(p, hand, entry)
+                elif all_random:
+                    self.decisions += 1
+                    move = moves[int(rand() * len(moves))]
+                else:
+                    move = ask_play(p, moves)
             if move >= 0:
                 play(p, move)
         return self
+
+    def _capped_or_sampled(self) -> bool:
+        """At a trace turn: the hand ends at the turn cap (True), or a sample is taken."""
+        if self.turns >= self.turn_cap:
+            self.op_end(CAPPED, None)
+            return True
+        self.sample()
+        return False
 
     def _plain_choice(self, p: int, hand: list[int], entry: LegalEntry) -> int:
         """take_turn() up to the card to play: the move, or -1 when the turn is over (p drew and
@@ -214,9 +231,18 @@ class Game(State):
         if self._random_agents:
             self.decisions += 1
             return moves[int(self._bot_random() * len(moves))]
-        choice = self.ask(p, PLAY, moves, self.may_draw_instead)
+        return self._plain_ask(p, moves)
+
+    def _plain_ask(self, p: int, moves: list[int]) -> int:
+        """take_turn()'s question (p has a legal move): the move, or -1 when p drew instead."""
+        bot = self.agents[p]
+        if type(bot) is GreedyAgent:            # ask(), inlined
+            self.decisions += 1
+            choice = bot.quick(PLAY, moves, -1, self._glance(p) if len(moves) > 1 else None)
+        else:
+            choice = self.ask(p, PLAY, moves, self.may_draw_instead)
         if choice is not None:
-            return choice
+            return int(choice)
         self.no_play(p)
         return -1
 
@@ -321,13 +347,14 @@ class Game(State):
 
     def sample(self) -> None:
         """A hand-size sample for the record (every TRACE_EVERY turns, at most TRACE_MAX)."""
-        self.next_trace = min(self.turns + TRACE_EVERY, self.turn_cap)    # run() checks the cap here too
-        if len(self.trace) < TRACE_MAX:
+        turns, cap, trace = self.turns, self.turn_cap, self.trace
+        self.next_trace = turns + TRACE_EVERY if turns + TRACE_EVERY < cap else cap    # run() checks the cap here too
+        if len(trace) < TRACE_MAX:
             if self.n_alive == self.n:
-                sizes = tuple(map(len, self.hands))
+                trace.append((turns, len(self.draw_pile), tuple(map(len, self.hands))))
             else:
-                sizes = tuple([len(h) if a else -1 for h, a in zip(self.hands, self.alive, strict=True)])
-            self.trace.append((self.turns, len(self.draw_pile), sizes))
+                trace.append((turns, len(self.draw_pile),
+                              tuple([len(h) if a else -1 for h, a in zip(self.hands, self.alive, strict=True)])))
 
     def turn(self) -> None:
         """One turn of the current player: answer a waiting penalty, serve a lost turn, or play a
