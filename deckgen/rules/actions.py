@@ -44,20 +44,23 @@ ASK_UNO = DecisionKind.UNO
 
 def draw_n(g: Game, q: int, n: int, cause: int, kind: int = -1) -> int:
     """q draws n cards one by one (Mercy checked after each) for this cause (a CAUSES index;
-    kind: the draw card's kind for a penalty); returns how many were drawn."""
+    kind: the draw card's kind for a penalty); returns how many were drawn. Cards between two
+    checks that cannot knock q out are moved at once (op_draw_n), the same cards in the same order."""
     mercy = g.mercy_limit
     hand = g.hands[q]
     got = 0
-    if not mercy and g.op_draw_n(q, n, cause):
-        got = n
-    else:
-        for _ in range(n):
-            if g.op_draw(q, cause) is None:
-                break
+    while got < n:
+        # as many at once as can come before the next Mercy check can tell (the pile must hold them)
+        k = n - got if not mercy else min(n - got, max(1, mercy - len(hand)))
+        if k > 1 and g.op_draw_n(q, k, cause):
+            got += k
+        elif g.op_draw(q, cause) is None:
+            break
+        else:
             got += 1
-            if mercy and len(hand) >= mercy:
-                knock_out(g, q)
-                break
+        if mercy and len(hand) >= mercy:
+            knock_out(g, q)
+            break
     if cause == PENALTY and kind >= 0:
         g.penalty_by_kind[kind] += got
     if len(hand) > g.max_hand:
@@ -273,15 +276,27 @@ def respond_to_penalty(g: Game, p: int) -> None:
 
 
 def stack_moves(g: Game, p: int) -> list[int]:
+    """The moves p may stack on the waiting penalty: each draw card of p's hand once (first
+    the regular sides, then the Flex sides while p's Power card allows them), in hand order."""
     t = g.t
-    hand = dict.fromkeys(g.hands[p])
-    cands = [f + f for f in hand]
+    pend = g.pend
+    key = ("stack-kind", pend.kind) if g.stacking == "same-kind" else ("stack-value", pend.value)
+    ok: bytes | None = t.memo.get(key)
+    if ok is None:
+        ok = t.memo[key] = _stackable(t, key[0] == "stack-kind", key[1])
+    hand = g.hands[p]
+    moves = [f + f for f in hand if ok[f + f]]
     if t.any_flex and (g.power[p] or not g.power_cards):
-        cands += [f + f + 1 for f in hand if t.has_flex[f]]
+        moves += [f + f + 1 for f in hand if ok[f + f + 1]]
+    return list(dict.fromkeys(moves)) if len(moves) > 1 else moves
+
+
+def _stackable(t: Table, same_kind: bool, what: int) -> bytes:
+    """Per move, whether it stacks on a penalty whose last card is of kind ``what`` (same-kind)
+    or has the value ``what`` (otherwise); a Flex move only for a card with a Flex side."""
     dv = t.draw_val
-    if g.stacking == "same-kind":
-        return [m for m in cands if dv[m] and t.mkind[m] == g.pend.kind]
-    return [m for m in cands if dv[m] and dv[m] >= g.pend.value]
+    return bytes(bool(dv[m] and (not m & 1 or t.has_flex[m >> 1])
+                      and (t.mkind[m] == what if same_kind else dv[m] >= what)) for m in range(len(dv)))
 
 
 def _everyone_draws(g: Game, c: Ctx, e: Effect) -> None:

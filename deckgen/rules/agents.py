@@ -17,8 +17,8 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from deckgen.effects import Effect
-from deckgen.rules.decision import Answer, Decision, DecisionKind, Observation
-from deckgen.rules.table import WLD
+from deckgen.rules.decision import Answer, Decision, DecisionKind, Glance, Observation, Seen
+from deckgen.rules.table import WLD, Table
 
 
 class Agent:
@@ -133,7 +133,7 @@ class RandomAgent(Agent):
 class View(NamedTuple):
     """What the greedy agent's valuation of one effect may look at."""
 
-    o: Observation
+    o: Seen
     move: int
     leader: int
     leader_next: bool
@@ -227,74 +227,193 @@ VALUES: dict[str, Callable[[View, Effect], float]] = {
 }
 
 
+# the valuations that read only the table, the move, the effect and whether the leader plays next
+# (not the hand or the hand sizes): the greedy bot adds them up once per table (_move_values)
+_STATIC_VALUES = frozenset({_v_draw, _v_everyone, _v_skip, _v_target, _v_roulette, _v_again, _v_duel, _v_zero})
+_MEMO = "greedy"           # the key of the greedy bot's values in Table.memo
+
+
+class MoveValues(NamedTuple):
+    """The greedy bot's value of every move of one table (VALUES read once, when the table is
+    first played): the part that reads no hand, when the leader plays next and when not, and
+    the effects whose value reads the hands (added per decision)."""
+
+    leader_next: tuple[float, ...]
+    other: tuple[float, ...]
+    dynamic: tuple[tuple[Effect, ...], ...]
+
+
+def _move_values(t: Table) -> MoveValues:
+    got: MoveValues | None = t.memo.get(_MEMO)
+    if got is not None:
+        return got
+    bare = Glance(-1, (), (), (), 1, t)        # the static valuations read only its table
+    nxt: list[float] = []
+    other: list[float] = []
+    dynamic: list[tuple[Effect, ...]] = []
+    for m in range(len(t.mcat)):
+        base = t.points[m >> 1] * POINTS_WEIGHT + (KEEP_WILD if t.mcat[m] == WLD else 0) + (KEEP_POWER if m & 1 else 0)
+        a: float = base
+        b: float = base
+        rest = []
+        for e in t.effects[m]:
+            value = VALUES.get(e.op)
+            if value is not None and value in _STATIC_VALUES:
+                a += value(View(bare, m, -1, True), e)
+                b += value(View(bare, m, -1, False), e)
+            else:
+                rest.append(e)
+        nxt.append(a)
+        other.append(b)
+        dynamic.append(tuple(rest))
+    got = t.memo[_MEMO] = MoveValues(tuple(nxt), tuple(other), tuple(dynamic))
+    return got
+
+
+def best_play(moves: Sequence[int], o: Seen) -> int:
+    """The greedy bot's play: the first of the moves with the highest value (module comment
+    above VALUES)."""
+    if len(moves) == 1:
+        return moves[0]
+    values = _move_values(o.table)
+    leader = _leader(o)
+    leader_next = leader == o.next_player()
+    fixed = values.leader_next if leader_next else values.other
+    dynamic = values.dynamic
+    best, best_score = moves[0], None
+    for m in moves:
+        score = fixed[m]
+        if dynamic[m]:
+            v = View(o, m, leader, leader_next)
+            score += sum(VALUES[e.op](v, e) for e in dynamic[m])
+        if best_score is None or score > best_score:
+            best, best_score = m, score
+    return best
+
+
+def _side(m: int) -> int:
+    return m & 1
+
+
+def best_color(o: Seen) -> int:
+    """The colour the greedy bot names: the one it holds most of (the first of them)."""
+    t = o.table
+    counts = [0] * len(t.colors)
+    color = t.color
+    for f in o.hand:
+        c = color[f]
+        if c >= 0:
+            counts[c] += 1
+    return max(range(len(counts)), key=lambda c: (counts[c], -c))
+
+
+def best_target(seats: Sequence[int], o: Seen) -> int:
+    """The seat the greedy bot aims at: the one with fewest cards (the first of them)."""
+    sizes = o.hand_sizes
+    return min(seats, key=lambda q: (sizes[q], q))
+
+
+def best_stack(moves: Sequence[int], t: Table) -> int:
+    """The draw card the greedy bot stacks: the smallest penalty."""
+    return min(moves, key=t.draw_val.__getitem__)
+
+
+def best_duel(answers: Sequence[int], t: Table) -> int:
+    """A plain discard of its highest-point card showing the number, keeping duel cards; else a
+    counter-duel."""
+    plain = [a for a in answers if not a & 1]
+    if plain:
+        return max(plain, key=lambda a: (not t.duel[a >> 1], t.points[a >> 1], -a))
+    return answers[0]
+
+
+def _q_challenge(options: Sequence[int], about: int, o: Glance) -> Answer:
+    return o.hand_sizes[about] >= CHALLENGE_CARDS
+
+
+def _q_color(options: Sequence[int], about: int, o: Glance) -> Answer:
+    return best_color(o)
+
+
+def _q_stack(options: Sequence[int], about: int, o: Glance) -> Answer:
+    return best_stack(options, o.table)
+
+
+def _q_duel(options: Sequence[int], about: int, o: Glance) -> Answer:
+    return best_duel(options, o.table)
+
+
+def _q_target(options: Sequence[int], about: int, o: Glance) -> Answer:
+    return best_target(options, o)
+
+
+# GreedyAgent.quick's answer per kind that reads what the player sees (PLAY aside: best_play)
+_QUICK: dict[DecisionKind, Callable[[Sequence[int], int, Glance], Answer]] = {
+    DecisionKind.CHALLENGE: _q_challenge, DecisionKind.COLOR: _q_color, DecisionKind.ROULETTE_COLOR: _q_color,
+    DecisionKind.STACK: _q_stack, DecisionKind.DUEL: _q_duel, DecisionKind.TARGET: _q_target,
+    DecisionKind.SWAP: _q_target, DecisionKind.STEAL: _q_target}
+_YES = frozenset({DecisionKind.UNO, DecisionKind.CATCH, DecisionKind.JUMP_IN})
+GREEDY_BLIND = frozenset({DecisionKind.PLAY_DRAWN, *_YES})
+"""The kinds the greedy bot answers from the options alone (the engine passes no Glance)."""
+
+
 class GreedyAgent(Agent):
     """Keeps wilds for when nothing else plays, dumps its highest-point card, attacks the
     leader (the opponent with fewest cards) with draw cards, skips and targeted effects (each
     effect valued by :data:`VALUES`), stacks whenever it can, never forgets UNO and always
-    catches."""
+    catches. It never draws on its generator.
+
+    Its answers read only the fields of a :class:`~deckgen.rules.decision.Glance`, so the
+    engine asks this class (not a subclass) through :meth:`quick`, with a Glance instead of the
+    whole observation: the same answers, for less."""
 
     name = "greedy"
 
+    def quick(self, kind: DecisionKind, options: Sequence[int], about: int, seen: Glance | None) -> Answer:
+        """decide() from the decision's kind, options and ``about``, and what the player sees
+        (None: a decision with one option, or a kind of :data:`GREEDY_BLIND`)."""
+        if kind in _YES:
+            return True
+        if kind is DecisionKind.PLAY_DRAWN:
+            return min(options, key=_side)
+        if seen is None:
+            return options[0]
+        if kind is DecisionKind.PLAY:
+            return best_play(options, seen)
+        return _QUICK[kind](options, about, seen)
+
     def play(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
-        t = o.table
-        leader = _leader(o)
-        view = View(o, -1, leader, leader == o.next_player())
-        moves: tuple[int, ...] = d.options
-        best, best_score = moves[0], None
-        for m in moves:
-            f = m >> 1
-            score: float = t.points[f] * POINTS_WEIGHT
-            if t.mcat[m] == WLD:
-                score += KEEP_WILD
-            if m & 1:
-                score += KEEP_POWER
-            effects = t.effects[m]
-            if effects:
-                v = view._replace(move=m)
-                score += sum(VALUES[e.op](v, e) for e in effects)
-            if best_score is None or score > best_score:
-                best, best_score = m, score
-        return best
+        return best_play(d.options, o)
 
     def play_drawn(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
-        moves: tuple[int, ...] = d.options
-        return min(moves, key=lambda m: m & 1)
+        return min(d.options, key=_side)
 
     def stack(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
-        moves: tuple[int, ...] = d.options
-        return min(moves, key=lambda m: o.table.draw_val[m])
+        return best_stack(d.options, o.table)
 
     def challenge(self, d: Decision, o: Observation, rng: random.Random) -> bool:
         return o.hand_sizes[d.about] >= CHALLENGE_CARDS
 
     def color(self, d: Decision, o: Observation, rng: random.Random) -> int:
-        t = o.table
-        counts = [0] * len(t.colors)
-        for f in o.hand:
-            c = t.color[f]
-            if c >= 0:
-                counts[c] += 1
-        return max(range(len(counts)), key=lambda c: (counts[c], -c))
+        return best_color(o)
 
     def target(self, d: Decision, o: Observation, rng: random.Random) -> int:
-        seats: tuple[int, ...] = d.options
-        return min(seats, key=lambda q: (o.hand_sizes[q], q))
+        return best_target(d.options, o)
 
     def duel(self, d: Decision, o: Observation, rng: random.Random) -> int:
         """A plain discard of its highest-point card showing the number, keeping duel cards;
         else a counter-duel."""
-        t = o.table
-        answers: tuple[int, ...] = d.options
-        plain = [a for a in answers if not a & 1]
-        if plain:
-            return max(plain, key=lambda a: (not t.duel[a >> 1], t.points[a >> 1], -a))
-        return answers[0]
+        return best_duel(d.options, o.table)
 
 
-def _leader(o: Observation) -> int:
-    p = o.player
-    rivals = [q for q in range(len(o.alive)) if q != p and o.alive[q]]
-    return min(rivals, key=lambda q: (o.hand_sizes[q], q)) if rivals else p
+def _leader(o: Seen) -> int:
+    """The rival with the fewest cards (the first of them), or the player when none is left."""
+    p, sizes, alive = o.player, o.hand_sizes, o.alive
+    leader, fewest = p, -1
+    for q in range(len(alive)):
+        if q != p and alive[q] and (fewest < 0 or sizes[q] < fewest):
+            leader, fewest = q, sizes[q]
+    return leader
 
 
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}

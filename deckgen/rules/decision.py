@@ -155,13 +155,58 @@ class Observation(NamedTuple):
     def next_player(self, p: int | None = None, k: int = 1) -> int:
         """The player k seats on from p (default: this player) in the current direction,
         skipping players who are out."""
-        q = self.player if p is None else p
-        n = len(self.alive)
-        for _ in range(k):
-            q = (q + self.direction) % n
-            while not self.alive[q]:
-                q = (q + self.direction) % n
-        return q
+        return _seat_on(self.alive, self.direction, self.player if p is None else p, k)
+
+
+class Glance(NamedTuple):
+    """The part of an :class:`Observation` the bundled greedy bot reads, each field exactly as
+    the observation has it: cheaper to build, so the engine hands it to that bot instead of the
+    whole observation (``GreedyAgent.quick``). Plain values too: never another hand."""
+
+    player: int
+    hand: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    alive: tuple[bool, ...]
+    direction: int
+    table: Table
+
+    @property
+    def n_players(self) -> int:
+        return len(self.hand_sizes)
+
+    def next_player(self, p: int | None = None, k: int = 1) -> int:
+        """As :meth:`Observation.next_player`."""
+        return _seat_on(self.alive, self.direction, self.player if p is None else p, k)
+
+
+class Seen(Protocol):
+    """What both an :class:`Observation` and a :class:`Glance` show (what a valuation that
+    reads only these may be given)."""
+
+    @property
+    def player(self) -> int: ...
+    @property
+    def hand(self) -> tuple[int, ...]: ...
+    @property
+    def hand_sizes(self) -> tuple[int, ...]: ...
+    @property
+    def alive(self) -> tuple[bool, ...]: ...
+    @property
+    def direction(self) -> int: ...
+    @property
+    def table(self) -> Table: ...
+    @property
+    def n_players(self) -> int: ...
+    def next_player(self, p: int | None = None, k: int = 1) -> int: ...
+
+
+def _seat_on(alive: tuple[bool, ...], direction: int, q: int, k: int) -> int:
+    n = len(alive)
+    for _ in range(k):
+        q = (q + direction) % n
+        while not alive[q]:
+            q = (q + direction) % n
+    return q
 
 
 class Bot(Protocol):
@@ -186,5 +231,5 @@ class GameClosed(Exception):
     """Raised inside a driven game's thread when the game is closed before it ended."""
 
 
-__all__ = ["BOTH", "YES_NO", "Answer", "Bot", "Decision", "DecisionKind", "GameClosed", "IllegalAnswer",
-           "Observation", "Penalty", "illegal"]
+__all__ = ["BOTH", "YES_NO", "Answer", "Bot", "Decision", "DecisionKind", "GameClosed", "Glance", "IllegalAnswer",
+           "Observation", "Penalty", "Seen", "illegal"]

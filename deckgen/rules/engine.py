@@ -22,12 +22,13 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
 from deckgen.rules import actions
-from deckgen.rules.agents import RANDOM_CHOICE, RandomAgent
+from deckgen.rules.agents import GREEDY_BLIND, RANDOM_CHOICE, GreedyAgent, RandomAgent
 from deckgen.rules.decision import (
     Answer,
     Decision,
     DecisionKind,
     GameClosed,
+    Glance,
     IllegalAnswer,
     Observation,
     Penalty,
@@ -102,8 +103,7 @@ class Game(State):
         self.next_trace = 0
         # what the inlined loop (_run_plain) reads on every turn
         self._random_agents = all(type(a) is RandomAgent for a in self.agents)
-        self._plain_random = self._random_agents and not table.any_flex and not (
-            table.any_restricted and not self.challenge)
+        self._plain_moves = not (table.any_restricted and not self.challenge)   # no restricted card kept back
         self._bot_random = self.bot_rng.random
         self._ctx = actions.Ctx(0, 0, False, "play")    # one card's shared effect context, reset per card
 
@@ -160,22 +160,20 @@ class Game(State):
     def _run_plain(self) -> Game:
         """run() without a log or jump-in, the engine's hottest path. A turn that starts in a rare
         state (a penalty waiting, an open UNO catch window, a player who is out) is played by
-        turn(); every other turn by the inlined steps below (_plain_choice, _plain_draw,
-        _plain_play), which call the same methods as turn() for every rarer step (a lost turn
-        through a waiting penalty, an effect, a win, the UNO call, a dry pile, a Flex side). The
-        game is the same as turn() plays, random draw for random draw."""
+        turn(); every other turn by the inlined steps below (legal_moves inlined unless a
+        restricted card may be kept back, _plain_choice, _plain_ask, _plain_draw, _plain_play),
+        which call the same methods as turn() for every rarer step (a lost turn through a waiting
+        penalty, an effect, a win, the UNO call, a dry pile, a Flex side). The game is the same as
+        turn() plays, random draw for random draw."""
         n, alive, owed, hands = self.n, self.alive, self.owed, self.hands
         cache, legal = self.t.cache, self.t.legal
-        cap = self.turn_cap
         uno_window = self.o.uno_catch != "before-next-turn"
-        plain_random, rand = self._plain_random, self._bot_random
-        choose, draw, play = self._plain_choice, self._plain_draw, self._plain_play
+        all_random, plain_moves, rand = self._random_agents, self._plain_moves, self._bot_random
+        choose, draw, play, ask_play = self._plain_choice, self._plain_draw, self._plain_play, self._plain_ask
+        flex, power, free_flex = self.t.any_flex, self.power, not self.power_cards
         while self.outcome is None:
-            if self.turns >= self.next_trace:
-                if self.turns >= cap:
-                    self.op_end(CAPPED, None)
-                    break
-                self.sample()
+            if self.turns >= self.next_trace and self._capped_or_sampled():
+                break
             p = self.cur
             if self.penalty or not alive[p] or (uno_window and self.uno_open >= 0):
                 self.turn()
@@ -190,19 +188,39 @@ class Game(State):
             hand = hands[p]
             key = self.key
             entry = cache.get(key) or legal(key, self.sym, self.val, self.color)
-            if plain_random:                    # random players, no Flex side, no restricted card
-                moves = [*{*hand} & entry[2]]   # the legal faces, in legal_moves' order
-                if moves:
+            if not plain_moves:                 # a restricted card may be kept back: legal_moves()
+                move = choose(p, hand, entry)
+            elif not flex and all_random:       # legal_moves() inlined, the random choice by face
+                faces = [*{*hand} & entry[2]]   # the legal faces, in legal_moves' order
+                if faces:
                     self.decisions += 1
-                    f = moves[int(rand() * len(moves))]
+                    f = faces[int(rand() * len(faces))]
                     play(p, f + f)
                     continue
                 move = draw(p, hand, entry)
-            else:
-                move = choose(p, hand, entry)
+            else:                               # legal_moves() inlined
+                held = {*hand}
+                moves = [*map(_DOUBLE, held & entry[2])]
+                if flex and (free_flex or power[p]):
+                    moves += map(_PLUS_ONE, map(_DOUBLE, held & entry[3]))
+                if not moves:
+                    move = draw(p, hand, entry)
+                elif all_random:
+                    self.decisions += 1
+                    move = moves[int(rand() * len(moves))]
+                else:
+                    move = ask_play(p, moves)
             if move >= 0:
                 play(p, move)
         return self
+
+    def _capped_or_sampled(self) -> bool:
+        """At a trace turn: the hand ends at the turn cap (True), or a sample is taken."""
+        if self.turns >= self.turn_cap:
+            self.op_end(CAPPED, None)
+            return True
+        self.sample()
+        return False
 
     def _plain_choice(self, p: int, hand: list[int], entry: LegalEntry) -> int:
         """take_turn() up to the card to play: the move, or -1 when the turn is over (p drew and
@@ -213,41 +231,52 @@ class Game(State):
         if self._random_agents:
             self.decisions += 1
             return moves[int(self._bot_random() * len(moves))]
-        choice = self.ask(p, PLAY, moves, self.may_draw_instead)
+        return self._plain_ask(p, moves)
+
+    def _plain_ask(self, p: int, moves: list[int]) -> int:
+        """take_turn()'s question (p has a legal move): the move, or -1 when p drew instead."""
+        bot = self.agents[p]
+        if type(bot) is GreedyAgent:            # ask(), inlined
+            self.decisions += 1
+            choice = bot.quick(PLAY, moves, -1, self._glance(p) if len(moves) > 1 else None)
+        else:
+            choice = self.ask(p, PLAY, moves, self.may_draw_instead)
         if choice is not None:
-            return choice
+            return int(choice)
         self.no_play(p)
         return -1
 
     def _plain_draw(self, p: int, hand: list[int], entry: LegalEntry) -> int:
-        """no_play(): under draw-one p draws one card; the move that plays it, or -1."""
-        if not self.draw_one:
-            self.no_play(p)
-            return -1
-        pile = self.draw_pile
-        if pile:
-            f = pile.pop()                      # op_draw, inlined
-            hand.append(f)
-            self.by_cause[NO_PLAY] += 1
-        else:
-            drawn = self.op_draw(p, NO_PLAY)
-            if drawn is None:
-                self.pass_turn(p, idle=True)
-                return -1
-            f = drawn
-        if self.mercy_limit and len(hand) >= self.mercy_limit:
-            actions.knock_out(self, p)
-            if self.outcome is None:
-                self.op_turn(self.step(p))
-            return -1
+        """no_play(): p draws one card (draw-one) or until one plays (draw-until-playable); the
+        move that plays the card drawn, or -1 when the turn is over."""
         t = self.t
-        if t.has_flex[f] or (t.any_restricted and t.restricted[f + f]):
-            moves = self.moves_for(p, f)
-        else:
-            moves = [f + f] if entry[0][f] else []
-        if not moves:
-            self.pass_turn(p)
-            return -1
+        mercy = self.mercy_limit
+        while True:
+            pile = self.draw_pile
+            if pile:
+                f = pile.pop()                  # op_draw, inlined
+                hand.append(f)
+                self.by_cause[NO_PLAY] += 1
+            else:
+                drawn = self.op_draw(p, NO_PLAY)
+                if drawn is None:
+                    self.pass_turn(p, idle=True)
+                    return -1
+                f = drawn
+            if mercy and len(hand) >= mercy:
+                actions.knock_out(self, p)
+                if self.outcome is None:
+                    self.op_turn(self.step(p))
+                return -1
+            if t.has_flex[f] or (t.any_restricted and t.restricted[f + f]):
+                moves = self.moves_for(p, f)
+            else:
+                moves = [f + f] if entry[0][f] else []
+            if moves:
+                break
+            if self.draw_one:
+                self.pass_turn(p)
+                return -1
         if self._random_agents:
             self.decisions += 1
             return moves[0] if len(moves) == 1 else moves[int(self._bot_random() * len(moves))]
@@ -318,13 +347,14 @@ class Game(State):
 
     def sample(self) -> None:
         """A hand-size sample for the record (every TRACE_EVERY turns, at most TRACE_MAX)."""
-        self.next_trace = min(self.turns + TRACE_EVERY, self.turn_cap)    # run() checks the cap here too
-        if len(self.trace) < TRACE_MAX:
+        turns, cap, trace = self.turns, self.turn_cap, self.trace
+        self.next_trace = turns + TRACE_EVERY if turns + TRACE_EVERY < cap else cap    # run() checks the cap here too
+        if len(trace) < TRACE_MAX:
             if self.n_alive == self.n:
-                sizes = tuple(map(len, self.hands))
+                trace.append((turns, len(self.draw_pile), tuple(map(len, self.hands))))
             else:
-                sizes = tuple([len(h) if a else -1 for h, a in zip(self.hands, self.alive, strict=True)])
-            self.trace.append((self.turns, len(self.draw_pile), sizes))
+                trace.append((turns, len(self.draw_pile),
+                              tuple([len(h) if a else -1 for h, a in zip(self.hands, self.alive, strict=True)])))
 
     def turn(self) -> None:
         """One turn of the current player: answer a waiting penalty, serve a lost turn, or play a
@@ -496,6 +526,9 @@ class Game(State):
         bot = self.agents[p]
         if type(bot) is RandomAgent:            # its choice reads only the kind, the options and the generator
             return RANDOM_CHOICE[kind](options, self.bot_rng)
+        if type(bot) is GreedyAgent:            # its choice reads only a Glance (None: the options alone)
+            seen = None if kind in GREEDY_BLIND or len(options) < 2 else self._glance(p)
+            return bot.quick(kind, options, about, seen)
         d = Decision(p, kind, tuple(options), passable, about, value, self.decisions)
         if bot is None:
             return self._wait(d)
@@ -518,6 +551,10 @@ class Game(State):
             with drv.calls:                     # never while the game's thread is playing
                 return self._observe(p)
         return self._observe(p)
+
+    def _glance(self, p: int) -> Glance:
+        """The fields of _observe(p) the greedy bot reads, built the same way."""
+        return Glance(p, tuple(self.hands[p]), tuple(map(len, self.hands)), tuple(self.alive), self.dir, self.t)
 
     def _observe(self, p: int) -> Observation:
         pend = self.pend

@@ -67,11 +67,14 @@ class Table:
     cache: dict[int, LegalEntry] = field(default_factory=dict, init=False, repr=False, compare=False)
     # per move: ((play handler, Effect), ...), set by the engine
     handlers: tuple[Any, ...] = field(default=(), init=False, repr=False, compare=False)
+    # what players compute once per table and keep here, by name (the greedy bot's card values)
+    memo: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         state["cache"] = {}
         state["handlers"] = ()
+        state["memo"] = {}
         return state
 
     @property
