@@ -134,9 +134,20 @@ def test_the_page_server_drops_idle_connections_and_caps_them(deck, tmp_path):
     try:
         assert server.idle_timeout <= 10 and server.max_connections <= 32
         threads = threading.active_count()
-        held = [socket.create_connection((HOST, server.port), timeout=5) for _ in range(server.max_connections + 20)]
+        # One connection at a time, each accepted (or turned away) before the next: opened all at once,
+        # they would overflow the listening socket's small backlog and wait out the kernel's SYN
+        # retries (1 s, then 3 s...), which is the test's time, not the server's.
+        held = []
         try:
-            _wait(lambda: server.connections == server.max_connections, 10, "the cap")
+            for n in range(1, server.max_connections + 1):
+                held.append(socket.create_connection((HOST, server.port), timeout=5))
+                _wait(lambda n=n: server.connections == n, 10, f"connection {n} to be accepted")
+            for _ in range(20):          # beyond the cap: each turned away at once with a 503, none served
+                extra = socket.create_connection((HOST, server.port), timeout=5)
+                held.append(extra)
+                extra.sendall(f"GET /state.json HTTP/1.1\r\nHost: {HOST}:{server.port}\r\n\r\n".encode())
+                assert extra.recv(64).startswith(b"HTTP/1.0 503 ")
+            assert server.connections == server.max_connections
             assert threading.active_count() <= threads + server.max_connections + 2   # not one per connection
             with contextlib.suppress(OSError):   # OSError: turned away before the answer could be read
                 assert _get(url + "state.json")[0] == 503
@@ -155,7 +166,7 @@ def _wait(pred, timeout: float = 60.0, what: str = "condition"):
         value = pred()
         if value:
             return value
-        time.sleep(0.1)
+        time.sleep(0.02)
     raise AssertionError(f"timed out waiting for {what}")
 
 
