@@ -35,13 +35,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PIL import ImageFont
-
 from deckgen import safefile
 from deckgen.errors import DeckgenError, did_you_mean, error
 from deckgen.resources import fonts_dir
 
 if TYPE_CHECKING:
+    from PIL import ImageFont
+
     from deckgen.model import Deck
 
 CARD_ROLES = ("display", "text")
@@ -153,6 +153,8 @@ def covers_spanish(path: Path) -> bool:
 @functools.lru_cache(maxsize=32)
 def _covers_spanish(path: str, mtime: int) -> bool:
     """Pillow can load the font and it draws every Spanish letter (none is the missing glyph)."""
+    from PIL import ImageFont
+
     try:
         font = ImageFont.truetype(str(path), 40)
         notdef = font.getmask("\uffff").getbbox()
@@ -195,6 +197,8 @@ def _pdf_problem(path: str, mtime: int) -> str | None:
 def _opens(path: str, pdf: bool) -> None:
     """Open a font the way a build does: Pillow draws the Spanish letters; for a PDF role ReportLab
     reads it and makes the subset a PDF embeds. Raises what either library raises."""
+    from PIL import ImageFont
+
     font = ImageFont.truetype(path, 40)
     for ch in string.printable.strip() + SPANISH + "\uffff":
         font.getmask(ch)
@@ -209,6 +213,7 @@ def _open_problem(path: str, mtime: int, size: int, pdf: bool) -> str | None:
     """Why the font fails to open as the build opens it (in a child process: a font can crash a
     library or make it allocate without end), or None."""
     import reportlab.pdfbase.ttfonts  # noqa: F401  (imported before the fork, not inside the child)
+    from PIL import ImageFont  # noqa: F401
 
     from deckgen import probe
 
@@ -328,6 +333,8 @@ def font_path(role: str, deck_fonts: Path | str | None = None) -> Path:
 @functools.lru_cache(maxsize=512)
 def pil_font(path: str, size_px: int) -> ImageFont.FreeTypeFont:
     """A Pillow font of a file at a pixel size (cached per process)."""
+    from PIL import ImageFont
+
     return ImageFont.truetype(path, max(4, int(size_px)))
 
 

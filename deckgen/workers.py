@@ -23,7 +23,6 @@ import dataclasses
 import functools
 import heapq
 import itertools
-import multiprocessing
 import queue
 import threading
 from collections.abc import Callable, Hashable
@@ -125,6 +124,8 @@ class Workers:
                 self.pending += 1
         if self.n > 1:
             if self._pool is None:
+                import multiprocessing  # here: a build whose every output is in the cache starts no pool
+
                 methods = multiprocessing.get_all_start_methods()
                 self._pool = multiprocessing.get_context("fork" if "fork" in methods else None).Pool(self.n)
             self._top_up()

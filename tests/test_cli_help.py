@@ -66,3 +66,32 @@ def test_the_entry_point_and_python_m_deckgen_run_the_group():
     assert script.value == "deckgen.cli:main" and script.load() is main
     out = subprocess.run([sys.executable, "-m", "deckgen", "--version"], capture_output=True, text=True, cwd=ROOT)
     assert (out.returncode, out.stdout.strip()) == (0, f"deckgen, version {__version__}")
+
+
+def _cli_modules_after(*args):
+    import json
+    import subprocess
+    import sys
+
+    code = ("import json, sys\nfrom deckgen.cli import main\n"
+            f"try:\n    main({list(args)!r}, prog_name='deckgen')\nexcept SystemExit:\n    pass\n"
+            "print(json.dumps(sorted(m for m in sys.modules if m.startswith('deckgen.cli.'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    return json.loads(out.stdout.splitlines()[-1])
+
+
+def test_a_command_imports_only_the_module_that_makes_it():
+    assert _cli_modules_after("build", "--help") == ["deckgen.cli.base", "deckgen.cli.make", "deckgen.cli.params"]
+    assert _cli_modules_after("cache", "--help") == ["deckgen.cli.base", "deckgen.cli.params", "deckgen.cli.tools"]
+    every = ["deckgen.cli.base", "deckgen.cli.export", "deckgen.cli.live", "deckgen.cli.make", "deckgen.cli.params",
+             "deckgen.cli.study", "deckgen.cli.tools"]
+    assert _cli_modules_after("--help") == every          # the list of commands shows each one's help line
+    assert _cli_modules_after("bild") == every            # and a misspelt one is told the names near it
+
+
+def test_every_command_is_listed_once_in_order():
+    names = list(main.commands)
+    assert names == ["list", "check", "new", "render", "preview", "palette", "build", "calibrate", "export",
+                     "simulate", "play", "report", "rulebook", "cache"]
+    assert all(main.commands[n].name == n for n in names)
+    assert main.list_commands(click.Context(main)) == sorted(names)

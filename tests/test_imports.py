@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 
 def test_starting_a_build_does_not_import_libraries_only_some_steps_need():
     code = ("import json, sys, deckgen.cli, deckgen.build, deckgen.render.batch, deckgen.render.draw, "
@@ -15,6 +17,34 @@ def test_starting_a_build_does_not_import_libraries_only_some_steps_need():
             "if m in sys.modules)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert json.loads(out) == []
+
+
+def test_what_a_warm_build_runs_imports_no_pdf_writer_and_no_other_command():
+    # a build whose card sheets and rulebooks come from the cache runs these modules (and the
+    # render check reads the print-shop presets); none of them imports ReportLab's canvas, the
+    # exports or another command's module (benchmarks/warm.py times that build)
+    code = ("import json, sys\nfrom deckgen.cli import main\nmain.get_command(None, 'build')\n"
+            "import deckgen.build, deckgen.check, deckgen.export.services, deckgen.layout, deckgen.fonts\n"
+            "from deckgen.layout import LayoutOptions, parse_paper, write_bytes\n"
+            "print(json.dumps(sorted(m for m in sys.modules if m.startswith(('reportlab.pdfgen', 'reportlab.lib.utils', "
+            "'deckgen.layout.pdf', 'deckgen.layout.calibrate', 'deckgen.layout.cover', 'deckgen.layout.lightback', "
+            "'deckgen.export.', 'deckgen.cli.')))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert json.loads(out) == ["deckgen.cli.base", "deckgen.cli.make", "deckgen.cli.params", "deckgen.export.services"]
+
+
+def test_the_lazy_names_of_a_package_are_its_modules_names():
+    import deckgen.export
+    import deckgen.layout
+    from deckgen.export import services, tts
+    from deckgen.layout import calibrate
+
+    assert deckgen.layout.calibration_pdf is calibrate.calibration_pdf
+    assert deckgen.export.export_tts is tts.export_tts and deckgen.export.load_services is services.load_services
+    for package in (deckgen.export, deckgen.layout):
+        assert all(getattr(package, name) is not None for name in package.__all__)
+        with pytest.raises(AttributeError, match="no_such_name"):
+            getattr(package, "no_such_name")  # noqa: B009
 
 
 # --- No import circles -----------------------------------------------------------------------

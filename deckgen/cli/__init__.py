@@ -8,6 +8,9 @@
 - :mod:`.export`: ``export tts``, ``export cards``
 - :mod:`.tools`: ``list``, ``new``, ``palette check``, ``calibrate``, ``cache``
 
+A module is imported when one of its commands runs or shows its help (``deckgen --help``
+imports them all), so ``deckgen build`` loads neither the export nor the play machinery.
+
 :mod:`.base` turns deckgen's errors into messages and exit codes (0 ok, 1 the deck has errors,
 2 unusable input or usage); :mod:`.params` holds the shared options and the typed objects they
 become before a command's body runs.
@@ -18,13 +21,48 @@ from __future__ import annotations
 import click
 
 from deckgen import __version__
-from deckgen.cli import export, live, make, study, tools
 from deckgen.cli.base import Main
 
 __all__ = ["main"]
 
 
-@click.group(cls=Main, context_settings={"help_option_names": ["-h", "--help"]})
+def _make() -> list[click.Command]:
+    from deckgen.cli import make
+
+    return [make.render, make.build, make.rulebook]
+
+
+def _study() -> list[click.Command]:
+    from deckgen.cli import study
+
+    return [study.check, study.simulate, study.report_cmd]
+
+
+def _live() -> list[click.Command]:
+    from deckgen.cli import live
+
+    return [live.preview, live.play_cmd]
+
+
+def _export() -> list[click.Command]:
+    from deckgen.cli import export
+
+    return [export.export_group]
+
+
+def _tools() -> list[click.Command]:
+    from deckgen.cli import tools
+
+    return [tools.list_cmd, tools.new, tools.palette_group, tools.calibrate, tools.cache_group]
+
+
+# Every command's name and the module that makes it, in the order ``main.commands`` lists them.
+COMMANDS = {"list": _tools, "check": _study, "new": _tools, "render": _make, "preview": _live, "palette": _tools,
+            "build": _make, "calibrate": _tools, "export": _export, "simulate": _study, "play": _live,
+            "report": _study, "rulebook": _make, "cache": _tools}
+
+
+@click.group(cls=Main, commands_from=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="deckgen")
 def main() -> None:
     """deckgen: check, render and print UNO-style card games.
@@ -33,9 +71,3 @@ def main() -> None:
 
         deckgen check classic
     """
-
-
-for command in (tools.list_cmd, study.check, tools.new, make.render, live.preview, tools.palette_group, make.build,
-                tools.calibrate, export.export_group, study.simulate, live.play_cmd, study.report_cmd, make.rulebook,
-                tools.cache_group):
-    main.add_command(command)

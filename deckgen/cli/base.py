@@ -10,7 +10,7 @@ import contextlib
 import json
 import os
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
@@ -94,7 +94,49 @@ class Group(click.Group):
 
 class Main(click.Group):
     """The ``deckgen`` group: with ``--json`` anywhere on the command line, a usage error (an
-    unknown option, a bad value) is one JSON object on stdout too."""
+    unknown option, a bad value) is one JSON object on stdout too.
+
+    Its commands are loaded when first asked for: ``commands_from`` maps each command's name to
+    a function importing the module that makes it and returning that module's commands, so a
+    command imports only its own module. :attr:`commands` loads every one."""
+
+    def __init__(self, *args: Any, commands_from: Mapping[str, Callable[[], Iterable[click.Command]]] | None = None,
+                 **kwargs: Any) -> None:
+        self.commands_from = dict(commands_from or {})
+        self.loaded: dict[str, click.Command] = {}
+        super().__init__(*args, **kwargs)
+
+    @property
+    def commands(self) -> MutableMapping[str, click.Command]:
+        """Every command, each module loaded, in ``commands_from``'s order (then those added)."""
+        for name in self.commands_from:
+            self._load(name)
+        self.loaded = {**{name: self.loaded[name] for name in self.commands_from}, **self.loaded}
+        return self.loaded
+
+    @commands.setter
+    def commands(self, value: MutableMapping[str, click.Command]) -> None:
+        self.loaded = dict(value)
+
+    def _load(self, name: str) -> click.Command | None:
+        if name not in self.loaded and name in self.commands_from:
+            self.loaded[name] = next(cmd for cmd in self.commands_from[name]() if cmd.name == name)
+        return self.loaded.get(name)
+
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        """As click's (the group is not chained), without loading the other commands; a command
+        added under a lazy one's name replaces it."""
+        name = name or cmd.name
+        if name is None:
+            raise TypeError("Command has no name.")
+        self.commands_from.pop(name, None)
+        self.loaded[name] = cmd
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        return self._load(cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands_from, *self.loaded})
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:

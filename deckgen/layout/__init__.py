@@ -10,10 +10,16 @@ Public API::
     calibration_pdf(paper, duplex) -> bytes
     printready.prepare(canvas)              sRGB output intent, ICC images, distinct font subset tags
     write_bytes(path, data)                 (atomic)
+
+The PDF writing (ReportLab) is imported by the functions that write one: a build whose card
+sheets come from the cache never imports it.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from deckgen.atomic import write_bytes, write_text
-from deckgen.layout.calibrate import calibration_pdf
 from deckgen.layout.cards import CardsPdf, LayoutOptions, cards_pdf_for_deck
 from deckgen.layout.geometry import Line, MarkStyle, Rect, Sheet, SheetSpec, Slot, guide_lines, partial, plan_sheet
 from deckgen.layout.imposition import (
@@ -30,6 +36,9 @@ from deckgen.layout.imposition import (
     sheet_flip,
 )
 from deckgen.layout.papers import Paper, load_papers, parse_paper
+
+if TYPE_CHECKING:
+    from deckgen.layout.calibrate import calibration_pdf
 
 __all__ = [
            "DUPLEX_MODES",
@@ -62,3 +71,12 @@ __all__ = [
            "write_bytes",
            "write_text",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """``calibration_pdf``, imported when first used (its module imports ReportLab's canvas)."""
+    if name == "calibration_pdf":
+        from deckgen.layout.calibrate import calibration_pdf
+
+        return calibration_pdf
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

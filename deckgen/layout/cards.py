@@ -8,13 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from deckgen.errors import DeckgenError, error
-from deckgen.layout.cover import CoverInfo, Cutting, cover_languages, sheet_label
 from deckgen.layout.cutfile import CUT_FORMATS, cut_files, default_corner_radius, id_labels
 from deckgen.layout.geometry import MarkStyle, Sheet, SheetSpec, guide_lines, plan_sheet
 from deckgen.layout.imposition import BACK, CardCopy, PagePlan, card_copies, impose, into_margin, two_sided
-from deckgen.layout.lightback import BACK_STYLES, write_light_back
 from deckgen.layout.papers import Paper, parse_paper
-from deckgen.layout.pdf import PdfMeta, SheetExtras, cards_pdf
 from deckgen.layout.registration import band_clear, check_registration, plan_for_marks, silhouette_marks
 from deckgen.model import Deck
 from deckgen.progress import Progress
@@ -61,6 +58,8 @@ class CardsPdf:
 
 
 def _check(options: LayoutOptions) -> None:
+    from deckgen.layout.lightback import BACK_STYLES
+
     problems = []
     if options.layout not in LAYOUTS:
         problems.append(error("layout", "--layout", f"unknown layout '{options.layout}'", hint="use sheets or fold"))
@@ -85,6 +84,8 @@ def _check(options: LayoutOptions) -> None:
 def cards_pdf_for_deck(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[float, float], bleed_mm: float,
                        options: LayoutOptions = LayoutOptions(), progress: Progress | None = None) -> CardsPdf:
     """The cards PDF; with ``back_style="light"`` the deck back is the ink-saving outline back."""
+    from deckgen.layout.lightback import write_light_back
+
     _check(options)
     if options.back_style == "light" and BACK in images:
         with tempfile.TemporaryDirectory(prefix="deckgen-back-") as tmp:
@@ -95,6 +96,9 @@ def cards_pdf_for_deck(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[fl
 
 def _cards_pdf(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[float, float], bleed_mm: float,
                options: LayoutOptions, progress: Progress | None) -> CardsPdf:
+    from deckgen.layout.cover import CoverInfo, Cutting, cover_languages, sheet_label
+    from deckgen.layout.pdf import PdfMeta, SheetExtras, cards_pdf
+
     paper = parse_paper(options.paper)
     margin = paper.margin_mm if options.margin_mm is None else options.margin_mm
     fold = options.layout == "fold"
