@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, TypedDict, cast
 
 from deckgen.rules import actions
 from deckgen.rules.agents import GREEDY_BLIND, RANDOM_CHOICE, GreedyAgent, RandomAgent
@@ -51,6 +51,8 @@ from deckgen.rules.state import (
 from deckgen.rules.table import Table
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from deckgen.rules.decision import Bot
     from deckgen.rules.state import Event, Seed
     from deckgen.rules.table import LegalEntry
@@ -65,15 +67,30 @@ _DOUBLE = (2).__mul__            # face -> its regular-side move, in C (legal_mo
 _PLUS_ONE = (1).__add__
 
 
+class HandOptions(TypedDict, total=False):
+    """Where a hand sits, given to Game by keyword: who deals (default: the last seat), the match
+    scores before it (default: none) and the generator its bots draw from (default: the game's)."""
+
+    dealer: int | None
+    scores: tuple[int, ...] | None
+    bot_rng: random.Random | None
+
+
+_HAND_OPTIONS = frozenset(HandOptions.__annotations__)
+
+
 class Game(State):
     def __init__(self, table: Table, n_players: int, seed: Seed, agents: Agents, record: bool = True,
-                 dealer: int | None = None, scores: tuple[int, ...] | None = None,
-                 bot_rng: random.Random | None = None):
+                 **hand: Unpack[HandOptions]):
+        unknown = sorted(set(hand) - _HAND_OPTIONS)
+        if unknown:
+            raise TypeError(f"Game() got an unexpected keyword argument '{unknown[0]}'")
         super().__init__(table, n_players, seed, record)
         if isinstance(agents, (list, tuple)):
             self.agents: list[Bot | None] = list(agents)
         else:
             self.agents = [cast("Bot | None", agents)] * n_players     # one bot (or None) for every seat
+        bot_rng, scores, dealer = hand.get("bot_rng"), hand.get("scores"), hand.get("dealer")
         self.bot_rng = self.rng if bot_rng is None else bot_rng    # what bots draw their choices from
         self.match_scores = tuple(scores) if scores is not None else (0,) * n_players
         self._driver: _Driver | None = None
