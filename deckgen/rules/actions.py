@@ -144,7 +144,7 @@ def apply(g: Game, p: int, move: int, guilty: bool, how: str) -> int | None:
 
 
 def _skip(g: Game, c: Ctx, e: Effect) -> None:
-    q = g.step(c.p)
+    q = (c.p + g.dir) % g.n if g.n_alive == g.n else g.step(c.p)     # step(), inlined
     bit = 1 << q                                # lose_turn(), inlined (a common card)
     if not c.lost & bit and g.alive[q]:
         c.lost |= bit
@@ -178,7 +178,7 @@ def _draw(g: Game, c: Ctx, e: Effect) -> None:
     elif c.reversed and g.n_alive == 2 and g.o.two_player_reverse_draw == "player" and c.how != "stack":
         victim = p
     else:
-        victim = g.step(p)
+        victim = (p + g.dir) % g.n if g.n_alive == g.n else g.step(p)     # step(), inlined
     if victim == p and not g.hands[p]:
         return                                  # they went out with this card
     kind = t.mkind[move]
@@ -273,7 +273,7 @@ def respond_to_penalty(g: Game, p: int) -> None:
     _draw_pending(g, p, pend)
     if g.outcome is None:
         g.idle = 0
-        g.op_turn(g.step(p))
+        g.op_turn((p + g.dir) % g.n if g.n_alive == g.n else g.step(p))
 
 
 def stack_moves(g: Game, p: int) -> list[int]:

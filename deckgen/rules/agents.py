@@ -96,7 +96,21 @@ def _pick_drawn(opts: Sequence[Answer], rng: random.Random) -> Answer:
 
 
 def _uniform(opts: Sequence[Answer], rng: random.Random) -> Answer:
-    return opts[rng.randrange(len(opts))]
+    return opts[below(len(opts), rng)]
+
+
+def below(n: int, rng: random.Random) -> int:
+    """``rng.randrange(n)``, the same number from the same generator state: for a plain
+    random.Random it draws as randrange does (getrandbits of n's bit length until one is below
+    n) without randrange's Python-level argument handling; any other generator is asked itself."""
+    if type(rng) is not random.Random or n <= 0:
+        return rng.randrange(n)
+    k = n.bit_length()
+    getrandbits = rng.getrandbits
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
 
 
 def _say_uno(opts: Sequence[Answer], rng: random.Random) -> Answer:

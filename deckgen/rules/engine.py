@@ -288,7 +288,7 @@ class Game(State):
             if t.has_flex[f] or (t.any_restricted and t.restricted[f + f]):
                 moves = self.moves_for(p, f)
             else:
-                moves = [f + f] if entry[0][f] else []
+                moves = [f + f] if entry[0][f] else []      # moves_for(), inlined
             if moves:
                 break
             if self.draw_one:
@@ -428,15 +428,19 @@ class Game(State):
         return moves
 
     def moves_for(self, p: int, f: int) -> list[int]:
-        """The legal moves of one card in p's hand (the card just drawn)."""
+        """The legal moves of one card in p's hand (the card just drawn): legal_moves(p) less the
+        other cards' moves, its regular side first."""
         t = self.t
-        if t.has_flex[f] or (t.any_restricted and t.restricted[f + f]):
-            return [m for m in self.legal_moves(p) if m >> 1 == f]
         key = self.key
         entry = t.cache.get(key)
         if entry is None:
             entry = t.legal(key, self.sym, self.val, self.color)
-        return [f + f] if entry[0][f] else []
+        moves = [f + f] if entry[0][f] else []
+        if entry[1][f] and (self.power[p] or not self.power_cards):     # a Flex side (only those are set)
+            moves.append(f + f + 1)
+        if moves and t.any_restricted and not self.challenge and any(t.restricted[m] for m in moves):
+            return [m for m in self.legal_moves(p) if m >> 1 == f]     # kept back or not: the whole hand decides
+        return moves
 
     def _restrict(self, p: int, moves: list[int]) -> list[int]:
         restricted = self.t.restricted
@@ -496,7 +500,7 @@ class Game(State):
         n = len(self.hands[p])
         if n > self.max_hand:
             self.max_hand = n
-        self.op_turn(self.step(p))
+        self.op_turn((p + self.dir) % self.n if self.n_alive == self.n else self.step(p))
 
     def play(self, p: int, move: int, how: str = "play") -> None:
         """p plays a card: its effects apply in order, then p wins (an empty hand), may be caught
