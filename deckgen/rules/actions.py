@@ -268,7 +268,7 @@ def respond_to_penalty(g: Game, p: int) -> None:
     if moves:
         move = g.ask(p, ASK_STACK, moves, True)
         if move is not None:
-            return g.play(p, move, "stack")
+            return g.play_stack(p, move)
     g.op_pending(NO_PENDING)
     _draw_pending(g, p, pend)
     if g.outcome is None:
@@ -417,10 +417,14 @@ def flip_over(g: Game, players: Iterable[int]) -> None:
 
 
 def _all_red_turn_green(g: Game) -> None:
-    if not any(g.power[q] for q in range(g.n) if g.alive[q]):
-        for q in range(g.n):
-            if g.alive[q]:
-                g.op_power(q, True)
+    if g.n_alive == g.n:
+        if any(g.power):                        # every seat in: the plain test, in C
+            return
+    elif any(g.power[q] for q in range(g.n) if g.alive[q]):
+        return
+    for q in range(g.n):
+        if g.alive[q]:
+            g.op_power(q, True)
 
 
 def _duel(g: Game, c: Ctx, e: Effect) -> None:
@@ -492,11 +496,16 @@ def _duel_options(g: Game, q: int, value: int) -> list[int]:
     """q's answers to a duel on this number: face*2 discards the card plainly (it shows the
     number), face*2+1 plays it as a counter-duel (any duel card)."""
     t = g.t
+    shows: bytes | None = t.memo.get(("duel", value))
+    if shows is None:                           # per face: a plain discard on this number
+        shows = t.memo["duel", value] = bytes(t.cat[f] == NUM and t.val[f] == value and not t.colorless[f]
+                                               for f in range(t.n_faces))
+    duel = t.duel
     out = []
     for f in dict.fromkeys(g.hands[q]):
-        if t.cat[f] == NUM and t.val[f] == value and not t.colorless[f]:
+        if shows[f]:
             out.append(f + f)
-        if t.duel[f]:
+        if duel[f]:
             out.append(f + f + 1)
     return out
 

@@ -123,6 +123,7 @@ class Game(State):
         self._plain_moves = not (table.any_restricted and not self.challenge)   # no restricted card kept back
         self._bot_random = self.bot_rng.random
         self._ctx = actions.Ctx(0, 0, False, "play")    # one card's shared effect context, reset per card
+        self._plain = False                             # the fast loop (_run_plain) plays the hand
 
     # ---------------------------------------------------------------- setup
     def setup(self, order: list[int] | None = None) -> None:
@@ -182,6 +183,7 @@ class Game(State):
         which call the same methods as turn() for every rarer step (a lost turn through a waiting
         penalty, an effect, a win, the UNO call, a dry pile, a Flex side). The game is the same as
         turn() plays, random draw for random draw."""
+        self._plain = True
         n, alive, owed, hands = self.n, self.alive, self.owed, self.hands
         cache, legal = self.t.cache, self.t.legal
         uno_window = self.o.uno_catch != "before-next-turn"
@@ -303,11 +305,18 @@ class Game(State):
             return -1
         return choice
 
-    def _plain_play(self, p: int, move: int) -> None:
+    def play_stack(self, p: int, move: int) -> None:
+        """play(p, move, "stack"): a draw card stacked on the waiting penalty (in the fast loop,
+        by its inlined form)."""
+        if self._plain:
+            return self._plain_play(p, move, "stack")
+        return self.play(p, move, "stack")
+
+    def _plain_play(self, p: int, move: int, how: str = "play") -> None:
         """play() without a log or jump-in: op_play and actions.apply inlined (a Flex side is
         played by play())."""
         if move & 1:
-            return self.play(p, move)
+            return self.play(p, move, how)
         t = self.t
         f = move >> 1
         guilty = False
@@ -331,6 +340,7 @@ class Game(State):
         if effects:                             # actions.apply(), inlined
             ctx = self._ctx
             ctx.p, ctx.move, ctx.guilty, ctx.target, ctx.again, ctx.reversed = p, move, guilty, None, False, False
+            ctx.how = how
             ctx.lost = ctx.owes = ctx.absorbed = 0
             for handler, e in effects:
                 handler(self, ctx, e)
