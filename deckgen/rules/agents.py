@@ -291,7 +291,12 @@ def best_play(moves: Sequence[int], o: Seen) -> int:
         return moves[0]
     values = _move_values(o.table)
     leader = _leader(o)
-    leader_next = leader == o.next_player()
+    alive, step = o.alive, o.direction
+    n = len(alive)
+    nxt = (o.player + step) % n                 # o.next_player(), inlined
+    while not alive[nxt]:
+        nxt = (nxt + step) % n
+    leader_next = leader == nxt
     fixed = values.leader_next if leader_next else values.other
     dynamic = values.dynamic
     best, best_score = moves[0], None
@@ -318,7 +323,7 @@ def best_color(o: Seen) -> int:
         c = color[f]
         if c >= 0:
             counts[c] += 1
-    return max(range(len(counts)), key=lambda c: (counts[c], -c))
+    return counts.index(max(counts))          # the most held, the first of them
 
 
 def best_target(seats: Sequence[int], o: Seen) -> int:
@@ -386,14 +391,14 @@ class GreedyAgent(Agent):
     def quick(self, kind: DecisionKind, options: Sequence[int], about: int, seen: Glance | None) -> Answer:
         """decide() from the decision's kind, options and ``about``, and what the player sees
         (None: a decision with one option, or a kind of :data:`GREEDY_BLIND`)."""
+        if kind is DecisionKind.PLAY:
+            return options[0] if seen is None else best_play(options, seen)
         if kind in _YES:
             return True
         if kind is DecisionKind.PLAY_DRAWN:
             return min(options, key=_side)
         if seen is None:
             return options[0]
-        if kind is DecisionKind.PLAY:
-            return best_play(options, seen)
         return _QUICK[kind](options, about, seen)
 
     def play(self, d: Decision, o: Observation, rng: random.Random) -> int | None:

@@ -82,9 +82,9 @@ _HAND_OPTIONS = frozenset(HandOptions.__annotations__)
 class Game(State):
     def __init__(self, table: Table, n_players: int, seed: Seed, agents: Agents, record: bool = True,
                  **hand: Unpack[HandOptions]):
-        unknown = sorted(set(hand) - _HAND_OPTIONS)
-        if unknown:
-            raise TypeError(f"Game() got an unexpected keyword argument '{unknown[0]}'")
+        if hand and not _HAND_OPTIONS.issuperset(hand):
+            unknown = sorted(set(hand) - _HAND_OPTIONS)[0]
+            raise TypeError(f"Game() got an unexpected keyword argument '{unknown}'")
         super().__init__(table, n_players, seed, record)
         if isinstance(agents, (list, tuple)):
             self.agents: list[Bot | None] = list(agents)
@@ -585,7 +585,8 @@ class Game(State):
 
     def _glance(self, p: int) -> Glance:
         """The fields of _observe(p) the greedy bot reads, built the same way."""
-        return Glance(p, tuple(self.hands[p]), tuple(map(len, self.hands)), tuple(self.alive), self.dir, self.t)
+        return tuple.__new__(Glance, (p, tuple(self.hands[p]), tuple(map(len, self.hands)), tuple(self.alive),
+                                      self.dir, self.t))             # Glance(...) without its Python __new__
 
     def _observe(self, p: int) -> Observation:
         pend = self.pend
