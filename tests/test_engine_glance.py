@@ -166,3 +166,22 @@ def test_below_draws_what_randrange_draws():
 
     below(5, Counted(1))
     assert Counted.calls == 1
+
+
+def test_the_leader_is_the_first_rival_with_fewest_cards():
+    """agents._leader against its plain definition, on every kind of table: ties, seats out,
+    the player alone."""
+    import random
+
+    from deckgen.rules.agents import _leader
+
+    table = compile_deck(manifest.load_deck("classic"))
+    rng = random.Random(3)
+    for _ in range(3000):
+        n = rng.randrange(1, 8)
+        sizes = tuple(rng.randrange(0, 4) for _ in range(n))
+        alive = tuple(rng.random() < 0.8 for _ in range(n))
+        p = rng.randrange(n)
+        rivals = [q for q in range(n) if q != p and alive[q]]
+        want = min(rivals, key=lambda q: (sizes[q], q)) if rivals else p
+        assert _leader(Glance(p, (), sizes, alive, 1, table)) == want, (p, sizes, alive)

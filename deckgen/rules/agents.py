@@ -428,6 +428,10 @@ class GreedyAgent(Agent):
 def _leader(o: Seen) -> int:
     """The rival with the fewest cards (the first of them), or the player when none is left."""
     p, sizes, alive = o.player, o.hand_sizes, o.alive
+    if False not in alive and len(alive) > 1:   # every seat in: the first fewest among the others, in C
+        fewest = min(sizes[:p] + sizes[p + 1:])
+        q = sizes.index(fewest)
+        return q if q != p else sizes.index(fewest, p + 1)
     leader, fewest = p, -1
     for q in range(len(alive)):
         if q != p and alive[q] and (fewest < 0 or sizes[q] < fewest):
