@@ -448,7 +448,7 @@ def duel(g: Game, first: int, value: int) -> None:
     g.op_duel(d)
     while d.to_answer:
         q, rest = d.to_answer[0], d.to_answer[1:]
-        nxt = _duel_answer(g, d, q, rest) if g.alive[q] and q != d.out else d._replace(to_answer=rest)
+        nxt = _duel_answer(g, d, q, rest) if g.alive[q] and q != d.out else _answered(d, rest)
         if nxt is None:
             return
         d = nxt
@@ -464,7 +464,7 @@ def _duel_answer(g: Game, d: Duel, q: int, rest: tuple[int, ...]) -> Duel | None
     opts = _duel_options(g, q, d.value)
     if not opts:
         draw_n(g, q, d.penalty, DUEL)
-        return None if g.outcome else d._replace(to_answer=rest)
+        return None if g.outcome else _answered(d, rest)
     a = g.choose(q, ASK_DUEL, opts, value=d.value)
     f = a >> 1
     if a & 1:                                   # a counter-duel
@@ -489,7 +489,12 @@ def _duel_answer(g: Game, d: Duel, q: int, rest: tuple[int, ...]) -> Duel | None
         uno_call(g, q)
         if g.outcome:
             return None
-    return d._replace(to_answer=rest)
+    return _answered(d, rest)
+
+
+def _answered(d: Duel, rest: tuple[int, ...]) -> Duel:
+    """d._replace(to_answer=rest), built directly (_replace is slow)."""
+    return Duel(d.first, d.value, d.penalty, rest, d.out)
 
 
 def _duel_options(g: Game, q: int, value: int) -> list[int]:
