@@ -384,7 +384,8 @@ class GreedyAgent(Agent):
 
     Its answers read only the fields of a :class:`~deckgen.rules.decision.Glance`, so the
     engine asks this class (not a subclass) through :meth:`quick`, with a Glance instead of the
-    whole observation: the same answers, for less."""
+    whole observation: the same answers, for less. Its per-kind methods then go unused: to
+    change an answer, subclass it (a subclass is asked through ``decide``)."""
 
     name = "greedy"
 
