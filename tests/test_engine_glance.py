@@ -141,3 +141,47 @@ def test_no_other_hand_is_reachable_from_a_glance():
     assert not any(isinstance(o, State) for o in reach), "the game is reachable from a glance"
     others = [h for q, h in enumerate(g.hands) if q != glance.player] + [g.draw_pile, g.hands[glance.player]]
     assert not any(o is h for o in reach for h in others), "a hand or the pile itself is reachable"
+
+
+def test_below_draws_what_randrange_draws():
+    """agents.below(n, rng) is rng.randrange(n): the same number and the same generator state
+    after it, for every n, and a generator of another class is asked itself."""
+    import random
+
+    from deckgen.rules.agents import below
+
+    a, b = random.Random(7), random.Random(7)
+    for n in list(range(1, 70)) * 20 + [2**k for k in range(1, 40)] + [2**k + 1 for k in range(1, 40)]:
+        assert below(n, a) == b.randrange(n)
+        assert a.getstate() == b.getstate()
+    with pytest.raises(ValueError):
+        below(0, a)
+
+    class Counted(random.Random):
+        calls = 0
+
+        def randrange(self, *args, **kw):
+            Counted.calls += 1
+            return super().randrange(*args, **kw)
+
+    below(5, Counted(1))
+    assert Counted.calls == 1
+
+
+def test_the_leader_is_the_first_rival_with_fewest_cards():
+    """agents._leader against its plain definition, on every kind of table: ties, seats out,
+    the player alone."""
+    import random
+
+    from deckgen.rules.agents import _leader
+
+    table = compile_deck(manifest.load_deck("classic"))
+    rng = random.Random(3)
+    for _ in range(3000):
+        n = rng.randrange(1, 8)
+        sizes = tuple(rng.randrange(0, 4) for _ in range(n))
+        alive = tuple(rng.random() < 0.8 for _ in range(n))
+        p = rng.randrange(n)
+        rivals = [q for q in range(n) if q != p and alive[q]]
+        want = min(rivals, key=lambda q: (sizes[q], q)) if rivals else p
+        assert _leader(Glance(p, (), sizes, alive, 1, table)) == want, (p, sizes, alive)

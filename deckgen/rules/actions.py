@@ -144,7 +144,7 @@ def apply(g: Game, p: int, move: int, guilty: bool, how: str) -> int | None:
 
 
 def _skip(g: Game, c: Ctx, e: Effect) -> None:
-    q = g.step(c.p)
+    q = (c.p + g.dir) % g.n if g.n_alive == g.n else g.step(c.p)     # step(), inlined
     bit = 1 << q                                # lose_turn(), inlined (a common card)
     if not c.lost & bit and g.alive[q]:
         c.lost |= bit
@@ -178,7 +178,7 @@ def _draw(g: Game, c: Ctx, e: Effect) -> None:
     elif c.reversed and g.n_alive == 2 and g.o.two_player_reverse_draw == "player" and c.how != "stack":
         victim = p
     else:
-        victim = g.step(p)
+        victim = (p + g.dir) % g.n if g.n_alive == g.n else g.step(p)     # step(), inlined
     if victim == p and not g.hands[p]:
         return                                  # they went out with this card
     kind = t.mkind[move]
@@ -201,7 +201,7 @@ def _draw(g: Game, c: Ctx, e: Effect) -> None:
             g.max_stack = total
         return
     if challengeable:
-        return challenge(g, c, victim, p, n, c.guilty, e.lose_turn, kind)
+        return challenge(g, c, victim, n, e.lose_turn, kind)
     draw_n(g, victim, n, PENALTY, kind)
     if e.lose_turn:
         bit = 1 << victim                       # lose_turn(), inlined (a common card)
@@ -227,10 +227,11 @@ def _penalty_moves_on(g: Game, c: Ctx, old: int) -> None:
         c.lost &= ~bit
 
 
-def challenge(g: Game, c: Ctx, victim: int, offender: int, n: int, guilty: bool, loses: bool, kind: int) -> None:
-    """The victim of a 'challenge' card draws (and loses the turn), or challenges it: a guilty
-    offender draws the penalty instead; otherwise the challenger draws it plus the challenge
-    penalty and loses the turn."""
+def challenge(g: Game, c: Ctx, victim: int, n: int, loses: bool, kind: int) -> None:
+    """The victim of a 'challenge' card (played by ``c.p``, guilty when ``c.guilty``) draws
+    (and loses the turn), or challenges it: a guilty offender draws the penalty instead;
+    otherwise the challenger draws it plus the challenge penalty and loses the turn."""
+    offender, guilty = c.p, c.guilty
     if g.ask(victim, ASK_CHALLENGE, BOTH, about=offender):
         g.op_challenge(victim, offender, guilty)
         if guilty:
@@ -267,12 +268,12 @@ def respond_to_penalty(g: Game, p: int) -> None:
     if moves:
         move = g.ask(p, ASK_STACK, moves, True)
         if move is not None:
-            return g.play(p, move, "stack")
+            return g.play_stack(p, move)
     g.op_pending(NO_PENDING)
     _draw_pending(g, p, pend)
     if g.outcome is None:
         g.idle = 0
-        g.op_turn(g.step(p))
+        g.op_turn((p + g.dir) % g.n if g.n_alive == g.n else g.step(p))
 
 
 def stack_moves(g: Game, p: int) -> list[int]:
@@ -416,10 +417,14 @@ def flip_over(g: Game, players: Iterable[int]) -> None:
 
 
 def _all_red_turn_green(g: Game) -> None:
-    if not any(g.power[q] for q in range(g.n) if g.alive[q]):
-        for q in range(g.n):
-            if g.alive[q]:
-                g.op_power(q, True)
+    if g.n_alive == g.n:
+        if any(g.power):                        # every seat in: the plain test, in C
+            return
+    elif any(g.power[q] for q in range(g.n) if g.alive[q]):
+        return
+    for q in range(g.n):
+        if g.alive[q]:
+            g.op_power(q, True)
 
 
 def _duel(g: Game, c: Ctx, e: Effect) -> None:
@@ -439,58 +444,73 @@ def duel(g: Game, first: int, value: int) -> None:
     The first player left without cards wins: a plain discard that empties a hand ends the duel
     at once; a duel card that was its player's last card (the first one or a counter-duel) still
     runs its duel round the table, then that player wins. A player who is out takes no part."""
-    t = g.t
-    pmax = g.o.duel_penalty_max
     d = Duel(first, value, g.o.duel_penalty, tuple(g.others(first)), -1 if g.hands[first] else first)
     g.op_duel(d)
     while d.to_answer:
         q, rest = d.to_answer[0], d.to_answer[1:]
-        if g.alive[q] and q != d.out:
-            opts = _duel_options(g, q, d.value)
-            if not opts:
-                draw_n(g, q, d.penalty, DUEL)
-                if g.outcome:
-                    return
-            else:
-                a = g.choose(q, ASK_DUEL, opts, value=d.value)
-                f = a >> 1
-                if a & 1:                       # a counter-duel
-                    g.op_play(q, f + f, "duel")
-                    g.plays_by_seat_kind[q][t.mkind[f + f]] += 1
-                    out = d.out
-                    if not g.hands[q] and out < 0:
-                        out = q
-                    elif len(g.hands[q]) == 1 and g.uno_penalty:
-                        uno_call(g, q)
-                        if g.outcome:
-                            return
-                    d = Duel(first, t.val[f], max(d.penalty, min(2 * d.penalty, pmax)), rest, out)
-                    g.op_duel(d)
-                    continue
-                g.op_discard(q, f)
-                if not g.hands[q] and d.out < 0:
-                    g.op_duel(None)
-                    return win(g, q)
-                if len(g.hands[q]) == 1 and g.uno_penalty:
-                    uno_call(g, q)
-                    if g.outcome:
-                        return
-        d = d._replace(to_answer=rest)
+        nxt = _duel_answer(g, d, q, rest) if g.alive[q] and q != d.out else _answered(d, rest)
+        if nxt is None:
+            return
+        d = nxt
         g.op_duel(d)
     g.op_duel(None)
     if d.out >= 0:
         win(g, d.out)
 
 
+def _duel_answer(g: Game, d: Duel, q: int, rest: tuple[int, ...]) -> Duel | None:
+    """q answers the duel: draws its penalty, counter-duels or discards a card showing the
+    number. The duel's next state (``rest`` still to answer), or None: the hand is over."""
+    opts = _duel_options(g, q, d.value)
+    if not opts:
+        draw_n(g, q, d.penalty, DUEL)
+        return None if g.outcome else _answered(d, rest)
+    a = g.choose(q, ASK_DUEL, opts, value=d.value)
+    f = a >> 1
+    if a & 1:                                   # a counter-duel
+        t = g.t
+        g.op_play(q, f + f, "duel")
+        g.plays_by_seat_kind[q][t.mkind[f + f]] += 1
+        out = d.out
+        if not g.hands[q] and out < 0:
+            out = q
+        elif len(g.hands[q]) == 1 and g.uno_penalty:
+            uno_call(g, q)
+            if g.outcome:
+                return None
+        penalty = max(d.penalty, min(2 * d.penalty, g.o.duel_penalty_max))
+        return Duel(d.first, t.val[f], penalty, rest, out)
+    g.op_discard(q, f)
+    if not g.hands[q] and d.out < 0:
+        g.op_duel(None)
+        win(g, q)
+        return None
+    if len(g.hands[q]) == 1 and g.uno_penalty:
+        uno_call(g, q)
+        if g.outcome:
+            return None
+    return _answered(d, rest)
+
+
+def _answered(d: Duel, rest: tuple[int, ...]) -> Duel:
+    """d._replace(to_answer=rest), built directly (_replace is slow)."""
+    return Duel(d.first, d.value, d.penalty, rest, d.out)
+
+
 def _duel_options(g: Game, q: int, value: int) -> list[int]:
     """q's answers to a duel on this number: face*2 discards the card plainly (it shows the
     number), face*2+1 plays it as a counter-duel (any duel card)."""
     t = g.t
+    shows: bytes | None = t.memo.get(("duel", value))
+    if shows is None:                           # per face: a plain discard on this number
+        shows = t.memo["duel", value] = bytes(t.cat[f] == NUM and t.val[f] == value and not t.colorless[f]
+                                               for f in range(t.n_faces))
+    duel = t.duel
     out = []
     for f in dict.fromkeys(g.hands[q]):
-        if t.cat[f] == NUM and t.val[f] == value and not t.colorless[f]:
+        if shows[f]:
             out.append(f + f)
-        if t.duel[f]:
+        if duel[f]:
             out.append(f + f + 1)
     return out
 

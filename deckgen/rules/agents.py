@@ -96,7 +96,21 @@ def _pick_drawn(opts: Sequence[Answer], rng: random.Random) -> Answer:
 
 
 def _uniform(opts: Sequence[Answer], rng: random.Random) -> Answer:
-    return opts[rng.randrange(len(opts))]
+    return opts[below(len(opts), rng)]
+
+
+def below(n: int, rng: random.Random) -> int:
+    """``rng.randrange(n)``, the same number from the same generator state: for a plain
+    random.Random it draws as randrange does (getrandbits of n's bit length until one is below
+    n) without randrange's Python-level argument handling; any other generator is asked itself."""
+    if type(rng) is not random.Random or n <= 0:
+        return rng.randrange(n)
+    k = n.bit_length()
+    getrandbits = rng.getrandbits
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
 
 
 def _say_uno(opts: Sequence[Answer], rng: random.Random) -> Answer:
@@ -277,7 +291,12 @@ def best_play(moves: Sequence[int], o: Seen) -> int:
         return moves[0]
     values = _move_values(o.table)
     leader = _leader(o)
-    leader_next = leader == o.next_player()
+    alive, step = o.alive, o.direction
+    n = len(alive)
+    nxt = (o.player + step) % n                 # o.next_player(), inlined
+    while not alive[nxt]:
+        nxt = (nxt + step) % n
+    leader_next = leader == nxt
     fixed = values.leader_next if leader_next else values.other
     dynamic = values.dynamic
     best, best_score = moves[0], None
@@ -304,7 +323,7 @@ def best_color(o: Seen) -> int:
         c = color[f]
         if c >= 0:
             counts[c] += 1
-    return max(range(len(counts)), key=lambda c: (counts[c], -c))
+    return counts.index(max(counts))          # the most held, the first of them
 
 
 def best_target(seats: Sequence[int], o: Seen) -> int:
@@ -365,21 +384,22 @@ class GreedyAgent(Agent):
 
     Its answers read only the fields of a :class:`~deckgen.rules.decision.Glance`, so the
     engine asks this class (not a subclass) through :meth:`quick`, with a Glance instead of the
-    whole observation: the same answers, for less."""
+    whole observation: the same answers, for less. Its per-kind methods then go unused: to
+    change an answer, subclass it (a subclass is asked through ``decide``)."""
 
     name = "greedy"
 
     def quick(self, kind: DecisionKind, options: Sequence[int], about: int, seen: Glance | None) -> Answer:
         """decide() from the decision's kind, options and ``about``, and what the player sees
         (None: a decision with one option, or a kind of :data:`GREEDY_BLIND`)."""
+        if kind is DecisionKind.PLAY:
+            return options[0] if seen is None else best_play(options, seen)
         if kind in _YES:
             return True
         if kind is DecisionKind.PLAY_DRAWN:
             return min(options, key=_side)
         if seen is None:
             return options[0]
-        if kind is DecisionKind.PLAY:
-            return best_play(options, seen)
         return _QUICK[kind](options, about, seen)
 
     def play(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
@@ -409,6 +429,10 @@ class GreedyAgent(Agent):
 def _leader(o: Seen) -> int:
     """The rival with the fewest cards (the first of them), or the player when none is left."""
     p, sizes, alive = o.player, o.hand_sizes, o.alive
+    if False not in alive and len(alive) > 1:   # every seat in: the first fewest among the others, in C
+        fewest = min(sizes[:p] + sizes[p + 1:])
+        q = sizes.index(fewest)
+        return q if q != p else sizes.index(fewest, p + 1)
     leader, fewest = p, -1
     for q in range(len(alive)):
         if q != p and alive[q] and (fewest < 0 or sizes[q] < fewest):

@@ -9,7 +9,8 @@ player sees and ``game.answer(p, choice)`` goes on (docs/engine.md).
 A bot (the :class:`Bot` protocol) is given the decision, the deciding player's
 :class:`Observation` and a random generator, nothing else: an observation holds plain values
 (tuples, ints, the deck's compiled :class:`~deckgen.rules.table.Table`), never the game object
-or another player's hand.
+or another player's hand. The bundled greedy bot is handed a :class:`Glance` instead, the few
+fields of the observation it reads.
 
 Answers are plain values (:data:`Answer`):
 

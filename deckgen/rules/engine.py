@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, TypedDict, cast
 
 from deckgen.rules import actions
 from deckgen.rules.agents import GREEDY_BLIND, RANDOM_CHOICE, GreedyAgent, RandomAgent
@@ -51,6 +51,8 @@ from deckgen.rules.state import (
 from deckgen.rules.table import Table
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from deckgen.rules.decision import Bot
     from deckgen.rules.state import Event, Seed
     from deckgen.rules.table import LegalEntry
@@ -65,15 +67,30 @@ _DOUBLE = (2).__mul__            # face -> its regular-side move, in C (legal_mo
 _PLUS_ONE = (1).__add__
 
 
+class HandOptions(TypedDict, total=False):
+    """Where a hand sits, given to Game by keyword: who deals (default: the last seat), the match
+    scores before it (default: none) and the generator its bots draw from (default: the game's)."""
+
+    dealer: int | None
+    scores: tuple[int, ...] | None
+    bot_rng: random.Random | None
+
+
+_HAND_OPTIONS = frozenset(HandOptions.__annotations__)
+
+
 class Game(State):
     def __init__(self, table: Table, n_players: int, seed: Seed, agents: Agents, record: bool = True,
-                 dealer: int | None = None, scores: tuple[int, ...] | None = None,
-                 bot_rng: random.Random | None = None):
+                 **hand: Unpack[HandOptions]):
+        if hand and not _HAND_OPTIONS.issuperset(hand):
+            unknown = sorted(set(hand) - _HAND_OPTIONS)[0]
+            raise TypeError(f"Game() got an unexpected keyword argument '{unknown}'")
         super().__init__(table, n_players, seed, record)
         if isinstance(agents, (list, tuple)):
             self.agents: list[Bot | None] = list(agents)
         else:
             self.agents = [cast("Bot | None", agents)] * n_players     # one bot (or None) for every seat
+        bot_rng, scores, dealer = hand.get("bot_rng"), hand.get("scores"), hand.get("dealer")
         self.bot_rng = self.rng if bot_rng is None else bot_rng    # what bots draw their choices from
         self.match_scores = tuple(scores) if scores is not None else (0,) * n_players
         self._driver: _Driver | None = None
@@ -106,6 +123,7 @@ class Game(State):
         self._plain_moves = not (table.any_restricted and not self.challenge)   # no restricted card kept back
         self._bot_random = self.bot_rng.random
         self._ctx = actions.Ctx(0, 0, False, "play")    # one card's shared effect context, reset per card
+        self._plain = False                             # the fast loop (_run_plain) plays the hand
 
     # ---------------------------------------------------------------- setup
     def setup(self, order: list[int] | None = None) -> None:
@@ -165,6 +183,7 @@ class Game(State):
         which call the same methods as turn() for every rarer step (a lost turn through a waiting
         penalty, an effect, a win, the UNO call, a dry pile, a Flex side). The game is the same as
         turn() plays, random draw for random draw."""
+        self._plain = True
         n, alive, owed, hands = self.n, self.alive, self.owed, self.hands
         cache, legal = self.t.cache, self.t.legal
         uno_window = self.o.uno_catch != "before-next-turn"
@@ -271,7 +290,7 @@ class Game(State):
             if t.has_flex[f] or (t.any_restricted and t.restricted[f + f]):
                 moves = self.moves_for(p, f)
             else:
-                moves = [f + f] if entry[0][f] else []
+                moves = [f + f] if entry[0][f] else []      # moves_for(), inlined
             if moves:
                 break
             if self.draw_one:
@@ -286,11 +305,18 @@ class Game(State):
             return -1
         return choice
 
-    def _plain_play(self, p: int, move: int) -> None:
+    def play_stack(self, p: int, move: int) -> None:
+        """play(p, move, "stack"): a draw card stacked on the waiting penalty (in the fast loop,
+        by its inlined form)."""
+        if self._plain:
+            return self._plain_play(p, move, "stack")
+        return self.play(p, move, "stack")
+
+    def _plain_play(self, p: int, move: int, how: str = "play") -> None:
         """play() without a log or jump-in: op_play and actions.apply inlined (a Flex side is
         played by play())."""
         if move & 1:
-            return self.play(p, move)
+            return self.play(p, move, how)
         t = self.t
         f = move >> 1
         guilty = False
@@ -314,6 +340,7 @@ class Game(State):
         if effects:                             # actions.apply(), inlined
             ctx = self._ctx
             ctx.p, ctx.move, ctx.guilty, ctx.target, ctx.again, ctx.reversed = p, move, guilty, None, False, False
+            ctx.how = how
             ctx.lost = ctx.owes = ctx.absorbed = 0
             for handler, e in effects:
                 handler(self, ctx, e)
@@ -411,15 +438,19 @@ class Game(State):
         return moves
 
     def moves_for(self, p: int, f: int) -> list[int]:
-        """The legal moves of one card in p's hand (the card just drawn)."""
+        """The legal moves of one card in p's hand (the card just drawn): legal_moves(p) less the
+        other cards' moves, its regular side first."""
         t = self.t
-        if t.has_flex[f] or (t.any_restricted and t.restricted[f + f]):
-            return [m for m in self.legal_moves(p) if m >> 1 == f]
         key = self.key
         entry = t.cache.get(key)
         if entry is None:
             entry = t.legal(key, self.sym, self.val, self.color)
-        return [f + f] if entry[0][f] else []
+        moves = [f + f] if entry[0][f] else []
+        if entry[1][f] and (self.power[p] or not self.power_cards):     # a Flex side (only those are set)
+            moves.append(f + f + 1)
+        if moves and t.any_restricted and not self.challenge and any(t.restricted[m] for m in moves):
+            return [m for m in self.legal_moves(p) if m >> 1 == f]     # kept back or not: the whole hand decides
+        return moves
 
     def _restrict(self, p: int, moves: list[int]) -> list[int]:
         restricted = self.t.restricted
@@ -479,7 +510,7 @@ class Game(State):
         n = len(self.hands[p])
         if n > self.max_hand:
             self.max_hand = n
-        self.op_turn(self.step(p))
+        self.op_turn((p + self.dir) % self.n if self.n_alive == self.n else self.step(p))
 
     def play(self, p: int, move: int, how: str = "play") -> None:
         """p plays a card: its effects apply in order, then p wins (an empty hand), may be caught
@@ -554,7 +585,8 @@ class Game(State):
 
     def _glance(self, p: int) -> Glance:
         """The fields of _observe(p) the greedy bot reads, built the same way."""
-        return Glance(p, tuple(self.hands[p]), tuple(map(len, self.hands)), tuple(self.alive), self.dir, self.t)
+        return tuple.__new__(Glance, (p, tuple(self.hands[p]), tuple(map(len, self.hands)), tuple(self.alive),
+                                      self.dir, self.t))             # Glance(...) without its Python __new__
 
     def _observe(self, p: int) -> Observation:
         pend = self.pend
