@@ -10,6 +10,7 @@ rulebooks (es, en) is timed warm as well and reported on its own line.
     .venv/bin/python benchmarks/build.py [--runs 3] [--deck no-mercy] [--jobs N]
     .venv/bin/python benchmarks/build.py --art [--runs 3]
     .venv/bin/python benchmarks/build.py --bundled [--runs 3]
+    .venv/bin/python benchmarks/build.py --bundled --compare ../other-checkout [--runs 5]
 
 Targets (2 cores): warm <= 1.0 s, cold <= 2.0 s, PDF work < 1/5 of the total.
 
@@ -22,6 +23,9 @@ cold (empty cache) <= 4.0 s, outputs byte-identical either way. Each figure come
 time, which a machine shared with other work changes much less than the wall time, and with a
 reference: the time this machine takes for a fixed pure-Python loop (``speed_reference``) right
 before the run, so figures taken while a virtual machine's host is busy can be told apart.
+``--compare DIR`` times cold builds of the bundled decks of this checkout and of another one
+(``DIR``, with its own ``DIR/.venv``) alternately, in the same minutes, so a load that comes and
+goes weighs on both alike; it prints each run's wall and CPU time and the ratio of the medians.
 One untimed build runs first: it lets Python write the bytecode of deckgen's own modules, as an
 installed package has it (``pip install`` compiles it; a checkout writes it on first use), even
 where ``PYTHONDONTWRITEBYTECODE`` is set for the shell.
@@ -149,6 +153,43 @@ def bundled_decks_warm_cold(runs: int) -> None:
               f"{', '.join(f'{x:.2f}' for x in refs)} s")
 
 
+def compare_cold(other: Path, runs: int) -> None:
+    """Cold builds of the three bundled decks, this checkout and ``other`` in turn (each run a fresh
+    process, an empty cache): wall and CPU time of each, and the ratio of the medians."""
+    import resource
+
+    here = Path(__file__).resolve().parent.parent
+    trees = {"this": (here, Path(sys.executable)), "other": (other.resolve(), other.resolve() / ".venv/bin/python")}
+    base = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    walls: dict[str, list[float]] = {name: [] for name in trees}
+    cpus: dict[str, list[float]] = {name: [] for name in trees}
+    loads: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, (tree, py) in trees.items():        # untimed: bytecode
+            env = {**base, "DECKGEN_CACHE": str(Path(tmp) / f"warm-up-{name}")}
+            subprocess.run([str(py), "-m", "deckgen", "build", "-o", str(Path(tmp) / f"warm-up-out-{name}")],
+                           cwd=tree, env=env, check=True, capture_output=True)
+        for i in range(runs):
+            for name, (tree, py) in trees.items():
+                env = {**base, "DECKGEN_CACHE": str(Path(tmp) / f"cache-{name}-{i}")}
+                cmd = [str(py), "-m", "deckgen", "build", "-o", str(Path(tmp) / f"out-{name}-{i}")]
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                start = time.perf_counter()
+                subprocess.run(cmd, cwd=tree, env=env, check=True, capture_output=True)
+                walls[name].append(time.perf_counter() - start)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpus[name].append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+                loads.append(os.getloadavg()[0])
+    print(f"cold deckgen build of the 3 bundled decks (cards + rulebooks), {os.cpu_count()} cores, {runs} runs "
+          f"each, alternating; load average (1 min) during the runs {min(loads):.2f}-{max(loads):.2f}")
+    for name, (tree, _) in trees.items():
+        print(f"  {name} ({tree}): wall median {statistics.median(walls[name]):.2f} s, CPU median "
+              f"{statistics.median(cpus[name]):.2f} s; runs (wall/CPU): "
+              + ", ".join(f"{w:.2f}/{c:.2f}" for w, c in zip(walls[name], cpus[name])))
+    print(f"  this / other: wall {statistics.median(walls['this']) / statistics.median(walls['other']):.2f}, "
+          f"CPU {statistics.median(cpus['this']) / statistics.median(cpus['other']):.2f}")
+
+
 def speed_reference() -> float:
     """Seconds this machine takes for a fixed pure-Python loop of 3 million additions, in a fresh
     process: about 0.3 s on an idle core of the machine the targets were set on."""
@@ -163,7 +204,12 @@ def main() -> None:
     ap.add_argument("--art", action="store_true", help="the art example against the same deck without art")
     ap.add_argument("--bundled", action="store_true",
                     help="only the warm/cold build of the three bundled decks with their rulebooks")
+    ap.add_argument("--compare", type=Path, metavar="DIR",
+                    help="with --bundled: cold builds of this checkout and of DIR (its own .venv) alternately")
     args = ap.parse_args()
+    if args.bundled and args.compare:
+        compare_cold(args.compare, args.runs)
+        return
     if args.art:
         art_main(args.runs)
         return

@@ -41,8 +41,25 @@ cache_root = cache.cache_root
 
 def face_key(spec: FaceSpec, frame: Frame, corner_guide: bool) -> str:
     # the spec's repr holds the content digests of its fonts and images
-    text = "|".join([RENDERER_VERSION, pngfile.FORMAT, PIL.__version__, repr(frame), str(corner_guide), repr(spec)])
+    text = "|".join([RENDERER_VERSION, pngfile.FORMAT, PIL.__version__, repr(frame), str(corner_guide),
+                     spec_repr(spec)])
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+_REPRS: dict[int, tuple[FaceSpec, str]] = {}
+
+
+def spec_repr(spec: FaceSpec) -> str:
+    """``repr(spec)``, worked out once per spec (the faces' cache keys and the fit check's key both
+    hash every spec of a deck; a spec is frozen, and the entry holds it, so its id stays its own)."""
+    hit = _REPRS.get(id(spec))
+    if hit is not None and hit[0] is spec:
+        return hit[1]
+    text = repr(spec)
+    if len(_REPRS) >= 4096:
+        _REPRS.pop(next(iter(_REPRS)))
+    _REPRS[id(spec)] = (spec, text)
+    return text
 
 
 def png_text(face_id: str, frame: Frame) -> dict[str, str]:

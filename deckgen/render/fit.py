@@ -138,9 +138,12 @@ def _misfits(specs: dict[str, FaceSpec], tgt: Target) -> list[tuple[str, str, st
 def _fit_key(targets: list[Target], specs: dict[str, FaceSpec]) -> str:
     from deckgen.cache import digest
     from deckgen.inputs import code_version
+    from deckgen.render.batch import spec_repr
 
-    # a spec's repr names its fonts and images by content digest (as the faces' cache keys do)
-    return digest(FIT_FORMAT, code_version(), repr(targets), repr(sorted(specs.items())))
+    # a spec's repr names its fonts and images by content digest (as the faces' cache keys do);
+    # the text is repr(sorted(specs.items())), each spec's repr made once (spec_repr)
+    items = ", ".join(f"({fid!r}, {spec_repr(spec)})" for fid, spec in sorted(specs.items(), key=lambda kv: kv[0]))
+    return digest(FIT_FORMAT, code_version(), repr(targets), f"[{items}]")
 
 
 def _from_cache(key: str, cache_dir: Path | None) -> list[tuple[str, str, str, str]] | None:
