@@ -6,6 +6,8 @@ The data of an output reaches the disk (``fsync``) before the rename, so a crash
 a file of the right name with the wrong bytes; the cache's entries skip the ``fsync``
 (:func:`write_unsynced`): their checksums catch a torn one. Only a regular file is ever replaced: a path that names a
 symlink, a FIFO, a device or a folder is refused (``-o /dev/full`` as root replaced the device).
+A regular file that already holds exactly the bytes, with the permissions a write gives, is left
+as it is: a build of an unchanged deck neither rewrites nor syncs its outputs again.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from deckgen.errors import DeckgenError, error
-from deckgen.safefile import describe_mode
+from deckgen.safefile import describe_mode, read_bytes
 
 CHUNK = 1 << 20
 _UMASK = os.umask(0)
@@ -99,10 +101,23 @@ def claim_output(path: Path | str, *, folder: bool) -> Path:
     return path
 
 
+def _holds(path: Path, data: bytes) -> bool:
+    """Whether ``path`` is a regular file with exactly ``data`` and the mode a write would give it."""
+    try:
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size != len(data) or stat.S_IMODE(st.st_mode) != 0o666 & ~_UMASK:
+            return False
+        return read_bytes(path, len(data)) == data
+    except (OSError, ValueError):
+        return False
+
+
 def write_bytes(path: Path, data: bytes) -> Path:
     """Write an output file atomically, its bytes on the disk (``fsync``) before the rename."""
     path = Path(path)
     check_replaceable(path)
+    if _holds(path, data):
+        return path
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)

@@ -153,6 +153,23 @@ def test_a_regular_file_is_replaced_as_before(tmp_path):
     assert target.read_bytes() == b"new"
 
 
+def test_a_file_that_holds_the_bytes_already_is_left_as_it_is(tmp_path):
+    target = tmp_path / "x.pdf"
+    atomic.write_bytes(target, b"same bytes")
+    before = target.stat()
+    atomic.write_bytes(target, b"same bytes")            # a warm build: not written (nor synced) again
+    assert (target.stat().st_ino, target.stat().st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    atomic.write_bytes(target, b"same bytez")            # other bytes of the same length: replaced
+    assert target.read_bytes() == b"same bytez" and target.stat().st_ino != before.st_ino
+    os.chmod(target, 0o600)                              # the right bytes, another mode: written as always
+    atomic.write_bytes(target, b"same bytez")
+    assert target.stat().st_mode & 0o777 == 0o666 & ~atomic._UMASK
+    link = tmp_path / "link.pdf"                         # a symlink to the very bytes is still refused
+    os.symlink(target, link)
+    with pytest.raises(DeckgenError):
+        atomic.write_bytes(link, b"same bytez")
+
+
 # ------------------------------------------------------------------ -o writes only into deckgen's own folders
 
 def test_a_folder_is_claimed_only_when_new_empty_or_deckgen_s(tmp_path):
