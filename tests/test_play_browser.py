@@ -33,7 +33,7 @@ def _chromium() -> str | None:
 
 
 @pytest.fixture(scope="module")
-def browser():
+def chromium():
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright)")
     binary = _chromium()
     if binary is None:
@@ -42,6 +42,15 @@ def browser():
         b = p.chromium.launch(executable_path=binary, args=ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture
+def browser(chromium):
+    """The module's chromium; the pages a test opens are closed after it (a page left open keeps
+    polling its table's server, which is gone, for the rest of the module)."""
+    yield chromium
+    for context in chromium.contexts:
+        context.close()
 
 
 class Table:

@@ -131,8 +131,9 @@ def _booklet(game, lang):
     return deck, build_rulebook(deck, lang, image_dpi=40, booklet=True)
 
 
-def _halves(data: bytes) -> list[tuple[int, str, list[str]]]:
-    """Each booklet page as (side index, 'left'/'right', its text lines), read with pdfplumber."""
+@functools.lru_cache(maxsize=4)       # a booklet's halves are read by several tests: extracted once
+def _half_lines(data: bytes) -> list[tuple[int, str, list[dict]]]:
+    """Each booklet page as (side index, 'left'/'right', its text lines as pdfplumber gives them)."""
     import pdfplumber
 
     out = []
@@ -140,9 +141,13 @@ def _halves(data: bytes) -> list[tuple[int, str, list[str]]]:
         for i, page in enumerate(pdf.pages):
             w, h = page.width, page.height
             for name, box in (("left", (0, 0, w / 2, h)), ("right", (w / 2, 0, w, h))):
-                half = page.crop(box)
-                out.append((i, name, [ln["text"] for ln in half.extract_text_lines()]))
+                out.append((i, name, page.crop(box).extract_text_lines()))
     return out
+
+
+def _halves(data: bytes) -> list[tuple[int, str, list[str]]]:
+    """Each booklet page as (side index, 'left'/'right', its text lines), read with pdfplumber."""
+    return [(i, name, [ln["text"] for ln in lines]) for i, name, lines in _half_lines(data)]
 
 
 def _footer_number(lines: list[str]) -> int | None:
@@ -210,10 +215,7 @@ def test_text_lines_hold_about_75_characters(books, game):
     assert 62 <= full[len(full) // 2] <= 80 and max(lengths) <= 82
     _, booklet = _booklet("classic", "en") if game == "classic" else (None, None)
     if booklet:
-        with pdfplumber.open(io.BytesIO(booklet)) as pdf:
-            halves = [p.crop(box).extract_text_lines() for p in pdf.pages
-                      for box in ((0, 0, p.width / 2, p.height), (p.width / 2, 0, p.width, p.height))]
-        lengths = _body_lines(halves, 9.45)
+        lengths = _body_lines([lines for _, _, lines in _half_lines(booklet)], 9.45)
         full = sorted(lengths)[len(lengths) // 2:]
         assert 62 <= full[len(full) // 2] <= 80 and max(lengths) <= 82
 
@@ -337,9 +339,8 @@ def test_kept_line_breaks_give_the_same_pdf_as_breaking_lines_every_time(monkeyp
 
     from deckgen.rulebook import blocks
 
-    deck = manifest.load_deck("flex-spectrum")
-    kept = build_rulebook(deck, "es", booklet=booklet)
+    deck, kept = (_booklet if booklet else _book)("flex-spectrum", "es")      # the other tests' rulebook
     monkeypatch.setattr(blocks.Paragraph, "wrap", Plain.wrap)
-    again = build_rulebook(deck, "es", booklet=booklet)
+    again = build_rulebook(deck, "es", image_dpi=40, booklet=booklet)
     assert kept == again
     assert kept.pages == len(pypdf.PdfReader(io.BytesIO(kept)).pages)       # counted as typeset

@@ -377,21 +377,32 @@ def test_bundled_decks_have_no_errors_and_no_warnings(name):
 
 # ---------------------------------------------------------------- build runs the same verdict
 
-def test_build_does_not_print_a_deck_whose_games_never_end(write_manifest, tmp_path):
-    path = write_manifest(NUMBERS_DRAW_FOUR)
+@pytest.fixture(scope="module")
+def never_ending(tmp_path_factory):
+    """NUMBERS_DRAW_FOUR at one path for the two build tests below: the verdict's cache key holds
+    the manifest's path, so the second build reads the verdict the first played (the suite's
+    cache) instead of playing its never-ending games again. They test what the build does with
+    the verdict; the verdict itself is tested above, each test playing its own."""
+    path = tmp_path_factory.mktemp("never-ending") / "deck.toml"
+    path.write_text(NUMBERS_DRAW_FOUR, encoding="utf-8")
+    return path
+
+
+def test_build_does_not_print_a_deck_whose_games_never_end(never_ending, tmp_path):
+    path = never_ending
     out = tmp_path / "out"
-    res = cli("build", path, "-o", out, "--no-rulebook")
+    res = cli("build", path, "-o", out, "--no-rulebook", "--dpi", "30")
     assert res.exit_code == 1
     assert "does-not-finish" in res.output and "--force" in res.output
     assert not out.exists() or not any(out.rglob("*.pdf"))
 
 
-def test_a_forced_build_says_so_on_the_cover(write_manifest, tmp_path):
+def test_a_forced_build_says_so_on_the_cover(never_ending, tmp_path):
     import pypdf
 
-    path = write_manifest(NUMBERS_DRAW_FOUR)
+    path = never_ending
     out = tmp_path / "out"
-    res = cli("build", path, "-o", out, "--no-rulebook", "--force")
+    res = cli("build", path, "-o", out, "--no-rulebook", "--force", "--dpi", "30")
     assert res.exit_code == 0, res.output
     assert "built anyway (--force)" in res.output
     (pdf,) = out.rglob("*-cards.pdf")
