@@ -3,7 +3,7 @@ its rulebooks.
 
 A build of one deck or several (:func:`build_decks`) is a set of jobs on one pool of workers
 (:mod:`deckgen.workers`): each group of faces to draw, each deck's card sheets (once its faces
-are drawn) and each rulebook (from :mod:`deckgen.rulebook.step`, once its deck is checked). The
+are drawn) and each deck's rulebooks (from :mod:`deckgen.rulebook.step`, once its deck is checked). The
 card sheets and the rulebooks are kept in the cache under keys that hash everything they are
 made from, so a build of an unchanged deck copies bytes instead of typesetting them again.
 Every file is written atomically; a deck with errors is not built unless ``force``.
