@@ -16,6 +16,7 @@ import hashlib
 import os
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 from deckgen import safefile
 from deckgen.model import Deck, ImageRef
@@ -187,17 +188,36 @@ def deck_signature(deck: Deck, templates: bool = True) -> str:
     hit = _RECENT.get(memo)
     if hit is not None and hit[0] is deck:
         return hit[1]
-    files = deck_files(deck)
+    files, shared = _shared_parts(deck)
     if not templates:
         skip = set(template_files(deck))
         files = [f for f in files if f not in skip]
+    sig = digest(*shared, files_signature(files))
+    _remember(_RECENT, memo, (deck, sig))
+    return sig
+
+
+# The parts of a deck's signature both of its kinds share (with and without its own templates),
+# worked out once per deck object like the signatures themselves.
+_SHARED: dict[int, tuple[Deck, list[Path], tuple[str, ...]]] = {}
+
+
+def _shared_parts(deck: Deck) -> tuple[list[Path], tuple[str, ...]]:
+    hit = _SHARED.get(id(deck))
+    if hit is not None and hit[0] is deck:
+        return hit[1], hit[2]
     from deckgen.fonts import deck_fonts  # the fonts in use: the deck's folder, the user's, the bundled ones
 
-    sig = digest(code_version(), bundled_signature(), deck_fonts(deck).signature(), repr(deck), files_signature(files))
-    if len(_RECENT) >= 16:
-        _RECENT.pop(next(iter(_RECENT)))
-    _RECENT[memo] = (deck, sig)
-    return sig
+    files = deck_files(deck)
+    shared = (code_version(), bundled_signature(), deck_fonts(deck).signature(), repr(deck))
+    _remember(_SHARED, id(deck), (deck, files, shared))
+    return files, shared
+
+
+def _remember(memo: dict[Any, Any], key: object, value: object) -> None:
+    if len(memo) >= 16:
+        memo.pop(next(iter(memo)))
+    memo[key] = value
 
 
 def fingerprint(deck: Deck, *parts: str, templates: bool = True) -> str:
