@@ -16,8 +16,9 @@ just drawn; which colour a wild names, chosen together with the wild) the expert
 4. answers as its rule of thumb does, unless another candidate did better on the same deals by
    more than ``CONFIDENCE`` standard errors of the difference.
 
-Every other decision (stacking, a target, a duel answer, UNO and catching, challenges) it
-answers by its rule of thumb (the greedy bot's answers). It decides from its own observation
+A challenge it decides by sampled deals (is the offender likely guilty?); every other decision
+(stacking, a target, a duel answer, UNO and catching) it answers by its rule of thumb (the
+greedy bot's answers). It decides from its own observation
 only: the sampled games are built from the observation and the memory, never from the real
 game. All its randomness comes from the generator it is handed, so a game with experts is
 reproducible from its seed.
@@ -450,9 +451,10 @@ def _not_color(t: Table, c: int) -> frozenset[int]:
 class Prior(GreedyAgent):
     """The expert's rule of thumb, what it plays when no play-out shows better and how it plays
     on in its own play-outs: the greedy bot's valuation of effects, but it plays from the colour
-    it holds most of, keeps its wilds to the end and its action cards (skips, reverses, draw
-    cards...) for when the next player is close to going out, and then uses them on that player
-    (under a Mercy limit it does not hold them: a large hand is knocked out)."""
+    it holds most of, keeps its wilds to the end (a wild is its last card) and its action cards
+    (skips, reverses, draw cards...) for when the next player is close to going out, and then
+    uses them on that player (under a Mercy limit it does not hold them: a large hand is knocked
+    out); with the expert's memory it prefers a pile the next player likely cannot follow."""
 
     name = "prior"
     memory: Memory | None = None          # the deciding player's memory (none in a play-out)
