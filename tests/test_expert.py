@@ -16,7 +16,8 @@ from deckgen.rules.agents import AGENTS, GreedyAgent, RandomAgent
 from deckgen.rules.decision import Decision, DecisionKind
 from deckgen.rules.engine import Game
 from deckgen.rules.record import CAUSES
-from deckgen.rules.state import Deal, Draw, Play, Power, Shuffle, Start
+from deckgen.rules.state import Color as ColorEvent
+from deckgen.rules.state import Deal, Draw, Play, Power, Shuffle, Start, Turn
 from deckgen.rules.table import compile_deck
 
 DECKS = ["classic", "no-mercy", "flex-spectrum"]
@@ -137,20 +138,68 @@ def test_an_opponents_play_rules_out_what_a_greedy_player_would_have_played_firs
 
 
 def test_a_player_who_drew_for_lack_of_a_card_is_dealt_none_that_could_have_followed():
+    """The seven cards held could not follow; the card drawn is a group of its own that could
+    not follow either when the turn passes (the greedy bot plays a card it drew whenever it
+    can), and is gone when it is played at once."""
     t = _table("classic")
     red5 = next(f for f in range(t.n_faces) if t.faces[f].id.startswith("red") and t.mval[2 * f] == 5)
-    mem = E.Memory(0)
     o = type("O", (), {"table": t})
-    for ev in (Shuffle(()), Deal((0, 1), 7), Start(red5), Draw(1, -1, CAUSES.index("no_play"))):
-        mem._apply(ev, o)
-    (size, banned), (free, none) = mem.hands[1].groups
-    assert (size, free, none) == (7, 1, frozenset())
     followers = {f for f in range(t.n_faces) if t.color[f] == t.color[red5] or t.mval[2 * f] == 5 or t.mcat[2 * f] == 2}
-    assert followers <= banned
-    mem._apply(Play(1, 2 * red5, "play"), o)           # the card drawn: the constrained seven stay
-    assert [g[0] for g in mem.hands[1].groups] == [7]
+    for then_play in (True, False):
+        mem = E.Memory(0)
+        for ev in (Shuffle(()), Deal((0, 1), 7), Start(red5), Draw(1, -1, CAUSES.index("no_play"))):
+            mem._apply(ev, o)
+        (size, banned), (drawn, drawn_banned) = mem.hands[1].groups
+        assert (size, drawn) == (7, 1) and followers <= banned and followers <= drawn_banned
+        if then_play:
+            mem._apply(Play(1, 2 * red5, "play"), o)     # the card drawn: the constrained seven stay
+            assert [g[0] for g in mem.hands[1].groups] == [7]
+        else:
+            mem._apply(Turn(2), o)                        # kept: it could not follow
+            mem._apply(Play(1, 2 * red5, "play"), o)      # a later play is a choice from the hand
+            assert sum(g[0] for g in mem.hands[1].groups) == 7
 
 
+def test_a_colour_named_with_the_last_but_one_card_is_the_last_cards_colour():
+    """A greedy player names the colour it holds most of: one who plays a wild from two cards
+    holds a card of the colour it names (or a colourless one, when it names the first colour)."""
+    t = _table("classic")
+    red5 = next(f for f in range(t.n_faces) if t.faces[f].id.startswith("red") and t.mval[2 * f] == 5)
+    wild = next(f for f in range(t.n_faces) if t.mcat[2 * f] == 2 and not t.effects[2 * f][1:])
+    blue = t.color[next(f for f in range(t.n_faces) if t.faces[f].id.startswith("blue"))]
+    o = type("O", (), {"table": t})
+    mem = E.Memory(0)
+    for ev in (Shuffle(()), Deal((0, 1), 2), Start(red5), Play(1, 2 * wild, "play"), ColorEvent(blue)):
+        mem._apply(ev, o)
+    [(size, banned)] = mem.hands[1].groups
+    assert size == 1 and {f for f in range(t.n_faces) if t.color[f] != blue} <= banned
+    assert {f for f in range(t.n_faces) if t.color[f] == blue and t.mval[2 * f] in (1, 9)} - banned  # not a 5:
+    # the wild said that nothing else followed the red 5
+
+
+def test_a_wild_draw_played_when_nothing_else_scored_more_says_no_card_followed():
+    """The greedy valuation of a card played is taken from the table as it was (hand sizes, who
+    played next): a wild draw four played on a player who is not the leader was a last resort
+    (the greedy bot puts every number above it), so that player held nothing that followed (no
+    card of the colour: a challenge would fail); played on the leader it says no such thing."""
+    t = _table("classic")
+    red5 = next(f for f in range(t.n_faces) if t.faces[f].id.startswith("red") and t.mval[2 * f] == 5)
+    wd4 = next(f for f in range(t.n_faces) if any(e.op == "draw" for e in t.effects[2 * f]) and t.mcat[2 * f] == 2)
+    g = Game(t, 4, 1, [GreedyAgent()] * 4, record=True)
+    obs = g.observation(0)
+    for attack in (False, True):
+        mem = E.Memory(0)
+        mem.obs, mem.alive = obs, [True] * 4
+        mem.sizes = [0] * 4
+        sizes = (7, 7, 2, 5) if attack else (3, 7, 6, 5)   # player 1 sees its leader next (2) or not (0)
+        for ev in (Shuffle(()), Deal((0, 1, 2, 3), 7), Start(red5)):
+            mem._apply(ev, obs)
+        mem.sizes = list(sizes)
+        mem.hands[1] = E._Hand(7)
+        mem._apply(Play(1, 2 * wd4, "play"), obs)
+        banned = mem.hands[1].groups[0][1]
+        reds = {f for f in range(t.n_faces) if t.color[f] == t.color[red5] and t.mcat[2 * f] == 0}
+        assert (reds <= banned) is not attack
 def test_decides_from_the_observation_alone_and_reproducibly():
     """Given the same decision, observation and generator state, the same answer: nothing else
     (no game object, no other hand) reaches the bot."""

@@ -16,8 +16,9 @@ just drawn; which colour a wild names, chosen together with the wild) the expert
 4. answers as its rule of thumb does, unless another candidate did better on the same deals by
    more than ``CONFIDENCE`` standard errors of the difference.
 
-Every other decision (stacking, a target, a duel answer, UNO and catching, challenges) it
-answers by its rule of thumb (the greedy bot's answers). It decides from its own observation
+A challenge it decides by sampled deals (is the offender likely guilty?); every other decision
+(stacking, a target, a duel answer, UNO and catching) it answers by its rule of thumb (the
+greedy bot's answers). It decides from its own observation
 only: the sampled games are built from the observation and the memory, never from the real
 game. All its randomness comes from the generator it is handed, so a game with experts is
 reproducible from its seed.
@@ -41,6 +42,7 @@ from deckgen.rules.record import CAUSES
 from deckgen.rules.state import (
     FINISHED,
     Deal,
+    Direction,
     Discard,
     Draw,
     Knockout,
@@ -52,6 +54,7 @@ from deckgen.rules.state import (
     Start,
     Steal,
     Swap,
+    Turn,
 )
 from deckgen.rules.state import Aside as AsideEvent
 from deckgen.rules.state import Color as ColorEvent
@@ -70,6 +73,13 @@ KEEP_ACTION = -300.0       # ... an action card while nobody next is close to go
 KEEP_POWER = -5.0          # ... a card by its Flex side (the Power card turns red)
 ATTACK = 300.0             # ... a skip, draw card or reverse on a next player with two cards or fewer
 ATTACKS = frozenset({"skip", "skip_all", "draw", "target", "roulette"})
+CHALLENGE_DEALS = 16       # sampled deals that judge a challenge
+CHALLENGE_LIKELY = 0.25    # ... challenged when more than this share of them has the offender guilty
+BLOCK = 60.0               # the rule of thumb: per unit of chance that the next player cannot follow
+BLOCK_CLOSE = 3.0          # ... times 1 + this / their hand size
+KEEP_LAST_WILD = -500.0      # ... a wild while two cards or fewer are held
+NAMED_COLOR = True         # the memory reads the colour an opponent names as one it holds
+WILD_ATTACK = False        # ... a wild draw card is not kept while the next player is close to going out
 WILD_COLORS = 2            # colours tried with a wild: the ones the hand holds most of
 NO_PLAY = CAUSES.index("no_play")
 
@@ -120,6 +130,16 @@ class _Hand:
             g[1] = frozenset()
         self.groups = [g for g in self.groups if g[0] > 0]
 
+    def holds(self, banned: frozenset[int]) -> None:
+        """One of the cards is none of ``banned``: taken from the group that rules out the
+        fewest of the others, as a group of its own."""
+        live = [g for g in self.groups if g[0] > 0]
+        if not live:
+            return
+        g = min(live, key=lambda g: len(g[1] | banned))
+        g[0] -= 1
+        self.groups = [h for h in self.groups if h[0] > 0] + [[1, g[1] | banned]]
+
     def forbid(self, faces: frozenset[int]) -> None:
         for g in self.groups:
             g[1] = g[1] | faces
@@ -149,6 +169,16 @@ class Memory:
         self.turns = 0
         self.power: dict[int, bool] = {}      # each player's Power card as the events showed it (green: True)
         self.drawn: set[int] = set()          # opponents whose latest card event was a draw
+        # the table as it was at each event (hand sizes, direction, who is in), replayed from the
+        # latest observation: what a greedy player's choice was worth to them (None: unknown)
+        self.sizes: list[int] | None = None
+        self.direction = 1
+        self.alive: list[bool] = []
+        self.before: dict[int, int] = {}      # per player, the colour before their latest play
+        self.obs: Observation | None = None   # the observation the events are read with
+        self.missed = False                   # the latest window did not reach back to what was seen
+        self.namer = -1                       # the opponent whose wild is naming a colour
+        self.pending: dict[int, list[Any]] = {}   # per opponent, the group of the one card they just drew
 
     def new_game(self, o: Observation) -> bool:
         """Whether this observation is of another hand than the one remembered (a bot plays many
@@ -164,10 +194,18 @@ class Memory:
         window = list(o.events)
         if not window:
             return
+        self.obs = o
+        start = not self.seen and type(window[0]) is Shuffle
+        self.missed = False
         new = self._new(window)
+        if start:
+            self.sizes, self.direction, self.alive = [0] * o.n_players, 1, [True] * o.n_players
+        elif self.missed or not self.seen:
+            self.sizes = None
         for ev in new:
             self._apply(ev, o)
         self.seen.extend(new)
+        self.sizes, self.direction, self.alive = list(o.hand_sizes), o.direction, list(o.alive)
         for q in range(o.n_players):
             self.power[q] = o.power[q]
             if q != self.me:
@@ -187,35 +225,57 @@ class Memory:
         for k in range(min(len(seen), len(window)), 0, -1):
             if seen[-k:] == window[:k]:
                 return window[k:]
-        self.ok = False                       # more happened than the window shows
+        self.ok, self.missed = False, True    # more happened than the window shows
         return window
 
     def _apply(self, ev: Any, o: Observation) -> None:
         handler = _ON_EVENT.get(type(ev))
         if handler is not None:
             handler(self, ev, o.table)
+        sizes = self.sizes
+        if sizes is not None:
+            _resize(self, sizes, ev)
 
     def _on_play(self, ev: Play, t: Table) -> None:
         f = ev.move >> 1
         mine = ev.player == self.me
+        self.before[ev.player] = self.color
         if not mine and ev.how == "play" and self.top >= 0 and ev.player not in self.drawn:
             self._hand(ev.player).forbid(self._preferred(t, ev.player, ev.move))
-        self.drawn.discard(ev.player)
+        self.namer = ev.player if not mine and _names_color(t, ev.move) else -1
         self.discard.append(f)
         self.top = ev.move
         c = t.color[f]
         self.color = -1 if t.mkey[ev.move] < 0 else (c if c >= 0 else self.color)
         if not mine:
-            self._hand(ev.player).remove(f)
+            hand = self._hand(ev.player)
+            drawn = self.pending.pop(ev.player, None)
+            if ev.player in self.drawn and drawn is not None and any(g is drawn for g in hand.groups):
+                hand.groups = [g for g in hand.groups if g is not drawn]   # it played the card it drew
+            else:
+                hand.remove(f)
+        self.drawn.discard(ev.player)
 
     def _on_draw(self, ev: Draw, t: Table) -> None:
         if ev.player == self.me:
             return
         hand = self._hand(ev.player)
         if ev.cause == NO_PLAY and self.top >= 0:
-            hand.forbid(self._playable(t, ev.player))
-        hand.add()
+            playable = self._playable(t, ev.player)
+            hand.forbid(playable)
+            # the card drawn: kept (the turn passes) only if it could not follow either, since
+            # the greedy bot plays a card it drew whenever it can
+            drawn: list[Any] = [1, playable]
+            hand.groups.append(drawn)
+            self.pending[ev.player] = drawn
+        else:
+            hand.add()
         self.drawn.add(ev.player)
+
+    def _on_turn(self, ev: Turn, t: Table) -> None:
+        # the turn moved on: a later play is a choice from the hand, not the card just drawn
+        self.drawn.clear()
+        self.pending.clear()
 
     def _on_discard(self, ev: Discard, t: Table) -> None:
         self.discard.insert(max(0, len(self.discard) - 1), ev.face)
@@ -225,6 +285,11 @@ class Memory:
 
     def _on_color(self, ev: ColorEvent, t: Table) -> None:
         self.color = ev.color
+        q, self.namer = self.namer, -1
+        if q >= 0 and ev.color >= 0 and NAMED_COLOR and self._hand(q).size() == 1:
+            # a greedy player names the colour it holds most of (the first colour on a tie, the
+            # first one too when it holds no coloured card): one of its cards is of that colour
+            self._hand(q).holds(_not_color(t, ev.color))
 
     def _on_start(self, ev: Start, t: Table) -> None:
         self.discard.append(ev.face)
@@ -275,8 +340,33 @@ class Memory:
         they hold none of them. A player who plays otherwise breaks no sampled deal: a card they
         later show frees the group that excluded it (``_Hand.remove``)."""
         low, high = _greedy_bounds(t)
-        top = high[move]
+        top = self._worth(t, q, move)
+        if top is None:
+            top = high[move]
         return frozenset(f for f in self._playable(t, q, regular=True) if low[f] > top)
+
+    def _worth(self, t: Table, q: int, move: int) -> float | None:
+        """What the greedy valuation gave ``move`` when player ``q`` played it, from the table as
+        it was then (the hand sizes, who played next); None when that is not known (events were
+        missed) or depends on the cards in their hand."""
+        sizes = self.sizes
+        effects = t.effects[move]
+        if sizes is None or self.obs is None or any(e.op in _HAND_OPS for e in effects) \
+                or len(self.alive) != len(sizes):
+            return None
+        score = float(A.POINTS_WEIGHT * t.points[move >> 1] + (A.KEEP_WILD if t.mcat[move] == WLD else 0)
+                      + (A.KEEP_POWER if move & 1 else 0))
+        if not effects:
+            return score
+        rivals = [r for r in range(len(sizes)) if r != q and self.alive[r]]
+        leader = min(rivals, key=lambda r: (sizes[r], r)) if rivals else q
+        n = len(sizes)
+        nxt = (q + self.direction) % n
+        while not self.alive[nxt] and nxt != q:
+            nxt = (nxt + self.direction) % n
+        o = self.obs._replace(player=q, hand=(0,) * sizes[q], hand_sizes=tuple(sizes))
+        v = View(o, move, leader, leader == nxt)
+        return score + sum(VALUES[e.op](v, e) for e in effects)
 
     def _hand(self, q: int) -> _Hand:
         return self.hands.setdefault(q, _Hand())
@@ -307,28 +397,74 @@ class Memory:
         return entry[2] | entry[3] if flex_ok and not regular else entry[2]
 
 
+_HAND_OPS = frozenset({"discard_color"})   # effects the greedy valuation reads the hand's cards for
+
+
+def _resize(m: Memory, sizes: list[int], ev: Any) -> None:
+    """The hand sizes, direction and players in after one event."""
+    k = type(ev)
+    if k is Play or k is Discard:
+        sizes[ev.player] -= 1
+    elif k is Draw:
+        sizes[ev.player] += 1
+    elif k is Deal:
+        for q in ev.players:
+            sizes[q] += ev.cards
+    elif k is Direction:
+        m.direction = ev.direction
+    elif k is Steal:
+        sizes[ev.victim] -= 1
+        sizes[ev.player] += 1
+    elif k is Swap:
+        sizes[ev.a], sizes[ev.b] = sizes[ev.b], sizes[ev.a]
+    elif k is PassHands:
+        held = [sizes[q] for q in ev.players]
+        for i, q in enumerate(ev.players):
+            sizes[q] = held[i - 1]
+    elif k is Knockout:
+        sizes[ev.player] = 0
+        if len(m.alive) > ev.player:
+            m.alive[ev.player] = False
+
+
 # what the memory does with each kind of public event (the others tell it nothing it keeps)
 _ON_EVENT: dict[type, Callable[[Memory, Any, Table], None]] = {
     Play: Memory._on_play, Draw: Memory._on_draw, Discard: Memory._on_discard, ColorEvent: Memory._on_color,
     Start: Memory._on_start, AsideEvent: Memory._on_aside, Reshuffle: Memory._on_reshuffle, Power: Memory._on_power,
     Deal: Memory._on_deal, Swap: Memory._on_swap, PassHands: Memory._on_pass_hands, Steal: Memory._on_steal,
-    Knockout: Memory._on_knockout,
+    Knockout: Memory._on_knockout, Turn: Memory._on_turn,
 }
+_NOT_COLOR: dict[tuple[int, int], frozenset[int]] = {}
+
+
+def _not_color(t: Table, c: int) -> frozenset[int]:
+    """The faces a greedy player's hand cannot all be when it names colour ``c``: the faces of
+    other colours, and the colourless ones too unless ``c`` is the first colour."""
+    key = (id(t), c)
+    got = _NOT_COLOR.get(key)
+    if got is None:
+        got = _NOT_COLOR[key] = frozenset(f for f in range(t.n_faces) if t.color[f] != c
+                                          and (c != 0 or t.color[f] >= 0))
+    return got
 
 
 class Prior(GreedyAgent):
     """The expert's rule of thumb, what it plays when no play-out shows better and how it plays
     on in its own play-outs: the greedy bot's valuation of effects, but it plays from the colour
-    it holds most of, keeps its wilds to the end and its action cards (skips, reverses, draw
-    cards...) for when the next player is close to going out, and then uses them on that player
-    (under a Mercy limit it does not hold them: a large hand is knocked out)."""
+    it holds most of, keeps its wilds to the end (a wild is its last card) and its action cards
+    (skips, reverses, draw cards...) for when the next player is close to going out, and then
+    uses them on that player (under a Mercy limit it does not hold them: a large hand is knocked
+    out); with the expert's memory it prefers a pile the next player likely cannot follow."""
 
     name = "prior"
+    memory: Memory | None = None          # the deciding player's memory (none in a play-out)
 
     def play(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
         t = o.table
         leader = _leader(o)
         nxt = o.next_player()
+        stuck = _stuck(o, self.memory, nxt) if self.memory is not None and BLOCK else None
+        block = BLOCK * (1 + BLOCK_CLOSE / max(1, o.hand_sizes[nxt]))
         view = View(o, -1, leader, leader == nxt)
         colors = Counter(t.color[f] for f in o.hand)
         short = len(o.hand) <= 2                  # about to go out: play anything
@@ -339,8 +475,8 @@ class Prior(GreedyAgent):
         for m in moves:
             c = t.color[m >> 1]
             score = COLOR_WEIGHT * (colors[c] - 1) if c >= 0 else 0.0
-            if t.mcat[m] == 2 and not short:
-                score += KEEP_WILD
+            if t.mcat[m] == 2 and not (WILD_ATTACK and close and any(e.op == "draw" for e in t.effects[m])):
+                score += KEEP_WILD if not short else KEEP_LAST_WILD
             if m & 1:
                 score += KEEP_POWER
             effects = t.effects[m]
@@ -351,9 +487,54 @@ class Prior(GreedyAgent):
                     score += KEEP_ACTION
                 if close and any(e.op in ATTACKS or (e.op == "reverse" and o.n_players > 2) for e in effects):
                     score += ATTACK
+            if stuck is not None:
+                score += block * stuck(m, colors)
             if best_score is None or score > best_score:
                 best, best_score = m, score
         return best
+
+
+def _stuck(o: Observation, memory: Memory, q: int) -> Callable[[int, Counter[int]], float] | None:
+    """For a move, the chance that player ``q`` (playing next) cannot follow it, from what the
+    memory holds of their hand: each card of a group is a random unseen card that the group does
+    not rule out."""
+    hand = memory.hands.get(q)
+    if hand is None or not hand.groups:
+        return None
+    t = o.table
+    pool = Counter(t.deck_faces)
+    pool.subtract(o.hand)
+    pool.subtract(memory.aside)
+    if memory.ok and len(memory.discard) == o.discard_pile:
+        pool.subtract(memory.discard)
+    unseen = {f: k for f, k in pool.items() if k > 0}
+    total = sum(unseen.values())
+    if not total:
+        return None
+    groups = [(int(g[0]), g[1], sum(k for f, k in unseen.items() if f not in g[1])) for g in hand.groups]
+    flex_ok = not (t.opts.power_cards and t.any_flex) or o.power[q]
+
+    def chance(m: int, colors: Counter[int]) -> float:
+        c = t.mcolor[m]
+        if c < 0:                             # a wild: the colour it names, the one held most
+            c = max(range(len(t.colors)), key=lambda k: (colors[k], -k))
+        if t.mkey[m] < 0:
+            key, sym, val, color = -1, -1, -1, -1
+        else:
+            key, sym, val, color = t.mkey[m] + c + 1, t.msym[m], t.mval[m], c
+        entry = t.cache.get(key)
+        if entry is None:
+            entry = t.legal(key, sym, val, color)
+        follow = entry[2] | entry[3] if flex_ok else entry[2]
+        p = 1.0
+        for size, banned, free in groups:
+            if not free:
+                continue
+            can = sum(k for f, k in unseen.items() if f in follow and f not in banned)
+            p *= (1.0 - can / free) ** size
+        return p
+
+    return chance
 
 
 class ExpertAgent(Agent):
@@ -374,7 +555,7 @@ class ExpertAgent(Agent):
         if memory is None or memory.new_game(o):
             memory = self.memories[o.player] = Memory(o.player)
         memory.update(o)
-        self.memory = memory
+        self.memory = self.prior.memory = memory
         return super().decide(d, o, rng)
 
     # decisions searched
@@ -408,7 +589,20 @@ class ExpertAgent(Agent):
         return self.prior.stack(d, o, rng)
 
     def challenge(self, d: Decision, o: Observation, rng: random.Random) -> bool:
-        return self.prior.challenge(d, o, rng)
+        """Challenge when the sampled deals say the offender likely held a card of the colour
+        before their card (guilty): the memory has read their choice as a greedy player's, so
+        a card played because nothing else followed was no bluff."""
+        memory = self.memory
+        q = d.about
+        before = memory.before.get(q, -1) if memory is not None else -1
+        if memory is None or before < 0 or q == o.player or not 0 <= q < o.n_players:
+            return self.prior.challenge(d, o, rng)
+        t = o.table
+        guilty = 0
+        for _ in range(CHALLENGE_DEALS):
+            hands = sample(o, memory, rng)[0]
+            guilty += any(t.color[f] == before for f in hands.get(q, ()))
+        return guilty > CHALLENGE_LIKELY * CHALLENGE_DEALS
 
     def target(self, d: Decision, o: Observation, rng: random.Random) -> int:
         return self.prior.target(d, o, rng)
