@@ -22,7 +22,7 @@ from deckgen.progress import Progress
 
 if TYPE_CHECKING:
     from deckgen.palette import PaletteReport
-    from deckgen.rulebook.text import RulebookSummary
+    from deckgen.rulebook.lookup import RulebookSummary
 
 
 @dataclass
@@ -169,7 +169,7 @@ def language_findings(deck: Deck) -> list[Finding]:
     """A deck language no rulebook can be written in (error); printed texts missing in one of the
     deck's languages (one warning listing them all)."""
     from deckgen.claims import deck_languages
-    from deckgen.rulebook.env import languages
+    from deckgen.rulebook.lookup import languages
 
     f = _file(deck)
     out: list[Finding] = []

@@ -146,7 +146,6 @@ def files_signature(paths: Iterable[Path]) -> str:
 @functools.lru_cache(maxsize=1)
 def code_version() -> str:
     """A hash of deckgen's own source and the versions of the libraries that make its files."""
-    import jinja2
     import PIL
     import reportlab
 
@@ -154,11 +153,34 @@ def code_version() -> str:
 
     root = Path(deckgen.__file__).resolve().parent
     h = hashlib.sha256()
-    h.update(f"{deckgen.__version__}|{reportlab.Version}|{PIL.__version__}|{jinja2.__version__}".encode())
+    h.update(f"{deckgen.__version__}|{reportlab.Version}|{PIL.__version__}|{jinja_version()}".encode())
     for path in sorted(root.rglob("*.py")):
         h.update(str(path.relative_to(root)).encode())
         h.update(path.read_bytes())
     return h.hexdigest()
+
+
+def jinja_version() -> str:
+    """``jinja2.__version__``, read from jinja2's source when jinja2 is not imported yet: a build
+    whose rulebooks come from the cache runs no template, and importing jinja2 only for its
+    version would cost as much as the rest of such a build's rulebook step."""
+    import sys
+
+    if "jinja2" not in sys.modules:
+        import importlib.util
+        import re
+
+        spec = importlib.util.find_spec("jinja2")
+        try:
+            source = Path(spec.origin).read_text(encoding="utf-8") if spec and spec.origin else ""
+        except (OSError, UnicodeDecodeError):
+            source = ""
+        found = re.search(r'^__version__ = "([^"\\]+)"$', source, re.MULTILINE)
+        if found:
+            return found.group(1)
+    import jinja2
+
+    return jinja2.__version__
 
 
 def bundled_signature() -> str:
