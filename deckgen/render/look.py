@@ -15,10 +15,10 @@ BLEED_MM = SAFE_MM = 3.0
 
 
 def look_check(deck: Deck) -> list[Finding]:
-    from deckgen.render.draw import RULES_MIN_PT, placements, plan_face
-
     if not _has_look(deck):
         return []
+    from deckgen.render.draw import RULES_MIN_PT, placements, plan_face
+
     file = str(deck.source) if deck.source else None
     try:
         frame = Frame(card_size_mm(deck.card_size), CHECK_DPI, BLEED_MM, SAFE_MM)
