@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -50,7 +50,7 @@ class FlexBadge:
     icon: ImageRef | None = None   # the flex kind's own icon, instead of its symbol
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class FaceSpec:
     face_id: str
     field: RGB
@@ -80,6 +80,14 @@ class FaceSpec:
     # hides: sorted tuples, so the repr (the cache key) is the same in every process
     tags: tuple[str, ...] = ()
     hidden: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        """The dataclass repr (the faces' cache keys hash it), but for the layout's part, worked
+        out once per layout object: a deck's faces share one or two layouts, and a layout's repr
+        is most of a face's."""
+        parts = ", ".join(f"{f.name}={_layout_repr(self.layout) if f.name == 'layout' else repr(getattr(self, f.name))}"
+                          for f in fields(self))
+        return f"{type(self).__qualname__}({parts})"
 
     def lay(self) -> Layout:
         if self.layout is not None:
@@ -208,6 +216,24 @@ def _shape(deck: Deck, color_id: str | None, symbols: bool) -> str | None:
         return None
     sym = deck.palette.get(color_id).symbol
     return sym if sym in SHAPES else None
+
+
+_LAYOUT_REPRS: dict[int, tuple[Layout, str]] = {}
+
+
+def _layout_repr(layout: Layout | None) -> str:
+    """``repr(layout)``, remembered for the last few layout objects (a layout is frozen and the
+    entry holds it, so its id stays its own)."""
+    if layout is None:
+        return "None"
+    hit = _LAYOUT_REPRS.get(id(layout))
+    if hit is not None and hit[0] is layout:
+        return hit[1]
+    text = repr(layout)
+    if len(_LAYOUT_REPRS) >= 64:
+        _LAYOUT_REPRS.pop(next(iter(_LAYOUT_REPRS)))
+    _LAYOUT_REPRS[id(layout)] = (layout, text)
+    return text
 
 
 def face_fonts(deck: Deck) -> tuple[FontRef, ...]:
