@@ -367,12 +367,30 @@ def face_ids(deck: Deck) -> list[str]:
     return ids
 
 
+_CARDS: dict[int, tuple[weakref.ref[Deck], dict[str, Card]]] = {}
+
+
+def _card(deck: Deck, face_id: str) -> Card | None:
+    """The deck's first card with this id: the cards are indexed once per deck object (a deck's
+    faces are asked for one after another)."""
+    hit = _CARDS.get(id(deck))
+    if hit is None or hit[0]() is not deck:
+        for key in [k for k, (ref, _) in _CARDS.items() if ref() is None]:
+            del _CARDS[key]
+        index: dict[str, Card] = {}
+        for card in deck.cards:
+            index.setdefault(card.id, card)
+        hit = (weakref.ref(deck), index)
+        _CARDS[id(deck)] = hit
+    return hit[1].get(face_id)
+
+
 def face_spec(deck: Deck, face_id: str, symbols: bool) -> FaceSpec:
     if face_id == "back":
         return back_face(deck)
-    for card in deck.cards:
-        if card.id == face_id:
-            return card_face(deck, card, symbols)
+    card = _card(deck, face_id)
+    if card is not None:
+        return card_face(deck, card, symbols)
     for comp in deck.components:
         if face_id in comp.faces:
             return power_face(deck, face_id)
