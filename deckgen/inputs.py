@@ -25,6 +25,12 @@ MAX_DIR_FILES = 500          # a named folder larger than this is not read into 
 _SKIP_DIRS = {".git", "__pycache__", ".venv", "node_modules", "output"}
 
 
+@functools.lru_cache(maxsize=256)
+def _field_names(cls: type) -> tuple[str, ...]:
+    """The names of a dataclass's fields (:func:`dataclasses.fields`), once per class."""
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
 def _image_refs(obj: object, seen: set[int]) -> Iterator[ImageRef]:
     """Every image a model object holds (dataclasses, mappings, sequences), wherever its key is."""
     if isinstance(obj, ImageRef):
@@ -34,8 +40,8 @@ def _image_refs(obj: object, seen: set[int]) -> Iterator[ImageRef]:
         return
     seen.add(id(obj))
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        for f in dataclasses.fields(obj):
-            yield from _image_refs(getattr(obj, f.name), seen)
+        for name in _field_names(type(obj)):
+            yield from _image_refs(getattr(obj, name), seen)
     elif isinstance(obj, Mapping):
         for v in obj.values():
             yield from _image_refs(v, seen)
