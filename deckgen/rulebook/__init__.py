@@ -48,8 +48,8 @@ def __getattr__(name: str) -> object:
 
 def check_stage(deck: Deck, options: CheckOptions, report: CheckReport) -> list[Finding]:
     """``deckgen check``'s rulebook step: the cross-check, summarised in the JSON report, and
-    the cover logo's contrast against the page (:mod:`deckgen.rulebook.cover`)."""
-    from deckgen.rulebook.cover import cover_findings
+    the cover logo's contrast against the page (:mod:`deckgen.rulebook.cover`, imported only for
+    a deck with a logo: it imports Pillow's filters)."""
     from deckgen.rulebook.step import crosscheck_cached
 
     try:
@@ -57,6 +57,9 @@ def check_stage(deck: Deck, options: CheckOptions, report: CheckReport) -> list[
         langs = languages(deck)
     except DeckgenError as exc:
         findings, langs = exc.findings, []
-    findings = [*findings, *cover_findings(deck)]
+    if deck.cover_logo is not None or deck.logo is not None:
+        from deckgen.rulebook.cover import cover_findings
+
+        findings = [*findings, *cover_findings(deck)]
     report.rulebook = RulebookSummary(tuple(langs), sum(1 for f in findings if f.is_error))
     return findings
