@@ -22,7 +22,7 @@ from deckgen.progress import Progress
 
 if TYPE_CHECKING:
     from deckgen.palette import PaletteReport
-    from deckgen.rulebook.text import RulebookSummary
+    from deckgen.rulebook.lookup import RulebookSummary
 
 
 @dataclass
@@ -107,7 +107,6 @@ def check_many(requests: Sequence[tuple[str | Path, CheckOptions, manifest.LoadR
     worker processes (:mod:`deckgen.verdict`) while this process runs the stages' checks
     (palette, faces, rulebook)."""
     from deckgen import verdict
-    from deckgen.rules.checks import card_rule_findings
 
     out: list[CheckReport | DeckgenError] = []
     for ref, options, loaded in requests:
@@ -120,7 +119,8 @@ def check_many(requests: Sequence[tuple[str | Path, CheckOptions, manifest.LoadR
         if result.deck is not None:
             report.findings.extend(preset_notes(result.deck))
             report.findings.extend(static_checks(result.deck))
-            report.findings.extend(card_rule_findings(result.deck))
+            report.findings.extend(verdict.cached_findings(result.deck, "card-rules", _card_rules,
+                                                           options.use_cache, options.cache_dir))
             report.findings.extend(verdict.cached_findings(result.deck, "printed-text", _printed_text,
                                                            options.use_cache, options.cache_dir))
             report.findings.extend(language_findings(result.deck))
@@ -152,6 +152,15 @@ def check_many(requests: Sequence[tuple[str | Path, CheckOptions, manifest.LoadR
     return out
 
 
+def _card_rules(deck: Deck) -> list[Finding]:
+    """The rule options against the cards (:func:`deckgen.rules.checks.card_rule_findings`): kept
+    in the cache like the printed text's findings, so an unchanged deck's build does not import
+    the rules engine (its package registers the expert bot) only to find them again."""
+    from deckgen.rules.checks import card_rule_findings
+
+    return card_rule_findings(deck)
+
+
 def _printed_text(deck: Deck) -> list[Finding]:
     """What the cards say against what they do, every character against its font, the rulebook's text fit."""
     from deckgen.claims import claim_findings
@@ -169,7 +178,7 @@ def language_findings(deck: Deck) -> list[Finding]:
     """A deck language no rulebook can be written in (error); printed texts missing in one of the
     deck's languages (one warning listing them all)."""
     from deckgen.claims import deck_languages
-    from deckgen.rulebook.env import languages
+    from deckgen.rulebook.lookup import languages
 
     f = _file(deck)
     out: list[Finding] = []

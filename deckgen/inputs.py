@@ -25,6 +25,12 @@ MAX_DIR_FILES = 500          # a named folder larger than this is not read into 
 _SKIP_DIRS = {".git", "__pycache__", ".venv", "node_modules", "output"}
 
 
+@functools.lru_cache(maxsize=256)
+def _field_names(cls: type) -> tuple[str, ...]:
+    """The names of a dataclass's fields (:func:`dataclasses.fields`), once per class."""
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
 def _image_refs(obj: object, seen: set[int]) -> Iterator[ImageRef]:
     """Every image a model object holds (dataclasses, mappings, sequences), wherever its key is."""
     if isinstance(obj, ImageRef):
@@ -34,8 +40,8 @@ def _image_refs(obj: object, seen: set[int]) -> Iterator[ImageRef]:
         return
     seen.add(id(obj))
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        for f in dataclasses.fields(obj):
-            yield from _image_refs(getattr(obj, f.name), seen)
+        for name in _field_names(type(obj)):
+            yield from _image_refs(getattr(obj, name), seen)
     elif isinstance(obj, Mapping):
         for v in obj.values():
             yield from _image_refs(v, seen)
@@ -146,7 +152,6 @@ def files_signature(paths: Iterable[Path]) -> str:
 @functools.lru_cache(maxsize=1)
 def code_version() -> str:
     """A hash of deckgen's own source and the versions of the libraries that make its files."""
-    import jinja2
     import PIL
     import reportlab
 
@@ -154,11 +159,34 @@ def code_version() -> str:
 
     root = Path(deckgen.__file__).resolve().parent
     h = hashlib.sha256()
-    h.update(f"{deckgen.__version__}|{reportlab.Version}|{PIL.__version__}|{jinja2.__version__}".encode())
+    h.update(f"{deckgen.__version__}|{reportlab.Version}|{PIL.__version__}|{jinja_version()}".encode())
     for path in sorted(root.rglob("*.py")):
         h.update(str(path.relative_to(root)).encode())
         h.update(path.read_bytes())
     return h.hexdigest()
+
+
+def jinja_version() -> str:
+    """``jinja2.__version__``, read from jinja2's source when jinja2 is not imported yet: a build
+    whose rulebooks come from the cache runs no template, and importing jinja2 only for its
+    version would cost as much as the rest of such a build's rulebook step."""
+    import sys
+
+    if "jinja2" not in sys.modules:
+        import importlib.util
+        import re
+
+        spec = importlib.util.find_spec("jinja2")
+        try:
+            source = Path(spec.origin).read_text(encoding="utf-8") if spec and spec.origin else ""
+        except (OSError, UnicodeDecodeError):
+            source = ""
+        found = re.search(r'^__version__ = "([^"\\]+)"$', source, re.MULTILINE)
+        if found:
+            return found.group(1)
+    import jinja2
+
+    return jinja2.__version__
 
 
 def bundled_signature() -> str:

@@ -12,8 +12,15 @@ from typing import Any
 
 from deckgen.datafile import Shape, names_of
 from deckgen.errors import Collector, DeckgenError, did_you_mean
-from deckgen.images import ImageProblem, load_image, resolve_inside
 from deckgen.model import ART_FITS, Card, ImageRef, Kind, Names
+
+
+def load_image(value: Any, where: str, base: Path, out: Collector, line: int | None = None) -> ImageRef | None:
+    """:func:`deckgen.images.load_image`, imported when a manifest names an image (it imports
+    Pillow's Image): reading a deck without images of its own does not import it."""
+    from deckgen.images import load_image as load
+
+    return load(value, where, base, out, line)
 
 
 def deck_look(raw: Any, path: Path, out: Collector) -> dict[str, Any]:
@@ -66,6 +73,7 @@ def _hide(value: Any, where: str, out: Collector, line: int | None = None) -> tu
 
 def _fonts_folder(value: Any, base: Path, out: Collector) -> str | None:
     from deckgen.fonts import font_folders, font_set
+    from deckgen.images import ImageProblem, resolve_inside
 
     if not isinstance(value, str) or not value.strip():
         out.error("type", "deck.fonts", "expected the path of a folder of fonts", hint='e.g. fonts = "fonts"')

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -50,7 +50,7 @@ class FlexBadge:
     icon: ImageRef | None = None   # the flex kind's own icon, instead of its symbol
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class FaceSpec:
     face_id: str
     field: RGB
@@ -80,6 +80,14 @@ class FaceSpec:
     # hides: sorted tuples, so the repr (the cache key) is the same in every process
     tags: tuple[str, ...] = ()
     hidden: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        """The dataclass repr (the faces' cache keys hash it), but for the layout's part, worked
+        out once per layout object: a deck's faces share one or two layouts, and a layout's repr
+        is most of a face's."""
+        parts = ", ".join(f"{f.name}={_layout_repr(self.layout) if f.name == 'layout' else repr(getattr(self, f.name))}"
+                          for f in fields(self))
+        return f"{type(self).__qualname__}({parts})"
 
     def lay(self) -> Layout:
         if self.layout is not None:
@@ -208,6 +216,24 @@ def _shape(deck: Deck, color_id: str | None, symbols: bool) -> str | None:
         return None
     sym = deck.palette.get(color_id).symbol
     return sym if sym in SHAPES else None
+
+
+_LAYOUT_REPRS: dict[int, tuple[Layout, str]] = {}
+
+
+def _layout_repr(layout: Layout | None) -> str:
+    """``repr(layout)``, remembered for the last few layout objects (a layout is frozen and the
+    entry holds it, so its id stays its own)."""
+    if layout is None:
+        return "None"
+    hit = _LAYOUT_REPRS.get(id(layout))
+    if hit is not None and hit[0] is layout:
+        return hit[1]
+    text = repr(layout)
+    if len(_LAYOUT_REPRS) >= 64:
+        _LAYOUT_REPRS.pop(next(iter(_LAYOUT_REPRS)))
+    _LAYOUT_REPRS[id(layout)] = (layout, text)
+    return text
 
 
 def face_fonts(deck: Deck) -> tuple[FontRef, ...]:
@@ -341,12 +367,30 @@ def face_ids(deck: Deck) -> list[str]:
     return ids
 
 
+_CARDS: dict[int, tuple[weakref.ref[Deck], dict[str, Card]]] = {}
+
+
+def _card(deck: Deck, face_id: str) -> Card | None:
+    """The deck's first card with this id: the cards are indexed once per deck object (a deck's
+    faces are asked for one after another)."""
+    hit = _CARDS.get(id(deck))
+    if hit is None or hit[0]() is not deck:
+        for key in [k for k, (ref, _) in _CARDS.items() if ref() is None]:
+            del _CARDS[key]
+        index: dict[str, Card] = {}
+        for card in deck.cards:
+            index.setdefault(card.id, card)
+        hit = (weakref.ref(deck), index)
+        _CARDS[id(deck)] = hit
+    return hit[1].get(face_id)
+
+
 def face_spec(deck: Deck, face_id: str, symbols: bool) -> FaceSpec:
     if face_id == "back":
         return back_face(deck)
-    for card in deck.cards:
-        if card.id == face_id:
-            return card_face(deck, card, symbols)
+    card = _card(deck, face_id)
+    if card is not None:
+        return card_face(deck, card, symbols)
     for comp in deck.components:
         if face_id in comp.faces:
             return power_face(deck, face_id)

@@ -5,7 +5,6 @@ rules line fits the safe zone at a readable size."""
 from __future__ import annotations
 
 from deckgen.errors import DeckgenError, Finding, did_you_mean, warning
-from deckgen.images import MIN_DPI, effective_dpi
 from deckgen.model import Deck
 from deckgen.render.faces import face_ids, face_spec
 from deckgen.render.geometry import Frame, card_size_mm
@@ -15,10 +14,11 @@ BLEED_MM = SAFE_MM = 3.0
 
 
 def look_check(deck: Deck) -> list[Finding]:
-    from deckgen.render.draw import RULES_MIN_PT, placements, plan_face
-
     if not _has_look(deck):
         return []
+    from deckgen.images import MIN_DPI, effective_dpi
+    from deckgen.render.draw import RULES_MIN_PT, placements, plan_face
+
     file = str(deck.source) if deck.source else None
     try:
         frame = Frame(card_size_mm(deck.card_size), CHECK_DPI, BLEED_MM, SAFE_MM)

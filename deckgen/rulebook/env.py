@@ -41,6 +41,8 @@ from deckgen import safefile
 from deckgen.errors import DeckgenError, Finding, error
 from deckgen.model import Deck
 from deckgen.resources import templates_dir
+from deckgen.rulebook.lookup import languages as languages
+from deckgen.rulebook.lookup import user_dir as user_dir
 
 ENTRY = "rulebook.j2"
 JINJA_MIN = (3, 1, 6)            # 3.1.4 and 3.1.5 have sandbox escapes (a template file name, |attr("format"))
@@ -66,28 +68,6 @@ def require_safe_jinja() -> None:
         raise DeckgenError(error("install", "jinja2", f"jinja2 {jinja2.__version__} is installed; deckgen needs "
                                  f"{'.'.join(map(str, JINJA_MIN))} or newer to run a deck's templates safely",
                                  hint="upgrade it: pip install -U 'jinja2>=3.1.6'"))
-
-
-def user_dir(deck: Deck) -> Path | None:
-    """The deck's own template folder, resolved against the manifest's folder; it must lie inside it."""
-    if not deck.template_dir:
-        return None
-    from deckgen.images import ImageProblem, resolve_inside
-
-    base = deck.source.parent if deck.source else Path.cwd()
-    shown = str(deck.source) if deck.source else None
-    try:
-        path = resolve_inside(deck.template_dir, base)
-    except ImageProblem as exc:
-        message = str(exc).replace(f"'{deck.template_dir}'", f"the template folder '{deck.template_dir}'", 1)
-        raise DeckgenError(error("file", "deck.templates", message, file=shown,
-                                 hint="keep the templates in a folder beside the manifest, e.g. templates = "
-                                      '"rules"')) from None
-    if not path.is_dir():
-        raise DeckgenError(error("file", "deck.templates", f"template folder '{deck.template_dir}' does not exist",
-                                 file=str(deck.source) if deck.source else None,
-                                 hint=f"looked for {path}; the path is relative to the manifest"))
-    return path
 
 
 def search_path(deck: Deck, lang: str) -> list[Path]:
@@ -141,17 +121,6 @@ def _unchanged(path: str, mtime: float) -> bool:
         return os.path.getmtime(path) == mtime
     except OSError:
         return False
-
-
-def languages(deck: Deck) -> list[str]:
-    """The languages a rulebook can be written in for this deck."""
-    found = set()
-    root = templates_dir()
-    own = user_dir(deck)
-    for base in [root / "shared", root / deck.rules_preset] + ([own] if own else []):
-        if base.is_dir():
-            found |= {p.name for p in base.iterdir() if p.is_dir() and len(p.name) == 2}
-    return sorted(found)
 
 
 class _MemoryBytecode(jinja2.BytecodeCache):

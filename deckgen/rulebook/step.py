@@ -15,15 +15,14 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from deckgen import cache, outputs
 from deckgen.atomic import write_bytes
 from deckgen.errors import DeckgenError, DeckHasErrors, Finding, warning
 from deckgen.model import Deck
 from deckgen.progress import Progress
-from deckgen.rulebook.document import build_rulebook
-from deckgen.rulebook.env import languages
+from deckgen.rulebook.lookup import languages
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -58,7 +57,6 @@ def crosscheck_cached(deck: Deck) -> list[Finding]:
     """:func:`deckgen.rulebook.crosscheck`, kept in the cache under the same kind of key as the
     rulebooks: running every template in every language is most of ``check``'s time."""
     from deckgen import inputs
-    from deckgen.rulebook.text import crosscheck
 
     key = inputs.fingerprint(deck, "crosscheck")
     data = cache.get_bytes("documents", key, "json")
@@ -67,10 +65,20 @@ def crosscheck_cached(deck: Deck) -> list[Finding]:
             return [Finding(**item) for item in json.loads(data)]
         except (ValueError, TypeError):
             pass
+    from deckgen.rulebook.text import crosscheck
+
     findings = crosscheck(deck)
     cache.put_bytes("documents", key, "json",
                     json.dumps([dataclasses.asdict(f) for f in findings], ensure_ascii=False).encode("utf-8"))
     return findings
+
+
+def build_rulebook(deck: Deck, lang: str, **kw: Any) -> PDFBytes:
+    """:func:`deckgen.rulebook.document.build_rulebook`, imported when a rulebook is typeset (it
+    imports jinja2): a build whose rulebooks all come from the cache never imports it."""
+    from deckgen.rulebook.document import build_rulebook as build
+
+    return build(deck, lang, **kw)
 
 
 Book = tuple[str, bool]                      # (language, booklet)

@@ -4,29 +4,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from deckgen.errors import DeckgenError, DeckHasErrors, Finding, error
 from deckgen.model import Deck
 from deckgen.rulebook.context import Recorder, template_globals
 from deckgen.rulebook.env import ENTRY, Budget, environment, languages, template_finding
+from deckgen.rulebook.lookup import RulebookSummary as RulebookSummary
 
 _RECENT: dict[tuple[int, str], tuple[Deck, tuple[str, Recorder, list[Finding]]]] = {}
-
-
-@dataclass(frozen=True)
-class RulebookSummary:
-    """What the rulebook step of ``check`` found: the languages its templates were run in
-    (:attr:`deckgen.check.CheckReport.rulebook`)."""
-
-    languages: tuple[str, ...]
-    problems: int = 0              # errors among the rulebook's findings
-
-    @property
-    def summary(self) -> str:
-        state = ("every card named exists and every kind is explained" if not self.problems
-                 else f"{self.problems} problem(s)")
-        return f"rulebook templates ({', '.join(self.languages)}): {state}"
 
 
 def render_text(deck: Deck, lang: str) -> tuple[str, Recorder, list[Finding]]:

@@ -1,0 +1,41 @@
+"""What a warm build asks of an unchanged deck (its languages, the code's version, the look check
+of a deck without a look of its own) imports neither jinja2, the rules engine, the face drawing
+nor the image reader (benchmarks/warm.py times that build)."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+CODE = """import json, sys
+from deckgen.cli import main
+main.get_command(None, 'build')
+import deckgen.build, deckgen.check, deckgen.rulebook, deckgen.rulebook.step
+from deckgen import inputs, manifest
+from deckgen.render.look import look_check
+deck = manifest.load('classic').deck
+inputs.code_version()
+langs = deckgen.rulebook.languages(deck)
+assert look_check(deck) == [] and langs == ['en', 'es'], langs
+print(json.dumps(sorted(m for m in ('jinja2', 'deckgen.rules', 'deckgen.rules.engine', 'deckgen.render.draw',
+                                    'deckgen.images', 'deckgen.rulebook.text', 'deckgen.rulebook.document',
+                                    'deckgen.rulebook.cover') if m in sys.modules)))
+"""
+
+
+def test_what_a_warm_build_asks_imports_no_template_engine_rules_engine_or_drawing():
+    out = subprocess.run([sys.executable, "-c", CODE], capture_output=True, text=True, check=True).stdout
+    assert json.loads(out) == []
+
+
+def test_the_rulebook_packages_lazy_names_are_its_modules_names():
+    import deckgen.rulebook
+    from deckgen.rulebook import document, lookup, text
+
+    assert deckgen.rulebook.build_rulebook is document.build_rulebook
+    assert deckgen.rulebook.crosscheck is text.crosscheck and deckgen.rulebook.languages is lookup.languages
+    assert text.RulebookSummary is lookup.RulebookSummary
+    assert all(getattr(deckgen.rulebook, name) is not None for name in deckgen.rulebook.__all__)
+    with pytest.raises(AttributeError, match="no_such_name"):
+        getattr(deckgen.rulebook, "no_such_name")  # noqa: B009
