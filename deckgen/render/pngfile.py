@@ -36,7 +36,7 @@ except ImportError:                                          # pragma: no cover 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # part of the render cache key: a change to the chunks written or to the compressor (whose bytes
 # go into the PDF as they are) redraws cached faces, so warm and cold builds stay byte-identical
-FORMAT = f"png-srgb-3-{COMPRESSOR}"
+FORMAT = f"png-srgb-4-{COMPRESSOR}"
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -57,8 +57,12 @@ def encode(img: Image.Image, dpi: int, text: dict[str, str], level: int = 1) -> 
     # Each row padded with one zero byte at its end (Pillow's raw encoder zero-fills a longer
     # stride): shifted right by one byte, every row starts with filter type 0 ("none").
     padded = img.tobytes("raw", ("RGB", w * 3 + 1))
-    deflate = _deflate.compressobj(min(level, MAX_LEVEL))
-    idat = deflate.compress(b"\x00") + deflate.compress(memoryview(padded)[:-1]) + deflate.flush()   # no copy
+    rows = bytearray(len(padded))
+    rows[1:] = memoryview(padded)[:-1]
+    # One call with all the rows: ISA-L's streaming deflate (compressobj) fed in pieces can pick
+    # different (equally valid) matches for the same bytes from one call to the next, so a face
+    # drawn twice came out with other IDAT bytes (and the card sheets' PDF with them).
+    idat = _deflate.compress(rows, min(level, MAX_LEVEL))
     ppm = round(dpi / 0.0254)
     out = [SIGNATURE, _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)), iccp_chunk(),
            _chunk(b"pHYs", struct.pack(">IIB", ppm, ppm, 1))]
