@@ -2,12 +2,12 @@
 
 Pillow's PNG encoder spends about two thirds of its time choosing a row filter per line, which
 buys nothing on cards made of flat colour fields: writing unfiltered rows straight through zlib
-is about 2.5x faster and gives smaller files. The rows are deflated with ISA-L (``isal``, Intel's
-storage acceleration library) where it is installed: at its level 1 it makes zlib streams of the
-same size as zlib's level 1 about six times faster, and the card sheets' PDF embeds these streams
-as they are (:mod:`deckgen.layout.pdfimage`), so the PDF keeps its size. Without ``isal`` the
-standard library's zlib is used; :data:`FORMAT` names the compressor, so a face cached by one is
-never mixed with a fresh face from the other.
+is about 2.5x faster and gives smaller files. The rows are deflated by the standard library's
+zlib, whose output is a function of the bytes and the level alone: ISA-L (``isal``), about ten
+times faster at level 1, gave now and then other (equally valid) streams for the same rows, in
+a streaming or a one-shot call alike, and the card sheets' PDF embeds these streams as they are
+(:mod:`deckgen.layout.pdfimage`), so a build was not byte-identical. :data:`FORMAT` names the
+compressor, so a face cached by another is never mixed with a fresh one.
 
 The output is deterministic (no time chunk) and records the colour space (iCCP: deckgen's fixed
 sRGB profile, :mod:`deckgen.icc`), the DPI (pHYs) and the deckgen text chunks (tEXt).
@@ -23,15 +23,9 @@ from PIL import Image
 
 from deckgen.icc import srgb_profile
 
-try:
-    from isal import __version__ as _isal_version
-    from isal import isal_zlib as _deflate
-    COMPRESSOR = f"isal-{_isal_version}"
-    MAX_LEVEL = 3                                            # ISA-L's levels are 0-3
-except ImportError:                                          # pragma: no cover - isal is a dependency
-    _deflate = zlib                                          # type: ignore[misc]
-    COMPRESSOR = f"zlib-{zlib.ZLIB_RUNTIME_VERSION}"
-    MAX_LEVEL = 9
+_deflate = zlib
+COMPRESSOR = f"zlib-{zlib.ZLIB_RUNTIME_VERSION}"
+MAX_LEVEL = 9
 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # part of the render cache key: a change to the chunks written or to the compressor (whose bytes
@@ -57,8 +51,9 @@ def encode(img: Image.Image, dpi: int, text: dict[str, str], level: int = 1) -> 
     # Each row padded with one zero byte at its end (Pillow's raw encoder zero-fills a longer
     # stride): shifted right by one byte, every row starts with filter type 0 ("none").
     padded = img.tobytes("raw", ("RGB", w * 3 + 1))
-    deflate = _deflate.compressobj(min(level, MAX_LEVEL))
-    idat = deflate.compress(b"\x00") + deflate.compress(memoryview(padded)[:-1]) + deflate.flush()   # no copy
+    rows = bytearray(len(padded))
+    rows[1:] = memoryview(padded)[:-1]
+    idat = _deflate.compress(rows, min(level, MAX_LEVEL))
     ppm = round(dpi / 0.0254)
     out = [SIGNATURE, _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)), iccp_chunk(),
            _chunk(b"pHYs", struct.pack(">IIB", ppm, ppm, 1))]
