@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import io
+import os
 import struct
+import subprocess
+import sys
 import zlib
 
 import pytest
@@ -70,10 +73,41 @@ def test_the_rows_are_deflated_in_one_call(monkeypatch: pytest.MonkeyPatch) -> N
 
 
 
-def test_the_stream_is_zlibs_own() -> None:
-    # zlib's deflate is a function of the bytes and the level alone; ISA-L's was not (see above),
-    # and the card sheets' PDF embeds this stream as it is
+def test_the_stream_is_zlib_ngs_one_shot_stream() -> None:
+    # one call of zlib-ng at the face level: a function of the bytes and the level alone; ISA-L's
+    # was not (see above), and the card sheets' PDF embeds this stream as it is
+    from zlib_ng import zlib_ng
+
     img = _face()
     rows = b"".join(b"\x00" + img.tobytes()[r * 37 * 3:(r + 1) * 37 * 3] for r in range(29))
-    assert _idat(pngfile.encode(img, 300, {})) == zlib.compress(rows, 1)
-    assert pngfile.FORMAT.endswith(f"zlib-{zlib.ZLIB_RUNTIME_VERSION}")
+    assert _idat(pngfile.encode(img, 300, {})) == zlib_ng.compress(rows, pngfile.FACE_LEVEL)
+    assert zlib.decompress(_idat(pngfile.encode(img, 300, {}))) == rows
+    assert pngfile.FORMAT.endswith(f"zlib-ng-{pngfile._zlib_ng_version}")
+
+
+_ENCODE_IN_A_SCRAMBLED_HEAP = """
+import hashlib, os, random
+from PIL import Image
+from deckgen.render import pngfile
+rng = random.Random(int(os.environ["SEED"]))
+junk = [bytearray(os.urandom(rng.randrange(1, 200_000))) for _ in range(20)]
+img = Image.effect_mandelbrot((300, 420), (-2, -1.2, 1, 1.2), 60).convert("RGB")
+img.paste((200, 30, 30), (0, 0, 300, 140))
+digests = set()
+for i in range(12):
+    junk[rng.randrange(len(junk))] = bytearray(os.urandom(rng.randrange(1, 200_000)))
+    digests.add(hashlib.sha256(pngfile.encode(img, 300, {"deckgen:face": "red-5"})).hexdigest())
+print(*sorted(digests))
+"""
+
+
+def test_the_same_face_gives_the_same_bytes_in_any_process() -> None:
+    # the fault ISA-L showed: other bytes now and then, depending on the state of the process;
+    # here each process scrambles its heap differently (MALLOC_PERTURB_) and encodes repeatedly
+    outs = set()
+    for seed, perturb in ((1, "0"), (2, "85"), (3, "170")):
+        env = {**os.environ, "SEED": str(seed), "MALLOC_PERTURB_": perturb}
+        r = subprocess.run([sys.executable, "-c", _ENCODE_IN_A_SCRAMBLED_HEAP], env=env,
+                           capture_output=True, text=True, check=True)
+        outs.add(r.stdout.strip())
+    assert len(outs) == 1 and len(next(iter(outs)).split()) == 1

@@ -90,7 +90,7 @@ def spill_folder() -> str:
     return _spill.name
 
 
-def write_png(img: Image.Image, path: Path, face_id: str, frame: Frame, compress_level: int = 1,
+def write_png(img: Image.Image, path: Path, face_id: str, frame: Frame, compress_level: int = pngfile.FACE_LEVEL,
               spill: str | None = None) -> None:
     """Encode a face (DPI and physical size recorded) and save it atomically, with the checksum a
     later build verifies it by. With ``spill`` (a cache face): when the cache cannot take it (full,
