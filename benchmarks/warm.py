@@ -24,39 +24,21 @@ import argparse
 import hashlib
 import os
 import re
-import resource
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from check import speed_reference, timed  # benchmarks/check.py: the same reference loop and timing
 
 DECKS = ["classic", "no-mercy", "flex-spectrum"]
 SECONDS = re.compile(r"\d+\.\d\d s")       # the summary's timings, the only part that differs run to run
 
 
-def speed_reference() -> float:
-    code = "import time\nt = time.perf_counter()\ns = 0\nfor i in range(3_000_000):\n    s += i\nprint(time.perf_counter() - t)"
-    return float(subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout)
-
-
 def command() -> list[str]:
     script = Path(sys.executable).with_name("deckgen")
     return [str(script)] if script.exists() else [sys.executable, "-m", "deckgen"]
-
-
-def timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float, str]:
-    """Wall seconds, CPU seconds (user + system, children included) and stdout of one run."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    out = subprocess.run(cmd, env=env, capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if out.returncode != 0:
-        raise SystemExit(f"{' '.join(cmd)} exited {out.returncode}:\n{out.stdout[-2000:]}\n{out.stderr[-2000:]}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, out.stdout
 
 
 def digest(folder: Path) -> dict[str, str]:

@@ -3,8 +3,6 @@ decision exactly as the bot's decide() does with the whole observation, the Glan
 what the observation shows in its fields, and nothing hidden is reachable from it."""
 
 import dataclasses
-import gc
-import types
 
 import pytest
 
@@ -15,6 +13,7 @@ from deckgen.rules.decision import DecisionKind, Glance, Observation
 from deckgen.rules.engine import Game
 from deckgen.rules.state import State
 from deckgen.rules.table import WLD, compile_deck
+from tests.test_engine_decisions import _reachable
 
 DECKS = ("classic", "no-mercy", "flex-spectrum")
 # beside each deck's own rules: the ones that ask the rarer questions (jump-in, stacking, seven-zero)
@@ -106,18 +105,6 @@ def test_the_engine_hands_the_greedy_bot_the_fields_of_its_observation():
         bot.quick = spy
         g.run()
     assert DecisionKind.PLAY in seen_kinds and DecisionKind.COLOR in seen_kinds
-
-
-def _reachable(root):
-    seen, todo = {}, [root]
-    while todo:
-        o = todo.pop()
-        if id(o) in seen or isinstance(o, (types.FunctionType, types.ModuleType, type, types.BuiltinFunctionType,
-                                           types.MethodType)):
-            continue
-        seen[id(o)] = o
-        todo.extend(gc.get_referents(o))
-    return list(seen.values())
 
 
 def test_no_other_hand_is_reachable_from_a_glance():
