@@ -26,7 +26,7 @@ from deckgen.atomic import copy_file, write_bytes
 from deckgen.errors import DeckgenError, error
 from deckgen.model import Deck
 from deckgen.render import pngfile
-from deckgen.render.faces import FaceSpec, face_ids, face_spec
+from deckgen.render.faces import FaceSpec, ReprMemo, face_ids, face_spec
 from deckgen.render.geometry import Frame
 from deckgen.render.settings import RENDERER_VERSION, RenderResult, RenderSettings, settings_check
 
@@ -46,20 +46,9 @@ def face_key(spec: FaceSpec, frame: Frame, corner_guide: bool) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-_REPRS: dict[int, tuple[FaceSpec, str]] = {}
-
-
-def spec_repr(spec: FaceSpec) -> str:
-    """``repr(spec)``, worked out once per spec (the faces' cache keys and the fit check's key both
-    hash every spec of a deck; a spec is frozen, and the entry holds it, so its id stays its own)."""
-    hit = _REPRS.get(id(spec))
-    if hit is not None and hit[0] is spec:
-        return hit[1]
-    text = repr(spec)
-    if len(_REPRS) >= 4096:
-        _REPRS.pop(next(iter(_REPRS)))
-    _REPRS[id(spec)] = (spec, text)
-    return text
+#: ``repr(spec)``, worked out once per spec: the faces' cache keys and the fit check's key both
+#: hash every spec of a deck
+spec_repr = ReprMemo(4096)
 
 
 def png_text(face_id: str, frame: Frame) -> dict[str, str]:

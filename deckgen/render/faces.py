@@ -218,22 +218,27 @@ def _shape(deck: Deck, color_id: str | None, symbols: bool) -> str | None:
     return sym if sym in SHAPES else None
 
 
-_LAYOUT_REPRS: dict[int, tuple[Layout, str]] = {}
+class ReprMemo:
+    """``repr(obj)`` remembered for the last ``limit`` objects, by identity: for frozen objects
+    whose repr goes into cache keys more than once (each entry holds its object, so its id stays
+    its own)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.seen: dict[int, tuple[object, str]] = {}
+
+    def __call__(self, obj: object) -> str:
+        hit = self.seen.get(id(obj))
+        if hit is not None and hit[0] is obj:
+            return hit[1]
+        text = repr(obj)
+        if len(self.seen) >= self.limit:
+            self.seen.pop(next(iter(self.seen)))
+        self.seen[id(obj)] = (obj, text)
+        return text
 
 
-def _layout_repr(layout: Layout | None) -> str:
-    """``repr(layout)``, remembered for the last few layout objects (a layout is frozen and the
-    entry holds it, so its id stays its own)."""
-    if layout is None:
-        return "None"
-    hit = _LAYOUT_REPRS.get(id(layout))
-    if hit is not None and hit[0] is layout:
-        return hit[1]
-    text = repr(layout)
-    if len(_LAYOUT_REPRS) >= 64:
-        _LAYOUT_REPRS.pop(next(iter(_LAYOUT_REPRS)))
-    _LAYOUT_REPRS[id(layout)] = (layout, text)
-    return text
+_layout_repr = ReprMemo(64)      # a deck's faces share one or two layouts
 
 
 def face_fonts(deck: Deck) -> tuple[FontRef, ...]:
