@@ -1,5 +1,6 @@
-"""Atomic file writing for every output deckgen makes: a temp file in the same folder, then
-``os.replace``, with the ordinary permissions the umask gives (not mkstemp's 0600).
+"""Atomic file writing for every output deckgen makes: a temp file in the same folder (named by
+the process id and a counter, made with ``O_EXCL``), then ``os.replace``, with the ordinary
+permissions the umask gives.
 
 An interrupted or failed write leaves the previous file untouched and no temp file behind.
 The data of an output reaches the disk (``fsync``) before the rename, so a crash never leaves
@@ -16,7 +17,6 @@ import contextlib
 import itertools
 import os
 import stat
-import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO
@@ -112,6 +112,44 @@ def _holds(path: Path, data: bytes) -> bool:
         return False
 
 
+_tmp_names = itertools.count()
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+
+
+def _open_temp(path: Path) -> tuple[int, Path]:
+    """A new temp file beside ``path``, named by this process's id and a counter and made with
+    ``O_EXCL`` (no random names to try; a stale one of a dead process with the same id is
+    refused and the next name tried), with the mode the umask gives any new file."""
+    folder = path.parent
+    for attempt in range(100):
+        tmp = folder / f".{path.name}.{os.getpid()}-{next(_tmp_names)}.tmp"
+        try:
+            return os.open(tmp, _CREATE, 0o666), tmp
+        except FileExistsError:
+            continue
+        except FileNotFoundError:
+            if attempt:
+                raise
+            folder.mkdir(parents=True, exist_ok=True)
+    raise FileExistsError(f"no free temp file name in {folder}")
+
+
+def _fill_and_replace(fd: int, tmp: Path, path: Path, data: bytes, sync: bool) -> None:
+    """Write ``data`` into the temp file (onto the disk first when ``sync``), then rename it over
+    ``path``; on any failure the temp file goes and ``path`` is untouched."""
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            _write_chunks(fh, data)
+            fh.flush()
+            if sync:
+                os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
 def write_bytes(path: Path, data: bytes) -> Path:
     """Write an output file atomically, its bytes on the disk (``fsync``) before the rename."""
     path = Path(path)
@@ -119,66 +157,25 @@ def write_bytes(path: Path, data: bytes) -> Path:
     if _holds(path, data):
         return path
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        fd, tmp = _open_temp(path)
     except OSError as exc:
         raise DeckgenError(error("output", str(path), f"cannot write here: {exc.strerror}",
                                  hint="choose another folder with -o")) from None
     try:
-        with os.fdopen(fd, "wb") as fh:
-            _write_chunks(fh, data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o666 & ~_UMASK)
-        os.replace(tmp, path)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(exc, OSError):
-            raise DeckgenError(error("output", str(path), f"cannot write: {exc.strerror}")) from None
-        raise
+        _fill_and_replace(fd, tmp, path, data, sync=True)
+    except OSError as exc:
+        raise DeckgenError(error("output", str(path), f"cannot write: {exc.strerror}")) from None
     return path
 
 
-_tmp_names = itertools.count()
-_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
-
-
 def write_unsynced(path: Path, data: bytes) -> Path:
-    """Write a file atomically (a temp file in the same folder, then ``os.replace``) without waiting
-    for the disk: for the cache's entries, whose checksum (:mod:`deckgen.cache`) catches a file a
-    crash left torn, so they need integrity, not durability. The temp file's name is this process's
-    id and a counter, made with ``O_EXCL`` (no random names to try); a stale one of a dead process
-    with the same id is refused, and a new name is tried. Errors are raised as ``OSError``."""
+    """Write a file atomically as :func:`write_bytes` does, without waiting for the disk: for the
+    cache's entries, whose checksum (:mod:`deckgen.cache`) catches a file a crash left torn, so
+    they need integrity, not durability. Errors are raised as ``OSError``."""
     path = Path(path)
     check_replaceable(path)
-    folder = path.parent
-    for attempt in range(100):
-        tmp = folder / f".{path.name}.{os.getpid()}-{next(_tmp_names)}.tmp"
-        try:
-            fd = os.open(tmp, _CREATE, 0o666)          # the umask applies, as for any new file
-        except FileExistsError:
-            continue
-        except FileNotFoundError:
-            if attempt:
-                raise
-            folder.mkdir(parents=True, exist_ok=True)
-            continue
-        break
-    else:
-        raise FileExistsError(f"no free temp file name in {folder}")
-    try:
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view[:CHUNK]):]
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    fd, tmp = _open_temp(path)
+    _fill_and_replace(fd, tmp, path, data, sync=False)
     return path
 
 
