@@ -35,7 +35,6 @@ def test_the_rulebook_packages_lazy_names_are_its_modules_names():
 
     assert deckgen.rulebook.build_rulebook is document.build_rulebook
     assert deckgen.rulebook.crosscheck is text.crosscheck and deckgen.rulebook.languages is lookup.languages
-    assert text.RulebookSummary is lookup.RulebookSummary
     assert all(getattr(deckgen.rulebook, name) is not None for name in deckgen.rulebook.__all__)
     with pytest.raises(AttributeError, match="no_such_name"):
         getattr(deckgen.rulebook, "no_such_name")  # noqa: B009

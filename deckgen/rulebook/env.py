@@ -41,8 +41,7 @@ from deckgen import safefile
 from deckgen.errors import DeckgenError, Finding, error
 from deckgen.model import Deck
 from deckgen.resources import templates_dir
-from deckgen.rulebook.lookup import languages as languages
-from deckgen.rulebook.lookup import user_dir as user_dir
+from deckgen.rulebook.lookup import languages, user_dir
 
 ENTRY = "rulebook.j2"
 JINJA_MIN = (3, 1, 6)            # 3.1.4 and 3.1.5 have sandbox escapes (a template file name, |attr("format"))

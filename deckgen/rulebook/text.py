@@ -8,8 +8,8 @@ from collections.abc import Callable
 from deckgen.errors import DeckgenError, DeckHasErrors, Finding, error
 from deckgen.model import Deck
 from deckgen.rulebook.context import Recorder, template_globals
-from deckgen.rulebook.env import ENTRY, Budget, environment, languages, template_finding
-from deckgen.rulebook.lookup import RulebookSummary as RulebookSummary
+from deckgen.rulebook.env import ENTRY, Budget, environment, template_finding
+from deckgen.rulebook.lookup import languages
 
 _RECENT: dict[tuple[int, str], tuple[Deck, tuple[str, Recorder, list[Finding]]]] = {}
 
