@@ -16,9 +16,9 @@ import hashlib
 import os
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
 
 from deckgen import safefile
+from deckgen.memo import IdentityMemo
 from deckgen.model import Deck, ImageRef
 
 MAX_DIR_FILES = 500          # a named folder larger than this is not read into a key (it is no deck input)
@@ -196,7 +196,7 @@ def bundled_signature() -> str:
     return files_signature([templates_dir(), fonts_dir(), decks_dir()])
 
 
-_RECENT: dict[tuple[int, bool], tuple[Deck, str]] = {}
+_SIGNATURES: IdentityMemo[str] = IdentityMemo(16)
 
 
 def template_files(deck: Deck) -> list[Path]:
@@ -212,40 +212,28 @@ def deck_signature(deck: Deck, templates: bool = True) -> str:
     and the code, as one hash; remembered for the last few deck objects (a build asks once per document)."""
     from deckgen.cache import digest
 
-    memo = (id(deck), templates)
-    hit = _RECENT.get(memo)
-    if hit is not None and hit[0] is deck:
-        return hit[1]
-    files, shared = _shared_parts(deck)
-    if not templates:
-        skip = set(template_files(deck))
-        files = [f for f in files if f not in skip]
-    sig = digest(*shared, files_signature(files))
-    _remember(_RECENT, memo, (deck, sig))
-    return sig
+    def make() -> str:
+        files, shared = _shared_parts(deck)
+        if not templates:
+            skip = set(template_files(deck))
+            files = [f for f in files if f not in skip]
+        return digest(*shared, files_signature(files))
+
+    return _SIGNATURES.get(deck, make, tag=templates)
 
 
 # The parts of a deck's signature both of its kinds share (with and without its own templates),
 # worked out once per deck object like the signatures themselves.
-_SHARED: dict[int, tuple[Deck, list[Path], tuple[str, ...]]] = {}
+_SHARED: IdentityMemo[tuple[list[Path], tuple[str, ...]]] = IdentityMemo(16)
 
 
 def _shared_parts(deck: Deck) -> tuple[list[Path], tuple[str, ...]]:
-    hit = _SHARED.get(id(deck))
-    if hit is not None and hit[0] is deck:
-        return hit[1], hit[2]
-    from deckgen.fonts import deck_fonts  # the fonts in use: the deck's folder, the user's, the bundled ones
+    def make() -> tuple[list[Path], tuple[str, ...]]:
+        from deckgen.fonts import deck_fonts  # the fonts in use: the deck's folder, the user's, the bundled ones
 
-    files = deck_files(deck)
-    shared = (code_version(), bundled_signature(), deck_fonts(deck).signature(), repr(deck))
-    _remember(_SHARED, id(deck), (deck, files, shared))
-    return files, shared
+        return deck_files(deck), (code_version(), bundled_signature(), deck_fonts(deck).signature(), repr(deck))
 
-
-def _remember(memo: dict[Any, Any], key: object, value: object) -> None:
-    if len(memo) >= 16:
-        memo.pop(next(iter(memo)))
-    memo[key] = value
+    return _SHARED.get(deck, make)
 
 
 def fingerprint(deck: Deck, *parts: str, templates: bool = True) -> str:

@@ -24,9 +24,10 @@ from PIL import Image
 from deckgen import cache
 from deckgen.atomic import copy_file, write_bytes
 from deckgen.errors import DeckgenError, error
+from deckgen.memo import IdentityMemo
 from deckgen.model import Deck
 from deckgen.render import pngfile
-from deckgen.render.faces import FaceSpec, ReprMemo, face_ids, face_spec
+from deckgen.render.faces import FaceSpec, face_ids, face_spec
 from deckgen.render.geometry import Frame
 from deckgen.render.settings import RENDERER_VERSION, RenderResult, RenderSettings, settings_check
 
@@ -46,9 +47,13 @@ def face_key(spec: FaceSpec, frame: Frame, corner_guide: bool) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-#: ``repr(spec)``, worked out once per spec: the faces' cache keys and the fit check's key both
-#: hash every spec of a deck
-spec_repr = ReprMemo(4096)
+_SPEC_REPRS: IdentityMemo[str] = IdentityMemo(4096)
+
+
+def spec_repr(spec: FaceSpec) -> str:
+    """``repr(spec)``, worked out once per spec: the faces' cache keys and the fit check's key both
+    hash every spec of a deck."""
+    return _SPEC_REPRS.get(spec, lambda: repr(spec))
 
 
 def png_text(face_id: str, frame: Frame) -> dict[str, str]:
@@ -191,20 +196,13 @@ def settle(plan: FacePlan) -> RenderResult:
     return replace(plan.result, paths=paths)
 
 
-_SPECS: dict[tuple[int, bool], tuple[Deck, dict[str, FaceSpec]]] = {}
+_SPECS: IdentityMemo[dict[str, FaceSpec]] = IdentityMemo(8)
 
 
 def face_specs(deck: Deck, symbols: bool) -> dict[str, FaceSpec]:
     """Every distinct face's spec, in face order; remembered for the last few decks (a deck is
     frozen), so the check's fit test and the build's faces work them out once."""
-    hit = _SPECS.get((id(deck), symbols))
-    if hit is not None and hit[0] is deck:
-        return hit[1]
-    specs = {fid: face_spec(deck, fid, symbols) for fid in face_ids(deck)}
-    if len(_SPECS) >= 8:
-        _SPECS.pop(next(iter(_SPECS)))
-    _SPECS[(id(deck), symbols)] = (deck, specs)
-    return specs
+    return _SPECS.get(deck, lambda: {fid: face_spec(deck, fid, symbols) for fid in face_ids(deck)}, tag=symbols)
 
 
 def plan_faces(deck: Deck, settings: RenderSettings, *, use_cache: bool = True, cache_dir: Path | None = None) -> FacePlan:

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from deckgen.effects import Effect
 from deckgen.errors import DeckgenError, did_you_mean, error
 from deckgen.fonts import FontRef, deck_fonts
+from deckgen.memo import IdentityMemo
 from deckgen.model import NUMBER, WILD, Card, Deck, ImageRef, Kind
 from deckgen.palette import text_ink
 from deckgen.render.layout import Layout, get_layout, layouts
@@ -218,27 +219,12 @@ def _shape(deck: Deck, color_id: str | None, symbols: bool) -> str | None:
     return sym if sym in SHAPES else None
 
 
-class ReprMemo:
-    """``repr(obj)`` remembered for the last ``limit`` objects, by identity: for frozen objects
-    whose repr goes into cache keys more than once (each entry holds its object, so its id stays
-    its own)."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.seen: dict[int, tuple[object, str]] = {}
-
-    def __call__(self, obj: object) -> str:
-        hit = self.seen.get(id(obj))
-        if hit is not None and hit[0] is obj:
-            return hit[1]
-        text = repr(obj)
-        if len(self.seen) >= self.limit:
-            self.seen.pop(next(iter(self.seen)))
-        self.seen[id(obj)] = (obj, text)
-        return text
+_LAYOUT_REPRS: IdentityMemo[str] = IdentityMemo(64)      # a deck's faces share one or two layouts
 
 
-_layout_repr = ReprMemo(64)      # a deck's faces share one or two layouts
+def _layout_repr(layout: Layout | None) -> str:
+    """``repr(layout)``, worked out once per layout object."""
+    return _LAYOUT_REPRS.get(layout, lambda: repr(layout))
 
 
 def face_fonts(deck: Deck) -> tuple[FontRef, ...]:

@@ -6,12 +6,13 @@ import re
 from collections.abc import Callable
 
 from deckgen.errors import DeckgenError, DeckHasErrors, Finding, error
+from deckgen.memo import IdentityMemo
 from deckgen.model import Deck
 from deckgen.rulebook.context import Recorder, template_globals
 from deckgen.rulebook.env import ENTRY, Budget, environment, template_finding
 from deckgen.rulebook.lookup import languages
 
-_RECENT: dict[tuple[int, str], tuple[Deck, tuple[str, Recorder, list[Finding]]]] = {}
+_RECENT: IdentityMemo[tuple[str, Recorder, list[Finding]]] = IdentityMemo(8)
 
 
 def render_text(deck: Deck, lang: str) -> tuple[str, Recorder, list[Finding]]:
@@ -20,15 +21,7 @@ def render_text(deck: Deck, lang: str) -> tuple[str, Recorder, list[Finding]]:
     The same deck object gives the same text, so the last few results are kept: a build runs the
     templates once per language for the cross-check and uses that text again for the rulebook
     (forked workers inherit it). The deck is held with its result, so its id is never reused."""
-    hit = _RECENT.get((id(deck), lang))
-    if hit is not None and hit[0] is deck:
-        text, rec, findings = hit[1]
-        return text, rec, list(findings)
-    result = _render_text(deck, lang)
-    if len(_RECENT) >= 8:
-        _RECENT.pop(next(iter(_RECENT)))
-    _RECENT[(id(deck), lang)] = (deck, result)
-    text, rec, findings = result
+    text, rec, findings = _RECENT.get(deck, lambda: _render_text(deck, lang), tag=lang)
     return text, rec, list(findings)
 
 
