@@ -27,6 +27,7 @@ from deckgen.safefile import describe_mode, read_bytes
 CHUNK = 1 << 20
 _UMASK = os.umask(0)
 os.umask(_UMASK)
+OUTPUT_MODE = 0o666 & ~_UMASK          # the permissions a write gives a new file
 
 
 def _write_chunks(fh: BinaryIO, data: bytes) -> None:
@@ -105,7 +106,7 @@ def _holds(path: Path, data: bytes) -> bool:
     """Whether ``path`` is a regular file with exactly ``data`` and the mode a write would give it."""
     try:
         st = os.lstat(path)
-        if not stat.S_ISREG(st.st_mode) or st.st_size != len(data) or stat.S_IMODE(st.st_mode) != 0o666 & ~_UMASK:
+        if not stat.S_ISREG(st.st_mode) or st.st_size != len(data) or stat.S_IMODE(st.st_mode) != OUTPUT_MODE:
             return False
         return read_bytes(path, len(data)) == data
     except (OSError, ValueError):

@@ -120,16 +120,29 @@ def _cards_path(deck: Deck, options: BuildOptions) -> Path:
 def cards_from_cache(deck: Deck, rendered: RenderResult, options: BuildOptions) -> tuple[OutputFile, CardsMeta] | None:
     """The card sheets written from the cache (kept under a key made of the faces' own content
     keys, the deck and the layout options), or None when they are not there."""
-    if not options.use_cache or options.layout.cut_file != "none":      # cut files are written with the PDF
+    if not _sheets_cacheable(options):
         return None
     key = _cards_key(deck, rendered, options.layout)
     meta_bytes = cache.get_bytes("documents", key, "json", options.cache_dir)
-    data = cache.get_bytes("documents", key, "pdf", options.cache_dir) if meta_bytes is not None else None
-    if meta_bytes is None or data is None:
+    path = _cards_path(deck, options)
+    size = cache.write_output("documents", key, "pdf", path, options.cache_dir) if meta_bytes is not None else None
+    if meta_bytes is None or size is None:
         return None
     meta = json.loads(meta_bytes)
-    path = write_bytes(_cards_path(deck, options), data)
-    return OutputFile("cards", path, meta["pages"], len(data)), meta
+    return OutputFile("cards", path, meta["pages"], size), meta
+
+
+def _sheets_cacheable(options: BuildOptions) -> bool:
+    return options.use_cache and options.layout.cut_file == "none"      # cut files are written with the PDF
+
+
+def sheets_in_cache(deck: Deck, rendered: RenderResult, options: BuildOptions) -> bool:
+    """Whether the card sheets of these faces are in the cache (their entries there; whether they
+    are whole is checked when they are written)."""
+    if not _sheets_cacheable(options):
+        return False
+    key = _cards_key(deck, rendered, options.layout)
+    return all(cache.has_entry("documents", key, ext, options.cache_dir) for ext in ("json", "pdf"))
 
 
 def make_cards(deck: Deck, rendered: RenderResult, options: BuildOptions) -> tuple[OutputFile, CardsMeta]:
@@ -271,6 +284,7 @@ class _DeckBuild:
     waiting: set[str] = field(default_factory=set)     # its faces not drawn yet (some by another deck's jobs)
     drawn: int = 0                      # faces its own jobs draw
     cards_queued: bool = False
+    named_only: bool = False            # its faces only named: its card sheets are to come from the cache
     result: BuildResult | None = None
     error: DeckgenError | None = None
     cards: OutputFile | None = None
@@ -424,13 +438,22 @@ class _Build:
         pool.cancel(lambda tag: isinstance(tag, FacesJob) or getattr(tag, "slot", None) != st.slot)
 
     def queue_faces(self, st: _DeckBuild, deck: Deck, pool: Workers) -> None:
-        """Plan the deck's faces and queue those not drawn yet; a face another deck shows too is drawn once."""
+        """Plan the deck's faces and queue those not drawn yet; a face another deck shows too is drawn
+        once. When the deck's card sheets are in the cache no face is read (nor drawn): the faces
+        are only named, for the sheets' key (:meth:`queue_cards` plans them again if the sheets
+        turn out not to be there)."""
         from deckgen.render import RenderSettings
         from deckgen.render.batch import groups, plan_faces
 
         o = st.options
-        st.plan = plan_faces(deck, RenderSettings(dpi=o.dpi, bleed_mm=o.bleed_mm, card_size=o.card_size),
-                             use_cache=o.use_cache, cache_dir=o.cache_dir)
+        settings = RenderSettings(dpi=o.dpi, bleed_mm=o.bleed_mm, card_size=o.card_size)
+        if st.plan is None and _sheets_cacheable(o):
+            named = plan_faces(deck, settings, cache_dir=o.cache_dir, verify=False)
+            if sheets_in_cache(deck, replace(named.result, scratch=None), o):
+                st.plan, st.named_only, st.waiting, st.drawn = named, True, set(), 0
+                return
+        st.named_only = False
+        st.plan = plan_faces(deck, settings, use_cache=o.use_cache, cache_dir=o.cache_dir)
         root = str(st.plan.root)
         st.waiting = {job.path for job in st.plan.todo}
         own = [job for job in st.plan.todo if job.path not in self.planned]
@@ -455,6 +478,12 @@ class _Build:
         hit = cards_from_cache(st.deck, rendered, st.options)
         if hit is not None:
             st.cards = _apply_cards(st.result, hit)
+            return
+        if st.named_only:                   # the sheets were not in the cache after all: the faces are needed
+            st.cards_queued = False
+            self.queue_faces(st, st.deck, pool)
+            st.result.drawn = st.drawn
+            self.queue_cards(st, pool)
             return
         self.submit(pool, CardsJob(st.slot), make_cards, (st.deck, rendered, st.options), CARDS_FIRST)
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import json
 import logging
 import os
 import re
@@ -255,6 +256,13 @@ def get_bytes(section: str, key: str, ext: str, cache_dir: Path | None = None) -
     return data
 
 
+def has_entry(section: str, key: str, ext: str, cache_dir: Path | None = None) -> bool:
+    """Whether an entry and its checksum are in a trusted cache (neither is read: see :func:`get_bytes`)."""
+    root = cache_root(cache_dir)
+    path = entry_path(root, section, key, ext)
+    return trusted_folder(root) and path.is_file() and sum_path(path).is_file()
+
+
 def put_bytes(section: str, key: str, ext: str, data: bytes, cache_dir: Path | None = None) -> bool:
     """Store an entry atomically with its checksum; False when the cache cannot be written (the caller goes on)."""
     root = cache_root(cache_dir)
@@ -269,6 +277,112 @@ def put_bytes(section: str, key: str, ext: str, data: bytes, cache_dir: Path | N
         return False
     note_added()
     return True
+
+
+def write_output(section: str, key: str, ext: str, dest: Path, cache_dir: Path | None = None) -> int | None:
+    """Write a cached entry's bytes to the output file ``dest`` (atomically, :mod:`deckgen.atomic`):
+    its size, or None when the entry is not there (or damaged, or unreadable).
+
+    When ``dest`` is known to hold those bytes already (:func:`_stamped`: the stamp a previous
+    build left, and ``dest``'s size, times, inode and mode unchanged since), neither the entry
+    nor ``dest`` is read: an unchanged deck's build does not read its 11 MB card sheets twice."""
+    root = cache_root(cache_dir)
+    if not trusted_folder(root):
+        return None
+    path = entry_path(root, section, key, ext)
+    size = _stamped(path, dest)
+    if size is not None:
+        touch(path)
+        return size
+    data = read_entry(path)
+    if data is None:
+        return None
+    touch(path)
+    from deckgen.atomic import write_bytes
+
+    write_bytes(dest, data)
+    _stamp(path, dest, data)
+    return len(data)
+
+
+# An output stamp: the cache entry an output file was written from, and the output's stat fields
+# as they were after its bytes were found equal to the entry's. A user's write, touch, chmod or
+# replacement of the file changes its ctime (or its inode), which the kernel sets and no tool can
+# set back, so an equal stat means the bytes are the ones checked. A file changed within the
+# timestamp granularity of its previous change would keep its times (git's "racy" files): a
+# stamp is only made once the file's last change is older than STAMP_SETTLED (whole-second
+# file systems: STAMP_SETTLED_COARSE); until then every build compares the bytes.
+STAMP_SETTLED = 100_000_000              # ns: many times the coarse clock tick (1-10 ms) of ns file systems
+STAMP_SETTLED_COARSE = 2_500_000_000     # ns: file systems with whole (or even) second times (FAT, HFS+, ext3)
+_STAMPED_FIELDS = ("st_dev", "st_ino", "st_size", "st_mode", "st_mtime_ns", "st_ctime_ns")
+
+
+def _stamp_path(entry: Path, dest: Path) -> Path:
+    name = digest("deckgen-output-stamp-1", str(entry), os.path.abspath(dest))
+    return entry.with_name(f"{name}.stamp")
+
+
+def _stat_fields(dest: Path) -> list[int] | None:
+    try:
+        st = os.lstat(dest)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    return [getattr(st, f) for f in _STAMPED_FIELDS]
+
+
+def _entry_sum(entry: Path) -> str | None:
+    try:
+        return safefile.read_bytes(sum_path(entry), 200).decode("ascii", "replace").strip()
+    except (OSError, ValueError):
+        return None
+
+
+def _stamped(entry: Path, dest: Path) -> int | None:
+    """The size of ``dest`` when its stamp says it holds entry ``entry``'s bytes, the entry and its
+    checksum are still in the cache, and ``dest`` has not changed since; else None."""
+    raw = read_entry(_stamp_path(entry, dest))
+    fields = _stat_fields(dest)
+    if raw is None or fields is None:
+        return None
+    try:
+        stamp = json.loads(raw)
+        entry_size = os.stat(entry).st_size
+    except (ValueError, OSError):
+        return None
+    from deckgen.atomic import OUTPUT_MODE
+
+    if stamp.get("stat") != fields or entry_size != fields[2] or stat.S_IMODE(fields[3]) != OUTPUT_MODE \
+            or stamp.get("sha256") != _entry_sum(entry):
+        return None
+    return entry_size
+
+
+def _settled(fields: list[int], now_ns: int) -> bool:
+    mtime, ctime = fields[4], fields[5]
+    coarse = mtime % 1_000_000_000 == 0 and ctime % 1_000_000_000 == 0
+    return now_ns - max(mtime, ctime) > (STAMP_SETTLED_COARSE if coarse else STAMP_SETTLED)
+
+
+def _stamp(entry: Path, dest: Path, data: bytes) -> None:
+    """Leave the stamp of ``dest`` holding ``data`` (entry ``entry``'s bytes) when its last change
+    has settled; the bytes are compared after the stat, and the stat taken again after them, so a
+    change during the check is never stamped. A stamp that cannot be written is no loss."""
+    now = time.time_ns()
+    fields = _stat_fields(dest)
+    if fields is None or not _settled(fields, now) or fields[2] != len(data):
+        return
+    try:
+        same = safefile.read_bytes(dest, len(data)) == data
+    except (OSError, ValueError):
+        return
+    expected = _entry_sum(entry)
+    if not same or expected is None or _stat_fields(dest) != fields:
+        return
+    stamp = json.dumps({"sha256": expected, "stat": fields}).encode("ascii")
+    with contextlib.suppress(DeckgenError, OSError):
+        store(_stamp_path(entry, dest), stamp)
 
 
 def note_added(n: int = 1) -> None:

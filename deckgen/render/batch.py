@@ -205,9 +205,11 @@ def face_specs(deck: Deck, symbols: bool) -> dict[str, FaceSpec]:
     return _SPECS.get(deck, lambda: {fid: face_spec(deck, fid, symbols) for fid in face_ids(deck)}, tag=symbols)
 
 
-def plan_faces(deck: Deck, settings: RenderSettings, *, use_cache: bool = True, cache_dir: Path | None = None) -> FacePlan:
+def plan_faces(deck: Deck, settings: RenderSettings, *, use_cache: bool = True, cache_dir: Path | None = None,
+               verify: bool = True) -> FacePlan:
     """Every distinct face's file (in the cache, or a scratch folder without it) and the ones not
-    drawn yet; nothing is drawn here."""
+    drawn yet; nothing is drawn here. ``verify=False`` (with the cache) only names the files:
+    none is read, touched or drawn (a build whose card sheets come from the cache needs no face)."""
     settings_check(settings)
     frame = settings.frame(deck)
     symbols = settings.symbols_on(deck)
@@ -231,6 +233,8 @@ def plan_faces(deck: Deck, settings: RenderSettings, *, use_cache: bool = True, 
         key = face_key(spec, frame, settings.corner_guide)
         path = root / key[:2] / f"{key}.png"
         cached[fid] = path
+        if use_cache and not verify:
+            continue
         if use_cache and cache.verified(path):      # checksum and owner checked; a bad entry is drawn again
             cache.touch(path)
         else:

@@ -130,12 +130,12 @@ def book_path(deck: Deck, out_dir: Path, book: Book) -> Path:
 
 def from_cache(deck: Deck, book: Book, key: str, out_dir: Path, cache_dir: Path | None) -> RulebookFile | None:
     """The rulebook written from the cache, or None when it is not there."""
-    data = cache.get_bytes("documents", key, "pdf", cache_dir)
-    meta = cache.get_bytes("documents", key, "json", cache_dir) if data is not None else None
-    if data is None or meta is None:
+    meta = cache.get_bytes("documents", key, "json", cache_dir)
+    path = book_path(deck, out_dir, book)
+    size = cache.write_output("documents", key, "pdf", path, cache_dir) if meta is not None else None
+    if meta is None or size is None:
         return None
-    path = write_bytes(book_path(deck, out_dir, book), data)
-    return RulebookFile(book[0], path, json.loads(meta)["pages"], len(data), book[1])
+    return RulebookFile(book[0], path, json.loads(meta)["pages"], size, book[1])
 
 
 def store(deck: Deck, book: Book, data: PDFBytes, key: str | None, out_dir: Path,
