@@ -35,9 +35,7 @@ import json
 import logging
 import os
 import re
-import shutil
 import stat
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -202,6 +200,8 @@ def usable(folder: Path) -> bool:
     try:
         make_root(root)
         folder.mkdir(exist_ok=True)
+        import tempfile
+
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".probe-"):
             pass
     except OSError as exc:
@@ -440,6 +440,8 @@ def _unwritable(root: Path, exc: OSError) -> DeckgenError:
 
 def clear(cache_dir: Path | None = None) -> Usage:
     """Remove every entry; returns what was there. Files deckgen did not make are left alone."""
+    import shutil
+
     before = usage(cache_dir)
     for section in SECTIONS:
         path = before.root / section

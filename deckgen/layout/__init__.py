@@ -22,23 +22,26 @@ from typing import TYPE_CHECKING
 from deckgen.atomic import write_bytes, write_text
 from deckgen.layout.cards import CardsPdf, LayoutOptions, cards_pdf_for_deck
 from deckgen.layout.geometry import Line, MarkStyle, Rect, Sheet, SheetSpec, Slot, guide_lines, partial, plan_sheet
-from deckgen.layout.imposition import (
-    DUPLEX_MODES,
-    CardCopy,
-    Flip,
-    PagePlan,
-    Placement,
-    back_rect,
-    card_copies,
-    impose,
-    offset_limits,
-    page_flip,
-    sheet_flip,
-)
 from deckgen.layout.papers import Paper, load_papers, parse_paper
 
 if TYPE_CHECKING:
     from deckgen.layout.calibrate import calibration_pdf
+    from deckgen.layout.imposition import (
+        DUPLEX_MODES,
+        CardCopy,
+        Flip,
+        PagePlan,
+        Placement,
+        back_rect,
+        card_copies,
+        impose,
+        offset_limits,
+        page_flip,
+        sheet_flip,
+    )
+
+_IMPOSITION = ("DUPLEX_MODES", "CardCopy", "Flip", "PagePlan", "Placement", "back_rect", "card_copies", "impose",
+               "offset_limits", "page_flip", "sheet_flip")
 
 __all__ = [
            "DUPLEX_MODES",
@@ -74,9 +77,14 @@ __all__ = [
 
 
 def __getattr__(name: str) -> object:
-    """``calibration_pdf``, imported when first used (its module imports ReportLab's canvas)."""
+    """``calibration_pdf`` (its module imports ReportLab's canvas) and the imposition's names (a
+    build of cached card sheets lays none out), imported when first used."""
     if name == "calibration_pdf":
         from deckgen.layout.calibrate import calibration_pdf
 
         return calibration_pdf
+    if name in _IMPOSITION:
+        from deckgen.layout import imposition
+
+        return getattr(imposition, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

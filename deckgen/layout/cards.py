@@ -1,21 +1,25 @@
-"""From a deck and its rendered faces to the bytes of a print-and-play PDF."""
+"""From a deck and its rendered faces to the bytes of a print-and-play PDF.
+
+The options (:class:`LayoutOptions`) are all a build of cached card sheets needs from here: the
+imposition, the cut files and the registration marks are imported by the functions that lay
+sheets out.
+"""
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from deckgen.errors import DeckgenError, error
-from deckgen.layout.cutfile import CUT_FORMATS, cut_files, default_corner_radius, id_labels
-from deckgen.layout.geometry import MarkStyle, Sheet, SheetSpec, guide_lines, plan_sheet
-from deckgen.layout.imposition import BACK, CardCopy, PagePlan, card_copies, impose, into_margin, two_sided
+from deckgen.layout.geometry import MarkStyle, Sheet
 from deckgen.layout.papers import Paper, parse_paper
-from deckgen.layout.registration import band_clear, check_registration, plan_for_marks, silhouette_marks
-from deckgen.model import Deck
-from deckgen.progress import Progress
-from deckgen.words import COVER_TEXT
+
+if TYPE_CHECKING:
+    from deckgen.layout.imposition import CardCopy, PagePlan
+    from deckgen.model import Deck
+    from deckgen.progress import Progress
 
 LAYOUTS = ("sheets", "fold")
 BACKS = ("deck", "none")
@@ -58,7 +62,9 @@ class CardsPdf:
 
 
 def _check(options: LayoutOptions) -> None:
+    from deckgen.layout.cutfile import CUT_FORMATS
     from deckgen.layout.lightback import BACK_STYLES
+    from deckgen.layout.registration import check_registration
 
     problems = []
     if options.layout not in LAYOUTS:
@@ -84,6 +90,9 @@ def _check(options: LayoutOptions) -> None:
 def cards_pdf_for_deck(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[float, float], bleed_mm: float,
                        options: LayoutOptions = LayoutOptions(), progress: Progress | None = None) -> CardsPdf:
     """The cards PDF; with ``back_style="light"`` the deck back is the ink-saving outline back."""
+    import tempfile
+
+    from deckgen.layout.imposition import BACK
     from deckgen.layout.lightback import write_light_back
 
     _check(options)
@@ -97,7 +106,12 @@ def cards_pdf_for_deck(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[fl
 def _cards_pdf(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[float, float], bleed_mm: float,
                options: LayoutOptions, progress: Progress | None) -> CardsPdf:
     from deckgen.layout.cover import CoverInfo, Cutting, cover_languages, sheet_label
+    from deckgen.layout.cutfile import cut_files, default_corner_radius, id_labels
+    from deckgen.layout.geometry import SheetSpec, guide_lines, plan_sheet
+    from deckgen.layout.imposition import card_copies, impose, into_margin, two_sided
     from deckgen.layout.pdf import PdfMeta, SheetExtras, cards_pdf
+    from deckgen.layout.registration import band_clear, plan_for_marks, silhouette_marks
+    from deckgen.words import COVER_TEXT
 
     paper = parse_paper(options.paper)
     margin = paper.margin_mm if options.margin_mm is None else options.margin_mm

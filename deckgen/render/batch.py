@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 import PIL
-from PIL import Image
 
 from deckgen import cache
 from deckgen.atomic import copy_file, write_bytes
@@ -32,6 +30,10 @@ from deckgen.render.geometry import Frame
 from deckgen.render.settings import RENDERER_VERSION, RenderResult, RenderSettings, settings_check
 
 if TYPE_CHECKING:
+    import tempfile
+
+    from PIL import Image
+
     from deckgen.progress import Progress
 
 PARALLEL_MIN = 6      # below this many faces to draw, one process is faster than starting workers
@@ -80,6 +82,8 @@ def spill_folder() -> str:
     share faces), made before workers need it and removed when the process ends."""
     global _spill
     if _spill is None:
+        import tempfile
+
         _spill = tempfile.TemporaryDirectory(prefix="deckgen-spill-")
     return _spill.name
 
@@ -214,11 +218,13 @@ def plan_faces(deck: Deck, settings: RenderSettings, *, use_cache: bool = True, 
     frame = settings.frame(deck)
     symbols = settings.symbols_on(deck)
     scratch = None
-    if use_cache and not cache.usable(cache.cache_root(cache_dir) / "faces"):
+    if use_cache and verify and not cache.usable(cache.cache_root(cache_dir) / "faces"):
         use_cache = False                  # an unusable cache is skipped (one warning): drawn into a scratch folder
     if use_cache:
         root = cache.cache_root(cache_dir) / "faces"
     else:
+        import tempfile
+
         scratch = tempfile.TemporaryDirectory(prefix="deckgen-faces-")
         root = Path(scratch.name)
     try:
@@ -228,7 +234,7 @@ def plan_faces(deck: Deck, settings: RenderSettings, *, use_cache: bool = True, 
                                  hint="set DECKGEN_CACHE to a writable folder, or use --no-cache")) from None
     cached: dict[str, Path] = {}
     todo = []
-    spill = spill_folder() if use_cache else None
+    spill = spill_folder() if use_cache and verify else None
     for fid, spec in face_specs(deck, symbols).items():
         key = face_key(spec, frame, settings.corner_guide)
         path = root / key[:2] / f"{key}.png"

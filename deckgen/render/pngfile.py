@@ -20,12 +20,15 @@ from __future__ import annotations
 import functools
 import struct
 import zlib
+from typing import TYPE_CHECKING
 
-from PIL import Image
 from zlib_ng import __version__ as _zlib_ng_version
 from zlib_ng import zlib_ng as _deflate
 
 from deckgen.icc import srgb_profile
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 COMPRESSOR = f"zlib-ng-{_zlib_ng_version}"
 MAX_LEVEL = 9

@@ -11,8 +11,10 @@ import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from PIL import Image, ImageDraw
+if TYPE_CHECKING:               # Pillow is imported by the masks that draw: naming the symbols needs none
+    from PIL import Image, ImageDraw
 
 SS = 4  # supersampling factor for masks
 ON, OFF = 255, 0
@@ -311,6 +313,8 @@ SHAPES: dict[str, Callable[[Pen], None]] = {
 @functools.lru_cache(maxsize=512)
 def symbol_mask(name: str, size: int, shape: bool = False) -> Image.Image:
     """An antialiased square mask (``L``, ``size`` px) of a symbol or shape cue."""
+    from PIL import Image, ImageDraw
+
     table = SHAPES if shape or name not in SYMBOLS else SYMBOLS   # a kind may name a shape ("star")
     big = Image.new("L", (size * SS, size * SS), 0)
     table[name](Pen(ImageDraw.Draw(big), size * SS))
@@ -328,6 +332,8 @@ def oval_extent(rx: float, ry: float, deg: float) -> tuple[int, int]:
 @functools.lru_cache(maxsize=64)
 def oval_mask(rx: float, ry: float, deg: float, size: tuple[int, int] | None = None) -> Image.Image:
     """A tilted ellipse (semi-axes rx, ry px, turned ``deg`` anticlockwise), centred in its mask."""
+    from PIL import Image, ImageDraw
+
     w, h = size or oval_extent(rx, ry, deg)
     big = Image.new("L", (w * SS, h * SS), 0)
     cx, cy = w * SS / 2, h * SS / 2
@@ -340,6 +346,8 @@ def oval_mask(rx: float, ry: float, deg: float, size: tuple[int, int] | None = N
 @functools.lru_cache(maxsize=128)
 def wedge_mask(w: int, h: int, n: int, i: int, start: float = -90.0) -> Image.Image:
     """The i-th of n equal pie wedges covering a w x h box (centred), for palette wheels."""
+    from PIL import Image, ImageDraw
+
     ss = 2
     big = Image.new("L", (w * ss, h * ss), 0)
     r = math.hypot(w, h) * ss
