@@ -14,7 +14,7 @@ import dataclasses
 import functools
 import hashlib
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from deckgen import safefile
@@ -31,29 +31,41 @@ def _field_names(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(cls))
 
 
-def _image_refs(obj: object, seen: set[int]) -> Iterator[ImageRef]:
-    """Every image a model object holds (dataclasses, mappings, sequences), wherever its key is."""
-    if isinstance(obj, ImageRef):
-        yield obj
-        return
-    if isinstance(obj, (str, bytes, int, float, Path)) or obj is None or id(obj) in seen:
-        return
-    seen.add(id(obj))
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        for name in _field_names(type(obj)):
-            yield from _image_refs(getattr(obj, name), seen)
-    elif isinstance(obj, Mapping):
-        for v in obj.values():
-            yield from _image_refs(v, seen)
-    elif isinstance(obj, (list, tuple, set, frozenset)):
-        for v in obj:
-            yield from _image_refs(v, seen)
+_LEAVES = (str, bytes, int, float, Path)      # values that hold no image (enums and paths included)
+_LEAF_TYPES = {str, bytes, int, float, bool, type(None)}
+
+
+def _image_refs(obj: object) -> list[ImageRef]:
+    """Every image a model object holds (dataclasses, mappings, sequences), wherever its key is,
+    in the order a depth-first walk meets them (a loop with its own stack: a deck has thousands
+    of values, and a generator per value cost more than the rest of a warm build's signature)."""
+    found: list[ImageRef] = []
+    seen: set[int] = set()
+    stack = [obj]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind in _LEAF_TYPES:
+            continue
+        if isinstance(item, ImageRef):
+            found.append(item)
+            continue
+        if isinstance(item, _LEAVES) or id(item) in seen:
+            continue
+        seen.add(id(item))
+        if dataclasses.is_dataclass(item) and not isinstance(item, type):
+            stack.extend(getattr(item, name) for name in reversed(_field_names(type(item))))
+        elif isinstance(item, Mapping):
+            stack.extend(reversed(list(item.values())))
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            stack.extend(reversed(list(item)))
+    return found
 
 
 def declared_images(deck: Deck) -> frozenset[str]:
     """The files of every image the manifest declares (absolute, resolved): the only pictures a
     rulebook's inline ``<img src=...>`` may show."""
-    return frozenset(str(ref.path) for ref in _image_refs(deck, set()))
+    return frozenset(str(ref.path) for ref in _image_refs(deck))
 
 
 def deck_files(deck: Deck) -> list[Path]:
@@ -69,7 +81,7 @@ def deck_files(deck: Deck) -> list[Path]:
         found[Path(deck.source).resolve()] = None
     if deck.palette.source:
         named.append((deck.palette.source, False))  # checked when read: the deck's own, or a named one
-    named += [(ref.path, True) for ref in _image_refs(deck, set())]
+    named += [(ref.path, True) for ref in _image_refs(deck)]
     if deck.fonts:
         named.append((deck.fonts, True))
     if deck.template_dir:
@@ -153,40 +165,41 @@ def files_signature(paths: Iterable[Path]) -> str:
 def code_version() -> str:
     """A hash of deckgen's own source and the versions of the libraries that make its files."""
     import PIL
-    import reportlab
 
     import deckgen
 
     root = Path(deckgen.__file__).resolve().parent
     h = hashlib.sha256()
-    h.update(f"{deckgen.__version__}|{reportlab.Version}|{PIL.__version__}|{jinja_version()}".encode())
+    h.update(f"{deckgen.__version__}|{library_version('reportlab', 'Version')}|{PIL.__version__}|"
+             f"{library_version('jinja2', '__version__')}".encode())
     for path in sorted(root.rglob("*.py")):
         h.update(str(path.relative_to(root)).encode())
         h.update(path.read_bytes())
     return h.hexdigest()
 
 
-def jinja_version() -> str:
-    """``jinja2.__version__``, read from jinja2's source when jinja2 is not imported yet: a build
-    whose rulebooks come from the cache runs no template, and importing jinja2 only for its
-    version would cost as much as the rest of such a build's rulebook step."""
+def library_version(package: str, name: str) -> str:
+    """``package.name`` (a version string), read from the package's ``__init__`` source when the
+    package is not imported yet: a build whose documents come from the cache uses neither jinja2
+    nor ReportLab, and importing them only for their versions would cost as much as the rest of
+    such a build's rulebook step (ReportLab's ``__init__`` alone looks for three optional modules
+    along the whole path)."""
+    import importlib
     import sys
 
-    if "jinja2" not in sys.modules:
+    if package not in sys.modules:
         import importlib.util
         import re
 
-        spec = importlib.util.find_spec("jinja2")
+        spec = importlib.util.find_spec(package)
         try:
             source = Path(spec.origin).read_text(encoding="utf-8") if spec and spec.origin else ""
         except (OSError, UnicodeDecodeError):
             source = ""
-        found = re.search(r'^__version__ = "([^"\\]+)"$', source, re.MULTILINE)
+        found = re.search(rf'^{re.escape(name)} *= *"([^"\\]+)" *$', source, re.MULTILINE)
         if found:
             return found.group(1)
-    import jinja2
-
-    return jinja2.__version__
+    return str(getattr(importlib.import_module(package), name))
 
 
 def bundled_signature() -> str:

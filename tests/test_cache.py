@@ -221,3 +221,21 @@ def test_a_document_key_covers_the_deck_its_files_and_the_options(own_deck):
     assert key != fingerprint(deck, "rulebook", "es")
     (folder / "rules" / "en" / "extra.j2").write_text("x", encoding="utf-8")
     assert fingerprint(manifest.load_deck(own_deck), "rulebook", "en") != key       # a new template file
+
+
+def test_a_decks_images_are_found_in_the_order_a_depth_first_walk_meets_them(tmp_path):
+    import dataclasses
+
+    from deckgen import inputs
+    from deckgen.model import ImageRef
+
+    refs = [ImageRef(str(tmp_path / f"{n}.png"), f"{n:020d}", "png", (1, 1)) for n in range(5)]
+
+    @dataclasses.dataclass(frozen=True)
+    class Holder:
+        first: object
+        rest: object
+
+    shared = (refs[2],)
+    tree = Holder({"a": [refs[0], Holder(refs[1], shared)], "b": "art/x.png"}, (shared, 7, None, [refs[3]], refs[4]))
+    assert [ref.path for ref in inputs._image_refs(tree)] == [ref.path for ref in refs]    # the shared one once

@@ -19,7 +19,7 @@ deck = manifest.load('classic').deck
 inputs.code_version()
 langs = deckgen.rulebook.languages(deck)
 assert look_check(deck) == [] and langs == ['en', 'es'], langs
-print(json.dumps(sorted(m for m in ('jinja2', 'deckgen.rules', 'deckgen.rules.engine', 'deckgen.render.draw',
+print(json.dumps(sorted(m for m in ('jinja2', 'reportlab', 'deckgen.rules', 'deckgen.rules.engine', 'deckgen.render.draw',
                                     'deckgen.images', 'deckgen.rulebook.text', 'deckgen.rulebook.document',
                                     'deckgen.rulebook.cover') if m in sys.modules)))
 """
@@ -61,3 +61,13 @@ def test_a_warm_build_imports_no_pillow_image_and_no_imposition(tmp_path):
     out = subprocess.run([sys.executable, "-c", BUILD, str(tmp_path / "out")], capture_output=True, text=True,
                          check=True, env=env).stdout
     assert json.loads(out) == []
+
+
+def test_the_code_version_reads_the_library_versions_without_importing_them():
+    import jinja2
+    import reportlab
+
+    from deckgen import inputs
+
+    assert inputs.library_version("reportlab", "Version") == reportlab.Version
+    assert inputs.library_version("jinja2", "__version__") == jinja2.__version__
