@@ -32,7 +32,6 @@ import contextlib
 import functools
 import hashlib
 import json
-import logging
 import os
 import re
 import stat
@@ -53,7 +52,7 @@ _added = 0                          # entries written since the last automatic p
 
 SUM = ".sha256"                     # the checksum file beside each entry
 MAX_ENTRY = 512 * 1024 * 1024       # bytes of one entry (a rulebook PDF with card pictures is far less)
-log = logging.getLogger("deckgen.cache")
+LOGGER = "deckgen.cache"           # the notices' logger (imported when one is given: most runs give none)
 _warned: set[str] = set()
 
 _UNITS = {"": 1_000_000, "b": 1, "k": 1000, "kb": 1000, "kib": 1024, "m": 1_000_000, "mb": 1_000_000,
@@ -118,10 +117,16 @@ def sum_path(path: Path) -> Path:
     return path.with_name(path.name + SUM)
 
 
+def _notice(message: str, *args: object) -> None:
+    import logging
+
+    logging.getLogger(LOGGER).warning(message, *args)
+
+
 def _warn_once(what: str, message: str) -> None:
     if what not in _warned:
         _warned.add(what)
-        log.warning("deckgen: %s", message)
+        _notice("deckgen: %s", message)
 
 
 def trusted_folder(root: Path) -> bool:
@@ -185,7 +190,7 @@ def _verified(path: str, mtime: int, size: int, ino: int, sum_mtime: int) -> boo
 
 def _discard(path: Path, why: str | None) -> None:
     if why:
-        log.warning("deckgen: cache entry %s was %s: made again", path.name, why)
+        _notice("deckgen: cache entry %s was %s: made again", path.name, why)
     for p in (path, sum_path(path)):
         with contextlib.suppress(OSError):
             p.unlink()

@@ -25,13 +25,15 @@ print(json.dumps(sorted(m for m in ('jinja2', 'reportlab', 'deckgen.rules', 'dec
 """
 
 # A whole warm build, card sheets and rulebooks from the cache: the face masks' and the PNG
-# writer's Pillow, the imposition, the cut files and the registration marks stay out of it.
+# writer's Pillow, the sheet planner, the imposition, the cut files, the registration marks and
+# (with no cache notice to give) logging stay out of it.
 BUILD = """import json, sys
 from click.testing import CliRunner
 from deckgen.cli import main
 result = CliRunner().invoke(main, ['build', 'classic', '-o', sys.argv[1], '--dpi', '30', '--jobs', '1'])
 assert result.exit_code == 0 and '(0 drawn now)' in result.output, result.output
 print(json.dumps(sorted(m for m in sys.modules if m.startswith(('PIL.Image', 'PIL.ImageDraw', 'deckgen.layout.imposition',
+                                                                'deckgen.layout.geometry', 'logging',
                                                                 'deckgen.layout.cutfile', 'deckgen.layout.registration',
                                                                 'deckgen.render.draw')))))
 """

@@ -21,11 +21,12 @@ from typing import TYPE_CHECKING
 
 from deckgen.atomic import write_bytes, write_text
 from deckgen.layout.cards import CardsPdf, LayoutOptions, cards_pdf_for_deck
-from deckgen.layout.geometry import Line, MarkStyle, Rect, Sheet, SheetSpec, Slot, guide_lines, partial, plan_sheet
+from deckgen.layout.marks import MarkStyle
 from deckgen.layout.papers import Paper, load_papers, parse_paper
 
 if TYPE_CHECKING:
     from deckgen.layout.calibrate import calibration_pdf
+    from deckgen.layout.geometry import Line, Rect, Sheet, SheetSpec, Slot, guide_lines, partial, plan_sheet
     from deckgen.layout.imposition import (
         DUPLEX_MODES,
         CardCopy,
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
         sheet_flip,
     )
 
+_GEOMETRY = ("Line", "Rect", "Sheet", "SheetSpec", "Slot", "guide_lines", "partial", "plan_sheet")
 _IMPOSITION = ("DUPLEX_MODES", "CardCopy", "Flip", "PagePlan", "Placement", "back_rect", "card_copies", "impose",
                "offset_limits", "page_flip", "sheet_flip")
 
@@ -77,12 +79,16 @@ __all__ = [
 
 
 def __getattr__(name: str) -> object:
-    """``calibration_pdf`` (its module imports ReportLab's canvas) and the imposition's names (a
-    build of cached card sheets lays none out), imported when first used."""
+    """``calibration_pdf`` (its module imports ReportLab's canvas), the sheet planner's and the
+    imposition's names (a build of cached card sheets lays none out), imported when first used."""
     if name == "calibration_pdf":
         from deckgen.layout.calibrate import calibration_pdf
 
         return calibration_pdf
+    if name in _GEOMETRY:
+        from deckgen.layout import geometry
+
+        return getattr(geometry, name)
     if name in _IMPOSITION:
         from deckgen.layout import imposition
 

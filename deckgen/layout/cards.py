@@ -13,10 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from deckgen.errors import DeckgenError, error
-from deckgen.layout.geometry import MarkStyle, Sheet
+from deckgen.layout.marks import MarkStyle
 from deckgen.layout.papers import Paper, parse_paper
 
 if TYPE_CHECKING:
+    from deckgen.layout.geometry import Sheet
     from deckgen.layout.imposition import CardCopy, PagePlan
     from deckgen.model import Deck
     from deckgen.progress import Progress

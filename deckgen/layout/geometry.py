@@ -28,6 +28,7 @@ import math
 from dataclasses import dataclass, field
 
 from deckgen.errors import DeckgenError, error
+from deckgen.layout.marks import MarkStyle
 
 EPS = 1e-6
 MIN_MARK = 2.0          # mm: the shortest crop mark worth printing; below it, cut lines are printed instead
@@ -54,15 +55,6 @@ class Rect:
 
     def shifted(self, dx: float, dy: float) -> Rect:
         return Rect(self.x + dx, self.y + dy, self.w, self.h)
-
-
-@dataclass(frozen=True)
-class MarkStyle:
-    """Crop marks: length, stroke width and the distance kept from the block's bleed edge."""
-
-    length_mm: float = 5.0
-    stroke_mm: float = 0.3
-    offset_mm: float = 1.0
 
 
 @dataclass(frozen=True)
