@@ -21,6 +21,9 @@ Nothing read from the cache is trusted blindly (``docs/security.md``):
   ordering, is what tells a torn entry from a good one); an entry whose bytes do not match, or that has no
   checksum, is not used: it is made again (a damaged one is removed first, with a one-line
   notice on the ``deckgen.cache`` logger, stderr);
+- an output written from an entry (:func:`write_output`) is trusted without being read only
+  while its stamp (its inode, size, mode, mtime and ctime when its bytes were last found equal
+  to the entry's) still matches;
 - the cache folder is made private (0700); entries owned by another user, or in a folder that
   other users may write, are not used;
 - a cache that cannot be read or written is skipped with one warning: the build goes on.
