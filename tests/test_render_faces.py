@@ -172,8 +172,6 @@ def test_kind_may_name_a_shape_as_its_symbol():
 def test_paint_gives_the_pixels_of_a_colour_pasted_through_the_mask():
     import random
 
-    from PIL import Image
-
     from deckgen.render.text import paint
 
     rng = random.Random(3)
