@@ -167,3 +167,23 @@ def test_kind_may_name_a_shape_as_its_symbol():
     assert kind_emblem(kind, "en").symbol == "star"
     unknown = Kind("odd", "action", Names({"en": "Odd"}), (Effect("skip"),), symbol="no-such-symbol")
     assert kind_emblem(unknown, "en").symbol == "skip"      # falls back to what the effects say
+
+
+def test_paint_gives_the_pixels_of_a_colour_pasted_through_the_mask():
+    import random
+
+    from deckgen.render.text import paint
+
+    rng = random.Random(3)
+    for _ in range(200):
+        mode = rng.choice(["RGB", "L"])
+        w, h = rng.randint(5, 60), rng.randint(5, 60)
+        base = Image.frombytes(mode, (w, h), bytes(rng.randrange(256) for _ in range(w * h * len(mode))))
+        mw, mh = rng.randint(1, 40), rng.randint(1, 40)
+        mask = Image.frombytes("L", (mw, mh), bytes(rng.choice([0, 255, rng.randrange(256)]) for _ in range(mw * mh)))
+        ink = tuple(rng.randrange(256) for _ in range(3)) if mode == "RGB" else rng.randrange(256)
+        at = (rng.randint(-mw, w), rng.randint(-mh, h))     # partly or wholly off the image too
+        pasted, painted = base.copy(), base.copy()
+        pasted.paste(ink, at, mask)
+        paint(painted, ink, at, mask)
+        assert painted.tobytes() == pasted.tobytes()

@@ -125,3 +125,21 @@ def test_a_callback_job_needs_worker_processes():
 
     with Workers(1) as pool, pytest.raises(ValueError):
         pool.submit("x", pow, (2, 2), callback=Callback(print, print))
+
+
+def frozen_count() -> int:
+    import gc
+
+    return gc.get_freeze_count()
+
+
+def test_workers_inherit_this_process_objects_frozen_and_this_process_does_not_keep_them_frozen(alarm):
+    import gc
+
+    kept = [object() for _ in range(10)]        # alive when the workers are forked
+    assert gc.get_freeze_count() == 0
+    with Workers(2) as pool:
+        pool.submit("frozen", frozen_count)
+        (_, in_worker), = drain(pool).items()
+    assert in_worker >= len(kept)               # a worker's full collection never walks them
+    assert gc.get_freeze_count() == 0

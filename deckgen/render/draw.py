@@ -27,7 +27,7 @@ from deckgen.render.faces import RGB, Emblem, FaceSpec, InlineIcon
 from deckgen.render.geometry import Frame
 from deckgen.render.layout import Box, Element
 from deckgen.render.symbols import oval_extent, oval_mask, symbol_mask, wedge_mask
-from deckgen.render.text import DARK, WHITE, Font, TextStyle, draw_text, fit, ink_box, split_lines
+from deckgen.render.text import DARK, WHITE, Font, TextStyle, draw_text, fit, ink_box, paint, split_lines
 
 TILT = 28.0           # degrees the default oval leans: its long axis runs bottom-left to top-right
 GUIDE = (150, 150, 150)
@@ -61,7 +61,7 @@ def paste_picture(img: Image.Image, pic: Image.Image, cx: float, cy: float, shad
     x, y = round(cx - pic.width / 2), round(cy - pic.height / 2)
     alpha = pic.getchannel("A")
     if shadow:
-        img.paste(DARK, (x + round(shadow), y + round(shadow)), alpha)
+        paint(img, DARK, (x + round(shadow), y + round(shadow)), alpha)
     img.paste(pic.convert("RGB"), (x, y), alpha)
 
 
@@ -197,7 +197,7 @@ def along(frame: Frame, t: float) -> tuple[float, float]:
 
 
 def paste_mask(img: Image.Image, color: Sequence[int], mask: Image.Image, cx: float, cy: float) -> None:
-    img.paste(tuple(color), (round(cx - mask.width / 2), round(cy - mask.height / 2)), mask)
+    paint(img, tuple(color), (round(cx - mask.width / 2), round(cy - mask.height / 2)), mask)
 
 
 @dataclass(frozen=True)
@@ -794,7 +794,7 @@ def draw_word(img: Image.Image, d: ImageDraw.ImageDraw, text: str, f: Font, at: 
     # x' = x + slant * (y - centre): the top leans right
     sheared = mask.transform(mask.size, Image.Transform.AFFINE,
                              (1, ITALIC_SLANT, -ITALIC_SLANT * mask.height / 2, 0, 1, 0), Image.Resampling.BICUBIC)
-    img.paste(tuple(ink), (round(x + l - 1 - extra // 2), round(cy + t - 1)), sheared)
+    paint(img, tuple(ink), (round(x + l - 1 - extra // 2), round(cy + t - 1)), sheared)
 
 
 def tokens(spec: FaceSpec, text: str, role: str, px: int) -> list[list[Token]]:

@@ -58,8 +58,7 @@ def encode(img: Image.Image, dpi: int, text: dict[str, str], level: int = FACE_L
     # Each row padded with one zero byte at its end (Pillow's raw encoder zero-fills a longer
     # stride): shifted right by one byte, every row starts with filter type 0 ("none").
     padded = img.tobytes("raw", ("RGB", w * 3 + 1))
-    rows = bytearray(len(padded))
-    rows[1:] = memoryview(padded)[:-1]
+    rows = b"\x00" + memoryview(padded)[:-1]          # one copy (a zero-filled bytearray took two)
     idat = _deflate.compress(rows, min(level, MAX_LEVEL))
     ppm = round(dpi / 0.0254)
     out = [SIGNATURE, _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)), iccp_chunk(),

@@ -75,6 +75,14 @@ def text_masks(f: Font, text: str, stroke: int) -> tuple[Image.Image, Image.Imag
     return fill, outline, (l - 2, t - 2)
 
 
+def paint(img: Image.Image, ink: Ink, at: tuple[int, int], mask: Image.Image) -> None:
+    """Paint ``ink`` through ``mask`` with the mask's top left corner at ``at``: the same pixels as
+    ``img.paste(ink, at, mask)``, in about 60 % of the time. Pillow blends a solid image through a
+    mask with the same rounding as a colour (one blend per channel), but its loop for an image
+    is tighter than its loop for a colour; the solid image costs a fill, a small share of the blend."""
+    img.paste(Image.new(img.mode, mask.size, ink), at, mask)
+
+
 def draw_text(img: Image.Image, text: str, f: Font, at: tuple[float, float], style: TextStyle) -> Box:
     """Draw ``text`` with its ink box centred on ``at``; returns that box."""
     cx, cy = at
@@ -93,14 +101,14 @@ def draw_text(img: Image.Image, text: str, f: Font, at: tuple[float, float], sty
         sh = round(style.shadow)
         if ul:
             d.rectangle([ul[0] + sh - stroke, ul[1] + sh - stroke, ul[2] + sh + stroke, ul[3] + sh + stroke], fill=DARK)
-        img.paste(DARK if img.mode == "RGB" else 255, (int(x + ox + sh), int(y + oy + sh)), outer)
+        paint(img, DARK if img.mode == "RGB" else 255, (int(x + ox + sh), int(y + oy + sh)), outer)
     if ul:
         if stroke:
             d.rectangle([ul[0] - stroke, ul[1] - stroke, ul[2] + stroke, ul[3] + stroke], fill=stroke_fill)
         d.rectangle(ul, fill=fill)
     if stroke_m is not None:
-        img.paste(stroke_fill, (int(x + ox), int(y + oy)), stroke_m)
-    img.paste(fill, (int(x + ox), int(y + oy)), fill_m)
+        paint(img, stroke_fill, (int(x + ox), int(y + oy)), stroke_m)
+    paint(img, fill, (int(x + ox), int(y + oy)), fill_m)
     return x + l, y + t, x + r, y + b
 
 
