@@ -236,6 +236,21 @@ def test_the_verdict_is_deterministic_and_cached(write_manifest, tmp_path):
     assert cached == [(f.code, f.message) for f in first.findings if f.code in ("does-not-finish", "unfair-seat")]
 
 
+def test_a_copy_of_a_deck_elsewhere_reads_the_verdict_and_its_findings_name_the_copy(write_manifest, tmp_path):
+    cache_dir = tmp_path / "cache"
+    first = check(write_manifest(ALL_DRAW_FOUR), CheckOptions(cache_dir=cache_dir))
+    (tmp_path / "copy").mkdir()
+    copy = tmp_path / "copy" / "deck.toml"
+    copy.write_text(ALL_DRAW_FOUR, encoding="utf-8")
+    again = check(copy, CheckOptions(cache_dir=cache_dir, jobs=1))
+    assert verdict.start([again.deck], cache_dir=cache_dir).pending is None     # no game played for the copy
+    fresh = check(copy, CheckOptions(use_cache=False, jobs=1))
+    judged = [f for f in again.findings if f.code in ("does-not-finish", "unfair-seat")]
+    assert judged and {f.file for f in judged} == {str(copy)}
+    assert again.findings == fresh.findings and again.sections["simulation"] == fresh.sections["simulation"]
+    assert [f.file for f in first.findings if f.code == "does-not-finish"] == [str(tmp_path / "deck.toml")]
+
+
 def test_the_verdict_on_a_builds_workers_is_the_verdict_played_here(write_manifest):
     """Same seed, same games, same findings whether the games run in this process or as jobs on a
     shared pool of workers beside other jobs."""
