@@ -238,18 +238,23 @@ def test_the_verdict_is_deterministic_and_cached(write_manifest, tmp_path):
 
 
 def test_a_copy_of_a_deck_elsewhere_reads_the_verdict_and_its_findings_name_the_copy(write_manifest, tmp_path):
-    cache_dir = tmp_path / "cache"
-    first = check(write_manifest(ALL_DRAW_FOUR), CheckOptions(cache_dir=cache_dir))
+    import dataclasses
+
+    from deckgen import manifest
+
+    path = write_manifest(ALL_DRAW_FOUR)
+    first = check(path, CheckOptions())
     (tmp_path / "copy").mkdir()
     copy = tmp_path / "copy" / "deck.toml"
     copy.write_text(ALL_DRAW_FOUR, encoding="utf-8")
-    again = check(copy, CheckOptions(cache_dir=cache_dir, jobs=1))
-    assert verdict.start([again.deck], cache_dir=cache_dir).pending is None     # no game played for the copy
-    fresh = check(copy, CheckOptions(use_cache=False, jobs=1))
+    assert verdict.start([manifest.load(copy).deck]).pending is None      # its verdict is there: no game to play
+    again = check(copy, CheckOptions(jobs=1))
     judged = [f for f in again.findings if f.code in ("does-not-finish", "unfair-seat")]
     assert judged and {f.file for f in judged} == {str(copy)}
-    assert again.findings == fresh.findings and again.sections["simulation"] == fresh.sections["simulation"]
-    assert [f.file for f in first.findings if f.code == "does-not-finish"] == [str(tmp_path / "deck.toml")]
+    assert [f.file for f in first.findings if f.code == "does-not-finish"] == [str(path)]
+    assert again.findings == [dataclasses.replace(f, file=str(copy)) if f.file == str(path) else f
+                              for f in first.findings]
+    assert again.sections["simulation"] == first.sections["simulation"]
 
 
 def test_the_verdict_on_a_builds_workers_is_the_verdict_played_here(write_manifest):
