@@ -208,16 +208,26 @@ def _opens(path: str, pdf: bool) -> None:
         TTFont("DeckgenProbe", path).face.makeSubset([ord(c) for c in "Aa0 .,:" + SPANISH])
 
 
+_opened_safely: set[tuple[str, bool]] = set()     # (content digest, pdf) of fonts that opened in a child
+
+
 @functools.lru_cache(maxsize=64)
 def _open_problem(path: str, mtime: int, size: int, pdf: bool) -> str | None:
     """Why the font fails to open as the build opens it (in a child process: a font can crash a
-    library or make it allocate without end), or None."""
+    library or make it allocate without end), or None. The same bytes (a copy in another folder)
+    are opened in a child once per process."""
+    key = (_digest(path, size, mtime), pdf)
+    if key in _opened_safely:
+        return None
     import reportlab.pdfbase.ttfonts  # noqa: F401  (imported before the fork, not inside the child)
     from PIL import ImageFont  # noqa: F401
 
     from deckgen import probe
 
-    return probe.probe(_opens, path, pdf, seconds=30)
+    problem = probe.probe(_opens, path, pdf, seconds=30)
+    if problem is None:
+        _opened_safely.add(key)
+    return problem
 
 
 def _check_named(folder: Path, role: str, path: Path) -> None:
@@ -402,3 +412,4 @@ def clear_caches() -> None:
     _covers_spanish.cache_clear()
     _pdf_problem.cache_clear()
     _open_problem.cache_clear()
+    _opened_safely.clear()

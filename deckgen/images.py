@@ -15,7 +15,8 @@ be known before drawing, and reports a finding naming the key path and the file:
   as one (a picture type, a comma, valid base64), at most :data:`MAX_DATA_URL` characters; the
   pictures embedded that way count against the pixel limits, and an embedded SVG is checked
   like a file. Elements may nest at most :data:`MAX_SVG_DEPTH` deep, and the first drawing
-  runs in a child process (:mod:`deckgen.probe`), so a crash in the renderer is a finding;
+  runs in a child process (:mod:`deckgen.probe`), so a crash in the renderer is a finding (once
+  per process for the same bytes: an SVG drawn safely is remembered by its SHA-256);
 - only a regular file is read (no FIFO, no device), at most 64 MB;
 - neither side may be more than :data:`MAX_ASPECT` times the other; all the distinct images of
   one manifest together may have at most :data:`MAX_DECK_PIXELS` pixels.
@@ -349,13 +350,33 @@ def _svg_check(data: bytes, shown: str, level: int) -> tuple[tuple[int, int], in
                            f"{MAX_PIXELS // 1_000_000}", hint="scale the embedded pictures down")
     size = _svg_size(scan.root_attrs)
     if level == 0:
-        import resvg_py  # noqa: F401  (imported here, before the fork, never inside the child)
-
-        Image.preinit()
-        problem = probe.probe(_probe_svg, data, size)   # resvg's own parse and a small drawing, in a child
-        if problem:
-            raise ImageProblem(f"{shown} cannot be rendered: {problem}", hint="export the image again")
+        _probe_drawing(data, size, shown)
     return size, embedded
+
+
+# SHA-256 digests of the SVGs this process has drawn safely in a child: the same bytes are never
+# drawn in a child again (a manifest read twice, the same picture in two decks or two folders).
+# Only successes are kept: a timeout on a busy machine is tried again next time. Bounded: a long
+# session forgets the oldest.
+_drawn: dict[bytes, None] = {}
+DRAWN_MAX = 4096
+
+
+def _probe_drawing(data: bytes, size: tuple[int, int], shown: str) -> None:
+    """Draw the SVG once in a child process (resvg's own parse and a small drawing), unless these
+    exact bytes were drawn there before; a crash, a hang or a runaway allocation is refused."""
+    key = hashlib.sha256(data).digest()
+    if key in _drawn:
+        return
+    import resvg_py  # noqa: F401  (imported here, before the fork, never inside the child)
+
+    Image.preinit()
+    problem = probe.probe(_probe_svg, data, size)
+    if problem:
+        raise ImageProblem(f"{shown} cannot be rendered: {problem}", hint="export the image again")
+    _drawn[key] = None
+    while len(_drawn) > DRAWN_MAX:
+        del _drawn[next(iter(_drawn))]
 
 
 def _svg_limits(scan: _SvgScan, shown: str) -> None:

@@ -758,29 +758,39 @@ def _dead(deck: Deck, table: Table, cells: list[Cell]) -> list[Finding]:
 # ---------------------------------------------------------------- the cache
 
 def cache_key(deck: Deck, seed: int, games: int | None) -> str:
+    """The verdict's key: the deck as its games see it, never where it lies (its manifest, templates
+    and fonts folders), so a deck copied or written to another folder is judged once."""
     from deckgen.cache import digest
     from deckgen.inputs import code_version
 
-    return digest(CACHE_FORMAT, code_version(), repr(deck), str(seed), str(games))
+    placeless = dataclasses.replace(deck, source=None, template_dir=None, fonts=None)
+    return digest(CACHE_FORMAT, code_version(), repr(placeless), str(seed), str(games))
 
 
 def from_cache(deck: Deck, seed: int, games: int | None, cache_dir: Path | None = None) -> Judged | None:
+    """The cached verdict, its findings naming this deck's manifest (the cached one may be a copy's)."""
     from deckgen import cache
 
     data = cache.get_bytes("documents", cache_key(deck, seed, games), "verdict.json", cache_dir)
     if data is None:
         return None
     try:
-        return Judged.from_json(json.loads(data))
+        stored = json.loads(data)
+        got = Judged.from_json(stored)
+        judged_file = stored["file"]
     except (ValueError, TypeError, KeyError):
         return None
+    here = _file(deck)
+    return Judged([dataclasses.replace(f, file=here) if f.file == judged_file else f for f in got.findings],
+                  got.simulation)
 
 
 def to_cache(deck: Deck, seed: int, games: int | None, result: Judged, cache_dir: Path | None = None) -> None:
     from deckgen import cache
 
+    stored = {**result.to_json(), "file": _file(deck)}         # the manifest its findings name
     cache.put_bytes("documents", cache_key(deck, seed, games), "verdict.json",
-                    json.dumps(result.to_json(), sort_keys=True).encode("utf-8"), cache_dir)
+                    json.dumps(stored, sort_keys=True).encode("utf-8"), cache_dir)
 
 
 def cached_findings(deck: Deck, name: str, make: Callable[[Deck], list[Finding]], use_cache: bool = True,

@@ -184,7 +184,9 @@ def test_decks_built_together_are_the_bytes_each_gives_alone(tmp_path):
 
     together = build_decks([(d, opts(tmp_path / "together", tmp_path / "c1", rulebook=True, dpi=30))
                             for d in ("classic", "no-mercy")], jobs=2)
-    alone = [build_deck(d, opts(tmp_path / "alone", tmp_path / "c2", rulebook=True, dpi=30, jobs=1))
+    # alone, the reference bytes: without the verdict's games (they write nothing; the build
+    # together plays them beside the faces and rulebooks on the same workers)
+    alone = [build_deck(d, opts(tmp_path / "alone", tmp_path / "c2", rulebook=True, dpi=30, jobs=1, verdict=False))
              for d in ("classic", "no-mercy")]
     assert [r.deck_id for r in together] == ["classic", "no-mercy"]
     for t, a in zip(together, alone):
@@ -206,11 +208,11 @@ def _face_files(name: str) -> set[str]:
     return {face_key(face_spec(deck, f, settings.symbols_on(deck)), frame, False) for f in face_ids(deck)}
 
 
-def test_a_deck_with_errors_stops_alone_and_the_others_are_built(tmp_path, write_manifest):
+def test_a_deck_with_errors_stops_alone_and_the_others_are_built(tmp_path, cache, write_manifest):
     from deckgen.build import build_decks
 
     broken = write_manifest(BROKEN)
-    outcomes = build_decks([(broken, opts(tmp_path, tmp_path / "c")), ("classic", opts(tmp_path, tmp_path / "c"))],
+    outcomes = build_decks([(broken, opts(tmp_path, cache)), ("classic", opts(tmp_path, cache))],
                            jobs=2)
     assert isinstance(outcomes[0], DeckHasErrors) and any(f.code == "too-few-cards" for f in outcomes[0].findings)
     assert not (tmp_path / "tiny").exists()

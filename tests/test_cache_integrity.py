@@ -22,6 +22,26 @@ def root(tmp_path, monkeypatch):
     return folder
 
 
+@pytest.fixture(scope="module")
+def classic_verdict():
+    """classic's verdict (the build's seed and games), judged once for the module."""
+    from deckgen import manifest, verdict
+
+    deck = manifest.load_deck("classic")
+    return deck, verdict.start([deck], use_cache=False, workers=1).result(0)
+
+
+@pytest.fixture
+def judged(root, classic_verdict):
+    """The cache with classic's verdict in it: these tests are about the faces and the documents a
+    build caches, not about its simulated games (a test that removes every JSON entry plays them)."""
+    from deckgen import verdict
+
+    deck, result = classic_verdict
+    verdict.to_cache(deck, 1, None, result, root)
+    return root
+
+
 def _build(out: Path):
     result = CliRunner().invoke(main, ["build", "classic", "-o", str(out), "--dpi", "30", "--no-rulebook",
                                        "--jobs", "1"])
@@ -41,7 +61,7 @@ def test_every_entry_has_its_checksum(root):
     assert cache.usage().files == 1                          # the checksum goes with its entry
 
 
-def test_a_truncated_cached_pdf_is_made_again_not_copied(root, tmp_path, caplog):
+def test_a_truncated_cached_pdf_is_made_again_not_copied(judged, root, tmp_path, caplog):
     first = _build(tmp_path / "a")
     (pdf,) = _documents(root, "pdf")
     pdf.write_bytes(pdf.read_bytes()[:1000])                 # what the attack did: same name, 1000 bytes
@@ -54,14 +74,14 @@ def test_a_truncated_cached_pdf_is_made_again_not_copied(root, tmp_path, caplog)
     assert _build(tmp_path / "c") == first
 
 
-def test_a_corrupted_cached_json_is_made_again_without_a_traceback(root, tmp_path):
+def test_a_corrupted_cached_json_is_made_again_without_a_traceback(judged, root, tmp_path):
     first = _build(tmp_path / "a")
     for meta in _documents(root, "json"):
         meta.write_text("{not json", encoding="utf-8")
     assert _build(tmp_path / "b") == first
 
 
-def test_a_swapped_face_is_drawn_again(root, tmp_path, caplog):
+def test_a_swapped_face_is_drawn_again(judged, root, tmp_path, caplog):
     first = _build(tmp_path / "a")
     faces = sorted((root / "faces").rglob("*.png"))
     faces[0].write_bytes(faces[1].read_bytes())              # another card's picture under this card's name
@@ -72,7 +92,7 @@ def test_a_swapped_face_is_drawn_again(root, tmp_path, caplog):
     assert any("was damaged" in r.getMessage() for r in caplog.records)
 
 
-def test_a_face_without_its_checksum_is_drawn_again(root, tmp_path):
+def test_a_face_without_its_checksum_is_drawn_again(judged, root, tmp_path):
     first = _build(tmp_path / "a")
     for s in (root / "faces").rglob("*" + cache.SUM):
         s.unlink()
@@ -121,13 +141,18 @@ def test_an_unreadable_entry_is_skipped(root, monkeypatch):
     assert cache.get_bytes("documents", "34" * 32, "json") is None
 
 
-def test_a_cache_that_fills_up_during_the_build_is_skipped_with_one_warning(root, tmp_path, monkeypatch, caplog):
+def test_a_cache_that_fills_up_during_the_build_is_skipped_with_one_warning(judged, root, tmp_path, monkeypatch, caplog,
+                                                                           classic_verdict):
     """ENOSPC from the sixth face written to the cache on, after the build started: the faces that
     no longer fit are kept outside the cache, one warning is printed, and the outputs are the same bytes."""
     import errno
 
+    from deckgen import verdict
+
     first = _build(tmp_path / "a")
     monkeypatch.setenv("DECKGEN_CACHE", str(tmp_path / "cache2"))
+    deck, result = classic_verdict
+    verdict.to_cache(deck, 1, None, result, tmp_path / "cache2")     # the second cache has the verdict too
     real_store, writes = cache.store, []
 
     def full_after_five(path, data):

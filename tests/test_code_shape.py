@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from pysource import parse_file
+
 import deckgen
 
 MAX_LINES = 80
@@ -20,8 +22,7 @@ def long_functions(root: Path = PACKAGE, limit: int = MAX_LINES) -> list[tuple[s
     """(file, function, lines) for every function longer than ``limit`` lines."""
     out = []
     for path in sorted(root.rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-        for node in ast.walk(tree):
+        for node in ast.walk(parse_file(path)):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 lines = (node.end_lineno or node.lineno) - node.lineno + 1
                 if lines > limit:

@@ -160,7 +160,7 @@ def test_deck_fonts_reach_the_faces_the_cards_pdf_and_the_rulebook(fresh, tmp_pa
     assert spec.fonts[1] == fonts._ref(text_font) and spec.fonts[0] == fonts.font_set().ref("display")
     plain = render_face(manifest.load_deck("classic"), "red-skip", RenderSettings(dpi=40))
     assert render_face(deck, "owl-skip", RenderSettings(dpi=40)).size == plain.size
-    result = build_deck("woodland", BuildOptions(out_dir=tmp_path / "out", dpi=40, cache_dir=tmp_path / "cache"))
+    result = build_deck("woodland", BuildOptions(out_dir=tmp_path / "out", dpi=40))      # the session's cache
     for out in result.outputs:
         reader = PdfReader(io.BytesIO(out.path.read_bytes()))
         names = set()

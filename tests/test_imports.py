@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from pysource import parse_file
 
 
 def test_starting_a_build_does_not_import_libraries_only_some_steps_need():
@@ -99,7 +100,7 @@ def _imported(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
         for child in ast.iter_child_nodes(node):
             visit(child)
 
-    visit(ast.parse(path.read_text(encoding="utf-8"), str(path)))
+    visit(parse_file(path))
     out = set()
     for target in found:
         while target and target not in modules:       # deckgen.x.y.Name -> deckgen.x.y
@@ -188,7 +189,7 @@ def test_no_import_circle_in_deckgen_at_all():
 
 def _imports_click(path: Path) -> bool:
     """Whether a module imports click anywhere: at the top, in a function, or only for types."""
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+    for node in ast.walk(parse_file(path)):
         if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "click" for a in node.names):
             return True
         if isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").split(".")[0] == "click":

@@ -556,12 +556,11 @@ def test_cut_file_outlines_lie_on_the_printed_trims(no_mercy, tmp_path, layout, 
 MM_PT = 72 / 25.4
 
 
-def test_cli_build_writes_a_cut_file_per_sheet(tmp_path, monkeypatch):
+def test_cli_build_writes_a_cut_file_per_sheet(tmp_path):
     from click.testing import CliRunner
 
     from deckgen.cli import main
 
-    monkeypatch.setenv("DECKGEN_CACHE", str(tmp_path / "cache"))
     res = CliRunner().invoke(main, ["build", "classic", "--only", "red-1x12", "--dpi", "30", "--no-rulebook",
                                     "--cut-file", "svg", "--corner-radius", "2mm", "-o", str(tmp_path)])
     assert res.exit_code == 0, res.output

@@ -116,6 +116,25 @@ def test_a_font_that_crashes_or_runs_away_is_a_finding(tmp_path, monkeypatch):
     fonts.clear_caches()
 
 
+def test_the_same_font_bytes_are_opened_in_a_child_once_per_process(tmp_path, monkeypatch):
+    from deckgen import fonts, probe
+
+    opened = []
+    monkeypatch.setattr(probe, "probe", lambda fn, path, pdf, **kw: opened.append((Path(path).parent.name, pdf)))
+    fonts.clear_caches()
+    for name in ("one", "two", "three"):      # the same font copied into deck folders; the third's differs
+        folder = tmp_path / name
+        folder.mkdir()
+        shutil.copy(fonts.font_path("display"), folder / "A.ttf")
+        if name == "three":
+            with open(folder / "A.ttf", "ab") as f:
+                f.write(b"\0")
+        (folder / "fonts.toml").write_text('display = "A.ttf"\n', encoding="utf-8")
+        assert fonts.font_set(folder).path("display") == folder / "A.ttf"
+    assert opened == [("one", False), ("three", False)]
+    fonts.clear_caches()
+
+
 # ------------------------------------------------------------------ -o never replaces a special file
 
 @pytest.mark.parametrize("kind", ["fifo", "symlink", "device", "folder"])

@@ -89,10 +89,32 @@ def test_a_deeply_nested_svg_is_refused_before_the_renderer_sees_it(tmp_path):
 def test_a_crash_inside_the_renderer_is_a_finding(monkeypatch):
     import ctypes
 
+    monkeypatch.setattr(images, "_drawn", {})           # nothing drawn safely before in this process
     monkeypatch.setattr(images, "_probe_svg", lambda data, size: ctypes.string_at(0))   # what a resvg crash does
     with pytest.raises(ImageProblem) as info:
         svg_check(SVG.format('<rect width="9" height="9"/>').encode(), "crash.svg")
     assert "cannot be rendered: crashed (SIGSEGV)" in str(info.value)
+    with pytest.raises(ImageProblem):                    # a refused drawing is not remembered as safe
+        svg_check(SVG.format('<rect width="9" height="9"/>').encode(), "crash.svg")
+
+
+def test_the_same_svg_bytes_are_drawn_in_a_child_once_per_process(monkeypatch):
+    from deckgen import probe
+
+    drawn = []
+
+    def counting(fn, *args, **kw):
+        drawn.append(args[0])
+        return None
+
+    monkeypatch.setattr(images, "_drawn", {})
+    monkeypatch.setattr(probe, "probe", counting)
+    first = SVG.format('<rect width="9" height="9"/>').encode()
+    assert svg_check(first, "a.svg") == svg_check(first, "b/a.svg")
+    assert drawn == [first]
+    changed = first.replace(b'"9"', b'"8"', 1)          # one byte differs: drawn in a child again
+    svg_check(changed, "a.svg")
+    assert drawn == [first, changed]
 
 
 @pytest.mark.parametrize("href", ["data:secret.png", "data:/dev/zero", "data:image/png;base64", "data:",

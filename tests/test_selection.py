@@ -61,7 +61,7 @@ def test_build_only_writes_a_reprint_sheet_and_no_rulebook(runner, tmp_path):
     import pypdf
 
     res = runner.invoke(main, ["build", "classic", "--only", "red-5x2,wild-draw-four", "--dpi", "40",
-                               "--no-cache", "-o", str(tmp_path)])
+                               "-o", str(tmp_path)])    # the session's cache: classic's verdict judged once for all tests
     assert res.exit_code == 0, res.output
     files = sorted(p.name for p in (tmp_path / "classic").iterdir())
     assert files == ["classic-cards-only.pdf"]

@@ -1,6 +1,7 @@
 """The playability verdict (deckgen/verdict.py, docs/checks.md): each case of issue 17's "Why",
 and others like them, as a small manifest that gets its finding and exit code."""
 
+import functools
 import json
 import random
 
@@ -236,6 +237,26 @@ def test_the_verdict_is_deterministic_and_cached(write_manifest, tmp_path):
     assert cached == [(f.code, f.message) for f in first.findings if f.code in ("does-not-finish", "unfair-seat")]
 
 
+def test_a_copy_of_a_deck_elsewhere_reads_the_verdict_and_its_findings_name_the_copy(write_manifest, tmp_path):
+    import dataclasses
+
+    from deckgen import manifest
+
+    path = write_manifest(ALL_DRAW_FOUR)
+    first = check(path, CheckOptions())
+    (tmp_path / "copy").mkdir()
+    copy = tmp_path / "copy" / "deck.toml"
+    copy.write_text(ALL_DRAW_FOUR, encoding="utf-8")
+    assert verdict.start([manifest.load(copy).deck]).pending is None      # its verdict is there: no game to play
+    again = check(copy, CheckOptions(jobs=1))
+    judged = [f for f in again.findings if f.code in ("does-not-finish", "unfair-seat")]
+    assert judged and {f.file for f in judged} == {str(copy)}
+    assert [f.file for f in first.findings if f.code == "does-not-finish"] == [str(path)]
+    assert again.findings == [dataclasses.replace(f, file=str(copy)) if f.file == str(path) else f
+                              for f in first.findings]
+    assert again.sections["simulation"] == first.sections["simulation"]
+
+
 def test_the_verdict_on_a_builds_workers_is_the_verdict_played_here(write_manifest):
     """Same seed, same games, same findings whether the games run in this process or as jobs on a
     shared pool of workers beside other jobs."""
@@ -353,7 +374,9 @@ def plan(rng, probs):
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
-def test_the_seat_test_sees_a_ten_point_advantage_and_rarely_accuses_a_fair_table(n):
+def test_the_seat_test_sees_a_ten_point_advantage_and_rarely_accuses_a_fair_table(n, monkeypatch):
+    # the exact test is a pure function of (k, n, p), and 300 plans ask for the same counts again
+    monkeypatch.setattr(verdict, "binom_two_sided", functools.lru_cache(maxsize=None)(verdict.binom_two_sided))
     rng = random.Random(n)
     fair = [1 / n] * n
     ahead = [1 / n + 0.1] + [(1 - 1 / n - 0.1) / (n - 1)] * (n - 1)
