@@ -278,6 +278,8 @@ class Shape:
 
     def table(self, value: Any, where: str, keys: Mapping[str, tuple[str, bool]],
               line: int | None = None) -> dict[str, Any] | None:
+        if value is None:       # TOML has no null: a missing key, which its own table reports once
+            return None
         if not isinstance(value, dict):
             self.out.error("type", where, f"expected a table, got {type_name(value)}", line=line)
             return None

@@ -74,6 +74,16 @@ def test_missing_required_key(write_manifest, minimal_text):
     assert ("missing-key", "deck.language") in [(e["code"], e["where"]) for e in data["errors"]]
 
 
+def test_a_missing_table_is_reported_once(write_manifest):
+    result, data = check_json(write_manifest('[deck]\nid = "x"\n'))
+    assert result.exit_code == 1
+    where = [e["where"] for e in data["errors"]]
+    for table in ("rules", "scoring", "cards"):
+        assert where.count(table) == 1, data["errors"]
+        assert [e["code"] for e in data["errors"] if e["where"] == table] == ["missing-key"]
+    assert not any("NoneType" in e["message"] for e in data["errors"])
+
+
 @pytest.mark.parametrize("count, expected", [("0", "from 1 to 1000"), ("-3", "from 1 to 1000"),
                                              ("2.5", "a positive whole number"), ("100000", "from 1 to 1000")])
 def test_bad_counts(write_manifest, minimal_text, count, expected):
