@@ -452,7 +452,8 @@ def _not_color(t: Table, c: int) -> frozenset[int]:
 class Prior(GreedyAgent):
     """The expert's rule of thumb, what it plays when no play-out shows better and how it plays
     on in its own play-outs: the greedy bot's valuation of effects, but it plays from the colour
-    it holds most of, keeps its wilds to the end (a wild is its last card) and its action cards
+    it holds most of, keeps its wilds to the end (a wild is its last card; a wild just drawn
+    too, while its hand and the next one hold more than two cards) and its action cards
     (skips, reverses, draw cards...) for when the next player is close to going out, and then
     uses them on that player (under a Mercy limit it does not hold them: a large hand is knocked
     out); with the expert's memory it prefers a pile the next player likely cannot follow."""
