@@ -292,24 +292,3 @@ def test_a_shared_expert_keeps_one_memory_per_seat():
     bot = E.ExpertAgent(2)
     Game(t, 3, "shared", bot, record=True).run()
     assert set(bot.memories) == {0, 1, 2}
-
-
-@pytest.mark.parametrize("think, overruled", [(E.DEEP_THINK - 2, False), (E.DEEP_THINK, True)])
-def test_a_large_budget_trusts_a_smaller_lead_over_the_rule_of_thumb(monkeypatch, think, overruled):
-    # the other answer leads by 2.5 standard errors on the same deals: enough from DEEP_THINK on
-    # (DEEP_CONFIDENCE), not below it (CONFIDENCE)
-    assert E.DEEP_CONFIDENCE < 2.5 < E.CONFIDENCE
-    calls = []
-
-    def rollout(o, deal, kind, answer, color, seed):
-        calls.append(answer)
-        return 0.0 if answer == 10 else 1.0 + (6.4 if len(calls) % 4 else -6.4)   # mean 1, SE 6.4 / 16
-
-    monkeypatch.setattr(E, "rollout", rollout)
-    monkeypatch.setattr(E, "sample", lambda o, memory, rng: None)
-    bot = E.ExpertAgent(think)
-    bot.memory = E.Memory(0)
-    monkeypatch.setattr(bot, "_prior_choice", lambda d, o, rng, cands: 0)
-    d = Decision(0, DecisionKind.PLAY_DRAWN, (10, 12), True)
-    o = Game(_table("classic"), 3, 1, [GreedyAgent()] * 3, record=False).observation(0)
-    assert bot._search(d, o, random.Random(1), [(10, None), (12, None)]) == ((12, None) if overruled else (10, None))

@@ -67,8 +67,6 @@ if TYPE_CHECKING:
 THINK = 48                 # rollouts per decision by default
 HORIZON = 3                # rounds of turns a play-out runs before it is scored by hand sizes
 CONFIDENCE = 3.0           # standard errors a candidate must beat the rule of thumb's choice by
-DEEP_THINK = 512           # ... and from this many play-outs per decision on (less noisy differences):
-DEEP_CONFIDENCE = 2.0      # ... this many
 COLOR_WEIGHT = 10.0        # the rule of thumb (Prior): per other card of the played card's colour held
 KEEP_WILD = -1000.0        # ... a wild while more than two cards are held
 KEEP_ACTION = -300.0       # ... an action card while nobody next is close to going out (no Mercy limit)
@@ -648,17 +646,15 @@ class ExpertAgent(Agent):
             for i, (answer, color) in enumerate(cands):
                 scores[i][r] = rollout(o, deal, d.kind, answer, color, seed)
         # every candidate played the same deals: keep the rule of thumb unless another one did
-        # better on them by more than the noise of the difference (CONFIDENCE standard errors,
-        # DEEP_CONFIDENCE at a budget of DEEP_THINK or more)
+        # better on them by more than the noise of the difference (CONFIDENCE standard errors)
         best, best_gain = base, 0.0
-        confidence = DEEP_CONFIDENCE if self.think >= DEEP_THINK else CONFIDENCE
         for i in range(len(cands)):
             if i == base:
                 continue
             diff = [a - b for a, b in zip(scores[i], scores[base])]
             mean = sum(diff) / rounds
             var = sum((x - mean) ** 2 for x in diff) / (rounds - 1)
-            if mean > best_gain and mean > confidence * math.sqrt(var / rounds):
+            if mean > best_gain and mean > CONFIDENCE * math.sqrt(var / rounds):
                 best, best_gain = i, mean
         return cands[best]
 
