@@ -4,14 +4,15 @@ the expert's strength.
     .venv/bin/python benchmarks/report.py [--deck flex-spectrum] [--games 200] [--skill-games 30] [--think 16]
                                           [--jobs N] [--cluster ADDRESS] [--repeat 1]
     .venv/bin/python benchmarks/report.py --strength classic,no-mercy,flex-spectrum [--players 4]
-                                          [--skill-games 400] [--think 16] [--opponent greedy]
+                                          [--skill-games 400] [--think 16] [--opponent greedy] [--seed 1]
 
 The default (200 games per table size and agent, both agents, the deck's whole player range, and
 the "Does skill matter?" section's 30 expert games per table size and opponent) is what
 ``deckgen report flex-spectrum`` runs; without the skill section (``--skill-games 0``) the
 target is at most 15 s on a 2-core machine. ``--strength`` plays one expert among greedy (or
 random) players at one table size, every seat in turn, and prints its win rate with the 95 %
-Wilson interval: the figure docs/expert.md quotes.
+Wilson interval: the figure docs/expert.md quotes (``--seed``: the games' seed, so that a setting
+tuned on one seed can be checked on games it was not tuned on).
 Prints wall time per phase (check + simulation, figures, PDF), the CPU time of this process
 and its workers, and the load average, since a busy machine stretches wall times.
 """
@@ -61,34 +62,38 @@ def once(deck: str, games: int, jobs: int | None, skill_games: int = R.SKILL_GAM
             "pages": data.count(b"/Type /Page\n") or data.count(b"/Type /Page"), "bytes": len(data)}
 
 
-def _strength_state(spec: tuple[dict[str, Any], str, int]) -> tuple[dict[str, Any], Any, int]:
+def _strength_state(spec: tuple[dict[str, Any], str, int, int]) -> tuple[dict[str, Any], Any, int, int]:
     from deckgen.rules import expert
 
-    tables, opponent, think = spec
-    return tables, expert.make(opponent), think
+    tables, opponent, think, seed = spec
+    return tables, expert.make(opponent), think, seed
 
 
-def _strength_play(state: tuple[dict[str, Any], Any, int], task: tuple[str, int, int, int]) -> list[tuple[str, int, int]]:
-    tables, opponent, think = state
+def _strength_play(state: tuple[dict[str, Any], Any, int, int],
+                   task: tuple[str, int, int, int]) -> list[tuple[str, int, int]]:
+    tables, opponent, think, seed = state
     deck, n, start, stop = task
-    return [R.skill_game(tables[deck], opponent, think, 1, n, i) for i in range(start, stop)]
+    return [R.skill_game(tables[deck], opponent, think, seed, n, i) for i in range(start, stop)]
 
 
-def strength(decks: list[str], players: int, games: int, think: int, opponent: str, jobs: int | None,
-             cluster: str | None) -> None:
+def strength(decks: list[str], a: argparse.Namespace) -> None:
+    """One expert among ``a.opponent`` players at ``a.players`` seats, ``a.skill_games`` games per
+    deck (every seat in turn), seeded by ``a.seed``: its win rate with the 95 % Wilson interval."""
     from deckgen.balance import collect
     from deckgen.rules.runner import Work, run_tasks
     from deckgen.rules.table import compile_deck
 
+    players, games, think, seed = a.players, a.skill_games or 400, a.think, a.seed
     tables = {d: compile_deck(R._load_checked(d)) for d in decks}
     tasks = [(d, players, s, min(s + 4, games)) for d in decks for s in range(0, games, 4)]
     out: dict[str, list[tuple[str, int, int]]] = {d: [] for d in decks}
     t0 = time.perf_counter()
-    for task, res in run_tasks(Work(_strength_state, (tables, opponent, think), _strength_play), tasks, jobs, cluster):
+    for task, res in run_tasks(Work(_strength_state, (tables, a.opponent, think, seed), _strength_play), tasks,
+                                 a.jobs, a.cluster):
         out[task[0]] += res
     wall = time.perf_counter() - t0
-    print(f"one expert (think {think}) among {players - 1} {opponent} players, {games} games per deck, every seat "
-          f"in turn, seed 1; {wall:.0f} s wall, load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"one expert (think {think}) among {players - 1} {a.opponent} players, {games} games per deck, every seat "
+          f"in turn, seed {seed}; {wall:.0f} s wall, load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     for d in decks:
         g = collect.skill_group(out[d], players)
         print(f"  {d:>14}: expert wins {g['wins']}/{g['finished']} = {100 * g['rate']:.1f} % "
@@ -140,9 +145,10 @@ def main() -> None:
     ap.add_argument("--strength", default=None, metavar="DECK,DECK,...")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--opponent", default="greedy", choices=["greedy", "random"])
+    ap.add_argument("--seed", type=int, default=1, help="the --strength games' seed")
     a = ap.parse_args()
     if a.strength:
-        strength(a.strength.split(","), a.players, a.skill_games or 400, a.think, a.opponent, a.jobs, a.cluster)
+        strength(a.strength.split(","), a)
         decision_time(a.strength.split(","), a.players, a.think)
         return
     load0 = os.getloadavg()[0]

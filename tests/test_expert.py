@@ -259,6 +259,26 @@ def test_the_rule_of_thumb_keeps_wilds_and_attacks_a_player_about_to_go_out():
     assert E.Prior().play(d, o, random.Random(1)) == 2 * skip        # the next player has two cards
 
 
+def test_the_rule_of_thumb_keeps_a_wild_it_just_drew_until_a_hand_is_small():
+    t = _table("classic")
+    wild = next(f for f in range(t.n_faces) if t.mcat[2 * f] == 2)
+    number = next(f for f in range(t.n_faces) if t.mval[2 * f] >= 0 and not t.effects[2 * f])
+    g = Game(t, 3, 1, [GreedyAgent()] * 3, record=False)
+    g.hands = [[number, number, number, wild], [1, 2, 3, 4, 5], [1, 2, 3]]
+    g.top, g.color = 2 * number, t.color[number]
+    g.key = g.pile_key()
+    d = Decision(0, DecisionKind.PLAY_DRAWN, (2 * wild,), True)
+    assert E.Prior().play_drawn(d, g.observation(0), random.Random(1)) is None           # kept
+    assert E.Prior().play_drawn(d._replace(passable=False), g.observation(0), random.Random(1)) == 2 * wild
+    g.hands[1] = [1, 2]                                                                   # the next player is close
+    assert E.Prior().play_drawn(d, g.observation(0), random.Random(1)) == 2 * wild
+    g.hands[1], g.hands[0] = [1, 2, 3, 4, 5], [number, wild]                              # its own hand is small
+    assert E.Prior().play_drawn(d, g.observation(0), random.Random(1)) == 2 * wild
+    number_drawn = Decision(0, DecisionKind.PLAY_DRAWN, (2 * number,), True)
+    g.hands[0] = [number, number, number, number]
+    assert E.Prior().play_drawn(number_drawn, g.observation(0), random.Random(1)) == 2 * number
+
+
 def test_cli_simulate_with_experts_and_think():
     res = CliRunner().invoke(main, ["simulate", "classic", "--players", "2", "--games", "2", "--agent", "expert",
                                     "--think", "2", "--json", "-j", "1"])

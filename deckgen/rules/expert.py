@@ -78,6 +78,7 @@ CHALLENGE_LIKELY = 0.25    # ... challenged when more than this share of them ha
 BLOCK = 60.0               # the rule of thumb: per unit of chance that the next player cannot follow
 BLOCK_CLOSE = 3.0          # ... times 1 + this / their hand size
 KEEP_LAST_WILD = -500.0      # ... a wild while two cards or fewer are held
+KEEP_DRAWN_WILD = 2          # ... a wild just drawn is kept while both its hand and the next one hold more
 NAMED_COLOR = True         # the memory reads the colour an opponent names as one it holds
 WILD_ATTACK = False        # ... a wild draw card is not kept while the next player is close to going out
 WILD_COLORS = 2            # colours tried with a wild: the ones the hand holds most of
@@ -451,7 +452,8 @@ def _not_color(t: Table, c: int) -> frozenset[int]:
 class Prior(GreedyAgent):
     """The expert's rule of thumb, what it plays when no play-out shows better and how it plays
     on in its own play-outs: the greedy bot's valuation of effects, but it plays from the colour
-    it holds most of, keeps its wilds to the end (a wild is its last card) and its action cards
+    it holds most of, keeps its wilds to the end (a wild is its last card; a wild just drawn
+    too, while its hand and the next one hold more than two cards) and its action cards
     (skips, reverses, draw cards...) for when the next player is close to going out, and then
     uses them on that player (under a Mercy limit it does not hold them: a large hand is knocked
     out); with the expert's memory it prefers a pile the next player likely cannot follow."""
@@ -492,6 +494,16 @@ class Prior(GreedyAgent):
             if best_score is None or score > best_score:
                 best, best_score = m, score
         return best
+
+    def play_drawn(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
+        """The card just drawn, by its regular side; a wild drawn is kept instead while more
+        than two cards are held and the next player holds more than two (as a wild in the hand
+        is kept: it follows any pile later)."""
+        m = min(d.options, key=lambda m: m & 1)
+        if (d.passable and o.table.mcat[m] == WLD and len(o.hand) > KEEP_DRAWN_WILD
+                and o.hand_sizes[o.next_player()] > KEEP_DRAWN_WILD):
+            return None
+        return m
 
 
 def _stuck(o: Observation, memory: Memory, q: int) -> Callable[[int, Counter[int]], float] | None:
