@@ -115,6 +115,10 @@ def click_answer(page, decision: dict, i: int) -> None:
             chooser.click()
     else:
         page.click(f'#answers button[data-i="{i}"]')
+    # then the pointer leaves the table, as a person's hand does while the bots play: left where it
+    # clicked, it hovers the card the next table draws there, whose lift on hover (a 0.08 s
+    # transition) keeps it moving, so the next click would first wait for it to stand still
+    page.mouse.move(0, 0)
 
 
 def play_through(page, url: str, max_decisions: int = 400) -> list[str]:
