@@ -44,24 +44,30 @@ settings.register_profile("ci", deadline=None, derandomize=True, database=None, 
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
 
 
-# The files whose tests take longest in all (pytest --durations=0, summed by file), heaviest first.
-# They are started first, half at the front of each half of the run: pytest-xdist's worksteal gives
-# each of the -n 2 workers one contiguous half of the collection, then splits what is left, so a
-# worker never ends the run alone inside one of them while the other has nothing left to take.
-HEAVY_FILES = ("test_rulebook_pdf.py", "test_verdict.py", "test_play_browser.py", "test_build.py",
-               "test_security_files.py", "test_render_fit.py", "test_art.py", "test_layout_files.py",
-               "test_art_render.py", "test_install.py", "test_cluster.py", "test_layout_calibrate.py",
-               "test_security_images.py", "test_engine_fast_path.py", "test_watch.py")
+# The files whose tests take longest in all, with the seconds one worker spends in each: CPU of the
+# test process and its children, summed by file (a per-test getrusage plugin, -n 2, December 2026),
+# except test_play_browser.py, whose wall time is given (its tests mostly wait for chromium and the
+# bots). They start the run: each goes to the front of the half with fewer seconds so far, heaviest
+# first, because pytest-xdist's worksteal gives each of the -n 2 workers one contiguous half of the
+# collection, then splits what is left, so a worker never ends the run alone inside one of them
+# while the other has nothing left to take.
+HEAVY_FILES = {"test_play_browser.py": 25, "test_rulebook_pdf.py": 13, "test_verdict.py": 9, "test_build.py": 7.5,
+               "test_install.py": 7, "test_cluster.py": 7, "test_render_fit.py": 7, "test_art_render.py": 5,
+               "test_security_fuzz.py": 5, "test_watch.py": 5, "test_export.py": 4.5, "test_layout.py": 4,
+               "test_layout_calibrate.py": 4, "test_engine_fast_path.py": 4, "test_imports.py": 3.5}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     groups: dict[str, list[pytest.Item]] = {}
     for item in items:                     # each file's tests stay together, in their order
         groups.setdefault(item.path.name, []).append(item)
-    heavy = [groups.pop(name) for name in HEAVY_FILES if name in groups]
     halves: tuple[list[pytest.Item], list[pytest.Item]] = ([], [])
-    for i, group in enumerate(heavy):
-        halves[i % 2].extend(group)
+    seconds = [0.0, 0.0]
+    for name, cost in sorted(HEAVY_FILES.items(), key=lambda pair: -pair[1]):
+        if name in groups:
+            lighter = 0 if seconds[0] <= seconds[1] else 1
+            halves[lighter].extend(groups.pop(name))
+            seconds[lighter] += cost
     first, second = halves
     for group in groups.values():          # the others after them, filling the first half up to half the run
         (first if len(first) < len(items) // 2 else second).extend(group)

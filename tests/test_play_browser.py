@@ -80,12 +80,27 @@ def pick(decision: dict) -> int:
     return (cards or answers)[0]["i"]
 
 
+# Resolves when the page shows a decision newer than ``seq``, with no answer of the person still on its
+# way (``busy``: a key pressed then would be dropped), or the end of the hand. Checked at each change of
+# the body's attributes (show() sets them all after ``view``) and, for an answer whose reply came after
+# a newer table (show() then changes nothing), every 50 ms; Playwright's wait_for_function would run
+# the check at every frame, keeping chromium drawing frames for the whole wait.
+_TURN = """([seq, ms]) => new Promise((done, fail) => {
+    const now = () => busy ? null : document.body.dataset.over ? {over: true} :
+                      (view && view.decision && String(view.decision.seq) !== seq ? view.decision : null);
+    const stop = () => { watch.disconnect(); clearInterval(tick); clearTimeout(late); };
+    const check = () => { const got = now(); if (got) { stop(); done(got); } };
+    const watch = new MutationObserver(check);
+    const tick = setInterval(check, 50);
+    const late = setTimeout(() => { stop(); fail(new Error("no new decision in " + ms + " ms")); }, ms);
+    watch.observe(document.body, {attributes: true});
+    check();
+})"""
+
+
 def _wait_turn(page, seq: str) -> dict | None:
     """Until the page shows a decision newer than ``seq`` (returned) or the end of the hand (None)."""
-    got = page.wait_for_function(
-        """seq => document.body.dataset.over ? {over: true} :
-                  (view && view.decision && String(view.decision.seq) !== seq ? view.decision : null)""",
-        arg=seq, timeout=20000).json_value()
+    got = page.evaluate(_TURN, [seq, 20000])
     return None if got.get("over") else got
 
 
@@ -100,6 +115,10 @@ def click_answer(page, decision: dict, i: int) -> None:
             chooser.click()
     else:
         page.click(f'#answers button[data-i="{i}"]')
+    # then the pointer leaves the table, as a person's hand does while the bots play: left where it
+    # clicked, it hovers the card the next table draws there, whose lift on hover (a 0.08 s
+    # transition) keeps it moving, so the next click would first wait for it to stand still
+    page.mouse.move(0, 0)
 
 
 def play_through(page, url: str, max_decisions: int = 400) -> list[str]:

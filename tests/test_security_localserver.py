@@ -46,7 +46,7 @@ def _get(host: str | None) -> bytes:
 
 @pytest.fixture
 def server():
-    with LocalServer(_Hello, 0, idle_timeout=0.5, request_deadline=2.0, max_connections=4) as s:
+    with LocalServer(_Hello, 0, idle_timeout=0.5, request_deadline=1.0, max_connections=4) as s:
         yield s
 
 
