@@ -306,10 +306,11 @@ def write_output(section: str, key: str, ext: str, dest: Path, cache_dir: Path |
     if data is None:
         return None
     touch(path)
-    from deckgen.atomic import write_bytes
+    if not _stamp(path, dest, data):
+        from deckgen.atomic import write_bytes
 
-    write_bytes(dest, data)
-    _stamp(path, dest, data)
+        write_bytes(dest, data)
+        _stamp(path, dest, data)
     return len(data)
 
 
@@ -373,24 +374,30 @@ def _settled(fields: list[int], now_ns: int) -> bool:
     return now_ns - max(mtime, ctime) > (STAMP_SETTLED_COARSE if coarse else STAMP_SETTLED)
 
 
-def _stamp(entry: Path, dest: Path, data: bytes) -> None:
+def _stamp(entry: Path, dest: Path, data: bytes) -> bool:
     """Leave the stamp of ``dest`` holding ``data`` (entry ``entry``'s bytes) when its last change
     has settled; the bytes are compared after the stat, and the stat taken again after them, so a
-    change during the check is never stamped. A stamp that cannot be written is no loss."""
+    change during the check is never stamped. A stamp that cannot be written is no loss. True when
+    ``dest`` was found holding ``data`` with the mode a write gives (it need not be written again)."""
+    from deckgen.atomic import OUTPUT_MODE
+
     now = time.time_ns()
     fields = _stat_fields(dest)
-    if fields is None or not _settled(fields, now) or fields[2] != len(data):
-        return
+    if fields is None or not _settled(fields, now) or fields[2] != len(data) \
+            or stat.S_IMODE(fields[3]) != OUTPUT_MODE:
+        return False
     try:
         same = safefile.read_bytes(dest, len(data)) == data
     except (OSError, ValueError):
-        return
+        return False
+    if not same or _stat_fields(dest) != fields:
+        return False
     expected = _entry_sum(entry)
-    if not same or expected is None or _stat_fields(dest) != fields:
-        return
-    stamp = json.dumps({"sha256": expected, "stat": fields}).encode("ascii")
-    with contextlib.suppress(DeckgenError, OSError):
-        store(_stamp_path(entry, dest), stamp)
+    if expected is not None:
+        stamp = json.dumps({"sha256": expected, "stat": fields}).encode("ascii")
+        with contextlib.suppress(DeckgenError, OSError):
+            store(_stamp_path(entry, dest), stamp)
+    return True
 
 
 def note_added(n: int = 1) -> None:
