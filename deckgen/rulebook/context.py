@@ -11,14 +11,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from deckgen.effects import has
 from deckgen.errors import Finding, did_you_mean, error
 from deckgen.model import Card, Deck, Kind
 from deckgen.rulebook.env import caller
 from deckgen.rulebook.groups import groups
+from deckgen.rulebook.markup import literal
 from deckgen.rulebook.words import cards_word, join, lang_of, power_name, ui
+
+
+def _as_is(text: Any) -> Markup:
+    """A deck's word for a template's paragraph: markup a helper made passes, a plain text is escaped
+    for ReportLab and for the inline markup (``*``, ``{``), so it reads as the deck wrote it."""
+    return text if isinstance(text, Markup) else Markup(literal(str(text)))
+
+
+def _bold(text: Any) -> Markup:
+    return Markup("<b>%s</b>") % _as_is(text)
 
 
 @dataclass
@@ -77,12 +88,12 @@ class Helpers:
     def card(self, card_id: str) -> Markup:
         """The card's name, in bold: ``{{ card("wild-draw-ten") }}``."""
         c = self._card(card_id, *caller())
-        return Markup("<b>%s</b>") % (c.name(self.lang) if c else card_id)
+        return _bold(c.name(self.lang) if c else card_id)
 
     def kind(self, kind_id: str) -> Markup:
         """The kind's name, in bold: ``{{ kind("skip") }}``."""
         k = self._kind(kind_id, *caller())
-        return Markup("<b>%s</b>") % (k.names.get(self.lang) if k else kind_id)
+        return _bold(k.names.get(self.lang) if k else kind_id)
 
     def count(self, ref: str) -> int:
         """Copies of a card (by id) or of every card of a kind (by kind id)."""
@@ -102,7 +113,7 @@ class Helpers:
         else:
             c = self._card(ref, file, line)
             cards = [c] if c else []
-        return Markup(escape(points_text(cards, self.lang)))
+        return _as_is(points_text(cards, self.lang))
 
     def draw_of(self, kind_id: str) -> int:
         """How many cards a kind makes its victim(s) draw: ``{{ cards(draw_of("wild-draw-six")) }}``."""
@@ -170,7 +181,7 @@ class Helpers:
 
     def draw_kinds(self) -> list[dict[str, Any]]:
         """The kinds that make a player draw a penalty, lowest first: ``{id, name, n}``."""
-        out = [{"id": k, "name": Markup("<b>%s</b>") % v.names.get(self.lang), "n": v.draw_value}
+        out = [{"id": k, "name": _bold(v.names.get(self.lang)), "n": v.draw_value}
                for k, v in self.deck.kinds.items() if v.is_draw]
         return sorted(out, key=lambda d: (d["n"], d["id"]))
 
@@ -187,16 +198,16 @@ class Helpers:
             cards = [c for g in gs for c in g.cards]
             pts = points_text(cards, self.lang)
             if "–" not in pts:
-                out.append({"name": Markup("<b>%s</b>") % ui(self.lang, f"cat_{cat}"), "points": pts})
+                out.append({"name": _bold(ui(self.lang, f"cat_{cat}")), "points": pts})
                 continue
             for g in gs:
-                out.append({"name": Markup("<b>%s</b>") % group_name(self.deck, g, self.lang),
+                out.append({"name": _bold(group_name(self.deck, g, self.lang)),
                             "points": points_text(list(g.cards), self.lang)})
         return out
 
     def names(self, items: list[Any], word: str = "and") -> Markup:
         """Items joined as a list: "a, b and c" (word="or": "a, b or c")."""
-        return Markup(join([str(escape(i)) for i in items], self.lang, "or" if word == "or" else "and"))
+        return Markup(join([str(_as_is(i)) for i in items], self.lang, "or" if word == "or" else "and"))
 
     def cards(self, n: int) -> str:
         return cards_word(self.lang, int(n))

@@ -26,6 +26,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import markupsafe
+
 _BLOCK = re.compile(r"^@@block (\d+)@@$")
 _INLINE = re.compile(r"\\([*{}\\])|\*\*|\*|\{([a-z0-9][a-z0-9-]*)\}")
 _NUM = re.compile(r"^\d+[.)]\s+")
@@ -166,3 +168,14 @@ def escape(text: str) -> str:
     """``&``, ``<`` and ``>`` as entities, so a text goes into ReportLab's inline markup as it is
     (what ``xml.sax.saxutils.escape`` does, without importing urllib and http with it)."""
     return html.escape(text, quote=False)
+
+
+_MARKUP_CHARS = re.compile(r"([\\*{}])")
+
+
+def literal(text: str) -> str:
+    """A text that a template's paragraph shows as it is: the entities jinja's autoescape writes, and ``\\``
+    before each character the inline markup reads (``*``, ``{``, ``}``, ``\\``), so a deck named
+    "Wild *Star*" is not set in italics and "{red}" in a name is not an icon. Template text and a
+    card's own rules text keep their markup; this is for the deck's names and words."""
+    return _MARKUP_CHARS.sub(r"\\\1", str(markupsafe.escape(text)))
