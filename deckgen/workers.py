@@ -25,6 +25,7 @@ import gc
 import heapq
 import itertools
 import queue
+import sys
 import threading
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
@@ -34,6 +35,10 @@ from deckgen.errors import DeckgenError, DeckHasErrors, Finding
 
 if TYPE_CHECKING:
     from multiprocessing.pool import Pool
+
+# How long this process's busy thread keeps the GIL while the pool's result and task threads wait
+# for it: Python's default is 5 ms (see Workers.submit).
+SWITCH_INTERVAL = 0.0005
 
 Outcome = tuple[str, Any]      # ("ok", result) | ("error" | "has-errors", findings) | ("interrupted", text)
 
@@ -118,6 +123,7 @@ class Workers:
         self._done: queue.SimpleQueue[tuple[Hashable, Outcome | None, BaseException | None]] = queue.SimpleQueue()
         self._running = 0
         self._pool: Pool | None = None
+        self._switch: float | None = None          # Python's switch interval before the pool started
 
     def __enter__(self) -> Workers:
         return self
@@ -135,6 +141,9 @@ class Workers:
             self._pool.terminate()
         self._pool.join()
         self._pool = None
+        if self._switch is not None:
+            sys.setswitchinterval(self._switch)
+            self._switch = None
 
     def submit(self, tag: Hashable, fn: Callable[..., Any], args: tuple[Any, ...] = (), priority: int = 0,
                callback: Callback | None = None) -> None:
@@ -161,6 +170,13 @@ class Workers:
                     self._pool = _pool_class()(self.n, context=ctx)
                 finally:
                     gc.unfreeze()
+                # Every result is taken in, and the next job handed out, by the pool's threads, each
+                # needing the GIL while this process's main thread is busy (checking a deck): with
+                # Python's 5 ms switch interval that is one result per 5 ms, fewer than two workers
+                # playing the verdict's games (jobs of a few ms) hand back, and the workers waited
+                # for their next job. While the pool runs, the GIL changes hands sooner.
+                self._switch = sys.getswitchinterval()
+                sys.setswitchinterval(min(self._switch, SWITCH_INTERVAL))
             self._top_up()
 
     def cancel(self, keep: Callable[[Any], bool]) -> int:

@@ -165,3 +165,19 @@ def test_the_pools_handler_thread_does_not_wake_for_every_result(alarm, monkeypa
         results = drain(pool)
     assert results == {i: str(i) for i in range(200)}
     assert len(turns) < 20
+
+
+def test_while_the_pool_runs_the_gil_changes_hands_sooner(alarm):
+    """The pool's threads take in each result and hand out the next job: with Python's 5 ms
+    switch interval they waited that long for the GIL while this process was busy, so the
+    workers waited for jobs; the pool lowers the interval while it runs and restores it after."""
+    import sys
+
+    from deckgen.workers import SWITCH_INTERVAL
+
+    before = sys.getswitchinterval()
+    with Workers(2) as pool:
+        pool.submit("a", note, ("a",))
+        assert sys.getswitchinterval() == min(before, SWITCH_INTERVAL)
+        assert drain(pool) == {"a": "A"}
+    assert sys.getswitchinterval() == before
