@@ -68,6 +68,20 @@ def test_the_entry_point_and_python_m_deckgen_run_the_group():
     assert (out.returncode, out.stdout.strip()) == (0, f"deckgen, version {__version__}")
 
 
+def test_a_command_leaves_its_objects_out_of_the_interpreters_last_collections():
+    """At exit the objects alive when the command ran are frozen (gc.freeze), so the interpreter
+    does not walk a build's decks, faces and fonts once more after the work is done."""
+    import subprocess
+    import sys
+
+    code = ("import atexit, gc\n"
+            "atexit.register(lambda: print('frozen at exit:', gc.get_freeze_count() > 0))\n"
+            "from deckgen.cli import main\n"
+            "main(['--version'])\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0 and out.stdout.splitlines()[-1] == "frozen at exit: True"
+
+
 def _cli_modules_after(*args):
     import json
     import subprocess

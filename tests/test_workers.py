@@ -143,3 +143,41 @@ def test_workers_inherit_this_process_objects_frozen_and_this_process_does_not_k
         (_, in_worker), = drain(pool).items()
     assert in_worker >= len(kept)               # a worker's full collection never walks them
     assert gc.get_freeze_count() == 0
+
+
+def test_the_pools_handler_thread_does_not_wake_for_every_result(alarm, monkeypatch):
+    """multiprocessing's Pool wakes its worker-handler thread whenever a result waits in the
+    result pipe, and it polls every worker again each time; deckgen's pool wakes it only when a
+    worker ends or the pool's state changes, so a run of many small jobs costs it a few turns."""
+    from multiprocessing.pool import Pool
+
+    turns = []
+    maintain = Pool._maintain_pool
+
+    def counted(*args):
+        turns.append(1)
+        return maintain(*args)
+
+    monkeypatch.setattr(Pool, "_maintain_pool", staticmethod(counted))
+    with Workers(2) as pool:
+        for i in range(200):
+            pool.submit(i, note, (str(i),))
+        results = drain(pool)
+    assert results == {i: str(i) for i in range(200)}
+    assert len(turns) < 20
+
+
+def test_while_the_pool_runs_the_gil_changes_hands_sooner(alarm):
+    """The pool's threads take in each result and hand out the next job: with Python's 5 ms
+    switch interval they waited that long for the GIL while this process was busy, so the
+    workers waited for jobs; the pool lowers the interval while it runs and restores it after."""
+    import sys
+
+    from deckgen.workers import SWITCH_INTERVAL
+
+    before = sys.getswitchinterval()
+    with Workers(2) as pool:
+        pool.submit("a", note, ("a",))
+        assert sys.getswitchinterval() == min(before, SWITCH_INTERVAL)
+        assert drain(pool) == {"a": "A"}
+    assert sys.getswitchinterval() == before

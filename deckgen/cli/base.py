@@ -6,7 +6,9 @@ Exit codes: 0 ok, 1 the deck has errors, 2 unusable input or usage (130: interru
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import gc
 import json
 import os
 import sys
@@ -140,6 +142,11 @@ class Main(click.Group):
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
+        # When the interpreter ends, the objects alive now are left out of its last garbage
+        # collections: a build's (decks, faces, fonts, ReportLab, Pillow) took it ~0.1 s to walk
+        # after the work was done, with every output already written and closed.
+        atexit.unregister(gc.freeze)
+        atexit.register(gc.freeze)
         argv = list(sys.argv[1:] if args is None else args)
         if "--json" not in argv or not standalone_mode:
             return super().main(argv, prog_name, complete_var, standalone_mode, **extra)
