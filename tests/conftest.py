@@ -1,4 +1,5 @@
 import atexit
+import contextlib
 import os
 import shutil
 import signal
@@ -10,6 +11,11 @@ import pytest
 from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def _default_sigterm() -> None:
+    with contextlib.suppress(ValueError):       # forked from a thread that is not the main one
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _private_tmp() -> str:
@@ -26,6 +32,10 @@ def _private_tmp() -> str:
         if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
             # a run stopped with SIGTERM (timeout, a CI cancel) still ends through atexit and removes it
             signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+            # ... but a process forked from this one (deckgen's worker pools, in a run without xdist) gets
+            # the default back: there the Python handler can miss a SIGTERM that arrives just before a
+            # blocking wait, and pool.terminate() then waits for that worker for ever
+            os.register_at_fork(after_in_child=_default_sigterm)
     os.environ["TMPDIR"] = root
     tempfile.tempdir = root
     return root
