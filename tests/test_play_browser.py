@@ -44,13 +44,28 @@ def chromium():
         b.close()
 
 
+@pytest.fixture(scope="module")
+def desk(chromium):
+    """One desktop tab for the module, as a person keeps one tab open: each test opens its table's
+    address in it, a new document each time. (A new page costs chromium a renderer process, about
+    half a second of CPU: the module's eight desktop tables would spend four seconds on them.)"""
+    context = chromium.new_context(viewport={"width": 1280, "height": 860})
+    yield context.new_page()
+    context.close()
+
+
 @pytest.fixture
-def browser(chromium):
-    """The module's chromium; the pages a test opens are closed after it (a page left open keeps
-    polling its table's server, which is gone, for the rest of the module)."""
-    yield chromium
+def page(desk, chromium):
+    """The desktop tab, the pointer off the table; after the test, its routes are removed and it
+    shows a blank page (a table's page left open keeps polling its server, which is gone), and any
+    other page the test opened is closed."""
+    desk.mouse.move(0, 0)
+    yield desk
+    desk.unroute_all()
+    desk.goto("about:blank")
     for context in chromium.contexts:
-        context.close()
+        if context is not desk.context:
+            context.close()
 
 
 class Table:
@@ -198,13 +213,16 @@ def find_seed(deck: str, players: int, wanted: set[str], tries: int = 300) -> in
 
 @pytest.mark.parametrize("case", [pytest.param(k, marks=pytest.mark.slow) if k == "flex-spectrum" else k
                                   for k in CASES])
-def test_a_whole_hand_by_clicking(browser, case, tmp_path):
+def test_a_whole_hand_by_clicking(page, case, tmp_path):
     (deck, players), wanted = CASES[case]
     table = Table(deck, players=players, seed=find_seed(deck, players, wanted))
+    errors: list[str] = []
+
+    def on_error(e) -> None:
+        errors.append(str(e))
+
+    page.on("pageerror", on_error)
     try:
-        page = browser.new_page(viewport={"width": 1280, "height": 860})
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
         kinds = play_through(page, table.url)
         shot(page, f"{case}-over", tmp_path)
         assert wanted <= set(kinds), f"{case}: answered {sorted(set(kinds))}, wanted {sorted(wanted)}"
@@ -247,13 +265,13 @@ def test_a_whole_hand_by_clicking(browser, case, tmp_path):
         assert page.evaluate("(b => b.scrollTop + b.clientHeight >= b.scrollHeight - 2)(document.getElementById('log'))")
         assert page.locator("#log li").count() >= len(plays)
     finally:
+        page.remove_listener("pageerror", on_error)
         table.close()
 
 
-def test_replay_same_seed_and_new_game(browser, tmp_path):
+def test_replay_same_seed_and_new_game(page, tmp_path):
     table = Table("classic", players=2, seed=2)
     try:
-        page = browser.new_page(viewport={"width": 1280, "height": 860})
         page.goto(table.url)
         _wait_turn(page, "")
         first_hand = page.evaluate("view.hand.map(c => c.id)")
@@ -269,11 +287,10 @@ def test_replay_same_seed_and_new_game(browser, tmp_path):
         table.close()
 
 
-def test_keyboard_only(browser, tmp_path):
+def test_keyboard_only(page, tmp_path):
     """A whole hand with the keys alone: H to the hand, arrows, Enter; digits for the answers."""
     table = Table("classic", players=2, seed=2, lang="en")
     try:
-        page = browser.new_page(viewport={"width": 1280, "height": 860})
         page.goto(table.url)
         seq = ""
         for _ in range(200):
@@ -306,13 +323,14 @@ def test_keyboard_only(browser, tmp_path):
         table.close()
 
 
-def test_phone_layout_and_card_text_on_tap(browser, tmp_path):
+def test_phone_layout_and_card_text_on_tap(page, chromium, tmp_path):
     """A 390x844 phone: nothing wider than the screen; a tap on a card shows its rulebook text
     and asks before playing it."""
     table = Table("flex-spectrum", players=4, seed=1)
     try:
-        context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
-                                      has_touch=True, is_mobile=True)
+        desk = page          # the module's desktop tab: the same table beside the phone, later
+        context = chromium.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                                       has_touch=True, is_mobile=True)
         page = context.new_page()
         page.goto(table.url)
         decision = _wait_turn(page, "")
@@ -326,7 +344,6 @@ def test_phone_layout_and_card_text_on_tap(browser, tmp_path):
         assert page.evaluate("view.decision.seq") == decision["seq"]       # a tap alone plays nothing
         assert page.locator(f'#answers button[data-face="{face}"]').count() >= 1
         shot(page, "phone-flex-spectrum", tmp_path)
-        desk = browser.new_page(viewport={"width": 1280, "height": 860})
         desk.goto(table.url)
         _wait_turn(desk, "")
         desk.hover("#hand button.card >> nth=0")
@@ -336,15 +353,13 @@ def test_phone_layout_and_card_text_on_tap(browser, tmp_path):
         table.close()
 
 
-def test_a_stale_answer_is_refused_and_the_page_resyncs(browser, tmp_path):
+def test_a_stale_answer_is_refused_and_the_page_resyncs(page, tmp_path):
     """The page's answer reaches the server naming an earlier decision (a stale tab, a forged
     request): refused (409), nothing changes, the page says so and shows the table as it is."""
     import json
 
     table = Table("classic", players=2, seed=2, lang="en")
     try:
-        page = browser.new_page(viewport={"width": 1280, "height": 860})
-
         def stale(route):
             body = json.loads(route.request.post_data or "{}")
             route.continue_(post_data=json.dumps({**body, "seq": body["seq"] - 1}))
@@ -367,10 +382,9 @@ def test_a_stale_answer_is_refused_and_the_page_resyncs(browser, tmp_path):
         table.close()
 
 
-def test_a_match_goes_on_to_the_next_hand(browser, tmp_path):
+def test_a_match_goes_on_to_the_next_hand(page, tmp_path):
     table = Table(WOODLAND, players=2, seed=1, match=True, lang="en")
     try:
-        page = browser.new_page(viewport={"width": 1280, "height": 860})
         play_through(page, table.url)
         assert page.locator("#over-title").inner_text() == "The hand is over"
         assert page.locator("#btn-next").is_visible()
