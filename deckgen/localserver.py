@@ -199,7 +199,9 @@ class LocalServer(ThreadingHTTPServer):
     def start(self) -> LocalServer:
         """Serve in background threads until :meth:`stop`."""
         if self._serving is None:
-            self._serving = threading.Thread(target=self.serve_forever, kwargs={"poll_interval": 0.1},
+            # stop() waits for the serving loop to notice, up to one poll interval: 0.02 s, so that a
+            # page closed or a test's server stopped is not a tenth of a second each
+            self._serving = threading.Thread(target=self.serve_forever, kwargs={"poll_interval": 0.02},
                                              name="deckgen-page", daemon=True)
             self._serving.start()
             threading.Thread(target=self._reap, name="deckgen-page-reaper", daemon=True).start()

@@ -83,16 +83,22 @@ def test_a_body_over_the_cap_is_refused_unread(server):
     assert _status(_ask(server, none)) == 411
 
 
-def test_an_idle_connection_is_closed(server):
-    with socket.create_connection((HOST, server.port), timeout=10) as s:
+def test_an_idle_connection_is_closed():
+    # its own server with a shorter idle timeout than the fixture's (whose 0.5 s leaves room for the
+    # connections the cap test holds open): the test waits for it
+    with LocalServer(_Hello, 0, idle_timeout=0.2, request_deadline=1.0) as server, \
+            socket.create_connection((HOST, server.port), timeout=10) as s:
         start = time.monotonic()
         assert s.recv(100) == b""                  # the server hangs up; nothing was sent
         assert time.monotonic() - start < 5
-    _wait(lambda: server.connections == 0)
+        _wait(lambda: server.connections == 0)
 
 
-def test_a_client_trickling_bytes_is_cut_off_at_the_deadline(server):
-    with socket.create_connection((HOST, server.port), timeout=10) as s:
+def test_a_client_trickling_bytes_is_cut_off_at_the_deadline():
+    # its own server, all three times shorter than the fixture's: a request deadline of 0.6 s, twice its
+    # idle timeout of 0.3 s, so the client, who writes every 0.1 s, is cut off by the deadline alone
+    with LocalServer(_Hello, 0, idle_timeout=0.3, request_deadline=0.6) as server, \
+            socket.create_connection((HOST, server.port), timeout=10) as s:
         start = time.monotonic()
         s.sendall(b"GET / HTTP/1.1\r\n")
         closed = False
@@ -102,7 +108,7 @@ def test_a_client_trickling_bytes_is_cut_off_at_the_deadline(server):
             except OSError:
                 closed = True
                 break
-            s.settimeout(0.2)
+            s.settimeout(0.1)
             try:
                 if s.recv(100) == b"":
                     closed = True

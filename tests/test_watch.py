@@ -141,7 +141,8 @@ def test_the_page_server_drops_idle_connections_and_caps_them(deck, tmp_path):
         try:
             for n in range(1, server.max_connections + 1):
                 held.append(socket.create_connection((HOST, server.port), timeout=5))
-                _wait(lambda n=n: server.connections == n, 10, f"connection {n} to be accepted")
+                # a count under a lock, looked at every millisecond: the server takes about that long
+                _wait(lambda n=n: server.connections == n, 10, f"connection {n} to be accepted", step=0.001)
             for _ in range(20):          # beyond the cap: each turned away at once with a 503, none served
                 extra = socket.create_connection((HOST, server.port), timeout=5)
                 held.append(extra)
@@ -160,13 +161,13 @@ def test_the_page_server_drops_idle_connections_and_caps_them(deck, tmp_path):
         server.stop()
 
 
-def _wait(pred, timeout: float = 60.0, what: str = "condition"):
+def _wait(pred, timeout: float = 60.0, what: str = "condition", step: float = 0.02):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         value = pred()
         if value:
             return value
-        time.sleep(0.02)
+        time.sleep(step)
     raise AssertionError(f"timed out waiting for {what}")
 
 
