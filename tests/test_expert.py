@@ -292,3 +292,24 @@ def test_a_shared_expert_keeps_one_memory_per_seat():
     bot = E.ExpertAgent(2)
     Game(t, 3, "shared", bot, record=True).run()
     assert set(bot.memories) == {0, 1, 2}
+
+
+def test_the_rule_of_thumb_draws_rather_than_spend_its_only_playable_wild_while_hands_are_large():
+    t = _table("classic")
+    wild = next(f for f in range(t.n_faces) if t.mcat[2 * f] == 2 and not t.draw_val[2 * f])
+    numbers = [f for f in range(t.n_faces) if t.mval[2 * f] >= 0 and not t.effects[2 * f]]
+    top = numbers[0]
+    stuck = next(f for f in numbers if t.color[f] != t.color[top] and t.mval[2 * f] != t.mval[2 * top])
+    g = Game(t, 3, 1, [GreedyAgent()] * 3, record=False)
+    big = [stuck] * (E.DRAW_OVER_WILD + 1)
+    g.hands = [[*big, wild], [1] * (E.DRAW_OVER_WILD + 1), [1, 2, 3]]
+    g.top, g.color = 2 * top, t.color[top]
+    g.key = g.pile_key()
+    assert g.legal_moves(0) == [2 * wild]                       # the wild is its only play
+    d = Decision(0, DecisionKind.PLAY, (2 * wild,), True)
+    assert E.Prior().play(d, g.observation(0), random.Random(1)) is None              # draws, keeps the wild
+    assert E.Prior().play(d._replace(passable=False), g.observation(0), random.Random(1)) == 2 * wild
+    g.hands[1] = [1] * E.DRAW_OVER_WILD                                                  # the next player is closer
+    assert E.Prior().play(d, g.observation(0), random.Random(1)) == 2 * wild
+    g.hands[1], g.hands[0] = [1] * (E.DRAW_OVER_WILD + 1), [stuck] * (E.DRAW_OVER_WILD - 1) + [wild]
+    assert E.Prior().play(d, g.observation(0), random.Random(1)) == 2 * wild          # its own hand is small

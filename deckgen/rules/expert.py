@@ -78,6 +78,7 @@ CHALLENGE_LIKELY = 0.25    # ... challenged when more than this share of them ha
 BLOCK = 60.0               # the rule of thumb: per unit of chance that the next player cannot follow
 BLOCK_CLOSE = 3.0          # ... times 1 + this / their hand size
 KEEP_LAST_WILD = -500.0      # ... a wild while two cards or fewer are held
+DRAW_OVER_WILD = 4         # ... it draws rather than play a wild, its only play, while both hands hold more
 KEEP_DRAWN_WILD = 2          # ... a wild just drawn is kept while both its hand and the next one hold more
 NAMED_COLOR = True         # the memory reads the colour an opponent names as one it holds
 WILD_ATTACK = False        # ... a wild draw card is not kept while the next player is close to going out
@@ -463,6 +464,8 @@ class Prior(GreedyAgent):
 
     def play(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
         t = o.table
+        if d.passable and self.saves_wild(d, o):
+            return None
         leader = _leader(o)
         nxt = o.next_player()
         stuck = _stuck(o, self.memory, nxt) if self.memory is not None and BLOCK else None
@@ -494,6 +497,16 @@ class Prior(GreedyAgent):
             if best_score is None or score > best_score:
                 best, best_score = m, score
         return best
+
+    @staticmethod
+    def saves_wild(d: Decision, o: Observation) -> bool:
+        """Whether to draw rather than play (where the rules let it): the only cards it can play
+        are wilds, while its hand and the next player's both hold more than ``DRAW_OVER_WILD``
+        cards. A wild kept follows any pile later; the card drawn is played if it can be."""
+        if len(o.hand) <= DRAW_OVER_WILD or o.hand_sizes[o.next_player()] <= DRAW_OVER_WILD:
+            return False
+        t = o.table
+        return all(t.mcat[m] == WLD for m in d.options)
 
     def play_drawn(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
         """The card just drawn, by its regular side; a wild drawn is kept instead while more
