@@ -292,3 +292,48 @@ def test_a_shared_expert_keeps_one_memory_per_seat():
     bot = E.ExpertAgent(2)
     Game(t, 3, "shared", bot, record=True).run()
     assert set(bot.memories) == {0, 1, 2}
+
+
+def test_the_rule_of_thumb_draws_rather_than_spend_its_only_playable_wild_while_hands_are_large():
+    t = _table("classic")
+    wild = next(f for f in range(t.n_faces) if t.mcat[2 * f] == 2 and not t.draw_val[2 * f])
+    numbers = [f for f in range(t.n_faces) if t.mval[2 * f] >= 0 and not t.effects[2 * f]]
+    top = numbers[0]
+    stuck = next(f for f in numbers if t.color[f] != t.color[top] and t.mval[2 * f] != t.mval[2 * top])
+    g = Game(t, 3, 1, [GreedyAgent()] * 3, record=False)
+    big = [stuck] * (E.DRAW_OVER_WILD + 1)
+    g.hands = [[*big, wild], [1] * (E.DRAW_OVER_WILD + 1), [1, 2, 3]]
+    g.top, g.color = 2 * top, t.color[top]
+    g.key = g.pile_key()
+    assert g.legal_moves(0) == [2 * wild]                       # the wild is its only play
+    d = Decision(0, DecisionKind.PLAY, (2 * wild,), True)
+    assert E.Prior().play(d, g.observation(0), random.Random(1)) is None              # draws, keeps the wild
+    assert E.Prior().play(d._replace(passable=False), g.observation(0), random.Random(1)) == 2 * wild
+    g.hands[1] = [1] * E.DRAW_OVER_WILD                                                  # the next player is closer
+    assert E.Prior().play(d, g.observation(0), random.Random(1)) == 2 * wild
+    g.hands[1], g.hands[0] = [1] * (E.DRAW_OVER_WILD + 1), [stuck] * (E.DRAW_OVER_WILD - 1) + [wild]
+    assert E.Prior().play(d, g.observation(0), random.Random(1)) == 2 * wild          # its own hand is small
+
+
+def test_the_expert_keeps_a_wild_its_rule_of_thumb_keeps_without_letting_the_search_overrule_it(monkeypatch):
+    t = _table("classic")
+    wild = next(f for f in range(t.n_faces) if t.mcat[2 * f] == 2 and not t.draw_val[2 * f])
+    numbers = [f for f in range(t.n_faces) if t.mval[2 * f] >= 0 and not t.effects[2 * f]]
+    top = numbers[0]
+    stuck = next(f for f in numbers if t.color[f] != t.color[top] and t.mval[2 * f] != t.mval[2 * top])
+    g = Game(t, 3, 1, [GreedyAgent()] * 3, record=False)
+    g.hands = [[*[stuck] * (E.DRAW_OVER_WILD + 1), wild], [1] * (E.DRAW_OVER_WILD + 1), [1, 2, 3]]
+    g.top, g.color = 2 * top, t.color[top]
+    g.key = g.pile_key()
+    searched = []
+    monkeypatch.setattr(E.ExpertAgent, "_search", lambda self, d, o, rng, cands: searched.append(cands) or cands[0])
+    bot = E.ExpertAgent(64)
+    play = Decision(0, DecisionKind.PLAY, (2 * wild,), True)
+    drawn = Decision(0, DecisionKind.PLAY_DRAWN, (2 * wild,), True)
+    assert bot.play(play, g.observation(0), random.Random(1)) is None
+    assert bot.play_drawn(drawn, g.observation(0), random.Random(1)) is None
+    assert searched == []
+    g.hands[1] = [1, 2]                                       # the next player is close: the search decides
+    assert bot.play(play, g.observation(0), random.Random(1)) == 2 * wild
+    assert bot.play_drawn(drawn, g.observation(0), random.Random(1)) == 2 * wild
+    assert len(searched) == 2

@@ -78,6 +78,8 @@ CHALLENGE_LIKELY = 0.25    # ... challenged when more than this share of them ha
 BLOCK = 60.0               # the rule of thumb: per unit of chance that the next player cannot follow
 BLOCK_CLOSE = 3.0          # ... times 1 + this / their hand size
 KEEP_LAST_WILD = -500.0      # ... a wild while two cards or fewer are held
+DRAW_OVER_WILD = 4         # ... it draws rather than play a wild, its only play, while both hands hold more
+KEEP_WILD_UNSEARCHED = True  # the expert keeps a wild as its rule of thumb does, unsearched (see ExpertAgent.play)
 KEEP_DRAWN_WILD = 2          # ... a wild just drawn is kept while both its hand and the next one hold more
 NAMED_COLOR = True         # the memory reads the colour an opponent names as one it holds
 WILD_ATTACK = False        # ... a wild draw card is not kept while the next player is close to going out
@@ -463,6 +465,8 @@ class Prior(GreedyAgent):
 
     def play(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
         t = o.table
+        if d.passable and self.saves_wild(d, o):
+            return None
         leader = _leader(o)
         nxt = o.next_player()
         stuck = _stuck(o, self.memory, nxt) if self.memory is not None and BLOCK else None
@@ -495,15 +499,30 @@ class Prior(GreedyAgent):
                 best, best_score = m, score
         return best
 
+    @staticmethod
+    def saves_wild(d: Decision, o: Observation) -> bool:
+        """Whether to draw rather than play (where the rules let it): the only cards it can play
+        are wilds, while its hand and the next player's both hold more than ``DRAW_OVER_WILD``
+        cards. A wild kept follows any pile later; the card drawn is played if it can be."""
+        if len(o.hand) <= DRAW_OVER_WILD or o.hand_sizes[o.next_player()] <= DRAW_OVER_WILD:
+            return False
+        t = o.table
+        return all(t.mcat[m] == WLD for m in d.options)
+
     def play_drawn(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
         """The card just drawn, by its regular side; a wild drawn is kept instead while more
         than two cards are held and the next player holds more than two (as a wild in the hand
         is kept: it follows any pile later)."""
         m = min(d.options, key=lambda m: m & 1)
-        if (d.passable and o.table.mcat[m] == WLD and len(o.hand) > KEEP_DRAWN_WILD
-                and o.hand_sizes[o.next_player()] > KEEP_DRAWN_WILD):
+        if d.passable and self.keeps_drawn_wild(m, o):
             return None
         return m
+
+    @staticmethod
+    def keeps_drawn_wild(m: int, o: Observation) -> bool:
+        """Whether the card just drawn, by its move ``m``, is a wild kept for later."""
+        return (o.table.mcat[m] == WLD and len(o.hand) > KEEP_DRAWN_WILD
+                and o.hand_sizes[o.next_player()] > KEEP_DRAWN_WILD)
 
 
 def _stuck(o: Observation, memory: Memory, q: int) -> Callable[[int, Counter[int]], float] | None:
@@ -572,6 +591,8 @@ class ExpertAgent(Agent):
 
     # decisions searched
     def play(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
+        if KEEP_WILD_UNSEARCHED and d.passable and Prior.saves_wild(d, o):
+            return None                        # a wild kept: the play-outs are too short to value it
         cands: list[tuple[int | None, int | None]] = []
         for m in d.options:
             if o.table.mcat[m] == 2 and _names_color(o.table, m):
@@ -585,6 +606,8 @@ class ExpertAgent(Agent):
         return best[0]
 
     def play_drawn(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
+        if KEEP_WILD_UNSEARCHED and d.passable and Prior.keeps_drawn_wild(min(d.options, key=lambda m: m & 1), o):
+            return None
         cands: list[tuple[int | None, int | None]] = [(m, None) for m in d.options]
         if d.passable:
             cands.append((None, None))
