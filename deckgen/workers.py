@@ -40,6 +40,32 @@ if TYPE_CHECKING:
 # for it: Python's default is 5 ms (see Workers.submit).
 SWITCH_INTERVAL = 0.0005
 
+
+class _Switch:
+    """The process's switch interval lowered while any pool runs, and put back when the last one
+    closes (pools may overlap: the first to close must not restore it under the other)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.users = 0
+        self.saved = 0.0
+
+    def hold(self) -> None:
+        with self.lock:
+            if not self.users:
+                self.saved = sys.getswitchinterval()
+                sys.setswitchinterval(min(self.saved, SWITCH_INTERVAL))
+            self.users += 1
+
+    def release(self) -> None:
+        with self.lock:
+            self.users -= 1
+            if not self.users:
+                sys.setswitchinterval(self.saved)
+
+
+_SWITCH = _Switch()
+
 Outcome = tuple[str, Any]      # ("ok", result) | ("error" | "has-errors", findings) | ("interrupted", text)
 
 
@@ -123,7 +149,6 @@ class Workers:
         self._done: queue.SimpleQueue[tuple[Hashable, Outcome | None, BaseException | None]] = queue.SimpleQueue()
         self._running = 0
         self._pool: Pool | None = None
-        self._switch: float | None = None          # Python's switch interval before the pool started
 
     def __enter__(self) -> Workers:
         return self
@@ -141,9 +166,7 @@ class Workers:
             self._pool.terminate()
         self._pool.join()
         self._pool = None
-        if self._switch is not None:
-            sys.setswitchinterval(self._switch)
-            self._switch = None
+        _SWITCH.release()
 
     def submit(self, tag: Hashable, fn: Callable[..., Any], args: tuple[Any, ...] = (), priority: int = 0,
                callback: Callback | None = None) -> None:
@@ -175,8 +198,7 @@ class Workers:
                 # Python's 5 ms switch interval that is one result per 5 ms, fewer than two workers
                 # playing the verdict's games (jobs of a few ms) hand back, and the workers waited
                 # for their next job. While the pool runs, the GIL changes hands sooner.
-                self._switch = sys.getswitchinterval()
-                sys.setswitchinterval(min(self._switch, SWITCH_INTERVAL))
+                _SWITCH.hold()
             self._top_up()
 
     def cancel(self, keep: Callable[[Any], bool]) -> int:

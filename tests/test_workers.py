@@ -181,3 +181,19 @@ def test_while_the_pool_runs_the_gil_changes_hands_sooner(alarm):
         assert sys.getswitchinterval() == min(before, SWITCH_INTERVAL)
         assert drain(pool) == {"a": "A"}
     assert sys.getswitchinterval() == before
+
+
+def test_overlapping_pools_put_the_switch_interval_back_when_the_last_one_closes(alarm):
+    import sys
+
+    from deckgen.workers import SWITCH_INTERVAL
+
+    before = sys.getswitchinterval()
+    first, second = Workers(2), Workers(2)
+    first.submit("a", note, ("a",))
+    second.submit("b", note, ("b",))
+    assert drain(first) == {"a": "A"} and drain(second) == {"b": "B"}
+    first.close()
+    assert sys.getswitchinterval() == min(before, SWITCH_INTERVAL)     # the second still runs
+    second.close()
+    assert sys.getswitchinterval() == before
