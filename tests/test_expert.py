@@ -294,17 +294,23 @@ def test_a_shared_expert_keeps_one_memory_per_seat():
     assert set(bot.memories) == {0, 1, 2}
 
 
-def test_the_rule_of_thumb_draws_rather_than_spend_its_only_playable_wild_while_hands_are_large():
+def _only_a_wild_plays() -> tuple[Game, int, int]:
+    """Classic, 3 players: player 1 holds more than DRAW_OVER_WILD cards that cannot follow the
+    pile and one plain wild, the next player more than DRAW_OVER_WILD cards; (game, wild, stuck)."""
     t = _table("classic")
     wild = next(f for f in range(t.n_faces) if t.mcat[2 * f] == 2 and not t.draw_val[2 * f])
     numbers = [f for f in range(t.n_faces) if t.mval[2 * f] >= 0 and not t.effects[2 * f]]
     top = numbers[0]
     stuck = next(f for f in numbers if t.color[f] != t.color[top] and t.mval[2 * f] != t.mval[2 * top])
     g = Game(t, 3, 1, [GreedyAgent()] * 3, record=False)
-    big = [stuck] * (E.DRAW_OVER_WILD + 1)
-    g.hands = [[*big, wild], [1] * (E.DRAW_OVER_WILD + 1), [1, 2, 3]]
+    g.hands = [[*[stuck] * (E.DRAW_OVER_WILD + 1), wild], [1] * (E.DRAW_OVER_WILD + 1), [1, 2, 3]]
     g.top, g.color = 2 * top, t.color[top]
     g.key = g.pile_key()
+    return g, wild, stuck
+
+
+def test_the_rule_of_thumb_draws_rather_than_spend_its_only_playable_wild_while_hands_are_large():
+    g, wild, stuck = _only_a_wild_plays()
     assert g.legal_moves(0) == [2 * wild]                       # the wild is its only play
     d = Decision(0, DecisionKind.PLAY, (2 * wild,), True)
     assert E.Prior().play(d, g.observation(0), random.Random(1)) is None              # draws, keeps the wild
@@ -316,15 +322,7 @@ def test_the_rule_of_thumb_draws_rather_than_spend_its_only_playable_wild_while_
 
 
 def test_the_expert_keeps_a_wild_its_rule_of_thumb_keeps_without_letting_the_search_overrule_it(monkeypatch):
-    t = _table("classic")
-    wild = next(f for f in range(t.n_faces) if t.mcat[2 * f] == 2 and not t.draw_val[2 * f])
-    numbers = [f for f in range(t.n_faces) if t.mval[2 * f] >= 0 and not t.effects[2 * f]]
-    top = numbers[0]
-    stuck = next(f for f in numbers if t.color[f] != t.color[top] and t.mval[2 * f] != t.mval[2 * top])
-    g = Game(t, 3, 1, [GreedyAgent()] * 3, record=False)
-    g.hands = [[*[stuck] * (E.DRAW_OVER_WILD + 1), wild], [1] * (E.DRAW_OVER_WILD + 1), [1, 2, 3]]
-    g.top, g.color = 2 * top, t.color[top]
-    g.key = g.pile_key()
+    g, wild, _ = _only_a_wild_plays()
     searched = []
     monkeypatch.setattr(E.ExpertAgent, "_search", lambda self, d, o, rng, cands: searched.append(cands) or cands[0])
     bot = E.ExpertAgent(64)
