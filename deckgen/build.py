@@ -303,7 +303,8 @@ class _DeckBuild:
             return None
         try:
             return select(self.loaded.deck, self.options.only)
-        except DeckgenError:                    # said again, in its place, after the check
+        except DeckgenError:                    # said again, in its place, after the check,
+            self.options = replace(self.options, verdict=False)     # which plays no game for it
             return None
 
     def checked(self, report: CheckReport | DeckgenError, seconds: float) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
@@ -119,3 +121,21 @@ def test_build_fold_and_fronts_only_from_the_command_line(runner, tmp_path):
     assert res.exit_code == 2 and "--backs none" in res.output
     res = runner.invoke(main, ["build", "classic", "--only", "red-1", "--back-offset", "30,0", "-o", str(tmp_path / "y")])
     assert res.exit_code == 2 and "X must stay between" in res.output
+
+
+def test_an_unknown_only_id_stops_the_build_before_any_game_is_played(tmp_path, monkeypatch):
+    """The verdict's games cannot change what a bad ``--only`` says: none is played for it
+    (a homemade deck's games can take long), and the error still names the id with a hint."""
+    from deckgen import verdict
+    from deckgen.build import BuildOptions, build_deck
+
+    played: list[int] = []
+    real = verdict._play_games
+    monkeypatch.setattr(verdict, "_play_games", lambda *a: played.append(1) or real(*a))
+    options = BuildOptions(out_dir=tmp_path / "out", cache_dir=tmp_path / "cache", jobs=1, dpi=40)
+    with pytest.raises(DeckgenError) as err:
+        build_deck("classic", replace(options, only="red5"))
+    assert "did you mean 'red-5'?" in str(err.value)
+    assert played == [] and not list((tmp_path / "out").rglob("*.pdf"))
+    build_deck("classic", replace(options, only="red-5", rulebook=False))      # a good id: the verdict plays
+    assert played
