@@ -18,18 +18,12 @@ from deckgen.errors import Finding, did_you_mean, error
 from deckgen.model import Card, Deck, Kind
 from deckgen.rulebook.env import caller
 from deckgen.rulebook.groups import groups
-from deckgen.rulebook.markup import literal
+from deckgen.rulebook.markup import as_is
 from deckgen.rulebook.words import cards_word, join, lang_of, power_name, ui
 
 
-def _as_is(text: Any) -> Markup:
-    """A deck's word for a template's paragraph: markup a helper made passes, a plain text is escaped
-    for ReportLab and for the inline markup (``*``, ``{``), so it reads as the deck wrote it."""
-    return text if isinstance(text, Markup) else Markup(literal(str(text)))
-
-
 def _bold(text: Any) -> Markup:
-    return Markup("<b>%s</b>") % _as_is(text)
+    return Markup("<b>%s</b>") % as_is(text)
 
 
 @dataclass
@@ -113,7 +107,7 @@ class Helpers:
         else:
             c = self._card(ref, file, line)
             cards = [c] if c else []
-        return _as_is(points_text(cards, self.lang))
+        return Markup(as_is(points_text(cards, self.lang)))
 
     def draw_of(self, kind_id: str) -> int:
         """How many cards a kind makes its victim(s) draw: ``{{ cards(draw_of("wild-draw-six")) }}``."""
@@ -207,7 +201,7 @@ class Helpers:
 
     def names(self, items: list[Any], word: str = "and") -> Markup:
         """Items joined as a list: "a, b and c" (word="or": "a, b or c")."""
-        return Markup(join([str(_as_is(i)) for i in items], self.lang, "or" if word == "or" else "and"))
+        return Markup(join([str(as_is(i)) for i in items], self.lang, "or" if word == "or" else "and"))
 
     def cards(self, n: int) -> str:
         return cards_word(self.lang, int(n))

@@ -36,14 +36,13 @@ from typing import Any
 import jinja2
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
-from markupsafe import Markup
 
 from deckgen import safefile
 from deckgen.errors import DeckgenError, Finding, error
 from deckgen.model import Deck
 from deckgen.resources import templates_dir
 from deckgen.rulebook.lookup import languages, user_dir
-from deckgen.rulebook.markup import literal
+from deckgen.rulebook.markup import as_is
 
 ENTRY = "rulebook.j2"
 JINJA_MIN = (3, 1, 6)            # 3.1.4 and 3.1.5 have sandbox escapes (a template file name, |attr("format"))
@@ -160,18 +159,9 @@ def environment(deck: Deck, lang: str) -> ImmutableSandboxedEnvironment:
     env = _BoundedEnvironment(
         loader=loader, undefined=jinja2.StrictUndefined, autoescape=True,
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, bytecode_cache=_BYTECODE,
-        finalize=_shown_as_is)
+        finalize=as_is)
     env.filters = {name: _bounded_filter(f) for name, f in env.filters.items()}
     return env
-
-
-def _shown_as_is(value: Any) -> Any:
-    """What ``{{ ... }}`` writes: a plain text (the deck's name, a colour's name) as it is, with the
-    inline markup's characters escaped too (:func:`~deckgen.rulebook.markup.literal`); what a helper
-    made as markup (``card()``, ``names()``) and numbers pass through to the autoescape."""
-    if isinstance(value, str) and not isinstance(value, Markup):
-        return Markup(literal(value))
-    return value
 
 
 class _BoundedEnvironment(ImmutableSandboxedEnvironment):

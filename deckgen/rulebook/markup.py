@@ -179,3 +179,12 @@ def literal(text: str) -> str:
     "Wild *Star*" is not set in italics and "{red}" in a name is not an icon. Template text and a
     card's own rules text keep their markup; this is for the deck's names and words."""
     return _MARKUP_CHARS.sub(r"\\\1", str(markupsafe.escape(text)))
+
+
+def as_is(value: object) -> object:
+    """What a template writes for a value: a plain text (the deck's name, a colour's or card's name)
+    as :func:`literal` markup, shown as written; markup a helper made (``card()``, ``names()``) and
+    numbers pass unchanged. Jinja's ``finalize`` and the template helpers both use it."""
+    if isinstance(value, str) and not isinstance(value, markupsafe.Markup):
+        return markupsafe.Markup(literal(value))
+    return value
