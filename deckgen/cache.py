@@ -16,11 +16,15 @@ and prunes it by hand.
 
 Nothing read from the cache is trusted blindly (``docs/security.md``):
 
-- every entry has its content's SHA-256 beside it (``<entry>.sha256``, written after the entry,
-  each to a temp file renamed into place; without ``fsync``: the checksum, not the disk's
-  ordering, is what tells a torn entry from a good one); an entry whose bytes do not match, or that has no
-  checksum, is not used: it is made again (a damaged one is removed first, with a one-line
-  notice on the ``deckgen.cache`` logger, stderr);
+- every document entry has its content's SHA-256 beside it (``<entry>.sha256``, written after
+  the entry, each to a temp file renamed into place; without ``fsync``: the checksum, not the
+  disk's ordering, is what tells a torn entry from a good one); an entry whose bytes do not match,
+  or that has no checksum, is not used: it is made again (a damaged one is removed first, with a
+  one-line notice on the ``deckgen.cache`` logger, stderr);
+- a face entry is a PNG, which carries checksums of its own (a CRC-32 per chunk, IEND last) and
+  says which face it is (its text chunks): its caller passes a ``whole`` check instead
+  (:func:`verified`), and no checksum file is written beside it (:func:`store` with
+  ``checksum=False``): half the files a cold build creates, each a costly inode on a busy disk;
 - an output written from an entry (:func:`write_output`) is trusted without being read only
   while its stamp (its inode, size, mode, mtime and ctime when its bytes were last found equal
   to the entry's) still matches;
@@ -39,6 +43,7 @@ import os
 import re
 import stat
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -152,9 +157,14 @@ def make_root(root: Path) -> None:
     root.mkdir(parents=True, exist_ok=True, mode=0o700)
 
 
-def read_entry(path: Path) -> bytes | None:
-    """An entry's bytes when its checksum matches and it is this user's, else None (a damaged
-    entry is removed, with a notice)."""
+Whole = Callable[[bytes], bool]
+"""A check that an entry's bytes are whole and are what its name says, for entries that carry
+their own checksums (face PNGs): it stands in for the checksum file."""
+
+
+def read_entry(path: Path, whole: Whole | None = None) -> bytes | None:
+    """An entry's bytes when its checksum matches (``whole``: when ``whole`` accepts them) and it
+    is this user's, else None (a damaged entry is removed, with a notice)."""
     try:
         st = os.stat(path)
     except (OSError, ValueError):
@@ -164,31 +174,33 @@ def read_entry(path: Path) -> bytes | None:
         return None
     try:
         data = safefile.read_bytes(path, MAX_ENTRY)
-        expected = safefile.read_bytes(sum_path(path), 200).decode("ascii", "replace").strip()
+        expected = None if whole else safefile.read_bytes(sum_path(path), 200).decode("ascii", "replace").strip()
     except FileNotFoundError:               # no checksum: an older deckgen, a write cut short, or one
         return None                          # still under way (another job's); it is made again
     except OSError as exc:
         _warn_once(f"read:{path.parent}", f"cannot read the cache ({exc.strerror}): going on without it")
         return None
-    if hashlib.sha256(data).hexdigest() != expected:
+    if not (whole(data) if whole else hashlib.sha256(data).hexdigest() == expected):
         _discard(path, "damaged")
         return None
     return data
 
 
-def verified(path: Path) -> bool:
-    """Whether a cache entry file can be used as it is (checksum, owner); a bad one is removed."""
+def verified(path: Path, whole: Whole | None = None) -> bool:
+    """Whether a cache entry file can be used as it is (checksum or ``whole``, owner); a bad one
+    is removed. ``whole`` must give the same answer for the same path and bytes (it is
+    remembered by the file's inode, size and times)."""
     try:
         st = os.stat(path)
-        sst = os.stat(sum_path(path))
+        sst = None if whole else os.stat(sum_path(path))
     except (OSError, ValueError):       # missing, or its checksum not written yet: drawn again (atomically)
         return False
-    return _verified(str(path), st.st_mtime_ns, st.st_size, st.st_ino, sst.st_mtime_ns)
+    return _verified(str(path), st.st_mtime_ns, st.st_size, st.st_ino, sst.st_mtime_ns if sst else 0, whole)
 
 
 @functools.lru_cache(maxsize=8192)
-def _verified(path: str, mtime: int, size: int, ino: int, sum_mtime: int) -> bool:
-    return read_entry(Path(path)) is not None
+def _verified(path: str, mtime: int, size: int, ino: int, sum_mtime: int, whole: Whole | None) -> bool:
+    return read_entry(Path(path), whole) is not None
 
 
 def _discard(path: Path, why: str | None) -> None:
@@ -226,15 +238,17 @@ def write_sum(path: Path, data: bytes) -> None:
     write_unsynced(sum_path(path), hashlib.sha256(data).hexdigest().encode("ascii") + b"\n")
 
 
-def store(path: Path, data: bytes) -> None:
+def store(path: Path, data: bytes, *, checksum: bool = True) -> None:
     """Write an entry and then its checksum, each atomically but without waiting for the disk
     (no ``fsync``: a crash may leave an entry torn, and its checksum then says so); DeckgenError
     (a path that is not a regular file) or OSError when the cache cannot take it, e.g. a disk that
-    filled up during a build."""
+    filled up during a build. ``checksum=False``: an entry that carries its own (read back
+    with a ``whole`` check, :func:`verified`)."""
     from deckgen.atomic import write_unsynced
 
     write_unsynced(path, data)
-    write_sum(path, data)
+    if checksum:
+        write_sum(path, data)
 
 
 def write_entry(path: Path, data: bytes) -> bool:

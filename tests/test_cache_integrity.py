@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from deckgen import atomic, cache
 from deckgen.cli import main
+from deckgen.render import pngfile
 
 
 @pytest.fixture
@@ -92,14 +93,43 @@ def test_a_swapped_face_is_drawn_again(judged, root, tmp_path, caplog):
     assert any("was damaged" in r.getMessage() for r in caplog.records)
 
 
-def test_a_face_without_its_checksum_is_drawn_again(judged, root, tmp_path):
-    first = _build(tmp_path / "a")
-    for s in (root / "faces").rglob("*" + cache.SUM):
-        s.unlink()
+def _damage_first_face(root: Path, how) -> Path:
+    face = sorted((root / "faces").rglob("*.png"))[0]
+    face.write_bytes(how(face.read_bytes()))
     for doc in _documents(root, "pdf") + _documents(root, "json"):
         doc.unlink()                                         # the sheets are laid out again from the faces
-    assert _build(tmp_path / "b") == first
-    assert len(list((root / "faces").rglob("*" + cache.SUM))) == len(list((root / "faces").rglob("*.png")))
+    return face
+
+
+def _flip_in_idat(data: bytes) -> bytes:
+    at = data.index(b"IDAT") + 100                           # inside the pixels' compressed bytes
+    return data[:at] + bytes([data[at] ^ 0x01]) + data[at + 1:]
+
+
+def _relabelled(data: bytes, text: bytes, other: bytes) -> bytes:
+    """The PNG with one text chunk's bytes changed and its CRC made right again."""
+    at = data.index(b"tEXt" + text) - 4
+    old = data[at:at + 12 + len(text)]
+    assert pngfile.whole_text(data) is not None and len(text) == len(other)
+    return data.replace(old, pngfile._chunk(b"tEXt", other))
+
+
+@pytest.mark.parametrize("how", [lambda b: b[:len(b) // 2],           # torn: cut short
+                                 _flip_in_idat,                        # one bit flipped: its chunk's CRC fails
+                                 lambda b: b + b"more",                # bytes after IEND
+                                 lambda b: _relabelled(b, b"deckgen:dpi\x0030", b"deckgen:dpi\x0031")],  # another face
+                         ids=["truncated", "bit-flipped", "trailing-bytes", "relabelled"])
+def test_a_damaged_face_is_drawn_again(judged, root, tmp_path, caplog, how):
+    """A face carries its own checksums (a PNG's CRC-32 per chunk, IEND last) and names itself:
+    no checksum file is written beside it, and any damage is still caught."""
+    first = _build(tmp_path / "a")
+    assert not list((root / "faces").rglob("*" + cache.SUM))
+    face = _damage_first_face(root, how)
+    with caplog.at_level(logging.WARNING, logger="deckgen.cache"):
+        assert _build(tmp_path / "b") == first
+    assert [r.getMessage() for r in caplog.records if r.name == "deckgen.cache"] == \
+        [f"deckgen: cache entry {face.name} was damaged: made again"]
+    assert pngfile.whole_text(face.read_bytes()) is not None  # drawn again, whole
 
 
 @pytest.mark.skipif(not hasattr(os, "getuid") or os.getuid() != 0, reason="needs root to give a file away")
@@ -155,11 +185,11 @@ def test_a_cache_that_fills_up_during_the_build_is_skipped_with_one_warning(judg
     verdict.to_cache(deck, 1, None, result, tmp_path / "cache2")     # the second cache has the verdict too
     real_store, writes = cache.store, []
 
-    def full_after_five(path, data):
+    def full_after_five(path, data, **kw):
         writes.append(path)
         if len([p for p in writes if Path(p).suffix == ".png"]) > 5:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
-        real_store(path, data)
+        real_store(path, data, **kw)
 
     monkeypatch.setattr(cache, "store", full_after_five)
     cache._warned.clear()
@@ -178,11 +208,11 @@ def test_a_cache_that_becomes_unwritable_mid_render_still_writes_every_face(root
 
     real_store, writes = cache.store, []
 
-    def denied_after_three(path, data):
+    def denied_after_three(path, data, **kw):
         writes.append(path)
         if len(writes) > 3:
             raise OSError(errno.EACCES, os.strerror(errno.EACCES), str(path))
-        real_store(path, data)
+        real_store(path, data, **kw)
 
     monkeypatch.setattr(cache, "store", denied_after_three)
     cache._warned.clear()

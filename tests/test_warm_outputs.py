@@ -132,7 +132,7 @@ def test_a_warm_build_of_cached_card_sheets_reads_no_face_and_no_output(root, tm
     pdf = out / "classic" / "classic-cards.pdf"
     first = pdf.read_bytes()
     seen = _reads(monkeypatch)
-    monkeypatch.setattr(cache, "verified", lambda path: pytest.fail(f"a face was checked: {path}"))
+    monkeypatch.setattr(cache, "verified", lambda path, whole=None: pytest.fail(f"a face was checked: {path}"))
     assert "(0 drawn now)" in _build(out)
     assert str(pdf) not in seen
     assert not any(p.endswith(".png") for p in seen) and not any("/documents/" in p and p.endswith(".pdf") for p in seen)

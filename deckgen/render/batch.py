@@ -73,6 +73,24 @@ def png_text(face_id: str, frame: Frame) -> dict[str, str]:
     }
 
 
+@dataclass(frozen=True)
+class FaceCheck:
+    """Whether a cached face PNG is whole (every chunk's CRC-32 right, IEND last) and is the face
+    it is filed as (its text chunks, :func:`png_text`, as :func:`pngfile.encode` wrote them): the
+    render cache's check of a face, in place of a checksum file (:func:`deckgen.cache.verified`)."""
+
+    text: tuple[tuple[str, str], ...]
+
+    @staticmethod
+    def of(face_id: str, frame: Frame) -> FaceCheck:
+        written = {k: v.encode("latin-1", "replace").decode("latin-1") for k, v in png_text(face_id, frame).items()}
+        return FaceCheck(tuple(sorted(written.items())))
+
+    def __call__(self, data: bytes) -> bool:
+        text = pngfile.whole_text(data)
+        return text is not None and tuple(sorted(text.items())) == self.text
+
+
 SPILL_REASON = ".reason"
 _spill: tempfile.TemporaryDirectory[str] | None = None
 
@@ -96,10 +114,10 @@ def write_png(img: Image.Image, path: Path, face_id: str, frame: Frame, compress
     (:func:`settle` then points at it and warns once)."""
     data = pngfile.encode(img, frame.dpi, png_text(face_id, frame), compress_level)
     if spill is None:
-        cache.store(Path(path), data)
+        cache.store(Path(path), data, checksum=False)       # a PNG carries its own (FaceCheck)
         return
     try:
-        cache.store(Path(path), data)
+        cache.store(Path(path), data, checksum=False)
     except (OSError, DeckgenError) as exc:
         why = exc.strerror if isinstance(exc, OSError) else exc.findings[0].message
         write_bytes(Path(spill) / Path(path).name, data)
@@ -241,7 +259,7 @@ def plan_faces(deck: Deck, settings: RenderSettings, *, use_cache: bool = True, 
         cached[fid] = path
         if use_cache and not verify:
             continue
-        if use_cache and cache.verified(path):      # checksum and owner checked; a bad entry is drawn again
+        if use_cache and cache.verified(path, FaceCheck.of(spec.face_id, frame)):   # whole, this face, owner; else drawn again
             cache.touch(path)
         else:
             todo.append(FaceJob(spec, frame, settings.corner_guide, str(path), spill))

@@ -13,6 +13,10 @@ streams as they are (:mod:`deckgen.layout.pdfimage`), so a build was not always 
 
 The output is deterministic (no time chunk) and records the colour space (iCCP: deckgen's fixed
 sRGB profile, :mod:`deckgen.icc`), the DPI (pHYs) and the deckgen text chunks (tEXt).
+
+A PNG carries its own checksums (a CRC-32 per chunk, and IEND last): :func:`whole_text` checks
+them and reads the text chunks back, which is how the render cache knows a face it finds is
+whole and is the face it was filed as (:mod:`deckgen.render.batch`).
 """
 
 from __future__ import annotations
@@ -48,6 +52,26 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 def iccp_chunk() -> bytes:
     """The iCCP chunk naming the pixels sRGB (profile name, compression method 0, zlib data)."""
     return _chunk(b"iCCP", b"sRGB\x00\x00" + zlib.compress(srgb_profile(), 9))
+
+
+def whole_text(data: bytes) -> dict[str, str] | None:
+    """The tEXt chunks of a PNG written whole, or None: a wrong signature, a chunk whose CRC-32
+    does not match its bytes, a chunk cut short, no IEND, or bytes after it (a torn or damaged file)."""
+    if not data.startswith(SIGNATURE):
+        return None
+    view, pos, end, text = memoryview(data), len(SIGNATURE), len(data), {}
+    while pos + 12 <= end:
+        length, kind = struct.unpack_from(">I4s", data, pos)
+        stop = pos + 8 + length
+        if stop + 4 > end or zlib.crc32(view[pos + 4:stop]) & 0xFFFFFFFF != struct.unpack_from(">I", data, stop)[0]:
+            return None
+        if kind == b"tEXt":
+            key, _, value = bytes(view[pos + 8:stop]).partition(b"\x00")
+            text[key.decode("latin-1")] = value.decode("latin-1")
+        elif kind == b"IEND":
+            return text if stop + 4 == end else None
+        pos = stop + 4
+    return None
 
 
 def encode(img: Image.Image, dpi: int, text: dict[str, str], level: int = FACE_LEVEL) -> bytes:
