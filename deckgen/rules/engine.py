@@ -185,7 +185,7 @@ class Game(State):
         turn() plays, random draw for random draw."""
         self._plain = True
         n, alive, owed, hands = self.n, self.alive, self.owed, self.hands
-        cache, legal = self.t.cache, self.t.legal
+        cache = self.t.cache                    # a pile state not seen yet is worked out on a miss
         uno_window = self.o.uno_catch != "before-next-turn"
         all_random, plain_moves, rand = self._random_agents, self._plain_moves, self._bot_random
         choose, draw, play, ask_play = self._plain_choice, self._plain_draw, self._plain_play, self._plain_ask
@@ -205,8 +205,7 @@ class Game(State):
                 self.cur = nxt if alive[nxt] else self.step(p)
                 continue
             hand = hands[p]
-            key = self.key
-            entry = cache.get(key) or legal(key, self.sym, self.val, self.color)
+            entry = cache[self.key]
             if not plain_moves:                 # a restricted card may be kept back: legal_moves()
                 move = choose(p, hand, entry)
             elif not flex and all_random:       # legal_moves() inlined, the random choice by face
@@ -425,10 +424,7 @@ class Game(State):
     def legal_moves(self, p: int) -> list[int]:
         """Every distinct legal move of player p now (face*2 + side)."""
         t = self.t
-        key = self.key
-        entry = t.cache.get(key)
-        if entry is None:
-            entry = t.legal(key, self.sym, self.val, self.color)
+        entry = t.cache[self.key]
         hand = set(self.hands[p])
         moves = list(map(_DOUBLE, hand.intersection(entry[2])))
         if t.any_flex and (self.power[p] or not self.power_cards):
@@ -441,10 +437,7 @@ class Game(State):
         """The legal moves of one card in p's hand (the card just drawn): legal_moves(p) less the
         other cards' moves, its regular side first."""
         t = self.t
-        key = self.key
-        entry = t.cache.get(key)
-        if entry is None:
-            entry = t.legal(key, self.sym, self.val, self.color)
+        entry = t.cache[self.key]
         moves = [f + f] if entry[0][f] else []
         if entry[1][f] and (self.power[p] or not self.power_cards):     # a Flex side (only those are set)
             moves.append(f + f + 1)
