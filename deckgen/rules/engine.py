@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, TypedDict, cast
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, NamedTuple, TypedDict, cast
 
 from deckgen.rules import actions
 from deckgen.rules.agents import GREEDY_BLIND, RANDOM_CHOICE, GreedyAgent, RandomAgent
@@ -53,6 +53,7 @@ from deckgen.rules.table import Table
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
+    from deckgen.effects import Effect
     from deckgen.rules.decision import Bot
     from deckgen.rules.state import Event, Seed
     from deckgen.rules.table import LegalEntry
@@ -65,6 +66,18 @@ NO_PENALTY = Penalty()
 PUBLIC_EVENTS = 40          # how many of the latest public events an observation carries
 _DOUBLE = (2).__mul__            # face -> its regular-side move, in C (legal_moves is the hottest query)
 _PLUS_ONE = (1).__add__
+
+
+class PlayFacts(NamedTuple):
+    """What _plain_play reads of a move, looked up once (Table.plays): the pile key it leaves less
+    the colour part (Table.mkey), its card's colour, its kind, its effects' handlers and whether
+    it is restricted ('challenge')."""
+
+    mkey: int
+    color: int
+    kind: int
+    handlers: tuple[tuple[Callable[..., None], Effect], ...]
+    restricted: bool
 
 
 class HandOptions(TypedDict, total=False):
@@ -98,6 +111,8 @@ class Game(State):
         self.o = o
         if len(table.handlers) != len(table.effects):
             table.handlers = actions.handlers(table)
+            table.plays = tuple(PlayFacts(k, table.color[m >> 1], table.mkind[m], h, table.restricted[m])
+                                for m, (k, h) in enumerate(zip(table.mkey, table.handlers)))
         self.dealer = n_players - 1 if dealer is None else dealer
         self.turn_cap = o.turn_cap
         # the rule options the turn reads most, under their own names
@@ -316,25 +331,20 @@ class Game(State):
         played by play())."""
         if move & 1:
             return self.play(p, move, how)
-        t = self.t
+        k, c, kind, effects, restricted = self.t.plays[move]
         f = move >> 1
-        guilty = False
-        if t.any_restricted and t.restricted[move]:
-            guilty = not self.restricted_play_legal(p, None)
+        guilty = restricted and not self.restricted_play_legal(p, None)
         self.hands[p].remove(f)                 # op_play, inlined
         self.discard.append(f)
         self.top = move
-        k = t.mkey[move]
         if k < 0:                               # colourless
             self.color = self.key = -1
         else:
-            c = t.color[f]
             if c >= 0:
                 self.color = c
             self.key = k + self.color + 1
         self.idle = 0
-        self.plays_by_seat_kind[p][t.mkind[move]] += 1
-        effects = t.handlers[move]
+        self.plays_by_seat_kind[p][kind] += 1
         again = False
         if effects:                             # actions.apply(), inlined
             ctx = self._ctx

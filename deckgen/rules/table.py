@@ -98,6 +98,8 @@ class Table:
     cache: LegalCache = field(init=False, repr=False, compare=False)
     # per move: ((play handler, Effect), ...), set by the engine
     handlers: tuple[Any, ...] = field(default=(), init=False, repr=False, compare=False)
+    # per move: what the engine's fast loop reads of a card it plays, in one tuple (engine.PlayFacts)
+    plays: tuple[Any, ...] = field(default=(), init=False, repr=False, compare=False)
     # what players compute once per table and keep here, by name (the greedy bot's card values)
     memo: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -107,7 +109,7 @@ class Table:
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         del state["cache"]
-        state["handlers"] = ()
+        state["handlers"] = state["plays"] = ()
         state["memo"] = {}
         return state
 
