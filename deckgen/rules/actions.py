@@ -13,6 +13,7 @@ target, challenge, stacking, duel answers, the UNO call) are asked through ``g.a
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from itertools import chain
 from typing import TYPE_CHECKING, NamedTuple
 
 from deckgen.effects import Effect
@@ -499,20 +500,15 @@ def _answered(d: Duel, rest: tuple[int, ...]) -> Duel:
 
 def _duel_options(g: Game, q: int, value: int) -> list[int]:
     """q's answers to a duel on this number: face*2 discards the card plainly (it shows the
-    number), face*2+1 plays it as a counter-duel (any duel card)."""
+    number), face*2+1 plays it as a counter-duel (any duel card); each card of the hand once,
+    in hand order."""
     t = g.t
-    shows: bytes | None = t.memo.get(("duel", value))
-    if shows is None:                           # per face: a plain discard on this number
-        shows = t.memo["duel", value] = bytes(t.cat[f] == NUM and t.val[f] == value and not t.colorless[f]
-                                               for f in range(t.n_faces))
-    duel = t.duel
-    out = []
-    for f in dict.fromkeys(g.hands[q]):
-        if shows[f]:
-            out.append(f + f)
-        if duel[f]:
-            out.append(f + f + 1)
-    return out
+    answers: tuple[tuple[int, ...], ...] | None = t.memo.get(("duel", value))
+    if answers is None:                         # per face, worked out once per table and number
+        answers = t.memo["duel", value] = tuple(
+            ((f + f,) if t.cat[f] == NUM and t.val[f] == value and not t.colorless[f] else ())
+            + ((f + f + 1,) if t.duel[f] else ()) for f in range(t.n_faces))
+    return [*chain.from_iterable(map(answers.__getitem__, dict.fromkeys(g.hands[q])))]
 
 
 # ---------------------------------------------------------------- UNO, jump-in
