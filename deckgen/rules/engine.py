@@ -93,6 +93,12 @@ _HAND_OPTIONS = frozenset(HandOptions.__annotations__)
 
 
 class Game(State):
+    __slots__ = ("_bot_random", "_ctx", "_driver", "_plain", "_plain_moves", "_random_agents", "agents", "bot_rng",
+                 "challenge", "dealer", "draw_one", "flex_plays", "jump_in", "match_scores", "max_stack",
+                 "may_draw_instead", "mercy_limit", "must_play_drawn", "next_trace", "o", "penalty_by_kind",
+                 "plays_by_seat_kind", "power_cards", "power_flips", "stacking", "trace", "turn_cap", "uno_penalty",
+                 "wild_draw_four_legal")          # every attribute a slot (State.__slots__)
+
     def __init__(self, table: Table, n_players: int, seed: Seed, agents: Agents, record: bool = True,
                  **hand: Unpack[HandOptions]):
         if hand and not _HAND_OPTIONS.issuperset(hand):
@@ -179,14 +185,10 @@ class Game(State):
             self.setup()
         if self.log is None and self.watch is None and not self.jump_in:
             return self._run_plain()
-        cap = self.turn_cap
         turn = self.turn
         while self.outcome is None:
-            if self.turns >= self.next_trace:
-                if self.turns >= cap:
-                    self.op_end(CAPPED, None)
-                    break
-                self.sample()
+            if self.turns >= self.next_trace and self._capped_or_sampled():
+                break
             turn()
         return self
 
@@ -231,28 +233,36 @@ class Game(State):
                     play(p, f + f)
                     continue
                 move = draw(p, hand, entry)
-            else:                               # legal_moves() inlined
+            else:                               # legal_moves() inlined, by face
                 held = {*hand}
-                moves = [*map(_DOUBLE, held & entry[2])]
-                if flex and (free_flex or power[p]):
-                    moves += map(_PLUS_ONE, map(_DOUBLE, held & entry[3]))
-                if not moves:
+                faces = [*held & entry[2]]
+                sides = [*held & entry[3]] if flex and (free_flex or power[p]) else []     # Flex sides
+                if not (faces or sides):
                     move = draw(p, hand, entry)
-                elif all_random:
+                elif all_random:                # legal_moves()[i], without building the moves
                     self.decisions += 1
-                    move = moves[int(rand() * len(moves))]
+                    i = int(rand() * (len(faces) + len(sides)))
+                    move = faces[i] * 2 if i < len(faces) else sides[i - len(faces)] * 2 + 1
                 else:
-                    move = ask_play(p, moves)
+                    move = ask_play(p, [*map(_DOUBLE, faces), *map(_PLUS_ONE, map(_DOUBLE, sides))])
             if move >= 0:
                 play(p, move)
         return self
 
     def _capped_or_sampled(self) -> bool:
-        """At a trace turn: the hand ends at the turn cap (True), or a sample is taken."""
-        if self.turns >= self.turn_cap:
+        """At a trace turn: the hand ends at the turn cap (True), or a hand-size sample is taken
+        for the record (every TRACE_EVERY turns, at most TRACE_MAX)."""
+        turns, cap, trace = self.turns, self.turn_cap, self.trace
+        if turns >= cap:
             self.op_end(CAPPED, None)
             return True
-        self.sample()
+        self.next_trace = turns + TRACE_EVERY if turns + TRACE_EVERY < cap else cap    # the cap is checked here too
+        if len(trace) < TRACE_MAX:
+            if self.n_alive == self.n:
+                trace.append((turns, len(self.draw_pile), tuple(map(len, self.hands))))
+            else:
+                trace.append((turns, len(self.draw_pile),
+                              tuple([len(h) if a else -1 for h, a in zip(self.hands, self.alive, strict=True)])))
         return False
 
     def _plain_choice(self, p: int, hand: list[int], entry: LegalEntry) -> int:
@@ -381,17 +391,6 @@ class Game(State):
         """Cards played per kind index, every seat."""
         return [sum(col) for col in zip(*self.plays_by_seat_kind, strict=True)]
 
-    def sample(self) -> None:
-        """A hand-size sample for the record (every TRACE_EVERY turns, at most TRACE_MAX)."""
-        turns, cap, trace = self.turns, self.turn_cap, self.trace
-        self.next_trace = turns + TRACE_EVERY if turns + TRACE_EVERY < cap else cap    # run() checks the cap here too
-        if len(trace) < TRACE_MAX:
-            if self.n_alive == self.n:
-                trace.append((turns, len(self.draw_pile), tuple(map(len, self.hands))))
-            else:
-                trace.append((turns, len(self.draw_pile),
-                              tuple([len(h) if a else -1 for h, a in zip(self.hands, self.alive, strict=True)])))
-
     def turn(self) -> None:
         """One turn of the current player: answer a waiting penalty, serve a lost turn, or play a
         card or draw (take_turn)."""
@@ -513,7 +512,11 @@ class Game(State):
         n = len(self.hands[p])
         if n > self.max_hand:
             self.max_hand = n
-        self.op_turn((p + self.dir) % self.n if self.n_alive == self.n else self.step(p))
+        nxt = (p + self.dir) % self.n if self.n_alive == self.n else self.step(p)
+        if self.log is None:
+            self.cur = nxt                      # op_turn, inlined (a turn passed: a third of them)
+        else:
+            self.op_turn(nxt)
 
     def play(self, p: int, move: int, how: str = "play") -> None:
         """p plays a card: its effects apply in order, then p wins (an empty hand), may be caught
