@@ -283,22 +283,25 @@ def stack_moves(g: Game, p: int) -> list[int]:
     t = g.t
     pend = g.pend
     key = ("stack-kind", pend.kind) if g.stacking == "same-kind" else ("stack-value", pend.value)
-    ok: bytes | None = t.memo.get(key)
-    if ok is None:
-        ok = t.memo[key] = _stackable(t, key[0] == "stack-kind", key[1])
+    sides: tuple[tuple[tuple[int, ...], ...], ...] | None = t.memo.get(key)
+    if sides is None:
+        sides = t.memo[key] = _stackable(t, key[0] == "stack-kind", key[1])
+    regular, flex = sides
     hand = g.hands[p]
-    moves = [f + f for f in hand if ok[f + f]]
+    moves = [*chain.from_iterable(map(regular.__getitem__, hand))]
     if t.any_flex and (g.power[p] or not g.power_cards):
-        moves += [f + f + 1 for f in hand if ok[f + f + 1]]
+        moves += chain.from_iterable(map(flex.__getitem__, hand))
     return list(dict.fromkeys(moves)) if len(moves) > 1 else moves
 
 
-def _stackable(t: Table, same_kind: bool, what: int) -> bytes:
-    """Per move, whether it stacks on a penalty whose last card is of kind ``what`` (same-kind)
-    or has the value ``what`` (otherwise); a Flex move only for a card with a Flex side."""
+def _stackable(t: Table, same_kind: bool, what: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Per side, per face: the move (none or one) that stacks on a penalty whose last card is of
+    kind ``what`` (same-kind) or has the value ``what`` (otherwise); a Flex move only for a card
+    with a Flex side. Looked up per card of the hand, in C."""
     dv = t.draw_val
-    return bytes(bool(dv[m] and (not m & 1 or t.has_flex[m >> 1])
-                      and (t.mkind[m] == what if same_kind else dv[m] >= what)) for m in range(len(dv)))
+    ok = [bool(dv[m] and (not m & 1 or t.has_flex[m >> 1]) and (t.mkind[m] == what if same_kind else dv[m] >= what))
+          for m in range(len(dv))]
+    return tuple(tuple((m,) if ok[m] else () for m in range(side, len(dv), 2)) for side in (0, 1))
 
 
 def _everyone_draws(g: Game, c: Ctx, e: Effect) -> None:

@@ -68,16 +68,32 @@ _DOUBLE = (2).__mul__            # face -> its regular-side move, in C (legal_mo
 _PLUS_ONE = (1).__add__
 
 
-class PlayFacts(NamedTuple):
-    """What _plain_play reads of a move, looked up once (Table.plays): the pile key it leaves less
-    the colour part (Table.mkey), its card's colour, its kind, its effects' handlers and whether
-    it is restricted ('challenge')."""
+KEEPS_COLOR = -2                # PlayFacts.color of a card that leaves the pile's colour as it is
 
-    mkey: int
+
+class PlayFacts(NamedTuple):
+    """What _plain_play reads of a move, looked up once (Table.plays): the pile state it leaves,
+    as op_play works it out (a card of its own colour, or a colourless one, leaves this key and
+    colour; a card without a colour, color KEEPS_COLOR, keeps the pile's colour and leaves the key
+    less its colour part, Table.mkey), its kind, its effects' handlers and whether it is
+    restricted ('challenge')."""
+
+    key: int
     color: int
     kind: int
     handlers: tuple[tuple[Callable[..., None], Effect], ...]
     restricted: bool
+
+    @staticmethod
+    def of(table: Table, move: int) -> PlayFacts:
+        k, c = table.mkey[move], table.color[move >> 1]
+        if k < 0:                       # colourless
+            key, color = -1, -1
+        elif c >= 0:
+            key, color = k + c + 1, c
+        else:
+            key, color = k, KEEPS_COLOR
+        return PlayFacts(key, color, table.mkind[move], table.handlers[move], table.restricted[move])
 
 
 class HandOptions(TypedDict, total=False):
@@ -117,8 +133,7 @@ class Game(State):
         self.o = o
         if len(table.handlers) != len(table.effects):
             table.handlers = actions.handlers(table)
-            table.plays = tuple(PlayFacts(k, table.color[m >> 1], table.mkind[m], h, table.restricted[m])
-                                for m, (k, h) in enumerate(zip(table.mkey, table.handlers)))
+            table.plays = tuple(PlayFacts.of(table, m) for m in range(len(table.effects)))
         self.dealer = n_players - 1 if dealer is None else dealer
         self.turn_cap = o.turn_cap
         # the rule options the turn reads most, under their own names
@@ -341,18 +356,17 @@ class Game(State):
         played by play())."""
         if move & 1:
             return self.play(p, move, how)
-        k, c, kind, effects, restricted = self.t.plays[move]
+        key, c, kind, effects, restricted = self.t.plays[move]
         f = move >> 1
         guilty = restricted and not self.restricted_play_legal(p, None)
         self.hands[p].remove(f)                 # op_play, inlined
         self.discard.append(f)
         self.top = move
-        if k < 0:                               # colourless
-            self.color = self.key = -1
+        if c != KEEPS_COLOR:                    # the card's own colour, or colourless (-1)
+            self.color = c
+            self.key = key
         else:
-            if c >= 0:
-                self.color = c
-            self.key = k + self.color + 1
+            self.key = key + self.color + 1
         self.idle = 0
         self.plays_by_seat_kind[p][kind] += 1
         again = False
