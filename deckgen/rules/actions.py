@@ -13,6 +13,7 @@ target, challenge, stacking, duel answers, the UNO call) are asked through ``g.a
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from itertools import chain
 from typing import TYPE_CHECKING, NamedTuple
 
 from deckgen.effects import Effect
@@ -282,22 +283,25 @@ def stack_moves(g: Game, p: int) -> list[int]:
     t = g.t
     pend = g.pend
     key = ("stack-kind", pend.kind) if g.stacking == "same-kind" else ("stack-value", pend.value)
-    ok: bytes | None = t.memo.get(key)
-    if ok is None:
-        ok = t.memo[key] = _stackable(t, key[0] == "stack-kind", key[1])
+    sides: tuple[tuple[tuple[int, ...], ...], ...] | None = t.memo.get(key)
+    if sides is None:
+        sides = t.memo[key] = _stackable(t, key[0] == "stack-kind", key[1])
+    regular, flex = sides
     hand = g.hands[p]
-    moves = [f + f for f in hand if ok[f + f]]
+    moves = [*chain.from_iterable(map(regular.__getitem__, hand))]
     if t.any_flex and (g.power[p] or not g.power_cards):
-        moves += [f + f + 1 for f in hand if ok[f + f + 1]]
+        moves += chain.from_iterable(map(flex.__getitem__, hand))
     return list(dict.fromkeys(moves)) if len(moves) > 1 else moves
 
 
-def _stackable(t: Table, same_kind: bool, what: int) -> bytes:
-    """Per move, whether it stacks on a penalty whose last card is of kind ``what`` (same-kind)
-    or has the value ``what`` (otherwise); a Flex move only for a card with a Flex side."""
+def _stackable(t: Table, same_kind: bool, what: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Per side, per face: the move (none or one) that stacks on a penalty whose last card is of
+    kind ``what`` (same-kind) or has the value ``what`` (otherwise); a Flex move only for a card
+    with a Flex side. Looked up per card of the hand, in C."""
     dv = t.draw_val
-    return bytes(bool(dv[m] and (not m & 1 or t.has_flex[m >> 1])
-                      and (t.mkind[m] == what if same_kind else dv[m] >= what)) for m in range(len(dv)))
+    ok = [bool(dv[m] and (not m & 1 or t.has_flex[m >> 1]) and (t.mkind[m] == what if same_kind else dv[m] >= what))
+          for m in range(len(dv))]
+    return tuple(tuple((m,) if ok[m] else () for m in range(side, len(dv), 2)) for side in (0, 1))
 
 
 def _everyone_draws(g: Game, c: Ctx, e: Effect) -> None:
@@ -499,20 +503,15 @@ def _answered(d: Duel, rest: tuple[int, ...]) -> Duel:
 
 def _duel_options(g: Game, q: int, value: int) -> list[int]:
     """q's answers to a duel on this number: face*2 discards the card plainly (it shows the
-    number), face*2+1 plays it as a counter-duel (any duel card)."""
+    number), face*2+1 plays it as a counter-duel (any duel card); each card of the hand once,
+    in hand order."""
     t = g.t
-    shows: bytes | None = t.memo.get(("duel", value))
-    if shows is None:                           # per face: a plain discard on this number
-        shows = t.memo["duel", value] = bytes(t.cat[f] == NUM and t.val[f] == value and not t.colorless[f]
-                                               for f in range(t.n_faces))
-    duel = t.duel
-    out = []
-    for f in dict.fromkeys(g.hands[q]):
-        if shows[f]:
-            out.append(f + f)
-        if duel[f]:
-            out.append(f + f + 1)
-    return out
+    answers: tuple[tuple[int, ...], ...] | None = t.memo.get(("duel", value))
+    if answers is None:                         # per face, worked out once per table and number
+        answers = t.memo["duel", value] = tuple(
+            ((f + f,) if t.cat[f] == NUM and t.val[f] == value and not t.colorless[f] else ())
+            + ((f + f + 1,) if t.duel[f] else ()) for f in range(t.n_faces))
+    return [*chain.from_iterable(map(answers.__getitem__, dict.fromkeys(g.hands[q])))]
 
 
 # ---------------------------------------------------------------- UNO, jump-in

@@ -373,6 +373,7 @@ _QUICK: dict[DecisionKind, Callable[[Sequence[int], int, Glance], Answer]] = {
     DecisionKind.SWAP: _q_target, DecisionKind.STEAL: _q_target}
 _YES = frozenset({DecisionKind.UNO, DecisionKind.CATCH, DecisionKind.JUMP_IN})
 GREEDY_BLIND = frozenset({DecisionKind.PLAY_DRAWN, *_YES})
+_PLAY, _PLAY_DRAWN = DecisionKind.PLAY, DecisionKind.PLAY_DRAWN     # an Enum member read from its class costs a call
 """The kinds the greedy bot answers from the options alone (the engine passes no Glance)."""
 
 
@@ -392,11 +393,11 @@ class GreedyAgent(Agent):
     def quick(self, kind: DecisionKind, options: Sequence[int], about: int, seen: Glance | None) -> Answer:
         """decide() from the decision's kind, options and ``about``, and what the player sees
         (None: a decision with one option, or a kind of :data:`GREEDY_BLIND`)."""
-        if kind is DecisionKind.PLAY:
+        if kind is _PLAY:
             return options[0] if seen is None else best_play(options, seen)
         if kind in _YES:
             return True
-        if kind is DecisionKind.PLAY_DRAWN:
+        if kind is _PLAY_DRAWN:
             return min(options, key=_side)
         if seen is None:
             return options[0]

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, TypedDict, cast
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, NamedTuple, TypedDict, cast
 
 from deckgen.rules import actions
 from deckgen.rules.agents import GREEDY_BLIND, RANDOM_CHOICE, GreedyAgent, RandomAgent
@@ -53,6 +53,7 @@ from deckgen.rules.table import Table
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
+    from deckgen.effects import Effect
     from deckgen.rules.decision import Bot
     from deckgen.rules.state import Event, Seed
     from deckgen.rules.table import LegalEntry
@@ -65,6 +66,34 @@ NO_PENALTY = Penalty()
 PUBLIC_EVENTS = 40          # how many of the latest public events an observation carries
 _DOUBLE = (2).__mul__            # face -> its regular-side move, in C (legal_moves is the hottest query)
 _PLUS_ONE = (1).__add__
+
+
+KEEPS_COLOR = -2                # PlayFacts.color of a card that leaves the pile's colour as it is
+
+
+class PlayFacts(NamedTuple):
+    """What _plain_play reads of a move, looked up once (Table.plays): the pile state it leaves,
+    as op_play works it out (a card of its own colour, or a colourless one, leaves this key and
+    colour; a card without a colour, color KEEPS_COLOR, keeps the pile's colour and leaves the key
+    less its colour part, Table.mkey), its kind, its effects' handlers and whether it is
+    restricted ('challenge')."""
+
+    key: int
+    color: int
+    kind: int
+    handlers: tuple[tuple[Callable[..., None], Effect], ...]
+    restricted: bool
+
+    @staticmethod
+    def of(table: Table, move: int) -> PlayFacts:
+        k, c = table.mkey[move], table.color[move >> 1]
+        if k < 0:                       # colourless
+            key, color = -1, -1
+        elif c >= 0:
+            key, color = k + c + 1, c
+        else:
+            key, color = k, KEEPS_COLOR
+        return PlayFacts(key, color, table.mkind[move], table.handlers[move], table.restricted[move])
 
 
 class HandOptions(TypedDict, total=False):
@@ -80,6 +109,12 @@ _HAND_OPTIONS = frozenset(HandOptions.__annotations__)
 
 
 class Game(State):
+    __slots__ = ("_bot_random", "_ctx", "_driver", "_plain", "_plain_moves", "_random_agents", "agents", "bot_rng",
+                 "challenge", "dealer", "draw_one", "flex_plays", "jump_in", "match_scores", "max_stack",
+                 "may_draw_instead", "mercy_limit", "must_play_drawn", "next_trace", "o", "penalty_by_kind",
+                 "plays_by_seat_kind", "power_cards", "power_flips", "stacking", "trace", "turn_cap", "uno_penalty",
+                 "wild_draw_four_legal")          # every attribute a slot (State.__slots__)
+
     def __init__(self, table: Table, n_players: int, seed: Seed, agents: Agents, record: bool = True,
                  **hand: Unpack[HandOptions]):
         if hand and not _HAND_OPTIONS.issuperset(hand):
@@ -98,6 +133,7 @@ class Game(State):
         self.o = o
         if len(table.handlers) != len(table.effects):
             table.handlers = actions.handlers(table)
+            table.plays = tuple(PlayFacts.of(table, m) for m in range(len(table.effects)))
         self.dealer = n_players - 1 if dealer is None else dealer
         self.turn_cap = o.turn_cap
         # the rule options the turn reads most, under their own names
@@ -164,14 +200,10 @@ class Game(State):
             self.setup()
         if self.log is None and self.watch is None and not self.jump_in:
             return self._run_plain()
-        cap = self.turn_cap
         turn = self.turn
         while self.outcome is None:
-            if self.turns >= self.next_trace:
-                if self.turns >= cap:
-                    self.op_end(CAPPED, None)
-                    break
-                self.sample()
+            if self.turns >= self.next_trace and self._capped_or_sampled():
+                break
             turn()
         return self
 
@@ -185,7 +217,7 @@ class Game(State):
         turn() plays, random draw for random draw."""
         self._plain = True
         n, alive, owed, hands = self.n, self.alive, self.owed, self.hands
-        cache, legal = self.t.cache, self.t.legal
+        cache = self.t.cache                    # a pile state not seen yet is worked out on a miss
         uno_window = self.o.uno_catch != "before-next-turn"
         all_random, plain_moves, rand = self._random_agents, self._plain_moves, self._bot_random
         choose, draw, play, ask_play = self._plain_choice, self._plain_draw, self._plain_play, self._plain_ask
@@ -205,8 +237,7 @@ class Game(State):
                 self.cur = nxt if alive[nxt] else self.step(p)
                 continue
             hand = hands[p]
-            key = self.key
-            entry = cache.get(key) or legal(key, self.sym, self.val, self.color)
+            entry = cache[self.key]
             if not plain_moves:                 # a restricted card may be kept back: legal_moves()
                 move = choose(p, hand, entry)
             elif not flex and all_random:       # legal_moves() inlined, the random choice by face
@@ -217,28 +248,36 @@ class Game(State):
                     play(p, f + f)
                     continue
                 move = draw(p, hand, entry)
-            else:                               # legal_moves() inlined
+            else:                               # legal_moves() inlined, by face
                 held = {*hand}
-                moves = [*map(_DOUBLE, held & entry[2])]
-                if flex and (free_flex or power[p]):
-                    moves += map(_PLUS_ONE, map(_DOUBLE, held & entry[3]))
-                if not moves:
+                faces = [*held & entry[2]]
+                sides = [*held & entry[3]] if flex and (free_flex or power[p]) else []     # Flex sides
+                if not (faces or sides):
                     move = draw(p, hand, entry)
-                elif all_random:
+                elif all_random:                # legal_moves()[i], without building the moves
                     self.decisions += 1
-                    move = moves[int(rand() * len(moves))]
+                    i = int(rand() * (len(faces) + len(sides)))
+                    move = faces[i] * 2 if i < len(faces) else sides[i - len(faces)] * 2 + 1
                 else:
-                    move = ask_play(p, moves)
+                    move = ask_play(p, [*map(_DOUBLE, faces), *map(_PLUS_ONE, map(_DOUBLE, sides))])
             if move >= 0:
                 play(p, move)
         return self
 
     def _capped_or_sampled(self) -> bool:
-        """At a trace turn: the hand ends at the turn cap (True), or a sample is taken."""
-        if self.turns >= self.turn_cap:
+        """At a trace turn: the hand ends at the turn cap (True), or a hand-size sample is taken
+        for the record (every TRACE_EVERY turns, at most TRACE_MAX)."""
+        turns, cap, trace = self.turns, self.turn_cap, self.trace
+        if turns >= cap:
             self.op_end(CAPPED, None)
             return True
-        self.sample()
+        self.next_trace = turns + TRACE_EVERY if turns + TRACE_EVERY < cap else cap    # the cap is checked here too
+        if len(trace) < TRACE_MAX:
+            if self.n_alive == self.n:
+                trace.append((turns, len(self.draw_pile), tuple(map(len, self.hands))))
+            else:
+                trace.append((turns, len(self.draw_pile),
+                              tuple([len(h) if a else -1 for h, a in zip(self.hands, self.alive, strict=True)])))
         return False
 
     def _plain_choice(self, p: int, hand: list[int], entry: LegalEntry) -> int:
@@ -317,25 +356,19 @@ class Game(State):
         played by play())."""
         if move & 1:
             return self.play(p, move, how)
-        t = self.t
+        key, c, kind, effects, restricted = self.t.plays[move]
         f = move >> 1
-        guilty = False
-        if t.any_restricted and t.restricted[move]:
-            guilty = not self.restricted_play_legal(p, None)
+        guilty = restricted and not self.restricted_play_legal(p, None)
         self.hands[p].remove(f)                 # op_play, inlined
         self.discard.append(f)
         self.top = move
-        k = t.mkey[move]
-        if k < 0:                               # colourless
-            self.color = self.key = -1
+        if c != KEEPS_COLOR:                    # the card's own colour, or colourless (-1)
+            self.color = c
+            self.key = key
         else:
-            c = t.color[f]
-            if c >= 0:
-                self.color = c
-            self.key = k + self.color + 1
+            self.key = key + self.color + 1
         self.idle = 0
-        self.plays_by_seat_kind[p][t.mkind[move]] += 1
-        effects = t.handlers[move]
+        self.plays_by_seat_kind[p][kind] += 1
         again = False
         if effects:                             # actions.apply(), inlined
             ctx = self._ctx
@@ -371,17 +404,6 @@ class Game(State):
     def plays_by_kind(self) -> list[int]:
         """Cards played per kind index, every seat."""
         return [sum(col) for col in zip(*self.plays_by_seat_kind, strict=True)]
-
-    def sample(self) -> None:
-        """A hand-size sample for the record (every TRACE_EVERY turns, at most TRACE_MAX)."""
-        turns, cap, trace = self.turns, self.turn_cap, self.trace
-        self.next_trace = turns + TRACE_EVERY if turns + TRACE_EVERY < cap else cap    # run() checks the cap here too
-        if len(trace) < TRACE_MAX:
-            if self.n_alive == self.n:
-                trace.append((turns, len(self.draw_pile), tuple(map(len, self.hands))))
-            else:
-                trace.append((turns, len(self.draw_pile),
-                              tuple([len(h) if a else -1 for h, a in zip(self.hands, self.alive, strict=True)])))
 
     def turn(self) -> None:
         """One turn of the current player: answer a waiting penalty, serve a lost turn, or play a
@@ -425,10 +447,7 @@ class Game(State):
     def legal_moves(self, p: int) -> list[int]:
         """Every distinct legal move of player p now (face*2 + side)."""
         t = self.t
-        key = self.key
-        entry = t.cache.get(key)
-        if entry is None:
-            entry = t.legal(key, self.sym, self.val, self.color)
+        entry = t.cache[self.key]
         hand = set(self.hands[p])
         moves = list(map(_DOUBLE, hand.intersection(entry[2])))
         if t.any_flex and (self.power[p] or not self.power_cards):
@@ -441,10 +460,7 @@ class Game(State):
         """The legal moves of one card in p's hand (the card just drawn): legal_moves(p) less the
         other cards' moves, its regular side first."""
         t = self.t
-        key = self.key
-        entry = t.cache.get(key)
-        if entry is None:
-            entry = t.legal(key, self.sym, self.val, self.color)
+        entry = t.cache[self.key]
         moves = [f + f] if entry[0][f] else []
         if entry[1][f] and (self.power[p] or not self.power_cards):     # a Flex side (only those are set)
             moves.append(f + f + 1)
@@ -510,7 +526,11 @@ class Game(State):
         n = len(self.hands[p])
         if n > self.max_hand:
             self.max_hand = n
-        self.op_turn((p + self.dir) % self.n if self.n_alive == self.n else self.step(p))
+        nxt = (p + self.dir) % self.n if self.n_alive == self.n else self.step(p)
+        if self.log is None:
+            self.cur = nxt                      # op_turn, inlined (a turn passed: a third of them)
+        else:
+            self.op_turn(nxt)
 
     def play(self, p: int, move: int, how: str = "play") -> None:
         """p plays a card: its effects apply in order, then p wins (an empty hand), may be caught

@@ -12,6 +12,7 @@ import os
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import TYPE_CHECKING, Any, Literal
 
 from deckgen.errors import DeckgenError, error
@@ -68,15 +69,17 @@ def play_record(table: Table, agent: Any, seed: int, players: int, index: int) -
 def record_of(g: Game) -> GameRecord:
     """The counters of a played game."""
     held = [0] * len(g.t.kinds)
-    mkind = g.t.mkind
-    for hand in g.hands:
-        for f in hand:
-            held[mkind[f + f]] += 1
+    for k in map(g.t.mkind.__getitem__, map(_DOUBLE, chain.from_iterable(g.hands))):     # each card's kind
+        held[k] += 1
     return GameRecord(
-        Outcome(g.outcome or Outcome.CAPPED), g.winner, g.turns, g.decisions, g.draws, g.reshuffles, g.dry, g.knockouts,
-        g.max_stack, g.max_hand, g.flex_plays, g.power_flips, tuple(g.plays_by_kind), tuple(g.by_cause),
-        tuple(g.penalty_by_kind), tuple(tuple(row) for row in g.plays_by_seat_kind), tuple(held),
-        tuple(g.trace), tuple(g.events))
+        _OUTCOMES[g.outcome or Outcome.CAPPED], g.winner, g.turns, g.decisions, g.draws, g.reshuffles, g.dry,
+        g.knockouts, g.max_stack, g.max_hand, g.flex_plays, g.power_flips, tuple(g.plays_by_kind), tuple(g.by_cause),
+        tuple(g.penalty_by_kind), tuple(map(tuple, g.plays_by_seat_kind)), tuple(held), tuple(g.trace),
+        tuple(g.events))
+
+
+_DOUBLE = (2).__mul__                 # face -> its regular side's move
+_OUTCOMES = {o.value: o for o in Outcome}     # Outcome(word) without the Enum's Python-level call
 
 
 def _prepare(spec: tuple[Table, str, int]) -> tuple[Table, Any]:

@@ -278,6 +278,15 @@ class ReplayError(ValueError):
 class State:
     """Everything on the table; the operations below are the only writers."""
 
+    # Every attribute a slot. An instance dict shares its keys with the class's other instances
+    # for at most 30 of them; past that (a Game has over 60) Python 3.11 keeps a dict of its own
+    # and no longer specializes the method calls on it, the engine's commonest step. __dict__
+    # stays for anything else set on a game (then it is there, and only its calls are slower).
+    __slots__ = ("__dict__", "__weakref__", "alive", "any_owed", "aside", "by_cause", "color", "cur", "decisions",
+                 "dir", "discard", "draw_pile", "dry", "duel", "events", "hands", "idle", "key", "knockouts", "log",
+                 "max_hand", "n", "n_alive", "outcome", "owed", "penalty", "pend", "power", "reshuffles", "rng",
+                 "score", "t", "top", "turns", "uno_closes", "uno_open", "watch", "winner")
+
     def __init__(self, table: Table, n_players: int, seed: Seed = None, record: bool = True):
         self.t = table
         self.n = n_players

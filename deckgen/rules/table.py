@@ -11,7 +11,7 @@ Side 0 is a card's regular side, side 1 its flex side (only for cards that have 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from deckgen.effects import Effect, stack_value
 from deckgen.model import WILD, Card, Deck
@@ -24,6 +24,37 @@ COLORLESS_KEY = -1
 LegalEntry = tuple[bytes, bytes, frozenset[int], frozenset[int]]
 """What may be played on one pile state: per face, a byte by its regular and by its flex side,
 and the same as sets of faces (Table.legal)."""
+
+
+class LegalCache(dict[int, LegalEntry]):
+    """Table.legal's entries by pile state key. A key not seen yet is worked out on the spot from
+    the key alone (it holds the symbol, number and colour: Table.state_key), so the engine reads
+    ``cache[key]`` without testing for a miss first."""
+
+    __slots__ = ("table",)
+
+    def __init__(self, table: Table):
+        super().__init__()
+        self.table = table
+
+    def __missing__(self, key: int) -> LegalEntry:
+        if key == COLORLESS_KEY:
+            return self.table.legal(key, -1, -1, -1)
+        rest, color = divmod(key, 4096)
+        sym, val = divmod(rest, 128)
+        return self.table.legal(key, sym - 1, val - 1, color - 1)
+
+
+class MatchGroups(NamedTuple):
+    """The faces one side of a card lets through, grouped by what they match (Table.matches):
+    any coloured pile, a colour, a number (with no action on top), an action's symbol; and on a
+    colourless pile."""
+
+    always: frozenset[int]
+    by_color: dict[int, set[int]]
+    by_number: dict[int, set[int]]
+    by_symbol: dict[int, set[int]]
+    on_colorless: frozenset[int]
 
 
 
@@ -64,18 +95,27 @@ class Table:
     # Derived from the facts above, never given: a copy (dataclasses.replace) starts without them,
     # and a pickled table (sent to a worker or a cluster) leaves them behind (__getstate__), so no
     # caller ever clears them. The legality cache: pile state key -> Table.legal's entry.
-    cache: dict[int, LegalEntry] = field(default_factory=dict, init=False, repr=False, compare=False)
+    cache: LegalCache = field(init=False, repr=False, compare=False)
     # per move: ((play handler, Effect), ...), set by the engine
     handlers: tuple[Any, ...] = field(default=(), init=False, repr=False, compare=False)
+    # per move: what the engine's fast loop reads of a card it plays, in one tuple (engine.PlayFacts)
+    plays: tuple[Any, ...] = field(default=(), init=False, repr=False, compare=False)
     # what players compute once per table and keep here, by name (the greedy bot's card values)
     memo: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
+    def __post_init__(self) -> None:
+        self.cache = LegalCache(self)
+
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        state["cache"] = {}
-        state["handlers"] = ()
+        del state["cache"]
+        state["handlers"] = state["plays"] = ()
         state["memo"] = {}
         return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.cache = LegalCache(self)
 
     @property
     def n_faces(self) -> int:
@@ -90,22 +130,60 @@ class Table:
 
     def legal(self, key: int, sym: int, val: int, color: int) -> LegalEntry:
         """Which faces may be played by their regular / flex side on this pile state: as one
-        byte per face, and as the sets of faces."""
+        byte per face, and as the sets of faces (built in face order: a set's order of iteration
+        depends on the order its members came in, and the engine's moves follow it)."""
         entry = self.cache.get(key)
         if entry is None:
-            reg = self._side_legal(key, sym, val, color, 0)
-            flex = self._side_legal(key, sym, val, color, 1)
-            entry = self.cache[key] = (reg, flex, frozenset(f for f in range(self.n_faces) if reg[f]),
-                                       frozenset(f for f in range(self.n_faces) if flex[f]))
+            reg, flex = (sorted(self._side_legal(key, sym, val, color, side)) for side in (0, 1))
+            entry = self.cache[key] = (self._flags(reg), self._flags(flex), frozenset(reg), frozenset(flex))
         return entry
 
-    def _side_legal(self, key: int, sym: int, val: int, color: int, side: int) -> bytes:
+    def _flags(self, faces: list[int]) -> bytes:
         out = bytearray(self.n_faces)
+        for f in faces:
+            out[f] = 1
+        return bytes(out)
+
+    def _side_legal(self, key: int, sym: int, val: int, color: int, side: int) -> set[int]:
+        """The faces whose side ``side`` matches this pile state: matches() for every face at
+        once, as the union of the groups of faces that match it."""
+        g = self._match_groups()[side]
+        if key == COLORLESS_KEY:
+            return set(g.on_colorless)
+        out = set(g.always)
+        out.update(g.by_color.get(color, ()), g.by_symbol.get(sym, ()))
+        if sym == -1:
+            out.update(g.by_number.get(val, ()))
+        return out
+
+    def _match_groups(self) -> tuple[MatchGroups, MatchGroups]:
+        """Per side, the faces grouped by what matches them, the order of matches()' tests kept:
+        colourless cards and wilds match any coloured pile; others match by colour, and a number
+        card by its number, an action by its symbol. Worked out once per table (memo)."""
+        got: tuple[MatchGroups, MatchGroups] | None = self.memo.get("match-groups")
+        if got is None:
+            got = self.memo["match-groups"] = (self._side_groups(0), self._side_groups(1))
+        return got
+
+    def _side_groups(self, side: int) -> MatchGroups:
+        always: list[int] = []
+        by: tuple[dict[int, set[int]], dict[int, set[int]], dict[int, set[int]]] = ({}, {}, {})
+        by_color, by_number, by_symbol = by
         for f in range(self.n_faces):
+            m = f * 2 + side
             if side and not self.has_flex[f]:
                 continue
-            out[f] = self.matches(f * 2 + side, key, sym, val, color)
-        return bytes(out)
+            if self.colorless[f] or self.mcat[m] == WLD:
+                always.append(f)
+                continue
+            if self.mcolor[m] >= 0:
+                by_color.setdefault(self.mcolor[m], set()).add(f)
+            if self.mcat[m] != NUM:
+                by_symbol.setdefault(self.msym[m], set()).add(f)
+            elif self.val[f] >= 0:
+                by_number.setdefault(self.val[f], set()).add(f)
+        on_colorless = () if side else (f for f in range(self.n_faces) if self.cat[f] == NUM)
+        return MatchGroups(frozenset(always), by_color, by_number, by_symbol, frozenset(on_colorless))
 
     def matches(self, move: int, key: int, sym: int, val: int, color: int) -> bool:
         """The matching rule for one move on a pile state (restrictions aside)."""
