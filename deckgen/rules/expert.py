@@ -84,6 +84,14 @@ KEEP_DRAWN_WILD = 2          # ... a wild just drawn is kept while both its hand
 NAMED_COLOR = True         # the memory reads the colour an opponent names as one it holds
 WILD_ATTACK = False        # ... a wild draw card is not kept while the next player is close to going out
 WILD_COLORS = 2            # colours tried with a wild: the ones the hand holds most of
+COLOR_TIE = True           # ... ties of the colours held most broken by the next player's blocking chance
+PRIOR_POINTS = 0.0         # ... per point of the card played
+BLOCK_LEADER = 0.0         # ... the same for the leader playing later, while they hold two cards or fewer
+REVERSE_GAIN = 0.0         # ... a reverse, per card the player before holds more than the next one
+HANDOFF = 0.0              # ... a skip or reverse that hands the turn to a player about to go out
+WD4_SAFE_CLOSE = 0         # a wild draw card a greedy victim would not challenge (its player left with fewer
+                           # than agents.CHALLENGE_CARDS cards) is not kept while the next player holds this many or fewer
+WD4_INNOCENT_CLOSE = 0     # ... one played innocently that a greedy victim would challenge (and lose), likewise
 NO_PLAY = CAUSES.index("no_play")
 
 
@@ -470,9 +478,12 @@ class Prior(GreedyAgent):
         leader = _leader(o)
         nxt = o.next_player()
         stuck = _stuck(o, self.memory, nxt) if self.memory is not None and BLOCK else None
-        block = BLOCK * (1 + BLOCK_CLOSE / max(1, o.hand_sizes[nxt]))
+        blockers = self._blockers(o, stuck, nxt, leader)
         view = View(o, -1, leader, leader == nxt)
         colors = Counter(t.color[f] for f in o.hand)
+        named = colors
+        if COLOR_TIE and stuck is not None and any(t.mcat[m] == WLD for m in d.options):
+            named = Counter({_likely_colors(o, self.memory, stuck)[0]: 1})
         short = len(o.hand) <= 2                  # about to go out: play anything
         close = o.hand_sizes[nxt] <= 2            # the next player is about to go out
         hold = not t.opts.mercy_limit             # a Mercy limit punishes a hand kept large
@@ -481,7 +492,9 @@ class Prior(GreedyAgent):
         for m in moves:
             c = t.color[m >> 1]
             score = COLOR_WEIGHT * (colors[c] - 1) if c >= 0 else 0.0
-            if t.mcat[m] == 2 and not (WILD_ATTACK and close and any(e.op == "draw" for e in t.effects[m])):
+            score += PRIOR_POINTS * t.points[m >> 1]
+            if t.mcat[m] == 2 and not (WILD_ATTACK and close and any(e.op == "draw" for e in t.effects[m])) \
+                    and not _free_attack(d, o, m, nxt):
                 score += KEEP_WILD if not short else KEEP_LAST_WILD
             if m & 1:
                 score += KEEP_POWER
@@ -493,11 +506,35 @@ class Prior(GreedyAgent):
                     score += KEEP_ACTION
                 if close and any(e.op in ATTACKS or (e.op == "reverse" and o.n_players > 2) for e in effects):
                     score += ATTACK
-            if stuck is not None:
-                score += block * stuck(m, colors)
+            for weight, chance in blockers:
+                score += weight * chance(m, named if c < 0 else colors)
+            if effects and (HANDOFF or REVERSE_GAIN):
+                score += _handoff(o, m, nxt)
             if best_score is None or score > best_score:
                 best, best_score = m, score
         return best
+
+    def _blockers(self, o: Observation, stuck: Callable[[int, Counter[int]], float] | None, nxt: int,
+                  leader: int) -> list[tuple[float, Callable[[int, Counter[int]], float]]]:
+        """The chances a move blocks a player, with their weights: the next player (``BLOCK``),
+        and with ``BLOCK_LEADER`` the leader too when they play later and are close to going out."""
+        if stuck is None:
+            return []
+        out = [(BLOCK * (1 + BLOCK_CLOSE / max(1, o.hand_sizes[nxt])), stuck)]
+        if BLOCK_LEADER and leader != nxt and leader != o.player and o.hand_sizes[leader] <= 2 and self.memory:
+            far = _stuck(o, self.memory, leader)
+            if far is not None:
+                out.append((BLOCK_LEADER * (1 + BLOCK_CLOSE / max(1, o.hand_sizes[leader])), far))
+        return out
+
+    def color(self, d: Decision, o: Observation, rng: random.Random) -> int:
+        """The colour held most; with ``COLOR_TIE`` and the memory, of those tied, the one the
+        next player is least likely to follow."""
+        if COLOR_TIE and self.memory is not None and o.top >= 0:
+            c = _likely_colors(o, self.memory, wild=o.top)[0]
+            if c in d.options:
+                return c
+        return super().color(d, o, rng)
 
     @staticmethod
     def saves_wild(d: Decision, o: Observation) -> bool:
@@ -596,7 +633,7 @@ class ExpertAgent(Agent):
         cands: list[tuple[int | None, int | None]] = []
         for m in d.options:
             if o.table.mcat[m] == 2 and _names_color(o.table, m):
-                cands += [(m, c) for c in _likely_colors(o)]
+                cands += [(m, c) for c in _likely_colors(o, self.memory, wild=m)]
             else:
                 cands.append((m, None))
         if d.passable:
@@ -689,7 +726,7 @@ class ExpertAgent(Agent):
         rng.setstate(state)
         color = None
         if pick is not None and o.table.mcat[pick] == 2 and _names_color(o.table, pick):
-            color = _likely_colors(o)[0]
+            color = _likely_colors(o, self.memory, wild=pick)[0]
         for i, c in enumerate(cands):
             if c == (pick, color) or (c[0] == pick and color is None):
                 return i
@@ -755,12 +792,72 @@ def _names_color(t: Any, move: int) -> bool:
     return any(e.op == "choose_color" for e in t.effects[move])
 
 
-def _likely_colors(o: Observation) -> list[int]:
-    """The colours worth naming with a wild: those the hand holds most of (at least one)."""
+def _likely_colors(o: Observation, memory: Memory | None = None,
+                   stuck: Callable[[int, Counter[int]], float] | None = None, wild: int = -1) -> list[int]:
+    """The colours worth naming with a wild: those the hand holds most of (at least one); with
+    ``COLOR_TIE`` and the memory, a tie among them goes to the colour the next player is least
+    likely to follow (``stuck``: :func:`_stuck` for them, ``wild``: the wild's move)."""
     t = o.table
     counts = Counter(t.color[f] for f in o.hand if t.color[f] >= 0)
     ranked = sorted(range(len(t.colors)), key=lambda c: (-counts.get(c, 0), c))
+    most = counts[ranked[0]]
+    if COLOR_TIE and memory is not None and counts[ranked[1]] == most:
+        if wild < 0:
+            wild = next((f + f for f in o.hand if t.mcat[f + f] == WLD), -1)
+        if stuck is None:
+            stuck = _stuck(o, memory, o.next_player())
+        if stuck is not None and wild >= 0:
+            chance = stuck
+            tied = sorted((c for c in ranked if counts[c] == most), key=lambda c: -chance(wild, Counter({c: 1})))
+            ranked = tied + [c for c in ranked if counts[c] != most]
     return ranked[:WILD_COLORS] if counts else ranked[:1]
+
+
+def _handoff(o: Observation, m: int, nxt: int) -> float:
+    """``HANDOFF`` when a skip, a draw card or a reverse hands the turn to a player close to going out (two
+    cards or fewer, fewer than the next player): the one after the next, or the one before."""
+    t = o.table
+    ops = {e.op for e in t.effects[m]}
+    n, me, step = o.n_players, o.player, o.direction
+    if "skip" in ops or any(e.op == "draw" and e.lose_turn for e in t.effects[m]):
+        q = (nxt + step) % n
+        while not o.alive[q]:
+            q = (q + step) % n
+    elif "reverse" in ops and n > 2:
+        q = (me - step) % n
+        while not o.alive[q]:
+            q = (q - step) % n
+    else:
+        return 0.0
+    size = o.hand_sizes[q]
+    gain = REVERSE_GAIN * (size - o.hand_sizes[nxt]) if "reverse" in ops and n > 2 else 0.0
+    return gain + (HANDOFF if q != me and size <= 2 and size < o.hand_sizes[nxt] else 0.0)
+
+
+def _free_attack(d: Decision, o: Observation, m: int, nxt: int) -> bool:
+    """Whether a wild draw card is played as an attack rather than kept: where it may be
+    challenged, a greedy victim (``agents.GreedyAgent.challenge``) does not challenge it when its
+    player is left with fewer than ``CHALLENGE_CARDS`` cards (``WD4_SAFE_CLOSE``), and challenges
+    and loses when it is innocent (``WD4_INNOCENT_CLOSE``); while the next player, its victim,
+    holds that many cards or fewer."""
+    t = o.table
+    if not (WD4_SAFE_CLOSE or WD4_INNOCENT_CLOSE) or not t.restricted[m] or not t.opts.challenge:
+        return False
+    n = o.hand_sizes[nxt]
+    if len(o.hand) - 1 < A.CHALLENGE_CARDS:
+        return n <= WD4_SAFE_CLOSE
+    return n <= WD4_INNOCENT_CLOSE and not _guilty(d, o)
+
+
+def _guilty(d: Decision, o: Observation) -> bool:
+    """Whether playing a 'challenge' card now would be found guilty (docs/rules.md)."""
+    t = o.table
+    rule = t.opts.wild_draw_four_legal
+    if rule == "always":
+        return False
+    if rule == "no-current-color":
+        return o.color >= 0 and any(t.color[f] == o.color for f in o.hand)
+    return any(not t.restricted[m] for m in d.options)
 
 
 # ---------------------------------------------------------------- sampling and play-outs
