@@ -364,3 +364,4 @@ def test_a_wild_names_of_the_colours_held_most_the_one_the_next_player_likely_ca
     monkeypatch.setattr(E, "COLOR_TIE", False)
     assert E._likely_colors(o, mem)[:2] == [red, blue]
     assert prior.color(d, o, random.Random(1)) == red
+

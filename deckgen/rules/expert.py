@@ -85,13 +85,6 @@ NAMED_COLOR = True         # the memory reads the colour an opponent names as on
 WILD_ATTACK = False        # ... a wild draw card is not kept while the next player is close to going out
 WILD_COLORS = 2            # colours tried with a wild: the ones the hand holds most of
 COLOR_TIE = True           # ... ties of the colours held most broken by the next player's blocking chance
-PRIOR_POINTS = 0.0         # ... per point of the card played
-BLOCK_LEADER = 0.0         # ... the same for the leader playing later, while they hold two cards or fewer
-REVERSE_GAIN = 0.0         # ... a reverse, per card the player before holds more than the next one
-HANDOFF = 0.0              # ... a skip or reverse that hands the turn to a player about to go out
-WD4_SAFE_CLOSE = 0         # a wild draw card a greedy victim would not challenge (its player left with fewer
-                           # than agents.CHALLENGE_CARDS cards) is not kept while the next player holds this many or fewer
-WD4_INNOCENT_CLOSE = 0     # ... one played innocently that a greedy victim would challenge (and lose), likewise
 NO_PLAY = CAUSES.index("no_play")
 
 
@@ -478,7 +471,7 @@ class Prior(GreedyAgent):
         leader = _leader(o)
         nxt = o.next_player()
         stuck = _stuck(o, self.memory, nxt) if self.memory is not None and BLOCK else None
-        blockers = self._blockers(o, stuck, nxt, leader)
+        block = BLOCK * (1 + BLOCK_CLOSE / max(1, o.hand_sizes[nxt]))
         view = View(o, -1, leader, leader == nxt)
         colors = Counter(t.color[f] for f in o.hand)
         named = colors
@@ -492,9 +485,7 @@ class Prior(GreedyAgent):
         for m in moves:
             c = t.color[m >> 1]
             score = COLOR_WEIGHT * (colors[c] - 1) if c >= 0 else 0.0
-            score += PRIOR_POINTS * t.points[m >> 1]
-            if t.mcat[m] == 2 and not (WILD_ATTACK and close and any(e.op == "draw" for e in t.effects[m])) \
-                    and not _free_attack(d, o, m, nxt):
+            if t.mcat[m] == 2 and not (WILD_ATTACK and close and any(e.op == "draw" for e in t.effects[m])):
                 score += KEEP_WILD if not short else KEEP_LAST_WILD
             if m & 1:
                 score += KEEP_POWER
@@ -506,26 +497,11 @@ class Prior(GreedyAgent):
                     score += KEEP_ACTION
                 if close and any(e.op in ATTACKS or (e.op == "reverse" and o.n_players > 2) for e in effects):
                     score += ATTACK
-            for weight, chance in blockers:
-                score += weight * chance(m, named if c < 0 else colors)
-            if effects and (HANDOFF or REVERSE_GAIN):
-                score += _handoff(o, m, nxt)
+            if stuck is not None:
+                score += block * stuck(m, named if c < 0 else colors)
             if best_score is None or score > best_score:
                 best, best_score = m, score
         return best
-
-    def _blockers(self, o: Observation, stuck: Callable[[int, Counter[int]], float] | None, nxt: int,
-                  leader: int) -> list[tuple[float, Callable[[int, Counter[int]], float]]]:
-        """The chances a move blocks a player, with their weights: the next player (``BLOCK``),
-        and with ``BLOCK_LEADER`` the leader too when they play later and are close to going out."""
-        if stuck is None:
-            return []
-        out = [(BLOCK * (1 + BLOCK_CLOSE / max(1, o.hand_sizes[nxt])), stuck)]
-        if BLOCK_LEADER and leader != nxt and leader != o.player and o.hand_sizes[leader] <= 2 and self.memory:
-            far = _stuck(o, self.memory, leader)
-            if far is not None:
-                out.append((BLOCK_LEADER * (1 + BLOCK_CLOSE / max(1, o.hand_sizes[leader])), far))
-        return out
 
     def color(self, d: Decision, o: Observation, rng: random.Random) -> int:
         """The colour held most; with ``COLOR_TIE`` and the memory, of those tied, the one the
@@ -811,53 +787,6 @@ def _likely_colors(o: Observation, memory: Memory | None = None,
             tied = sorted((c for c in ranked if counts[c] == most), key=lambda c: -chance(wild, Counter({c: 1})))
             ranked = tied + [c for c in ranked if counts[c] != most]
     return ranked[:WILD_COLORS] if counts else ranked[:1]
-
-
-def _handoff(o: Observation, m: int, nxt: int) -> float:
-    """``HANDOFF`` when a skip, a draw card or a reverse hands the turn to a player close to going out (two
-    cards or fewer, fewer than the next player): the one after the next, or the one before."""
-    t = o.table
-    ops = {e.op for e in t.effects[m]}
-    n, me, step = o.n_players, o.player, o.direction
-    if "skip" in ops or any(e.op == "draw" and e.lose_turn for e in t.effects[m]):
-        q = (nxt + step) % n
-        while not o.alive[q]:
-            q = (q + step) % n
-    elif "reverse" in ops and n > 2:
-        q = (me - step) % n
-        while not o.alive[q]:
-            q = (q - step) % n
-    else:
-        return 0.0
-    size = o.hand_sizes[q]
-    gain = REVERSE_GAIN * (size - o.hand_sizes[nxt]) if "reverse" in ops and n > 2 else 0.0
-    return gain + (HANDOFF if q != me and size <= 2 and size < o.hand_sizes[nxt] else 0.0)
-
-
-def _free_attack(d: Decision, o: Observation, m: int, nxt: int) -> bool:
-    """Whether a wild draw card is played as an attack rather than kept: where it may be
-    challenged, a greedy victim (``agents.GreedyAgent.challenge``) does not challenge it when its
-    player is left with fewer than ``CHALLENGE_CARDS`` cards (``WD4_SAFE_CLOSE``), and challenges
-    and loses when it is innocent (``WD4_INNOCENT_CLOSE``); while the next player, its victim,
-    holds that many cards or fewer."""
-    t = o.table
-    if not (WD4_SAFE_CLOSE or WD4_INNOCENT_CLOSE) or not t.restricted[m] or not t.opts.challenge:
-        return False
-    n = o.hand_sizes[nxt]
-    if len(o.hand) - 1 < A.CHALLENGE_CARDS:
-        return n <= WD4_SAFE_CLOSE
-    return n <= WD4_INNOCENT_CLOSE and not _guilty(d, o)
-
-
-def _guilty(d: Decision, o: Observation) -> bool:
-    """Whether playing a 'challenge' card now would be found guilty (docs/rules.md)."""
-    t = o.table
-    rule = t.opts.wild_draw_four_legal
-    if rule == "always":
-        return False
-    if rule == "no-current-color":
-        return o.color >= 0 and any(t.color[f] == o.color for f in o.hand)
-    return any(not t.restricted[m] for m in d.options)
 
 
 # ---------------------------------------------------------------- sampling and play-outs
