@@ -84,9 +84,6 @@ KEEP_DRAWN_WILD = 2          # ... a wild just drawn is kept while both its hand
 NAMED_COLOR = True         # the memory reads the colour an opponent names as one it holds
 WILD_ATTACK = False        # ... a wild draw card is not kept while the next player is close to going out
 WILD_COLORS = 2            # colours tried with a wild: the ones the hand holds most of
-KEEP_WD4: float | None = None
-DRAW_OVER_WD4: int | None = None
-KEEP_DRAWN_WD4: int | None = None
 COLOR_TIE = True           # ... ties of the colours held most broken by the next player's blocking chance
 NO_PLAY = CAUSES.index("no_play")
 
@@ -489,10 +486,7 @@ class Prior(GreedyAgent):
             c = t.color[m >> 1]
             score = COLOR_WEIGHT * (colors[c] - 1) if c >= 0 else 0.0
             if t.mcat[m] == 2 and not (WILD_ATTACK and close and any(e.op == "draw" for e in t.effects[m])):
-                if t.draw_val[m] and KEEP_WD4 is not None:
-                    score += KEEP_WD4 if not short else KEEP_LAST_WILD
-                else:
-                    score += KEEP_WILD if not short else KEEP_LAST_WILD
+                score += KEEP_WILD if not short else KEEP_LAST_WILD
             if m & 1:
                 score += KEEP_POWER
             effects = t.effects[m]
@@ -523,10 +517,9 @@ class Prior(GreedyAgent):
         """Whether to draw rather than play (where the rules let it): the only cards it can play
         are wilds, while its hand and the next player's both hold more than ``DRAW_OVER_WILD``
         cards. A wild kept follows any pile later; the card drawn is played if it can be."""
-        t = o.table
-        n = DRAW_OVER_WD4 if DRAW_OVER_WD4 is not None and any(t.draw_val[m] for m in d.options) else DRAW_OVER_WILD
-        if len(o.hand) <= n or o.hand_sizes[o.next_player()] <= n:
+        if len(o.hand) <= DRAW_OVER_WILD or o.hand_sizes[o.next_player()] <= DRAW_OVER_WILD:
             return False
+        t = o.table
         return all(t.mcat[m] == WLD for m in d.options)
 
     def play_drawn(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
@@ -541,9 +534,8 @@ class Prior(GreedyAgent):
     @staticmethod
     def keeps_drawn_wild(m: int, o: Observation) -> bool:
         """Whether the card just drawn, by its move ``m``, is a wild kept for later."""
-        n = KEEP_DRAWN_WD4 if KEEP_DRAWN_WD4 is not None and o.table.draw_val[m] else KEEP_DRAWN_WILD
-        return (o.table.mcat[m] == WLD and len(o.hand) > n
-                and o.hand_sizes[o.next_player()] > n)
+        return (o.table.mcat[m] == WLD and len(o.hand) > KEEP_DRAWN_WILD
+                and o.hand_sizes[o.next_player()] > KEEP_DRAWN_WILD)
 
 
 def _stuck(o: Observation, memory: Memory, q: int) -> Callable[[int, Counter[int]], float] | None:
