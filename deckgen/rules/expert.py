@@ -459,7 +459,8 @@ class Prior(GreedyAgent):
     too, while its hand and the next one hold more than two cards) and its action cards
     (skips, reverses, draw cards...) for when the next player is close to going out, and then
     uses them on that player (under a Mercy limit it does not hold them: a large hand is knocked
-    out); with the expert's memory it prefers a pile the next player likely cannot follow."""
+    out); with the expert's memory it prefers a pile the next player likely cannot follow, and
+    a wild names, of the colours it holds most of, the one they are least likely to follow."""
 
     name = "prior"
     memory: Memory | None = None          # the deciding player's memory (none in a play-out)
