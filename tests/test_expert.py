@@ -335,3 +335,33 @@ def test_the_expert_keeps_a_wild_its_rule_of_thumb_keeps_without_letting_the_sea
     assert bot.play(play, g.observation(0), random.Random(1)) == 2 * wild
     assert bot.play_drawn(drawn, g.observation(0), random.Random(1)) == 2 * wild
     assert len(searched) == 2
+
+
+def test_a_wild_names_of_the_colours_held_most_the_one_the_next_player_likely_cannot_follow(monkeypatch):
+    """COLOR_TIE: a red and a blue card held (a tie), the next player remembered to hold no blue
+    card (nor a wild): the wild names blue, where the greedy choice names the first colour, red."""
+    t = _table("classic")
+    wild = next(f for f in range(t.n_faces) if t.mcat[2 * f] == 2 and not t.draw_val[2 * f])
+    numbers = [f for f in range(t.n_faces) if t.mval[2 * f] >= 0 and not t.effects[2 * f]]
+    red = t.colors.index("red")
+    blue = t.colors.index("blue")
+    red3 = next(f for f in numbers if t.color[f] == red and t.mval[2 * f] == 3)
+    blue7 = next(f for f in numbers if t.color[f] == blue and t.mval[2 * f] == 7)
+    g = Game(t, 3, 1, [GreedyAgent()] * 3, record=False)
+    g.hands = [[red3, blue7, wild], [1] * 5, [1, 2, 3]]
+    g.top, g.color = 2 * wild, blue
+    g.key = g.pile_key()
+    o = g.observation(0)
+    mem = E.Memory(0)
+    mem.hands[1] = E._Hand(5)
+    mem.hands[1].forbid(frozenset(f for f in range(t.n_faces) if t.color[f] in (blue, -1)))
+    mem.hands[2] = E._Hand(3)
+    prior = E.Prior()
+    prior.memory = mem
+    d = Decision(0, DecisionKind.COLOR, tuple(range(len(t.colors))))
+    assert E._likely_colors(o, mem)[:2] == [blue, red]
+    assert prior.color(d, o, random.Random(1)) == blue
+    monkeypatch.setattr(E, "COLOR_TIE", False)
+    assert E._likely_colors(o, mem)[:2] == [red, blue]
+    assert prior.color(d, o, random.Random(1)) == red
+

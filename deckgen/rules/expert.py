@@ -84,6 +84,7 @@ KEEP_DRAWN_WILD = 2          # ... a wild just drawn is kept while both its hand
 NAMED_COLOR = True         # the memory reads the colour an opponent names as one it holds
 WILD_ATTACK = False        # ... a wild draw card is not kept while the next player is close to going out
 WILD_COLORS = 2            # colours tried with a wild: the ones the hand holds most of
+COLOR_TIE = True           # ... ties of the colours held most broken by the next player's blocking chance
 NO_PLAY = CAUSES.index("no_play")
 
 
@@ -458,7 +459,8 @@ class Prior(GreedyAgent):
     too, while its hand and the next one hold more than two cards) and its action cards
     (skips, reverses, draw cards...) for when the next player is close to going out, and then
     uses them on that player (under a Mercy limit it does not hold them: a large hand is knocked
-    out); with the expert's memory it prefers a pile the next player likely cannot follow."""
+    out); with the expert's memory it prefers a pile the next player likely cannot follow, and
+    a wild names, of the colours it holds most of, the one they are least likely to follow."""
 
     name = "prior"
     memory: Memory | None = None          # the deciding player's memory (none in a play-out)
@@ -473,6 +475,9 @@ class Prior(GreedyAgent):
         block = BLOCK * (1 + BLOCK_CLOSE / max(1, o.hand_sizes[nxt]))
         view = View(o, -1, leader, leader == nxt)
         colors = Counter(t.color[f] for f in o.hand)
+        named = colors
+        if COLOR_TIE and stuck is not None and any(t.mcat[m] == WLD for m in d.options):
+            named = Counter({_likely_colors(o, self.memory, stuck)[0]: 1})
         short = len(o.hand) <= 2                  # about to go out: play anything
         close = o.hand_sizes[nxt] <= 2            # the next player is about to go out
         hold = not t.opts.mercy_limit             # a Mercy limit punishes a hand kept large
@@ -494,10 +499,19 @@ class Prior(GreedyAgent):
                 if close and any(e.op in ATTACKS or (e.op == "reverse" and o.n_players > 2) for e in effects):
                     score += ATTACK
             if stuck is not None:
-                score += block * stuck(m, colors)
+                score += block * stuck(m, named if c < 0 else colors)
             if best_score is None or score > best_score:
                 best, best_score = m, score
         return best
+
+    def color(self, d: Decision, o: Observation, rng: random.Random) -> int:
+        """The colour held most; with ``COLOR_TIE`` and the memory, of those tied, the one the
+        next player is least likely to follow."""
+        if COLOR_TIE and self.memory is not None and o.top >= 0:
+            c = _likely_colors(o, self.memory, wild=o.top)[0]
+            if c in d.options:
+                return c
+        return super().color(d, o, rng)
 
     @staticmethod
     def saves_wild(d: Decision, o: Observation) -> bool:
@@ -596,7 +610,7 @@ class ExpertAgent(Agent):
         cands: list[tuple[int | None, int | None]] = []
         for m in d.options:
             if o.table.mcat[m] == 2 and _names_color(o.table, m):
-                cands += [(m, c) for c in _likely_colors(o)]
+                cands += [(m, c) for c in _likely_colors(o, self.memory, wild=m)]
             else:
                 cands.append((m, None))
         if d.passable:
@@ -689,7 +703,7 @@ class ExpertAgent(Agent):
         rng.setstate(state)
         color = None
         if pick is not None and o.table.mcat[pick] == 2 and _names_color(o.table, pick):
-            color = _likely_colors(o)[0]
+            color = _likely_colors(o, self.memory, wild=pick)[0]
         for i, c in enumerate(cands):
             if c == (pick, color) or (c[0] == pick and color is None):
                 return i
@@ -755,11 +769,24 @@ def _names_color(t: Any, move: int) -> bool:
     return any(e.op == "choose_color" for e in t.effects[move])
 
 
-def _likely_colors(o: Observation) -> list[int]:
-    """The colours worth naming with a wild: those the hand holds most of (at least one)."""
+def _likely_colors(o: Observation, memory: Memory | None = None,
+                   stuck: Callable[[int, Counter[int]], float] | None = None, wild: int = -1) -> list[int]:
+    """The colours worth naming with a wild: those the hand holds most of (at least one); with
+    ``COLOR_TIE`` and the memory, a tie among them goes to the colour the next player is least
+    likely to follow (``stuck``: :func:`_stuck` for them, ``wild``: the wild's move)."""
     t = o.table
     counts = Counter(t.color[f] for f in o.hand if t.color[f] >= 0)
     ranked = sorted(range(len(t.colors)), key=lambda c: (-counts.get(c, 0), c))
+    most = counts[ranked[0]]
+    if COLOR_TIE and memory is not None and counts[ranked[1]] == most:
+        if wild < 0:
+            wild = next((f + f for f in o.hand if t.mcat[f + f] == WLD), -1)
+        if stuck is None:
+            stuck = _stuck(o, memory, o.next_player())
+        if stuck is not None and wild >= 0:
+            chance = stuck
+            tied = sorted((c for c in ranked if counts[c] == most), key=lambda c: -chance(wild, Counter({c: 1})))
+            ranked = tied + [c for c in ranked if counts[c] != most]
     return ranked[:WILD_COLORS] if counts else ranked[:1]
 
 
