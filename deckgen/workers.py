@@ -101,7 +101,7 @@ def _call(fn: Callable[..., Any], args: tuple[Any, ...]) -> Outcome:
 
 
 @functools.cache
-def _pool_class() -> type[Pool]:
+def quiet_pool() -> type[Pool]:
     """multiprocessing's Pool whose worker-handler thread wakes only when a worker process ends or
     the pool's state changes (close, terminate, no task left), not whenever a result waits in the
     result pipe. The standard Pool also waits on that pipe's reader, which the result thread, not
@@ -110,7 +110,8 @@ def _pool_class() -> type[Pool]:
     polling every worker, so it burnt about 0.25 s of CPU in a cold build of the bundled decks
     (the verdict's games are about 150 small jobs) and took the GIL from this process's checks.
     Nothing it does needs that wake-up: a worker's exit has its own sentinel, and closing,
-    terminating and the last task done each notify the handler."""
+    terminating and the last task done each notify the handler. :class:`Workers` and
+    :func:`deckgen.rules.runner.run_tasks` (simulate, report) both use it."""
     from multiprocessing.pool import Pool
 
     class _Pool(Pool):
@@ -190,7 +191,7 @@ class Workers:
                 gc.freeze()
                 try:
                     ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-                    self._pool = _pool_class()(self.n, context=ctx)
+                    self._pool = quiet_pool()(self.n, context=ctx)
                 finally:
                     gc.unfreeze()
                 # Every result is taken in, and the next job handed out, by the pool's threads, each

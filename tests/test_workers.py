@@ -167,6 +167,35 @@ def test_the_pools_handler_thread_does_not_wake_for_every_result(alarm, monkeypa
     assert len(turns) < 20
 
 
+def _upper(state: str, task: str) -> str:
+    return task.upper()
+
+
+def _same(spec: str) -> str:
+    return spec
+
+
+@pytest.mark.parametrize("ordered", [True, False])
+def test_simulate_and_reports_pool_wakes_its_handler_thread_as_seldom(alarm, monkeypatch, ordered):
+    """run_tasks (simulate, report) forks its own pool: the same quiet handler thread as Workers'."""
+    from multiprocessing.pool import Pool
+
+    from deckgen.rules.runner import Work, run_tasks
+
+    turns = []
+    maintain = Pool._maintain_pool
+
+    def counted(*args):
+        turns.append(1)
+        return maintain(*args)
+
+    monkeypatch.setattr(Pool, "_maintain_pool", staticmethod(counted))
+    tasks = [str(i) for i in range(200)]
+    got = dict(run_tasks(Work(_same, "", _upper), tasks, workers=2, ordered=ordered))
+    assert got == {t: t.upper() for t in tasks}
+    assert len(turns) < 100        # a turn each time every job in flight is done; the standard Pool: 600-3,000
+
+
 def test_while_the_pool_runs_the_gil_changes_hands_sooner(alarm):
     """The pool's threads take in each result and hand out the next job: with Python's 5 ms
     switch interval they waited that long for the GIL while this process was busy, so the

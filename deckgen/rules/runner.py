@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
 from deckgen.errors import DeckgenError, error
+from deckgen.workers import quiet_pool  # the Pool whose handler thread does not spin on waiting results
 
 WAIT: Final = "wait"      # a task source with nothing to hand out until a result comes back
 PER_SLOT = 2              # tasks in flight per worker slot: one running, one waiting
@@ -112,7 +113,7 @@ def _forked(work: Work, source: TaskSource, n: int, ordered: bool) -> Iterator[t
     state = work.prepare(work.spec)
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    pool = ctx.Pool(n, initializer=_fork_init, initargs=(work.play, state))
+    pool = quiet_pool()(n, initializer=_fork_init, initargs=(work.play, state), context=ctx)
     try:
         if ordered:
             inflight: deque[Any] = deque()
