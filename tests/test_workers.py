@@ -145,20 +145,26 @@ def test_workers_inherit_this_process_objects_frozen_and_this_process_does_not_k
     assert gc.get_freeze_count() == 0
 
 
-def test_the_pools_handler_thread_does_not_wake_for_every_result(alarm, monkeypatch):
-    """multiprocessing's Pool wakes its worker-handler thread whenever a result waits in the
-    result pipe, and it polls every worker again each time; deckgen's pool wakes it only when a
-    worker ends or the pool's state changes, so a run of many small jobs costs it a few turns."""
+@pytest.fixture
+def turns(monkeypatch):
+    """Each turn of a Pool's worker-handler thread (one call of Pool._maintain_pool), counted."""
     from multiprocessing.pool import Pool
 
-    turns = []
+    counted_turns = []
     maintain = Pool._maintain_pool
 
     def counted(*args):
-        turns.append(1)
+        counted_turns.append(1)
         return maintain(*args)
 
     monkeypatch.setattr(Pool, "_maintain_pool", staticmethod(counted))
+    return counted_turns
+
+
+def test_the_pools_handler_thread_does_not_wake_for_every_result(alarm, turns):
+    """multiprocessing's Pool wakes its worker-handler thread whenever a result waits in the
+    result pipe, and it polls every worker again each time; deckgen's pool wakes it only when a
+    worker ends or the pool's state changes, so a run of many small jobs costs it a few turns."""
     with Workers(2) as pool:
         for i in range(200):
             pool.submit(i, note, (str(i),))
@@ -176,20 +182,10 @@ def _same(spec: str) -> str:
 
 
 @pytest.mark.parametrize("ordered", [True, False])
-def test_simulate_and_reports_pool_wakes_its_handler_thread_as_seldom(alarm, monkeypatch, ordered):
+def test_simulate_and_reports_pool_wakes_its_handler_thread_as_seldom(alarm, turns, ordered):
     """run_tasks (simulate, report) forks its own pool: the same quiet handler thread as Workers'."""
-    from multiprocessing.pool import Pool
-
     from deckgen.rules.runner import Work, run_tasks
 
-    turns = []
-    maintain = Pool._maintain_pool
-
-    def counted(*args):
-        turns.append(1)
-        return maintain(*args)
-
-    monkeypatch.setattr(Pool, "_maintain_pool", staticmethod(counted))
     tasks = [str(i) for i in range(200)]
     got = dict(run_tasks(Work(_same, "", _upper), tasks, workers=2, ordered=ordered))
     assert got == {t: t.upper() for t in tasks}
