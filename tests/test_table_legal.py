@@ -49,3 +49,10 @@ def test_a_pickled_table_works_out_its_entries_again():
     sent = pickle.loads(pickle.dumps(t))
     assert sent.cache == {}
     assert sent.cache[key] == entry and list(sent.cache) == [key]
+
+
+@pytest.mark.parametrize("deck", ["classic", "no-mercy", "flex-spectrum"])
+def test_a_pile_key_gives_back_the_state_it_was_made_from(deck):
+    t = compile_deck(manifest.load_deck(deck))
+    for key, sym, val, color in _pile_states(t):
+        assert t.pile_state(key) == (sym, val, color)

@@ -526,11 +526,7 @@ class Game(State):
         n = len(self.hands[p])
         if n > self.max_hand:
             self.max_hand = n
-        nxt = (p + self.dir) % self.n if self.n_alive == self.n else self.step(p)
-        if self.log is None:
-            self.cur = nxt                      # op_turn, inlined (a turn passed: a third of them)
-        else:
-            self.op_turn(nxt)
+        self.op_turn((p + self.dir) % self.n if self.n_alive == self.n else self.step(p))
 
     def play(self, p: int, move: int, how: str = "play") -> None:
         """p plays a card: its effects apply in order, then p wins (an empty hand), may be caught

@@ -38,11 +38,7 @@ class LegalCache(dict[int, LegalEntry]):
         self.table = table
 
     def __missing__(self, key: int) -> LegalEntry:
-        if key == COLORLESS_KEY:
-            return self.table.legal(key, -1, -1, -1)
-        rest, color = divmod(key, 4096)
-        sym, val = divmod(rest, 128)
-        return self.table.legal(key, sym - 1, val - 1, color - 1)
+        return self.table.legal(key, *self.table.pile_state(key))
 
 
 class MatchGroups(NamedTuple):
@@ -128,6 +124,16 @@ class Table:
             return COLORLESS_KEY
         return ((sym + 1) * 128 + (val + 1)) * 4096 + (color + 1)
 
+    @staticmethod
+    def pile_state(key: int) -> tuple[int, int, int]:
+        """The symbol, number and colour a key of :meth:`state_key` was made from (-1 each for
+        the colourless pile)."""
+        if key == COLORLESS_KEY:
+            return -1, -1, -1
+        rest, color = divmod(key, 4096)
+        sym, val = divmod(rest, 128)
+        return sym - 1, val - 1, color - 1
+
     def legal(self, key: int, sym: int, val: int, color: int) -> LegalEntry:
         """Which faces may be played by their regular / flex side on this pile state: as one
         byte per face, and as the sets of faces (built in face order: a set's order of iteration
@@ -167,8 +173,9 @@ class Table:
 
     def _side_groups(self, side: int) -> MatchGroups:
         always: list[int] = []
-        by: tuple[dict[int, set[int]], dict[int, set[int]], dict[int, set[int]]] = ({}, {}, {})
-        by_color, by_number, by_symbol = by
+        by_color: dict[int, set[int]] = {}
+        by_number: dict[int, set[int]] = {}
+        by_symbol: dict[int, set[int]] = {}
         for f in range(self.n_faces):
             m = f * 2 + side
             if side and not self.has_flex[f]:
