@@ -83,8 +83,7 @@ class FaceCheck:
 
     @staticmethod
     def of(face_id: str, frame: Frame) -> FaceCheck:
-        written = {k: v.encode("latin-1", "replace").decode("latin-1") for k, v in png_text(face_id, frame).items()}
-        return FaceCheck(tuple(sorted(written.items())))
+        return FaceCheck(tuple(sorted(pngfile.as_written(png_text(face_id, frame)).items())))
 
     def __call__(self, data: bytes) -> bool:
         text = pngfile.whole_text(data)

@@ -74,6 +74,12 @@ def whole_text(data: bytes) -> dict[str, str] | None:
     return None
 
 
+def as_written(text: dict[str, str]) -> dict[str, str]:
+    """Text chunks as :func:`encode` writes them and :func:`whole_text` reads them back: each
+    value in Latin-1, a character outside it as "?"."""
+    return {k: v.encode("latin-1", "replace").decode("latin-1") for k, v in text.items()}
+
+
 def encode(img: Image.Image, dpi: int, text: dict[str, str], level: int = FACE_LEVEL) -> bytes:
     """The PNG bytes of an RGB image, with its sRGB profile, DPI and Latin-1 text chunks."""
     if img.mode != "RGB":
