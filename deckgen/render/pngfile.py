@@ -93,8 +93,8 @@ def encode(img: Image.Image, dpi: int, text: dict[str, str], level: int = FACE_L
     ppm = round(dpi / 0.0254)
     out = [SIGNATURE, _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)), iccp_chunk(),
            _chunk(b"pHYs", struct.pack(">IIB", ppm, ppm, 1))]
-    for key, value in text.items():
-        out.append(_chunk(b"tEXt", key.encode("latin-1") + b"\x00" + value.encode("latin-1", "replace")))
+    for key, value in as_written(text).items():
+        out.append(_chunk(b"tEXt", key.encode("latin-1") + b"\x00" + value.encode("latin-1")))
     out.append(_chunk(b"IDAT", idat))
     out.append(_chunk(b"IEND", b""))
     return b"".join(out)
