@@ -3,6 +3,7 @@ with what it has seen, it is reproducible from the game's seed, and it plugs in 
 agent name does (simulate, matches, report, AGENTS for `deckgen play --bots`)."""
 
 import json
+import math
 import random
 from collections import Counter
 
@@ -365,3 +366,62 @@ def test_a_wild_names_of_the_colours_held_most_the_one_the_next_player_likely_ca
     assert E._likely_colors(o, mem)[:2] == [red, blue]
     assert prior.color(d, o, random.Random(1)) == red
 
+
+
+def test_a_stopped_play_out_is_scored_by_the_fitted_chance_of_going_out_first():
+    """FIT (docs/expert.md): the chances of the players still in sum to one; fewer cards, a wild
+    in place of a number, and a card that follows the pile each raise a player's chance."""
+    t = _table("classic")
+    wild = next(f for f in range(t.n_faces) if t.mcat[2 * f] == 2 and not t.draw_val[2 * f])
+    numbers = [f for f in range(t.n_faces) if t.mval[2 * f] >= 0 and not t.effects[2 * f]]
+    red, blue = t.colors.index("red"), t.colors.index("blue")
+    red3, red5, blue7, blue8 = (next(f for f in numbers if t.color[f] == c and t.mval[2 * f] == v)
+                                for c, v in ((red, 3), (red, 5), (blue, 7), (blue, 8)))
+    g = Game(t, 3, 1, [GreedyAgent()] * 3, record=False)
+    g.top, g.color, g.cur = 2 * red5, red, 0
+    g.key = g.pile_key()
+
+    def chances(hands):
+        """Each player's chance, player 0 the one by the rule of thumb; checked against _fitted."""
+        g.hands = [list(h) for h in hands]
+        strengths = {q: math.exp(sum(w * v for w, v in zip(E.FIT, x))) for q, x in E.horizon_features(g, 0)}
+        assert E._fitted(g, 0) == pytest.approx(strengths[0] / sum(strengths.values()))
+        return {q: s / sum(strengths.values()) for q, s in strengths.items()}
+
+    same = [blue7, blue8, blue8]
+    base = chances([same, same, same])
+    assert sum(base.values()) == pytest.approx(1.0)
+    assert len(E.horizon_features(g, 0)[0][1]) == len(E.FIT) == len(E.FIT_FEATURES)
+    assert chances([[blue7, blue8], same, same])[0] > base[0]
+    assert chances([[blue7, blue8, wild], same, same])[0] > base[0]
+    assert chances([[blue7, blue8, red3], same, same])[0] > base[0]
+    assert chances([same, same, [blue7, blue8]])[2] > base[2]
+    g.alive = [True, False, True]
+    assert sorted(chances([[blue7], [], [blue7, blue8]])) == [0, 2]
+
+
+def test_a_large_budget_trusts_the_play_outs_and_a_small_one_the_rule_of_thumb(monkeypatch):
+    """The search answers otherwise than the rule of thumb by any margin from TRUST_THINK play-outs
+    up; below, only by CONFIDENCE standard errors scaled down as the budget grows."""
+    t = _table("classic")
+    numbers = [f for f in range(t.n_faces) if t.mval[2 * f] >= 0 and not t.effects[2 * f]]
+    red = t.colors.index("red")
+    red3, red5, red9 = (next(f for f in numbers if t.color[f] == red and t.mval[2 * f] == v) for v in (3, 5, 9))
+    g = Game(t, 3, 1, [GreedyAgent()] * 3, record=False)
+    g.hands = [[red3, red9], [1, 2, 3, 4, 5], [1, 2, 3]]
+    g.top, g.color = 2 * red5, red
+    g.key = g.pile_key()
+    o = g.observation(0)
+    d = Decision(0, DecisionKind.PLAY, (2 * red3, 2 * red9))
+    scores = iter(range(10 ** 6))
+    # red 9 (the second candidate) scores better on every deal, by a varying margin: by fewer than
+    # three standard errors over the few deals of a small budget
+    monkeypatch.setattr(E, "rollout", lambda o, deal, kind, answer, color, seed:
+                        0.5 + (0.001 + 0.03 * (next(scores) % 3) if answer == 2 * red9 else 0.0))
+    monkeypatch.setattr(E.Prior, "play", lambda self, d, o, rng: 2 * red3)
+    answers = {}
+    for think in (8, E.TRUST_THINK):
+        bot = E.ExpertAgent(think)
+        bot.memory = E.Memory(0)
+        answers[think] = bot._search(d, o, random.Random(1), [(2 * red3, None), (2 * red9, None)])[0]
+    assert answers == {8: 2 * red3, E.TRUST_THINK: 2 * red9}

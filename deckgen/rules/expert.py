@@ -11,10 +11,12 @@ just drawn; which colour a wild names, chosen together with the wild) the expert
    draw pile in a random order;
 3. **plays out** every candidate answer on the same sampled deal for ``HORIZON`` rounds (the
    opponents as the greedy bot, itself by its rule of thumb, :class:`Prior`), scoring a win 1,
-   another's win 0 and an unfinished hand by hand sizes; it repeats with new samples until its
-   budget (``think``: play-outs per decision) is spent;
-4. answers as its rule of thumb does, unless another candidate did better on the same deals by
-   more than ``CONFIDENCE`` standard errors of the difference.
+   another's win 0 and an unfinished hand by its fitted chance of going out first (``FIT``: hand
+   sizes, wilds and action cards held, who can follow the pile); it repeats with new samples
+   until its budget (``think``: play-outs per decision) is spent;
+4. answers with the candidate that scored best on the same deals, or as its rule of thumb does
+   unless another did better by more than ``CONFIDENCE`` standard errors of the difference, a
+   margin that shrinks as the budget grows and is gone from ``TRUST_THINK`` play-outs up.
 
 A challenge it decides by sampled deals (is the offender likely guilty?); every other decision
 (stacking, a target, a duel answer, UNO and catching) it answers by its rule of thumb (the
@@ -58,15 +60,16 @@ from deckgen.rules.state import (
 )
 from deckgen.rules.state import Aside as AsideEvent
 from deckgen.rules.state import Color as ColorEvent
-from deckgen.rules.table import WLD
+from deckgen.rules.table import ACT, WLD
 
 if TYPE_CHECKING:
     from deckgen.effects import Effect
     from deckgen.rules.table import Table
 
 THINK = 48                 # rollouts per decision by default
-HORIZON = 3                # rounds of turns a play-out runs before it is scored by hand sizes
-CONFIDENCE = 3.0           # standard errors a candidate must beat the rule of thumb's choice by
+HORIZON = 3                # rounds of turns a play-out runs before it is scored (FIT)
+CONFIDENCE = 3.0           # standard errors a candidate must beat the rule of thumb's choice by ...
+TRUST_THINK = 512          # ... scaled down as the budget grows, to none from this budget up
 COLOR_WEIGHT = 10.0        # the rule of thumb (Prior): per other card of the played card's colour held
 KEEP_WILD = -1000.0        # ... a wild while more than two cards are held
 KEEP_ACTION = -300.0       # ... an action card while nobody next is close to going out (no Mercy limit)
@@ -85,6 +88,14 @@ NAMED_COLOR = True         # the memory reads the colour an opponent names as on
 WILD_ATTACK = False        # ... a wild draw card is not kept while the next player is close to going out
 WILD_COLORS = 2            # colours tried with a wild: the ones the hand holds most of
 COLOR_TIE = True           # ... ties of the colours held most broken by the next player's blocking chance
+FITTED = True              # an unfinished play-out scored by the fitted chance below (else: its hand against the smallest)
+# the fitted strengths (benchmarks/fit_horizon.py): a player's chance of going out first is taken as
+# exp(strength) over the sum of every player's, the strength summing FIT times each of FIT_FEATURES
+FIT_FEATURES = ("second to move", "third to move", "fourth or later", "log of the cards held", "cards held",
+                "one card left", "wilds held", "action cards held", "plays by the rule of thumb",
+                "to move, holds a card other than a wild that follows", "to move, holds a card that follows",
+                "second to move, holds a card other than a wild that follows")
+FIT = (0.055, 0.199, 0.188, -0.983, -0.14, 0.11, 0.704, 0.1, 0.262, 0.319, 0.215, 0.253)
 NO_PLAY = CAUSES.index("no_play")
 
 
@@ -683,7 +694,9 @@ class ExpertAgent(Agent):
             for i, (answer, color) in enumerate(cands):
                 scores[i][r] = rollout(o, deal, d.kind, answer, color, seed)
         # every candidate played the same deals: keep the rule of thumb unless another one did
-        # better on them by more than the noise of the difference (CONFIDENCE standard errors)
+        # better on them by more than the noise of the difference (CONFIDENCE standard errors,
+        # fewer as the budget grows: a large one's differences are trusted as they are)
+        confidence = CONFIDENCE * max(0.0, 1.0 - self.think / TRUST_THINK)
         best, best_gain = base, 0.0
         for i in range(len(cands)):
             if i == base:
@@ -691,7 +704,7 @@ class ExpertAgent(Agent):
             diff = [a - b for a, b in zip(scores[i], scores[base])]
             mean = sum(diff) / rounds
             var = sum((x - mean) ** 2 for x in diff) / (rounds - 1)
-            if mean > best_gain and mean > CONFIDENCE * math.sqrt(var / rounds):
+            if mean > best_gain and mean > confidence * math.sqrt(var / rounds):
                 best, best_gain = i, mean
         return cands[best]
 
@@ -859,8 +872,9 @@ def rollout(o: Observation, deal: tuple[dict[int, list[int]], list[int], list[in
             answer: int | None, color: int | None, seed: int) -> float:
     """Play the hand on from this observation and a sampled deal after ``answer``, for at most
     ``HORIZON`` rounds (the others greedy, the deciding player by its rule of thumb): 1 for a
-    win of the deciding player, 0 for another's, in between (its hand against the smallest
-    other) for a play-out stopped first."""
+    win of the deciding player, 0 for another's, in between for a play-out stopped first (its
+    fitted chance of going out first, :func:`_fitted`; without ``FITTED``, its hand against the
+    smallest other)."""
     from deckgen.rules.engine import Game
 
     t = o.table
@@ -897,11 +911,56 @@ def rollout(o: Observation, deal: tuple[dict[int, list[int]], list[int], list[in
         g.run()
     if g.outcome == FINISHED:
         return 1.0 if g.winner == me else 0.0
+    if not g.alive[me]:
+        return 0.0
+    if FITTED:
+        return _fitted(g, me)
     mine = len(g.hands[me])
     best = min((len(g.hands[q]) for q in range(o.n_players) if q != me and g.alive[q]), default=0)
     if not g.alive[me]:
         return 0.0
     return (best + 1) / (mine + best + 2)
+
+
+def horizon_features(g: Any, me: int) -> list[tuple[int, list[float]]]:
+    """Each player still in, from the player to move on, with the values of FIT_FEATURES for them
+    (``me``: the player who plays by the rule of thumb)."""
+    t = g.t
+    mcat = t.mcat
+    legal = t.cache[g.key][2]
+    n = len(g.hands)
+    out: list[tuple[int, list[float]]] = []
+    for i in range(n):
+        q = (g.cur + i * g.dir) % n
+        if not g.alive[q]:
+            continue
+        k = len(out)
+        h = g.hands[q]
+        size = len(h)
+        wild = act = 0
+        for f in h:
+            c = mcat[f + f]
+            if c == WLD:
+                wild += 1
+            elif c == ACT:
+                act += 1
+        follows = [f for f in h if f in legal] if k < 2 else []
+        plain = any(mcat[f + f] != WLD for f in follows)
+        out.append((q, [float(k == 1), float(k == 2), float(k >= 3), math.log(max(size, 1)), float(size - 1),
+                        float(size == 1), float(wild), float(act), float(q == me),
+                        float(k == 0 and plain), float(k == 0 and bool(follows)), float(k == 1 and plain)]))
+    return out
+
+
+def _fitted(g: Any, me: int) -> float:
+    """The deciding player's chance of going out first, by the fitted strengths (FIT)."""
+    total = mine = 0.0
+    for q, x in horizon_features(g, me):
+        e = math.exp(sum(w * v for w, v in zip(FIT, x)))
+        total += e
+        if q == me:
+            mine = e
+    return mine / total if total else 0.0
 
 
 AGENTS["expert"] = ExpertAgent             # deckgen.rules imports this module: every AGENTS user sees it
