@@ -329,3 +329,13 @@ def test_the_faces_are_the_print_drawing_at_screen_size(decks):
         assert shown.size == printed.size == faces.size
         assert ImageChops.difference(shown, printed).getbbox() is None, face_id
     assert faces.png("nothing") is None
+
+
+def test_expert_bots_sit_at_the_table_with_their_strongest_budget(decks):
+    """--bots expert: each bot is the expert at TABLE_THINK play-outs (docs/play.md), the budget
+    from which it trusts its play-outs (docs/expert.md); the others are the plain agents."""
+    from deckgen.rules import expert
+
+    bot = Session(decks["classic"], PlayOptions(pace=0, bots="expert")).make_bot(1)
+    assert isinstance(bot, expert.ExpertAgent) and bot.think == expert.TABLE_THINK == expert.TRUST_THINK
+    assert type(Session(decks["classic"], PlayOptions(pace=0, bots="greedy")).make_bot(1)) is GreedyAgent

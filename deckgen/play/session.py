@@ -27,6 +27,7 @@ from deckgen.errors import DeckgenError, error
 from deckgen.model import Deck
 from deckgen.options import RuleOptions
 from deckgen.play.words import Told, Words
+from deckgen.rules import expert
 from deckgen.rules.agents import AGENTS
 from deckgen.rules.decision import YES_NO, Bot, Decision, Observation
 from deckgen.rules.engine import Game, public_event
@@ -92,9 +93,10 @@ class _Hand:
 class Session:
     def __init__(self, deck: Deck, opts: PlayOptions, log: Callable[[str], None] | None = None,
                  make_bot: Callable[[int], Bot] | None = None):
-        """``make_bot(seat)``: the bot for a seat in each hand (default: the agent named by ``opts.bots``)."""
+        """``make_bot(seat)``: the bot for a seat in each hand (default: the agent named by
+        ``opts.bots``; the expert at its strongest budget, ``expert.TABLE_THINK``)."""
         check_options(deck, opts)
-        self.make_bot = make_bot or (lambda _seat: AGENTS[opts.bots]())
+        self.make_bot = make_bot or (lambda _seat: expert.make(opts.bots, expert.TABLE_THINK))
         self.deck, self.opts = deck, opts
         self.lang = opts.lang or deck.language
         self.table: Table = compile_deck(deck, opts.rules or deck.rule_options)

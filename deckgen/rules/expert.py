@@ -32,6 +32,7 @@ The memory needs the public events: a game with an expert seated must keep its l
 from __future__ import annotations
 
 import math
+import operator
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -70,6 +71,7 @@ THINK = 48                 # rollouts per decision by default
 HORIZON = 3                # rounds of turns a play-out runs before it is scored (FIT)
 CONFIDENCE = 3.0           # standard errors a candidate must beat the rule of thumb's choice by ...
 TRUST_THINK = 512          # ... scaled down as the budget grows, to none from this budget up
+TABLE_THINK = TRUST_THINK  # the budget at deckgen play's table, where one game is played: its strongest
 COLOR_WEIGHT = 10.0        # the rule of thumb (Prior): per other card of the played card's colour held
 KEEP_WILD = -1000.0        # ... a wild while more than two cards are held
 KEEP_ACTION = -300.0       # ... an action card while nobody next is close to going out (no Mercy limit)
@@ -922,33 +924,40 @@ def rollout(o: Observation, deal: tuple[dict[int, list[int]], list[int], list[in
     return (best + 1) / (mine + best + 2)
 
 
+_FIT_MEMO = "expert-fit"     # the key of each face's wild and action counts in Table.memo
+
+
 def horizon_features(g: Any, me: int) -> list[tuple[int, list[float]]]:
     """Each player still in, from the player to move on, with the values of FIT_FEATURES for them
     (``me``: the player who plays by the rule of thumb)."""
     t = g.t
-    mcat = t.mcat
+    kinds = t.memo.get(_FIT_MEMO)
+    if kinds is None:                      # per face: 1 for a wild, 1024 for an action card
+        kinds = t.memo[_FIT_MEMO] = tuple(1 if t.mcat[f + f] == WLD else 1024 if t.mcat[f + f] == ACT else 0
+                                          for f in range(t.n_faces))
     legal = t.cache[g.key][2]
-    n = len(g.hands)
+    hands, alive, n = g.hands, g.alive, len(g.hands)
     out: list[tuple[int, list[float]]] = []
     for i in range(n):
         q = (g.cur + i * g.dir) % n
-        if not g.alive[q]:
+        if not alive[q]:
             continue
         k = len(out)
-        h = g.hands[q]
+        h = hands[q]
         size = len(h)
-        wild = act = 0
-        for f in h:
-            c = mcat[f + f]
-            if c == WLD:
-                wild += 1
-            elif c == ACT:
-                act += 1
-        follows = [f for f in h if f in legal] if k < 2 else []
-        plain = any(mcat[f + f] != WLD for f in follows)
-        out.append((q, [float(k == 1), float(k == 2), float(k >= 3), math.log(max(size, 1)), float(size - 1),
-                        float(size == 1), float(wild), float(act), float(q == me),
-                        float(k == 0 and plain), float(k == 0 and bool(follows)), float(k == 1 and plain)]))
+        both = sum([kinds[f] for f in h])
+        wild = both & 1023
+        plain = follows = False
+        if k < 2:
+            for f in h:
+                if f in legal:
+                    follows = True
+                    if not kinds[f] & 1:
+                        plain = True
+                        break
+        out.append((q, [float(k == 1), float(k == 2), float(k >= 3), math.log(size) if size > 1 else 0.0,
+                        float(size - 1), float(size == 1), float(wild), float(both >> 10), float(q == me),
+                        float(k == 0 and plain), float(k == 0 and follows), float(k == 1 and plain)]))
     return out
 
 
@@ -956,7 +965,7 @@ def _fitted(g: Any, me: int) -> float:
     """The deciding player's chance of going out first, by the fitted strengths (FIT)."""
     total = mine = 0.0
     for q, x in horizon_features(g, me):
-        e = math.exp(sum(w * v for w, v in zip(FIT, x)))
+        e = math.exp(sum(map(operator.mul, FIT, x)))
         total += e
         if q == me:
             mine = e
