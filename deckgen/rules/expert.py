@@ -927,9 +927,9 @@ def rollout(o: Observation, deal: tuple[dict[int, list[int]], list[int], list[in
 _FIT_MEMO = "expert-fit"     # the key of each face's wild and action counts in Table.memo
 
 
-def horizon_features(g: Any, me: int) -> list[tuple[int, list[float]]]:
-    """Each player still in, from the player to move on, with the values of FIT_FEATURES for them
-    (``me``: the player who plays by the rule of thumb)."""
+def horizon_features(g: Any, me: int, first: int = -1) -> list[tuple[int, list[float]]]:
+    """Each player still in, from the player to move on (or from ``first``: the player deciding),
+    with the values of FIT_FEATURES for them (``me``: the player who plays by the rule of thumb)."""
     t = g.t
     kinds = t.memo.get(_FIT_MEMO)
     if kinds is None:                      # per face: 1 for a wild, 1024 for an action card
@@ -938,8 +938,9 @@ def horizon_features(g: Any, me: int) -> list[tuple[int, list[float]]]:
     legal = t.cache[g.key][2]
     hands, alive, n = g.hands, g.alive, len(g.hands)
     out: list[tuple[int, list[float]]] = []
+    start = g.cur if first < 0 else first
     for i in range(n):
-        q = (g.cur + i * g.dir) % n
+        q = (start + i * g.dir) % n
         if not alive[q]:
             continue
         k = len(out)
