@@ -193,7 +193,7 @@ def _damaged(damage: list[tuple[str, int, int]]) -> bytes:
         elif how == "byte":
             data[where % len(data)] = value
         else:
-            del data[12 + where % (len(data) - 12):]
+            del data[12 + where % max(1, len(data) - 12):]   # truncated twice: nothing left to cut
     return bytes(data)
 
 
