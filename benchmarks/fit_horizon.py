@@ -28,6 +28,7 @@ import time
 from typing import Any
 
 import numpy as np
+from tune_prior import PriorOnly  # benchmarks/ (the script's folder)
 
 from deckgen.balance import report as R
 from deckgen.rules import expert as X
@@ -53,21 +54,13 @@ class _Greedy(GreedyAgent):
         return super().decide(d, o, rng)
 
 
-class _Prior(X.ExpertAgent):
+class _Prior(PriorOnly):
     """The expert answering by its rule of thumb alone (as tune_prior's), recording too."""
 
     def decide(self, d: Any, o: Any, rng: Any) -> Any:
         if d.kind is DecisionKind.PLAY:
             _record(o.player)
         return super().decide(d, o, rng)
-
-    def _search(self, d: Any, o: Any, rng: Any, cands: Any) -> Any:
-        if len(cands) == 1:
-            return cands[0]
-        for c in cands:
-            if c[0] is not None and len(o.hand) == 1 and d.kind is DecisionKind.PLAY:
-                return c
-        return cands[self._prior_choice(d, o, rng, cands)]
 
 
 def _play(task: tuple[str, int, int, int, int]) -> list[tuple[list[list[float]], int]]:
