@@ -919,8 +919,6 @@ def rollout(o: Observation, deal: tuple[dict[int, list[int]], list[int], list[in
         return _fitted(g, me)
     mine = len(g.hands[me])
     best = min((len(g.hands[q]) for q in range(o.n_players) if q != me and g.alive[q]), default=0)
-    if not g.alive[me]:
-        return 0.0
     return (best + 1) / (mine + best + 2)
 
 
