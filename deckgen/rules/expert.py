@@ -922,17 +922,17 @@ def rollout(o: Observation, deal: tuple[dict[int, list[int]], list[int], list[in
     return (best + 1) / (mine + best + 2)
 
 
-_FIT_MEMO = "expert-fit"     # the key of each face's wild and action counts in Table.memo
+_FIT_MEMO = "expert-fit"     # the key of the wild faces and the action faces in Table.memo
 
 
 def horizon_features(g: Any, me: int, first: int = -1) -> list[tuple[int, list[float]]]:
     """Each player still in, from the player to move on (or from ``first``: the player deciding),
     with the values of FIT_FEATURES for them (``me``: the player who plays by the rule of thumb)."""
     t = g.t
-    kinds = t.memo.get(_FIT_MEMO)
-    if kinds is None:                      # per face: 1 for a wild, 1024 for an action card
-        kinds = t.memo[_FIT_MEMO] = tuple(1 if t.mcat[f + f] == WLD else 1024 if t.mcat[f + f] == ACT else 0
-                                          for f in range(t.n_faces))
+    got = t.memo.get(_FIT_MEMO)
+    if got is None:
+        got = t.memo[_FIT_MEMO] = tuple(frozenset(f for f in range(t.n_faces) if t.mcat[f + f] == c) for c in (WLD, ACT))
+    wilds, actions = got
     legal = t.cache[g.key][2]
     hands, alive, n = g.hands, g.alive, len(g.hands)
     out: list[tuple[int, list[float]]] = []
@@ -944,18 +944,17 @@ def horizon_features(g: Any, me: int, first: int = -1) -> list[tuple[int, list[f
         k = len(out)
         h = hands[q]
         size = len(h)
-        both = sum([kinds[f] for f in h])
-        wild = both & 1023
         plain = follows = False
         if k < 2:
             for f in h:
                 if f in legal:
                     follows = True
-                    if not kinds[f] & 1:
+                    if f not in wilds:
                         plain = True
                         break
         out.append((q, [float(k == 1), float(k == 2), float(k >= 3), math.log(size) if size > 1 else 0.0,
-                        float(size - 1), float(size == 1), float(wild), float(both >> 10), float(q == me),
+                        float(size - 1), float(size == 1), float(sum(map(wilds.__contains__, h))),
+                        float(sum(map(actions.__contains__, h))), float(q == me),
                         float(k == 0 and plain), float(k == 0 and follows), float(k == 1 and plain)]))
     return out
 
