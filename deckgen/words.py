@@ -320,14 +320,12 @@ the tray turned over, and print the even pages (the backs) in the same order. Wh
 shifted, <b>deckgen calibrate</b> measures the offset.
 - <b>This rulebook</b>: plain paper of 80–100 g/m² (20–27 lb bond).{booklet_paper}
 ## Cutting order
-Cut when the ink is dry, one sheet at a time (a stack slides):
-1. First the long cuts: every cut line that runs the length of the sheet, from its crop mark on one edge to
-the mark on the opposite edge, or along the thin grey line where the sheet prints one instead of marks.
-2. Then cut each strip across, at the marks on its edges (or on the grey lines), into single cards.
-3. Where there is a gap between two cards, cut both of its edges and throw the thin strip away.
-4. Last, if you like, round the corners with a 3–4 mm corner punch.
+Cut when the ink is dry, one sheet at a time (a stack slides). The cards PDF's page 1 gives the same order for
+its sheets; on {paper} they are cut like this:
+{cutting}
 
-When every card is cut you have {total_cards} cards of {size}.{booklet_steps}
+When every card is cut you have {total_cards} cards of {size}.
+{booklet_steps}
 """,
     "es": """# Imprimir y montar el juego
 ## Qué se imprime
@@ -345,17 +343,19 @@ la bandeja dado la vuelta e imprime las pares (los dorsos) en el mismo orden. C�
 desplazados, <b>deckgen calibrate</b> mide el desfase.
 - <b>Este reglamento</b>: papel normal de 80–100 g/m².{booklet_paper}
 ## Orden de corte
-Corta con la tinta seca y hoja a hoja (un montón se desliza):
-1. Primero los cortes largos: cada línea de corte que recorre la hoja a lo largo, de su marca en un borde a la
-del borde opuesto, o por la línea gris fina allí donde la hoja la imprime en lugar de marcas.
-2. Después corta cada tira de través, por las marcas de sus bordes (o por las líneas grises), en cartas sueltas.
-3. Donde haya un hueco entre dos cartas, corta sus dos bordes y tira la tira fina que queda.
-4. Por último, si quieres, redondea las esquinas con un cortador de esquinas de 3–4 mm.
+Corta con la tinta seca y hoja a hoja (un montón se desliza). La página 1 del PDF de cartas da el mismo orden
+para sus hojas; en {paper} se cortan así:
+{cutting}
 
-Cortadas todas, tienes {total_cards} cartas de {size}.{booklet_steps}
+Cortadas todas, tienes {total_cards} cartas de {size}.
+{booklet_steps}
 """,
 }
 
+PRINTING_CORNERS = {  # the printing page's last cutting step, after the sheet's own (CUT_STEPS)
+    "en": "Last, if you like, round the corners with a 3–4 mm corner punch.",
+    "es": "Por último, si quieres, redondea las esquinas con un cortador de esquinas de 3–4 mm.",
+}
 PRINTING_COUNTED = {
     "en": ("{cards} cards", "{cards} playing cards and {extras} component cards ({names}), {total} in all"),
     "es": ("{cards} cartas", "{cards} cartas de juego y {extras} cartas de componente ({names}), {total} en total"),
@@ -387,6 +387,41 @@ PRINTING_BOOKLET = {
 }
 
 
+#: The cutting order (deckgen.layout.cutplan): the same steps on the cards PDF's cover and the rulebook's
+#: printing page.
+CUT_STEPS = {
+    "en": {
+        "fold": "Fold the sheet on the dashed line with the printed sides out, glue the halves together and let "
+                "them dry; then cut the folded sheet as one.",
+        "first": "First make the {n} {dir} cuts right across the sheet, {guide}.",
+        "dir_x": "vertical",
+        "dir_y": "horizontal",
+        "between_x": "each from its crop mark above the cards to the one below them",
+        "between_y": "each from its crop mark left of the cards to the one right of them",
+        "on_grey": "each along the thin grey line printed on it",
+        "second": "Then cut every strip into cards along the thin grey {dir} lines printed on it ({n} cut lines): "
+                  "their crop marks went with the first cuts' waste. Where two cards share a grey line, cut through "
+                  "its middle; elsewhere cut on the card's side of the line, so that it goes with the waste.",
+        "gaps": "Throw away the thin strips that the gaps between the cards leave.",
+    },
+    "es": {
+        "fold": "Dobla la hoja por la línea discontinua con lo impreso hacia fuera, pega las dos mitades y deja "
+                "secar; después corta la hoja doblada como una sola.",
+        "first": "Primero haz los {n} cortes {dir} de lado a lado de la hoja, {guide}.",
+        "dir_x": "verticales",
+        "dir_y": "horizontales",
+        "between_x": "cada uno desde su marca de corte encima de las cartas hasta la de debajo",
+        "between_y": "cada uno desde su marca de corte a la izquierda de las cartas hasta la de la derecha",
+        "on_grey": "cada uno por la línea gris fina impresa sobre él",
+        "second": "Después corta cada tira en cartas por las líneas grises finas {dir} impresas en ella ({n} líneas "
+                  "de corte): sus marcas de corte se fueron con el recorte de los primeros cortes. Donde dos cartas "
+                  "comparten una línea gris, corta por su centro; en las demás, corta por el lado de la carta, para "
+                  "que la línea se vaya con el recorte.",
+        "gaps": "Tira las tiras finas que dejan los huecos entre las cartas.",
+    },
+}
+
+
 # ---------------------------------------------------------------- the cards PDF's first pages (deckgen.layout.cover)
 
 COVER_TEXT = {
@@ -405,10 +440,12 @@ COVER_TEXT = {
         "duplex_fronts": "a una cara, solo frentes (sin dorsos)",
         "size": "Tamaño de carta: {w:g} × {h:g} mm",
         "bleed_full": "Sangrado: {bleed:g} mm alrededor de cada carta; separación entre cartas {gap:g} mm",
-        "bleed_part": "Sangrado: {bleed:g} mm en el borde exterior del bloque, {inner:g} mm entre cartas "
-                      "(separación {gap:g} mm)",
-        "bleed_shared": "Sangrado: {bleed:g} mm solo en el borde exterior del bloque: las cartas vecinas "
-                        "comparten la línea de corte (separación 0)",
+        "bleed_mixed": "Sangrado: {outer} en los bordes exteriores del bloque; {inner}",
+        "outer_same": "{v:g} mm",
+        "outer_two": "{lr:g} mm a izquierda y derecha y {tb:g} mm arriba y abajo (el área imprimible termina ahí)",
+        "inner_none": "las cartas vecinas comparten la línea de corte (separación 0)",
+        "inner_same": "{i:g} mm entre cartas (separación {g:g} mm)",
+        "inner_two": "{ix:g} mm entre columnas y {iy:g} mm entre filas (separaciones de {gx:g} y {gy:g} mm)",
         "actual": "IMPRIME A TAMAÑO REAL (100 %)",
         "actual2": "Desactiva «Ajustar a la página», «Reducir» o «Encajar» en el diálogo de impresión.",
         "ruler": "Esta barra mide exactamente 50 mm: compruébala con una regla antes de imprimir todo.",
@@ -425,20 +462,10 @@ COVER_TEXT = {
         "fronts": "Imprime a una cara: solo frentes, para fundas con dorso propio o para reponer cartas.",
         "offset": "Si los dorsos salen desplazados, mide el desfase con «deckgen calibrate» y vuelve a "
                   "generar con --back-offset X,Y.",
-        "cut": "Corta por las marcas de corte que hay fuera del bloque de cartas; las cartas vecinas "
-               "comparten la línea de corte.",
-        "cut_gap": "Corta por las marcas de corte que hay fuera del bloque de cartas: cada carta tiene sus "
-                   "propias líneas de corte.",
+        "cut_order": "Orden de corte (con la tinta seca, hoja a hoja):",
         "cut_short": "Las marcas de corte de los bordes {where} miden {len:g} mm: no cabe más.",
-        "cut_rules": "En los bordes {where} no caben marcas de corte: las líneas de corte {lines} van impresas "
-                     "sobre las cartas en gris fino. Corta justo por ellas, y primero por las líneas que tienen "
-                     "marcas.",
         "edge_lr": "izquierdo y derecho",
         "edge_tb": "superior e inferior",
-        "lines_h": "horizontales",
-        "lines_v": "verticales",
-        "bleed_edges": "Sangrado: {lr:g} mm a izquierda y derecha del bloque, {tb:g} mm arriba y abajo (el área "
-                       "imprimible termina ahí); las cartas vecinas comparten la línea de corte (separación 0)",
         "registration": "Corte a máquina (Silhouette): las marcas de registro tipo 1 de las esquinas están a 10 mm "
                         "del borde (largo 20 mm, grosor 0,5 mm); pon esos valores en Silhouette Studio y abre "
                         "el SVG de corte de cada hoja. {fewer}",
@@ -470,10 +497,12 @@ COVER_TEXT = {
         "duplex_fronts": "single-sided, fronts only (no backs)",
         "size": "Card size: {w:g} × {h:g} mm",
         "bleed_full": "Bleed: {bleed:g} mm around every card; gap between cards {gap:g} mm",
-        "bleed_part": "Bleed: {bleed:g} mm on the outer edges of the block, {inner:g} mm between cards "
-                      "(gap {gap:g} mm)",
-        "bleed_shared": "Bleed: {bleed:g} mm on the outer edges of the block only: neighbouring cards share "
-                        "their cut lines (gap 0)",
+        "bleed_mixed": "Bleed: {outer} on the outer edges of the block; {inner}",
+        "outer_same": "{v:g} mm",
+        "outer_two": "{lr:g} mm left and right and {tb:g} mm at top and bottom (the printable area ends there)",
+        "inner_none": "neighbouring cards share their cut lines (gap 0)",
+        "inner_same": "{i:g} mm between cards (gap {g:g} mm)",
+        "inner_two": "{ix:g} mm between columns and {iy:g} mm between rows (gaps {gx:g} and {gy:g} mm)",
         "actual": "PRINT AT ACTUAL SIZE (100 %)",
         "actual2": "Turn off \"Fit to page\", \"Shrink\" or \"Scale to fit\" in the print dialog.",
         "ruler": "This bar is exactly 50 mm long: check it with a ruler before printing everything.",
@@ -490,18 +519,10 @@ COVER_TEXT = {
         "fronts": "Print single-sided: fronts only, for sleeves with their own backs or for replacing cards.",
         "offset": "If the backs come out shifted, measure the offset with \"deckgen calibrate\" and build "
                   "again with --back-offset X,Y.",
-        "cut": "Cut on the crop marks outside the card block; neighbouring cards share a cut line.",
-        "cut_gap": "Cut on the crop marks outside the card block: every card has its own cut lines.",
+        "cut_order": "Cutting order (when the ink is dry, one sheet at a time):",
         "cut_short": "The crop marks on the {where} edges are {len:g} mm long: there is no room for more.",
-        "cut_rules": "There is no room for crop marks on the {where} edges: the {lines} cut lines are printed "
-                     "across the cards as thin grey lines. Cut exactly on them, after the cut lines that do "
-                     "have crop marks.",
         "edge_lr": "left and right",
         "edge_tb": "top and bottom",
-        "lines_h": "horizontal",
-        "lines_v": "vertical",
-        "bleed_edges": "Bleed: {lr:g} mm left and right of the block, {tb:g} mm at top and bottom (the printable "
-                       "area ends there); neighbouring cards share their cut lines (gap 0)",
         "registration": "Machine cutting (Silhouette): the Type 1 registration marks in the corners sit 10 mm in "
                         "from the edges (length 20 mm, thickness 0.5 mm); set Silhouette Studio to the same and "
                         "open each sheet's cut SVG. {fewer}",

@@ -1,6 +1,7 @@
 """Property tests of the sheet geometry: whatever the paper, card, bleed, gap, margin and marks."""
 
 import math
+from dataclasses import replace
 
 import pytest
 from hypothesis import assume, given, settings
@@ -8,7 +9,7 @@ from hypothesis import strategies as st
 
 from deckgen.errors import DeckgenError
 from deckgen.layout import MarkStyle, SheetSpec, back_rect, plan_sheet
-from deckgen.layout.geometry import MIN_MARK
+from deckgen.layout.geometry import MIN_MARK, MIN_OUTER_BLEED, RULE_MM
 
 E = 1e-6
 
@@ -121,24 +122,50 @@ def _assert_label_band_clear(sheet, m):
 
 
 def _assert_every_cut_guided(sheet):
-    """Each cut line has its two crop marks or a cut line printed across the cards."""
+    """Each cut line has its two crop marks or a cut line printed along the cards (its stroke on the line)."""
+    near = RULE_MM / 2 + E
     for x in sheet.cut_x:
         marks = sum(1 for ln in sheet.marks if ln.x1 == ln.x2 == x)
-        ruled = any(ln.x1 == ln.x2 == x for ln in sheet.rules)
+        ruled = any(ln.x1 == ln.x2 and abs(ln.x1 - x) <= near for ln in sheet.rules)
         assert marks == 2 or ruled, f"cut line x={x} has no guide"
     for y in sheet.cut_y:
         marks = sum(1 for ln in sheet.marks if ln.y1 == ln.y2 == y)
-        ruled = any(ln.y1 == ln.y2 == y for ln in sheet.rules)
+        ruled = any(ln.y1 == ln.y2 and abs(ln.y1 - y) <= near for ln in sheet.rules)
         assert marks == 2 or ruled, f"cut line y={y} has no guide"
 
 
+def _strokes(sheet):
+    """The sheet's printed strokes for tests/cutsim.py: crop marks at their width, grey cut lines at theirs."""
+    out = []
+    for lines, width in ((sheet.marks, sheet.spec.marks.stroke_mm), (sheet.rules, RULE_MM)):
+        for ln in lines:
+            if ln.x1 == ln.x2:
+                out.append(("x", ln.x1, min(ln.y1, ln.y2), max(ln.y1, ln.y2), width))
+            else:
+                out.append(("y", ln.y1, min(ln.x1, ln.x2), max(ln.x1, ln.x2), width))
+    return out
+
+
+def _assert_strokes_inside(sheet, lines, width, m):
+    """Every stroke, its width included, inside the printable margin."""
+    w, h = sheet.page_mm
+    for ln in lines:
+        half_x = width / 2 if ln.x1 == ln.x2 else 0.0
+        half_y = width / 2 if ln.y1 == ln.y2 else 0.0
+        assert min(ln.x1, ln.x2) - half_x >= m - E and max(ln.x1, ln.x2) + half_x <= w - m + E, ln
+        assert min(ln.y1, ln.y2) - half_y >= m - E and max(ln.y1, ln.y2) + half_y <= h - m + E, ln
+
+
 def _most(spec):
-    """Cards per sheet edge to edge inside the margin, counted the slow way (either way round if auto)."""
+    """Cards per sheet edge to edge inside the margin with 1.5 mm of bleed round the block (the bleed asked,
+    if less; never less than half a printed stroke), counted the slow way (either way round if auto)."""
     pw, ph = spec.paper_mm
     pages = {"auto": ((pw, ph), (ph, pw)), "portrait": ((min(pw, ph), max(pw, ph)),),
              "landscape": ((max(pw, ph), min(pw, ph)),)}[spec.orientation]
     m = spec.margin_mm
-    return max(_fits(w - 2 * m, spec.card_mm[0], 0, 0) * _fits(h - 2 * m, spec.card_mm[1], 0, 0) for w, h in pages)
+    need = max(min(spec.bleed_mm, MIN_OUTER_BLEED), spec.marks.stroke_mm / 2, RULE_MM / 2)
+    return max(_fits(w - 2 * m, spec.card_mm[0], 0, need) * _fits(h - 2 * m, spec.card_mm[1], 0, need)
+               for w, h in pages)
 
 
 @settings(max_examples=150, deadline=None)
@@ -164,11 +191,38 @@ def test_most_cards_with_a_cutting_guide_on_every_cut_line(spec):
         assert got == pytest.approx(length) or MIN_MARK - E <= got < length
         _assert_mark_clear(sheet, ln, m, 0.0)
     _assert_every_cut_guided(sheet)
-    for ln in sheet.rules:                   # printed cut lines stay on the cards' visible area
-        for x, y in ((ln.x1, ln.y1), (ln.x2, ln.y2)):
-            assert m - E <= x <= w - m + E and m - E <= y <= h - m + E
+    _assert_strokes_inside(sheet, sheet.marks, spec.marks.stroke_mm, m)      # no stroke enters the margin
+    _assert_strokes_inside(sheet, sheet.rules, RULE_MM, m)
+    outer = min(b, MIN_OUTER_BLEED)
+    for s in sheet.slots:                    # at least 1.5 mm of bleed outside the block, every side
+        assert min(s.trim.x - s.clip.x, s.clip.right - s.trim.right, s.trim.y - s.clip.y,
+                   s.clip.top - s.trim.top) >= min(outer, sheet.inner_bleed_mm) - E
+    assert min(sheet.bleed_lr, sheet.bleed_tb) >= outer - E
     if sheet.gap_mm < 2 * b - E:
         assert any("edge to edge" in n for n in sheet.notes)
+
+
+@settings(max_examples=150, deadline=None)
+@given(specs, st.booleans(), st.floats(0, 1))
+def test_the_cutting_order_finds_a_guide_for_every_cut(spec, machine, share):
+    """The sheet's own cutting order (Sheet.first_cut), followed by tests/cutsim.py's trimmer on the sheet's
+    strokes, frees every card with a guide for every cut: on a full sheet and on a partial last one, whatever
+    the paper, card, bleed, gap, marks, fold and print-then-cut gaps."""
+    from cutsim import cut_sheet
+
+    from deckgen.layout import partial
+
+    sheet = _plan(SheetSpec(spec.paper_mm, spec.card_mm, spec.bleed_mm, spec.gap_mm, spec.margin_mm, spec.marks,
+                            spec.orientation, spec.fold, spec.fit, machine))
+    assume(sheet is not None)
+    w, h = sheet.page_mm
+    start = {"": (0.0, 0.0, w, h), "vertical": (0.0, 0.0, sheet.fold_at, h),
+             "horizontal": (0.0, sheet.fold_at, w, h)}[sheet.fold]
+    used = 1 + int(share * (sheet.per_page - 1))
+    slots, marks, rules = partial(sheet, used)
+    for cards, page in ((sheet.slots, sheet), (slots, replace(sheet, marks=marks, rules=rules))):
+        boxes = [(s.trim.x, s.trim.y, s.trim.right, s.trim.top) for s in cards]
+        assert cut_sheet(start, boxes, _strokes(page), sheet.first_cut, 1e-6, repr(spec)) == len(cards)
 
 
 @settings(max_examples=80, deadline=None)
@@ -177,6 +231,10 @@ def test_most_cards_with_a_cutting_guide_on_every_cut_line(spec):
 def test_fold_tries_shorter_marks_before_dropping_a_card(spec):
     sheet = _plan(spec)
     if sheet is None:
+        return
+    if spec.fit == "most" and spec.gap_mm is None:       # --fit most folds edge to edge when that holds more
+        separate = _plan(replace(spec, fit="full-bleed"))
+        assert sheet.per_page >= (separate.per_page if separate else 0)
         return
     if spec.marks.length_mm > MIN_MARK:
         shortest = plan_sheet(SheetSpec(spec.paper_mm, spec.card_mm, spec.bleed_mm, spec.gap_mm, spec.margin_mm,

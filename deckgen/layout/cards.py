@@ -41,7 +41,7 @@ class LayoutOptions:
     orientation: str = "auto"                 # auto | portrait | landscape
     forced: tuple[str, ...] = ()              # built with --force despite these check errors (said on the cover)
     fit: str = "most"                         # most: the most cards the printable area holds | full-bleed
-    cut_file: str = "none"                    # none | svg: a print-then-cut SVG of the card outlines per sheet
+    cut_file: str = "none"                    # none | svg | dxf: print-then-cut outlines of the cards, one file per sheet
     corner_radius_mm: float | None = None     # the cut outlines' corners; None: 5 % of the card's shorter side
     back_style: str = "full"                  # full: the rendered back | light: ink-saving outline (lightback.py)
     corner_guides: bool = False               # the rounded cut outline drawn faintly on every front
@@ -59,7 +59,8 @@ class CardsPdf:
     sheet: Sheet
     paper: Paper
     notes: tuple[str, ...]
-    cut_files: tuple[tuple[int, bytes], ...] = ()     # (sheet number, SVG) with --cut-file svg
+    cut_files: tuple[tuple[int, bytes], ...] = ()     # (sheet number, SVG or DXF) with --cut-file
+    cut_format: str = "none"                          # the cut files' format: svg or dxf
 
 
 def _check(options: LayoutOptions) -> None:
@@ -71,7 +72,7 @@ def _check(options: LayoutOptions) -> None:
     if options.layout not in LAYOUTS:
         problems.append(error("layout", "--layout", f"unknown layout '{options.layout}'", hint="use sheets or fold"))
     if options.cut_file not in CUT_FORMATS:
-        problems.append(error("cut-file", "--cut-file", f"unknown cut file '{options.cut_file}'", hint="use none or svg"))
+        problems.append(error("cut-file", "--cut-file", f"unknown cut file '{options.cut_file}'", hint="use none, svg or dxf"))
     if options.corner_radius_mm is not None and options.corner_radius_mm < 0:
         problems.append(error("corner-radius", "--corner-radius", "a corner radius cannot be negative",
                               hint="0 cuts square corners"))
@@ -108,6 +109,7 @@ def _cards_pdf(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[float, flo
                options: LayoutOptions, progress: Progress | None) -> CardsPdf:
     from deckgen.layout.cover import CoverInfo, Cutting, cover_languages, sheet_label
     from deckgen.layout.cutfile import cut_files, default_corner_radius, id_labels
+    from deckgen.layout.cutplan import cut_plan
     from deckgen.layout.geometry import SheetSpec, guide_lines, plan_sheet
     from deckgen.layout.imposition import card_copies, impose, into_margin, two_sided
     from deckgen.layout.pdf import PdfMeta, SheetExtras, cards_pdf
@@ -117,12 +119,13 @@ def _cards_pdf(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[float, flo
     paper = parse_paper(options.paper)
     margin = paper.margin_mm if options.margin_mm is None else options.margin_mm
     fold = options.layout == "fold"
-    spec = SheetSpec(paper.size_mm, (trim_mm[0], trim_mm[1]), bleed_mm, options.gap_mm, margin,
-                     options.marks, options.orientation, fold, options.fit)
     marked = options.registration == "silhouette"
+    machine = marked or options.cut_file != "none"          # print-then-cut: bleed between cards where it costs none
+    spec = SheetSpec(paper.size_mm, (trim_mm[0], trim_mm[1]), bleed_mm, options.gap_mm, margin,
+                     options.marks, options.orientation, fold, options.fit, machine)
     sheet, reg_notes, unmarked = plan_for_marks(spec) if marked else (plan_sheet(spec), (), 0)
     registration = silhouette_marks(sheet.page_mm) if marked else ()
-    if options.card_ids and sheet.gap_mm <= 0:
+    if options.card_ids and sheet.gaps[1] <= 0:
         raise DeckgenError(error(
             "card-ids", "--card-ids", f"--card-ids prints each id in the gutter between cards, and this sheet "
             f"({sheet.cols} × {sheet.rows}, --fit {options.fit}) puts the cards edge to edge with no gutter",
@@ -150,16 +153,17 @@ def _cards_pdf(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[float, flo
                      f"fronts, each second-side page to glue behind the page before it")
     extras = sum(1 for c in copies if c.component)
     sheets = len({p.sheet_no for p in pages})
+    paper_sheets = sheets if duplex in ("long", "short") and backs else len(pages)   # one-sided: a sheet a page
     lang = deck.language
     title = deck.name(lang)
     cover = None
     if options.cover:
         mode = "fold" if fold else (options.duplex if backs else "fronts")
-        cover = CoverInfo(title, len(copies) - extras, extras, sheets, len(pages), paper.describe(),
-                          (trim_mm[0], trim_mm[1]), bleed_mm, mode, sheet.gap_mm, sheet.inner_bleed_mm,
+        cover = CoverInfo(title, len(copies) - extras, extras, paper_sheets, len(pages), paper.describe(),
+                          (trim_mm[0], trim_mm[1]), bleed_mm, mode, sheet.gaps, sheet.inner_bleeds,
                           sheet.cols, sheet.rows, sheet.landscape, forced=options.forced,
                           cutting=Cutting(sheet.bleed_lr, sheet.bleed_tb, sheet.mark_lr, sheet.mark_tb,
-                                          options.marks.length_mm),
+                                          options.marks.length_mm, cut_plan(sheet)),
                           glued=len(glued), calibrate=calibrate_command(paper, sheet, options),
                           registration=(sheet.per_page, unmarked) if marked else None)
     words = COVER_TEXT[cover_languages(lang)[0]]
@@ -172,14 +176,14 @@ def _cards_pdf(deck: Deck, images: Mapping[str, Path], trim_mm: tuple[float, flo
                         label_band=band, label=sheet_label(title, lang),
                         fold_text=words["fold_word"], registration=registration,
                         corner_radius_mm=radius if options.corner_guides else None,
-                        card_ids=(lambda page: id_labels(page, sheet.gap_mm, bleed_mm)) if options.card_ids else None)
+                        card_ids=(lambda page: id_labels(page, sheet.gaps[1], bleed_mm)) if options.card_ids else None)
     data = cards_pdf(pages, images, sheet.page_mm, meta, decor, progress)
     faces = len({p.face for page in pages for p in page.placements})
     cuts: tuple[tuple[int, bytes], ...] = ()
-    if options.cut_file == "svg":
-        cuts = tuple(cut_files(pages, sheet.page_mm, radius, title, registration))
-    return CardsPdf(data, len(pages) + (2 if cover else 0), sheets + (1 if cover else 0), len(copies),
-                    faces, sheet, paper, tuple(notes), cuts)
+    if options.cut_file != "none":
+        cuts = tuple(cut_files(pages, sheet.page_mm, radius, title, registration, options.cut_file))
+    return CardsPdf(data, len(pages) + (2 if cover else 0), paper_sheets + (1 if cover else 0), len(copies),
+                    faces, sheet, paper, tuple(notes), cuts, options.cut_file)
 
 
 def two_sided_face(page: PagePlan, glued: list[CardCopy]) -> list[bool]:

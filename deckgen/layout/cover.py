@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from reportlab.lib.utils import simpleSplit
 
+from deckgen.layout.cutplan import CutPlan, cutting_steps
 from deckgen.units import mm_to_pt
 from deckgen.words import COVER_TEXT as TEXT
 
@@ -20,6 +21,8 @@ if TYPE_CHECKING:
 
     from deckgen.layout.imposition import PagePlan
 
+EPS = 1e-6
+
 
 @dataclass(frozen=True)
 class Cutting:
@@ -27,9 +30,10 @@ class Cutting:
 
     bleed_lr: float
     bleed_tb: float
-    mark_lr: float          # 0: the horizontal cut lines are printed across the cards instead
+    mark_lr: float          # 0: the horizontal cut lines are printed along the cards instead
     mark_tb: float          # 0: the vertical ones
     asked: float            # the mark length asked for
+    plan: CutPlan | None = None     # the order to cut in (deckgen.layout.cutplan)
 
 
 @dataclass(frozen=True)
@@ -43,8 +47,8 @@ class CoverInfo:
     card_mm: tuple[float, float]
     bleed_mm: float
     duplex: str               # long | short | none | fold | fronts
-    gap_mm: float
-    inner_bleed_mm: float     # bleed each card keeps towards its neighbours
+    gaps: tuple[float, float]     # between columns, between rows
+    inner: tuple[float, float]    # bleed each card keeps towards its neighbours: left/right, top/bottom
     cols: int
     rows: int
     landscape: bool
@@ -60,19 +64,29 @@ def cover_languages(deck_lang: str) -> tuple[str, str]:
     return first, ("en" if first != "en" else "es")
 
 
-def _lines(info: CoverInfo, t: dict[str, str]) -> list[tuple[str, str]]:
+def _bleed(info: CoverInfo, t: dict[str, str]) -> str:
+    """The cover's bleed line: round every card, or what the block's outer edges and the cards' shared
+    edges keep."""
+    b, cut = info.bleed_mm, info.cutting
+    lr, tb = (cut.bleed_lr, cut.bleed_tb) if cut is not None else (b, b)
+    (ix, iy), (gx, gy) = info.inner, info.gaps
+    if min(lr, tb, ix, iy) + EPS >= b:
+        return t["bleed_full"].format(bleed=b, gap=min(gx, gy))
+    outer = t["outer_same"].format(v=lr) if abs(lr - tb) < EPS else t["outer_two"].format(lr=lr, tb=tb)
+    if max(gx, gy) <= EPS:
+        inner = t["inner_none"]
+    elif abs(gx - gy) < EPS:
+        inner = t["inner_same"].format(i=ix, g=gx)
+    else:
+        inner = t["inner_two"].format(ix=ix, iy=iy, gx=gx, gy=gy)
+    return t["bleed_mixed"].format(outer=outer, inner=inner)
+
+
+def _lines(info: CoverInfo, lang: str) -> list[tuple[str, str]]:
+    t = TEXT[lang]
     cards = t["cards"].format(cards=info.cards)
     if info.extras:
         cards += t["extras"].format(extras=info.extras)
-    cut = info.cutting
-    if cut is not None and min(cut.bleed_lr, cut.bleed_tb) + 1e-6 < info.bleed_mm:
-        bleed = t["bleed_edges"].format(lr=cut.bleed_lr, tb=cut.bleed_tb)
-    elif info.inner_bleed_mm + 1e-6 >= info.bleed_mm:
-        bleed = t["bleed_full"]
-    elif info.gap_mm > 1e-6:
-        bleed = t["bleed_part"]
-    else:
-        bleed = t["bleed_shared"]
     out = [("alert", t["forced"].format(codes=", ".join(info.forced))), ("gap", "")] if info.forced else []
     out += [
         ("fact", cards),
@@ -80,7 +94,7 @@ def _lines(info: CoverInfo, t: dict[str, str]) -> list[tuple[str, str]]:
                                     per=info.cols * info.rows, turn=t["landscape" if info.landscape else "portrait"])),
         ("fact", t["paper"].format(paper=info.paper, duplex=t["duplex_" + info.duplex])),
         ("fact", t["size"].format(w=info.card_mm[0], h=info.card_mm[1])),
-        ("fact", bleed.format(bleed=info.bleed_mm, inner=info.inner_bleed_mm, gap=info.gap_mm)),
+        ("fact", _bleed(info, t)),
         ("gap", ""),
         ("alert", t["actual"]),
         ("body", t["actual2"]),
@@ -98,21 +112,22 @@ def _lines(info: CoverInfo, t: dict[str, str]) -> list[tuple[str, str]]:
         out.append(("body", t["offset"]))
         if info.calibrate:
             out.append(("body", t["calibrate"].format(command=info.calibrate)))
-    out.append(("body", t["cut"] if info.gap_mm <= 1e-6 else t["cut_gap"]))
-    out.extend(("body", text) for text in _cutting(cut, t))
+    out.extend(_cutting(info.cutting, lang))
     return out
 
 
-def _cutting(cut: Cutting | None, t: dict[str, str]) -> list[str]:
-    """How to cut where crop marks are shorter than asked or missing."""
+def _cutting(cut: Cutting | None, lang: str) -> list[tuple[str, str]]:
+    """The cutting order, numbered, and where crop marks are shorter than asked."""
     if cut is None or cut.asked <= 0:
         return []
+    t = TEXT[lang]
     out = []
-    for key, mark, lines in (("edge_lr", cut.mark_lr, "lines_h"), ("edge_tb", cut.mark_tb, "lines_v")):
-        if mark <= 0:
-            out.append(t["cut_rules"].format(where=t[key], lines=t[lines]))
-        elif mark + 1e-6 < cut.asked:
-            out.append(t["cut_short"].format(where=t[key], len=mark))
+    if cut.plan is not None:
+        out.append(("body", t["cut_order"]))
+        out.extend(("body", f"{i}. {step}") for i, step in enumerate(cutting_steps(cut.plan, lang), 1))
+    for key, mark in (("edge_lr", cut.mark_lr), ("edge_tb", cut.mark_tb)):
+        if mark > 0 and mark + EPS < cut.asked:
+            out.append(("body", t["cut_short"].format(where=t[key], len=mark)))
     return out
 
 
@@ -129,7 +144,7 @@ def draw_cover(c: Canvas, info: CoverInfo, lang: str, paper_mm: tuple[float, flo
     y = _para(c, t["subtitle"], regular, 14, inset, y - 4, width)
     y -= 18
     styles = {"fact": (regular, 12), "alert": (bold, 16), "body": (regular, 11), "ruler": (regular, 11)}
-    for kind, text in _lines(info, t):
+    for kind, text in _lines(info, lang):
         if kind == "gap":
             y -= 14
             continue

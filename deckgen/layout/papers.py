@@ -25,6 +25,9 @@ class Paper:
         return self.width_mm, self.height_mm
 
     def describe(self) -> str:
+        """The paper's name and size; a custom size (whose name is its size) said once."""
+        if self.id == "custom":
+            return self.name
         return f"{self.name} ({self.width_mm:g} × {self.height_mm:g} mm)"
 
 

@@ -20,7 +20,7 @@ from deckgen.errors import DeckgenError, error
 from deckgen.fonts import register_fonts
 from deckgen.layout.cover import CoverInfo, cover_languages, draw_cover
 from deckgen.layout.cutfile import IdLabel, front_trims
-from deckgen.layout.geometry import Line, Rect
+from deckgen.layout.geometry import RULE_MM, Line, Rect
 from deckgen.layout.imposition import PagePlan
 from deckgen.layout.pdfimage import read_png, register_image
 from deckgen.pdfkit import SRGB_INTENT, OutputIntent, PrintCanvas
@@ -84,9 +84,6 @@ def place(c: Canvas, name: str, image: Rect, clip: Rect | None = None, rotate: i
     c.addLiteral(" ".join(ops))
     c.doForm(name)
     c.addLiteral("Q")
-
-
-RULE_MM = 0.12      # printed cut lines across the cards (where no crop mark fits): thin, mid grey
 
 
 def draw_marks(c: Canvas, lines: Sequence[Line], stroke_mm: float, dash: bool = False, grey: float = 0.0) -> None:
@@ -174,7 +171,7 @@ def draw_page(c: Canvas, page: PagePlan, names: Mapping[str, str], stroke_mm: fl
     for p in page.placements:
         place(c, names[p.face], p.image, p.clip, p.rotate)
     draw_marks(c, page.marks, stroke_mm)
-    draw_marks(c, page.rules, RULE_MM, grey=0.4)
+    draw_marks(c, page.rules, RULE_MM, grey=0.4)       # printed cut lines: thin, mid grey
     if guides and page.side in ("front", "fold"):
         draw_marks(c, guides, min(stroke_mm, 0.1), dash=True)
     if page.side == "front":

@@ -122,26 +122,28 @@ def plan_for_marks(spec: SheetSpec) -> tuple[Sheet, tuple[str, ...], int]:
 
     The printable margin starts at the marks' inset; where the cards still reach a mark's zone,
     the margin grows at the sides, at top and bottom, or all round (in 0.5 mm steps, the
-    paper's orientation as given first) and the clear plan with the most cards wins."""
-    plain = plan_sheet(spec)
+    paper's orientation as given first) and the clear plan with the most cards wins; among those,
+    with ``spec.cut_gaps``, the one with the widest gaps between its cards."""
+    plain = plan_sheet(replace(spec, cut_gaps=False))
     margin = max(spec.margin_mm, INSET_MM)
     best: Sheet | None = None
     steps = int(MAX_EXTRA_MM / STEP_MM)
     w, h = spec.paper_mm
     pages = [p for p in ((w, h), (h, w)) if spec.orientation == "auto" or
              (spec.orientation == "portrait") == (p[1] >= p[0])]
+    gaps = (False, True) if spec.cut_gaps else (False,)
     for i in range(steps + 1):
         d = i * STEP_MM
         for dx, dy in ((d, 0.0), (0.0, d), (d, d)) if d else ((0.0, 0.0),):
-            for pw, ph in pages:
+            for (pw, ph), cut_gaps in ((p, g) for p in pages for g in gaps):
                 rw, rh = pw - 2 * dx, ph - 2 * dy
                 try:
-                    sheet = plan_sheet(replace(spec, paper_mm=(rw, rh), margin_mm=margin,
-                                               orientation="portrait" if rh >= rw else "landscape"))
+                    sheet = plan_sheet(replace(spec, paper_mm=(rw, rh), margin_mm=margin, cut_gaps=cut_gaps,
+                                               orientation="portrait" if rh >= rw else "landscape"), hints=False)
                 except DeckgenError:
                     continue
                 sheet = _moved(sheet, dx, dy, (pw, ph))
-                if clear_of_marks(sheet) and (best is None or len(sheet.slots) > len(best.slots)):
+                if clear_of_marks(sheet) and (best is None or _better(sheet, best)):
                     best = sheet
     if best is None:
         pw, ph = spec.paper_mm
@@ -154,4 +156,15 @@ def plan_for_marks(spec: SheetSpec) -> tuple[Sheet, tuple[str, ...], int]:
         notes = (f"--registration silhouette: the marks {INSET_MM:g} mm in from the corners need their corners "
                  f"free, so a sheet holds {len(best.slots)} cards ({best.cols} × {best.rows}) instead of "
                  f"{len(plain.slots)}",)
+    shared = [what for what, n, g in (("columns", best.cols, best.gaps[0]), ("rows", best.rows, best.gaps[1]))
+              if n > 1 and g <= 1e-6]
+    if spec.cut_gaps and shared:
+        notes += (f"print-then-cut: neighbouring {' and '.join(shared)} share their cut lines, as bleed between "
+                  f"them would cost cards on this sheet; a cut a little off shows a sliver of the neighbouring "
+                  f"card (--fit full-bleed keeps a full bleed round every card, with fewer cards)",)
     return best, notes, len(plain.slots)
+
+
+def _better(a: Sheet, b: Sheet) -> bool:
+    """More cards, or as many with more bleed between them (the narrower gap first)."""
+    return (len(a.slots), min(a.gaps), sum(a.gaps)) > (len(b.slots), min(b.gaps) + 1e-6, sum(b.gaps) + 1e-6)

@@ -2,7 +2,8 @@
 
 Written here rather than in the templates so that every deck, bundled or not, tells its
 players what to print on which paper and in what order to cut (its words:
-:data:`deckgen.words.PRINTING_TEXT` and the tables after it).
+:data:`deckgen.words.PRINTING_TEXT` and the tables after it). The cutting order is the one the
+cards PDF's cover prints for the same sheet (:func:`deckgen.layout.cutplan.cutting_steps`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from deckgen.layout.imposition import card_copies
 from deckgen.layout.papers import parse_paper
 from deckgen.model import Deck
 from deckgen.rulebook.markup import Item, parse
-from deckgen.words import PRINTING_BOOKLET, PRINTING_COUNTED, PRINTING_FLIP, PRINTING_TEXT
+from deckgen.words import PRINTING_BOOKLET, PRINTING_CORNERS, PRINTING_COUNTED, PRINTING_FLIP, PRINTING_TEXT
 
 if TYPE_CHECKING:
     from deckgen.layout.geometry import Sheet
@@ -24,6 +25,7 @@ DEFAULT_BLEED_MM = 3.0      # deckgen build's --bleed default
 def printing_items(deck: Deck, lang: str, paper: str = "a4", booklet: bool = False) -> list[Item]:
     """The printing page as markup items, in ``lang`` (English for a language without text)."""
     from deckgen.layout.cover import cover_languages
+    from deckgen.layout.cutplan import cut_plan, cutting_steps
     from deckgen.render import card_size_mm
 
     code = lang if lang in PRINTING_TEXT else "en"
@@ -39,11 +41,14 @@ def printing_items(deck: Deck, lang: str, paper: str = "a4", booklet: bool = Fal
                                                names=names, total=len(copies))
     flip = PRINTING_FLIP["landscape" if sheet.landscape else "portrait"]
     paper_name = parse_paper(paper).name
+    steps = [*cutting_steps(cut_plan(sheet), code), PRINTING_CORNERS[code]]
+    cutting = "\n".join(f"{i}. {step}" for i, step in enumerate(steps, 1))
     text = PRINTING_TEXT[code].format(cards_pdf=f"{deck.id}-cards.pdf", covers=covers, first_sheet=covers + 1,
                              counted=counted, per=sheet.per_page, paper=paper_name,
                              sheets=-(-len(copies) // sheet.per_page), total_cards=len(copies),
                              flip_name=flip[0], flip_how=flip[1], flip_name_es=flip[2], flip_how_es=flip[3],
-                             size=f"{w:g} × {h:g} mm", booklet_paper=extra["paper"], booklet_steps=extra["steps"])
+                             size=f"{w:g} × {h:g} mm", cutting=cutting, booklet_paper=extra["paper"],
+                             booklet_steps=extra["steps"])
     return parse(text)
 
 
