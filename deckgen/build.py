@@ -157,8 +157,8 @@ def make_cards(deck: Deck, rendered: RenderResult, options: BuildOptions) -> tup
         cache.put_bytes("documents", key, "pdf", pdf.data, options.cache_dir)
         cache.put_bytes("documents", key, "json", json.dumps(meta).encode("utf-8"), options.cache_dir)
     path = write_bytes(_cards_path(deck, options), pdf.data)
-    meta["cut_files"] = [[str(write_bytes(outputs.cut_file(path, no), svg)), len(svg)]
-                         for no, svg in pdf.cut_files]          # --cut-file svg: one per sheet
+    meta["cut_files"] = [[str(write_bytes(outputs.cut_file(path, no, pdf.cut_format), data)), len(data)]
+                         for no, data in pdf.cut_files]         # --cut-file svg|dxf: one per sheet
     return OutputFile("cards", path, pdf.pages, len(pdf.data)), meta
 
 

@@ -24,9 +24,9 @@ def cards_pdf(deck_id: str, out_dir: str | Path = OUTPUT, *, only: bool = False)
     return deck_folder(deck_id, out_dir) / f"{deck_id}-cards{'-only' if only else ''}.pdf"
 
 
-def cut_file(cards: Path, sheet: int) -> Path:
-    """``--cut-file svg``: the outlines of sheet ``sheet`` beside the card sheets' PDF (``…-cut-01.svg``)."""
-    return cards.with_name(f"{cards.stem}-cut-{sheet:02d}.svg")
+def cut_file(cards: Path, sheet: int, ext: str = "svg") -> Path:
+    """``--cut-file svg|dxf``: the outlines of sheet ``sheet`` beside the card sheets' PDF (``…-cut-01.svg``)."""
+    return cards.with_name(f"{cards.stem}-cut-{sheet:02d}.{ext}")
 
 
 def rulebook_name(deck_id: str, lang: str, booklet: bool = False) -> str:

@@ -143,20 +143,22 @@ class BuildChoice:
 @click.option("--backs", type=click.Choice(["deck", "none"]), default="deck", show_default=True,
               help="deck: print every card's back; none: fronts only.")
 @click.option("--orientation", type=click.Choice(["auto", "portrait", "landscape"]), default="auto", show_default=True,
-              help="Page orientation; auto: whichever holds more cards with full bleed and marks.")
+              help="Page orientation; auto: whichever holds more cards as --fit lays them out.")
 @click.option("--fit", type=click.Choice(["most", "full-bleed"]), default="most", show_default=True,
-              help="most: as many cards as the printable area holds, edge to edge on shared cut lines where "
-                   "separate bleeds would cost cards; full-bleed: every card its own bleed and full crop marks.")
+              help="most: as many cards as the printable area holds with at least 1.5 mm of bleed round the "
+                   "block, edge to edge on shared cut lines where separate bleeds would cost cards; full-bleed: "
+                   "every card its own bleed and full crop marks.")
 @click.option("--back-style", type=click.Choice(["full", "light"]), default="full", show_default=True,
               help="light: an ink-saving back (outline and logo or name on white, no solid fill).")
-@click.option("--cut-file", type=click.Choice(["none", "svg"]), default="none", show_default=True,
-              help="svg: also write, per sheet, an SVG of the card outlines for print-then-cut machines.")
+@click.option("--cut-file", type=click.Choice(["none", "svg", "dxf"]), default="none", show_default=True,
+              help="svg or dxf: also write, per sheet, the card outlines at true size for print-then-cut "
+                   "machines (DXF for the free Silhouette Studio); the cards move apart where that costs no card.")
 @click.option("--corner-radius", default="auto", show_default=True, metavar="LENGTH|auto",
               help="Corner radius of the --cut-file outlines; auto: 5% of the card's shorter side.")
 @click.option("--registration", type=click.Choice(["none", "silhouette", "cricut"]), default="none",
               show_default=True, help="silhouette: print Silhouette Studio's Type 1 registration marks (inset "
-              "10 mm, length 20 mm, thickness 0.5 mm) on the fronts and in the cut file; cricut: refused, "
-              "Design Space adds its own.")
+              "10 mm, length 20 mm, thickness 0.5 mm) on the fronts and in the cut file, the cards apart where "
+              "that costs no card; cricut: refused, Design Space adds its own.")
 @click.option("--corner-guides", is_flag=True,
               help="Draw the rounded cut outline (--corner-radius) faintly on every card front.")
 @click.option("--card-ids", is_flag=True,
@@ -188,9 +190,12 @@ def build(decks: tuple[str, ...], out_dir: str, layout: LayoutChoice, make: Buil
           as_json: bool, live: Watching) -> None:
     """Build the print-and-play PDF of one or more decks.
 
-    Writes OUTPUT/<deck>/<deck>-cards.pdf: a cover page, then sheets of card fronts (odd
-    pages) and backs (even pages) with crop marks. Every card keeps its full bleed and every
-    cut line its crop marks; the layout picks the orientation and grid that fit the most.
+    Writes OUTPUT/<deck>/<deck>-cards.pdf: two cover pages (what is inside, how to print
+    and the order to cut in), then sheets of card fronts (odd pages) and backs (even pages).
+    The layout picks the orientation and grid that hold the most cards (--fit most: edge to
+    edge where separate bleeds would cost cards, at least 1.5 mm of bleed round the block;
+    --fit full-bleed: every card its own bleed). Crop marks go where they fit; cut lines
+    that the cutting order leaves without a mark are printed as thin grey lines.
     With no DECK, builds every bundled deck. A deck with errors is not built unless --force.
     Lengths take mm, cm, in or pt.
 

@@ -125,7 +125,8 @@ def sheet_dxf(trims: Sequence[Rect], page_mm: tuple[float, float], radius_mm: fl
     """One sheet's cut paths as an ASCII DXF (AutoCAD R12, the version cutting software reads): LINE and
     ARC entities on layer CUT, in millimetres, y up from the page's lower-left corner; the page's
     outline on layer PAGE and the registration marks (filled) on layer REGISTRATION, to place the
-    drawing on the page and then delete before cutting."""
+    drawing on the page and then delete before cutting. R12 itself has no unit: the header also
+    carries $INSUNITS 4 (millimetres) and $MEASUREMENT 1 (metric) for the readers that look."""
     w, h = page_mm
     ents: list[str] = []
     for path in cut_paths(trims, radius_mm):
@@ -143,8 +144,8 @@ def sheet_dxf(trims: Sequence[Rect], page_mm: tuple[float, float], radius_mm: fl
         ents += _dxf("SOLID", "REGISTRATION", (10, m.x), (20, m.y), (11, m.right), (21, m.y),
                      (12, m.x), (22, m.top), (13, m.right), (23, m.top))
     header = ["0", "SECTION", "2", "HEADER", "9", "$ACADVER", "1", "AC1009", "9", "$INSUNITS", "70", "4",
-              "9", "$MEASUREMENT", "70", "1", "9", "$EXTMIN", "10", "0", "20", "0", "9", "$EXTMAX",
-              "10", _n(w), "20", _n(h), "0", "ENDSEC"]
+              "9", "$MEASUREMENT", "70", "1", "9", "$EXTMIN", "10", "0", "20", "0", "30", "0", "9", "$EXTMAX",
+              "10", _n(w), "20", _n(h), "30", "0", "0", "ENDSEC"]
     ltype = ["0", "TABLE", "2", "LTYPE", "70", "1", "0", "LTYPE", "2", "CONTINUOUS", "70", "0", "3", "Solid line",
              "72", "65", "73", "0", "40", "0", "0", "ENDTAB"]
     layers = ["0", "TABLE", "2", "LAYER", "70", "3"]
