@@ -116,9 +116,43 @@ def _to_cmyk() -> Any:
                                    ImageCms.Flags.BLACKPOINTCOMPENSATION)
 
 
-def to_cmyk(im: Any) -> Any:
+SWOP_TAC = 300.0      # % total area coverage: the limit of the TR 005 (SWOP) printing condition itself
+
+
+def to_cmyk(im: Any, ink_limit: float | None = None) -> Any:
     """An sRGB Pillow image converted to CMYK for the TR 005 condition (relative colorimetric with
-    black-point compensation: paper white stays paper white, blacks keep their depth)."""
+    black-point compensation: paper white stays paper white, blacks keep their depth), then held to
+    ``ink_limit`` % total ink (:func:`limit_ink`; None: the condition's own 300 %)."""
     from PIL import ImageCms
 
-    return ImageCms.applyTransform(im.convert("RGB"), _to_cmyk())
+    cmyk = ImageCms.applyTransform(im.convert("RGB"), _to_cmyk())
+    return limit_ink(cmyk, SWOP_TAC if ink_limit is None else ink_limit)
+
+
+def limit_ink(cmyk: Any, percent: float) -> Any:
+    """A CMYK image whose total ink (C + M + Y + K) is at most ``percent`` % at every pixel.
+
+    A limiting step after the conversion (under-colour removal): where a pixel's total is over the
+    limit, its black is kept and its cyan, magenta and yellow are scaled down together until the
+    total is the limit; every other pixel is left as converted. Only the deepest shadows change
+    (sRGB black goes from C67 M61 Y69 K100, 297 %, to C47 M43 Y48 K100 at 240 %), they stay
+    as dark (the black is untouched) and keep their hue (the three inks keep their proportions).
+    The scaled pixels aim 1.5 units (of 255) below the limit, so that however the values are rounded
+    to whole units none ends above it.
+    """
+    from PIL import Image, ImageMath
+
+    cap = percent * 255 / 100
+    c, m, y, k = cmyk.split()
+    if sum(hi for _, hi in cmyk.getextrema()) <= cap:       # nothing can be over the limit
+        return cmyk
+
+    def scaled(name: str) -> Any:
+        def band(a: dict[str, Any]) -> Any:
+            room = a["max"](a["cap"] - 1.5 - a["k"], 0.0)
+            factor = a["min"](room / a["max"](a["c"] + a["m"] + a["y"], 1.0), 1.0)
+            return a["convert"](a[name] * factor, "L")
+        return band
+
+    bands = [ImageMath.lambda_eval(scaled(n), c=c, m=m, y=y, k=k, cap=cap) for n in "cmy"]
+    return Image.merge("CMYK", (*bands, k))

@@ -107,6 +107,52 @@ def test_dtc_images_are_cmyk_of_the_faces(dtc):
     assert m > 150 and y > 150 and c < 60
 
 
+def _max_total_ink(data: bytes) -> float:
+    """The most ink any pixel of any image in the PDF asks for, C + M + Y + K in %, read with pypdf."""
+    from PIL import ImageMath
+
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    most, seen = 0, set()
+    for page in reader.pages:
+        for ref in page["/Resources"]["/XObject"].values():
+            if ref.idnum in seen:
+                continue
+            seen.add(ref.idnum)
+            im = ref.get_object().decode_as_image()
+            assert im.mode == "CMYK"
+            c, m, y, k = (band.convert("I") for band in im.split())
+            total = ImageMath.lambda_eval(lambda a: a["c"] + a["m"] + a["y"] + a["k"], c=c, m=m, y=y, k=k)
+            most = max(most, total.getextrema()[1])
+    return most * 100 / 255
+
+
+def test_dtc_total_ink_is_within_the_shops_240_percent(dtc, tmp_path):
+    """Every pixel of every image in the DriveThruCards PDF carries at most 240 % ink (the preset's ink_limit,
+    what the shop asks for); the same faces without the limit reach the SWOP condition's ~300 % in the black."""
+    res, data = dtc
+    assert get_service("dtc-poker").ink_limit == 240
+    limited = _max_total_ink(data)
+    assert 230 <= limited <= 240, limited
+    deck = select(manifest.load_deck("flex-spectrum"), "red-1,power x1")
+    loose = dataclasses.replace(get_service("dtc-poker"), dpi=100, pixels=None, ink_limit=400)
+    free = _max_total_ink(export_cards(deck, loose, tmp_path, run=ExportRun(cache_dir=tmp_path / "cache")).pdf.read_bytes())
+    assert free > 280, free
+
+
+@pytest.mark.parametrize("value,message", [("500%", "from 100% to 400%"), ("lots", "from 100% to 400%")])
+def test_a_bad_ink_limit_is_refused_with_its_key(tmp_path, value, message):
+    from deckgen.errors import DeckgenError
+    from deckgen.export.services import load_services
+
+    path = tmp_path / "services.toml"
+    path.write_text(f'[cmyk]\ndpi = 300\nbleed = "3mm"\npdf = "pdfx-1a"\nink_limit = "{value}"\n\n'
+                    '[rgb]\ndpi = 300\nbleed = "3mm"\nink_limit = "240%"\n', encoding="utf-8")
+    with pytest.raises(DeckgenError) as exc:
+        load_services(path)
+    found = {f.where: f.message for f in exc.value.findings}
+    assert message in found["cmyk.ink_limit"] and "CMYK files" in found["rgb.ink_limit"]
+
+
 def test_other_shops_keep_srgb(tmp_path):
     deck = select(manifest.load_deck("classic"), "red-1")
     svc = dataclasses.replace(get_service("tgc-poker"), dpi=72, pixels=None)

@@ -246,6 +246,12 @@ def _echo_cards(res: PrintShopResult, svc: Service) -> None:
         line += f"; the shop's safe zone is {sr - sl}x{sb - st} px"
     click.echo(line)
     order = "back, front" if svc.pdf_order == "back-front" else "front, back"
-    click.echo(f"  {res.pdf}  {res.pages} pages ({order} for every card)\n  {res.quantities}")
+    kind = ""
+    if svc.pdf == "pdfx-1a":
+        from deckgen.icc import SWOP_TAC
+
+        limit = SWOP_TAC if svc.ink_limit is None else svc.ink_limit
+        kind = f", PDF/X-1a in CMYK, at most {limit:g} % total ink"
+    click.echo(f"  {res.pdf}  {res.pages} pages ({order} for every card{kind})\n  {res.quantities}")
     if svc.source:
         click.echo(f"  figures: {svc.source}")

@@ -175,14 +175,15 @@ def _quantities(copies: Sequence[CardCopy], ext: str) -> str:
 PDFX = "PDF/X-1a:2003"
 
 
-def _cmyk_image(path: Path) -> ImageData:
-    """A face converted to CMYK for the PDF/X-1a output condition (deckgen.icc.to_cmyk)."""
+def _cmyk_image(path: Path, ink_limit: float | None) -> ImageData:
+    """A face converted to CMYK for the PDF/X-1a output condition, within the shop's total-ink limit
+    (deckgen.icc.to_cmyk)."""
     import hashlib
 
     data = Path(path).read_bytes()
     with Image.open(io.BytesIO(data)) as im:
-        cmyk = to_cmyk(im)
-    return pil_image_data(cmyk, hashlib.sha1(data + b"/cmyk").hexdigest())
+        cmyk = to_cmyk(im, ink_limit)
+    return pil_image_data(cmyk, hashlib.sha1(data + f"/cmyk/{ink_limit}".encode()).hexdigest())
 
 
 def _pdf(deck: Deck, copies: Sequence[CardCopy], paths: dict[str, Path], geo: ShopGeometry, service: Service) -> bytes:
@@ -202,7 +203,8 @@ def _pdf(deck: Deck, copies: Sequence[CardCopy], paths: dict[str, Path], geo: Sh
             c.setTrimBox([b, b, W - b, H - b])
             c.setBleedBox([0, 0, W, H])
             if face not in names:
-                names[face] = register_image(c, _cmyk_image(paths[face]) if x1a else read_png(paths[face]))
+                names[face] = register_image(c, _cmyk_image(paths[face], service.ink_limit) if x1a
+                                             else read_png(paths[face]))
             draw_image(c, names[face], 0, 0, W, H)
             c.showPage()
     return finish(c, buf)

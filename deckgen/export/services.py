@@ -18,7 +18,8 @@ from deckgen.errors import Collector, DeckgenError, did_you_mean, error
 from deckgen.resources import decks_dir
 from deckgen.units import mm_to_px, parse_length
 
-KEYS = ("name", "shop", "dpi", "bleed", "safe", "card_size", "pixels", "format", "pdf_order", "pdf", "source")
+KEYS = ("name", "shop", "dpi", "bleed", "safe", "card_size", "pixels", "format", "pdf_order", "pdf", "ink_limit",
+        "source")
 PDF_KINDS = ("rgb", "pdfx-1a")      # rgb: sRGB images with an sRGB output intent; pdfx-1a: PDF/X-1a:2003, CMYK
 FORMATS = ("png", "jpeg")
 ORDERS = ("front-back", "back-front")
@@ -39,6 +40,7 @@ class Service:
     source: str = ""
     pdf_order: str = "front-back"
     pdf: str = "rgb"                        # rgb | pdfx-1a (see PDF_KINDS)
+    ink_limit: float | None = None          # % total ink the shop takes (CMYK files); None: the condition's 300 %
 
     def full_px(self, trim_mm: tuple[float, float], bleed_mm: float | None = None) -> tuple[int, int]:
         """Trim + 2 x bleed in pixels at the preset's resolution."""
@@ -94,13 +96,14 @@ def _service(sid: str, raw: dict[str, Any], out: Collector, path: str) -> Servic
     bleed = _length(raw, "bleed", f"{sid}.bleed", out, path)
     safe = _length(raw, "safe", f"{sid}.safe", out, path) if "safe" in raw else None
     fmt, order, kind = _kinds(sid, raw, out)
+    ink = _ink_limit(sid, raw, kind, out)
     size = raw.get("card_size")
     trim = _trim(sid, size, out, path)
     pixels = _pixels(sid, raw, trim, out)
     if len(out.errors) > before or bleed is None or not isinstance(dpi, int):
         return None
     svc = Service(sid, str(raw.get("name", sid)), dpi, bleed, size, fmt, safe, pixels,
-                  raw.get("shop"), str(raw.get("source", "")), order, kind)
+                  raw.get("shop"), str(raw.get("source", "")), order, kind, ink)
     if pixels is not None and trim is not None and svc.full_px(trim) != pixels:
         w, h = svc.full_px(trim)
         out.error("service", f"{sid}.pixels", f"{pixels[0]}x{pixels[1]} px does not match the card size, bleed "
@@ -121,6 +124,27 @@ def _kinds(sid: str, raw: dict[str, Any], out: Collector) -> tuple[str, str, str
     if kind not in PDF_KINDS:
         out.error("service", f"{sid}.pdf", f"unknown PDF kind {kind!r}", hint="use rgb or pdfx-1a")
     return fmt, order, kind
+
+
+def _ink_limit(sid: str, raw: dict[str, Any], kind: str, out: Collector) -> float | None:
+    """The shop's total-ink limit in % ("240%" or 240), for presets that deliver CMYK."""
+    if "ink_limit" not in raw:
+        return None
+    value = raw["ink_limit"]
+    text = str(value).strip().rstrip("%").strip()
+    try:
+        limit = float(text) if not isinstance(value, bool) else -1.0
+    except ValueError:
+        limit = -1.0
+    if not 100 <= limit <= 400:
+        out.error("service", f"{sid}.ink_limit", f"expected a total ink limit from 100% to 400%, got {value!r}",
+                  hint='e.g. ink_limit = "240%", as the shop states it')
+        return None
+    if kind != "pdfx-1a":
+        out.error("service", f"{sid}.ink_limit", "ink_limit applies to CMYK files (pdf = \"pdfx-1a\"); an RGB "
+                  "file is converted by the shop", hint="leave it out, or set pdf = \"pdfx-1a\"")
+        return None
+    return limit
 
 
 def _trim(sid: str, size: Any, out: Collector, path: str) -> tuple[float, float] | None:
