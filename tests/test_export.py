@@ -73,6 +73,7 @@ def test_tts_grid_rules():
     for n in range(1, 70):
         cols, rows = grid_for(n)
         assert cols <= MAX_COLS and rows <= MAX_ROWS and cols * rows >= n + 1
+        assert cols >= 2 and rows >= 2           # TTS's Custom Deck dialog takes no grid narrower than 2 x 2
     for size in ((56, 87), (63.5, 88.9), (70, 70), (120, 80)):
         w, h = cell_px(size)
         assert w * MAX_COLS <= MAX_SIDE and h * MAX_ROWS <= MAX_SIDE
@@ -103,6 +104,7 @@ def test_tts_sheets_respect_the_limits_and_hold_every_card(power_tts):
     for s in res.sheets:
         assert s.path.name in text and f"Number {s.cards}" in text
     assert "Width 10, Height 4" in text and "72 cards with their copies" in text
+    assert "Width 2, Height 2, Number 1" in text and "Height 1," not in text      # the Power card's sheet
 
 
 def test_tts_full_size_jpeg(tmp_path, cache):

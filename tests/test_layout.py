@@ -443,6 +443,28 @@ def test_backs_none_prints_fronts_only(no_mercy, nm_faces):
         assert "fronts only" in doc.pages[1].extract_text()
 
 
+@pytest.mark.parametrize("backs,duplex", [("none", "long"), ("deck", "none"), ("deck", "long")])
+def test_the_cover_counts_the_sheets_of_paper_printed(flex, flex_faces, backs, duplex):
+    """Single-sided, every card page is a sheet of paper (with --backs none that includes the Power cards'
+    second sides, glued behind their fronts); double-sided, a sheet holds a page of fronts and its backs."""
+    import re
+
+    pdf = cards_pdf_for_deck(flex, flex_faces, UNO, 3.0, LayoutOptions(backs=backs, duplex=duplex))
+    with pdfplumber.open(io.BytesIO(pdf.data)) as doc:
+        cover = doc.pages[1].extract_text().replace("\n", " ")
+        card_pages = len(doc.pages) - 2
+    sheets, pages = (int(v) for v in re.search(r"Sheets: (\d+) \((\d+) card pages\)", cover).groups())
+    assert pages == card_pages
+    assert sheets == (card_pages // 2 if (backs, duplex) == ("deck", "long") else card_pages)
+
+
+def test_a_custom_papers_size_is_said_once(no_mercy, nm_faces):
+    pdf = cards_pdf_for_deck(no_mercy, nm_faces, UNO, 3.0, LayoutOptions(paper="200mmx280mm"))
+    with pdfplumber.open(io.BytesIO(pdf.data)) as doc:
+        cover = doc.pages[1].extract_text().replace("\n", " ")
+    assert "Paper: 200 × 280 mm, double-sided" in cover and cover.count("200 × 280") == 1
+
+
 MOST = {  # paper, card -> (page orientation, cards per sheet) by default (--fit most)
     ("a4", "uno"): ("landscape", 10), ("a4", "poker"): ("portrait", 9),
     ("letter", "uno"): ("portrait", 9), ("letter", "poker"): ("landscape", 8),     # 9 would leave 0 mm of bleed

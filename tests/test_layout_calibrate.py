@@ -286,3 +286,33 @@ def test_no_text_crosses_a_cut_line_and_every_label_sits_inside_the_margin(paper
                 if page is front:        # the cut lines run on the front
                     assert not (x0 < cut_v["x0"] < x1), f"'{ch['text']}' crosses the vertical cut line"
                     assert not (y0 < cut_h["y0"] < y1), f"'{ch['text']}' crosses the horizontal cut line"
+
+
+@pytest.mark.parametrize("orientation", ["portrait", "landscape"])
+@pytest.mark.parametrize("paper,margin", [("a4", 5.0), ("letter", 6.35)])
+def test_an_offset_the_sheet_cannot_show_is_refused(paper, margin, orientation):
+    """--back-offset moves the back's scales; an offset that would push one past the printable margin is
+    refused with the range, and at the edges of that range every tick, label and letter of the back is
+    still printed inside the margin (read back with pdfplumber)."""
+    import re
+
+    from deckgen.errors import DeckgenError
+
+    with pytest.raises(DeckgenError) as exc:
+        calibration_pdf(paper, "long", back_offset_mm=(8.0, 0.0), orientation=orientation)
+    found = re.search(r"X must stay between ([-+\d.]+) and ([-+\d.]+) mm and Y between ([-+\d.]+) and ([-+\d.]+) mm",
+                      str(exc.value))
+    assert found and "margin" in str(exc.value)
+    x_lo, x_hi, y_lo, y_hi = (float(v) for v in found.groups())
+    assert x_lo <= -3 and x_hi >= 3 and y_lo <= -3 and y_hi >= 3          # a usual printer shift fits
+    with pytest.raises(DeckgenError):
+        calibration_pdf(paper, "long", back_offset_mm=(0.0, y_hi + 0.5), orientation=orientation)
+    m = mm_to_pt(margin)
+    for offset in ((x_lo, y_lo), (x_hi, y_hi), (x_lo, y_hi), (x_hi, y_lo)):
+        with pdfplumber.open(io.BytesIO(calibration_pdf(paper, "long", back_offset_mm=offset,
+                                                        orientation=orientation))) as pdf:
+            back = pdf.pages[1]
+            w, h = float(back.width), float(back.height)
+            for obj in [*back.chars, *back.lines]:
+                assert obj["x0"] >= m - E and obj["x1"] <= w - m + E, (offset, obj.get("text"))
+                assert obj["top"] >= m - E and obj["bottom"] <= h - m + E, (offset, obj.get("text"))

@@ -131,11 +131,15 @@ def cell_px(trim_mm: tuple[float, float], max_side: int = MAX_SIDE) -> tuple[int
     return mm_to_px(trim_mm[0], dpi), mm_to_px(trim_mm[1], dpi)
 
 
+MIN_SIDE = 2        # TTS's Custom Deck dialog takes a grid of 2 to 10 columns and 2 to 7 rows
+
+
 def grid_for(cards: int) -> tuple[int, int]:
-    """Columns and rows for ``cards`` cards plus the hidden cell."""
+    """Columns and rows for ``cards`` cards plus the hidden cell: at least 2 × 2, the smallest grid TTS's
+    import dialog offers (unused cells stay white)."""
     cells = cards + 1
-    cols = min(MAX_COLS, cells)
-    return cols, math.ceil(cells / cols)
+    cols = min(MAX_COLS, max(MIN_SIDE, cells))
+    return cols, max(MIN_SIDE, math.ceil(cells / cols))
 
 
 def _sheet(faces: list[str], images: dict[str, Image.Image], hidden: Image.Image, cell: tuple[int, int]) -> Image.Image:

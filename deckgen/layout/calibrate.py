@@ -180,6 +180,46 @@ def back_marks(page_mm: tuple[float, float], margin: float, flip: Flip) -> list[
     return out
 
 
+SCALE_REACH = 10.0      # mm a scale's ticks, labels and letter reach across it, towards its side
+SCALE_END = 5.0         # mm its letter and labels reach past either end of its ticks
+
+
+def scale_boxes(page_mm: tuple[float, float], margin: float, flip: Flip) -> list[tuple[float, float, float, float]]:
+    """(x0, y0, x1, y1) in mm round every scale on the back, its labels and its X or Y included."""
+    out = []
+    for horizontal, (x, y), toward in back_marks(page_mm, margin, flip):
+        along, across = (x, y) if horizontal else (y, x)
+        lo, hi = sorted((across - toward, across + toward * SCALE_REACH))
+        a0, a1 = along - SPAN - SCALE_END, along + SPAN + SCALE_END
+        out.append((a0, lo, a1, hi) if horizontal else (lo, a0, hi, a1))
+    return out
+
+
+def back_offset_limits(page_mm: tuple[float, float], margin: float,
+                       flip: Flip) -> tuple[tuple[float, float], tuple[float, float]]:
+    """((min X, max X), (min Y, max Y)): the --back-offset that keeps every scale of the back inside the
+    printable margin (X moves the back right, Y down)."""
+    w, h = page_mm
+    boxes = scale_boxes(page_mm, margin, flip)
+    x = (max(margin - b[0] for b in boxes), min(w - margin - b[2] for b in boxes))
+    y = (max(b[3] - (h - margin) for b in boxes), min(b[1] - margin for b in boxes))
+    return x, y
+
+
+def check_back_offset(page_mm: tuple[float, float], margin: float, flip: Flip, offset: tuple[float, float]) -> None:
+    """An offset that would push a scale of the back past the printable margin cannot be shown: refused."""
+    (x_lo, x_hi), (y_lo, y_hi) = back_offset_limits(page_mm, margin, flip)
+    x, y = offset
+    if x_lo - 1e-9 <= x <= x_hi + 1e-9 and y_lo - 1e-9 <= y <= y_hi + 1e-9:
+        return
+    raise DeckgenError(error(
+        "back-offset", "--back-offset",
+        f"--back-offset {x:g},{y:g} mm would push the calibration sheet's back scales past the {margin:g} mm "
+        f"margin, where they are not printed: on this sheet X must stay between {x_lo:+.1f} and {x_hi:+.1f} mm "
+        f"and Y between {y_lo:+.1f} and {y_hi:+.1f} mm",
+        hint="a printer's shift is a few millimetres: measure without --back-offset first"))
+
+
 def _back(c: Any, page_mm: tuple[float, float], margin: float, fonts: tuple[str, str], flip: Flip,
           offset: tuple[float, float]) -> None:
     w, h = page_mm
@@ -215,12 +255,14 @@ def calibration_pdf(paper: str | Paper = "a4", duplex: str = "long", margin_mm: 
     w, h = paper.size_mm
     page = {"landscape": (max(w, h), min(w, h)), "portrait": (min(w, h), max(w, h))}.get(orientation or "", (w, h))
     turn = "landscape" if page[0] > page[1] else "portrait"
+    flip = page_flip(page, duplex)
+    check_back_offset(page, margin, flip, back_offset_mm)
     buf = io.BytesIO()
     c = new_canvas(buf, page, PdfMeta(title="deckgen duplex calibration sheet",
                                       subject=f"{paper.name} {turn}, {duplex}-edge flip"))
     fonts = register_fonts()
     _front(c, page, margin, fonts, duplex)
     c.showPage()
-    _back(c, page, margin, fonts, page_flip(page, duplex), back_offset_mm)
+    _back(c, page, margin, fonts, flip, back_offset_mm)
     c.showPage()
     return finish(c, buf)
