@@ -2,9 +2,12 @@
 (nothing of ReportLab is patched, so nothing changes for other code in the process):
 
 - :class:`PrintCanvas`: the canvas of the card sheets, calibration sheet, shop files and rulebooks.
-  It writes PDF 1.4 (the version of output intents and soft masks), carries the sRGB output
-  intent (:func:`prepare`), and writes the images it draws in the sRGB ICC colour space
-  (``[/ICCBased <sRGB>]``, through :class:`FlateImage`), transparency as a soft mask;
+  It writes PDF 1.4 (the version of soft masks and output intents) and the images it draws in
+  the sRGB ICC colour space (``[/ICCBased <sRGB>]``, through :class:`FlateImage`), transparency
+  as a soft mask. Colour is defined by those ICC-tagged images, so a file carries an output
+  intent only where its purpose needs one: a PDF/X print file names its printing condition (a
+  GTS_PDFX intent with the condition's output profile and the PDF/X version key, :func:`prepare`);
+  home-printing sheets and rulebooks, which claim no PDF/X or PDF/A conformance, carry none;
 - :class:`TaggedTTFont`: the TrueType font class :mod:`deckgen.fonts` registers. ReportLab names
   subset *n* of every font alike (``AAAAAA+``, ``AAAAAB+`` ...), so two fonts in one file share a
   tag, which preflight tools flag; this class derives each tag from the font's name and the
@@ -29,7 +32,7 @@ from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFImageXObject, P
 from reportlab.pdfbase.ttfonts import TTFont, makeToUnicodeCMap
 from reportlab.pdfgen.canvas import Canvas
 
-from deckgen.icc import CMYK_CONDITION, CMYK_INFO, DESCRIPTION, cmyk_profile, srgb_profile
+from deckgen.icc import CMYK_CONDITION, CMYK_INFO, cmyk_profile, srgb_profile
 
 PDF_VERSION = (1, 4)
 _ICC_NAME = "DeckgenICCsRGB"
@@ -64,8 +67,16 @@ class OutputIntent:
     kinds: tuple[str, ...] = ("GTS_PDFX",)
 
 
-SRGB_INTENT = OutputIntent(DESCRIPTION, DESCRIPTION, srgb_profile, 3, _ICC_NAME, ("GTS_PDFX", "GTS_PDFA1"))
 CMYK_INTENT = OutputIntent(CMYK_CONDITION, CMYK_INFO, cmyk_profile, 4, "DeckgenICCcmyk")   # PDF/X-1a print files
+
+
+def check_intent(intent: OutputIntent, pdfx: str | None) -> None:
+    """A PDF/X output intent needs the PDF/X version key and an output-device ('prtr') profile of ICC
+    version 2 (what PDF 1.4 reads); a programming error otherwise, not bad input."""
+    profile = intent.profile()
+    if "GTS_PDFX" in intent.kinds and (not pdfx or profile[12:16] != b"prtr" or profile[8] != 2):
+        raise ValueError(f"a GTS_PDFX output intent needs a PDF/X version key and an ICC v2 output profile "
+                         f"({intent.identifier}: class {profile[12:16]!r}, version {profile[8]}, key {pdfx!r})")
 
 
 def _profile_reference(document: Any, intent: OutputIntent) -> Any:
@@ -108,17 +119,19 @@ class _PdfxInfo(pdfdoc.PDFInfo):  # type: ignore[misc]  # reportlab ships no typ
         return plain[:plain.rindex(b">>")] + b"/GTS_PDFXVersion " + version + b" >>"
 
 
-def prepare(canvas: Canvas, intent: OutputIntent = SRGB_INTENT, pdfx: str | None = None) -> None:
-    """Give a canvas's document an output intent (sRGB unless told) and make it declare PDF 1.4;
-    ``pdfx`` (e.g. ``"PDF/X-1a:2003"``) also writes the PDF/X version key. Idempotent.
+def prepare(canvas: Canvas, intent: OutputIntent | None = None, pdfx: str | None = None) -> None:
+    """Make a canvas's document declare PDF 1.4; with ``intent``, give it that output intent, and with
+    ``pdfx`` (e.g. ``"PDF/X-1a:2003"``) the PDF/X version key (:func:`check_intent`). Idempotent.
 
     ReportLab's catalog writes the keys listed in its instance's ``__NoDefault__`` (its own
     comment: "to override, set as attributes"); the list is extended on this document's
     catalog only, and the information dictionary is replaced on this document only."""
     doc = canvas._doc
+    doc.ensureMinPdfVersion("transparency")       # ReportLab's name for its PDF 1.4 features
     catalog = doc.Catalog
-    if getattr(catalog, "OutputIntents", None) is not None:
+    if intent is None or getattr(catalog, "OutputIntents", None) is not None:
         return
+    check_intent(intent, pdfx)
     catalog.__NoDefault__ = [*catalog.__NoDefault__, "OutputIntents"]
     canvas.setCatalogEntry("OutputIntents", _OutputIntents(intent))
     if pdfx:
@@ -126,7 +139,6 @@ def prepare(canvas: Canvas, intent: OutputIntent = SRGB_INTENT, pdfx: str | None
         info.__dict__.update(doc.info.__dict__)
         info.pdfx = pdfx
         doc.info = info
-    doc.ensureMinPdfVersion("transparency")       # ReportLab's name for its PDF 1.4 features
 
 
 # ---------------------------------------------------------------- images
@@ -251,9 +263,9 @@ _DRAW_IMAGE = inspect.signature(Canvas.drawImage)
 
 
 class PrintCanvas(Canvas):  # type: ignore[misc]  # reportlab ships no type stubs
-    """ReportLab's canvas writing PDF 1.4 with deckgen's output intent and ICC-tagged images."""
+    """ReportLab's canvas writing PDF 1.4 with ICC-tagged images (and an output intent when given one)."""
 
-    def __init__(self, *args: Any, intent: OutputIntent = SRGB_INTENT, pdfx: str | None = None, **kw: Any):
+    def __init__(self, *args: Any, intent: OutputIntent | None = None, pdfx: str | None = None, **kw: Any):
         kw.setdefault("pdfVersion", PDF_VERSION)
         super().__init__(*args, **kw)
         prepare(self, intent, pdfx)

@@ -161,3 +161,16 @@ def test_other_shops_keep_srgb(tmp_path):
     assert "/GTS_PDFXVersion" not in reader.trailer["/Info"].get_object()
     space = next(iter(reader.pages[0]["/Resources"]["/XObject"].values())).get_object()["/ColorSpace"]
     assert space[0] == "/ICCBased"
+
+
+def test_a_pdfx_intent_needs_an_output_profile_and_the_version_key():
+    """Output intents only where they are honest: GTS_PDFX with an ICC v2 output-device profile and the
+    PDF/X version key; a display profile (the sRGB one every image carries) or a missing key is refused."""
+    from deckgen.icc import srgb_profile
+    from deckgen.pdfkit import CMYK_INTENT, OutputIntent, check_intent
+
+    check_intent(CMYK_INTENT, "PDF/X-1a:2003")
+    display = OutputIntent("sRGB IEC61966-2.1", "sRGB", srgb_profile, 3, "x")
+    for intent, key in ((display, "PDF/X-1a:2003"), (CMYK_INTENT, None)):
+        with pytest.raises(ValueError):
+            check_intent(intent, key)

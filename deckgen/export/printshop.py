@@ -33,7 +33,7 @@ from deckgen.layout.imposition import CardCopy, card_copies
 from deckgen.layout.pdf import PdfMeta, finish, new_canvas
 from deckgen.layout.pdfimage import draw_image, read_png, register_image
 from deckgen.model import Deck
-from deckgen.pdfkit import CMYK_INTENT, SRGB_INTENT, ImageData, pil_image_data
+from deckgen.pdfkit import CMYK_INTENT, ImageData, pil_image_data
 from deckgen.units import mm_to_pt, mm_to_px
 
 DEFAULT_SAFE_MM = 3.0       # the renderer's own safe margin, used when a preset publishes none
@@ -193,7 +193,7 @@ def _pdf(deck: Deck, copies: Sequence[CardCopy], paths: dict[str, Path], geo: Sh
     meta = PdfMeta(title=f"{deck.name()}: cards for {service.name}", subject=f"{len(copies)} cards, "
                    f"{trim_mm[0]:g} × {trim_mm[1]:g} mm + {bleed_mm:g} mm bleed", language=deck.language)
     x1a = service.pdf == "pdfx-1a"
-    c = new_canvas(buf, (w, h), meta, CMYK_INTENT if x1a else SRGB_INTENT, PDFX if x1a else None)
+    c = new_canvas(buf, (w, h), meta, CMYK_INTENT if x1a else None, PDFX if x1a else None)
     b = mm_to_pt(bleed_mm)
     W, H = mm_to_pt(w), mm_to_pt(h)
     names: dict[str, str] = {}

@@ -20,7 +20,7 @@ from deckgen.units import mm_to_px, parse_length
 
 KEYS = ("name", "shop", "dpi", "bleed", "safe", "card_size", "pixels", "format", "pdf_order", "pdf", "ink_limit",
         "source")
-PDF_KINDS = ("rgb", "pdfx-1a")      # rgb: sRGB images with an sRGB output intent; pdfx-1a: PDF/X-1a:2003, CMYK
+PDF_KINDS = ("rgb", "pdfx-1a")      # rgb: ICC-tagged sRGB images; pdfx-1a: PDF/X-1a:2003, CMYK
 FORMATS = ("png", "jpeg")
 ORDERS = ("front-back", "back-front")
 _PIXELS = re.compile(r"^\s*(\d+)\s*[x×]\s*(\d+)\s*$")

@@ -8,7 +8,7 @@ Public API::
     offset_limits(sheet, duplex)            the --back-offset range that keeps backs inside the margin
     cards_pdf_for_deck(deck, images, trim_mm, bleed_mm, LayoutOptions(...)) -> CardsPdf
     calibration_pdf(paper, duplex) -> bytes
-    printready.prepare(canvas)              sRGB output intent, ICC images, distinct font subset tags
+    printready.prepare(canvas)              PDF 1.4, ICC images, distinct font subset tags
     write_bytes(path, data)                 (atomic)
 
 The PDF writing (ReportLab) is imported by the functions that write one: a build whose card

@@ -23,7 +23,7 @@ from deckgen.layout.cutfile import IdLabel, front_trims
 from deckgen.layout.geometry import RULE_MM, Line, Rect
 from deckgen.layout.imposition import PagePlan
 from deckgen.layout.pdfimage import read_png, register_image
-from deckgen.pdfkit import SRGB_INTENT, OutputIntent, PrintCanvas
+from deckgen.pdfkit import OutputIntent, PrintCanvas
 from deckgen.progress import Progress
 from deckgen.units import mm_to_pt
 
@@ -38,10 +38,10 @@ class PdfMeta:
     fonts: str | None = None        # the deck's own fonts folder (deck.fonts)
 
 
-def new_canvas(buf: io.BytesIO, paper_mm: tuple[float, float], meta: PdfMeta, intent: OutputIntent = SRGB_INTENT,
+def new_canvas(buf: io.BytesIO, paper_mm: tuple[float, float], meta: PdfMeta, intent: OutputIntent | None = None,
                pdfx: str | None = None) -> Canvas:
-    """A canvas for one of deckgen's PDFs: sRGB output intent unless ``intent`` says otherwise;
-    ``pdfx`` writes the PDF/X version key (the caller keeps to that standard's rules)."""
+    """A canvas for one of deckgen's PDFs: no output intent unless ``intent`` gives one, with the PDF/X
+    version key ``pdfx`` (the caller keeps to that standard's rules)."""
     regular, _ = register_fonts(meta.fonts)     # the initial font too, so no unembedded Helvetica is listed
     c = PrintCanvas(buf, pagesize=(mm_to_pt(paper_mm[0]), mm_to_pt(paper_mm[1])), invariant=1,
                     pageCompression=1, lang=meta.language, initialFontName=regular, intent=intent, pdfx=pdfx)
@@ -51,7 +51,7 @@ def new_canvas(buf: io.BytesIO, paper_mm: tuple[float, float], meta: PdfMeta, in
     c.setKeywords(meta.keywords)
     c.setCreator(f"deckgen {__version__}")
     c.setProducer(f"deckgen {__version__} (ReportLab)")
-    return c            # PDF 1.4, sRGB output intent, ICC-tagged images (deckgen/pdfkit.py)
+    return c            # PDF 1.4, ICC-tagged images (deckgen/pdfkit.py)
 
 
 def finish(c: Canvas, buf: io.BytesIO) -> bytes:

@@ -1,7 +1,7 @@
 """What every PDF deckgen writes carries for print shops and preflight tools.
 
 The pieces live in :mod:`deckgen.pdfkit` (ReportLab's public API and subclasses, nothing patched):
-:func:`prepare` gives a canvas's document the sRGB output intent and PDF version 1.4,
+:func:`prepare` makes a canvas's document declare PDF 1.4 (and gives a PDF/X file its output intent),
 :class:`PrintCanvas` is the canvas that also writes ICC-tagged images, and
 :class:`TaggedTTFont` gives every font subset its own tag.
 """

@@ -44,7 +44,7 @@ def impose(data: bytes, paper: str) -> tuple[bytes, int]:
     pages = list(reader.pages)
     sw, sh = SHEETS[paper]
     writer = PdfWriter()
-    writer.pdf_header = reader.pdf_header       # the source's version (1.4: output intents, soft masks)
+    writer.pdf_header = reader.pdf_header       # the source's version (1.4: soft masks, output intents)
     for left, right in booklet_order(len(pages)):
         sheet = PageObject.create_blank_page(width=sw, height=sh)
         for number, x0 in ((left, 0.0), (right, sw / 2)):

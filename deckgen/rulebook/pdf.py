@@ -151,7 +151,7 @@ class _Doc(BaseDocTemplate):  # type: ignore[misc]  # reportlab ships no type st
         self._heading = 0
 
     def _decorate(self, canvas: Canvas, doc: BaseDocTemplate) -> None:
-        prepare(canvas)     # sRGB output intent, ICC-tagged images, distinct font subset tags (layout/printready.py)
+        prepare(canvas)     # PDF 1.4, ICC-tagged images, distinct font subset tags (layout/printready.py)
         w, _ = self.pagesize
         side = self.page_spec.side
         styles.page_footer(canvas, side, w - side, self.page_spec.bottom - 4 * mm,
