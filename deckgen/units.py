@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 from deckgen.errors import DeckgenError, error
@@ -64,4 +65,6 @@ def mm_to_pt(mm: float) -> float:
 
 
 def mm_to_px(mm: float, dpi: int) -> int:
-    return round(mm * dpi / 25.4)
+    """A length in whole pixels, rounded half up (Python's round() would send 36.5 down and 37.5 up);
+    a hair of tolerance keeps a length that is an exact half in decimal from being rounded down."""
+    return math.floor(mm * dpi / 25.4 + 0.5 + 1e-9)

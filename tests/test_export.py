@@ -124,7 +124,7 @@ def test_service_presets_are_data():
     own = get_service("own-size")
     assert own.dpi == 300 and own.bleed_mm == pytest.approx(3.175) and own.card_size is None and own.shop is None
     services = load_services()
-    assert "generic" not in services        # 737 x 1104 px: no shop's template
+    assert "generic" not in services        # 736 x 1103 px: no shop's template
     with pytest.raises(DeckgenError) as exc:
         get_service("tgc-pokr")
     assert "did you mean 'tgc-poker'" in str(exc.value)
@@ -260,15 +260,31 @@ def test_tgc_poker_faces_are_the_template_size_with_content_in_its_safe_zone(tgc
     assert [round(float(v), 2) for v in page.trimbox] == [9.0, 9.0, 189.0, 261.0]
 
 
+@pytest.mark.parametrize("service,size", [("own-size", (736, 1103)), ("own-size-3mm", (732, 1098)),
+                                          ("tgc-poker", (825, 1125)), ("mpc-poker", (822, 1122))])
+def test_faces_are_drawn_at_the_documented_size_and_no_preset_warns_about_itself(service, size):
+    """Trim and bleed rounded to the pixel as one length, half up: 56 x 87 mm with 1/8 in of bleed is
+    62.35 x 93.35 mm, 736 x 1103 px at 300 dpi (docs/cli.md); with 3 mm, 62 x 93 mm, 732 x 1098 px."""
+    from deckgen.export.printshop import geometry
+    from deckgen.render.geometry import Frame
+
+    deck = manifest.load_deck("classic")
+    geo = geometry(deck, get_service(service))
+    assert geo.size_px == size and geo.warnings == ()
+    assert Frame(geo.trim_mm, 300, geo.bleed_mm, geo.render_safe_mm).full == size      # the renderer's own size
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text("utf-8")
+    assert f"{size[0]} × {size[1]}" in docs
+
+
 def test_safe_override_inside_the_shop_border_warns():
     from deckgen.export.printshop import geometry
 
     deck = manifest.load_deck("classic")
     geo = geometry(deck, get_service("tgc-poker"), safe_mm=1.0)
     assert [w.code for w in geo.warnings] == ["safe-zone"]
-    # 1 mm instead of 1/8 in: the renderer's safe box starts 38 + 12 px in, the shop's 75 px
-    assert geo.safe_box[0] == 50 and geo.shop_safe_box[0] == 75
-    assert "25 px" in geo.warnings[0].message and "The Game Crafter" in geo.warnings[0].message
+    # 1 mm instead of 1/8 in: the renderer's safe box starts 4.175 mm (49 px) in, the shop's 6.35 mm (75 px)
+    assert geo.safe_box[0] == 49 and geo.shop_safe_box[0] == 75
+    assert "26 px" in geo.warnings[0].message and "The Game Crafter" in geo.warnings[0].message
     assert geometry(deck, get_service("tgc-poker")).warnings == ()
     size = geometry(deck, get_service("tgc-poker"), card_size="bridge", bleed_mm=3.0)
     assert [w.code for w in size.warnings] == ["template-size"] and "825x1125" in size.warnings[0].message

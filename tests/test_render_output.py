@@ -51,10 +51,10 @@ def test_pixel_size_matches_card_size_bleed_and_dpi(classic, dpi, bleed, size):
     s = RenderSettings(dpi=dpi, bleed_mm=bleed, card_size=size)
     w_mm, h_mm = card_size_mm(size)
     img = render_face(classic, "red-skip", s)
-    def px(mm):
-        return round(mm * dpi / 25.4)
+    def px(mm):                 # each length rounded to the pixel half up, the bleed included in it
+        return int(mm * dpi / 25.4 + 0.5 + 1e-9)
 
-    assert img.size == (px(w_mm) + 2 * px(bleed), px(h_mm) + 2 * px(bleed))
+    assert img.size == (px(w_mm + 2 * bleed), px(h_mm + 2 * bleed))
     assert img.mode == "RGB"
 
 

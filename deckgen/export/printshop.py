@@ -151,9 +151,10 @@ def export_cards(deck: Deck, service: Service, out_dir: Path, *, run: ExportRun 
 
 
 def _fit(im: Image.Image, size: tuple[int, int]) -> Image.Image:
-    """The face at exactly the template's pixel size: the renderer rounds trim and bleed to whole
-    pixels separately, so it can be a pixel off a template whose bleed is a half pixel (1/8 in
-    at 300 dpi is 37.5 px)."""
+    """The face at exactly the template's pixel size. The renderer rounds the whole length (trim and
+    both bleeds) to the pixel, half up, as the template does (deckgen.render.geometry.Frame), so its
+    faces are the template's size already (825 px for 2.75 in at 300 dpi, whose 1/8 in bleed is
+    37.5 px); this only resizes a face drawn to other figures."""
     im = im.convert("RGB")
     return im if im.size == size else im.resize(size, Image.Resampling.LANCZOS)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from deckgen import presets
 from deckgen.datafile import read_toml
 from deckgen.errors import Collector, DeckgenError, Finding, did_you_mean, error
-from deckgen.units import parse_length, parse_size
+from deckgen.units import mm_to_px, parse_length, parse_size
 
 SIZE_KEYS = {"width", "height", "description"}
 
@@ -94,19 +94,27 @@ def card_size_mm(name_or_size: str, *, base: Path | None = None) -> tuple[float,
 class Frame:
     """One face's pixel frame: trim, bleed and safe zone at a DPI.
 
-    The image is ``full`` pixels; the trim box starts ``bleed`` pixels in; the safe box
-    (where every symbol and text lives) starts ``bleed + safe`` pixels in. Its pixel sizes are
-    worked out once per frame (planning a face asks for them thousands of times); equality, hash
-    and repr stay those of the four fields.
+    Lengths become whole pixels rounded half up (:func:`deckgen.units.mm_to_px`), each length
+    as one: the image is ``full`` pixels, the trim plus both bleeds rounded together (a 62 × 93
+    mm face at 300 dpi is 732 × 1098 px, as the millimetres say; a shop's template size is met
+    exactly); the trim box starts ``bleed`` pixels in and is ``trim`` pixels wide, so the pixel
+    the parts' rounding gains or loses goes to the right and bottom bleed; the safe box (where
+    every symbol and text lives) starts ``bleed + safe`` pixels in from every edge, that sum
+    rounded as one length, as a shop's safe zone is measured. The pixel sizes are worked out
+    once per frame (planning a face asks for them thousands of times); equality, hash and repr
+    stay those of the fields, the rounding rule's name among them (faces cached under the older
+    rule, which rounded trim and bleed apart, are drawn again).
     """
 
     trim_mm: tuple[float, float]
     dpi: int
     bleed_mm: float
     safe_mm: float
+    rounding: str = "whole-lengths-half-up"     # in the repr, so the face cache keys faces by the rule too
 
     def px(self, mm: float) -> int:
-        return round(mm * self.dpi / 25.4)
+        """``mm`` in whole pixels, rounded half up."""
+        return mm_to_px(mm, self.dpi)
 
     @cached_property
     def bleed(self) -> int:
@@ -118,13 +126,13 @@ class Frame:
 
     @cached_property
     def full(self) -> tuple[int, int]:
-        w, h = self.trim
-        return w + 2 * self.bleed, h + 2 * self.bleed
+        b2 = 2 * self.bleed_mm
+        return self.px(self.trim_mm[0] + b2), self.px(self.trim_mm[1] + b2)
 
     @cached_property
     def safe_box(self) -> tuple[int, int, int, int]:
         """(left, top, right, bottom) in image pixels, right/bottom exclusive."""
-        inset = self.bleed + self.px(self.safe_mm)
+        inset = self.px(self.bleed_mm + self.safe_mm)
         w, h = self.full
         return inset, inset, w - inset, h - inset
 
