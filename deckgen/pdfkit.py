@@ -262,13 +262,69 @@ def _pillow(image: Any) -> Any:
 _DRAW_IMAGE = inspect.signature(Canvas.drawImage)
 
 
-class PrintCanvas(Canvas):  # type: ignore[misc]  # reportlab ships no type stubs
-    """ReportLab's canvas writing PDF 1.4 with ICC-tagged images (and an output intent when given one)."""
+def cmyk_colour(ink_limit: float | None) -> Callable[[Any], Any]:
+    """ReportLab's ``enforceColorSpace`` hook for a CMYK print file: every colour set on the canvas
+    becomes CMYK for the output condition (deckgen.icc.to_cmyk, within ``ink_limit`` %); a neutral
+    grey becomes black ink alone, so text stays sharp whatever the press's registration."""
+    from reportlab.lib.colors import CMYKColor, toColor
 
-    def __init__(self, *args: Any, intent: OutputIntent | None = None, pdfx: str | None = None, **kw: Any):
+    from deckgen.icc import to_cmyk
+
+    seen: dict[tuple[float, float, float], Any] = {}
+
+    def convert(colour: Any) -> Any:
+        c = toColor(colour)
+        if isinstance(c, CMYKColor):
+            return c
+        rgb = (round(c.red, 4), round(c.green, 4), round(c.blue, 4))
+        if rgb not in seen:
+            if rgb[0] == rgb[1] == rgb[2]:
+                seen[rgb] = CMYKColor(0, 0, 0, 1 - rgb[0])
+            else:
+                from PIL import Image
+
+                px = to_cmyk(Image.new("RGB", (1, 1), tuple(round(v * 255) for v in rgb)), ink_limit).getpixel((0, 0))
+                seen[rgb] = CMYKColor(*(v / 255 for v in px))
+        return seen[rgb]
+
+    return convert
+
+
+def flat_cmyk(im: Any, ink_limit: float | None) -> Any:
+    """A Pillow image as CMYK for the output condition, any transparency flattened onto white paper
+    (PDF/X-1a allows no soft mask)."""
+    from PIL import Image
+
+    from deckgen.icc import to_cmyk
+
+    if im.mode == "CMYK":
+        return im
+    if im.mode in ("RGBA", "LA", "PA", "P") or "transparency" in im.info:
+        rgba = im.convert("RGBA")
+        paper = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+        im = Image.alpha_composite(paper, rgba)
+    return to_cmyk(im.convert("RGB"), ink_limit)
+
+
+class PrintCanvas(Canvas):  # type: ignore[misc]  # reportlab ships no type stubs
+    """ReportLab's canvas writing PDF 1.4 with ICC-tagged images (and an output intent when given one).
+
+    With a CMYK ``intent`` (a PDF/X-1a print file) it draws in CMYK alone: every colour through
+    :func:`cmyk_colour`, every image through :func:`flat_cmyk` (no soft masks), within ``ink_limit``
+    %, with a TrimBox on every page (the page itself, unless the caller sets another)."""
+
+    def __init__(self, *args: Any, intent: OutputIntent | None = None, pdfx: str | None = None,
+                 ink_limit: float | None = None, **kw: Any):
         kw.setdefault("pdfVersion", PDF_VERSION)
+        self._cmyk = intent is not None and intent.components == 4
+        self._ink_limit = ink_limit
+        if self._cmyk:
+            kw["enforceColorSpace"] = cmyk_colour(ink_limit)
         super().__init__(*args, **kw)
         prepare(self, intent, pdfx)
+        if self._cmyk:
+            w, h = self._pagesize
+            self.setTrimBox((0, 0, w, h))
 
     def drawImage(self, image: Any, x: float, y: float, *args: Any, **kw: Any) -> Any:
         """ReportLab's ``drawImage`` (the same arguments): plain RGB, grey and transparent images go
@@ -282,6 +338,8 @@ class PrintCanvas(Canvas):  # type: ignore[misc]  # reportlab ships no type stub
                       or mask not in (None, "auto")) else _pillow(image)
         if im is None:
             return super().drawImage(image, x, y, *args, **kw)
+        if self._cmyk:
+            im = flat_cmyk(im, self._ink_limit)
         data = pil_image_data(im)
         if mask is None and data.alpha:         # without mask="auto" ReportLab draws the image opaque
             data = ImageData(data.width, data.height, data.colors, data.stream, False, data.digest + "o")

@@ -49,6 +49,11 @@ def _walk(obj, seen=None):
 
 def test_dtc_poker_is_pdfx_1a_2003(dtc):
     res, data = dtc
+    _assert_pdfx_1a(data, boxes=True)
+
+
+def _assert_pdfx_1a(data: bytes, boxes: bool) -> None:
+    """Each PDF/X-1a:2003 requirement, read with pypdf; ``boxes``: a shop's card file, with a BleedBox too."""
     assert data.startswith(b"%PDF-1.") and int(data[7:8]) <= 4          # PDF/X-1a:2003 is PDF 1.4 at most
     reader = pypdf.PdfReader(io.BytesIO(data))
     info = reader.trailer["/Info"].get_object()
@@ -66,24 +71,28 @@ def test_dtc_poker_is_pdfx_1a_2003(dtc):
     assert icc == cmyk_profile() and icc[12:20] == b"prtrCMYK" and icc[36:40] == b"acsp"
     for page in reader.pages:
         media = [float(v) for v in page.mediabox]
-        bleed = [float(v) for v in page["/BleedBox"]]
+        bleed = [float(v) for v in page["/BleedBox"]] if boxes else media
         trim = [float(v) for v in page["/TrimBox"]]
         assert media[0] <= bleed[0] <= trim[0] < trim[2] <= bleed[2] <= media[2]
         assert media[1] <= bleed[1] <= trim[1] < trim[3] <= bleed[3] <= media[3]
         assert "/Group" not in page
-        for _args, op in ContentStream(page.get_contents(), reader).operations:
+        for args, op in ContentStream(page.get_contents(), reader).operations:
             assert op not in (b"rg", b"RG", b"sc", b"SC", b"scn", b"SCN", b"cs", b"CS", b"BI", b"sh"), op
+            if op in (b"k", b"K"):                     # vector colours within the ink limit too
+                assert sum(float(v) for v in args) <= 2.4 + 1e-6, args
         res_ = page.get("/Resources") or {}
         for gs in (res_.get("/ExtGState") or {}).values():
             gs = gs.get_object()
             assert float(gs.get("/ca", 1)) == 1 and float(gs.get("/CA", 1)) == 1
             assert gs.get("/SMask", "/None") == "/None" and gs.get("/BM", "/Normal") in ("/Normal", "/Compatible")
         images = [x.get_object() for x in (res_.get("/XObject") or {}).values()]
-        assert images
+        assert images or not boxes
         for im in images:
             assert im["/Subtype"] == "/Image" and im["/ColorSpace"] == "/DeviceCMYK" and im["/BitsPerComponent"] == 8
             assert "/SMask" not in im and "/Mask" not in im
     for d in _walk(reader.trailer["/Root"]):
+        if d.get("/Subtype") == "/Image":            # every image, page level or inside a form
+            assert "/SMask" not in d and d.get("/ColorSpace") in ("/DeviceCMYK", "/DeviceGray"), d.get("/ColorSpace")
         assert d.get("/Type") != "/Font" or "/FontDescriptor" not in d or any(
             k in d["/FontDescriptor"].get_object() for k in ("/FontFile", "/FontFile2", "/FontFile3"))
         for v in d.values():
@@ -114,7 +123,7 @@ def _max_total_ink(data: bytes) -> float:
     reader = pypdf.PdfReader(io.BytesIO(data))
     most, seen = 0, set()
     for page in reader.pages:
-        for ref in page["/Resources"]["/XObject"].values():
+        for ref in (page["/Resources"].get("/XObject") or {}).values():
             if ref.idnum in seen:
                 continue
             seen.add(ref.idnum)
@@ -136,7 +145,7 @@ def test_dtc_total_ink_is_within_the_shops_240_percent(dtc, tmp_path):
     deck = select(manifest.load_deck("flex-spectrum"), "red-1,power x1")
     loose = dataclasses.replace(get_service("dtc-poker"), dpi=100, pixels=None, ink_limit=400)
     free = _max_total_ink(export_cards(deck, loose, tmp_path, run=ExportRun(cache_dir=tmp_path / "cache")).pdf.read_bytes())
-    assert free > 280, free
+    assert free > 245, free          # the limit bites: without it the same faces go over 240 %
 
 
 @pytest.mark.parametrize("value,message", [("500%", "from 100% to 400%"), ("lots", "from 100% to 400%")])
@@ -161,6 +170,31 @@ def test_other_shops_keep_srgb(tmp_path):
     assert "/GTS_PDFXVersion" not in reader.trailer["/Info"].get_object()
     space = next(iter(reader.pages[0]["/Resources"]["/XObject"].values())).get_object()["/ColorSpace"]
     assert space[0] == "/ICCBased"
+
+
+def test_a_rulebook_for_a_pdfx_shop_is_pdfx_1a_without_soft_masks_or_rgb(tmp_path):
+    """deckgen rulebook --service dtc-poker: the rulebook as DriveThruCards takes a file: every requirement
+    of PDF/X-1a:2003 (no soft mask, no RGB or ICC-based colour, CMYK images, TrimBox, intent and key), every
+    image pixel and every vector colour within 240 % ink; the rulebook made for home printing keeps its soft
+    masks (its card pictures' round corners) and sRGB."""
+    from click.testing import CliRunner
+
+    from deckgen.cli import main
+
+    out = tmp_path / "rules.pdf"
+    res = CliRunner().invoke(main, ["rulebook", "flex-spectrum", "--lang", "en", "--service", "dtc-poker", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    data = out.read_bytes()
+    _assert_pdfx_1a(data, boxes=False)
+    assert 100 < _max_total_ink(data) <= 240
+    home = tmp_path / "home.pdf"
+    assert CliRunner().invoke(main, ["rulebook", "flex-spectrum", "--lang", "en", "-o", str(home)]).exit_code == 0
+    reader = pypdf.PdfReader(home)
+    masks = [x.get_object() for p in reader.pages for x in (p["/Resources"].get("/XObject") or {}).values()
+             if "/SMask" in x.get_object()]
+    assert masks and "/OutputIntents" not in reader.trailer["/Root"]
+    refused = CliRunner().invoke(main, ["rulebook", "classic", "--service", "dtc-poker", "--booklet"])
+    assert refused.exit_code == 2 and "--booklet" in refused.output
 
 
 def test_a_pdfx_intent_needs_an_output_profile_and_the_version_key():

@@ -361,8 +361,11 @@ def render(deck: str, out_dir: Path, settings: RenderSettings, no_cache: bool, j
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True, help="Paper size.")
 @click.option("--booklet", is_flag=True,
               help="A saddle-stitched booklet: half-size pages, padded to a multiple of 4, 2-up on landscape sheets.")
+@click.option("--service", default=None, metavar="NAME",
+              help="Made for this print shop's preset: for one that takes PDF/X-1a (dtc-poker), CMYK within its ink "
+                   "limit and no transparency; written as <deck>-rulebook-<lang>-<service>.pdf.")
 @palette_options
-def rulebook(deck: str, lang: str | None, out_path: Path | None, paper: str, booklet: bool,
+def rulebook(deck: str, lang: str | None, out_path: Path | None, paper: str, booklet: bool, service: str | None,
              palette: PaletteChoice) -> None:
     """Write the rulebook PDF of a deck from its templates, in Spanish or English.
 
@@ -378,9 +381,12 @@ def rulebook(deck: str, lang: str | None, out_path: Path | None, paper: str, boo
         deckgen rulebook flex-spectrum --lang es --paper letter -o reglas.pdf
 
         deckgen rulebook classic --lang all --booklet
+
+        deckgen rulebook classic --service dtc-poker
     """
     from deckgen.rulebook import languages, write_rulebook
 
+    canvas, suffix = _shop_canvas(deck, service, booklet)
     the_deck = palette.load(deck)
     langs = languages(the_deck) if lang == "all" else [lang or the_deck.language]
     if out_path is not None and len(langs) > 1:
@@ -390,7 +396,9 @@ def rulebook(deck: str, lang: str | None, out_path: Path | None, paper: str, boo
     progress = Progress()
     for code in langs:
         target = out_path or outputs.rulebook_pdf(the_deck.id, code, booklet)
-        write_rulebook(the_deck, code, target, paper=paper, booklet=booklet, progress=progress)
+        if out_path is None and suffix:
+            target = target.with_name(f"{target.stem}-{suffix}.pdf")
+        write_rulebook(the_deck, code, target, paper=paper, booklet=booklet, progress=progress, canvas=canvas)
         progress.close()
         sheets = _pdf_pages(target)
         if booklet:
@@ -398,6 +406,21 @@ def rulebook(deck: str, lang: str | None, out_path: Path | None, paper: str, boo
                        f"{code}, {paper} landscape): print double-sided, flip on the short edge, fold, staple")
         else:
             click.echo(f"wrote {target} ({sheets} pages, {code}, {paper})")
+
+
+def _shop_canvas(deck_ref: str, service: str | None, booklet: bool) -> tuple[Any, str]:
+    """The canvas class of a rulebook made for a print shop's preset, and the file name's suffix."""
+    if service is None:
+        return None, ""
+    if booklet:
+        raise usage_error("--service", "a print shop binds the rulebook itself: --booklet is for printing at home",
+                          hint="leave out --booklet")
+    from deckgen import manifest
+    from deckgen.export import get_service
+    from deckgen.export.printshop import shop_canvas
+
+    svc = get_service(service, base=manifest.find_deck(deck_ref).parent)
+    return shop_canvas(svc), svc.id
 
 
 def _pdf_pages(path: Path) -> int:

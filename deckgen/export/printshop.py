@@ -16,9 +16,10 @@ from __future__ import annotations
 import io
 import tempfile
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
@@ -174,6 +175,19 @@ def _quantities(copies: Sequence[CardCopy], ext: str) -> str:
 
 
 PDFX = "PDF/X-1a:2003"
+
+
+def shop_canvas(service: Service) -> Callable[..., Any] | None:
+    """The canvas class for another of the deck's PDFs made for ``service`` (its rulebook): for a shop that
+    takes PDF/X-1a, CMYK colours and images within its ink limit, no soft masks, the output intent and
+    version key; None for a shop that takes RGB (the usual canvas)."""
+    if service.pdf != "pdfx-1a":
+        return None
+    from functools import partial
+
+    from deckgen.pdfkit import PrintCanvas
+
+    return partial(PrintCanvas, intent=CMYK_INTENT, pdfx=PDFX, ink_limit=service.ink_limit)
 
 
 def _cmyk_image(path: Path, ink_limit: float | None) -> ImageData:

@@ -7,9 +7,9 @@ The package (:mod:`deckgen.rulebook`) re-exports these; the build's rulebook ste
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from deckgen.atomic import write_bytes
 from deckgen.errors import DeckgenError, error
@@ -35,6 +35,7 @@ class Pictures(TypedDict, total=False):
     images: Mapping[str, Image] | None
     image_dpi: int | None
     progress: Progress | None
+    canvas: Callable[..., Any] | None      # a print shop's canvas (deckgen.export.printshop.shop_canvas)
 
 
 def build_rulebook(deck: Deck, lang: str, *, paper: str = "a4", booklet: bool = False,
@@ -56,14 +57,16 @@ def build_rulebook(deck: Deck, lang: str, *, paper: str = "a4", booklet: bool = 
     images = pictures.get("images")
     if images is None:
         images = card_images(deck, pictures.get("image_dpi") or DPI, progress)
-    data = build_pdf(deck, lang, (body, rec), images, paper, progress, booklet=booklet)
+    data = build_pdf(deck, lang, (body, rec), images, paper, progress, booklet=booklet,
+                     canvas=pictures.get("canvas"))
     return build_booklet(data, paper) if booklet else data
 
 
 def write_rulebook(deck: Deck, lang: str, out_path: Path, *, paper: str = "a4", booklet: bool = False,
-                   progress: Progress | None = None) -> Path:
-    """Write the rulebook atomically (temp file + os.replace); same inputs -> same bytes."""
+                   progress: Progress | None = None, canvas: Callable[..., Any] | None = None) -> Path:
+    """Write the rulebook atomically (temp file + os.replace); same inputs -> same bytes. ``canvas``: a
+    print shop's canvas class, for a rulebook the shop prints."""
     out_path = Path(out_path)
-    data = build_rulebook(deck, lang, paper=paper, progress=progress, booklet=booklet)
+    data = build_rulebook(deck, lang, paper=paper, progress=progress, booklet=booklet, canvas=canvas)
     write_bytes(out_path, data)
     return out_path

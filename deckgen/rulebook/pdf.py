@@ -15,7 +15,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from reportlab import rl_config
 from reportlab.lib import colors
@@ -51,6 +51,7 @@ from deckgen.rulebook.words import ui
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
+    from typing_extensions import Unpack
 
 PAPERS = {"a4": A4, "letter": LETTER}
 HALF = {"a4": (148 * mm, 210 * mm), "letter": (5.5 * 72, 8.5 * 72)}    # A5, half-letter: the booklet's pages
@@ -388,10 +389,19 @@ def _block(rec: Recorder, index: int, st: Styles, images: Mapping[str, Any], wid
     return [blocks.card_entry(rec.deck, block.args[0], rec.lang, st, images, width)]
 
 
+class PrintFor(TypedDict, total=False):
+    """Whom the rulebook is made for: ``canvas``, the canvas class of a print shop's file
+    (:func:`deckgen.export.printshop.shop_canvas`); without it, home printing."""
+
+    canvas: Callable[..., Canvas] | None
+
+
 def build_pdf(deck: Deck, lang: str, checked: tuple[str, Recorder], images: Mapping[str, Any], paper: str = "a4",
-              progress: Callable[[str, int, int], None] | None = None, booklet: bool = False) -> PDFBytes:
+              progress: Callable[[str, int, int], None] | None = None, booklet: bool = False,
+              **target: Unpack[PrintFor]) -> PDFBytes:
     """The rulebook in reading order from its checked text (:func:`deckgen.rulebook.checked_text`);
-    with ``booklet`` on half-size pages (see :func:`build_booklet`)."""
+    with ``booklet`` on half-size pages (see :func:`build_booklet`); ``target``: :class:`PrintFor`."""
+    canvas = target.get("canvas")
     text, rec = checked
     font = register_pdf(deck_fonts(deck)).family
     accent = _accent(deck)
@@ -417,7 +427,10 @@ def build_pdf(deck: Deck, lang: str, checked: tuple[str, Recorder], images: Mapp
     rl_config.useA85 = 0           # images as plain Flate streams: ASCII85 in pure Python was half the time
     try:
         with blocks.data_pictures():          # the inline icons are data: pictures
-            doc.multiBuild(story)
+            if canvas is None:
+                doc.multiBuild(story)
+            else:
+                doc.multiBuild(story, canvasmaker=canvas)
     finally:
         rl_config.useA85 = saved
     if progress:
