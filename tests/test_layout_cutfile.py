@@ -182,3 +182,15 @@ def test_print_then_cut_keeps_bleed_between_cards_without_losing_one(deck, faces
         for d in drawn:                                    # everything still inside the printable margin
             x0, y0, x1, y1 = (v / MM for v in d.visible)
             assert min(x0, y0, w - x1, h - y1) >= margin - TOL
+
+
+@pytest.mark.parametrize("paper,card,per,gaps", [("a4", "uno", 8, (0.0, 0.0)), ("a4", "poker", 6, (6.0, 6.0)),
+                                                 ("letter", "poker", 6, (6.0, 6.0))])
+def test_registration_sheets_keep_bleed_between_cards_or_say_why_not(deck, faces, paper, card, per, gaps):
+    """Between Silhouette's marks the layout takes the most cards, then the widest gaps; where the cards must
+    sit edge to edge to keep their number, the summary says so."""
+    size = UNO if card == "uno" else POKER
+    pdf = cards_pdf_for_deck(deck, faces[card], size, BLEED, LayoutOptions(paper=paper, registration="silhouette"))
+    assert pdf.sheet.per_page == per and pdf.sheet.gaps == pytest.approx(gaps)
+    said = [n for n in pdf.notes if n.startswith("print-then-cut: neighbouring")]
+    assert bool(said) == (min(gaps) == 0)
