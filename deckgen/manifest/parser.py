@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from deckgen.datafile import Shape, names_of, read_toml, table_lines, with_lines
+from deckgen.datafile import Shape, names_of, read_toml, with_lines
 from deckgen.errors import Collector, DeckgenError, DeckHasErrors, Finding, did_you_mean, error, exit_code
+from deckgen.manifest import artpattern, sheets
 from deckgen.manifest import names as naming
 from deckgen.manifest.kinds import parse_kinds, standard_kinds
 from deckgen.manifest.look import cards_look, deck_look, kinds_look
@@ -106,6 +107,8 @@ def _parse_manifest(data: dict[str, Any], path: Path, palette_override: Palette 
     out = Collector(str(path))
     shape = Shape(out)
     shape.table(data, "", TOP_KEYS)
+    expanded = sheets.expand(data, path, out)
+    data = expanded.data
     meta = _deck_meta(data.get("deck"), shape, out)
     palette = _palette(data, meta, path, out)
     if palette_override is not None and palette is not None:
@@ -113,15 +116,19 @@ def _parse_manifest(data: dict[str, Any], path: Path, palette_override: Palette 
     preset, options = _rules(data.get("rules"), shape, out)
     kinds = dict(standard_kinds(path.parent))
     broken: set[str] = set()
+    patterns: dict[str, artpattern.Pattern] = {}
     if "kinds" in data:
-        kinds.update(parse_kinds(data["kinds"], "kinds", out, broken))
-        kinds = kinds_look(data["kinds"], kinds, path, out)
+        kinds.update(parse_kinds(_definitions(data["kinds"], kinds), "kinds", out, broken))
+        kinds = kinds_look(data["kinds"], kinds, path, out, patterns)
     scoring, points = _scoring(data.get("scoring"), kinds, broken, shape, out)
     lang = meta.get("language", "es") if meta else "es"
-    cards = _cards(data.get("cards"), path, _Known(kinds, broken), palette, points, shape, out)
-    cards = cards_look(data.get("cards"), cards, path, out, table_lines(path, "cards"))
+    lines = expanded.lines
+    cards = _cards(data.get("cards"), lines["cards"], _Known(kinds, broken), palette, points, shape, out)
+    cards = cards_look(data.get("cards"), cards, path, out, lines["cards"], patterns)
+    cards = artpattern.apply(cards, patterns, path.parent, out)
     look = deck_look(data.get("deck"), path, out)
-    components = _components(data.get("components", []), path, shape, out)
+    components = _components(data.get("components", []), lines["components"], shape, out)
+    out.findings = expanded.places.relocate(out.findings)
     deck = None
     if not out.errors and meta is not None and palette is not None and scoring is not None:
         used = {c.kind for c in cards} | {c.flex.kind for c in cards if c.flex}
@@ -137,6 +144,18 @@ def _parse_manifest(data: dict[str, Any], path: Path, palette_override: Palette 
             **look,
         )
     return LoadResult(deck, out.findings, path)
+
+
+def _definitions(raw: Any, standard: dict[str, Kind]) -> Any:
+    """The ``[kinds.<id>]`` tables that declare a kind: a table of a standard kind with only look
+    keys (``[kinds.number] art = "art/{color}.svg"``) dresses that kind instead of declaring it."""
+    if not isinstance(raw, dict):
+        return raw
+    return {kid: t for kid, t in raw.items() if not (kid in standard and isinstance(t, dict) and t
+                                                     and set(t) <= LOOK_KEYS)}
+
+
+LOOK_KEYS = frozenset({"icon", "art", "art_fit", "text", "layout", "hide"})
 
 
 def _deck_meta(value: Any, shape: Shape, out: Collector) -> dict[str, Any] | None:
@@ -343,16 +362,15 @@ class _Known:
     broken: set[str]
 
 
-def _cards(value: Any, path: Path, known: _Known, palette: Palette | None, points: dict[str, Any],
+def _cards(value: Any, lines: list[int | None], known: _Known, palette: Palette | None, points: dict[str, Any],
            shape: Shape, out: Collector) -> list[Card]:
     if value is None:
         return []
     if not isinstance(value, list):
-        out.error("type", "cards", "expected an array of tables ([[cards]])")
+        out.error("type", "cards", "expected an array of tables ([[cards]]) or a sheet (cards = \"cards.csv\")")
         return []
     if not value:
         out.error("value", "cards", "a deck needs at least one [[cards]] entry")
-    lines = table_lines(path, "cards")
     cards: list[Card] = []
     seen: dict[str, str] = {}
     for i, raw in enumerate(value):
@@ -580,11 +598,12 @@ def color_hint(value: Any, palette: Palette | None, fallback: str | None = None)
     return did_you_mean(str(value), palette.ids()) or fallback or "palette colours: " + ", ".join(palette.ids())
 
 
-def _components(value: Any, path: Path, shape: Shape, out: Collector) -> list[Component]:
-    if not isinstance(value, list):
-        out.error("type", "components", "expected an array of tables ([[components]])")
+def _components(value: Any, lines: list[int | None], shape: Shape, out: Collector) -> list[Component]:
+    if value is None:
         return []
-    lines = table_lines(path, "components")
+    if not isinstance(value, list):
+        out.error("type", "components", "expected an array of tables ([[components]]) or a sheet")
+        return []
     comps = []
     for i, raw in enumerate(value):
         where = f"components[{i}]"
