@@ -74,6 +74,11 @@ def read_bytes(path: str | os.PathLike[str], limit: int = MAX_FILE) -> bytes:
         if len(packed) > limit:
             raise UnsafeFile(errno.EFBIG, f"is {len(packed) / 1e6:.1f} MB, over the limit of {_limit_text(limit)}")
         return packed
+    return read_disk(path, limit)
+
+
+def read_disk(path: str | os.PathLike[str], limit: int = MAX_FILE) -> bytes:
+    """:func:`read_bytes` of a file on disk, even one a pack is mounted at (the pack file itself)."""
     fd = os.open(path, _O_FLAGS)          # O_NONBLOCK: opening a FIFO with no writer does not wait
     try:
         st = os.fstat(fd)
@@ -101,4 +106,4 @@ def read_text(path: Path, limit: int = MAX_TEXT) -> str:
     return read_bytes(path, limit).decode("utf-8")
 
 
-__all__ = ["MAX_FILE", "MAX_TEXT", "UnsafeFile", "check_regular", "read_bytes", "read_text"]
+__all__ = ["MAX_FILE", "MAX_TEXT", "UnsafeFile", "check_regular", "read_bytes", "read_disk", "read_text"]

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from deckgen import deckfs
 from deckgen.datafile import Shape, names_of, read_toml, with_lines
 from deckgen.errors import Collector, DeckgenError, DeckHasErrors, Finding, did_you_mean, error, exit_code
 from deckgen.manifest import artpattern, sheets
@@ -66,8 +67,13 @@ def example_decks() -> dict[str, Path]:
 
 
 def find_deck(ref: str | Path) -> Path:
-    """A bundled deck name (``classic``), an example's name (``woodland``) or a path to a manifest."""
+    """A bundled deck name (``classic``), an example's name (``woodland``), a path to a manifest,
+    or a ``.deck.zip`` (checked and mounted, :mod:`deckgen.pack`: its manifest's path in the mount)."""
     ref_s = str(ref)
+    if ref_s.lower().endswith(".deck.zip") and (deckfs.locate(ref_s) or (None, ""))[1] == "":
+        from deckgen.pack import open_pack
+
+        return open_pack(ref_s).manifest_path       # checked and mounted: read in memory (deckgen.deckfs)
     bundled = {**bundled_decks(), **example_decks()}
     if ref_s in bundled:
         return bundled[ref_s]
@@ -82,7 +88,15 @@ def load(ref: str | Path, palette: Palette | None = None) -> LoadResult:
     """Read and validate a manifest. Raises DeckgenError only for unreadable input."""
     path = find_deck(ref)
     data = read_toml(path)
-    return parse_manifest(data, path, palette_override=palette)
+    result = parse_manifest(data, path, palette_override=palette)
+    hit = deckfs.locate(path)
+    if hit is not None and result.deck is not None and not result.errors:
+        from deckgen.pack import open_pack, unused_entries
+
+        refused = unused_entries(open_pack(hit[0].root), result.deck)
+        if refused:
+            raise DeckgenError(refused)
+    return result
 
 
 def load_deck(ref: str | Path, palette: Palette | None = None) -> Deck:

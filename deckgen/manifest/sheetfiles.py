@@ -24,7 +24,7 @@ import datetime
 import io
 import re
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -317,7 +317,7 @@ def _ods_grid(data: bytes, sheet: str | None, file: str) -> Grid:
 
 
 def _ods_sheet_names(zf: zipfile.ZipFile, ET: Any) -> list[str]:
-    names = []
+    names: list[str] = []
     with zf.open("content.xml") as src:
         try:
             for _, el in ET.iterparse(src, events=("start",)):
@@ -431,8 +431,9 @@ def _time(el: Any) -> Any:
     return datetime.timedelta(0) if not el.get(_O + "time-value") else el.get(_O + "time-value")
 
 
-_TYPED = {"float": _number, "percentage": _number, "currency": _number, "date": _date, "time": _time,
-          "boolean": lambda el: el.get(_O + "boolean-value") == "true"}
+_TYPED: dict[str, Callable[[Any], Any]] = {
+    "float": _number, "percentage": _number, "currency": _number, "date": _date, "time": _time,
+    "boolean": lambda el: el.get(_O + "boolean-value") == "true"}
 
 
 def _count(raw: str | None) -> int:

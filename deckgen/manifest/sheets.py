@@ -240,7 +240,7 @@ def convert(key: str, cell: Any, where: str, shown: str, out: Collector) -> Any:
                              "the spreadsheet turned what was typed into a date: format the column as Number or "
                              "Text and type the number again"))
             return None
-        cell = cell.isoformat()
+        cell = str(cell) if isinstance(cell, datetime.timedelta) else cell.isoformat()
     if isinstance(cell, float) and cell.is_integer():
         cell = int(cell)
     if key in INTEGER:
@@ -285,7 +285,12 @@ def _split(cell: Any) -> list[Any]:
 
 
 def _toml_value(key: str, cell: Any, where: str, shown: str, out: Collector) -> Any:
-    from deckgen.datafile import tomllib
+    import sys
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
 
     text = str(cell).strip()
     if re.fullmatch(r"[a-z_]+(\s*,\s*[a-z_]+)*", text):          # skip, reverse: plain effect names
@@ -323,7 +328,7 @@ def expand(data: dict[str, Any], path: Path, out: Collector) -> Expanded:
         toml_lines: list[int | None] = list(table_lines(path, key))
         value = data.get(key)
         if is_ref(value) or (isinstance(value, list) and any(is_ref(v) or _has_ref(v) for v in value)):
-            items = [value] if is_ref(value) else list(value)
+            items: list[Any] = [value] if is_ref(value) or not isinstance(value, list) else list(value)
             entries: list[Any] = []
             lines: list[int | None] = []
             for n, item in enumerate(items):
