@@ -267,9 +267,10 @@ def _kind_problem(info: zipfile.ZipInfo) -> str | None:
     mode = info.external_attr >> 16
     if info.flag_bits & 0x1:
         return "is encrypted"
-    if mode and stat.S_ISLNK(mode):
+    kind = stat.S_IFMT(mode)           # 0: no file type recorded (a zip made on Windows)
+    if kind == stat.S_IFLNK:
         return "is a symbolic link"
-    if mode and not stat.S_ISREG(mode):
+    if kind and kind != stat.S_IFREG:
         return f"is {safefile.describe_mode(mode)}, not a plain file"
     if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
         return "uses a compression deckgen does not read (only stored and deflated)"

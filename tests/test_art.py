@@ -50,7 +50,7 @@ def test_example_deck_uses_every_key_of_its_own_look():
     assert acorns.art is not None and acorns.art_fit == "contain"
     assert night.art is not None and night.art_fit == "cover"
     fox = deck.card("fox-7")
-    assert fox.art is not None and fox.art_fit == "cover" and fox.art.where == "cards[0].art"
+    assert fox.art is not None and fox.art_fit == "cover" and fox.art.where == "kinds.number.art"   # by pattern
     assert deck.card("owl-skip").text.get("en") == "The next player loses their turn."
     assert set(deck.kinds["steal"].text.values) == {"es", "en"}
 
