@@ -133,7 +133,7 @@ def import_cmd(source: str, reading: ImportChoice, out: str | None, lang: str, a
 
         deckgen import docs/examples/squib/data.csv -o my-deck
 
-        deckgen import docs/examples/nandeck/uno.nde --map Art=art
+        deckgen import docs/examples/nandeck/uno.nde --lang es
     """
     from deckgen import importer, manifest
 

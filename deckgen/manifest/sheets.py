@@ -101,7 +101,7 @@ class Places:
                 continue
             key = m.group(2)
             column = key.split("[")[0] if key else None
-            message = f"column '{column}': {f.message}" if column else f.message
+            message = f"column '{column}': {f.message}" if column and f.code != "missing-key" else f.message
             out.append(replace(f, file=place.file, where=place.cell(column), line=None, message=message))
         return out
 
@@ -148,19 +148,21 @@ def read_entries(ref: Any, where: str, base: Path, columns: Columns, out: Collec
     return _entries(grid, shown, columns, out)
 
 
-def _header(grid: Grid, shown: str, columns: Columns, out: Collector) -> tuple[int, dict[int, str]] | None:
+def _header(grid: Grid, shown: str, columns: Columns, out: Collector) -> tuple[int, dict[int, str], set[int]] | None:
     """The header row's number and its columns (index -> key), or None when it has none."""
     for number, cells in grid.rows:
         first = next((c for c in cells if c not in (None, "")), None)
         if first is None or (isinstance(first, str) and first.lstrip().startswith("#")):
             continue
         header: dict[int, str] = {}
+        named: set[int] = set()             # columns with a header, good or not (a bad one is reported once)
         problems: list[Finding] = []
         sheet = f"{grid.sheet}!" if grid.sheet else ""
         for i, cell in enumerate(cells):
             if cell in (None, ""):
                 continue
             name = str(cell).strip()
+            named.add(i)
             where = f"{sheet}{column_letter(i)}{number}"
             why = columns.check(name)
             if why is not None:
@@ -179,7 +181,7 @@ def _header(grid: Grid, shown: str, columns: Columns, out: Collector) -> tuple[i
             return None
         for p in problems:
             out.add(p)
-        return number, header
+        return number, header, named
     first_row = f"{grid.sheet}!1:1" if grid.sheet else "row 1"
     out.add(_finding("header", shown, first_row, "the sheet is empty: it needs a header row and one row per "
                      f"{columns.what}", None))
@@ -196,7 +198,7 @@ def _entries(grid: Grid, shown: str, columns: Columns, out: Collector) -> SheetR
     head = _header(grid, shown, columns, out)
     if head is None:
         return None
-    header_row, header = head
+    header_row, header, named = head
     read = SheetRead([], [])
     for number, cells in grid.rows:
         if number <= header_row:
@@ -208,7 +210,7 @@ def _entries(grid: Grid, shown: str, columns: Columns, out: Collector) -> SheetR
         entry: dict[str, Any] = {}
         for i, cell in enumerate(cells):
             if cell in (None, "") or i not in header:
-                if cell not in (None, "") and i not in header:
+                if cell not in (None, "") and i not in named:
                     out.add(_finding("unknown-key", shown, place.cell(), f"cell {column_letter(i)}{number} has a "
                                      "value but its column has no header", "name the column in the header row"))
                 continue
