@@ -32,10 +32,14 @@ class ImportChoice:
         return out
 
 
-def _write(path: Path, data: bytes) -> Path:
+def _write(path: Path, data: bytes, claim: bool = True) -> Path:
+    """Write atomically; the folder is claimed as deckgen's output unless the user named the file."""
     from deckgen.atomic import write_bytes
 
-    claim_output(path.parent, folder=True)
+    if claim:
+        claim_output(path.parent, folder=True)
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
     return write_bytes(path, data)
 
 
@@ -65,7 +69,7 @@ def pack_cmd(deck: str, out: str | None, as_json: bool) -> None:
     the_deck = manifest.load_deck(path)
     data = pack.pack_bytes(the_deck, path)
     _, names = pack.used_files(the_deck, path)
-    target = _write(Path(out) if out else outputs.pack_file(the_deck.id), data)
+    target = _write(Path(out) if out else outputs.pack_file(the_deck.id), data, claim=not out)
     if as_json:
         echo_json({"ok": True, "deck": the_deck.id, "pack": str(target), "bytes": len(data), "files": names})
         return
@@ -197,14 +201,16 @@ def export_sheet_cmd(deck: str, fmt: str, out: str | None, manifest_out: str | N
 
     path = manifest.find_deck(deck)
     the_deck = manifest.load_deck(path)
-    target = _write(Path(out) if out else outputs.sheet_file(the_deck.id, fmt), write(the_deck, fmt))
+    target = _write(Path(out) if out else outputs.sheet_file(the_deck.id, fmt), write(the_deck, fmt), claim=not out)
     written = [str(target)]
     if manifest_out:
         import os
 
         mpath = Path(manifest_out)
         sheet_ref = Path(os.path.relpath(target.resolve(), mpath.resolve().parent)).as_posix()
-        written.append(str(_write(mpath, manifest_with_sheet(read_text(path), sheet_ref).encode("utf-8"))))
+        if mpath.exists():
+            raise usage_error("--manifest", f"{mpath} already exists", "name a new file; a manifest is never overwritten")
+        written.append(str(_write(mpath, manifest_with_sheet(read_text(path), sheet_ref).encode("utf-8"), claim=False)))
     if as_json:
         echo_json({"ok": True, "deck": the_deck.id, "files": written, "cards": len(the_deck.cards)})
         return

@@ -183,16 +183,21 @@ def _ods(table: list[list[Any]]) -> bytes:
 
 
 def manifest_with_sheet(manifest_text: str, sheet_name: str) -> str:
-    """The manifest's text with its ``[[cards]]`` tables replaced by ``cards = "<sheet>"``: the
-    key goes first (TOML keeps top-level keys before the first table), each ``[[cards]]`` table
-    (with its ``[cards.flex]`` sub-table) is left out, and the comments just above each go with it."""
+    """The manifest's text with its ``[[cards]]`` tables (or its one-line ``cards = ...`` key)
+    replaced by ``cards = "<sheet>"``: the key goes first (TOML keeps top-level keys before the
+    first table), each ``[[cards]]`` table (with its ``[cards.flex]`` sub-table) is left out, and
+    the comments just above each go with it."""
     import re
 
     lines = manifest_text.splitlines(keepends=True)
     out: list[str] = []
     skipping = False
+    top = True                       # before the first table: where a cards = "..." key already is
     for line in lines:
+        if top and re.match(r"^\s*cards\s*=", line):
+            continue
         header = re.match(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?", line)
+        top = top and header is None
         if header:
             name = header.group(1)
             skipping = name == "cards" or name.startswith("cards.")
