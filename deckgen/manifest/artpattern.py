@@ -69,10 +69,10 @@ def file_for(pattern: str, card: Card) -> str | None:
 def apply(cards: list[Card], patterns: dict[str, Pattern], base: Path, out: Collector) -> list[Card]:
     """The cards with the art their pattern names: ``patterns`` maps a kind id, or a card's
     ``where`` (a pattern given on its entry), to the pattern."""
-    from deckgen.images import load_image
-
     if not patterns:
         return cards
+    from deckgen.images import load_image  # imports Pillow: only for a deck with a pattern
+
     expected: dict[Pattern, dict[str, bool]] = {p: {} for p in patterns.values()}
     loaded: dict[str, ImageRef | None] = {}
     result = []
