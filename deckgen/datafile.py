@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from deckgen import safefile
+from deckgen import deckfs, safefile
 from deckgen.errors import Collector, DeckgenError, Finding, did_you_mean, error
 
 if sys.version_info >= (3, 11):
@@ -234,11 +234,10 @@ def _index(path: str, mtime_ns: int, size: int) -> LineIndex | None:
 
 def line_index(path: str | Path) -> LineIndex | None:
     """The line index of a TOML file (cached while the file is unchanged), None if unreadable."""
-    try:
-        st = Path(path).stat()
-    except OSError:
+    mtime, size = deckfs.stamp(path)          # a file on disk or in a mounted pack
+    if (mtime, size) == (0, 0):
         return None
-    return _index(str(path), st.st_mtime_ns, st.st_size)
+    return _index(str(path), mtime, size)
 
 
 def with_lines(findings: Iterable[Finding]) -> list[Finding]:

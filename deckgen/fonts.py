@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from deckgen import safefile
+from deckgen import deckfs, safefile
 from deckgen.errors import DeckgenError, did_you_mean, error
 from deckgen.resources import fonts_dir
 
@@ -108,12 +108,14 @@ def _digest(path: str, size: int, mtime: int) -> str:
 
 
 def _ref(path: Path) -> FontRef:
-    st = path.stat()
-    return FontRef(str(path), _digest(str(path), st.st_size, st.st_mtime_ns))
+    """A font file; one inside a mounted pack is handed to libraries as an in-memory file
+    (:func:`deckgen.deckfs.library_path`), so FreeType, ReportLab and resvg open it by path."""
+    st = deckfs.stat(path)
+    return FontRef(deckfs.library_path(path), _digest(str(path), st.st_size, st.st_mtime_ns))
 
 
 def _fonts_in(folder: Path) -> list[str]:
-    return sorted(p.name for p in folder.iterdir() if p.suffix.lower() in FONT_SUFFIXES)
+    return [n for n in deckfs.listdir(folder) if Path(n).suffix.lower() in FONT_SUFFIXES]
 
 
 def _read_conf(folder: Path, label: str) -> dict[str, str]:
@@ -121,7 +123,7 @@ def _read_conf(folder: Path, label: str) -> dict[str, str]:
     from deckgen.datafile import read_toml
 
     conf = folder / "fonts.toml"
-    if not conf.is_file():
+    if not deckfs.is_file(conf):
         there = _fonts_in(folder)
         if there:
             raise DeckgenError(error(
@@ -146,8 +148,7 @@ def _read_conf(folder: Path, label: str) -> dict[str, str]:
 
 
 def covers_spanish(path: Path) -> bool:
-    st = Path(path).stat() if Path(path).is_file() else None
-    return _covers_spanish(str(path), st.st_mtime_ns if st else 0)
+    return _covers_spanish(deckfs.library_path(path), deckfs.stamp(path)[0])
 
 
 @functools.lru_cache(maxsize=32)
@@ -174,12 +175,11 @@ def pdf_problem(path: Path) -> str | None:
     import struct
 
     try:
-        with open(path, "rb") as fh:
-            head = fh.read(12)
-            tag, n = head[:4], struct.unpack(">H", head[4:6])[0] if len(head) >= 6 else 0
-            tables = {fh.read(16)[:4] for _ in range(min(n, 512))}
+        data = safefile.read_bytes(path, MAX_FONT)
     except OSError as exc:
         return f"cannot be read ({exc.strerror})"
+    tag, n = data[:4], struct.unpack(">H", data[4:6])[0] if len(data) >= 6 else 0
+    tables = {data[12 + 16 * i: 16 + 16 * i] for i in range(min(n, 512))}
     if tag == b"OTTO" or b"CFF " in tables:
         return "has PostScript (CFF) outlines, which PDFs made by ReportLab cannot embed; use a TrueType .ttf font"
     if tag == b"ttcf":
@@ -232,7 +232,7 @@ def _open_problem(path: str, mtime: int, size: int, pdf: bool) -> str | None:
 
 def _check_named(folder: Path, role: str, path: Path) -> None:
     conf = str(folder / "fonts.toml")
-    if not path.is_file():
+    if not deckfs.is_file(path):
         there = _fonts_in(folder)
         raise DeckgenError(error("font", role, f"no font file '{path.name}' in {folder}", file=conf,
                                  hint=("fonts there: " + ", ".join(there)) if there else
@@ -243,7 +243,7 @@ def _check_named(folder: Path, role: str, path: Path) -> None:
         raise DeckgenError(error("font", role, f"'{path.name}' {exc.strerror}", file=conf,
                                  hint="name a font file in that folder")) from None
     if role not in PDF_ROLES or _pdf_problem(str(path), st.st_mtime_ns) is None:   # else: the message below
-        problem = _open_problem(str(path), st.st_mtime_ns, st.st_size, role in PDF_ROLES)
+        problem = _open_problem(deckfs.library_path(path), st.st_mtime_ns, st.st_size, role in PDF_ROLES)
         if problem:
             raise DeckgenError(error("font", role, f"'{path.name}' cannot be opened: {problem}", file=conf,
                                      hint="the font file is damaged or of a kind deckgen cannot use; "
@@ -252,7 +252,7 @@ def _check_named(folder: Path, role: str, path: Path) -> None:
         raise DeckgenError(error("font", role, f"'{path.name}' cannot be loaded or lacks Spanish letters "
                                  f"({SPANISH})", file=conf, hint="choose a font with full Latin-1 coverage"))
     if role in PDF_ROLES:
-        problem = _pdf_problem(str(path), path.stat().st_mtime_ns)
+        problem = _pdf_problem(str(path), deckfs.stamp(path)[0])
         if problem:
             raise DeckgenError(error("font", role, f"'{path.name}' {problem}", file=conf,
                                      hint="the PDF roles (body, bold, italic, bold_italic) need .ttf fonts"))
@@ -309,10 +309,8 @@ def _conf_stamp(deck_key: str | None) -> tuple[int | None, ...]:
     stamps: list[int | None] = []
     for folder in ([Path(deck_key)] if deck_key else []) + [user_fonts_dir()]:
         conf = folder / "fonts.toml"
-        try:
-            stamps.append(conf.stat().st_mtime_ns)
-        except OSError:
-            stamps.append(None)
+        mtime, size = deckfs.stamp(conf)
+        stamps.append(mtime if (mtime, size) != (0, 0) else None)
     return tuple(stamps)
 
 
@@ -320,7 +318,7 @@ def _conf_stamp(deck_key: str | None) -> tuple[int | None, ...]:
 def _font_set(deck_key: str | None, env: str | None, stamp: tuple[int | None, ...]) -> FontSet:
     chosen: dict[str, Path] = {}
     for folder in font_folders(Path(deck_key) if deck_key else None):
-        if not folder.is_dir():
+        if not deckfs.is_dir(folder):
             raise DeckgenError(error("font", "deck.fonts", f"{folder} is not a folder",
                                      hint="deck.fonts names a folder beside the manifest"))
         for role, path in _layer(folder).items():

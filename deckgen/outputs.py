@@ -59,5 +59,15 @@ def print_shop_folder(deck_id: str, service_id: str) -> Path:
     return deck_folder(deck_id) / f"print-{service_id}"
 
 
-__all__ = ["OUTPUT", "cards_pdf", "cut_file", "deck_folder", "preview_png", "print_shop_folder", "report_pdf",
-           "rulebook_name", "rulebook_pdf", "tts_folder"]
+def sheet_file(deck_id: str, fmt: str) -> Path:
+    """``deckgen export sheet``: ``output/<deck>/<deck>-cards.<csv|xlsx|ods>``."""
+    return deck_folder(deck_id) / f"{deck_id}-cards.{fmt}"
+
+
+def pack_file(deck_id: str) -> Path:
+    """``deckgen pack``: ``output/<deck>/<deck>.deck.zip``."""
+    return deck_folder(deck_id) / f"{deck_id}.deck.zip"
+
+
+__all__ = ["OUTPUT", "cards_pdf", "cut_file", "deck_folder", "pack_file", "preview_png", "print_shop_folder", "report_pdf",
+           "rulebook_name", "rulebook_pdf", "sheet_file", "tts_folder"]

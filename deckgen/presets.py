@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+from deckgen import deckfs
 from deckgen.datafile import with_lines
 from deckgen.errors import DeckgenError, Finding, note
 from deckgen.resources import decks_dir
@@ -81,9 +82,9 @@ class PresetFile(Generic[T]):
 
     def files(self, folder: Path) -> list[Path]:
         place = folder / self.filename
-        if self.folder:
-            return sorted(place.glob("*.toml")) if place.is_dir() else []
-        return [place] if place.is_file() else []
+        if self.folder:      # a folder on disk or in a mounted pack (deckgen.deckfs)
+            return [place / n for n in deckfs.listdir(place) if n.endswith(".toml")] if deckfs.is_dir(place) else []
+        return [place] if deckfs.is_file(place) else []
 
 
 @dataclass(frozen=True)
@@ -145,12 +146,7 @@ def catalogue(kind: PresetFile[T], base: Path | None = None) -> Catalogue[T]:
 
 def load_file(kind: PresetFile[T], path: Path) -> tuple[tuple[str, T], ...]:
     """One preset file's entries (cached while the file is unchanged)."""
-    try:
-        st = path.stat()
-        stamp = (st.st_mtime_ns, st.st_size)
-    except OSError:
-        stamp = (0, 0)
-    return _load(kind, str(path), stamp)
+    return _load(kind, str(path), deckfs.stamp(path))
 
 
 @functools.lru_cache(maxsize=64)

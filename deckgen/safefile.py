@@ -16,6 +16,8 @@ import os
 import stat
 from pathlib import Path
 
+from deckgen import deckfs
+
 MAX_FILE = 64 * 1024 * 1024         # bytes: the largest deck input (an image, a font, a TOML file)
 MAX_TEXT = 8 * 1024 * 1024          # bytes: the largest TOML file or template
 _O_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
@@ -48,8 +50,9 @@ def check_regular(path: str | os.PathLike[str], limit: int = MAX_FILE) -> os.sta
     """The file's ``stat`` when it is a regular file of at most ``limit`` bytes, else UnsafeFile.
 
     For callers that hand the path to a library which opens it itself (Pillow, ReportLab):
-    it stops a FIFO or a device from ever reaching that library."""
-    st = os.stat(path)
+    it stops a FIFO or a device from ever reaching that library. An entry of a mounted pack
+    (:mod:`deckgen.deckfs`) is a regular file of its size."""
+    st = deckfs.stat(path)
     _require(st, limit)
     return st
 
@@ -64,7 +67,18 @@ def _require(st: os.stat_result, limit: int) -> None:
 
 
 def read_bytes(path: str | os.PathLike[str], limit: int = MAX_FILE) -> bytes:
-    """The bytes of a regular file of at most ``limit`` bytes; UnsafeFile (an OSError) otherwise."""
+    """The bytes of a regular file of at most ``limit`` bytes; UnsafeFile (an OSError) otherwise.
+    A path inside a mounted pack is read from the pack's checked entries (:mod:`deckgen.deckfs`)."""
+    packed = deckfs.read(path)
+    if packed is not None:
+        if len(packed) > limit:
+            raise UnsafeFile(errno.EFBIG, f"is {len(packed) / 1e6:.1f} MB, over the limit of {_limit_text(limit)}")
+        return packed
+    return read_disk(path, limit)
+
+
+def read_disk(path: str | os.PathLike[str], limit: int = MAX_FILE) -> bytes:
+    """:func:`read_bytes` of a file on disk, even one a pack is mounted at (the pack file itself)."""
     fd = os.open(path, _O_FLAGS)          # O_NONBLOCK: opening a FIFO with no writer does not wait
     try:
         st = os.fstat(fd)
@@ -92,4 +106,4 @@ def read_text(path: Path, limit: int = MAX_TEXT) -> str:
     return read_bytes(path, limit).decode("utf-8")
 
 
-__all__ = ["MAX_FILE", "MAX_TEXT", "UnsafeFile", "check_regular", "read_bytes", "read_text"]
+__all__ = ["MAX_FILE", "MAX_TEXT", "UnsafeFile", "check_regular", "read_bytes", "read_disk", "read_text"]

@@ -23,11 +23,73 @@ from tests.conftest import MINIMAL, ROOT
 EXAMPLE = ROOT / "decks" / "examples" / "woodland"
 
 
+# The example's cards as [[cards]] tables with art on each entry (the example itself keeps them in
+# cards.ods with the number cards' art by pattern: tests/test_sheets.py and test_sheet_roundtrip.py)
+TOML_CARDS = """
+# Number cards: each colour's animal, as art on the card entries.
+[[cards]]
+kind = \"number\"
+color = \"fox\"
+values = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+count = 2
+art = \"art/fox.svg\"
+art_fit = \"cover\"
+
+[[cards]]
+kind = \"number\"
+color = \"frog\"
+values = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+count = 2
+art = \"art/frog.svg\"
+
+[[cards]]
+kind = \"number\"
+color = \"fish\"
+values = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+count = 2
+art = \"art/fish.svg\"
+
+[[cards]]
+kind = \"number\"
+color = \"owl\"
+values = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+count = 2
+art = \"art/owl.svg\"
+
+# A standard kind with a rules line given on the card entry.
+[[cards]]
+kind = \"skip\"
+colors = \"all\"
+count = 2
+text = { es = \"El siguiente jugador pierde su turno.\", en = \"The next player loses their turn.\" }
+
+[[cards]]
+kind = \"acorns\"
+colors = \"all\"
+count = 2
+
+[[cards]]
+kind = \"steal\"
+colors = \"all\"
+count = 1
+
+[[cards]]
+kind = \"night\"
+count = 4
+"""
+
+
 @pytest.fixture
 def deck_dir(tmp_path):
-    """A copy of the example deck's folder (manifest, art, icons, fonts) to break things in."""
+    """A copy of the example deck's folder (manifest, art, icons, fonts) to break things in, its
+    cards written as [[cards]] tables."""
     target = tmp_path / "woodland"
     shutil.copytree(EXAMPLE, target)
+    path = target / "woodland.toml"
+    text = path.read_text("utf-8").replace('cards = "cards.ods"\n', "")
+    text = text[:text.index("# Number cards: each colour's animal")]
+    path.write_text(text + TOML_CARDS, "utf-8")
+    (target / "cards.ods").unlink()
     return target
 
 
@@ -50,7 +112,7 @@ def test_example_deck_uses_every_key_of_its_own_look():
     assert acorns.art is not None and acorns.art_fit == "contain"
     assert night.art is not None and night.art_fit == "cover"
     fox = deck.card("fox-7")
-    assert fox.art is not None and fox.art_fit == "cover" and fox.art.where == "cards[0].art"
+    assert fox.art is not None and fox.art_fit == "cover" and fox.art.where == "kinds.number.art"   # by pattern
     assert deck.card("owl-skip").text.get("en") == "The next player loses their turn."
     assert set(deck.kinds["steal"].text.values) == {"es", "en"}
 

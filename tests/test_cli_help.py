@@ -97,7 +97,7 @@ def _cli_modules_after(*args):
 def test_a_command_imports_only_the_module_that_makes_it():
     assert _cli_modules_after("build", "--help") == ["deckgen.cli.base", "deckgen.cli.make", "deckgen.cli.params"]
     assert _cli_modules_after("cache", "--help") == ["deckgen.cli.base", "deckgen.cli.params", "deckgen.cli.tools"]
-    every = ["deckgen.cli.base", "deckgen.cli.export", "deckgen.cli.live", "deckgen.cli.make", "deckgen.cli.params",
+    every = ["deckgen.cli.base", "deckgen.cli.deckfile", "deckgen.cli.export", "deckgen.cli.live", "deckgen.cli.make", "deckgen.cli.params",
              "deckgen.cli.study", "deckgen.cli.tools"]
     assert _cli_modules_after("--help") == every          # the list of commands shows each one's help line
     assert _cli_modules_after("bild") == every            # and a misspelt one is told the names near it
@@ -106,6 +106,6 @@ def test_a_command_imports_only_the_module_that_makes_it():
 def test_every_command_is_listed_once_in_order():
     names = list(main.commands)
     assert names == ["list", "check", "new", "render", "preview", "palette", "build", "calibrate", "export",
-                     "simulate", "play", "report", "rulebook", "cache"]
+                     "simulate", "play", "report", "rulebook", "cache", "pack", "unpack", "import"]
     assert all(main.commands[n].name == n for n in names)
     assert main.list_commands(click.Context(main)) == sorted(names)

@@ -5,7 +5,8 @@
 - :mod:`.make`: ``build``, ``render``, ``rulebook``
 - :mod:`.study`: ``check``, ``simulate``, ``report``
 - :mod:`.live`: ``play``, ``preview`` (and ``--watch``)
-- :mod:`.export`: ``export tts``, ``export cards``
+- :mod:`.export`: ``export tts``, ``export cards`` (and ``export sheet`` from :mod:`.deckfile`)
+- :mod:`.deckfile`: ``pack``, ``unpack``, ``import``
 - :mod:`.tools`: ``list``, ``new``, ``palette check``, ``calibrate``, ``cache``
 
 A module is imported when one of its commands runs or shows its help (``deckgen --help``
@@ -45,9 +46,16 @@ def _live() -> list[click.Command]:
 
 
 def _export() -> list[click.Command]:
-    from deckgen.cli import export
+    from deckgen.cli import deckfile, export
 
+    export.export_group.add_command(deckfile.export_sheet_cmd)
     return [export.export_group]
+
+
+def _deckfile() -> list[click.Command]:
+    from deckgen.cli import deckfile
+
+    return [deckfile.pack_cmd, deckfile.unpack_cmd, deckfile.import_cmd]
 
 
 def _tools() -> list[click.Command]:
@@ -59,7 +67,8 @@ def _tools() -> list[click.Command]:
 # Every command's name and the module that makes it, in the order ``main.commands`` lists them.
 COMMANDS = {"list": _tools, "check": _study, "new": _tools, "render": _make, "preview": _live, "palette": _tools,
             "build": _make, "calibrate": _tools, "export": _export, "simulate": _study, "play": _live,
-            "report": _study, "rulebook": _make, "cache": _tools}
+            "report": _study, "rulebook": _make, "cache": _tools, "pack": _deckfile, "unpack": _deckfile,
+            "import": _deckfile}
 
 
 @click.group(cls=Main, commands_from=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})

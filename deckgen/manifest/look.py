@@ -10,8 +10,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from deckgen import deckfs
 from deckgen.datafile import Shape, names_of
 from deckgen.errors import Collector, DeckgenError, did_you_mean
+from deckgen.manifest.artpattern import Pattern, check_pattern, is_pattern
 from deckgen.model import ART_FITS, Card, ImageRef, Kind, Names
 
 
@@ -84,7 +86,7 @@ def _fonts_folder(value: Any, base: Path, out: Collector) -> str | None:
         out.error("fonts", "deck.fonts", str(exc).replace("'" + value + "'", f"the fonts folder '{value}'"),
                   hint=exc.hint)
         return None
-    if not folder.is_dir():
+    if not deckfs.is_dir(folder):
         out.error("fonts", "deck.fonts", f"no folder {folder}",
                   hint="deck.fonts names a folder beside the manifest holding the fonts and a fonts.toml")
         return None
@@ -117,8 +119,10 @@ def _text(table: dict[str, Any], where: str, shape: Shape, line: int | None = No
     return Names(names_of(text)) if text else None
 
 
-def kinds_look(raw: Any, kinds: dict[str, Kind], path: Path, out: Collector) -> dict[str, Kind]:
-    """The manifest's kinds with their icon, art, art_fit and text."""
+def kinds_look(raw: Any, kinds: dict[str, Kind], path: Path, out: Collector,
+               patterns: dict[str, Pattern] | None = None) -> dict[str, Kind]:
+    """The manifest's kinds with their icon, art, art_fit and text; an art pattern
+    (``art = "art/{color}.svg"``) goes into ``patterns`` under the kind's id instead."""
     if not isinstance(raw, dict):
         return kinds
     shape = Shape(out)
@@ -128,10 +132,7 @@ def kinds_look(raw: Any, kinds: dict[str, Kind], path: Path, out: Collector) -> 
         if kid not in kinds or not isinstance(table, dict):
             continue
         where = f"kinds.{kid}"
-        look: dict[str, Any] = {}
-        for key in ("icon", "art"):
-            if key in table:
-                look[key] = load_image(table[key], f"{where}.{key}", base, out)
+        look = _kind_images(kid, table, base, out, patterns)
         fit = _fit(table, where, out)
         if fit:
             look["art_fit"] = fit
@@ -147,8 +148,25 @@ def kinds_look(raw: Any, kinds: dict[str, Kind], path: Path, out: Collector) -> 
     return kinds
 
 
-def cards_look(raw: Any, cards: list[Card], path: Path, out: Collector, lines: list[int]) -> list[Card]:
-    """The cards with their own art, art_fit and text (from the [[cards]] entry each came from)."""
+def _kind_images(kid: str, table: dict[str, Any], base: Path, out: Collector,
+                 patterns: dict[str, Pattern] | None) -> dict[str, Any]:
+    """A kind's icon and art (an art pattern is kept aside for its cards)."""
+    look: dict[str, Any] = {}
+    for key in ("icon", "art"):
+        where = f"kinds.{kid}.{key}"
+        if key == "art" and is_pattern(table.get(key)):
+            pattern = Pattern(table[key], where)
+            if check_pattern(pattern, out) and patterns is not None:
+                patterns[kid] = pattern
+        elif key in table:
+            look[key] = load_image(table[key], where, base, out)
+    return look
+
+
+def cards_look(raw: Any, cards: list[Card], path: Path, out: Collector, lines: list[int | None],
+               patterns: dict[str, Pattern] | None = None) -> list[Card]:
+    """The cards with their own art, art_fit and text (from the [[cards]] entry each came from);
+    an art pattern goes into ``patterns`` under the entry's key path."""
     if not isinstance(raw, list):
         return cards
     shape = Shape(out)
@@ -160,7 +178,11 @@ def cards_look(raw: Any, cards: list[Card], path: Path, out: Collector, lines: l
         where = f"cards[{i}]"
         line = lines[i] if i < len(lines) else None
         look: dict[str, Any] = {}
-        if "art" in table:
+        if "art" in table and is_pattern(table["art"]):
+            pattern = Pattern(table["art"], f"{where}.art", line)
+            if check_pattern(pattern, out) and patterns is not None:
+                patterns[where] = pattern
+        elif "art" in table:
             art: ImageRef | None = load_image(table["art"], f"{where}.art", base, out, line)
             look["art"] = art
         look["art_fit"] = _fit(table, where, out, line, warn=False)    # may set how its kind's art fits

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from deckgen import presets
+from deckgen import deckfs, presets
 from deckgen.datafile import Shape, names_of, read_toml, with_lines
 from deckgen.errors import Collector, DeckgenError, Finding, did_you_mean, error
 from deckgen.manifest.schema import COLOR_KEYS, MAX_NAME, PALETTE_KEYS, TOP_KEYS
@@ -47,7 +47,7 @@ def find_palette(ref: str, base: Path | None = None) -> Path:
                                      hint="copy the palette file beside the manifest, or name a bundled palette")
                                ) from None
     for c in candidates:
-        if c.is_file():
+        if deckfs.is_file(c):
             return c
     hint = did_you_mean(ref, named) or "palettes: " + ", ".join(named)
     if ref.endswith(".toml") or "/" in ref or "\\" in ref:

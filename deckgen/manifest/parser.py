@@ -8,8 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from deckgen.datafile import Shape, names_of, read_toml, table_lines, with_lines
+from deckgen import deckfs
+from deckgen.datafile import Shape, names_of, read_toml, with_lines
 from deckgen.errors import Collector, DeckgenError, DeckHasErrors, Finding, did_you_mean, error, exit_code
+from deckgen.manifest import artpattern, sheets
 from deckgen.manifest import names as naming
 from deckgen.manifest.kinds import parse_kinds, standard_kinds
 from deckgen.manifest.look import cards_look, deck_look, kinds_look
@@ -65,8 +67,13 @@ def example_decks() -> dict[str, Path]:
 
 
 def find_deck(ref: str | Path) -> Path:
-    """A bundled deck name (``classic``), an example's name (``woodland``) or a path to a manifest."""
+    """A bundled deck name (``classic``), an example's name (``woodland``), a path to a manifest,
+    or a ``.deck.zip`` (checked and mounted, :mod:`deckgen.pack`: its manifest's path in the mount)."""
     ref_s = str(ref)
+    if ref_s.lower().endswith(".deck.zip") and (deckfs.locate(ref_s) or (None, ""))[1] == "":
+        from deckgen.pack import open_pack
+
+        return open_pack(ref_s).manifest_path       # checked and mounted: read in memory (deckgen.deckfs)
     bundled = {**bundled_decks(), **example_decks()}
     if ref_s in bundled:
         return bundled[ref_s]
@@ -81,7 +88,15 @@ def load(ref: str | Path, palette: Palette | None = None) -> LoadResult:
     """Read and validate a manifest. Raises DeckgenError only for unreadable input."""
     path = find_deck(ref)
     data = read_toml(path)
-    return parse_manifest(data, path, palette_override=palette)
+    result = parse_manifest(data, path, palette_override=palette)
+    hit = deckfs.locate(path)
+    if hit is not None and result.deck is not None and not result.errors:
+        from deckgen.pack import open_pack, unused_entries
+
+        refused = unused_entries(open_pack(hit[0].root), result.deck)
+        if refused:
+            raise DeckgenError(refused)
+    return result
 
 
 def load_deck(ref: str | Path, palette: Palette | None = None) -> Deck:
@@ -106,6 +121,8 @@ def _parse_manifest(data: dict[str, Any], path: Path, palette_override: Palette 
     out = Collector(str(path))
     shape = Shape(out)
     shape.table(data, "", TOP_KEYS)
+    expanded = sheets.expand(data, path, out)
+    data = expanded.data
     meta = _deck_meta(data.get("deck"), shape, out)
     palette = _palette(data, meta, path, out)
     if palette_override is not None and palette is not None:
@@ -113,15 +130,19 @@ def _parse_manifest(data: dict[str, Any], path: Path, palette_override: Palette 
     preset, options = _rules(data.get("rules"), shape, out)
     kinds = dict(standard_kinds(path.parent))
     broken: set[str] = set()
+    patterns: dict[str, artpattern.Pattern] = {}
     if "kinds" in data:
-        kinds.update(parse_kinds(data["kinds"], "kinds", out, broken))
-        kinds = kinds_look(data["kinds"], kinds, path, out)
+        kinds.update(parse_kinds(_definitions(data["kinds"], kinds), "kinds", out, broken))
+        kinds = kinds_look(data["kinds"], kinds, path, out, patterns)
     scoring, points = _scoring(data.get("scoring"), kinds, broken, shape, out)
     lang = meta.get("language", "es") if meta else "es"
-    cards = _cards(data.get("cards"), path, _Known(kinds, broken), palette, points, shape, out)
-    cards = cards_look(data.get("cards"), cards, path, out, table_lines(path, "cards"))
+    lines = expanded.lines
+    cards = _cards(data.get("cards"), lines["cards"], _Known(kinds, broken), palette, points, shape, out)
+    cards = cards_look(data.get("cards"), cards, path, out, lines["cards"], patterns)
+    cards = artpattern.apply(cards, patterns, path.parent, out)
     look = deck_look(data.get("deck"), path, out)
-    components = _components(data.get("components", []), path, shape, out)
+    components = _components(data.get("components", []), lines["components"], shape, out)
+    out.findings = expanded.places.relocate(out.findings)
     deck = None
     if not out.errors and meta is not None and palette is not None and scoring is not None:
         used = {c.kind for c in cards} | {c.flex.kind for c in cards if c.flex}
@@ -137,6 +158,18 @@ def _parse_manifest(data: dict[str, Any], path: Path, palette_override: Palette 
             **look,
         )
     return LoadResult(deck, out.findings, path)
+
+
+def _definitions(raw: Any, standard: dict[str, Kind]) -> Any:
+    """The ``[kinds.<id>]`` tables that declare a kind: a table of a standard kind with only look
+    keys (``[kinds.number] art = "art/{color}.svg"``) dresses that kind instead of declaring it."""
+    if not isinstance(raw, dict):
+        return raw
+    return {kid: t for kid, t in raw.items() if not (kid in standard and isinstance(t, dict) and t
+                                                     and set(t) <= LOOK_KEYS)}
+
+
+LOOK_KEYS = frozenset({"icon", "art", "art_fit", "text", "layout", "hide"})
 
 
 def _deck_meta(value: Any, shape: Shape, out: Collector) -> dict[str, Any] | None:
@@ -343,16 +376,15 @@ class _Known:
     broken: set[str]
 
 
-def _cards(value: Any, path: Path, known: _Known, palette: Palette | None, points: dict[str, Any],
+def _cards(value: Any, lines: list[int | None], known: _Known, palette: Palette | None, points: dict[str, Any],
            shape: Shape, out: Collector) -> list[Card]:
     if value is None:
         return []
     if not isinstance(value, list):
-        out.error("type", "cards", "expected an array of tables ([[cards]])")
+        out.error("type", "cards", "expected an array of tables ([[cards]]) or a sheet (cards = \"cards.csv\")")
         return []
     if not value:
         out.error("value", "cards", "a deck needs at least one [[cards]] entry")
-    lines = table_lines(path, "cards")
     cards: list[Card] = []
     seen: dict[str, str] = {}
     for i, raw in enumerate(value):
@@ -580,11 +612,12 @@ def color_hint(value: Any, palette: Palette | None, fallback: str | None = None)
     return did_you_mean(str(value), palette.ids()) or fallback or "palette colours: " + ", ".join(palette.ids())
 
 
-def _components(value: Any, path: Path, shape: Shape, out: Collector) -> list[Component]:
-    if not isinstance(value, list):
-        out.error("type", "components", "expected an array of tables ([[components]])")
+def _components(value: Any, lines: list[int | None], shape: Shape, out: Collector) -> list[Component]:
+    if value is None:
         return []
-    lines = table_lines(path, "components")
+    if not isinstance(value, list):
+        out.error("type", "components", "expected an array of tables ([[components]]) or a sheet")
+        return []
     comps = []
     for i, raw in enumerate(value):
         where = f"components[{i}]"

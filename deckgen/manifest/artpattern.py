@@ -1,0 +1,126 @@
+"""Art by pattern: ``art = "art/shell-{value}.png"`` on a kind (or a card entry) names each card's
+own picture from its fields: ``{color}``, ``{value}``, ``{kind}`` and ``{id}``.
+
+Each card of the kind without art of its own gets the file its fields name. A card whose file is
+missing is an error naming the file it expects, and every pattern gets a note listing the files
+it expects and which of them exist (what ``deckgen check`` shows).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from deckgen.errors import Collector, did_you_mean
+from deckgen.model import Card, ImageRef
+
+FIELDS = ("color", "value", "kind", "id")
+_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+MAX_LISTED = 40           # files named in one note
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """An art pattern and the key path it was given at."""
+
+    text: str
+    where: str
+    line: int | None = None
+
+
+def is_pattern(value: object) -> bool:
+    return isinstance(value, str) and "{" in value
+
+
+def check_pattern(pattern: Pattern, out: Collector) -> bool:
+    """Every placeholder is a card field; an error for each that is not."""
+    ok = True
+    for name in _PLACEHOLDER.findall(pattern.text):
+        if name not in FIELDS:
+            out.error("art", pattern.where, f"the art pattern '{pattern.text}' has the unknown placeholder {{{name}}}",
+                      hint=did_you_mean(name, FIELDS) or "placeholders: " + ", ".join("{" + f + "}" for f in FIELDS),
+                      line=pattern.line)
+            ok = False
+    if pattern.text.count("{") != len(_PLACEHOLDER.findall(pattern.text)):
+        out.error("art", pattern.where, f"the art pattern '{pattern.text}' has an unclosed brace", line=pattern.line,
+                  hint="write placeholders as {color}, {value}, {kind} or {id}")
+        ok = False
+    return ok
+
+
+def file_for(pattern: str, card: Card) -> str | None:
+    """The file a card's fields fill the pattern with; None when it uses a field the card lacks."""
+    fields = {"color": card.color, "value": card.value, "kind": card.kind, "id": card.id}
+    missing = False
+
+    def fill(m: re.Match[str]) -> str:
+        nonlocal missing
+        value = fields.get(m.group(1))
+        if value is None:
+            missing = True
+            return ""
+        return str(value)
+
+    text = _PLACEHOLDER.sub(fill, pattern)
+    return None if missing else text
+
+
+def apply(cards: list[Card], patterns: dict[str, Pattern], base: Path, out: Collector) -> list[Card]:
+    """The cards with the art their pattern names: ``patterns`` maps a kind id, or a card's
+    ``where`` (a pattern given on its entry), to the pattern."""
+    if not patterns:
+        return cards
+    from deckgen.images import load_image  # imports Pillow: only for a deck with a pattern
+
+    expected: dict[Pattern, dict[str, bool]] = {p: {} for p in patterns.values()}
+    loaded: dict[str, ImageRef | None] = {}
+    result = []
+    for card in cards:
+        pattern = patterns.get(card.where) or (patterns.get(card.kind) if card.art is None else None)
+        if pattern is None:
+            result.append(card)
+            continue
+        name = file_for(pattern.text, card)
+        if name is None:
+            used = [f for f in _PLACEHOLDER.findall(pattern.text) if getattr(card, f, None) is None]
+            out.error("art", pattern.where, f"card '{card.id}' has no {used[0]} for the art pattern '{pattern.text}'",
+                      line=pattern.line, hint="give the card its own art, or use placeholders every card has")
+            result.append(card)
+            continue
+        exists = _exists(name, base)
+        expected[pattern][name] = exists
+        if not exists:
+            out.error("art", pattern.where, f"card '{card.id}' needs the file {name} (from the pattern "
+                      f"'{pattern.text}'), which does not exist", line=pattern.line,
+                      hint="add the picture, or give this card its own art")
+            result.append(card)
+            continue
+        if name not in loaded:
+            loaded[name] = load_image(name, pattern.where, base, out, pattern.line)
+        ref = loaded[name]
+        result.append(replace(card, art=ref) if ref is not None else card)
+    for pattern, files in expected.items():
+        if files:
+            found = sum(files.values())
+            listed = [f"{f} ({'found' if ok else 'missing'})" for f, ok in list(files.items())[:MAX_LISTED]]
+            more = f", and {len(files) - MAX_LISTED} more" if len(files) > MAX_LISTED else ""
+            out.add(_note(out, pattern, f"the art pattern '{pattern.text}' expects {len(files)} file"
+                          f"{'s' if len(files) != 1 else ''}, {found} found: " + ", ".join(listed) + more))
+    return result
+
+
+def _note(out: Collector, pattern: Pattern, message: str):  # type: ignore[no-untyped-def]
+    from deckgen.errors import note
+
+    return note("art-pattern", pattern.where, message, file=out.file, line=pattern.line)
+
+
+def _exists(name: str, base: Path) -> bool:
+    from deckgen import deckfs
+    from deckgen.images import ImageProblem, resolve_inside
+
+    try:
+        return deckfs.is_file(resolve_inside(name, base))
+    except ImageProblem:
+        return True            # load_image reports the path that leaves the folder

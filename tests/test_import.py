@@ -1,0 +1,72 @@
+"""deckgen import: a Squib data sheet and a nanDECK linked CSV of a UNO-style deck become a deck that checks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from deckgen import manifest
+from deckgen.cli import main
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
+
+
+def _import(tmp_path: Path, *args: str):
+    result = CliRunner().invoke(main, ["import", *args, "-o", str(tmp_path / "deck"), "--json"])
+    return result
+
+
+def test_a_squib_csv_imports_to_a_deck_that_checks(tmp_path):
+    result = _import(tmp_path, str(EXAMPLES / "squib" / "data.csv"))
+    assert result.exit_code == 0, result.output
+    deck = manifest.load_deck(tmp_path / "deck" / "deck.toml")
+    assert deck.total == 108 and deck.count_by_kind() == {"number": 76, "skip": 8, "reverse": 8, "draw-two": 8,
+                                                          "wild": 4, "wild-draw-four": 4}
+    assert '"qty": "count"' in result.output and '"flavor"' in result.output     # mapped, and left
+
+
+def test_a_squib_xlsx_with_its_qty_column_imports_the_same(tmp_path):
+    import csv
+
+    from openpyxl import Workbook
+
+    wb = Workbook()
+    with open(EXAMPLES / "squib" / "data.csv", newline="") as fh:
+        for row in csv.reader(fh):
+            wb.active.append([int(c) if c.isdigit() else c for c in row])
+    wb.save(tmp_path / "data.xlsx")
+    result = _import(tmp_path, str(tmp_path / "data.xlsx"))
+    assert result.exit_code == 0, result.output
+    assert manifest.load_deck(tmp_path / "deck" / "deck.toml").total == 108
+
+
+def test_a_nandeck_script_names_its_linked_csv_and_copies_column(tmp_path):
+    result = CliRunner().invoke(main, ["import", str(EXAMPLES / "nandeck" / "uno.nde"), "-o", str(tmp_path / "uno"),
+                                       "--lang", "es"])
+    assert result.exit_code == 0, result.output
+    assert "Copias -> count" in result.output and "left: Imagen" in result.output
+    deck = manifest.load_deck(tmp_path / "uno" / "uno.toml")
+    assert deck.total == 108 and deck.language == "es" and deck.palette.id == "classic"
+    check = CliRunner().invoke(main, ["check", str(tmp_path / "uno" / "uno.toml"), "--games", "20"])
+    assert check.exit_code == 0, check.output
+
+
+def test_map_and_unknown_kinds_are_reported(tmp_path):
+    data = tmp_path / "data.csv"
+    data.write_text("Colour,Rank,Copies,Rule\npurple,7,2,Play it\nteal,Swap,1,\nteal,3,1,\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["import", str(data), "--from", "nandeck", "--count", "Copies",
+                                       "--map", "Rank=value", "--map", "Rule=text", "-o", str(tmp_path / "x")])
+    assert result.exit_code == 0, result.output
+    assert "row 3: 'Swap' is not a standard card kind" in result.output
+    deck = manifest.load_deck(tmp_path / "x" / "x.toml")
+    assert deck.palette.ids() == ("purple", "teal") and deck.card("purple-7").text.get("en") == "Play it"
+    bad = CliRunner().invoke(main, ["import", str(data), "--map", "Nope=value", "-o", str(tmp_path / "y")])
+    assert bad.exit_code == 2 and "no column 'Nope'" in bad.output
+
+
+@pytest.mark.parametrize("name", ["squib/deck.rb", "nandeck/uno.nde"])
+def test_the_worked_examples_are_in_the_docs(name):
+    doc = (EXAMPLES.parent / "import.md").read_text("utf-8")
+    assert f"docs/examples/{name}" in doc

@@ -1,0 +1,122 @@
+"""deckgen export sheet: the three bundled decks as CSV, XLSX and ODS read back to the same deck,
+with the same faces and card PDF bytes; and art by pattern."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from deckgen import manifest
+from deckgen.cli import main
+from deckgen.manifest.tosheet import manifest_with_sheet, write
+
+DECKS = ["classic", "no-mercy", "flex-spectrum"]
+
+
+def placeless(deck):
+    return dataclasses.replace(deck, source=None, palette=dataclasses.replace(deck.palette, source=None),
+                               cards=tuple(dataclasses.replace(c, where="") for c in deck.cards))
+
+
+def from_sheet(ref: str, fmt: str, folder: Path) -> Path:
+    """The bundled deck's manifest and palette copied to ``folder``, its cards in a sheet."""
+    src = Path(manifest.find_deck(ref))
+    deck = manifest.load_deck(src)
+    (folder / f"cards.{fmt}").write_bytes(write(deck, fmt))
+    path = folder / f"{ref}.toml"
+    path.write_text(manifest_with_sheet(src.read_text("utf-8"), f"cards.{fmt}"), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx", "ods"])
+@pytest.mark.parametrize("ref", DECKS)
+def test_a_bundled_deck_reads_back_from_its_sheet(tmp_path, ref, fmt):
+    path = from_sheet(ref, fmt, tmp_path)
+    back = manifest.load(path)
+    assert not back.errors, [f.format() for f in back.errors]
+    assert placeless(back.deck) == placeless(manifest.load_deck(ref))
+    assert write(back.deck, fmt) == write(manifest.load_deck(ref), fmt)          # the same bytes again
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_the_card_pdf_from_a_sheet_is_byte_identical(tmp_path, fmt):
+    only = ["--only", "red-1,purple-5-flex,red-skip-flex-skip-all,wild-flex-everyone-draws-2"]
+    args = ["--dpi", "40", "--no-rulebook", "-j", "1", *only]
+    path = from_sheet("flex-spectrum", fmt, tmp_path)
+    runner = CliRunner()
+    a = runner.invoke(main, ["build", "flex-spectrum", "-o", str(tmp_path / "a"), *args])
+    b = runner.invoke(main, ["build", str(path), "-o", str(tmp_path / "b"), *args])
+    assert a.exit_code == 0 and b.exit_code == 0, a.output + b.output
+    pdf = Path("flex-spectrum") / "flex-spectrum-cards-only.pdf"
+    assert (tmp_path / "a" / pdf).read_bytes() == (tmp_path / "b" / pdf).read_bytes()
+
+
+def test_export_sheet_writes_the_sheet_and_a_manifest_that_reads_it(tmp_path):
+    src = Path(manifest.find_deck("woodland"))
+    folder = tmp_path / "w"
+    import shutil
+
+    shutil.copytree(src.parent, folder)
+    result = CliRunner().invoke(main, ["export", "sheet", str(folder / "woodland.toml"), "--format", "xlsx",
+                                       "-o", str(folder / "all.xlsx"), "--manifest", str(folder / "again.toml")])
+    assert result.exit_code == 0, result.output
+    again = manifest.load(folder / "again.toml")
+    assert not again.errors and placeless(again.deck) == placeless(manifest.load_deck(folder / "woodland.toml"))
+
+
+ART = '''[deck]
+id = "shells"
+name = "Shells"
+language = "en"
+players = { min = 2, max = 4 }
+hand_size = 5
+palette = "classic"
+[rules]
+preset = "classic"
+options = { challenge = false }
+[scoring]
+target = 100
+[scoring.points]
+number = "face"
+[kinds.number]
+art = "art/shell-{value}.png"
+[[cards]]
+kind = "number"
+colors = "all"
+values = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+count = 2
+'''
+
+
+def test_art_by_pattern_fills_each_card_and_names_missing_files(tmp_path):
+    from PIL import Image
+
+    (tmp_path / "art").mkdir()
+    for v in range(9):                       # no shell-9.png
+        Image.new("RGB", (60, 84), (20 * v, 80, 120)).save(tmp_path / "art" / f"shell-{v}.png")
+    (tmp_path / "deck.toml").write_text(ART, encoding="utf-8")
+    result = manifest.load(tmp_path / "deck.toml")
+    missing = [f for f in result.errors if f.code == "art"]
+    assert len(missing) == 4 and "needs the file art/shell-9.png" in missing[0].message
+    assert missing[0].where == "kinds.number.art" and missing[0].line == 16
+    listing = next(f for f in result.findings if f.code == "art-pattern")
+    assert "expects 10 files, 9 found" in listing.message and "art/shell-9.png (missing)" in listing.message
+    Image.new("RGB", (60, 84)).save(tmp_path / "art" / "shell-9.png")
+    deck = manifest.load_deck(tmp_path / "deck.toml")
+    assert deck.card("red-3").art == deck.card("blue-3").art != deck.card("red-4").art
+    assert Path(deck.card("green-9").art.path).name == "shell-9.png"
+
+
+def test_a_pattern_with_an_unknown_placeholder_or_a_field_a_card_lacks(tmp_path):
+    text = ART.replace("shell-{value}", "shell-{valeu}")
+    (tmp_path / "deck.toml").write_text(text, encoding="utf-8")
+    error = next(f for f in manifest.load(tmp_path / "deck.toml").errors if f.code == "art")
+    assert "{valeu}" in error.message and "did you mean 'value'" in error.hint
+    text = ART + '[[cards]]\nkind = "wild"\ncount = 4\nart = "art/{color}.png"\n'
+    text = text.replace("[scoring.points]\n", "[scoring.points]\nwild = 50\n")
+    (tmp_path / "deck.toml").write_text(text, encoding="utf-8")
+    errors = [f.message for f in manifest.load(tmp_path / "deck.toml").errors if f.code == "art"]
+    assert any("card 'wild' has no color" in m for m in errors)
