@@ -503,7 +503,7 @@ def judge(deck: Deck, table: Table, cells: list[Cell], seed: int, games: int | N
     tables: dict[str, list[dict[str, Any]]] = {a: [] for a in AGENTS}
     for c in cells:
         tables[c.agent].append(summarize(table, c.players, c.recs))
-    return Judged(out, Simulation(seed, games, table.opts.turn_cap, tables))
+    return Judged(out, Simulation(seed, games, table.rules.turn_cap, tables))
 
 
 def _finishing(deck: Deck, table: Table, cells: list[Cell]) -> list[Finding]:
@@ -676,7 +676,7 @@ def _not_finishing(deck: Deck, table: Table, serious: CellGames) -> str:
     capped = sum(1 for r in bad_all if r.outcome == "capped")
     dry = sum(1 for r in bad_all if r.outcome == "finished")
     what = [w for w in (f"{stalled} stalled (nobody could play or draw)" if stalled else "",
-                        f"{capped} hit the {table.opts.turn_cap}-turn cap" if capped else "",
+                        f"{capped} hit the {table.rules.turn_cap}-turn cap" if capped else "",
                         f"{dry} ran the draw and discard piles dry" if dry else "") if w]
     text = ("simulated games do not end (games that did not finish, at each table size): "
             + _by_agent(serious, lambda c, bad: f"{c.players} players {len(bad)} of {len(c.recs)}")

@@ -123,7 +123,7 @@ def test_a_scripted_game_counted_by_hand():
             break
         g.turn()
     assert [len(h) for h in g.hands] == [2, 7, 3]
-    d = collect.draw_figures([record_of(g)], g.t.kinds)
+    d = collect.draw_figures([record_of(g)], g.table.kinds)
     assert d["by_cause"] == {"no_play": 2, "penalty:draw-two": 2, "penalty:wild-draw-four": 4}
     assert d["per_game"] == 8
 

@@ -11,14 +11,14 @@ def test_greedy_keeps_wilds_and_dumps_high_points():
     g = situation("classic", [["wild", "red-2", "red-9"], ["yellow-1", "yellow-2"], ["green-1", "green-3"]],
                   top="red-5", agents=[GreedyAgent()] * 3)
     g.turn()
-    assert g.discard[-1] == face(g.t, "red-9")
+    assert g.discard[-1] == face(g.table, "red-9")
 
 
 def test_greedy_attacks_the_leader_sitting_next():
     g = situation("classic", [["red-draw-two", "red-9"], ["yellow-1"], ["green-1", "green-3", "green-4"]],
                   top="red-5", draw=["blue-1", "blue-2"], agents=[GreedyAgent()] * 3)
     g.turn()
-    assert g.discard[-1] == face(g.t, "red-draw-two") and len(g.hands[1]) == 3
+    assert g.discard[-1] == face(g.table, "red-draw-two") and len(g.hands[1]) == 3
 
 
 def test_greedy_targets_the_leader():
@@ -33,7 +33,7 @@ def test_random_agent_plays_only_legal_moves_and_uses_the_game_rng():
     a = RandomAgent()
     d = Decision(0, DecisionKind.PLAY, tuple(g.legal_moves(0)), True)
     picks = {a.decide(d, g.observation(0), g.rng) for _ in range(50)}
-    assert picks == {move(g.t, "red-1"), move(g.t, "red-2")}
+    assert picks == {move(g.table, "red-1"), move(g.table, "red-2")}
 
 
 class AlwaysFirst(Agent):

@@ -1,6 +1,6 @@
-"""The engine driven one decision at a time (docs/engine.md): every seat's questions go through
-one door, bots see only their observation, an illegal answer changes nothing, and a hand played
-from outside is the very hand the bots would have played."""
+"""The game stepped one decision at a time (docs/engine.md): every seat's questions go through
+one door, bots see only their observation, an illegal, stale or misplaced answer changes
+nothing, and a hand played from outside is the very hand the bots would have played."""
 
 import gc
 import re
@@ -28,13 +28,13 @@ def test_a_hand_answered_from_outside_is_the_hand_the_bots_play(deck):
     t = TABLES[deck]
     kinds = set()
     for seed in range(12):
-        g = Game(t, 4, seed, [None, RandomAgent(), GreedyAgent(), RandomAgent()])
+        g = Game(t, 4, seed, [None, RandomAgent(), GreedyAgent(), RandomAgent()]).start()
         ref = Game(t, 4, seed, [RandomAgent(), RandomAgent(), GreedyAgent(), RandomAgent()]).run()
         me = RandomAgent()
-        while (d := g.pending()) is not None:
+        while (d := g.decision) is not None:
             assert d.player == 0 and d.options
             kinds.add(d.kind)
-            g.answer(0, me.choose(d, g.rng), d.serial)
+            g.apply(me.choose(d, g.rng), 0, d.serial)
         assert g.over and g.log == ref.log and g.snapshot() == ref.snapshot()
     assert DecisionKind.PLAY in kinds and DecisionKind.UNO in kinds
 
@@ -43,29 +43,31 @@ def test_a_hand_answered_from_outside_is_the_hand_the_bots_play(deck):
 def test_an_illegal_answer_is_refused_and_changes_nothing(bad):
     g = situation("classic", [["red-5", "red-6", "blue-9"], ["blue-1", "blue-2"]], top="red-2",
                   agents=[None, RandomAgent()], options={"may_draw_instead": False})
-    d = g.pending()
+    g.turn()
+    d = g.decision
     assert d.kind is DecisionKind.PLAY and not d.passable
     before, log = g.snapshot(), list(g.log)
     with pytest.raises(IllegalAnswer, match="not a legal answer"):
-        g.answer(0, bad)
-    assert not g.legal(0, bad)
-    assert g.snapshot() == before and g.log == log and g.pending() == d
-    g.close()
+        g.apply(bad, 0)
+    assert not g.legal(bad, 0)
+    assert g.snapshot() == before and g.log == log and g.decision == d
 
 
 def test_the_wrong_player_and_a_stale_answer_are_refused():
     g = situation("classic", [["red-5", "red-6", "blue-9"], ["blue-1", "blue-2"]], top="red-2",
                   agents=[None, None])
-    d = g.pending()
+    g.turn()
+    d = g.decision
+    before = g.snapshot()
     with pytest.raises(IllegalAnswer, match="waits for player 1"):
-        g.answer(1, d.options[0])
+        g.apply(d.options[0], 1)
     with pytest.raises(IllegalAnswer, match="pending decision is"):
-        g.answer(0, d.options[0], serial=d.serial + 1)
-    events = g.answer(0, move(g.t, "red-5"), serial=d.serial)
-    assert events and g.pending().player == 1
+        g.apply(d.options[0], 0, serial=d.serial + 1)
+    assert g.snapshot() == before and g.decision == d
+    events = g.apply(move(g.table, "red-5"), 0, serial=d.serial)
+    assert events and g.decision.player == 1
     with pytest.raises(IllegalAnswer, match="pending decision is"):
-        g.answer(1, g.pending().options[0], serial=d.serial)
-    g.close()
+        g.apply(g.decision.options[0], 1, serial=d.serial)
 
 
 def test_every_decision_kind_reaches_a_seat_driven_from_outside():
@@ -76,13 +78,14 @@ def test_every_decision_kind_reaches_a_seat_driven_from_outside():
         base = manifest.load_deck(deck)
         t = compile_deck(base, base.rule_options.replace(jump_in=True, seven_zero=True))
         for seed in range(25):
-            g = Game(t, 3, f"kinds:{seed}", [None, RandomAgent(), RandomAgent()], bot_rng=None)
+            g = Game(t, 3, f"kinds:{seed}", [None, RandomAgent(), RandomAgent()], bot_rng=None).start()
             me = RandomAgent()
-            while (d := g.pending()) is not None:
+            while (d := g.decision) is not None:
                 seen.add(d.kind)
+                assert all(d.legal(o) for o in d.options), d       # every option offered is a legal answer
                 a = me.choose(d, g.rng)
                 assert d.legal(a)
-                g.answer(0, a)
+                g.apply(a, 0)
     missing = set(DecisionKind) - seen - {DecisionKind.STEAL, DecisionKind.TARGET}
     assert not missing, missing
 
@@ -125,14 +128,13 @@ def test_a_bot_given_an_observation_cannot_reach_another_hand():
 
 
 def test_an_observation_hides_what_other_players_drew():
-    g = Game(TABLES["classic"], 3, 2, [None, RandomAgent(), RandomAgent()])
-    while (d := g.pending()) is not None and g.turns < 30:
-        g.answer(0, d.options[0])
+    g = Game(TABLES["classic"], 3, 2, [None, RandomAgent(), RandomAgent()]).start()
+    while (d := g.decision) is not None and g.turns < 30:
+        g.apply(d.options[0])
     o = g.observation(0)
     draws = [e for e in o.events if type(e).__name__ == "Draw"]
     assert all(e.face == -1 for e in draws if e.player != 0)
     assert all(e.face >= 0 for e in draws if e.player == 0)
-    g.close()
 
 
 def test_a_bot_that_answers_illegally_is_named():
@@ -174,28 +176,34 @@ def test_bots_may_draw_from_a_generator_of_their_own():
     assert a.log == c.log
 
 
-def test_a_driven_game_may_be_answered_from_any_thread():
-    """A web server answers each request in a thread of its own: the game does not mind."""
+def test_a_game_has_no_thread_and_a_copy_steps_on_by_itself():
+    """clone() at any decision, then the same answers: the same hand; answering the copy leaves
+    the original as it was."""
+    import random
     import threading
 
     t = TABLES["flex-spectrum"]
-    g = Game(t, 3, 4, [None, RandomAgent(), RandomAgent()])
-    ref = Game(t, 3, 4, [RandomAgent(), RandomAgent(), RandomAgent()]).run()
-    me = RandomAgent()
-    while (d := g.pending()) is not None:
-        g.observation(0)
-        worker = threading.Thread(target=g.answer, args=(0, me.choose(d, g.rng)))
-        worker.start()
-        worker.join()
-    assert g.log == ref.log
+    before = threading.active_count()
+    g = Game(t, 3, 0, [None, RandomAgent(), RandomAgent()]).start()
+    pick = random.Random(9)
 
+    def answer(d):
+        opts = [*d.options, *([None] if d.passable else [])]
+        return opts[pick.randrange(len(opts))]
 
-def test_closing_a_driven_game_ends_its_thread():
-    g = Game(TABLES["classic"], 2, 1, [None, RandomAgent()])
-    assert g.pending() is not None
-    thread = g._driver.thread
-    g.close()
-    assert not thread.is_alive()
+    for _ in range(12):
+        g.apply(answer(g.decision))
+        assert g.decision is not None
+    copy = g.clone()
+    snap = g.snapshot()
+    copy.apply(copy.decision.options[-1])
+    assert g.snapshot() == snap and threading.active_count() == before
+    copy = g.clone()
+    while (d := g.decision) is not None:
+        a = answer(d)
+        g.apply(a)
+        copy.apply(a)
+    assert copy.log == g.log and copy.snapshot() == g.snapshot()
 
 
 def test_an_observation_shows_a_waiting_penalty_but_not_whether_it_was_played_fairly():
@@ -203,7 +211,7 @@ def test_an_observation_shows_a_waiting_penalty_but_not_whether_it_was_played_fa
 
     g = situation("classic", [["red-1"], ["blue-1", "blue-2"], ["green-1"]], top="wild-draw-four",
                   options={"stacking": "same-kind"})
-    g.op_pending(Pending(1, 4, 4, g.t.kinds.index("wild-draw-four"), 1, (0, True)))
+    g.op_pending(Pending(1, 4, 4, g.table.kinds.index("wild-draw-four"), 1, (0, True)))
     o = g.observation(1)
     assert o.penalty.victim == 1 and o.penalty.total == 4 and o.penalty.offender == 0
     assert not hasattr(o.penalty, "challenge") and o.power == (True, True, True) and o.duel is None

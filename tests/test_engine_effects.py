@@ -33,7 +33,7 @@ def game(t, hands, top="red-5", draw=("yellow-1",) * 12, agents=None, **kw):
 
 
 def ids(g, p):
-    return [g.t.faces[f].id for f in g.hands[p]]
+    return [g.table.faces[f].id for f in g.hands[p]]
 
 
 def test_every_primitive_has_an_engine_handler_a_start_handler_and_an_agent_value():
@@ -64,9 +64,9 @@ def test_draw_then_skip_with_stacking_the_answer_is_the_one_lost_turn():
     g = game(t, [["red-skip", "red-1"], ["blue-1", "blue-2"], ["green-1"]],
              agents=[Scripted(plays=["red-skip"]), Scripted(stack=False), Scripted()])
     g.turn()
-    assert g.pend.victim == 1 and g.penalty == 3 and g.owed[1] == 0 and g.cur == 1
+    assert g.waiting.victim == 1 and g.penalty == 3 and g.owed[1] == 0 and g.current == 1
     g.turn()                                       # 1 answers the 3 by drawing them: that is the turn lost
-    assert len(g.hands[1]) == 2 + 3 and g.penalty == 0 and g.owed[1] == 0 and g.cur == 2
+    assert len(g.hands[1]) == 2 + 3 and g.penalty == 0 and g.owed[1] == 0 and g.current == 2
 
 
 def test_skip_then_draw_with_stacking_the_answer_is_the_one_lost_turn():
@@ -74,7 +74,7 @@ def test_skip_then_draw_with_stacking_the_answer_is_the_one_lost_turn():
     g = game(t, [["red-skip", "red-1"], ["blue-1", "blue-2"], ["green-1"]],
              agents=[Scripted(plays=["red-skip"]), Scripted(stack=False), Scripted()])
     g.turn()
-    assert g.pend.victim == 1 and g.penalty == 3 and g.owed[1] == 0 and g.cur == 1
+    assert g.waiting.victim == 1 and g.penalty == 3 and g.owed[1] == 0 and g.current == 1
 
 
 def test_draw_then_skip_with_stacking_a_stacker_passes_the_draw_on_and_owes_nothing_more():
@@ -83,7 +83,7 @@ def test_draw_then_skip_with_stacking_a_stacker_passes_the_draw_on_and_owes_noth
              agents=[Scripted(plays=["red-skip"]), Scripted(plays=["blue-skip"]), Scripted(stack=False)])
     g.turn()
     g.turn()                                       # 1 stacks: 6 wait for 2; answering them is 2's lost turn
-    assert g.pend.victim == 2 and g.penalty == 6 and g.owed[1] == 0 and g.owed[2] == 0
+    assert g.waiting.victim == 2 and g.penalty == 6 and g.owed[1] == 0 and g.owed[2] == 0
 
 
 def test_a_penalty_passed_on_by_a_later_draw_of_the_same_card_frees_its_first_victim():
@@ -95,7 +95,7 @@ def test_a_penalty_passed_on_by_a_later_draw_of_the_same_card_frees_its_first_vi
     g = game(t, [["red-skip", "red-1"], ["blue-1", "blue-2"], ["green-1"]],
              agents=[Scripted(plays=["red-skip"], targets=[1]), Scripted(), Scripted(stack=False)])
     g.turn()
-    assert g.pend.victim == 2 and g.penalty == 2 and g.owed[1] == 1 and g.cur == 2
+    assert g.waiting.victim == 2 and g.penalty == 2 and g.owed[1] == 1 and g.current == 2
 
 
 def test_a_skip_taken_over_by_the_cards_penalty_is_owed_again_when_the_penalty_moves_on():
@@ -104,7 +104,7 @@ def test_a_skip_taken_over_by_the_cards_penalty_is_owed_again_when_the_penalty_m
     g = game(t, [["red-skip", "red-1"], ["blue-1", "blue-2"], ["green-1"]],
              agents=[Scripted(plays=["red-skip"]), Scripted(), Scripted(stack=False)])
     g.turn()
-    assert g.pend.victim == 2 and g.penalty == 2 and g.owed[1] == 1 and g.owed[2] == 0
+    assert g.waiting.victim == 2 and g.penalty == 2 and g.owed[1] == 1 and g.owed[2] == 0
 
 
 def test_each_lost_turn_is_served_separately():
@@ -114,7 +114,7 @@ def test_each_lost_turn_is_served_separately():
     g.turn()
     assert g.owed[1] == 2
     g.turn()                                       # 1 loses one
-    assert g.owed[1] == 1 and g.cur == 2
+    assert g.owed[1] == 1 and g.current == 2
 
 
 def test_a_reverse_earlier_in_the_list_changes_who_the_next_player_is():
@@ -155,7 +155,7 @@ def test_skip_all_and_play_again_the_player_plays_again_and_nobody_owes(op):
     g = game(t, [["red-skip", "red-1", "red-2"], ["blue-1"], ["green-1"]],
              agents=[Scripted(plays=["red-skip"]), Scripted(), Scripted()])
     g.turn()
-    assert g.cur == 0 and not any(g.owed)
+    assert g.current == 0 and not any(g.owed)
 
 
 def test_play_again_after_a_skip_the_skip_is_still_owed():
@@ -163,7 +163,7 @@ def test_play_again_after_a_skip_the_skip_is_still_owed():
     g = game(t, [["red-skip", "red-1", "red-2"], ["blue-1"], ["green-1"]],
              agents=[Scripted(plays=["red-skip"]), Scripted(), Scripted()])
     g.turn()
-    assert g.cur == 0 and g.owed[1] == 1
+    assert g.current == 0 and g.owed[1] == 1
 
 
 def test_everyone_draws_nobody_owes_a_turn():
@@ -171,7 +171,7 @@ def test_everyone_draws_nobody_owes_a_turn():
     g = game(t, [["red-skip", "red-1"], ["blue-1"], ["green-1"]], agents=[Scripted(plays=["red-skip"]),
                                                                          Scripted(), Scripted()])
     g.turn()
-    assert [len(h) for h in g.hands] == [1, 3, 3] and not any(g.owed) and g.cur == 1
+    assert [len(h) for h in g.hands] == [1, 3, 3] and not any(g.owed) and g.current == 1
 
 
 def test_steal_takes_a_random_card_from_the_chosen_player():
@@ -181,7 +181,7 @@ def test_steal_takes_a_random_card_from_the_chosen_player():
     for seed in range(12):
         g = game(t, hands, agents=[Scripted(plays=["red-skip"], targets=[1]), Scripted(), Scripted()], seed=seed)
         g.turn()
-        assert len(g.hands[0]) == 2 and len(g.hands[1]) == 2 and g.cur == 1
+        assert len(g.hands[0]) == 2 and len(g.hands[1]) == 2 and g.current == 1
         stolen = ids(g, 0)[1]
         assert stolen in {"blue-1", "blue-2", "blue-3"} and stolen not in ids(g, 1)
         got.add(stolen)
@@ -208,7 +208,7 @@ def test_pass_hands_direction(direction, dir_, expect):
     t = table_with({"skip": (Effect("pass_hands", direction=direction),)})
     hands = [["red-skip", "red-1"], ["blue-1"], ["green-1"]]
     g = game(t, hands, agents=[Scripted(plays=["red-skip"]), Scripted(), Scripted()])
-    g.dir = dir_
+    g.direction = dir_
     g.turn()
     before = [["red-1"], ["blue-1"], ["green-1"]]
     assert [ids(g, i) for i in range(3)] == [before[expect[i]] for i in range(3)]
@@ -223,13 +223,13 @@ def test_steal_and_play_again_as_the_start_card_do_nothing(op):
     dealt = 3 * t.hand_size
     g.setup([*pile[:-dealt], face(t, "red-skip"), *pile[-dealt:]])
     assert t.faces[g.discard[-1]].id == "red-skip"
-    assert g.cur == 0 and all(len(h) == 7 for h in g.hands) and not any(g.owed)
+    assert g.current == 0 and all(len(h) == 7 for h in g.hands) and not any(g.owed)
 
 
 def test_a_second_wild_draw_four_does_not_make_the_first_illegal():
     g = situation("flex-spectrum", [["wild-draw-four-flex", "wild-draw-four-flex"], ["green-1"]], top="red-4",
                   options={"challenge": False})
-    assert move(g.t, "wild-draw-four-flex") in g.legal_moves(0)
+    assert move(g.table, "wild-draw-four-flex") in g.legal_moves(0)
 
 
 def test_a_card_played_by_its_flex_side_lies_on_the_pile_as_that_side():
@@ -238,8 +238,8 @@ def test_a_card_played_by_its_flex_side_lies_on_the_pile_as_that_side():
                                     ["green-1"]], top="green-4",
                   agents=[Scripted(plays=["red-skip-flex-skip-all@flex"]), Scripted(), Scripted()])
     g.turn()
-    assert g.sym == g.t.kinds.index("skip-all") and g.color == g.t.colors.index("red")
-    legal = {g.t.faces[m >> 1].id for m in g.legal_moves(1)}
+    assert g.table.move_symbol[g.top] == g.table.kinds.index("skip-all") and g.color == g.table.colors.index("red")
+    legal = {g.table.faces[m >> 1].id for m in g.legal_moves(1)}
     assert "blue-skip" not in legal                # a Skip does not match a Skip All
 
 

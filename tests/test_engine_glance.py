@@ -42,7 +42,7 @@ def _reference_play(d, o):
     view = View(o, -1, leader, leader == o.next_player())
     best, best_score = d.options[0], None
     for m in d.options:
-        score = t.points[m >> 1] * A.POINTS_WEIGHT + (A.KEEP_WILD if t.mcat[m] == WLD else 0)
+        score = t.points[m >> 1] * A.POINTS_WEIGHT + (A.KEEP_WILD if t.move_category[m] == WLD else 0)
         score += A.KEEP_POWER if m & 1 else 0
         score += sum(VALUES[e.op](view._replace(move=m), e) for e in t.effects[m])
         if best_score is None or score > best_score:

@@ -56,7 +56,7 @@ def test_cards_are_conserved_throughout(args):
     assert Counter(g.all_cards()) == full
     checkpoints = range(0, len(g.log), max(1, len(g.log) // 15))
     for i in checkpoints:
-        assert Counter(replay(g.t, n, g.log, upto=i).all_cards()) in (full, Counter())
+        assert Counter(replay(g.table, n, g.log, upto=i).all_cards()) in (full, Counter())
 
 
 def replays_after_every_event(t, n, seed, agent) -> Game:
@@ -135,7 +135,7 @@ def homemade(draw):
 def test_homemade_effects_and_options_replay_after_every_event(t, n, seed, agent):
     g = replays_after_every_event(t, n, seed, AGENTS[agent])
     assert Counter(g.all_cards()) == Counter(t.deck_faces)
-    assert all(k >= 0 for k in g.owed) and g.any_owed == sum(g.owed)
+    assert all(k >= 0 for k in g.owed) and g.owed_total == sum(g.owed)
 
 
 @settings(max_examples=15, deadline=None)
@@ -150,7 +150,7 @@ def reference_match(deck, t, s, p, move, top_move) -> bool:
     engine's compiled tables."""
     card, side = t.faces[move >> 1], move & 1
     kinds = deck.kinds
-    if side and (card.flex is None or (t.opts.power_cards and not s.power[p])):
+    if side and (card.flex is None or (t.rules.power_cards and not s.power[p])):
         return False
     kind = kinds[card.flex.kind if side else card.kind]
     col = card.flex.color if side else card.color
@@ -175,8 +175,8 @@ def _challenge_card(deck, t, move) -> bool:
 def reference_legal(deck, t, s, p, move, top_move) -> bool:
     """Matching, then the Wild Draw Four rule when nobody may challenge it (no bluffing)."""
     ok = reference_match(deck, t, s, p, move, top_move)
-    if ok and _challenge_card(deck, t, move) and not t.opts.challenge:
-        rule = t.opts.wild_draw_four_legal
+    if ok and _challenge_card(deck, t, move) and not t.rules.challenge:
+        rule = t.rules.wild_draw_four_legal
         if rule == "no-current-color":
             ok = not any(t.faces[f].color == t.colors[s.color] for f in s.hands[p] if s.color >= 0)
         elif rule == "no-playable-card":
@@ -191,7 +191,7 @@ def reference_legal(deck, t, s, p, move, top_move) -> bool:
 def test_every_played_card_was_legal(args):
     deck, n, seed, agent = args
     g = play(deck, n, seed, agent)
-    t, model = g.t, deck_model(deck)
+    t, model = g.table, deck_model(deck)
     top = {"move": None}
     checked = {"plays": 0}
 
@@ -208,8 +208,8 @@ def test_every_played_card_was_legal(args):
                 # answers the draw card on top: equal or higher (or the same kind), never a targeted draw
                 below = top["move"]
                 assert t.draw_val[move] > 0 and t.draw_val[below] > 0, (deck, ev)
-                if t.opts.stacking == "same-kind":
-                    assert t.mkind[move] == t.mkind[below], (deck, ev)
+                if t.rules.stacking == "same-kind":
+                    assert t.move_kind[move] == t.move_kind[below], (deck, ev)
                 else:
                     assert t.draw_val[move] >= t.draw_val[below], (deck, ev)
             elif kind == "jump":

@@ -28,7 +28,7 @@ def test_scripted_classic_game_counts_each_draw_by_cause():
     for _ in range(6):                        # p1's two lost turns are turns too
         g.turn()
     rec = record_of(g)
-    t = g.t
+    t = g.table
     assert cause(rec, "penalty") == 6
     assert cause(rec, "no_play") == 2
     assert rec.draws == 8 == sum(rec.draws_by_cause)
@@ -126,7 +126,7 @@ def test_a_tables_legality_cache_never_travels_or_outlives_its_facts():
     assert t.cache and t.handlers
     sent = pickle.loads(pickle.dumps(t))
     assert sent.cache == {} and sent.handlers == () and t.cache
-    other = dataclasses.replace(t, opts=t.opts.replace(stacking="same-kind"))
+    other = dataclasses.replace(t, rules=t.rules.replace(stacking="same-kind"))
     assert other.cache == {} and other.cache is not t.cache
     a = Game(sent, 3, 2, make_agent("random"), record=False).run()
     b = Game(t, 3, 2, make_agent("random"), record=False).run()

@@ -18,7 +18,7 @@ from deckgen.rules.decision import Decision, DecisionKind
 from deckgen.rules.engine import Game
 from deckgen.rules.record import CAUSES
 from deckgen.rules.state import Color as ColorEvent
-from deckgen.rules.state import Deal, Draw, Play, Power, Shuffle, Start, Turn
+from deckgen.rules.state import Deal, Draw, Play, Position, Power, Shuffle, Start, Turn
 from deckgen.rules.table import compile_deck
 
 DECKS = ["classic", "no-mercy", "flex-spectrum"]
@@ -26,6 +26,15 @@ DECKS = ["classic", "no-mercy", "flex-spectrum"]
 
 def _table(name):
     return compile_deck(manifest.load_deck(name))
+
+
+def _arranged(t, hands, top, color, alive=None) -> Game:
+    """A hand set out by the game's own operation: these hands, this top card and colour,
+    player 0 to play (the rest of the deck out of play)."""
+    n = len(hands)
+    g = Game(t, n, 1, [GreedyAgent()] * n, record=False)
+    return g.arrange(Position(tuple(map(tuple, hands)), (), (top >> 1,), (), tuple(alive or [True] * n),
+                              (True,) * n, (0,) * n, 0, 1, top, color))
 
 
 def test_registered_for_every_agent_user():
@@ -100,13 +109,13 @@ def test_a_flex_side_counts_as_playable_only_while_the_power_card_is_green(green
     """docs/rules.md, Flex: playing a card by its Flex side needs the Power card green. A player
     with a red Power card who drew may still hold cards that only their Flex side could play."""
     t = _table("flex-spectrum")
-    start = next(f for f in range(t.n_faces) if t.mcat[2 * f] == 0 and t.color[f] >= 0 and not t.has_flex[f])
+    start = next(f for f in range(t.n_faces) if t.move_category[2 * f] == 0 and t.color[f] >= 0 and not t.has_flex[f])
     o = type("O", (), {"table": t})
     mem = E.Memory(0)
     for ev in (Shuffle(()), Deal((0, 1), 7), Start(start), Power(1, green), Draw(1, -1, CAUSES.index("no_play"))):
         mem._apply(ev, o)
-    key = t.mkey[2 * start] + t.color[start] + 1
-    regular, flex_only = t.legal(key, t.msym[2 * start], t.mval[2 * start], t.color[start])[2:]
+    key = t.move_key[2 * start] + t.color[start] + 1
+    regular, flex_only = t.legal(key, t.move_symbol[2 * start], t.move_value[2 * start], t.color[start])[2:]
     flex_only = flex_only - regular
     banned = mem.hands[1].groups[0][1]
     assert flex_only and regular <= banned
@@ -120,11 +129,11 @@ def test_an_opponents_play_rules_out_what_a_greedy_player_would_have_played_firs
     t = _table("classic")
 
     def face(color, value):
-        return next(f for f in range(t.n_faces) if t.faces[f].id.startswith(color) and t.mval[2 * f] == value
-                    and t.mcat[2 * f] == 0)
+        return next(f for f in range(t.n_faces) if t.faces[f].id.startswith(color) and t.move_value[2 * f] == value
+                    and t.move_category[2 * f] == 0)
 
     o = type("O", (), {"table": t})
-    wild = next(f for f in range(t.n_faces) if t.mcat[2 * f] == 2)
+    wild = next(f for f in range(t.n_faces) if t.move_category[2 * f] == 2)
     mem = E.Memory(0)
     for ev in (Shuffle(()), Deal((0, 1), 7), Start(face("red", 5)), Play(1, 2 * face("red", 3), "play")):
         mem._apply(ev, o)
@@ -143,9 +152,9 @@ def test_a_player_who_drew_for_lack_of_a_card_is_dealt_none_that_could_have_foll
     not follow either when the turn passes (the greedy bot plays a card it drew whenever it
     can), and is gone when it is played at once."""
     t = _table("classic")
-    red5 = next(f for f in range(t.n_faces) if t.faces[f].id.startswith("red") and t.mval[2 * f] == 5)
+    red5 = next(f for f in range(t.n_faces) if t.faces[f].id.startswith("red") and t.move_value[2 * f] == 5)
     o = type("O", (), {"table": t})
-    followers = {f for f in range(t.n_faces) if t.color[f] == t.color[red5] or t.mval[2 * f] == 5 or t.mcat[2 * f] == 2}
+    followers = {f for f in range(t.n_faces) if t.color[f] == t.color[red5] or t.move_value[2 * f] == 5 or t.move_category[2 * f] == 2}
     for then_play in (True, False):
         mem = E.Memory(0)
         for ev in (Shuffle(()), Deal((0, 1), 7), Start(red5), Draw(1, -1, CAUSES.index("no_play"))):
@@ -165,8 +174,8 @@ def test_a_colour_named_with_the_last_but_one_card_is_the_last_cards_colour():
     """A greedy player names the colour it holds most of: one who plays a wild from two cards
     holds a card of the colour it names (or a colourless one, when it names the first colour)."""
     t = _table("classic")
-    red5 = next(f for f in range(t.n_faces) if t.faces[f].id.startswith("red") and t.mval[2 * f] == 5)
-    wild = next(f for f in range(t.n_faces) if t.mcat[2 * f] == 2 and not t.effects[2 * f][1:])
+    red5 = next(f for f in range(t.n_faces) if t.faces[f].id.startswith("red") and t.move_value[2 * f] == 5)
+    wild = next(f for f in range(t.n_faces) if t.move_category[2 * f] == 2 and not t.effects[2 * f][1:])
     blue = t.color[next(f for f in range(t.n_faces) if t.faces[f].id.startswith("blue"))]
     o = type("O", (), {"table": t})
     mem = E.Memory(0)
@@ -174,7 +183,7 @@ def test_a_colour_named_with_the_last_but_one_card_is_the_last_cards_colour():
         mem._apply(ev, o)
     [(size, banned)] = mem.hands[1].groups
     assert size == 1 and {f for f in range(t.n_faces) if t.color[f] != blue} <= banned
-    assert {f for f in range(t.n_faces) if t.color[f] == blue and t.mval[2 * f] in (1, 9)} - banned  # not a 5:
+    assert {f for f in range(t.n_faces) if t.color[f] == blue and t.move_value[2 * f] in (1, 9)} - banned  # not a 5:
     # the wild said that nothing else followed the red 5
 
 
@@ -184,8 +193,8 @@ def test_a_wild_draw_played_when_nothing_else_scored_more_says_no_card_followed(
     (the greedy bot puts every number above it), so that player held nothing that followed (no
     card of the colour: a challenge would fail); played on the leader it says no such thing."""
     t = _table("classic")
-    red5 = next(f for f in range(t.n_faces) if t.faces[f].id.startswith("red") and t.mval[2 * f] == 5)
-    wd4 = next(f for f in range(t.n_faces) if any(e.op == "draw" for e in t.effects[2 * f]) and t.mcat[2 * f] == 2)
+    red5 = next(f for f in range(t.n_faces) if t.faces[f].id.startswith("red") and t.move_value[2 * f] == 5)
+    wd4 = next(f for f in range(t.n_faces) if any(e.op == "draw" for e in t.effects[2 * f]) and t.move_category[2 * f] == 2)
     g = Game(t, 4, 1, [GreedyAgent()] * 4, record=True)
     obs = g.observation(0)
     for attack in (False, True):
@@ -199,7 +208,7 @@ def test_a_wild_draw_played_when_nothing_else_scored_more_says_no_card_followed(
         mem.hands[1] = E._Hand(7)
         mem._apply(Play(1, 2 * wd4, "play"), obs)
         banned = mem.hands[1].groups[0][1]
-        reds = {f for f in range(t.n_faces) if t.color[f] == t.color[red5] and t.mcat[2 * f] == 0}
+        reds = {f for f in range(t.n_faces) if t.color[f] == t.color[red5] and t.move_category[2 * f] == 0}
         assert (reds <= banned) is not attack
 def test_decides_from_the_observation_alone_and_reproducibly():
     """Given the same decision, observation and generator state, the same answer: nothing else
@@ -244,40 +253,36 @@ def test_same_seed_same_game_with_experts():
 def test_the_rule_of_thumb_keeps_wilds_and_attacks_a_player_about_to_go_out():
     t = _table("classic")
     faces = {t.faces[f].id: f for f in range(t.n_faces)}
-    wild = next(f for k, f in faces.items() if t.mcat[2 * f] == 2)
+    wild = next(f for k, f in faces.items() if t.move_category[2 * f] == 2)
     skip = next(f for f in range(t.n_faces) if any(e.op == "skip" for e in t.effects[2 * f]))
-    number = next(f for f in range(t.n_faces) if t.color[f] == t.color[skip] and t.mval[2 * f] >= 0
+    number = next(f for f in range(t.n_faces) if t.color[f] == t.color[skip] and t.move_value[2 * f] >= 0
                   and not t.effects[2 * f])
-    g = Game(t, 3, 1, [GreedyAgent()] * 3, record=False)
-    g.hands = [[wild, skip, number, number], [1, 2, 3, 4, 5], [1, 2, 3]]
-    g.top, g.color = 2 * number, t.color[number]
-    g.key = g.pile_key()
-    o = g.observation(0)
+    mine = [wild, skip, number, number]
+    o = _arranged(t, [mine, [1, 2, 3, 4, 5], [1, 2, 3]], 2 * number, t.color[number]).observation(0)
     d = Decision(0, DecisionKind.PLAY, (2 * wild, 2 * skip, 2 * number))
     assert E.Prior().play(d, o, random.Random(1)) == 2 * number      # keeps the wild and the skip
-    g.hands[1] = [1, 2]
-    o = g.observation(0)
+    o = _arranged(t, [mine, [1, 2], [1, 2, 3]], 2 * number, t.color[number]).observation(0)
     assert E.Prior().play(d, o, random.Random(1)) == 2 * skip        # the next player has two cards
 
 
 def test_the_rule_of_thumb_keeps_a_wild_it_just_drew_until_a_hand_is_small():
     t = _table("classic")
-    wild = next(f for f in range(t.n_faces) if t.mcat[2 * f] == 2)
-    number = next(f for f in range(t.n_faces) if t.mval[2 * f] >= 0 and not t.effects[2 * f])
-    g = Game(t, 3, 1, [GreedyAgent()] * 3, record=False)
-    g.hands = [[number, number, number, wild], [1, 2, 3, 4, 5], [1, 2, 3]]
-    g.top, g.color = 2 * number, t.color[number]
-    g.key = g.pile_key()
+    wild = next(f for f in range(t.n_faces) if t.move_category[2 * f] == 2)
+    number = next(f for f in range(t.n_faces) if t.move_value[2 * f] >= 0 and not t.effects[2 * f])
+    def seen(hands):
+        return _arranged(t, hands, 2 * number, t.color[number]).observation(0)
+
     d = Decision(0, DecisionKind.PLAY_DRAWN, (2 * wild,), True)
-    assert E.Prior().play_drawn(d, g.observation(0), random.Random(1)) is None           # kept
-    assert E.Prior().play_drawn(d._replace(passable=False), g.observation(0), random.Random(1)) == 2 * wild
-    g.hands[1] = [1, 2]                                                                   # the next player is close
-    assert E.Prior().play_drawn(d, g.observation(0), random.Random(1)) == 2 * wild
-    g.hands[1], g.hands[0] = [1, 2, 3, 4, 5], [number, wild]                              # its own hand is small
-    assert E.Prior().play_drawn(d, g.observation(0), random.Random(1)) == 2 * wild
+    large = [[number, number, number, wild], [1, 2, 3, 4, 5], [1, 2, 3]]
+    assert E.Prior().play_drawn(d, seen(large), random.Random(1)) is None                 # kept
+    assert E.Prior().play_drawn(d._replace(passable=False), seen(large), random.Random(1)) == 2 * wild
+    close = [[number, number, number, wild], [1, 2], [1, 2, 3]]                           # the next player is close
+    assert E.Prior().play_drawn(d, seen(close), random.Random(1)) == 2 * wild
+    small = [[number, wild], [1, 2, 3, 4, 5], [1, 2, 3]]                                  # its own hand is small
+    assert E.Prior().play_drawn(d, seen(small), random.Random(1)) == 2 * wild
     number_drawn = Decision(0, DecisionKind.PLAY_DRAWN, (2 * number,), True)
-    g.hands[0] = [number, number, number, number]
-    assert E.Prior().play_drawn(number_drawn, g.observation(0), random.Random(1)) == 2 * number
+    numbers = [[number, number, number, number], [1, 2, 3, 4, 5], [1, 2, 3]]
+    assert E.Prior().play_drawn(number_drawn, seen(numbers), random.Random(1)) == 2 * number
 
 
 def test_cli_simulate_with_experts_and_think():
@@ -295,18 +300,17 @@ def test_a_shared_expert_keeps_one_memory_per_seat():
     assert set(bot.memories) == {0, 1, 2}
 
 
-def _only_a_wild_plays() -> tuple[Game, int, int]:
-    """Classic, 3 players: player 1 holds more than DRAW_OVER_WILD cards that cannot follow the
-    pile and one plain wild, the next player more than DRAW_OVER_WILD cards; (game, wild, stuck)."""
+def _only_a_wild_plays(mine: int = E.DRAW_OVER_WILD + 1, next_cards: int = E.DRAW_OVER_WILD + 1) \
+        -> tuple[Game, int, int]:
+    """Classic, 3 players: player 1 holds ``mine`` cards that cannot follow the pile and one
+    plain wild, the next player ``next_cards`` cards (both more than DRAW_OVER_WILD by default);
+    (game, wild, stuck)."""
     t = _table("classic")
-    wild = next(f for f in range(t.n_faces) if t.mcat[2 * f] == 2 and not t.draw_val[2 * f])
-    numbers = [f for f in range(t.n_faces) if t.mval[2 * f] >= 0 and not t.effects[2 * f]]
+    wild = next(f for f in range(t.n_faces) if t.move_category[2 * f] == 2 and not t.draw_val[2 * f])
+    numbers = [f for f in range(t.n_faces) if t.move_value[2 * f] >= 0 and not t.effects[2 * f]]
     top = numbers[0]
-    stuck = next(f for f in numbers if t.color[f] != t.color[top] and t.mval[2 * f] != t.mval[2 * top])
-    g = Game(t, 3, 1, [GreedyAgent()] * 3, record=False)
-    g.hands = [[*[stuck] * (E.DRAW_OVER_WILD + 1), wild], [1] * (E.DRAW_OVER_WILD + 1), [1, 2, 3]]
-    g.top, g.color = 2 * top, t.color[top]
-    g.key = g.pile_key()
+    stuck = next(f for f in numbers if t.color[f] != t.color[top] and t.move_value[2 * f] != t.move_value[2 * top])
+    g = _arranged(t, [[*[stuck] * mine, wild], [1] * next_cards, [1, 2, 3]], 2 * top, t.color[top])
     return g, wild, stuck
 
 
@@ -316,10 +320,10 @@ def test_the_rule_of_thumb_draws_rather_than_spend_its_only_playable_wild_while_
     d = Decision(0, DecisionKind.PLAY, (2 * wild,), True)
     assert E.Prior().play(d, g.observation(0), random.Random(1)) is None              # draws, keeps the wild
     assert E.Prior().play(d._replace(passable=False), g.observation(0), random.Random(1)) == 2 * wild
-    g.hands[1] = [1] * E.DRAW_OVER_WILD                                                  # the next player is closer
-    assert E.Prior().play(d, g.observation(0), random.Random(1)) == 2 * wild
-    g.hands[1], g.hands[0] = [1] * (E.DRAW_OVER_WILD + 1), [stuck] * (E.DRAW_OVER_WILD - 1) + [wild]
-    assert E.Prior().play(d, g.observation(0), random.Random(1)) == 2 * wild          # its own hand is small
+    closer = _only_a_wild_plays(next_cards=E.DRAW_OVER_WILD)[0]                         # the next player is closer
+    assert E.Prior().play(d, closer.observation(0), random.Random(1)) == 2 * wild
+    small = _only_a_wild_plays(mine=E.DRAW_OVER_WILD - 1)[0]
+    assert E.Prior().play(d, small.observation(0), random.Random(1)) == 2 * wild       # its own hand is small
 
 
 def test_the_expert_keeps_a_wild_its_rule_of_thumb_keeps_without_letting_the_search_overrule_it(monkeypatch):
@@ -332,9 +336,9 @@ def test_the_expert_keeps_a_wild_its_rule_of_thumb_keeps_without_letting_the_sea
     assert bot.play(play, g.observation(0), random.Random(1)) is None
     assert bot.play_drawn(drawn, g.observation(0), random.Random(1)) is None
     assert searched == []
-    g.hands[1] = [1, 2]                                       # the next player is close: the search decides
-    assert bot.play(play, g.observation(0), random.Random(1)) == 2 * wild
-    assert bot.play_drawn(drawn, g.observation(0), random.Random(1)) == 2 * wild
+    close = _only_a_wild_plays(next_cards=2)[0]               # the next player is close: the search decides
+    assert bot.play(play, close.observation(0), random.Random(1)) == 2 * wild
+    assert bot.play_drawn(drawn, close.observation(0), random.Random(1)) == 2 * wild
     assert len(searched) == 2
 
 
@@ -342,17 +346,13 @@ def test_a_wild_names_of_the_colours_held_most_the_one_the_next_player_likely_ca
     """COLOR_TIE: a red and a blue card held (a tie), the next player remembered to hold no blue
     card (nor a wild): the wild names blue, where the greedy choice names the first colour, red."""
     t = _table("classic")
-    wild = next(f for f in range(t.n_faces) if t.mcat[2 * f] == 2 and not t.draw_val[2 * f])
-    numbers = [f for f in range(t.n_faces) if t.mval[2 * f] >= 0 and not t.effects[2 * f]]
+    wild = next(f for f in range(t.n_faces) if t.move_category[2 * f] == 2 and not t.draw_val[2 * f])
+    numbers = [f for f in range(t.n_faces) if t.move_value[2 * f] >= 0 and not t.effects[2 * f]]
     red = t.colors.index("red")
     blue = t.colors.index("blue")
-    red3 = next(f for f in numbers if t.color[f] == red and t.mval[2 * f] == 3)
-    blue7 = next(f for f in numbers if t.color[f] == blue and t.mval[2 * f] == 7)
-    g = Game(t, 3, 1, [GreedyAgent()] * 3, record=False)
-    g.hands = [[red3, blue7, wild], [1] * 5, [1, 2, 3]]
-    g.top, g.color = 2 * wild, blue
-    g.key = g.pile_key()
-    o = g.observation(0)
+    red3 = next(f for f in numbers if t.color[f] == red and t.move_value[2 * f] == 3)
+    blue7 = next(f for f in numbers if t.color[f] == blue and t.move_value[2 * f] == 7)
+    o = _arranged(t, [[red3, blue7, wild], [1] * 5, [1, 2, 3]], 2 * wild, blue).observation(0)
     mem = E.Memory(0)
     mem.hands[1] = E._Hand(5)
     mem.hands[1].forbid(frozenset(f for f in range(t.n_faces) if t.color[f] in (blue, -1)))
@@ -372,18 +372,14 @@ def test_a_stopped_play_out_is_scored_by_the_fitted_chance_of_going_out_first():
     """FIT (docs/expert.md): the chances of the players still in sum to one; fewer cards, a wild
     in place of a number, and a card that follows the pile each raise a player's chance."""
     t = _table("classic")
-    wild = next(f for f in range(t.n_faces) if t.mcat[2 * f] == 2 and not t.draw_val[2 * f])
-    numbers = [f for f in range(t.n_faces) if t.mval[2 * f] >= 0 and not t.effects[2 * f]]
+    wild = next(f for f in range(t.n_faces) if t.move_category[2 * f] == 2 and not t.draw_val[2 * f])
+    numbers = [f for f in range(t.n_faces) if t.move_value[2 * f] >= 0 and not t.effects[2 * f]]
     red, blue = t.colors.index("red"), t.colors.index("blue")
-    red3, red5, blue7, blue8 = (next(f for f in numbers if t.color[f] == c and t.mval[2 * f] == v)
+    red3, red5, blue7, blue8 = (next(f for f in numbers if t.color[f] == c and t.move_value[2 * f] == v)
                                 for c, v in ((red, 3), (red, 5), (blue, 7), (blue, 8)))
-    g = Game(t, 3, 1, [GreedyAgent()] * 3, record=False)
-    g.top, g.color, g.cur = 2 * red5, red, 0
-    g.key = g.pile_key()
-
-    def chances(hands):
+    def chances(hands, alive=None):
         """Each player's chance, player 0 the one by the rule of thumb; checked against _fitted."""
-        g.hands = [list(h) for h in hands]
+        g = _arranged(t, hands, 2 * red5, red, alive)
         strengths = {q: math.exp(sum(w * v for w, v in zip(E.FIT, x))) for q, x in E.horizon_features(g, 0)}
         assert E._fitted(g, 0) == pytest.approx(strengths[0] / sum(strengths.values()))
         return {q: s / sum(strengths.values()) for q, s in strengths.items()}
@@ -391,32 +387,28 @@ def test_a_stopped_play_out_is_scored_by_the_fitted_chance_of_going_out_first():
     same = [blue7, blue8, blue8]
     base = chances([same, same, same])
     assert sum(base.values()) == pytest.approx(1.0)
-    assert len(E.horizon_features(g, 0)[0][1]) == len(E.FIT) == len(E.FIT_FEATURES)
+    assert len(E.horizon_features(_arranged(t, [same, same, same], 2 * red5, red), 0)[0][1]) \
+        == len(E.FIT) == len(E.FIT_FEATURES)
     assert chances([[blue7, blue8], same, same])[0] > base[0]
     assert chances([[blue7, blue8, wild], same, same])[0] > base[0]
     assert chances([[blue7, blue8, red3], same, same])[0] > base[0]
     assert chances([same, same, [blue7, blue8]])[2] > base[2]
-    g.alive = [True, False, True]
-    assert sorted(chances([[blue7], [], [blue7, blue8]])) == [0, 2]
+    assert sorted(chances([[blue7], [], [blue7, blue8]], [True, False, True])) == [0, 2]
 
 
 def test_a_large_budget_trusts_the_play_outs_and_a_small_one_the_rule_of_thumb(monkeypatch):
     """The search answers otherwise than the rule of thumb by any margin from TRUST_THINK play-outs
     up; below, only by CONFIDENCE standard errors scaled down as the budget grows."""
     t = _table("classic")
-    numbers = [f for f in range(t.n_faces) if t.mval[2 * f] >= 0 and not t.effects[2 * f]]
+    numbers = [f for f in range(t.n_faces) if t.move_value[2 * f] >= 0 and not t.effects[2 * f]]
     red = t.colors.index("red")
-    red3, red5, red9 = (next(f for f in numbers if t.color[f] == red and t.mval[2 * f] == v) for v in (3, 5, 9))
-    g = Game(t, 3, 1, [GreedyAgent()] * 3, record=False)
-    g.hands = [[red3, red9], [1, 2, 3, 4, 5], [1, 2, 3]]
-    g.top, g.color = 2 * red5, red
-    g.key = g.pile_key()
-    o = g.observation(0)
+    red3, red5, red9 = (next(f for f in numbers if t.color[f] == red and t.move_value[2 * f] == v) for v in (3, 5, 9))
+    o = _arranged(t, [[red3, red9], [1, 2, 3, 4, 5], [1, 2, 3]], 2 * red5, red).observation(0)
     d = Decision(0, DecisionKind.PLAY, (2 * red3, 2 * red9))
     scores = iter(range(10 ** 6))
     # red 9 (the second candidate) scores better on every deal, by a varying margin: by fewer than
     # three standard errors over the few deals of a small budget
-    monkeypatch.setattr(E, "rollout", lambda o, deal, kind, answer, color, seed:
+    monkeypatch.setattr(E, "rollout", lambda world, me, answer, color:
                         0.5 + (0.001 + 0.03 * (next(scores) % 3) if answer == 2 * red9 else 0.0))
     monkeypatch.setattr(E.Prior, "play", lambda self, d, o, rng: 2 * red3)
     answers = {}

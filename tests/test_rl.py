@@ -75,7 +75,7 @@ def test_an_illegal_action_is_refused_and_changes_nothing():
 
 
 def test_rule_options_as_keywords_and_their_errors():
-    assert env("classic", stacking="same-kind").table.opts.stacking == "same-kind"
+    assert env("classic", stacking="same-kind").table.rules.stacking == "same-kind"
     with pytest.raises(DeckgenError):
         env("classic", stackin="same-kind")
 

@@ -45,7 +45,7 @@ def _start(first: str, n: int) -> Game:
 
 def test_reverse_as_first_card_the_dealer_plays_first_as_the_engine_does():
     g = _start("red-reverse", 4)
-    assert g.cur == g.dealer
+    assert g.current == g.dealer
     assert "the dealer plays first and play goes to the right" in _text("classic", "en")
     assert "empieza quien reparte y el juego sigue hacia su derecha" in _text("classic", "es")
     # the old text said the player on the dealer's right begins
@@ -210,7 +210,7 @@ def test_classic_start_rule_names_the_wilds_that_go_back_and_the_cards_that_do_n
     # a flex side never acts as the first card: Skip All is only a flex side in Flex Spectrum
     assert "Skip All</b> does nothing" not in _text("flex-spectrum", "en", start_card="classic")
     g = _start("wild-draw-four", 3)
-    assert g.discard and g.t.faces[g.discard[-1]].kind != "wild-draw-four"
+    assert g.discard and g.table.faces[g.discard[-1]].kind != "wild-draw-four"
 
 
 FLEX_NO_POWER = '''
@@ -261,7 +261,7 @@ def test_flex_cards_without_power_cards_name_no_power_card_and_no_colour_twice(t
     g = situation(deck, hands=[["red-skip-flex", "blue-1"], ["green-1"]], top="yellow-5",
                   agents=[Scripted(plays=["red-skip-flex@flex"]), Scripted()])
     g.turn()
-    assert g.discard[-1] == face(g.t, "red-skip-flex") and g.cur == 0      # Skip All: plays again
+    assert g.discard[-1] == face(g.table, "red-skip-flex") and g.current == 0      # Skip All: plays again
 
 
 def test_the_duel_rule_follows_the_duel_options_and_the_player_range_is_the_decks():

@@ -4,7 +4,7 @@ from deckgen.rules import actions
 from deckgen.rules.engine import Game
 from deckgen.rules.match import play_match
 from deckgen.rules.scenario import Scripted, color, face, move, situation, table_for
-from deckgen.rules.state import FINISHED
+from deckgen.rules.state import FINISHED, Pending
 
 
 def start_game(first_cards, n=3, options=None, agents=None, seed=0):
@@ -47,29 +47,29 @@ def test_start_card_skip_first_player_is_skipped():
 
 def test_start_card_reverse_reverses_before_anyone_plays():
     g, t = start_game(["red-reverse"], n=4)
-    assert g.dir == -1
+    assert g.direction == -1
     assert g.next_to_act() == 3          # the dealer plays first, then play goes the other way
 
 
 def test_match_colour_number_or_symbol():
     g = situation("classic", [["red-9", "blue-5", "blue-skip", "green-2"], ["yellow-1"]], top="red-5")
-    legal = {g.t.faces[m >> 1].id for m in g.legal_moves(0)}
+    legal = {g.table.faces[m >> 1].id for m in g.legal_moves(0)}
     assert legal == {"red-9", "blue-5"}
     g = situation("classic", [["blue-skip", "green-2"], ["yellow-1"]], top="red-skip")
-    assert {g.t.faces[m >> 1].id for m in g.legal_moves(0)} == {"blue-skip"}
+    assert {g.table.faces[m >> 1].id for m in g.legal_moves(0)} == {"blue-skip"}
 
 
 def test_wild_may_be_played_at_any_time():
     g = situation("classic", [["wild", "red-1"], ["yellow-1"]], top="red-5")
-    assert move(g.t, "wild") in g.legal_moves(0)
+    assert move(g.table, "wild") in g.legal_moves(0)
 
 
 def test_wild_draw_four_legal_only_without_current_colour_card():
     # without the challenge (no bluffing) the engine enforces the restriction itself
     g = situation("classic", [["wild-draw-four", "red-1"], ["yellow-1"]], top="red-5", options={"challenge": False})
-    assert move(g.t, "wild-draw-four") not in g.legal_moves(0)
+    assert move(g.table, "wild-draw-four") not in g.legal_moves(0)
     g = situation("classic", [["wild-draw-four", "blue-5"], ["yellow-1"]], top="red-5", options={"challenge": False})
-    assert move(g.t, "wild-draw-four") in g.legal_moves(0)     # a number match does not count
+    assert move(g.table, "wild-draw-four") in g.legal_moves(0)     # a number match does not count
 
 
 def test_wild_draw_four_challenge_illegal_play_player_draws_four_instead():
@@ -79,7 +79,7 @@ def test_wild_draw_four_challenge_illegal_play_player_draws_four_instead():
     g.turn()
     assert len(g.hands[0]) == 2 + 4 and len(g.hands[1]) == 1
     assert g.next_to_act() == 1                                        # the challenger plays normally
-    assert g.color == color(g.t, "blue")
+    assert g.color == color(g.table, "blue")
 
 
 def test_wild_draw_four_challenge_legal_play_challenger_draws_six_and_loses_turn():
@@ -104,12 +104,12 @@ def test_no_playable_card_draw_one_and_may_play_only_that_card():
     g = situation("classic", [["blue-1", "green-2"], ["yellow-1"]], top="red-5", draw=["red-7", "red-8"],
                   agents=[a, Scripted()])
     g.turn()
-    assert g.discard[-1] == face(g.t, "red-7")
-    assert a.seen_moves == [[move(g.t, "red-7")]]
+    assert g.discard[-1] == face(g.table, "red-7")
+    assert a.seen_moves == [[move(g.table, "red-7")]]
     assert len(g.hands[0]) == 2 and g.next_to_act() == 1
     g = situation("classic", [["blue-1"], ["yellow-1"]], top="red-5", draw=["green-7"])
     g.turn()
-    assert len(g.hands[0]) == 2 and g.discard[-1] == face(g.t, "red-5") and g.next_to_act() == 1
+    assert len(g.hands[0]) == 2 and g.discard[-1] == face(g.table, "red-5") and g.next_to_act() == 1
 
 
 def test_player_may_draw_instead_of_playing():
@@ -130,7 +130,7 @@ def test_reverse_with_more_players_changes_direction():
     g = situation("classic", [["red-reverse", "red-1"], ["yellow-1"], ["green-1"]], top="red-5",
                   agents=[Scripted(plays=["red-reverse"]), Scripted(), Scripted()])
     g.turn()
-    assert g.dir == -1 and g.next_to_act() == 2
+    assert g.direction == -1 and g.next_to_act() == 2
 
 
 def test_skip_next_player_loses_turn():
@@ -163,8 +163,8 @@ def test_empty_draw_pile_reshuffles_discard_except_top():
     g.rng.seed(3)
     g.turn()
     assert g.reshuffles == 1
-    assert g.discard == [face(g.t, "red-5")]
-    assert sorted(g.hands[0] + g.draw_pile) == sorted(face(g.t, c) for c in ["blue-1", "green-1", "green-2"])
+    assert g.discard == [face(g.table, "red-5")]
+    assert sorted(g.hands[0] + g.draw_pile) == sorted(face(g.table, c) for c in ["blue-1", "green-1", "green-2"])
 
 
 def test_last_card_draw_effect_applies_before_scoring():
@@ -207,7 +207,7 @@ def test_stacking_option_same_kind_draw_two_on_draw_two():
 def test_stacking_option_same_kind_refuses_other_draw_cards():
     g = situation("classic", [["wild-draw-four", "red-1"], ["yellow-1"]], top="red-draw-two",
                   options={"stacking": "same-kind"})
-    g.penalty, g.pending_val, g.pending_kind = 2, 2, g.t.kinds.index("draw-two")
+    g.op_pending(Pending(0, 2, 2, g.table.kinds.index("draw-two"), 1))
     assert actions.stack_moves(g, 0) == []
 
 
@@ -216,12 +216,12 @@ def test_seven_zero_option_seven_swaps_zero_passes():
     g = situation("classic", [["red-7", "red-1"], ["yellow-1", "yellow-2"], ["green-1", "green-2", "green-3"]],
                   top="red-5", agents=agents, options={"seven_zero": True})
     g.turn()
-    assert [g.t.faces[f].id for f in g.hands[0]] == ["green-1", "green-2", "green-3"]
-    assert [g.t.faces[f].id for f in g.hands[2]] == ["red-1"]
+    assert [g.table.faces[f].id for f in g.hands[0]] == ["green-1", "green-2", "green-3"]
+    assert [g.table.faces[f].id for f in g.hands[2]] == ["red-1"]
     g = situation("classic", [["red-0", "red-1"], ["yellow-1"], ["green-1"]], top="red-5",
                   agents=[Scripted(plays=["red-0"]), Scripted(), Scripted()], options={"seven_zero": True})
     g.turn()
-    ids = [[g.t.faces[f].id for f in h] for h in g.hands]
+    ids = [[g.table.faces[f].id for f in h] for h in g.hands]
     assert ids == [["green-1"], ["red-1"], ["yellow-1"]]
 
 
@@ -230,7 +230,7 @@ def test_jump_in_option_identical_card_out_of_turn():
     g = situation("classic", [["red-5", "red-1"], ["yellow-1"], ["red-5", "blue-2"]], top="red-4",
                   agents=agents, options={"jump_in": True})
     g.turn()
-    assert [g.t.faces[f].id for f in g.hands[2]] == ["blue-2"]
+    assert [g.table.faces[f].id for f in g.hands[2]] == ["blue-2"]
     assert g.next_to_act() == 0                    # play goes on from the player who jumped in
 
 
@@ -238,31 +238,31 @@ def test_two_player_reverse_option_reverse_just_reverses():
     g = situation("classic", [["red-reverse", "red-1"], ["yellow-1"]], top="red-5",
                   agents=[Scripted(plays=["red-reverse"]), Scripted()], options={"two_player_reverse": "reverse"})
     g.turn()
-    assert g.next_to_act() == 1 and g.dir == -1
+    assert g.next_to_act() == 1 and g.direction == -1
 
 
 def test_play_drawn_must_option_plays_the_drawn_card():
     g = situation("classic", [["blue-1"], ["yellow-1"]], top="red-5", draw=["red-7"],
                   agents=[Scripted(play_drawn=False), Scripted()], options={"play_drawn": "must"})
     g.turn()
-    assert g.discard[-1] == face(g.t, "red-7")
+    assert g.discard[-1] == face(g.table, "red-7")
     g = situation("classic", [["blue-1"], ["yellow-1"]], top="red-5", draw=["red-7"],
                   agents=[Scripted(play_drawn=False), Scripted()])
     g.turn()
-    assert g.discard[-1] == face(g.t, "red-5") and len(g.hands[0]) == 2
+    assert g.discard[-1] == face(g.table, "red-5") and len(g.hands[0]) == 2
 
 
 def test_draw_until_playable_option_in_classic():
     g = situation("classic", [["blue-1"], ["yellow-1"]], top="red-5", draw=["green-2", "green-3", "red-8"],
                   options={"no_playable_card": "draw-until-playable"})
     g.turn()
-    assert g.discard[-1] == face(g.t, "red-8") and len(g.hands[0]) == 3
+    assert g.discard[-1] == face(g.table, "red-8") and len(g.hands[0]) == 3
 
 
 # ---------------------------------------------------------------- edge cases (audit)
 
 def ids(g, p):
-    return [g.t.faces[f].id for f in g.hands[p]]
+    return [g.table.faces[f].id for f in g.hands[p]]
 
 
 def test_skip_with_two_players_plays_again():
@@ -281,7 +281,7 @@ def test_draw_two_with_two_players_victim_draws_and_player_plays_again():
 
 def test_start_card_reverse_with_two_players_the_dealer_plays_first():
     g, t = start_game(["red-reverse"], n=2)
-    assert g.dir == -1 and g.next_to_act() == 1
+    assert g.direction == -1 and g.next_to_act() == 1
 
 
 def test_start_card_draw_two_with_two_players_the_dealer_plays_first():
@@ -291,7 +291,7 @@ def test_start_card_draw_two_with_two_players_the_dealer_plays_first():
 
 def test_start_card_number_has_no_effect_and_first_player_is_left_of_dealer():
     g, t = start_game(["blue-7"], n=4)
-    assert t.faces[g.discard[-1]].id == "blue-7" and g.next_to_act() == 0 and g.dir == 1
+    assert t.faces[g.discard[-1]].id == "blue-7" and g.next_to_act() == 0 and g.direction == 1
     assert g.color == color(t, "blue")
 
 
@@ -314,9 +314,9 @@ def test_last_card_wild_draw_four_is_always_legal_a_challenge_fails_and_the_play
 
 def test_wild_draw_four_legal_with_a_number_match_illegal_with_a_current_colour_card():
     g = situation("classic", [["wild-draw-four", "red-1"], ["yellow-1"]], top="blue-1")
-    g.color = color(g.t, "blue")
+    g.color = color(g.table, "blue")
     assert g.restricted_play_legal(0, None)          # red-1 matches by number only: still legal
-    g.hands[0].append(face(g.t, "blue-9"))
+    g.hands[0].append(face(g.table, "blue-9"))
     assert not g.restricted_play_legal(0, None)
 
 
@@ -328,7 +328,7 @@ def test_stacking_option_same_kind_wild_draw_four_on_wild_draw_four():
     g.turn()
     assert g.next_to_act() == 1 and g.penalty == 4
     g.turn()
-    assert g.next_to_act() == 2 and g.penalty == 8 and g.color == color(g.t, "red")
+    assert g.next_to_act() == 2 and g.penalty == 8 and g.color == color(g.table, "red")
     g.turn()
     assert len(g.hands[2]) == 9 and g.next_to_act() == 0
 
@@ -341,7 +341,7 @@ def test_stacking_option_a_wild_draw_four_waiting_may_be_challenged():
     assert g.penalty == 4 and g.next_to_act() == 1
     g.turn()                                       # the challenge succeeds: the player draws 4, 1 plays
     assert len(g.hands[0]) == 2 + 4 and g.penalty == 0
-    assert ids(g, 1) == ["yellow-1"] and g.discard[-1] == face(g.t, "blue-7") and g.next_to_act() == 2
+    assert ids(g, 1) == ["yellow-1"] and g.discard[-1] == face(g.table, "blue-7") and g.next_to_act() == 2
 
 
 def test_stacking_option_a_legal_wild_draw_four_challenged_challenger_draws_six():
@@ -392,11 +392,11 @@ def test_jump_in_option_off_nobody_jumps_in():
 
 def test_reshuffle_includes_set_aside_cards_and_never_the_top_card():
     g = situation("classic", [["blue-1"], ["yellow-1"]], top="red-5", discard=["green-1"])
-    g.aside = [face(g.t, "wild-draw-four")]
+    g.aside = [face(g.table, "wild-draw-four")]
     g.rng.seed(1)
     g.op_reshuffle()
-    assert sorted(g.draw_pile) == sorted([face(g.t, "green-1"), face(g.t, "wild-draw-four")])
-    assert g.aside == [] and g.discard == [face(g.t, "red-5")]
+    assert sorted(g.draw_pile) == sorted([face(g.table, "green-1"), face(g.table, "wild-draw-four")])
+    assert g.aside == [] and g.discard == [face(g.table, "red-5")]
 
 
 LARGE = '''

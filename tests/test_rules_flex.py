@@ -2,13 +2,13 @@
 
 from deckgen.rules.engine import Game
 from deckgen.rules.scenario import Scripted, color, face, move, situation, table_for
-from deckgen.rules.state import FINISHED
+from deckgen.rules.state import FINISHED, Pending
 
 FLEX = "flex-spectrum"
 
 
 def ids(g, p):
-    return [g.t.faces[f].id for f in g.hands[p]]
+    return [g.table.faces[f].id for f in g.hands[p]]
 
 
 def test_everyone_starts_with_power_card_green():
@@ -22,12 +22,12 @@ def test_flex_side_needs_green_and_turns_power_red():
     # red-2-flex: regular red, flex side yellow (+1)
     g = situation(FLEX, [["red-2-flex", "blue-9"], ["green-1"], ["cyan-1"]], top="yellow-4",
                   agents=[Scripted(plays=["red-2-flex@flex"]), Scripted(), Scripted()])
-    assert move(g.t, "red-2-flex@flex") in g.legal_moves(0)
+    assert move(g.table, "red-2-flex@flex") in g.legal_moves(0)
     g.turn()
     assert g.power[0] is False and g.flex_plays == 1
     g = situation(FLEX, [["red-2-flex", "blue-9"], ["green-1"], ["cyan-1"]], top="yellow-4")
     g.power[0] = False
-    assert move(g.t, "red-2-flex@flex") not in g.legal_moves(0)
+    assert move(g.table, "red-2-flex@flex") not in g.legal_moves(0)
 
 
 def test_when_every_player_is_red_all_turn_green():
@@ -56,16 +56,16 @@ def test_wild_all_flip_turns_every_power_card_and_player_names_colour():
     g.power = [True, False, True]
     g.turn()
     assert g.power == [False, True, False]
-    assert g.color == color(g.t, "lime")
+    assert g.color == color(g.table, "lime")
     assert g.power_flips == 3
 
 
 def test_flex_side_matches_by_flex_colour_and_current_colour_stays_regular():
     g = situation(FLEX, [["red-5-flex", "blue-9"], ["green-1"]], top="orange-1",
                   agents=[Scripted(plays=["red-5-flex@flex"]), Scripted()])
-    assert move(g.t, "red-5-flex") not in g.legal_moves(0)       # regular side: red on orange, 5 on 1
+    assert move(g.table, "red-5-flex") not in g.legal_moves(0)       # regular side: red on orange, 5 on 1
     g.turn()
-    assert g.color == color(g.t, "red")
+    assert g.color == color(g.table, "red")
 
 
 def test_flex_action_side_applies_flex_effect_skip_all():
@@ -73,7 +73,7 @@ def test_flex_action_side_applies_flex_effect_skip_all():
     g = situation(FLEX, [["red-skip-flex-skip-all", "blue-9"], ["green-1"], ["cyan-1"]], top="green-4",
                   agents=[Scripted(plays=["red-skip-flex-skip-all@flex"]), Scripted(), Scripted()])
     g.turn()
-    assert g.next_to_act() == 0 and g.color == color(g.t, "red")
+    assert g.next_to_act() == 0 and g.color == color(g.table, "red")
 
 
 def test_flex_action_regular_side_applies_regular_effect():
@@ -88,7 +88,7 @@ def test_flex_reverse_skips_the_next_player():
     g = situation(FLEX, [["red-reverse-flex-skip", "blue-9"], ["green-1"], ["cyan-1"]], top="purple-4",
                   agents=[Scripted(plays=["red-reverse-flex-skip@flex"]), Scripted(), Scripted()])
     g.turn()
-    assert g.next_to_act() == 2 and g.dir == 1
+    assert g.next_to_act() == 2 and g.direction == 1
 
 
 def test_everyone_draws_one_every_other_player_draws_nobody_loses_turn():
@@ -107,7 +107,7 @@ def test_everyone_draws_two_flex_wild_draws_two_each_and_names_colour():
                   agents=[Scripted(plays=["wild-flex-everyone-draws-2@flex"], colors=["pink"]), Scripted(), Scripted()])
     g.turn()
     assert len(g.hands[1]) == 3 and len(g.hands[2]) == 3
-    assert g.next_to_act() == 1 and g.color == color(g.t, "pink")
+    assert g.next_to_act() == 1 and g.color == color(g.table, "pink")
 
 
 def test_targeted_draw_two_chosen_player_draws_two_nobody_loses_turn():
@@ -117,12 +117,12 @@ def test_targeted_draw_two_chosen_player_draws_two_nobody_loses_turn():
                           Scripted(), Scripted()])
     g.turn()
     assert len(g.hands[2]) == 3 and len(g.hands[1]) == 1
-    assert g.next_to_act() == 1 and g.color == color(g.t, "cyan") and not g.owed[2]
+    assert g.next_to_act() == 1 and g.color == color(g.table, "cyan") and not g.owed[2]
 
 
 def test_colorless_zero_playable_on_anything():
     g = situation(FLEX, [["colorless-0", "blue-9"], ["green-1"]], top="red-draw-two")
-    assert move(g.t, "colorless-0") in g.legal_moves(0)
+    assert move(g.table, "colorless-0") in g.legal_moves(0)
 
 
 def test_colorless_pile_next_player_may_play_any_number_but_no_action_or_wild():
@@ -130,7 +130,7 @@ def test_colorless_pile_next_player_may_play_any_number_but_no_action_or_wild():
                   top="red-4", agents=[Scripted(plays=["colorless-0"]), Scripted()])
     g.turn()
     assert g.colorless
-    legal = {g.t.faces[m >> 1].id for m in g.legal_moves(1)}
+    legal = {g.table.faces[m >> 1].id for m in g.legal_moves(1)}
     assert legal == {"green-7", "lime-3-flip"}
 
 
@@ -139,7 +139,7 @@ def test_colorless_pile_without_a_number_card_the_player_draws():
                   draw=["cyan-5"], agents=[Scripted(plays=["colorless-0"]), Scripted()])
     g.turn()
     g.turn()
-    assert g.discard[-1] == face(g.t, "cyan-5")       # a drawn number is playable
+    assert g.discard[-1] == face(g.table, "cyan-5")       # a drawn number is playable
 
 
 def test_duel_every_other_player_discards_the_number_or_draws_two():
@@ -161,7 +161,7 @@ def test_counter_duel_doubles_the_penalty_for_those_still_to_answer_once_round_t
     assert len(g.hands[2]) == 1 + 4
     assert ids(g, 3) == ["lime-5"]            # discards the 7 it shows
     assert ids(g, 0) == ["blue-9"]            # the first duel player never answers
-    assert g.discard[-1] == face(g.t, "blue-7-duel")
+    assert g.discard[-1] == face(g.table, "blue-7-duel")
     assert g.next_to_act() == 1 and g.duel is None     # play goes on after the first duel player (0)
 
 
@@ -171,7 +171,7 @@ def test_a_duel_card_showing_the_number_may_be_discarded_plainly():
                   draw=["pink-1"] * 4, agents=agents)
     g.turn()
     assert ids(g, 1) == ["green-1"] and len(g.hands[2]) == 1 + 2      # the penalty stays 2
-    assert g.discard[-1] == face(g.t, "red-7-duel")                  # discarded under the top card
+    assert g.discard[-1] == face(g.table, "red-7-duel")                  # discarded under the top card
 
 
 def test_duel_penalty_stops_doubling_at_duel_penalty_max():
@@ -187,9 +187,9 @@ def test_duel_penalty_stops_doubling_at_duel_penalty_max():
 def test_wild_draw_four_legal_only_without_any_other_playable_card():
     opts = {"challenge": False}
     g = situation(FLEX, [["wild-draw-four-flex", "wild-all-flip"], ["green-1"]], top="red-4", options=opts)
-    assert move(g.t, "wild-draw-four-flex") not in g.legal_moves(0)      # wilds included
+    assert move(g.table, "wild-draw-four-flex") not in g.legal_moves(0)      # wilds included
     g = situation(FLEX, [["wild-draw-four-flex", "blue-9"], ["green-1"]], top="red-4", options=opts)
-    assert move(g.t, "wild-draw-four-flex") in g.legal_moves(0)
+    assert move(g.table, "wild-draw-four-flex") in g.legal_moves(0)
 
 
 def test_wild_draw_four_challenge_had_playable_card_player_draws_four_challenger_nothing():
@@ -198,7 +198,7 @@ def test_wild_draw_four_challenge_had_playable_card_player_draws_four_challenger
                   draw=["pink-1"] * 6, agents=agents)
     g.turn()
     assert len(g.hands[0]) == 2 + 4 and len(g.hands[1]) == 1
-    assert g.next_to_act() == 1 and g.color == color(g.t, "cyan")
+    assert g.next_to_act() == 1 and g.color == color(g.table, "cyan")
 
 
 def test_wild_draw_four_challenge_fails_challenger_draws_six_and_loses_turn():
@@ -206,7 +206,7 @@ def test_wild_draw_four_challenge_fails_challenger_draws_six_and_loses_turn():
     g = situation(FLEX, [["wild-draw-four-flex", "blue-1"], ["green-1"], ["lime-1"]], top="red-4",
                   draw=["pink-1"] * 6, agents=agents)
     g.turn()
-    assert len(g.hands[1]) == 7 and g.next_to_act() == 2 and g.color == color(g.t, "cyan")
+    assert len(g.hands[1]) == 7 and g.next_to_act() == 2 and g.color == color(g.table, "cyan")
 
 
 def test_wild_draw_four_unchallenged_next_player_draws_four_and_loses_turn():
@@ -244,7 +244,7 @@ def test_start_card_non_number_is_set_aside():
 def test_no_playable_card_draw_one_and_may_play_it():
     g = situation(FLEX, [["blue-9"], ["green-1"]], top="red-4", draw=["red-6", "red-8"])
     g.turn()
-    assert g.discard[-1] == face(g.t, "red-6") and ids(g, 0) == ["blue-9"]
+    assert g.discard[-1] == face(g.table, "red-6") and ids(g, 0) == ["blue-9"]
     g = situation(FLEX, [["blue-9"], ["green-1"]], top="red-4", draw=["lime-6", "red-8"])
     g.turn()
     assert ids(g, 0) == ["blue-9", "lime-6"] and g.next_to_act() == 1
@@ -280,20 +280,20 @@ def test_flex_side_on_a_symbol_match_and_flex_action_sets_the_regular_colour():
     # red-reverse-flex-skip: its flex side is a Skip, so it plays on a Skip of any colour
     g = situation(FLEX, [["red-reverse-flex-skip", "blue-9"], ["green-1"], ["cyan-1"]], top="lime-skip",
                   agents=[Scripted(plays=["red-reverse-flex-skip@flex"]), Scripted(), Scripted()])
-    assert move(g.t, "red-reverse-flex-skip") not in g.legal_moves(0)
+    assert move(g.table, "red-reverse-flex-skip") not in g.legal_moves(0)
     g.turn()
-    assert g.next_to_act() == 2 and g.dir == 1 and g.color == color(g.t, "red") and g.power[0] is False
+    assert g.next_to_act() == 2 and g.direction == 1 and g.color == color(g.table, "red") and g.power[0] is False
 
 
 def test_flex_number_side_matches_by_number():
     g = situation(FLEX, [["red-5-flex", "blue-9"], ["green-1"]], top="cyan-5")
-    assert move(g.t, "red-5-flex@flex") in g.legal_moves(0) and move(g.t, "red-5-flex") in g.legal_moves(0)
+    assert move(g.table, "red-5-flex@flex") in g.legal_moves(0) and move(g.table, "red-5-flex") in g.legal_moves(0)
 
 
 def test_flex_side_does_not_match_by_its_regular_colour():
     g = situation(FLEX, [["red-2-flex", "blue-9"], ["green-1"]], top="red-9")
     legal = g.legal_moves(0)
-    assert move(g.t, "red-2-flex") in legal and move(g.t, "red-2-flex@flex") not in legal
+    assert move(g.table, "red-2-flex") in legal and move(g.table, "red-2-flex@flex") not in legal
 
 
 def test_flex_wild_regular_side_is_a_plain_wild_and_keeps_power_green():
@@ -302,14 +302,14 @@ def test_flex_wild_regular_side_is_a_plain_wild_and_keeps_power_green():
                   agents=[Scripted(plays=["wild-flex-everyone-draws-2"], colors=["pink"]), Scripted(), Scripted()])
     g.turn()
     assert len(g.hands[1]) == 1 and len(g.hands[2]) == 1
-    assert g.power[0] is True and g.color == color(g.t, "pink") and g.next_to_act() == 1
+    assert g.power[0] is True and g.color == color(g.table, "pink") and g.next_to_act() == 1
 
 
 def test_flex_side_with_power_red_is_not_offered_when_stacking_either():
     from deckgen.rules.actions import stack_moves
     g = situation(FLEX, [["red-draw-two-flex-everyone-draws-1", "blue-draw-two"], ["green-1"]], top="red-draw-two",
                   options={"stacking": "equal-or-higher"})
-    g.penalty, g.pending_val = 2, 2
+    g.op_pending(Pending(0, 2, 2, g.table.kinds.index("draw-two"), 1))
     g.power[0] = False
     assert all(m & 1 == 0 for m in stack_moves(g, 0))
 
@@ -318,8 +318,8 @@ def test_targeted_draw_is_never_a_stacking_answer():
     from deckgen.rules.actions import stack_moves
     g = situation(FLEX, [["wild-draw-four-flex", "blue-draw-two"], ["green-1"]], top="red-draw-two",
                   options={"stacking": "equal-or-higher"})
-    g.penalty, g.pending_val = 2, 2
-    assert set(stack_moves(g, 0)) == {move(g.t, "wild-draw-four-flex"), move(g.t, "blue-draw-two")}
+    g.op_pending(Pending(0, 2, 2, g.table.kinds.index("draw-two"), 1))
+    assert set(stack_moves(g, 0)) == {move(g.table, "wild-draw-four-flex"), move(g.table, "blue-draw-two")}
 
 
 def test_targeted_draw_two_on_the_next_player_does_not_skip_them():
@@ -336,10 +336,10 @@ def test_colorless_zero_then_number_then_action_cards_play_again():
     g = situation(FLEX, [["colorless-0", "blue-9"], ["green-7", "green-skip", "red-1"], ["green-skip", "cyan-1"]],
                   top="red-4", agents=agents)
     g.turn()
-    assert move(g.t, "green-skip") not in g.legal_moves(1)
+    assert move(g.table, "green-skip") not in g.legal_moves(1)
     g.turn()
-    assert not g.colorless and g.color == color(g.t, "green")
-    assert move(g.t, "green-skip") in g.legal_moves(2)
+    assert not g.colorless and g.color == color(g.table, "green")
+    assert move(g.table, "green-skip") in g.legal_moves(2)
     g.turn()
     assert g.next_to_act() == 1
 
@@ -352,12 +352,12 @@ def test_colorless_pile_allows_no_flex_side_and_stays_colourless_after_a_draw():
     assert g.legal_moves(1) == []
     g.turn()                               # draws an unplayable wild, keeps it
     assert len(g.hands[1]) == 3 and g.next_to_act() == 2 and g.colorless
-    assert g.legal_moves(2) == [move(g.t, "red-5-flex")]
+    assert g.legal_moves(2) == [move(g.table, "red-5-flex")]
 
 
 def test_colorless_zero_playable_on_a_colorless_zero():
     g = situation(FLEX, [["colorless-0", "blue-9"], ["green-1"]], top="colorless-0")
-    assert move(g.t, "colorless-0") in g.legal_moves(0)
+    assert move(g.table, "colorless-0") in g.legal_moves(0)
 
 
 def test_duel_with_nobody_holding_the_number_everyone_draws_and_play_goes_to_the_next():
@@ -372,7 +372,7 @@ def test_duel_in_reverse_direction_goes_in_turn_order():
     g = situation(FLEX, [["red-7-duel", "blue-9"], ["green-1"], ["cyan-1"]], top="red-4",
                   draw=["lime-1", "lime-2", "pink-1", "pink-2"],
                   agents=[Scripted(plays=["red-7-duel"]), Scripted(), Scripted()])
-    g.dir = -1
+    g.direction = -1
     g.turn()
     assert ids(g, 2) == ["cyan-1", "lime-1", "lime-2"] and ids(g, 1) == ["green-1", "pink-1", "pink-2"]
     assert g.next_to_act() == 2
@@ -385,7 +385,7 @@ def test_counter_duel_with_two_players_ends_the_round_and_play_goes_on():
     g.turn()
     # nobody is left to answer the counter-duel: the first player does not answer twice
     assert ids(g, 0) == ["blue-9"] and ids(g, 1) == ["green-1"]
-    assert g.discard[-1] == face(g.t, "blue-7-duel") and g.color == color(g.t, "blue")
+    assert g.discard[-1] == face(g.table, "blue-7-duel") and g.color == color(g.table, "blue")
     assert g.next_to_act() == 1                    # the player after the first duel player (0)
 
 
@@ -430,9 +430,9 @@ def test_wild_draw_four_no_playable_card_counts_flex_sides_only_with_power_green
     opts = {"challenge": False}
     # red-2-flex's flex side is yellow: playable on yellow only while the Power card is green
     g = situation(FLEX, [["wild-draw-four-flex", "red-2-flex"], ["green-1"]], top="yellow-4", options=opts)
-    assert move(g.t, "wild-draw-four-flex") not in g.legal_moves(0)
+    assert move(g.table, "wild-draw-four-flex") not in g.legal_moves(0)
     g.power[0] = False
-    assert g.legal_moves(0) == [move(g.t, "wild-draw-four-flex")]
+    assert g.legal_moves(0) == [move(g.table, "wild-draw-four-flex")]
 
 
 def test_wild_draw_four_unchallenged_when_guilty_still_makes_the_next_player_draw():
@@ -458,7 +458,7 @@ def test_targeted_draw_four_challenged_when_guilty_player_draws_four_target_keep
                   draw=["pink-1"] * 6, agents=agents)
     g.turn()
     assert len(g.hands[0]) == 1 + 4 and len(g.hands[2]) == 1 and not g.owed[2]
-    assert g.next_to_act() == 1 and g.color == color(g.t, "lime") and g.power[0] is False
+    assert g.next_to_act() == 1 and g.color == color(g.table, "lime") and g.power[0] is False
 
 
 def test_start_card_colorless_zero_or_duel_is_a_number_card_and_starts_without_effect():
@@ -502,4 +502,4 @@ def test_scoring_numbers_face_value_colorless_zero_nothing_actions_twenty_wilds_
                   top="red-5", agents=[Scripted(plays=["red-1"]), Scripted()])
     g.turn()
     assert g.winner == 0 and g.score == 0 + 20 + 20 + 50 + 50 + 50 + 7
-    assert g.t.target == 500
+    assert g.table.target == 500

@@ -9,7 +9,7 @@ from deckgen.rules.state import FINISHED, Pending
 
 
 def ids(g, p):
-    return [g.t.faces[f].id for f in g.hands[p]]
+    return [g.table.faces[f].id for f in g.hands[p]]
 
 
 def test_start_card_not_a_number_is_set_aside_and_next_turned():
@@ -29,7 +29,7 @@ def test_start_card_not_a_number_is_set_aside_and_next_turned():
 def test_no_playable_card_draw_until_playable_then_play_it():
     g = situation("no-mercy", [["blue-1"], ["yellow-1"]], top="red-5", draw=["green-1", "blue-2", "red-9", "red-8"])
     g.turn()
-    assert g.discard[-1] == face(g.t, "red-9")
+    assert g.discard[-1] == face(g.table, "red-9")
     assert ids(g, 0) == ["blue-1", "green-1", "blue-2"]
     assert g.next_to_act() == 1
 
@@ -38,7 +38,7 @@ def test_no_mercy_may_not_draw_while_holding_a_playable_card():
     a = Scripted(plays=["draw"])
     g = situation("no-mercy", [["red-1"], ["yellow-1"]], top="red-5", draw=["blue-3"], agents=[a, Scripted()])
     g.turn()
-    assert g.discard[-1] == face(g.t, "red-1")      # asked, it may not draw: the engine plays
+    assert g.discard[-1] == face(g.table, "red-1")      # asked, it may not draw: the engine plays
 
 
 def test_stacking_equal_or_higher_draw_card_any_colour():
@@ -47,7 +47,7 @@ def test_stacking_equal_or_higher_draw_card_any_colour():
                                ["green-1"]], top="red-5", draw=["yellow-1"] * 12, agents=agents)
     g.turn()
     assert g.penalty == 4 and g.next_to_act() == 1
-    stack = {g.t.faces[m >> 1].id for m in stack_moves(g, 1)}
+    stack = {g.table.faces[m >> 1].id for m in stack_moves(g, 1)}
     assert stack == {"wild-draw-six"}              # the Draw Two is lower than 4: not allowed
     g.turn()
     assert g.penalty == 10 and g.next_to_act() == 2
@@ -58,7 +58,7 @@ def test_first_player_who_does_not_stack_draws_the_whole_total_and_loses_turn():
     g = situation("no-mercy", [["red-draw-two", "red-1"], ["blue-draw-two", "blue-1"], ["green-1"]], top="red-5",
                   draw=["yellow-1"] * 6, agents=agents)
     g.turn()
-    g.op_pending(g.pend._replace(total=g.pend.total + 3, cards=g.pend.cards + 1))                     # as if three more had been stacked: the total is drawn
+    g.op_pending(g.waiting._replace(total=g.waiting.total + 3, cards=g.waiting.cards + 1))                     # as if three more had been stacked: the total is drawn
     g.turn()
     assert len(ids(g, 1)) == 2 + 5 and g.next_to_act() == 2 and g.penalty == 0
 
@@ -80,8 +80,8 @@ def test_mercy_player_with_25_cards_is_out_and_hand_goes_under_draw_pile():
     g.turn()
     assert not g.alive[0] and g.knockouts == 1
     assert g.hands[0] == []
-    assert g.draw_pile[:25].count(face(g.t, "blue-1")) == 20     # under the draw pile (bottom first)
-    assert g.draw_pile[-1] == face(g.t, "red-7")
+    assert g.draw_pile[:25].count(face(g.table, "blue-1")) == 20     # under the draw pile (bottom first)
+    assert g.draw_pile[-1] == face(g.table, "red-7")
     assert g.next_to_act() == 1
 
 
@@ -101,7 +101,7 @@ def test_seven_swaps_hands_with_chosen_player():
 def test_zero_passes_every_hand_to_next_player_in_current_direction():
     g = situation("no-mercy", [["red-0", "red-1"], ["yellow-1"], ["green-1"], ["blue-1"]], top="red-5",
                   agents=[Scripted(plays=["red-0"])] + [Scripted() for _ in range(3)])
-    g.dir = -1
+    g.direction = -1
     g.turn()
     assert ids(g, 3) == ["red-1"] and ids(g, 2) == ["blue-1"] and ids(g, 1) == ["green-1"] and ids(g, 0) == ["yellow-1"]
 
@@ -111,7 +111,7 @@ def test_discard_all_also_discards_every_card_of_that_colour():
                   agents=[Scripted(plays=["red-discard-all"]), Scripted()])
     g.turn()
     assert ids(g, 0) == ["blue-2"]
-    assert g.discard[-1] == face(g.t, "red-discard-all")
+    assert g.discard[-1] == face(g.table, "red-discard-all")
 
 
 def test_skip_everyone_player_plays_again():
@@ -126,10 +126,10 @@ def test_wild_reverse_draw_four_reverses_then_next_in_new_direction_draws():
     g = situation("no-mercy", [["wild-reverse-draw-four", "red-1"], ["yellow-1"], ["green-1"]], top="red-5",
                   draw=["blue-1"] * 4, agents=agents)
     g.turn()
-    assert g.dir == -1 and g.next_to_act() == 2 and g.penalty == 4
+    assert g.direction == -1 and g.next_to_act() == 2 and g.penalty == 4
     g.turn()
     assert len(g.hands[2]) == 5 and g.next_to_act() == 1
-    assert g.color == color(g.t, "green")
+    assert g.color == color(g.table, "green")
 
 
 PLAYER_DRAWS = {"two_player_reverse_draw": "player"}
@@ -142,7 +142,7 @@ def test_wild_reverse_draw_four_with_two_players_the_other_player_draws_and_lose
     g = situation("no-mercy", [["wild-reverse-draw-four", "red-1", "red-2"], ["yellow-1"]], top="red-5",
                   draw=["blue-1"] * 4, agents=agents)
     g.turn()
-    assert g.pend.victim == 1 and g.penalty == 4 and g.owed == [0, 0] and g.next_to_act() == 1
+    assert g.waiting.victim == 1 and g.penalty == 4 and g.owed == [0, 0] and g.next_to_act() == 1
     g.turn()                                  # 1 draws the 4: that is the turn they lose
     assert len(g.hands[1]) == 1 + 4 and g.owed == [0, 0] and g.next_to_act() == 0
     g.turn()                                  # play came back to 0
@@ -155,7 +155,7 @@ def test_wild_reverse_draw_four_with_two_players_the_player_who_played_it_draws(
                   draw=["blue-1"] * 4, agents=agents, options=PLAYER_DRAWS)
     g.turn()
     # the reverse acts as a skip: the other player owes a lost turn; the 4 wait for the player
-    assert g.owed[1] == 1 and g.pend.victim == 0 and g.penalty == 4 and g.next_to_act() == 0
+    assert g.owed[1] == 1 and g.waiting.victim == 0 and g.penalty == 4 and g.next_to_act() == 0
     g.turn()                                  # 1 loses the turn
     g.turn()                                  # 0 draws the 4
     assert len(g.hands[0]) == 5 and len(g.hands[1]) == 1 and g.next_to_act() == 1
@@ -178,7 +178,7 @@ def test_wild_draw_six_and_ten_the_player_names_the_colour():
     g = situation("no-mercy", [["wild-draw-ten", "red-1"], ["blue-1"]], top="red-5", draw=["green-1"] * 10,
                   agents=agents)
     g.turn()
-    assert g.color == color(g.t, "yellow") and g.penalty == 10
+    assert g.color == color(g.table, "yellow") and g.penalty == 10
 
 
 def test_colour_roulette_next_player_names_colour_turns_until_it_and_loses_turn():
@@ -187,8 +187,8 @@ def test_colour_roulette_next_player_names_colour_turns_until_it_and_loses_turn(
                   draw=["red-2", "wild-draw-six", "green-3", "blue-9", "red-4"], agents=agents)
     g.turn()
     assert ids(g, 1) == ["yellow-1", "red-2", "wild-draw-six", "green-3", "blue-9"]
-    assert g.color == color(g.t, "blue") and g.next_to_act() == 2
-    assert g.draw_pile == [face(g.t, "red-4")]
+    assert g.color == color(g.table, "blue") and g.next_to_act() == 2
+    assert g.draw_pile == [face(g.table, "red-4")]
 
 
 def test_both_piles_empty_player_stops_drawing_and_turn_passes():
@@ -200,10 +200,7 @@ def test_both_piles_empty_player_stops_drawing_and_turn_passes():
 def test_knockout_bonus_250_per_player_knocked_out():
     g = situation("no-mercy", [["red-1"], ["yellow-2"], ["green-3"]], top="red-5",
                   agents=[Scripted(plays=["red-1"]), Scripted(), Scripted()])
-    g.knockouts = 1
-    g.alive[2] = False
-    g.n_alive = 2
-    g.hands[2] = []
+    g.op_knockout(2)
     g.turn()
     assert g.winner == 0 and g.score == 2 + 250
 
@@ -211,9 +208,7 @@ def test_knockout_bonus_250_per_player_knocked_out():
 # ---------------------------------------------------------------- edge cases (audit)
 
 def knock_out_seat(g, p):
-    g.alive[p] = False
-    g.n_alive -= 1
-    g.hands[p] = []
+    g.op_knockout(p)
 
 
 def test_zero_passes_hands_only_among_players_still_in():
@@ -254,7 +249,7 @@ def test_discard_all_of_the_last_cards_wins_the_hand():
     g.turn()
     assert ids(g, 0) == [] and g.outcome == FINISHED and g.winner == 0
     assert g.score == 1 + 2
-    assert g.discard[-1] == face(g.t, "red-discard-all") and len(g.discard) == 4
+    assert g.discard[-1] == face(g.table, "red-discard-all") and len(g.discard) == 4
 
 
 def test_skip_everyone_with_two_players_plays_again():
@@ -300,7 +295,7 @@ def test_stacking_wild_reverse_draw_four_with_three_players_sends_the_stack_back
                   top="red-5", draw=["yellow-1"] * 6, agents=agents)
     g.turn()
     g.turn()
-    assert g.dir == -1 and g.next_to_act() == 0 and g.penalty == 6
+    assert g.direction == -1 and g.next_to_act() == 0 and g.penalty == 6
     g.turn()
     assert len(ids(g, 0)) == 1 + 6 and g.next_to_act() == 2
 
@@ -309,15 +304,15 @@ def test_stacking_is_equal_or_higher_than_the_last_card_not_the_total():
     g = situation("no-mercy", [["red-draw-two", "red-1"], ["blue-draw-two", "blue-draw-four", "blue-1"], ["green-1"]],
                   top="red-5", agents=[Scripted(plays=["red-draw-two"]), Scripted(), Scripted()])
     g.turn()
-    g.penalty = 8                        # a stack of several cards whose last card was a Draw Two
-    assert {g.t.faces[m >> 1].id for m in stack_moves(g, 1)} == {"blue-draw-two", "blue-draw-four"}
+    g.op_pending(g.waiting._replace(total=8, cards=3))     # a stack of several cards whose last card was a Draw Two
+    assert {g.table.faces[m >> 1].id for m in stack_moves(g, 1)} == {"blue-draw-two", "blue-draw-four"}
 
 
 def test_mercy_knockout_while_drawing_a_stack_stops_the_draw_and_play_goes_on():
     hand = ["blue-1"] * 20
     g = situation("no-mercy", [["red-1"], hand, ["green-1"]], top="red-5", draw=["yellow-2"] * 10, cur=1,
                   agents=[Scripted(), Scripted(stack=False), Scripted()])
-    g.op_pending(Pending(g.cur, 10, 10, cards=2))
+    g.op_pending(Pending(g.current, 10, 10, cards=2))
     g.turn()
     assert not g.alive[1] and g.knockouts == 1 and g.penalty == 0
     assert g.hands[1] == [] and g.next_to_act() == 2
@@ -332,8 +327,8 @@ def test_mercy_knockout_during_colour_roulette():
                   draw=["red-2", "red-3", "red-4", "blue-9"], agents=agents)
     g.turn()
     assert not g.alive[1] and g.hands[1] == []
-    assert g.draw_pile[-1] == face(g.t, "red-4")        # turning stopped at the 25th card
-    assert g.color == color(g.t, "blue")
+    assert g.draw_pile[-1] == face(g.table, "red-4")        # turning stopped at the 25th card
+    assert g.color == color(g.table, "blue")
     assert g.next_to_act() == 2 and g.outcome is None
 
 
@@ -352,9 +347,9 @@ def test_colour_roulette_with_no_card_of_the_named_colour_left_stops_when_piles_
     g.turn()
     # the draw pile, then the reshuffled discard pile (all but the Roulette on top), all turned: no blue
     assert sorted(ids(g, 1)) == sorted(["yellow-1", "red-2", "green-3", "yellow-7", "wild-draw-six", "red-5"])
-    assert g.discard == [face(g.t, "wild-color-roulette")]
+    assert g.discard == [face(g.table, "wild-color-roulette")]
     assert g.draw_pile == [] and g.dry == 1 and g.reshuffles == 1
-    assert g.color == color(g.t, "blue") and g.next_to_act() == 2 and g.outcome is None
+    assert g.color == color(g.table, "blue") and g.next_to_act() == 2 and g.outcome is None
 
 
 def test_colour_roulette_as_last_card_applies_then_the_player_wins():
@@ -390,7 +385,7 @@ def test_draw_until_playable_with_both_piles_dry_keeps_the_drawn_cards_and_passe
 def test_a_stacked_penalty_drawn_from_dry_piles_takes_what_is_left():
     g = situation("no-mercy", [["red-1"], ["blue-1"], ["green-1"]], top="red-5", draw=["yellow-2"] * 3, cur=1,
                   agents=[Scripted(), Scripted(stack=False), Scripted()])
-    g.op_pending(Pending(g.cur, 6, 6, cards=2))
+    g.op_pending(Pending(g.current, 6, 6, cards=2))
     g.turn()
     assert len(ids(g, 1)) == 4 and g.penalty == 0 and g.next_to_act() == 2 and g.dry == 1
 
@@ -410,7 +405,7 @@ def test_a_penalty_waiting_for_a_knocked_out_player_passes_to_the_next_player_st
     g = situation("no-mercy", [["red-1"], ["blue-1"], ["green-1"]], top="red-draw-two", draw=["yellow-2"] * 2,
                   cur=1, agents=[Scripted(), Scripted(), Scripted(stack=False)])
     knock_out_seat(g, 1)
-    g.op_pending(Pending(g.cur, 2, 2, cards=2))
+    g.op_pending(Pending(g.current, 2, 2, cards=2))
     g.turn()
     assert g.next_to_act() == 2 and g.hands[1] == []
     g.turn()

@@ -23,8 +23,8 @@ def _by_matches(t: Table, key: int, sym: int, val: int, color: int) -> tuple:
 
 def _pile_states(t: Table):
     """(key, symbol, number, colour) of every pile state the deck can show, and the colourless pile."""
-    syms = sorted({-1, *t.msym})
-    vals = sorted({-1, *t.mval})
+    syms = sorted({-1, *t.move_symbol})
+    vals = sorted({-1, *t.move_value})
     for sym, val, color in itertools.product(syms, vals, range(-1, len(t.colors))):
         yield t.state_key(sym, val, color, False), sym, val, color
     yield COLORLESS_KEY, -1, -1, -1

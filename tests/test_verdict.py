@@ -292,14 +292,14 @@ def record(turns=60, winner=0, outcome="finished", plays=(5, 5), players=2):
 class FakeTable:
     kinds = ("number", "wild")
 
-    class opts:
+    class rules:
         turn_cap = 5000
         mercy_limit = 0
         stacking = "off"
         power_cards = False
 
     any_flex = False
-    mkind = (0, 0, 1, 1)
+    move_kind = (0, 0, 1, 1)
     has_flex = (False, False)
     n_faces = 2
 

@@ -319,7 +319,7 @@ def figures(deck: Deck, variants: Sequence[Variant], played: Played, players: Se
         "agents": list(options.agents),
         "players": list(players),
         "variants": [{"id": v.id, "label": v.label, "deck": v.deck.id, "changes": dict(v.changes),
-                      "turn_cap": tables[v.id].opts.turn_cap} for v in variants],
+                      "turn_cap": tables[v.id].rules.turn_cap} for v in variants],
         "kinds": kind_names,
         "causes": {c: T.cause(lang, c, kind_names) for c in causes},
         "groups": groups,
@@ -343,10 +343,10 @@ def _groups(variants: Sequence[Variant], tables: Mapping[str, Table], played: Pl
     for agent in agents:
         for n in players:
             recs = [played.games[(v.id, agent, n)] for v in variants]
-            axis = collect.axis_for(recs, max(t.opts.turn_cap for t in tables.values()), TRACE_EVERY)
+            axis = collect.axis_for(recs, max(t.rules.turn_cap for t in tables.values()), TRACE_EVERY)
             for v, rs in zip(variants, recs):
                 t = tables[v.id]
-                g = collect.group_figures(rs, n, t.kinds, dataclasses.replace(axis, turn_cap=t.opts.turn_cap))
+                g = collect.group_figures(rs, n, t.kinds, dataclasses.replace(axis, turn_cap=t.rules.turn_cap))
                 g["kinds"] = {k: f for k, f in g["kinds"].items() if k in kind_names}
                 groups.append({"variant": v.id, "agent": agent, **g})
         for v in variants:

@@ -143,8 +143,6 @@ class Session:
     def stop(self) -> None:
         self._stop.set()
         with self.cond:
-            if self.hand is not None:
-                self.hand.game.close()
             self.cond.notify_all()
 
     def new_game(self, same_seed: bool) -> None:
@@ -162,8 +160,6 @@ class Session:
             return True
 
     def _new_game(self, seed: int) -> None:
-        if self.hand is not None:
-            self.hand.game.close()
         self.seed = seed
         self.scores = [0] * self.n
         self.match = Match(self.table, self.n, seed) if self.opts.match else None
@@ -189,7 +185,7 @@ class Session:
         if self.opts.match:
             self.lines.append({"text": f"— {self.words.ui['hand_no'].format(n=number)} —", "seat": None})
         try:
-            game.pending()
+            game.start()
         except Exception:
             self._failed()
             return
@@ -240,7 +236,7 @@ class Session:
         h = self.hand
         if h is None or h.result is not None or self.error:
             return None
-        return h.game.pending()
+        return h.game.decision
 
     def answer(self, seq: Any, index: Any) -> bool:
         """The person's answer to decision ``seq``: the index of one of its legal answers. False
@@ -259,7 +255,7 @@ class Session:
         h = self.hand
         assert h is not None
         try:
-            h.game.answer(d.player, reply, d.serial)
+            h.game.apply(reply, d.player, d.serial)
         except Exception:
             self._failed()
             return
@@ -316,7 +312,7 @@ class Session:
         color = None
         if o.color >= 0:
             color = {"name": w.color(o.color), "hex": self.deck.palette.get(t.colors[o.color]).hex}
-        power = t.opts.power_cards and t.any_flex
+        power = t.rules.power_cards and t.any_flex
         bots = h.bots
         players = [{"seat": q, "name": self.names[q], "you": q == me, "cards": o.hand_sizes[q],
                     "cards_text": w.cards(o.hand_sizes[q]), "alive": o.alive[q],

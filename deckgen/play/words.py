@@ -171,7 +171,7 @@ class Words:
             return self.say("stack_flex" if flex else "stack", e.player, viewer, card=name,
                             side=self.side(e.move), total=total)
         if e.how == "duel":
-            return self.say("counter", e.player, viewer, card=name, value=t.val[e.move >> 1])
+            return self.say("counter", e.player, viewer, card=name, value=t.value[e.move >> 1])
         if e.how == "jump":
             return self.say("jump", e.player, viewer, card=name)
         return self.say("play_flex" if flex else "play", e.player, viewer, card=name, side=self.side(e.move))

@@ -22,7 +22,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from deckgen.rules.decision import YES_NO, Decision, DecisionKind, Observation
-from deckgen.rules.state import FINISHED
+from deckgen.rules.record import Outcome
 from deckgen.rules.table import Table
 
 KINDS = tuple(DecisionKind)
@@ -182,9 +182,7 @@ class DeckEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
 
         if seed is not None:
             self._seeds = random.Random(seed)
-        if self.game is not None:
-            self.game.close()
-        self.game = Game(self.table, self.n, self._seeds.getrandbits(64), [None] * self.n, record=True)
+        self.game = Game(self.table, self.n, self._seeds.getrandbits(64), None, record=True).start()
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -207,19 +205,19 @@ class DeckEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
             raise illegal(f"action {action} is not legal for {agent} now ({d.kind.value})",
                           hint="choose an action whose entry in observation['action_mask'] is 1")
         self._cumulative_rewards[agent] = 0.0
-        self.game.answer(d.player, answer, d.serial)
+        self.game.apply(answer, d.player, d.serial)
         self._advance()
 
     def _advance(self) -> None:
         g = self.game
-        d = g.pending()
+        d = g.decision
         self.decision = d
         for a in self.agents:
             self.rewards[a] = 0.0
         if d is None:
-            capped = g.outcome not in (FINISHED, "stalled")
+            capped = g.outcome is Outcome.CAPPED
             for i, a in enumerate(self.agents):
-                if g.outcome == FINISHED:
+                if g.outcome is Outcome.FINISHED:
                     self.rewards[a] = 1.0 if g.winner == i else -1.0
                 self.terminations[a] = not capped
                 self.truncations[a] = capped
@@ -265,8 +263,7 @@ class DeckEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         return f"turn {g.turns} top {top} colour {g.color} | {sizes} | {self.agent_selection}: {state}"
 
     def close(self) -> None:
-        if self.game is not None:
-            self.game.close()
+        self.game = None
 
 
 def env(deck: str | Path | Any = "classic", players: int = 4, **kwargs: Any) -> DeckEnv:

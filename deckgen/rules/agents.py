@@ -17,18 +17,35 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from deckgen.effects import Effect
-from deckgen.rules.decision import Answer, Decision, DecisionKind, Glance, Observation, Seen
+from deckgen.rules.decision import (
+    Answer,
+    BotSeat,
+    Decision,
+    DecisionKind,
+    GameView,
+    Glance,
+    Observation,
+    Seen,
+)
 from deckgen.rules.table import WLD, Table
 
 
 class Agent:
-    """A bot whose answers are one method per decision kind."""
+    """A bot whose answers are one method per decision kind; as a seat's policy (docs/engine.md)
+    it is asked each decision with the seat's observation, as any bot is (:class:`BotSeat`)."""
 
     name = "base"
 
     def decide(self, d: Decision, o: Observation, rng: random.Random) -> Answer:
         answer: Callable[[Decision, Observation, random.Random], Answer] = getattr(self, d.kind.value)
         return answer(d, o, rng)
+
+    def play_turn(self, game: GameView, p: int, faces: list[int], flex: list[int], passable: bool) -> int | None:
+        return BotSeat(self).play_turn(game, p, faces, flex, passable)
+
+    def answer(self, game: GameView, p: int, kind: DecisionKind, options: Sequence[int], passable: bool,
+               about: int, value: int) -> Answer:
+        return BotSeat(self).answer(game, p, kind, options, passable, about, value)
 
     def play(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
         """A legal move, or None to draw instead (legal only when ``d.passable``)."""
@@ -133,7 +150,7 @@ class RandomAgent(Agent):
     uniform too. Forgets to say UNO one time in ten and catches others half the time.
 
     Its answers depend on the decision's kind and options and the generator alone
-    (:data:`RANDOM_CHOICE`), so the engine does not build an observation for it."""
+    (:data:`RANDOM_CHOICE`): as a seat's policy it reads nothing else of the game."""
 
     name = "random"
 
@@ -142,6 +159,14 @@ class RandomAgent(Agent):
 
     def choose(self, d: Decision, rng: random.Random) -> Answer:
         return RANDOM_CHOICE[d.kind](d.options, rng)
+
+    def play_turn(self, game: GameView, p: int, faces: list[int], flex: list[int], passable: bool) -> int | None:
+        i = int(game.bot_rng.random() * (len(faces) + len(flex)))     # _pick over the moves, by face
+        return faces[i] * 2 if i < len(faces) else flex[i - len(faces)] * 2 + 1
+
+    def answer(self, game: GameView, p: int, kind: DecisionKind, options: Sequence[int], passable: bool,
+               about: int, value: int) -> Answer:
+        return RANDOM_CHOICE[kind](options, game.bot_rng)
 
 
 class View(NamedTuple):
@@ -265,8 +290,8 @@ def _move_values(t: Table) -> MoveValues:
     nxt: list[float] = []
     other: list[float] = []
     dynamic: list[tuple[Effect, ...]] = []
-    for m in range(len(t.mcat)):
-        base = t.points[m >> 1] * POINTS_WEIGHT + (KEEP_WILD if t.mcat[m] == WLD else 0) + (KEEP_POWER if m & 1 else 0)
+    for m in range(len(t.move_category)):
+        base = t.points[m >> 1] * POINTS_WEIGHT + (KEEP_WILD if t.move_category[m] == WLD else 0) + (KEEP_POWER if m & 1 else 0)
         a: float = base
         b: float = base
         rest = []
@@ -308,6 +333,10 @@ def best_play(moves: Sequence[int], o: Seen) -> int:
         if best_score is None or score > best_score:
             best, best_score = m, score
     return best
+
+
+_DOUBLE = (2).__mul__
+_PLUS_ONE = (1).__add__
 
 
 def _side(m: int) -> int:
@@ -383,12 +412,19 @@ class GreedyAgent(Agent):
     effect valued by :data:`VALUES`), stacks whenever it can, never forgets UNO and always
     catches. It never draws on its generator.
 
-    Its answers read only the fields of a :class:`~deckgen.rules.decision.Glance`, so the
-    engine asks this class (not a subclass) through :meth:`quick`, with a Glance instead of the
-    whole observation: the same answers, for less. Its per-kind methods then go unused: to
-    change an answer, subclass it (a subclass is asked through ``decide``)."""
+    Its answers read only the fields of a :class:`~deckgen.rules.decision.Glance`: as a seat's
+    policy it is asked through :meth:`quick` with the seat's glance (``game.glance(p)``), or
+    nothing for a question it answers from the options alone: the same answers as ``decide``,
+    for less. A subclass that changes a per-kind method is asked through ``decide`` instead
+    (``__init_subclass__``)."""
 
     name = "greedy"
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if any(k.value in vars(cls) for k in DecisionKind) or "decide" in vars(cls):
+            cls.play_turn = Agent.play_turn             # type: ignore[method-assign]
+            cls.answer = Agent.answer                   # type: ignore[method-assign]
 
     def quick(self, kind: DecisionKind, options: Sequence[int], about: int, seen: Glance | None) -> Answer:
         """decide() from the decision's kind, options and ``about``, and what the player sees
@@ -402,6 +438,15 @@ class GreedyAgent(Agent):
         if seen is None:
             return options[0]
         return _QUICK[kind](options, about, seen)
+
+    def play_turn(self, game: GameView, p: int, faces: list[int], flex: list[int], passable: bool) -> int | None:
+        moves = [*map(_DOUBLE, faces), *map(_PLUS_ONE, map(_DOUBLE, flex))] if flex else [*map(_DOUBLE, faces)]
+        return self.quick(_PLAY, moves, -1, game.glance(p) if len(moves) > 1 else None)
+
+    def answer(self, game: GameView, p: int, kind: DecisionKind, options: Sequence[int], passable: bool,
+               about: int, value: int) -> Answer:
+        seen = None if kind in GREEDY_BLIND or len(options) < 2 else game.glance(p)
+        return self.quick(kind, options, about, seen)
 
     def play(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
         return best_play(d.options, o)

@@ -9,8 +9,12 @@ player sees and ``game.answer(p, choice)`` goes on (docs/engine.md).
 A bot (the :class:`Bot` protocol) is given the decision, the deciding player's
 :class:`Observation` and a random generator, nothing else: an observation holds plain values
 (tuples, ints, the deck's compiled :class:`~deckgen.rules.table.Table`), never the game object
-or another player's hand. The bundled greedy bot is handed a :class:`Glance` instead, the few
-fields of the observation it reads.
+or another player's hand. The bundled greedy bot reads a :class:`Glance` instead, the few
+fields of the observation it needs.
+
+A seat of a game is played by a :class:`Policy` (answered inside the game's own loop) or by
+nobody (the game stops at its decisions for whoever steps it: ``game.decision``,
+``game.apply(answer)``). Every bundled bot is a policy; :func:`as_policy` makes one of any bot.
 
 Answers are plain values (:data:`Answer`):
 
@@ -29,7 +33,7 @@ Answers are plain values (:data:`Answer`):
   DUEL                face*2 discards a card showing the number, face*2+1 counter-duels
   UNO                 True says UNO (one card left), False does not
   CATCH               True catches ``about``, who did not say UNO
-  JUMP_IN             True plays the identical card (the one move in ``options``) out of turn
+  JUMP_IN             True plays the identical card (``value``: its move) out of turn, False does not
   ==================  ============================================================
 
 A move is ``face * 2 + side``: ``table.faces[move >> 1]`` is the card (a
@@ -39,6 +43,7 @@ A move is ``face * 2 + side``: ``table.faces[move >> 1]`` is the card (a
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from enum import Enum
 from typing import NamedTuple, Protocol
 
@@ -75,8 +80,9 @@ class Decision(NamedTuple):
     colour indexes, seats, or (True, False)); ``passable``: None is legal too (draw instead,
     keep the drawn card, take the penalty); ``about``: the other player it concerns (the
     offender of a challenge or a missed UNO call, -1 otherwise); ``value``: the number a duel
-    asks for (-1 otherwise); ``serial``: the decision's number in the game (1, 2, ...), so a
-    stale answer can be told from a fresh one."""
+    asks for, or the move a jump-in would play (-1 otherwise); ``serial``: the decision's
+    number in the game (1, 2, ...), so a stale answer can be told from a fresh one. The options
+    of a yes/no kind are always ``(True, False)``."""
 
     player: int
     kind: DecisionKind
@@ -220,6 +226,74 @@ class Bot(Protocol):
     def decide(self, decision: Decision, observation: Observation, rng: random.Random) -> Answer: ...
 
 
+class GameView(Protocol):
+    """What a policy may read of the game it plays in (``deckgen.rules.engine.Game`` is one):
+    a seat's glance or observation, the bots' generator and the decisions asked so far."""
+
+    bot_rng: random.Random
+    decisions: int
+
+    def glance(self, p: int) -> Glance: ...
+
+    def observation(self, p: int) -> Observation: ...
+
+
+class Policy(Protocol):
+    """What plays a seat inside the game's own loop: asked for the seat's decisions as they come,
+    with the game, the seat and the question's parts, it reads what that seat may see
+    (``game.glance(p)``, ``game.observation(p)``) and draws any randomness from
+    ``game.bot_rng``, nothing else. ``play_turn`` answers the turn's play: the legal cards of
+    the hand come as the faces playable by their regular side (move face*2) and those playable
+    by their Flex side (move face*2 + 1), the moves of both in that order being the decision's
+    options; it answers a move, or None to draw when ``passable``. ``answer`` answers every
+    other kind."""
+
+    def play_turn(self, game: GameView, p: int, faces: list[int], flex: list[int], passable: bool) -> int | None: ...
+
+    def answer(self, game: GameView, p: int, kind: DecisionKind, options: Sequence[int], passable: bool, about: int,
+               value: int) -> Answer: ...
+
+
+class BotSeat:
+    """A :class:`Bot` as a seat's policy: each decision asked with the seat's observation and
+    the game's bot generator, and its answer checked like a person's (an illegal one raises
+    IllegalAnswer naming the bot)."""
+
+    __slots__ = ("bot",)
+
+    def __init__(self, bot: Bot):
+        self.bot = bot
+
+    @property
+    def name(self) -> str:
+        return str(getattr(self.bot, "name", type(self.bot).__name__))
+
+    def play_turn(self, game: GameView, p: int, faces: list[int], flex: list[int], passable: bool) -> int | None:
+        moves = [f + f for f in faces] + [f + f + 1 for f in flex]
+        a = self.answer(game, p, DecisionKind.PLAY, moves, passable, -1, -1)
+        return None if a is None else int(a)
+
+    def answer(self, game: GameView, p: int, kind: DecisionKind, options: Sequence[int], passable: bool, about: int,
+               value: int) -> Answer:
+        d = Decision(p, kind, tuple(options), passable, about, value, game.decisions)
+        a = self.bot.decide(d, game.observation(p), game.bot_rng)
+        if not d.legal(a):
+            opts = ", ".join(map(repr, d.options)) + (", None" if d.passable else "")
+            raise illegal(f"bot '{self.name}' of player {p + 1} answered {a!r} to a {kind.value} decision",
+                          hint=f"legal answers: {opts}")
+        return a
+
+
+def as_policy(agent: object) -> Policy:
+    """A seat's policy: the agent itself when it is one (every bundled bot), else its
+    :class:`BotSeat` (any object with ``decide``)."""
+    if callable(getattr(agent, "play_turn", None)) and callable(getattr(agent, "answer", None)):
+        return agent            # type: ignore[return-value]
+    if callable(getattr(agent, "decide", None)):
+        return BotSeat(agent)   # type: ignore[arg-type]
+    raise TypeError(f"{agent!r} is neither a policy nor a bot (it has no decide method)")
+
+
 class IllegalAnswer(DeckgenError):
     """An answer that is not legal now: refused, and the game is unchanged (exit 2 at a command)."""
 
@@ -228,9 +302,5 @@ def illegal(message: str, hint: str) -> IllegalAnswer:
     return IllegalAnswer(error("answer", "answer", message, hint=hint))
 
 
-class GameClosed(Exception):
-    """Raised inside a driven game's thread when the game is closed before it ended."""
-
-
-__all__ = ["BOTH", "YES_NO", "Answer", "Bot", "Decision", "DecisionKind", "GameClosed", "Glance", "IllegalAnswer",
-           "Observation", "Penalty", "Seen", "illegal"]
+__all__ = ["BOTH", "YES_NO", "Answer", "Bot", "BotSeat", "Decision", "DecisionKind", "GameView", "Glance", "IllegalAnswer",
+           "Observation", "Penalty", "Policy", "Seen", "as_policy", "illegal"]

@@ -51,6 +51,7 @@ from deckgen.rules.state import (
     Knockout,
     PassHands,
     Play,
+    Position,
     Power,
     Reshuffle,
     Shuffle,
@@ -65,6 +66,7 @@ from deckgen.rules.table import ACT, WLD
 
 if TYPE_CHECKING:
     from deckgen.effects import Effect
+    from deckgen.rules.engine import Game
     from deckgen.rules.table import Table
 
 THINK = 48                 # rollouts per decision by default
@@ -263,7 +265,7 @@ class Memory:
         self.discard.append(f)
         self.top = ev.move
         c = t.color[f]
-        self.color = -1 if t.mkey[ev.move] < 0 else (c if c >= 0 else self.color)
+        self.color = -1 if t.move_key[ev.move] < 0 else (c if c >= 0 else self.color)
         if not mine:
             hand = self._hand(ev.player)
             drawn = self.pending.pop(ev.player, None)
@@ -311,7 +313,7 @@ class Memory:
     def _on_start(self, ev: Start, t: Table) -> None:
         self.discard.append(ev.face)
         self.top = 2 * ev.face
-        self.color = t.color[ev.face] if t.mkey[self.top] >= 0 else -1
+        self.color = t.color[ev.face] if t.move_key[self.top] >= 0 else -1
 
     def _on_aside(self, ev: AsideEvent, t: Table) -> None:
         self.aside.append(ev.face)
@@ -371,7 +373,7 @@ class Memory:
         if sizes is None or self.obs is None or any(e.op in _HAND_OPS for e in effects) \
                 or len(self.alive) != len(sizes):
             return None
-        score = float(A.POINTS_WEIGHT * t.points[move >> 1] + (A.KEEP_WILD if t.mcat[move] == WLD else 0)
+        score = float(A.POINTS_WEIGHT * t.points[move >> 1] + (A.KEEP_WILD if t.move_category[move] == WLD else 0)
                       + (A.KEEP_POWER if move & 1 else 0))
         if not effects:
             return score
@@ -402,15 +404,15 @@ class Memory:
         side, or by its Flex side while their Power card is green (or Power cards are off);
         ``regular``: by the regular side only."""
         top = self.top
-        if t.mkey[top] < 0:
+        if t.move_key[top] < 0:
             key, sym, val, color = -1, -1, -1, -1
         else:
-            key = t.mkey[top] + self.color + 1
-            sym, val, color = t.msym[top], t.mval[top], self.color
+            key = t.move_key[top] + self.color + 1
+            sym, val, color = t.move_symbol[top], t.move_value[top], self.color
         entry: tuple[bytes, bytes, frozenset[int], frozenset[int]] | None = t.cache.get(key)
         if entry is None:
             entry = t.legal(key, sym, val, color)
-        flex_ok = not (t.opts.power_cards and t.any_flex) or self.power.get(q, True)
+        flex_ok = not (t.rules.power_cards and t.any_flex) or self.power.get(q, True)
         return entry[2] | entry[3] if flex_ok and not regular else entry[2]
 
 
@@ -489,17 +491,17 @@ class Prior(GreedyAgent):
         view = View(o, -1, leader, leader == nxt)
         colors = Counter(t.color[f] for f in o.hand)
         named = colors
-        if COLOR_TIE and stuck is not None and any(t.mcat[m] == WLD for m in d.options):
+        if COLOR_TIE and stuck is not None and any(t.move_category[m] == WLD for m in d.options):
             named = Counter({_likely_colors(o, self.memory, stuck)[0]: 1})
         short = len(o.hand) <= 2                  # about to go out: play anything
         close = o.hand_sizes[nxt] <= 2            # the next player is about to go out
-        hold = not t.opts.mercy_limit             # a Mercy limit punishes a hand kept large
+        hold = not t.rules.mercy_limit             # a Mercy limit punishes a hand kept large
         moves: tuple[int, ...] = d.options
         best, best_score = moves[0], None
         for m in moves:
             c = t.color[m >> 1]
             score = COLOR_WEIGHT * (colors[c] - 1) if c >= 0 else 0.0
-            if t.mcat[m] == 2 and not (WILD_ATTACK and close and any(e.op == "draw" for e in t.effects[m])):
+            if t.move_category[m] == 2 and not (WILD_ATTACK and close and any(e.op == "draw" for e in t.effects[m])):
                 score += KEEP_WILD if not short else KEEP_LAST_WILD
             if m & 1:
                 score += KEEP_POWER
@@ -507,7 +509,7 @@ class Prior(GreedyAgent):
             if effects:
                 v = view._replace(move=m)
                 score += sum(VALUES[e.op](v, e) for e in effects)
-                if hold and not close and not short and t.mcat[m] != 2:
+                if hold and not close and not short and t.move_category[m] != 2:
                     score += KEEP_ACTION
                 if close and any(e.op in ATTACKS or (e.op == "reverse" and o.n_players > 2) for e in effects):
                     score += ATTACK
@@ -534,7 +536,7 @@ class Prior(GreedyAgent):
         if len(o.hand) <= DRAW_OVER_WILD or o.hand_sizes[o.next_player()] <= DRAW_OVER_WILD:
             return False
         t = o.table
-        return all(t.mcat[m] == WLD for m in d.options)
+        return all(t.move_category[m] == WLD for m in d.options)
 
     def play_drawn(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
         """The card just drawn, by its regular side; a wild drawn is kept instead while more
@@ -548,7 +550,7 @@ class Prior(GreedyAgent):
     @staticmethod
     def keeps_drawn_wild(m: int, o: Observation) -> bool:
         """Whether the card just drawn, by its move ``m``, is a wild kept for later."""
-        return (o.table.mcat[m] == WLD and len(o.hand) > KEEP_DRAWN_WILD
+        return (o.table.move_category[m] == WLD and len(o.hand) > KEEP_DRAWN_WILD
                 and o.hand_sizes[o.next_player()] > KEEP_DRAWN_WILD)
 
 
@@ -570,16 +572,16 @@ def _stuck(o: Observation, memory: Memory, q: int) -> Callable[[int, Counter[int
     if not total:
         return None
     groups = [(int(g[0]), g[1], sum(k for f, k in unseen.items() if f not in g[1])) for g in hand.groups]
-    flex_ok = not (t.opts.power_cards and t.any_flex) or o.power[q]
+    flex_ok = not (t.rules.power_cards and t.any_flex) or o.power[q]
 
     def chance(m: int, colors: Counter[int]) -> float:
-        c = t.mcolor[m]
+        c = t.move_color[m]
         if c < 0:                             # a wild: the colour it names, the one held most
             c = max(range(len(t.colors)), key=lambda k: (colors[k], -k))
-        if t.mkey[m] < 0:
+        if t.move_key[m] < 0:
             key, sym, val, color = -1, -1, -1, -1
         else:
-            key, sym, val, color = t.mkey[m] + c + 1, t.msym[m], t.mval[m], c
+            key, sym, val, color = t.move_key[m] + c + 1, t.move_symbol[m], t.move_value[m], c
         entry = t.cache.get(key)
         if entry is None:
             entry = t.legal(key, sym, val, color)
@@ -622,7 +624,7 @@ class ExpertAgent(Agent):
             return None                        # a wild kept: the play-outs are too short to value it
         cands: list[tuple[int | None, int | None]] = []
         for m in d.options:
-            if o.table.mcat[m] == 2 and _names_color(o.table, m):
+            if o.table.move_category[m] == 2 and _names_color(o.table, m):
                 cands += [(m, c) for c in _likely_colors(o, self.memory, wild=m)]
             else:
                 cands.append((m, None))
@@ -691,10 +693,9 @@ class ExpertAgent(Agent):
         scores = [[0.0] * rounds for _ in cands]
         assert self.memory is not None
         for r in range(rounds):
-            deal = sample(o, self.memory, rng)
-            seed = rng.getrandbits(64)
+            world = imagine(o, d, sample(o, self.memory, rng), rng.getrandbits(64))
             for i, (answer, color) in enumerate(cands):
-                scores[i][r] = rollout(o, deal, d.kind, answer, color, seed)
+                scores[i][r] = rollout(world, o.player, answer, color)
         # every candidate played the same deals: keep the rule of thumb unless another one did
         # better on them by more than the noise of the difference (CONFIDENCE standard errors,
         # fewer as the budget grows: a large one's differences are trusted as they are)
@@ -717,7 +718,7 @@ class ExpertAgent(Agent):
         pick = self.prior.decide(d, o, rng)
         rng.setstate(state)
         color = None
-        if pick is not None and o.table.mcat[pick] == 2 and _names_color(o.table, pick):
+        if pick is not None and o.table.move_category[pick] == 2 and _names_color(o.table, pick):
             color = _likely_colors(o, self.memory, wild=pick)[0]
         for i, c in enumerate(cands):
             if c == (pick, color) or (c[0] == pick and color is None):
@@ -760,13 +761,13 @@ def _greedy_bounds(t: Table) -> tuple[list[float], list[float]]:
     """Per face, the least the greedy bot values playing it by its regular side; per move, the
     most it values playing it (``inf`` where an effect's value has no bound)."""
     got = _BOUNDS.get(id(t))
-    if got is not None and len(got[1]) == len(t.mcat):
+    if got is not None and len(got[1]) == len(t.move_category):
         return got
-    base = [float(A.POINTS_WEIGHT * t.points[m >> 1] + (A.KEEP_WILD if t.mcat[m] == WLD else 0)
-                  + (A.KEEP_POWER if m & 1 else 0)) for m in range(len(t.mcat))]
+    base = [float(A.POINTS_WEIGHT * t.points[m >> 1] + (A.KEEP_WILD if t.move_category[m] == WLD else 0)
+                  + (A.KEEP_POWER if m & 1 else 0)) for m in range(len(t.move_category))]
     low: list[float] = []
     high: list[float] = []
-    for m in range(len(t.mcat)):
+    for m in range(len(t.move_category)):
         lo = hi = base[m]
         for e in t.effects[m]:
             a = _LOW.get(e.op, _nothing)(e)
@@ -795,7 +796,7 @@ def _likely_colors(o: Observation, memory: Memory | None = None,
     most = counts[ranked[0]]
     if COLOR_TIE and memory is not None and counts[ranked[1]] == most:
         if wild < 0:
-            wild = next((f + f for f in o.hand if t.mcat[f + f] == WLD), -1)
+            wild = next((f + f for f in o.hand if t.move_category[f + f] == WLD), -1)
         if stuck is None:
             stuck = _stuck(o, memory, o.next_player())
         if stuck is not None and wild >= 0:
@@ -868,49 +869,38 @@ class _Scripted(Prior):
 
 
 _GREEDY = GreedyAgent()
+Hidden = tuple[dict[int, list[int]], list[int], list[int]]
 
 
-def rollout(o: Observation, deal: tuple[dict[int, list[int]], list[int], list[int]], kind: DecisionKind,
-            answer: int | None, color: int | None, seed: int) -> float:
-    """Play the hand on from this observation and a sampled deal after ``answer``, for at most
-    ``HORIZON`` rounds (the others greedy, the deciding player by its rule of thumb): 1 for a
-    win of the deciding player, 0 for another's, in between for a play-out stopped first (its
-    fitted chance of going out first, :func:`_fitted`; without ``FITTED``, its hand against the
-    smallest other)."""
+def imagine(o: Observation, d: Decision, deal: Hidden, seed: int) -> Game:
+    """The hand as the deciding player imagines it at decision ``d`` (their play or the card
+    they drew): this observation with the hidden cards laid out by ``deal`` (every other hand,
+    the draw pile bottom first, the discard pile top last), played on for at most ``HORIZON``
+    rounds from here, its generator seeded with ``seed``. Every seat is left without a policy;
+    a play-out gives them theirs (:func:`rollout`)."""
     from deckgen.rules.engine import Game
 
-    t = o.table
-    me = o.player
+    t, me, n = o.table, o.player, o.n_players
     hands, pile, discard = deal
-    agents: list[Any] = [_GREEDY] * o.n_players
+    g = Game(t, n, seed, None, record=False, scores=o.scores,
+             turn_cap=min(t.rules.turn_cap, o.turns + HORIZON * n))
+    g.arrange(Position(tuple(tuple(o.hand) if q == me else tuple(hands.get(q, ())) for q in range(n)),
+                       tuple(pile), tuple(discard), (), o.alive, o.power, o.owed, me, o.direction, o.top,
+                       o.color), turns=o.turns)
+    g.pose(d.kind, d.options, d.passable)
+    return g
+
+
+def rollout(world: Game, me: int, answer: int | None, color: int | None) -> float:
+    """Play the imagined hand on after ``answer`` (the others greedy, the deciding player by its
+    rule of thumb, naming ``color`` with a wild) until its end or its horizon: 1 for a win of the
+    deciding player, 0 for another's, in between for a play-out stopped first (its fitted chance
+    of going out first, :func:`_fitted`; without ``FITTED``, its hand against the smallest
+    other)."""
+    agents: list[Any] = [_GREEDY] * world.n_players
     agents[me] = _Scripted(color)
-    g = Game(t, o.n_players, seed, agents, record=False, scores=o.scores)
-    for q in range(o.n_players):
-        g.hands[q] = list(o.hand) if q == me else list(hands.get(q, ()))
-    g.draw_pile = list(pile)
-    g.discard = list(discard)
-    g.alive = list(o.alive)
-    g.n_alive = sum(o.alive)
-    g.power = list(o.power)
-    g.owed = list(o.owed)
-    g.any_owed = sum(o.owed)
-    g.cur, g.dir, g.top = me, o.direction, o.top
-    g.color = o.color
-    g.key = g.pile_key()
-    g.turns = o.turns
-    g.turn_cap = min(t.opts.turn_cap, o.turns + HORIZON * o.n_players)
-    g.next_trace = o.turns
-    if kind is DecisionKind.PLAY_DRAWN:
-        if answer is None:
-            g.pass_turn(me)
-        else:
-            g.play(me, answer)
-    elif answer is None:
-        g.no_play(me)
-    else:
-        g.play(me, answer)
-    if g.outcome is None:
-        g.run()
+    g = world.clone(agents=agents)
+    g.apply(answer)
     if g.outcome == FINISHED:
         return 1.0 if g.winner == me else 0.0
     if not g.alive[me]:
@@ -918,7 +908,7 @@ def rollout(o: Observation, deal: tuple[dict[int, list[int]], list[int], list[in
     if FITTED:
         return _fitted(g, me)
     mine = len(g.hands[me])
-    best = min((len(g.hands[q]) for q in range(o.n_players) if q != me and g.alive[q]), default=0)
+    best = min((len(g.hands[q]) for q in range(g.n_players) if q != me and g.alive[q]), default=0)
     return (best + 1) / (mine + best + 2)
 
 
@@ -928,17 +918,17 @@ _FIT_MEMO = "expert-fit"     # the key of the wild faces and the action faces in
 def horizon_features(g: Any, me: int, first: int = -1) -> list[tuple[int, list[float]]]:
     """Each player still in, from the player to move on (or from ``first``: the player deciding),
     with the values of FIT_FEATURES for them (``me``: the player who plays by the rule of thumb)."""
-    t = g.t
+    t = g.table
     got = t.memo.get(_FIT_MEMO)
     if got is None:
-        got = t.memo[_FIT_MEMO] = tuple(frozenset(f for f in range(t.n_faces) if t.mcat[f + f] == c) for c in (WLD, ACT))
+        got = t.memo[_FIT_MEMO] = tuple(frozenset(f for f in range(t.n_faces) if t.move_category[f + f] == c) for c in (WLD, ACT))
     wilds, actions = got
-    legal = t.cache[g.key][2]
+    legal = t.cache[g.pile_key][2]
     hands, alive, n = g.hands, g.alive, len(g.hands)
     out: list[tuple[int, list[float]]] = []
-    start = g.cur if first < 0 else first
+    start = g.current if first < 0 else first
     for i in range(n):
-        q = (start + i * g.dir) % n
+        q = (start + i * g.direction) % n
         if not alive[q]:
             continue
         k = len(out)

@@ -20,6 +20,7 @@ from deckgen.model import Deck
 from deckgen.rules.agents import Agent
 from deckgen.rules.decision import Bot, Decision, Observation
 from deckgen.rules.engine import Game
+from deckgen.rules.state import Position
 from deckgen.rules.table import Table, compile_deck
 
 if TYPE_CHECKING:
@@ -157,7 +158,12 @@ class Setting(TypedDict, total=False):
     color_id: str | None
     draw: Iterable[str]
     discard: Iterable[str]
+    aside: Iterable[str]
     cur: int
+    direction: int
+    power: Sequence[bool] | None
+    out: Iterable[int]
+    owed: Sequence[int] | None
     agents: Sequence[Bot | None] | None
     options: Mapping[str, Any] | None
     seed: int
@@ -167,11 +173,14 @@ class Setting(TypedDict, total=False):
 
 @dataclass(frozen=True)
 class Situation:
-    """A game in the middle of a hand: these hands, this top card (and pile colour), this draw
-    pile (in drawing order) and discard pile, ``cur`` to play; the players (default: a
+    """A game in the middle of a hand: these hands, this top card (and pile colour: default the
+    top card's own), this draw pile (in drawing order), discard pile and set-aside cards,
+    ``cur`` to play in ``direction``, these Power cards (green: True), the seats in ``out``
+    knocked out (their hands empty), the lost turns each seat owes; the players (default: a
     :class:`Scripted` for every seat), rule options, seed and whether the game records its log;
     ``table``: an already compiled table (then ``deck`` and ``options`` are not read, and
-    ``deck`` may be None)."""
+    ``deck`` may be None). The table is set out by the game's own operation (``Game.arrange``);
+    the deck's other cards are out of play."""
 
     deck: str | Deck | None
     hands: list[list[str]]
@@ -179,7 +188,12 @@ class Situation:
     color_id: str | None = None
     draw: Iterable[str] = ()
     discard: Iterable[str] = ()
+    aside: Iterable[str] = ()
     cur: int = 0
+    direction: int = 1
+    power: Sequence[bool] | None = None
+    out: Iterable[int] = ()
+    owed: Sequence[int] | None = None
     agents: Sequence[Bot | None] | None = None
     options: Mapping[str, Any] | None = None
     seed: int = 0
@@ -195,14 +209,16 @@ class Situation:
             t = table_for(self.deck, **(self.options or {}))
         n = len(self.hands)
         g = Game(t, n, self.seed, self.agents or [Scripted() for _ in range(n)], record=self.record)
-        g.hands = [[face(t, c) for c in h] for h in self.hands]
-        g.draw_pile = [face(t, c) for c in reversed(list(self.draw))]
-        g.discard = [face(t, c) for c in self.discard] + [face(t, self.top.split("@")[0])]
-        g.set_top(move(t, self.top))
-        if self.color_id is not None:
-            g.color = color(t, self.color_id)
-            g.key = g.pile_key()
-        g.cur = self.cur
+        top = move(t, self.top)
+        hands = tuple(tuple(face(t, c) for c in h) for h in self.hands)
+        draw = tuple(face(t, c) for c in reversed(list(self.draw)))
+        discard = (*(face(t, c) for c in self.discard), top >> 1)
+        aside = tuple(face(t, c) for c in self.aside)
+        col = color(t, self.color_id) if self.color_id is not None else t.color[top >> 1]
+        out = set(self.out)
+        g.arrange(Position(hands, draw, discard, aside, tuple(q not in out for q in range(n)),
+                           tuple(self.power or [True] * n), tuple(self.owed or [0] * n), self.cur, self.direction,
+                           top, -1 if t.move_key[top] < 0 else col))
         return g
 
 

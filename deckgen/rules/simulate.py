@@ -68,8 +68,8 @@ def play_record(table: Table, agent: Any, seed: int, players: int, index: int) -
 
 def record_of(g: Game) -> GameRecord:
     """The counters of a played game."""
-    held = [0] * len(g.t.kinds)
-    for k in map(g.t.mkind.__getitem__, map(_DOUBLE, chain.from_iterable(g.hands))):     # each card's kind
+    held = [0] * len(g.table.kinds)
+    for k in map(g.table.move_kind.__getitem__, map(_DOUBLE, chain.from_iterable(g.hands))):     # each card's kind
         held[k] += 1
     return GameRecord(
         _OUTCOMES[g.outcome or Outcome.CAPPED], g.winner, g.turns, g.decisions, g.draws, g.reshuffles, g.dry,
@@ -298,7 +298,7 @@ def summarize_table(table: Table, players: int, recs: Sequence[GameRecord]) -> T
             kinds[i] += c
         for i, c in enumerate(r.draws_by_cause):
             causes[i] += c
-    opts = table.opts
+    opts = table.rules
     return TableSummary(
         players=players, games=n, finished=finished,
         stalled=outcomes.count(Outcome.STALLED), capped=outcomes.count(Outcome.CAPPED),
@@ -325,7 +325,7 @@ def summarize(table: Table, players: int, recs: Sequence[GameRecord]) -> dict[st
 
 
 def _in_deck(table: Table, kind_index: int) -> bool:
-    return any(table.mkind[2 * f] == kind_index or (table.has_flex[f] and table.mkind[2 * f + 1] == kind_index)
+    return any(table.move_kind[2 * f] == kind_index or (table.has_flex[f] and table.move_kind[2 * f + 1] == kind_index)
                for f in range(table.n_faces))
 
 
@@ -339,7 +339,7 @@ def simulate(deck: Deck, players: Iterable[int] | None = None, options: PlayOpti
     return SimulationReport(
         deck=deck.id, agent=options.agent, think=options.think if options.agent == "expert" else None,
         seed=options.seed, games_per_table_size=options.games, turn_budget_per_table_size=options.turn_budget,
-        turn_cap=table.opts.turn_cap, tables=tuple(summarize_table(table, n, recs[n]) for n in sizes))
+        turn_cap=table.rules.turn_cap, tables=tuple(summarize_table(table, n, recs[n]) for n in sizes))
 
 
 _SHORT = {"knockouts_per_game": "KO", "largest_stack": "stack", "largest_hand": "hand",

@@ -1,27 +1,32 @@
-"""Game state, its typed events and the small named operations that change it.
+"""The table of one hand, its typed events and the small named operations that change it.
 
 Everything on the table lives in :class:`State`: hands, piles, Power cards, whose turn it is,
 the direction, the pile's colour, the penalty waiting for an answer, the lost turns each player
-owes, a duel in progress and an open UNO catch. Only the ``op_*`` methods below write it. Each
-changes the state in one well-defined way and, when the game records a log, appends one frozen
-event (a NamedTuple) saying what it did. Replaying a log calls the same operations with the
-recorded values (:mod:`deckgen.rules.replay`), so a replay equals the live game after every
+owes, a duel in progress and an open UNO catch. Only the ``op_*`` methods below write the
+table. Each changes it in one well-defined way and, when the hand records a log, appends one
+frozen event (a NamedTuple) saying what it did. Replaying a log calls the same operations with
+the recorded values (:mod:`deckgen.rules.replay`), so a replay equals the live hand after every
 event. The state owns its one seeded ``random.Random``: the shuffles, the random position of a
-returned start card, a stolen card and every agent's choice go through it.
+returned start card and a stolen card go through it.
+
+:meth:`State.check` is the validity check: every card of the deck in exactly one place, hand and
+pile counts that agree with the rest of the table. Tests call it after every step.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from deckgen.rules.record import CAUSES
+from deckgen.rules.record import CAUSES, Outcome
+from deckgen.rules.record import Event as Note
 
 if TYPE_CHECKING:
     from deckgen.rules.table import Table
 
-FINISHED, STALLED, CAPPED = "finished", "stalled", "capped"
+FINISHED, STALLED, CAPPED = Outcome.FINISHED, Outcome.STALLED, Outcome.CAPPED
 
 
 # ---------------------------------------------------------------- events
@@ -242,20 +247,43 @@ class Challenge(NamedTuple):
 
 
 class End(NamedTuple):
-    outcome: str
+    outcome: Outcome
     winner: int | None
 
     def apply(self, s: State) -> None:
         s.op_end(self.outcome, self.winner)
 
 
+class Position(NamedTuple):
+    """A whole table set out at once (a situation built for a test, or a determinization): every
+    hand, the draw pile (bottom first), the discard pile (top last), the set-aside cards, who is
+    in, the Power cards, the lost turns owed, whose turn it is, the direction and the top card's
+    move and colour."""
+
+    hands: tuple[tuple[int, ...], ...]
+    draw_pile: tuple[int, ...]
+    discard: tuple[int, ...]
+    aside: tuple[int, ...]
+    alive: tuple[bool, ...]
+    power: tuple[bool, ...]
+    owed: tuple[int, ...]
+    current: int
+    direction: int
+    top: int
+    color: int
+
+    def apply(self, s: State) -> None:
+        s.op_position(self)
+
+
 Event = (Shuffle | Deal | Draw | Dry | Reshuffle | Aside | Return | Start | Play | Discard | Color | Direction
-         | Turn | Power | Swap | PassHands | Steal | Knockout | Owe | Pending | DuelState | Uno | UnoWindow
-         | Caught | Challenge | End)
+          | Turn | Power | Swap | PassHands | Steal | Knockout | Owe | Pending | DuelState | Uno | UnoWindow
+          | Caught | Challenge | End | Position)
+"""Any event of a hand's log."""
 
 
 Seed = int | float | str | bytes | bytearray | None
-"""What seeds a game's generator (random.Random's own seeds)."""
+"""What seeds a hand's generator (random.Random's own seeds)."""
 
 
 def shuffled(rng: random.Random, cards: Sequence[int]) -> list[int]:
@@ -273,44 +301,50 @@ class ReplayError(ValueError):
     """A log does not fit the state it is replayed on (a bug in the engine or the log)."""
 
 
+class InvalidState(ValueError):
+    """A table that breaks the state's invariants (a bug, or a state written by hand): the
+    validity check's findings, one per line."""
+
+
 # ---------------------------------------------------------------- the state
 
 class State:
-    """Everything on the table; the operations below are the only writers."""
+    """Everything on the table of one hand; the ``op_*`` operations are its only writers."""
 
     # Every attribute a slot. An instance dict shares its keys with the class's other instances
     # for at most 30 of them; past that (a Game has over 60) Python 3.11 keeps a dict of its own
-    # and no longer specializes the method calls on it, the engine's commonest step. __dict__
-    # stays for anything else set on a game (then it is there, and only its calls are slower).
-    __slots__ = ("__dict__", "__weakref__", "alive", "any_owed", "aside", "by_cause", "color", "cur", "decisions",
-                 "dir", "discard", "draw_pile", "dry", "duel", "events", "hands", "idle", "key", "knockouts", "log",
-                 "max_hand", "n", "n_alive", "outcome", "owed", "penalty", "pend", "power", "reshuffles", "rng",
-                 "score", "t", "top", "turns", "uno_closes", "uno_open", "watch", "winner")
+    # and no longer specializes the method calls on it, the engine's commonest step.
+    __slots__ = ("__weakref__", "alive", "alive_count", "aside", "by_cause", "color", "complete", "current", "decisions",
+                 "direction", "discard", "draw_pile", "dry", "duel", "events", "hands", "idle", "knockouts", "log",
+                 "max_hand", "n_players", "outcome", "owed", "owed_total", "penalty", "pile_key", "power",
+                 "reshuffles", "rng", "score", "table", "top", "turns", "uno_closes", "uno_open", "waiting", "watch",
+                 "winner")
 
     def __init__(self, table: Table, n_players: int, seed: Seed = None, record: bool = True):
-        self.t = table
-        self.n = n_players
+        self.table = table
+        self.n_players = n_players
         self.rng = random.Random(seed)
         self.hands: list[list[int]] = [[] for _ in range(n_players)]
         self.draw_pile: list[int] = []     # top is the end
         self.discard: list[int] = []       # top is the end
         self.aside: list[int] = []
+        self.complete = False              # every card of the deck is on the table (dealt, not set out by hand)
         self.alive = [True] * n_players
-        self.n_alive = n_players
+        self.alive_count = n_players
         self.power = [True] * n_players    # Power card green
-        self.cur = 0
-        self.dir = 1
+        self.current = 0
+        self.direction = 1
         self.color = -1
         self.top = -1                      # the move on top of the pile (face * 2 + side)
-        self.key = 0                       # the pile state as one int (-1: colourless), kept by the ops
+        self.pile_key = 0                  # the pile state as one int (Table.pile_key), kept by the ops
         self.owed = [0] * n_players        # lost turns each player owes
-        self.any_owed = 0                  # sum of owed (a fast test)
-        self.pend = NO_PENDING             # the penalty waiting for an answer
+        self.owed_total = 0                # sum of owed (a fast test)
+        self.waiting = NO_PENDING          # the penalty waiting for an answer
         self.penalty = 0                   # its total (0: none)
         self.duel: Duel | None = None
         self.uno_open = -1                 # a player who missed the UNO call and may be caught
         self.uno_closes = -1
-        self.outcome: str | None = None
+        self.outcome: Outcome | None = None
         self.winner: int | None = None
         self.log: list[Event] | None = [] if record else None
         self.watch: Callable[[State], None] | None = None    # called with the state after every logged event (tests)
@@ -323,7 +357,7 @@ class State:
         self.reshuffles = self.dry = self.knockouts = 0
         self.max_hand = 0
         self.by_cause = [0] * len(CAUSES)
-        self.events: list[tuple[str, int, int]] = []        # (event, turn, seat) for the record
+        self.events: list[tuple[str, int, int]] = []        # (record.Event, turn, seat) for the record
 
     # ---------------------------------------------------------------- queries
     @property
@@ -334,24 +368,14 @@ class State:
     @property
     def colorless(self) -> bool:
         """A colourless card is on top: any number card (regular side) may follow."""
-        return self.key == -1
-
-    @property
-    def sym(self) -> int:
-        """The symbol to match (an action's kind index; -1 for a number or a colourless pile)."""
-        return -1 if self.top < 0 or self.key == -1 else self.t.msym[self.top]
-
-    @property
-    def val(self) -> int:
-        """The number to match (-1 for none)."""
-        return -1 if self.top < 0 or self.key == -1 else self.t.mval[self.top]
+        return self.pile_key == -1
 
     def table_snapshot(self) -> tuple[object, ...]:
         """A comparable picture of the table: everything the log's events write, so a replay
-        equals the live game here after every event."""
+        equals the live hand here after every event."""
         return (tuple(tuple(h) for h in self.hands), tuple(self.draw_pile), tuple(self.discard),
-                tuple(self.aside), tuple(self.alive), tuple(self.power), self.cur, self.dir, self.color,
-                self.top, self.key, tuple(self.owed), self.pend, self.duel,
+                tuple(self.aside), tuple(self.alive), tuple(self.power), self.current, self.direction, self.color,
+                self.top, self.pile_key, tuple(self.owed), self.waiting, self.duel,
                 (self.uno_open, self.uno_closes), self.outcome, self.winner)
 
     def counters(self) -> tuple[object, ...]:
@@ -374,9 +398,9 @@ class State:
 
     def step(self, p: int, k: int = 1) -> int:
         """The player k seats on from p in the current direction, skipping knocked-out players."""
-        if self.n_alive == self.n:
-            return (p + self.dir * k) % self.n
-        n, d, alive = self.n, self.dir, self.alive
+        if self.alive_count == self.n_players:
+            return (p + self.direction * k) % self.n_players
+        n, d, alive = self.n_players, self.direction, self.alive
         for _ in range(k):
             p = (p + d) % n
             while not alive[p]:
@@ -385,16 +409,76 @@ class State:
 
     def others(self, p: int) -> list[int]:
         """Every other player still in, in turn order from p."""
-        n = self.n
-        if self.n_alive == n:
-            d = self.dir
+        n = self.n_players
+        if self.alive_count == n:
+            d = self.direction
             return [(p + d * k) % n for k in range(1, n)]
         out: list[int] = []
         q = self.step(p)
-        while q != p and len(out) < self.n:
+        while q != p and len(out) < n:
             out.append(q)
             q = self.step(q)
         return out
+
+    def check(self) -> None:
+        """The validity check: InvalidState listing every broken invariant. Every card of the
+        deck is in exactly one place (a hand, the draw pile, the discard pile or set aside; a
+        table set out by hand, op_position, may leave cards out of play, never add any); the
+        counts, the pile's key and colour, the waiting penalty and the lost turns agree with the
+        rest of the table."""
+        problems = self._card_problems()
+        if not problems:
+            problems = self._count_problems() + self._pile_problems()
+        if problems:
+            raise InvalidState("\n".join(problems))
+
+    def _card_problems(self) -> list[str]:
+        where = Counter(self.all_cards())
+        deck = Counter(self.table.deck_faces)
+        extra, missing = where - deck, deck - where
+        problems = []
+        if extra:
+            problems.append(f"cards on the table more often than the deck has them: {dict(extra)}")
+        if missing and self.complete:
+            problems.append(f"cards of the deck that are nowhere: {dict(missing)}")
+        n = self.n_players
+        problems += [f"{name} has {len(getattr(self, name))} entries for {n} players"
+                     for name in ("hands", "alive", "power", "owed") if len(getattr(self, name)) != n]
+        return problems
+
+    def _count_problems(self) -> list[str]:
+        n, problems = self.n_players, []
+        if self.alive_count != sum(self.alive):
+            problems.append(f"alive_count {self.alive_count} but {sum(self.alive)} players are in")
+        if self.owed_total != sum(self.owed) or min(self.owed, default=0) < 0:
+            problems.append(f"owed {self.owed} does not sum to owed_total {self.owed_total} (or is negative)")
+        problems += [f"player {q + 1} is out but holds cards or owes turns"
+                     for q in range(n) if not self.alive[q] and (self.hands[q] or self.owed[q])]
+        if not 0 <= self.current < n:
+            problems.append(f"current player {self.current} is not a seat")
+        if self.direction not in (1, -1):
+            problems.append(f"direction {self.direction} is neither 1 nor -1")
+        if self.outcome is None and self.alive_count < 1:
+            problems.append("nobody is in, and the hand goes on")
+        return problems
+
+    def _pile_problems(self) -> list[str]:
+        t, problems = self.table, []
+        if self.top >= 0:
+            if not self.discard or self.discard[-1] != self.top >> 1:
+                problems.append(f"the top move {self.top} is not the discard pile's top card")
+            if self.top & 1 and not t.has_flex[self.top >> 1]:
+                problems.append(f"the top move {self.top} is the Flex side of a card without one")
+        if self.pile_key != t.pile_key(self.top, self.color):
+            problems.append(f"pile key {self.pile_key} does not match the top card and colour "
+                            f"({t.pile_key(self.top, self.color)})")
+        if not -1 <= self.color < max(1, len(t.colors)):
+            problems.append(f"colour {self.color} is not a colour of the deck")
+        if self.penalty != self.waiting.total:
+            problems.append(f"penalty {self.penalty} but the waiting penalty totals {self.waiting.total}")
+        if self.penalty and not 0 <= self.waiting.victim < self.n_players:
+            problems.append(f"a penalty waits for seat {self.waiting.victim}, which is not a seat")
+        return problems
 
     # ---------------------------------------------------------------- operations
     def _ev(self, event: Event) -> None:
@@ -410,6 +494,7 @@ class State:
 
     def op_shuffle(self, order: list[int]) -> None:
         self.draw_pile = order
+        self.complete = True
         if self.log is not None:
             self._ev(Shuffle(tuple(order)))
 
@@ -458,7 +543,7 @@ class State:
 
     def op_dry(self, p: int) -> None:
         self.dry += 1
-        self.events.append(("dry", self.turns, p))
+        self.events.append((Note.DRY, self.turns, p))
         if self.log is not None:
             self._ev(Dry(p))
 
@@ -496,47 +581,33 @@ class State:
     def op_start(self, face: int | None = None) -> int:
         f = self._pop(face)
         self.discard.append(f)
-        self.set_top(2 * f)
+        move = 2 * f
+        self.top = move
+        if self.table.move_key[move] < 0:
+            self.color = -1
+        elif self.table.color[f] >= 0:
+            self.color = self.table.color[f]
+        self.pile_key = self.table.pile_key(move, self.color)
         if self.log is not None:
             self._ev(Start(f))
         return f
 
     def op_play(self, p: int, move: int, how: str = "play") -> None:
         """A card from p's hand onto the pile (a play, a stack, a counter-duel or a jump-in): it
-        lies there as the side it was played by."""
+        lies there as the side it was played by, and leaves the pile its key and colour
+        (Table.lands)."""
         f = move >> 1
         self.hands[p].remove(f)
         self.discard.append(f)
-        t = self.t
         self.top = move
-        k = t.mkey[move]
-        if k < 0:                          # colourless
-            self.color = self.key = -1
-        else:
-            c = t.color[f]
-            if c >= 0:
-                self.color = c
-            self.key = k + self.color + 1
+        key, color = self.table.lands[move]
+        if color >= -1:                    # the card's own colour, or colourless (-1)
+            self.color = color
+            self.pile_key = key
+        else:                              # a card without a colour keeps the pile's
+            self.pile_key = key + self.color + 1
         if self.log is not None:
             self._ev(Play(p, move, how))
-
-    def set_top(self, move: int) -> None:
-        """The pile state a card leaves (part of the start operation; op_play inlines it)."""
-        t, f = self.t, move >> 1
-        self.top = move
-        if t.mkey[move] < 0:
-            self.color = -1
-        elif t.color[f] >= 0:
-            self.color = t.color[f]
-        self.key = self.pile_key()
-
-    def pile_key(self) -> int:
-        """The pile state (top card's symbol and number, current colour; -1 when colourless) as
-        one int: the key of the table's legality cache (Table.state_key)."""
-        if self.top < 0:
-            return 0
-        k = self.t.mkey[self.top]
-        return -1 if k < 0 else k + self.color + 1
 
     def op_discard(self, p: int, f: int) -> None:
         self.hands[p].remove(f)
@@ -546,23 +617,18 @@ class State:
 
     def op_color(self, color: int) -> None:
         self.color = color
-        if self.key != -1:                 # pile_key(), inlined (a colour is named in most hands)
-            top = self.top
-            if top < 0:
-                self.key = 0
-            else:
-                k = self.t.mkey[top]
-                self.key = -1 if k < 0 else k + color + 1
+        if self.pile_key != -1:
+            self.pile_key = self.table.pile_key(self.top, color)
         if self.log is not None:
             self._ev(Color(color))
 
     def op_direction(self, direction: int | None = None) -> None:
-        self.dir = -self.dir if direction is None else direction
+        self.direction = -self.direction if direction is None else direction
         if self.log is not None:
-            self._ev(Direction(self.dir))
+            self._ev(Direction(self.direction))
 
     def op_turn(self, p: int) -> None:
-        self.cur = p
+        self.current = p
         if self.log is not None:
             self._ev(Turn(p))
 
@@ -594,22 +660,22 @@ class State:
         self.draw_pile[:0] = self.hands[p]
         self.hands[p] = []
         self.alive[p] = False
-        self.n_alive -= 1
+        self.alive_count -= 1
         self.knockouts += 1
-        self.any_owed -= self.owed[p]
+        self.owed_total -= self.owed[p]
         self.owed[p] = 0
-        self.events.append(("knockout", self.turns, p))
+        self.events.append((Note.KNOCKOUT, self.turns, p))
         if self.log is not None:
             self._ev(Knockout(p))
 
     def op_owe(self, p: int, owed: int) -> None:
-        self.any_owed += owed - self.owed[p]
+        self.owed_total += owed - self.owed[p]
         self.owed[p] = owed
         if self.log is not None:
             self._ev(Owe(p, owed))
 
     def op_pending(self, pend: Pending) -> None:
-        self.pend = pend
+        self.waiting = pend
         self.penalty = pend.total
         if self.log is not None:
             self._ev(pend)
@@ -636,9 +702,44 @@ class State:
         if self.log is not None:
             self._ev(Challenge(challenger, offender, guilty))
 
-    def op_end(self, outcome: str, winner: int | None) -> None:
+    def op_end(self, outcome: Outcome, winner: int | None) -> None:
         self.outcome, self.winner = outcome, winner
         if outcome != FINISHED:
-            self.events.append((outcome, self.turns, -1))
+            self.events.append((Note(outcome.value), self.turns, -1))
         if self.log is not None:
             self._ev(End(outcome, winner))
+
+    def op_position(self, pos: Position) -> None:
+        """Set out a whole table at once (Position): a situation, or a determinization."""
+        n = len(pos.hands)
+        if not (len(pos.alive) == len(pos.power) == len(pos.owed) == n == self.n_players):
+            raise ValueError(f"a position for {n} players on a table of {self.n_players}")
+        self.hands = [list(h) for h in pos.hands]
+        self.draw_pile = list(pos.draw_pile)
+        self.discard = list(pos.discard)
+        self.aside = list(pos.aside)
+        self.alive = list(pos.alive)
+        self.alive_count = sum(self.alive)
+        self.power = list(pos.power)
+        self.owed = list(pos.owed)
+        self.owed_total = sum(self.owed)
+        self.current = pos.current
+        self.direction = pos.direction
+        self.top = pos.top
+        self.color = pos.color
+        self.pile_key = self.table.pile_key(pos.top, pos.color)
+        self.complete = Counter(self.all_cards()) == Counter(self.table.deck_faces)
+        if self.log is not None:
+            self._ev(pos)
+
+    def position(self) -> Position:
+        """The table as a Position (op_position of it sets out the same table)."""
+        return Position(tuple(tuple(h) for h in self.hands), tuple(self.draw_pile), tuple(self.discard),
+                        tuple(self.aside), tuple(self.alive), tuple(self.power), tuple(self.owed), self.current,
+                        self.direction, self.top, self.color)
+
+
+__all__ = ["CAPPED", "FINISHED", "NO_PENDING", "STALLED", "Aside", "Caught", "Challenge", "Color", "Deal",
+           "Direction", "Discard", "Draw", "Dry", "Duel", "DuelState", "End", "Event", "InvalidState", "Knockout",
+           "PassHands", "Pending", "Play", "Position", "Power", "ReplayError", "Reshuffle", "Return", "Seed", "Shuffle",
+           "Start", "State", "Steal", "Swap", "Turn", "Uno", "UnoWindow", "shuffled"]

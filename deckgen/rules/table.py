@@ -59,23 +59,23 @@ class Table:
     """Flat, precomputed facts about one deck under its rule options."""
 
     deck_id: str
-    opts: RuleOptions
+    rules: RuleOptions
     faces: tuple[Card, ...]                     # Card per face
     colors: tuple[str, ...]            # palette colour ids in play, in palette order
     kinds: tuple[str, ...]             # kind ids; a move's kind indexes this
     color: tuple[int, ...]             # regular colour index per face, -1 for none
-    cat: tuple[int, ...]               # NUM / ACT / WLD per face (regular side)
-    val: tuple[int, ...]               # number per face, -1 for none
+    category: tuple[int, ...]               # NUM / ACT / WLD per face (regular side)
+    value: tuple[int, ...]               # number per face, -1 for none
     points: tuple[int, ...]
     duel: tuple[bool, ...]
     colorless: tuple[bool, ...]
     has_flex: tuple[bool, ...]
     # per move (face * 2 + side); the flex entries of cards without a flex side are unused
-    mkind: tuple[int, ...]
-    mcat: tuple[int, ...]
-    msym: tuple[int, ...]              # matching symbol: kind index for actions, -1 for numbers
-    mval: tuple[int, ...]              # the number the move shows on the pile, -1 for none
-    mcolor: tuple[int, ...]            # colour the move matches by (flex colour on side 1)
+    move_kind: tuple[int, ...]
+    move_category: tuple[int, ...]
+    move_symbol: tuple[int, ...]              # matching symbol: kind index for actions, -1 for numbers
+    move_value: tuple[int, ...]              # the number the move shows on the pile, -1 for none
+    move_color: tuple[int, ...]            # colour the move matches by (flex colour on side 1)
     effects: tuple[tuple[Effect, ...], ...]
     draw_val: tuple[int, ...]          # stackable penalty value (0: not a draw card, or a targeted one)
     restricted: tuple[bool, ...]       # has the 'challenge' effect
@@ -84,7 +84,11 @@ class Table:
     hand_size: int = 7
     target: int = 500
     ident: tuple[Any, ...] = ()               # (colour, kind, number) per face, None for wild/colourless
-    mkey: tuple[int, ...] = ()         # per move: state_key of the pile it leaves, less the colour part
+    move_key: tuple[int, ...] = ()         # per move: state_key of the pile it leaves, less the colour part
+    # per move: the pile state it leaves as (key, colour): a card of its own colour (or a colourless
+    # one) leaves this key and colour; a card without a colour leaves colour KEEPS_COLOR, meaning the
+    # pile's colour stays and the key is this one plus that colour + 1 (pile_key's formula, worked out)
+    lands: tuple[tuple[int, int], ...] = ()
     knockout_bonus: int = 0
     any_flex: bool = False
     any_restricted: bool = False
@@ -92,10 +96,9 @@ class Table:
     # and a pickled table (sent to a worker or a cluster) leaves them behind (__getstate__), so no
     # caller ever clears them. The legality cache: pile state key -> Table.legal's entry.
     cache: LegalCache = field(init=False, repr=False, compare=False)
-    # per move: ((play handler, Effect), ...), set by the engine
+    # per move: ((play handler, Effect), ...), what the engine runs when the move is played (set by
+    # the engine the first time it plays the table: the handlers live in rules/actions.py, above this module)
     handlers: tuple[Any, ...] = field(default=(), init=False, repr=False, compare=False)
-    # per move: what the engine's fast loop reads of a card it plays, in one tuple (engine.PlayFacts)
-    plays: tuple[Any, ...] = field(default=(), init=False, repr=False, compare=False)
     # what players compute once per table and keep here, by name (the greedy bot's card values)
     memo: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -105,7 +108,7 @@ class Table:
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         del state["cache"]
-        state["handlers"] = state["plays"] = ()
+        state["handlers"] = ()
         state["memo"] = {}
         return state
 
@@ -116,6 +119,15 @@ class Table:
     @property
     def n_faces(self) -> int:
         return len(self.faces)
+
+    def pile_key(self, top: int, color: int) -> int:
+        """The pile state a top card (its move) and the current colour make, as one int: the key of
+        the legality cache (state_key; -1: colourless, 0: no card yet). The one formula; the
+        state keeps the result (State.pile_key) and ``lands`` has it worked out per move."""
+        if top < 0:
+            return 0
+        k = self.move_key[top]
+        return -1 if k < 0 else k + color + 1
 
     def state_key(self, sym: int, val: int, color: int, colorless: bool) -> int:
         """One int per pile state: card values stay below 127 (the manifest allows 0-99) and
@@ -180,30 +192,43 @@ class Table:
             m = f * 2 + side
             if side and not self.has_flex[f]:
                 continue
-            if self.colorless[f] or self.mcat[m] == WLD:
+            if self.colorless[f] or self.move_category[m] == WLD:
                 always.append(f)
                 continue
-            if self.mcolor[m] >= 0:
-                by_color.setdefault(self.mcolor[m], set()).add(f)
-            if self.mcat[m] != NUM:
-                by_symbol.setdefault(self.msym[m], set()).add(f)
-            elif self.val[f] >= 0:
-                by_number.setdefault(self.val[f], set()).add(f)
-        on_colorless = () if side else (f for f in range(self.n_faces) if self.cat[f] == NUM)
+            if self.move_color[m] >= 0:
+                by_color.setdefault(self.move_color[m], set()).add(f)
+            if self.move_category[m] != NUM:
+                by_symbol.setdefault(self.move_symbol[m], set()).add(f)
+            elif self.value[f] >= 0:
+                by_number.setdefault(self.value[f], set()).add(f)
+        on_colorless = () if side else (f for f in range(self.n_faces) if self.category[f] == NUM)
         return MatchGroups(frozenset(always), by_color, by_number, by_symbol, frozenset(on_colorless))
 
     def matches(self, move: int, key: int, sym: int, val: int, color: int) -> bool:
         """The matching rule for one move on a pile state (restrictions aside)."""
         f, side = move >> 1, move & 1
         if key == COLORLESS_KEY:
-            return side == 0 and self.cat[f] == NUM
-        if self.colorless[f] or self.mcat[move] == WLD:
+            return side == 0 and self.category[f] == NUM
+        if self.colorless[f] or self.move_category[move] == WLD:
             return True
-        if self.mcolor[move] >= 0 and self.mcolor[move] == color:
+        if self.move_color[move] >= 0 and self.move_color[move] == color:
             return True
-        if self.mcat[move] == NUM:
-            return self.val[f] >= 0 and self.val[f] == val and sym == -1
-        return self.msym[move] == sym
+        if self.move_category[move] == NUM:
+            return self.value[f] >= 0 and self.value[f] == val and sym == -1
+        return self.move_symbol[move] == sym
+
+
+KEEPS_COLOR = -2
+"""Table.lands's colour of a card without a colour of its own: the pile's colour stays."""
+
+
+def _lands(table: Table, move: int) -> tuple[int, int]:
+    k, c = table.move_key[move], table.color[move >> 1]
+    if k < 0:
+        return -1, -1                   # colourless
+    if c >= 0:
+        return table.pile_key(move, c), c
+    return k, KEEPS_COLOR
 
 
 def colors_in_play(deck: Deck) -> tuple[str, ...]:
@@ -211,16 +236,16 @@ def colors_in_play(deck: Deck) -> tuple[str, ...]:
     return tuple(cid for cid in deck.palette.ids() if cid in used)
 
 
-def compile_deck(deck: Deck, opts: RuleOptions | None = None) -> Table:
+def compile_deck(deck: Deck, rules: RuleOptions | None = None) -> Table:
     """Build the play table of a deck under its rule options (or the given ones)."""
-    opts = deck.rule_options if opts is None else opts
+    rules = deck.rule_options if rules is None else rules
     colors = colors_in_play(deck)
     cidx = {c: i for i, c in enumerate(colors)}
     kinds = tuple(deck.kinds)
     kidx = {k: i for i, k in enumerate(kinds)}
     faces = tuple(deck.cards)
-    per_move: dict[str, list[Any]] = {k: [] for k in ("mkind", "mcat", "msym", "mval", "mcolor", "effects",
-                                                 "draw_val", "restricted")}
+    per_move: dict[str, list[Any]] = {k: [] for k in ("move_kind", "move_category", "move_symbol", "move_value",
+                                                      "move_color", "effects", "draw_val", "restricted")}
     for card in faces:
         for side in (0, 1):
             if side and card.flex:
@@ -229,34 +254,35 @@ def compile_deck(deck: Deck, opts: RuleOptions | None = None) -> Table:
                 kind_id, col = card.kind, card.color
             kind = deck.kinds[kind_id]
             cat = _CAT[kind.category]
-            effects = deck.side_effects(card, bool(side), opts)
-            per_move["mkind"].append(kidx[kind_id])
-            per_move["mcat"].append(cat)
-            per_move["msym"].append(-1 if cat == NUM else kidx[kind_id])
-            per_move["mval"].append(card.value if cat == NUM and card.value is not None else -1)
-            per_move["mcolor"].append(cidx.get(col, -1) if col and not card.colorless else -1)
+            effects = deck.side_effects(card, bool(side), rules)
+            per_move["move_kind"].append(kidx[kind_id])
+            per_move["move_category"].append(cat)
+            per_move["move_symbol"].append(-1 if cat == NUM else kidx[kind_id])
+            per_move["move_value"].append(card.value if cat == NUM and card.value is not None else -1)
+            per_move["move_color"].append(cidx.get(col, -1) if col and not card.colorless else -1)
             per_move["effects"].append(effects)
             per_move["draw_val"].append(stack_value(effects))
             per_move["restricted"].append(any(e.op == "challenge" for e in effects))
     face_index = {c.id: i for i, c in enumerate(faces)}
     move_facts: dict[str, Any] = {k: tuple(v) for k, v in per_move.items()}
     table = Table(
-        deck_id=deck.id, opts=opts, faces=faces, colors=colors, kinds=kinds,
+        deck_id=deck.id, rules=rules, faces=faces, colors=colors, kinds=kinds,
         color=tuple(cidx.get(c.color, -1) if c.color and not c.colorless else -1 for c in faces),
-        cat=tuple(_CAT[deck.kinds[c.kind].category] for c in faces),
-        val=tuple(c.value if c.value is not None else -1 for c in faces),
+        category=tuple(_CAT[deck.kinds[c.kind].category] for c in faces),
+        value=tuple(c.value if c.value is not None else -1 for c in faces),
         points=tuple(c.points or 0 for c in faces),
         duel=tuple(any(e.op == "duel" for e in per_move["effects"][2 * i]) for i in range(len(faces))),
         colorless=tuple(c.colorless for c in faces),
-        can_start=tuple(deck.can_start(c, opts) for c in faces),
+        can_start=tuple(deck.can_start(c, rules) for c in faces),
         has_flex=tuple(c.flex is not None for c in faces),
         deck_faces=tuple(face_index[c.id] for c in deck.expanded()),
         hand_size=deck.hand_size, knockout_bonus=deck.scoring.knockout_bonus, target=deck.scoring.target,
         ident=tuple((c.color, c.kind, c.value) if c.color and not c.colorless else None for c in faces),
         **move_facts,
     )
-    table.mkey = tuple(-1 if table.colorless[m >> 1] else table.state_key(s, v, -1, False)
-                       for m, (s, v) in enumerate(zip(table.msym, table.mval, strict=True)))
+    table.move_key = tuple(-1 if table.colorless[m >> 1] else table.state_key(s, v, -1, False)
+                       for m, (s, v) in enumerate(zip(table.move_symbol, table.move_value, strict=True)))
+    table.lands = tuple(_lands(table, m) for m in range(len(table.move_key)))
     table.any_flex = any(table.has_flex)
     table.any_restricted = any(table.restricted)
     return table

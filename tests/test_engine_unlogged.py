@@ -1,10 +1,10 @@
-"""The engine's inlined loop (every game without a log or jump-in: classic, No Mercy's stacking
-and Mercy, Flex sides and Power cards) plays exactly the game the general loop plays: same seed,
-same table at the end, same counters.
+"""A game without a log (``record=False``, what simulation plays) is exactly the game a recorded
+one is: same seed, same table at the end, same counters and generator state, same record.
 
-A recorded game (``record=True``) always takes the general loop, whose every step is logged and
-replayed by the property tests; this test ties the fast loop to it, so the rules live in one
-meaning whichever loop runs them (docs/rules.md, "The game state and its log").
+There is one turn (docs/engine.md); what differs without a log is only how cards move (several
+penalty cards drawn at once, ``op_draw_n``, where a log has one Draw event per card). A recorded
+game's every step is logged and replayed by the property tests; this test ties the unlogged game
+to it (docs/rules.md, "The game state and its log").
 """
 
 import dataclasses
@@ -54,13 +54,13 @@ ALL_VARIANTS = _variants()
 
 
 @pytest.mark.parametrize("deck,variant", sorted(ALL_VARIANTS))
-def test_fast_loop_plays_the_same_game_as_the_logged_loop(deck, variant):
+def test_a_game_without_a_log_is_the_logged_game(deck, variant):
     table = compile_deck(manifest.load_deck(deck), ALL_VARIANTS[(deck, variant)])
     for agent, players, i in itertools.product(("random", "greedy"), (2, 4, 7), range(8)):
         seed = f"fast:{variant}:{players}:{i}"
         fast = Game(table, players, seed, make_agent(agent), record=False).run()
         logged = Game(table, players, seed, make_agent(agent), record=True).run()
-        assert fast.log is None and logged.log, "the two games must take the two different loops"
+        assert fast.log is None and logged.log
         assert fast.snapshot() == logged.snapshot(), (agent, players, i)
         assert record_of(fast) == record_of(logged), (agent, players, i)
 
@@ -79,8 +79,8 @@ def _value(opt):
     return st.integers(lo, min(opt.maximum if opt.maximum is not None else lo + 10, lo + 12))
 
 
-# random rule options (the turn cap kept low so capped games are tried too), and half the time the
-# one rule that keeps the fast loop out (jump-in) turned off, so that it runs on every deck
+# random rule options (the turn cap kept low so capped games are tried too), and half the time
+# jump-in turned off (whose chains of out-of-turn plays would otherwise be in most games)
 OPTION_VALUES = st.fixed_dictionaries({name: _value(opt) for name, opt in OPTIONS.items() if name != "turn_cap"})
 FAST_RULES = {"jump_in": False}
 
@@ -88,10 +88,9 @@ FAST_RULES = {"jump_in": False}
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(["classic", "no-mercy", "flex-spectrum"]), OPTION_VALUES, st.booleans(),
        st.integers(2, 7), st.integers(0, 2**32), st.sampled_from(["random", "greedy"]), st.integers(60, 400))
-def test_any_deck_under_random_options_plays_the_same_game_in_both_loops(deck, options, fast, players, seed, agent, cap):
-    """On the three bundled decks, under random rule options: the loop a game takes (the inlined
-    one when its rules allow it, else the general one; record=True always takes the general one)
-    changes nothing: same table, counters and generator state at the end, same record."""
+def test_any_deck_under_random_options_plays_the_same_game_with_or_without_a_log(deck, options, fast, players, seed, agent, cap):
+    """On the three bundled decks, under random rule options: a log changes nothing: same table,
+    counters and generator state at the end, same record."""
     d = _deck(deck)
     if fast:
         options = {**options, **FAST_RULES}
@@ -101,17 +100,3 @@ def test_any_deck_under_random_options_plays_the_same_game_in_both_loops(deck, o
     logged = Game(table, players, seed, make_agent(agent), record=True).run()
     assert plain.snapshot() == logged.snapshot()
     assert record_of(plain) == record_of(logged)
-
-
-@pytest.mark.parametrize("deck", ["classic", "no-mercy", "flex-spectrum"])
-@pytest.mark.parametrize("jump_in", [False, True])
-def test_which_games_the_fast_loop_serves(deck, jump_in, monkeypatch):
-    """The property test above compares two different loops wherever the fast one can run: every
-    game without a log, on every deck, unless jump-in is on."""
-    ran = []
-    real = Game._run_plain
-    monkeypatch.setattr(Game, "_run_plain", lambda self: ran.append(1) or real(self))
-    d = _deck(deck)
-    table = compile_deck(d, dataclasses.replace(d.rule_options, jump_in=jump_in))
-    Game(table, 4, 1, make_agent("random"), record=False).run()
-    assert bool(ran) == (not jump_in)
