@@ -12,7 +12,7 @@ from deckgen.model import Names
 from deckgen.render import RenderSettings, render_face
 from deckgen.render.draw import plan_face
 from deckgen.render.faces import face_spec
-from deckgen.rulebook.markup import Run, inline, parse, plain_text, runs
+from deckgen.rulebook.markup import Run, inline, parse, plain_text, read, runs
 
 LOW = RenderSettings(dpi=120)
 
@@ -22,7 +22,8 @@ def test_runs_read_bold_italic_icons_and_escapes():
         Run("a "), Run("b", bold=True), Run(" "), Run("c", italic=True), Run(" "), Run("red", icon="red"),
         Run(" * {x}")]
     assert runs("**bold *both* bold**")[1] == Run("both", bold=True, italic=True)
-    assert runs("**unclosed") == [Run("unclosed", bold=True)]
+    assert runs("**unclosed") == [Run("**unclosed")]            # printed as written; the check says so
+    assert read("**unclosed").problems and "“**unclosed”" in read("**unclosed").problems[0]
     assert plain_text("Roba **2** y {skip}") == "Roba 2 y skip"
 
 
