@@ -82,7 +82,8 @@ def test_inline_icons_show_a_colour_a_kind_and_a_designers_icon():
     assert deck.palette.get("fox").rgb in colours
 
 
-def test_an_unknown_icon_is_a_warning_with_a_suggestion(tmp_path):
+def test_an_unknown_icon_is_an_error_with_a_suggestion(tmp_path):
+    """An icon name that is nothing prints as the word: the card prints wrong, so it is an error."""
     import shutil
 
     from tests.conftest import ROOT
@@ -97,7 +98,7 @@ def test_an_unknown_icon_is_a_warning_with_a_suggestion(tmp_path):
     report = check(path, CheckOptions(simulate=False))
     found = [f for f in report.findings if f.code == "text-icon"]
     assert found and found[0].where == "kinds.acorns.text" and "fox" in (found[0].hint or "")
-    assert not found[0].is_error
+    assert found[0].is_error
 
 
 def test_the_rulebook_shows_inline_icons_as_the_faces_pictures(tmp_path):

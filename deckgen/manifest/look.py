@@ -24,7 +24,7 @@ def load_image(value: Any, where: str, base: Path, out: Collector, line: int | N
 
 
 def deck_look(raw: Any, path: Path, out: Collector) -> dict[str, Any]:
-    """Deck keyword arguments: back_image, logo, cover_logo, fonts."""
+    """Deck keyword arguments: back_image, logo, cover_logo, fonts, layout, back_layout, symbols."""
     if not isinstance(raw, dict):
         return {}
     base = path.parent
@@ -37,6 +37,8 @@ def deck_look(raw: Any, path: Path, out: Collector) -> dict[str, Any]:
     for key, target in (("layout", "face"), ("back_layout", "back")):
         if key in raw:
             look[key] = _layout(raw[key], f"deck.{key}", base, target, out)
+    if "symbols" in raw:                 # the palette's colour-blind shapes on every output
+        look["symbols"] = Shape(out).boolean(raw["symbols"], "deck.symbols")
     return look
 
 

@@ -23,6 +23,7 @@ DECK_KEYS = {
     "fonts": ("folder path", False),
     "layout": ("string", False),
     "back_layout": ("string", False),
+    "symbols": ("boolean", False),
 }
 
 PLAYERS_KEYS = {
