@@ -2,10 +2,11 @@
 
 A :class:`Watcher` rebuilds a deck whenever one of the files it is made from changes (the
 manifest, its palette file, the artwork and fonts it names, its rulebook templates:
-:func:`deckgen.inputs.deck_files`), and shows the result on a local page served on
-127.0.0.1 only (:mod:`deckgen.localserver`: Host guard, idle timeout, connection cap). Faces
-come through the face cache, so a rebuild draws only the faces whose content changed, and the
-contact sheet re-shrinks only those.
+:func:`deckgen.inputs.deck_files`; the layout files its faces and back are drawn from and the
+``layouts/`` folders that could replace them: :func:`deckgen.render.layout.layout_files`), and
+shows the result on a local page served on 127.0.0.1 only (:mod:`deckgen.localserver`: Host
+guard, idle timeout, connection cap). Faces come through the face cache, so a rebuild draws only
+the faces whose content changed, and the contact sheet re-shrinks only those.
 
 A rebuild has two phases. The first is quick: the static checks, then the contact sheet
 (preview) or every output of ``deckgen build``; the page shows it at once. The second runs
@@ -202,8 +203,9 @@ class Watcher:
                          time.perf_counter() - start, unreadable=True)
             return
         from deckgen.inputs import deck_files
+        from deckgen.render.layout import layout_files
 
-        self._paths = deck_files(deck)
+        self._paths = list(dict.fromkeys([*deck_files(deck), *layout_files(deck)]))   # its own layout files too
         seconds = time.perf_counter() - start
         errors = sum(1 for f in findings if f.is_error)
         changes = {"stale": False, "deck": deck.id, "title": deck.name(), **extra}

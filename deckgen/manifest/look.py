@@ -12,6 +12,7 @@ from typing import Any
 
 from deckgen.datafile import Shape, names_of
 from deckgen.errors import Collector, DeckgenError, did_you_mean
+from deckgen.manifest.schema import MAX_TEXT
 from deckgen.model import ART_FITS, Card, ImageRef, Kind, Names
 
 
@@ -115,7 +116,7 @@ def _fit(table: dict[str, Any], where: str, out: Collector, line: int | None = N
 def _text(table: dict[str, Any], where: str, shape: Shape, line: int | None = None) -> Names | None:
     if "text" not in table:
         return None
-    text = shape.text(table["text"], f"{where}.text", line=line)
+    text = shape.text(table["text"], f"{where}.text", line=line, max_len=MAX_TEXT)
     return Names(names_of(text)) if text else None
 
 

@@ -51,7 +51,6 @@ PIXEL_DPI = 60           # the resolution the pixels are measured at
 CONTAINERS = ("background", "frame", "art", "image", "pattern")
 FIXED = ("index", "flex", "icons", "rules", "logo")      # elements whose boxes the layout alone decides
 AUDIT_FORMAT = "audit-1"
-WORDED = ("name", "label", "text", "flex")       # problems with words, which differ from language to language
 
 
 @dataclass(frozen=True)
@@ -240,11 +239,14 @@ def text_problems(spec: FaceSpec) -> list[Problem]:
     for problem in card_text(spec.rules).problems:
         out.append(Problem("text-markup", "rules", f"its rules text has {problem}", key="text",
                            hint="close each ** and * you open; write \\* \\{ \\} for the characters themselves"))
-    for name, icon in spec.rules_icons:
-        if icon[0] == "unknown":
-            out.append(Problem("text-icon", "rules", f"its rules text names an icon '{{{name}}}' that is neither a "
-                               "palette colour, a kind nor a symbol, so the word is printed instead", key="text",
-                               hint=f"icon:{name}"))
+    unknown = [name for name, icon in spec.rules_icons if icon[0] == "unknown"]
+    if unknown:
+        names = ", ".join(f"'{{{n}}}'" for n in unknown)
+        one = len(unknown) == 1
+        out.append(Problem("text-icon", "rules", f"its rules text names {'an icon' if one else 'icons'} {names} that "
+                           f"{'is' if one else 'are'} neither a palette colour, a kind nor a symbol, so the "
+                           f"word{'' if one else 's'} {'is' if one else 'are'} printed instead", key="text",
+                           hint=f"icon:{unknown[0]}"))
     return out
 
 
@@ -366,13 +368,15 @@ def pixel_problems(spec: FaceSpec, frame: Frame) -> list[Problem]:
 
 @dataclass(frozen=True)
 class _Seen:
-    """A problem found on a face: which face, in which language, at which size."""
+    """A problem found on a face: which face, in which language, at which size; ``words``: the
+    face's words it is about (the same problem in the same words is one finding in any language)."""
 
     face: str
     lang: str
     label: str
     layout: str
     problem: Problem
+    words: str = ""
 
 
 def _geometry_key(spec: FaceSpec) -> tuple[Any, ...]:
@@ -424,7 +428,7 @@ def _audit(deck: Deck, targets: list[Target]) -> list[_Seen]:
             if spec.rules:
                 if spec.rules not in texts:
                     texts[spec.rules] = text_problems(spec)
-                out.extend(_Seen(fid, lang, "", layout, p) for p in texts[spec.rules])
+                out.extend(_Seen(fid, lang, "", layout, p, spec.rules) for p in texts[spec.rules])
             geometry = _geometry_key(spec)
             for i, tgt in enumerate(targets):
                 key = (geometry, tgt.label)
@@ -436,8 +440,14 @@ def _audit(deck: Deck, targets: list[Target]) -> list[_Seen]:
                     if pkey not in pixels:
                         pixels[pkey] = pixel_problems(spec, tgt.frame())
                     found += pixels[pkey]
-                out.extend(_Seen(fid, lang, tgt.label, layout, p) for p in found)
+                out.extend(_Seen(fid, lang, tgt.label, layout, p, _words(spec, p)) for p in found)
     return out
+
+
+def _words(spec: FaceSpec, p: Problem) -> str:
+    """The words of the face a problem is about (its rules text, caption or label)."""
+    return {"text": spec.rules, "name": spec.caption, "label": f"{spec.centre.text}|{spec.index.text}",
+            "flex": spec.flex.emblem.text if spec.flex else ""}.get(p.key, "")
 
 
 def _names(ids: list[str]) -> str:
@@ -479,15 +489,15 @@ def findings(deck: Deck, seen: Iterable[_Seen]) -> list[Finding]:
         if p.scope == "layout":
             key: tuple[Any, ...] = ("layout", s.layout, s.label, p)
         else:
-            key = ("card", _card_where(deck, s.face, p.key), s.label, s.lang if p.key in WORDED else "", p)
+            key = ("card", _card_where(deck, s.face, p.key), s.label, s.words, p)
         groups.setdefault(key, []).append(s)
     out: list[Finding] = []
     for key, items in groups.items():
         p = items[0].problem
         faces = list(dict.fromkeys(s.face for s in items))
         at = f" at size {items[0].label}" if items[0].label else ""
-        lang = items[0].lang
-        in_lang = f" ({lang})" if lang != deck.language and p.key in WORDED else ""
+        langs = list(dict.fromkeys(s.lang for s in items))
+        in_lang = f" ({', '.join(langs)})" if deck.language not in langs else ""
         hint = _icon_hint(deck, p.hint[5:]) if p.hint.startswith("icon:") else (p.hint or None)
         if key[0] == "layout":
             path = layout_path(items[0].layout, base)

@@ -20,6 +20,7 @@ from deckgen.datafile import read_toml
 from deckgen.errors import Collector, DeckgenError, did_you_mean, error
 
 if TYPE_CHECKING:
+    from deckgen.model import Deck
     from deckgen.render.geometry import Frame
 
 # Every element type, what it draws, and the keys it accepts beyond the common ones.
@@ -391,3 +392,20 @@ def get_layout(name: str | None, base: Path | None = None, target: str = "face")
     names = [n for n, lay in found.items() if lay.target == target]
     raise DeckgenError(error("layout", "layout", f"no {target} layout named '{name}'",
                              hint=did_you_mean(name, names) or "layouts: " + ", ".join(names)))
+
+
+def layout_files(deck: Deck) -> list[Path]:
+    """The layout files of the user's and the deck's own that its faces and back are drawn from,
+    and the ``layouts/`` folders of the user and of the deck (where a new file can replace a
+    bundled layout): what ``--watch`` watches besides :func:`deckgen.inputs.deck_files`."""
+    base = deck.source.parent if deck.source else None
+    cat = catalogue(base)
+    used = {deck.layout or DEFAULT_FACE, deck.back_layout or DEFAULT_BACK}
+    used |= {k.layout for k in deck.kinds.values() if k.layout} | {c.layout for c in deck.cards if c.layout}
+    out = [cat.entries[name].file.resolve() for name in sorted(used)
+           if name in cat and cat.entries[name].origin != presets.BUNDLED]
+    for origin, folder in presets.search_dirs(base):
+        sub = folder / LAYOUTS.filename
+        if origin != presets.BUNDLED and sub.is_dir():
+            out.append(sub.resolve())
+    return list(dict.fromkeys(out))

@@ -49,7 +49,7 @@ _NUM = re.compile(r"^\d+[.)]\s+")
 # the card markup in a piece of text: an escape, bold, italic, an icon, a lone brace
 _CARD = re.compile(r"\\([*{}\\])|(\*\*\*|\*\*)|(\*)|\{([A-Za-z0-9][A-Za-z0-9_-]{0,63})\}|([{}])")
 
-MAX_ICONS = 40            # inline icons in one text (a card's rules text, a template paragraph)
+MAX_ICONS = 24            # different inline icons in one text (a card's rules text, a template paragraph)
 MAX_DEPTH = 16            # tags and markers open inside each other
 MAX_SIZE = 1000.0         # points: a font size or picture side in inline markup
 
