@@ -300,3 +300,26 @@ def test_the_colour_blind_hint_names_what_works(tmp_path):
     rep = _check(ROOT / "decks" / "examples" / "woodland" / "woodland.toml")
     hints = [f.hint for f in rep.findings if f.code == "palette-colorblind"]
     assert all("--symbols" not in h.split("(")[0] and "symbols = true" in h for h in hints)
+
+
+def test_the_gallery_shows_every_card_kind_of_each_bundled_deck_plain_wild_included():
+    import importlib.util
+
+    from PIL import Image
+
+    spec = importlib.util.spec_from_file_location("gallery_make", ROOT / "docs" / "gallery" / "make.py")
+    make = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make)
+    widest = 0
+    for name in make.DECKS:
+        deck = manifest.load_deck(name)
+        shown = make.kind_faces(deck)
+        kinds = {c.kind for c in deck.cards if c.id in shown} | {c.flex.kind for c in deck.cards
+                                                                  if c.id in shown and c.flex}
+        assert kinds == {c.kind for c in deck.cards} | {c.flex.kind for c in deck.cards if c.flex}, name
+        widest = max(widest, len(shown))
+    assert "wild" in make.kind_faces(manifest.load_deck("classic"))
+    w, h = render_face(manifest.load_deck("classic"), "red-7", RenderSettings(dpi=36, bleed_mm=0.0, card_size="uno")).size
+    for layout in FACE_LAYOUTS:                           # the pictures in docs/ are the sheets make.py draws now
+        with Image.open(ROOT / "docs" / "gallery" / f"{layout}.png") as img:
+            assert img.size == (widest * w + (widest - 1) * make.GAP, 4 * h + 3 * make.GAP), layout
