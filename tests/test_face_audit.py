@@ -323,3 +323,37 @@ def test_the_gallery_shows_every_card_kind_of_each_bundled_deck_plain_wild_inclu
     for layout in FACE_LAYOUTS:                           # the pictures in docs/ are the sheets make.py draws now
         with Image.open(ROOT / "docs" / "gallery" / f"{layout}.png") as img:
             assert img.size == (widest * w + (widest - 1) * make.GAP, 4 * h + 3 * make.GAP), layout
+
+
+DEGENERATE = """[layout]
+name = "Degenerate"
+[elements.background]
+[elements.frame]
+shape = "rounded"
+box = { left = 60, right = 60, top = "60%", bottom = "60%" }
+[elements.index]
+box = { left = 0, top = 0, width = 0, height = -5 }
+[elements.flex]
+box = { right = 0, top = 0, width = -4, height = 0 }
+[elements.symbol]
+box = { width = -60, height = 0 }
+[elements.caption]
+place = "box"
+box = { left = 50, right = 60, bottom = 0, height = 0 }
+[elements.rules]
+box = { left = 70, right = 70, bottom = 0, height = -10 }
+"""
+
+
+def test_boxes_that_work_out_negative_are_findings_and_never_a_crash(tmp_path):
+    (tmp_path / "layouts").mkdir()
+    (tmp_path / "layouts" / "bad.toml").write_text(DEGENERATE, "utf-8")
+    path = _deck(tmp_path, 'text = "Draw 3."\n', layout="bad")
+    res = CliRunner().invoke(main, ["check", str(path), "--no-sim", "--json"])
+    data = json.loads(res.output)
+    boxes = {f["where"] for f in data["errors"] if f["code"] == "layout-box"}
+    assert {"elements.index.box", "elements.symbol.box", "elements.caption.box", "elements.rules.box"} <= boxes
+    assert all(f["file"].endswith("bad.toml") for f in data["errors"] if f["code"] == "layout-box")
+    deck = manifest.load_deck(path)
+    for fid in ("red-1", "red-grab", "wild-draw-four", "back"):
+        assert render_face(deck, fid, LOW).size == LOW.frame(deck).full

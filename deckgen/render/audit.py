@@ -69,6 +69,8 @@ class Problem:
     key: str = "entry"
     severity: str = ERROR
     hint: str = ""
+    text: str = ""                 # small-text: the words, and their size in points
+    pt: float = 0.0
 
 
 # ---------------------------------------------------------------- one face
@@ -82,8 +84,10 @@ def face_audit(spec: FaceSpec, frame: Frame, plan: Plan | None = None) -> list[P
     except Exception as exc:  # a layout that cannot be placed at all must be a finding, never a crash
         return [Problem("layout-box", "", f"cannot be laid out at this size ({type(exc).__name__}: {exc})", "layout",
                         hint="check the boxes of the layout (docs/layouts.md)")]
-    out = _boxes(plan) + _centre(plan) + _misfits(plan) + _small_text(plan)
-    out += _geometry(plan)
+    boxes = _boxes(plan)
+    empty = {p.element for p in boxes}         # an element with no box: its text and place are not judged again
+    out = boxes + [p for p in _centre(plan) + _misfits(plan) + _small_text(plan) + _geometry(plan)
+                   if p.element not in empty]
     return list(dict.fromkeys(out))
 
 
@@ -110,11 +114,11 @@ def _boxes(plan: Plan) -> list[Problem]:
             continue
         if el.type == "art" and el.opt("place", "frame") != "box":
             continue                           # art in the frame or full bleed: not in its own box
-        x0, y0, x1, y1 = el.box.resolve(frame)
+        x0, y0, x1, y1 = el.box.resolve(frame, raw=True)
         w, h = _mm(x1 - x0, frame), _mm(y1 - y0, frame)
         if w < MIN_BOX_MM or h < MIN_BOX_MM:
-            out.append(Problem("layout-box", el.name, f"has a box of {w:.1f} x {h:.1f} mm, so its {el.type} is not "
-                               "drawn (or only as a sliver)", "layout",
+            out.append(Problem("layout-box", el.name, f"has a box of {w:.1f} x {h:.1f} mm, so it is not drawn "
+                               "(or only as a sliver)", "layout",
                                hint="give the box a positive width and height (docs/layouts.md, \"Boxes\")"))
     return out
 
@@ -178,11 +182,9 @@ def _small_text(plan: Plan) -> list[Problem]:
     for element, text, px, key in text_items(plan):
         pt = px * 72 / dpi
         if pt < MIN_TEXT_PT - 0.05:
-            shown = text if len(text) <= 40 else text[:37] + "..."
-            out.append(Problem("small-text", element, f"prints '{shown}' at {pt:.1f} pt, below the {MIN_TEXT_PT:g} pt "
-                               "a player reads at arm's length", key=key,
+            out.append(Problem("small-text", element, "", key=key,
                                hint="a shorter text, or a larger box (or lines = 2 for a caption) for the "
-                                    f"'{element}' element in its layout"))
+                                    f"'{element}' element in its layout", text=text, pt=round(pt, 1)))
     return out
 
 
@@ -417,6 +419,15 @@ def _worded(deck: Deck, card: Card) -> bool:
             or card.colorless or card.flex is not None)
 
 
+def _pixels(spec: FaceSpec, frame: Frame) -> list[Problem]:
+    """:func:`pixel_problems`, or a warning that the face could not be measured (never a crash)."""
+    try:
+        return pixel_problems(spec, frame)
+    except Exception as exc:  # an image or a layout the drawing code cannot handle: said, not raised
+        return [Problem("contrast", "", f"could not be measured on the pixels ({type(exc).__name__}: {exc})",
+                        severity=WARNING, hint="this is likely a deckgen bug: please report it")]
+
+
 def _audit(deck: Deck, targets: list[Target]) -> list[_Seen]:
     out: list[_Seen] = []
     planned: dict[tuple[Any, ...], list[Problem]] = {}
@@ -438,7 +449,7 @@ def _audit(deck: Deck, targets: list[Target]) -> list[_Seen]:
                 if i == 0 and (spec.icon or spec.logo or spec.art or spec.back_image):     # the pixels: at the deck's size
                     pkey = (geometry, spec.field, spec.ink, spec.segments, spec.index_ink)
                     if pkey not in pixels:
-                        pixels[pkey] = pixel_problems(spec, tgt.frame())
+                        pixels[pkey] = _pixels(spec, tgt.frame())
                     found += pixels[pkey]
                 out.extend(_Seen(fid, lang, tgt.label, layout, p, _words(spec, p)) for p in found)
     return out
@@ -456,6 +467,16 @@ def _names(ids: list[str]) -> str:
     return ", ".join(shown) + more
 
 
+def _small(items: list[_Seen]) -> str:
+    """What a small-text finding says: the texts (a few), and the smallest size among them."""
+    texts = list(dict.fromkeys(s.problem.text for s in items))
+    shown = ", ".join(f"'{t if len(t) <= 40 else t[:37] + '...'}'" for t in texts[:6])
+    more = f" and {len(texts) - 6} more" if len(texts) > 6 else ""
+    smallest = min(s.problem.pt for s in items)
+    return (f"prints {shown}{more} at {smallest:.1f} pt{' or more' if len(texts) > 1 else ''}, below the "
+            f"{MIN_TEXT_PT:g} pt a player reads at arm's length")
+
+
 def _card_where(deck: Deck, fid: str, key: str) -> str:
     """The manifest key a card's problem is about (``key``: what in the card it comes from)."""
     if fid == "back":
@@ -465,7 +486,8 @@ def _card_where(deck: Deck, fid: str, key: str) -> str:
         return "components"
     kind = deck.kinds[card.kind]
     text = f"{card.where}.text" if card.text else f"kinds.{kind.id}.text"
-    label = f"kinds.{kind.id}.label" if kind.label is not None else f"kinds.{kind.id}"
+    label = (card.where if kind.category == NUMBER else f"kinds.{kind.id}.label" if kind.label is not None
+             else f"kinds.{kind.id}")
     flex = f"{card.where}.flex" if card.flex is not None else card.where
     return {"name": f"kinds.{kind.id}.name", "label": label, "text": text, "icon": f"kinds.{kind.id}.icon",
             "logo": "deck.logo", "flex": flex, "centre": f"kinds.{kind.id}"}.get(key, card.where)
@@ -488,6 +510,8 @@ def findings(deck: Deck, seen: Iterable[_Seen]) -> list[Finding]:
         p = s.problem
         if p.scope == "layout":
             key: tuple[Any, ...] = ("layout", s.layout, s.label, p)
+        elif p.code == "small-text":           # one finding for an element's texts (every number of an entry)
+            key = ("card", _card_where(deck, s.face, p.key), s.label, p.element, p.code)
         else:
             key = ("card", _card_where(deck, s.face, p.key), s.label, s.words, p)
         groups.setdefault(key, []).append(s)
@@ -510,6 +534,8 @@ def findings(deck: Deck, seen: Iterable[_Seen]) -> list[Finding]:
         else:
             who = f"card {_names(faces)}" if len(faces) == 1 else f"cards {_names(faces)}"
             what = p.message if p.message.startswith(("the ", "its ", "shows ")) else f"the {p.element} {p.message}"
+            if p.code == "small-text":
+                what = f"the {p.element} {_small(items)}"
             out.append(Finding(p.severity, p.code, key[1], f"{who}{in_lang}{at}: {what}", file=file, hint=hint))
     return out
 

@@ -151,6 +151,7 @@ class Shape:
 @functools.lru_cache(maxsize=32)
 def _rounded_mask(w: int, h: int, radius: int) -> Image.Image:
     ss = 4
+    w, h, radius = max(1, w), max(1, h), max(0, min(radius, w // 2, h // 2))
     big = Image.new("L", (max(1, w) * ss, max(1, h) * ss), 0)
     ImageDraw.Draw(big).rounded_rectangle([0, 0, w * ss - 1, h * ss - 1], radius=radius * ss, fill=255)
     return big.reduce(ss)

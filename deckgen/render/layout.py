@@ -100,12 +100,14 @@ class Box:
     cx: Length | None = None
     cy: Length | None = None
 
-    def resolve(self, frame: Frame) -> tuple[float, float, float, float]:
-        """(x0, y0, x1, y1) in image pixels."""
+    def resolve(self, frame: Frame, raw: bool = False) -> tuple[float, float, float, float]:
+        """(x0, y0, x1, y1) in image pixels. A box that works out narrower or lower than nothing
+        (``left`` and ``right`` past each other, a negative ``height``) has no area: its far edges
+        come back onto its near ones (``raw``: as worked out, for the audit's message)."""
         l, t, r, b = frame.safe_box
         x0, x1 = _axis(frame, l, r, self.left, self.right, self.width, self.cx)
         y0, y1 = _axis(frame, t, b, self.top, self.bottom, self.height, self.cy)
-        return x0, y0, x1, y1
+        return (x0, y0, x1, y1) if raw else (x0, y0, max(x0, x1), max(y0, y1))
 
 
 def _axis(frame: Frame, lo: float, hi: float, near: Length | None, far: Length | None, size: Length | None,
