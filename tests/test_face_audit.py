@@ -357,3 +357,22 @@ def test_boxes_that_work_out_negative_are_findings_and_never_a_crash(tmp_path):
     deck = manifest.load_deck(path)
     for fid in ("red-1", "red-grab", "wild-draw-four", "back"):
         assert render_face(deck, fid, LOW).size == LOW.frame(deck).full
+
+
+def test_a_caption_in_the_colour_of_what_is_behind_it_is_an_error_and_the_large_index_one_reads():
+    """The bundled large-index layout drew a white caption on its white panel on green, blue and red
+    cards; a plain caption on a dark Wild is dark on dark."""
+    from deckgen.render.draw import caption_style
+
+    deck = with_layout(manifest.load_deck("classic"), "large-index")
+    plan = plan_face(face_spec(deck, "green-reverse", False), LOW.frame(deck))
+    assert caption_style(plan, plan.get("caption")).fill != (255, 255, 255)      # dark on the white panel
+    assert audit(deck, use_cache=False) == []
+    lay = replace(layouts()["minimal"], elements=tuple(
+        replace(e, options=(*e.options, ("style", "plain"))) if e.type == "caption" else e
+        for e in layouts()["minimal"].elements))
+    spec = replace(face_spec(deck, "wild-draw-four", False), layout=lay)
+    from deckgen.render.audit import pixel_problems
+
+    found = pixel_problems(spec, LOW.frame(deck))
+    assert [p.code for p in found] == ["contrast"] and "#111111 on #161616" in found[0].message

@@ -341,20 +341,56 @@ def _shown(spec: FaceSpec, p: Placed, base: Image.Image) -> list[Shown]:
     return out
 
 
+def _boxed_caption(spec: FaceSpec) -> bool:
+    """Whether the face has a caption in a box of its own (one that may lie on the frame's panel or
+    on the field, whose colour its ink must then stand out from)."""
+    caption = spec.lay().element("caption")
+    return bool(spec.caption) and caption is not None and caption.opt("place", "frame") == "box"
+
+
+def _caption_contrast(plan: Plan) -> list[Problem]:
+    """A caption drawn without an outline, in an ink too close to the flat colour behind it (the
+    frame's white panel, or the card's field)."""
+    from deckgen.palette import contrast
+    from deckgen.render.draw import caption_style, overlaps
+
+    p = plan.get("caption")
+    if p is None or not p.rects:
+        return []
+    style = caption_style(plan, p)
+    on_frame = plan.get("frame") is not None and plan.shape.kind != "none" and any(
+        overlaps(rc, plan.shape.rect()) for rc in p.rects)
+    if style.stroke or plan.spec.art is not None or (on_frame and plan.spec.oval != "white"):
+        return []                                # an outline, or art / colours behind: not one flat colour
+    behind = (255, 255, 255) if on_frame else plan.spec.field
+    ink = style.fill if isinstance(style.fill, tuple) else (style.fill,) * 3
+    ratio = contrast(ink[:3], behind)
+    if ratio >= MIN_CONTRAST:
+        return []
+    return [Problem("contrast", p.el.name, f"the caption '{plan.spec.caption}' is printed in {_hex(ink)} on "
+                    f"{_hex(behind)}: contrast {ratio:.1f}:1 (wants {MIN_CONTRAST:g}:1)", key="entry",
+                    hint="give the caption style = \"outlined\" in its layout, or move its box off the panel")]
+
+
+def _hex(rgb: tuple[int, ...]) -> str:
+    return "#" + "".join(f"{v:02X}" for v in rgb[:3])
+
+
 def pixel_problems(spec: FaceSpec, frame: Frame) -> list[Problem]:
     """Icons, logos and labels over art that do not stand out from what is behind them, measured
-    on the face's base (field, frame, art, back image, pattern) drawn at :data:`PIXEL_DPI`."""
+    on the face's base (field, frame, art, back image, pattern) drawn at :data:`PIXEL_DPI`; a
+    caption on a flat colour, from the two colours."""
     from deckgen.render.draw import BASE_TYPES, _base, plan_face
 
     if spec.icon is None and spec.logo is None and spec.art is None and spec.back_image is None:
-        return []
+        return _caption_contrast(plan_face(spec, frame)) if _boxed_caption(spec) else []
     low = Frame(frame.trim_mm, PIXEL_DPI, frame.bleed_mm, frame.safe_mm)
     plan = plan_face(spec, low)
     n = 0
     while n < len(plan.placed) and plan.placed[n].el.type in BASE_TYPES:
         n += 1
     base = _base(plan, n)
-    out: list[Problem] = []
+    out: list[Problem] = _caption_contrast(plan)
     for p in plan.placed:
         for what, key, pic, behind in _shown(spec, p, base):
             share = _visible_share(pic, behind) if pic.width >= 2 and pic.height >= 2 else 1.0
@@ -446,7 +482,8 @@ def _audit(deck: Deck, targets: list[Target]) -> list[_Seen]:
                 if key not in planned:
                     planned[key] = face_audit(spec, tgt.frame())
                 found = list(planned[key])
-                if i == 0 and (spec.icon or spec.logo or spec.art or spec.back_image):     # the pixels: at the deck's size
+                if i == 0 and (spec.icon or spec.logo or spec.art or spec.back_image or _boxed_caption(spec)):
+                    # the colours and the pixels: at the deck's size
                     pkey = (geometry, spec.field, spec.ink, spec.segments, spec.index_ink)
                     if pkey not in pixels:
                         pixels[pkey] = _pixels(spec, tgt.frame())

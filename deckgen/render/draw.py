@@ -1168,19 +1168,29 @@ def _draw_flex(img: Image.Image, d: ImageDraw.ImageDraw, plan: Plan, p: Placed) 
     draw_text(img, fb.label, f, (lx, ly), TextStyle(WHITE))
 
 
-def _draw_caption(img: Image.Image, d: ImageDraw.ImageDraw, plan: Plan, p: Placed) -> None:
+def caption_style(plan: Plan, p: Placed) -> TextStyle:
+    """How a caption is painted: white on a dark outline over the wild's oval of colours (or when
+    its layout says ``outlined``), dark with a white outline over art, dark on the frame (a caption
+    in its own box that lies on the frame's white panel too), else in the field's text colour."""
     spec = plan.spec
-    f, stroke = p.data["font"], p.data["stroke"]
     style = p.el.opt("style", "auto")
+    framed = plan.get("frame") is not None and plan.shape.kind != "none"
+    in_box = p.el.opt("place", "frame") == "box" or plan.shape.kind == "none"
+    on_frame = framed and (not in_box or any(overlaps(rc, plan.shape.rect()) for rc in p.rects))
+    if style == "outlined" or (style == "auto" and spec.oval == "segments" and on_frame):
+        return TextStyle(WHITE, max(1, int(plan.frame.unit() * 0.7)), DARK)
+    if style == "auto" and spec.art is not None:
+        return TextStyle(DARK, p.data["stroke"], WHITE)
+    if style == "auto" and in_box and not on_frame:
+        return TextStyle(spec.index_ink)
+    return TextStyle(DARK)
+
+
+def _draw_caption(img: Image.Image, d: ImageDraw.ImageDraw, plan: Plan, p: Placed) -> None:
+    f = p.data["font"]
+    style = caption_style(plan, p)
     for line, (cx, cy) in p.data["lines"]:
-        if style == "outlined" or (style == "auto" and spec.oval == "segments" and plan.shape.kind != "none"):
-            draw_text(img, line, f, (cx, cy), TextStyle(WHITE, max(1, int(plan.frame.unit() * 0.7)), DARK))
-        elif style == "auto" and spec.art is not None:
-            draw_text(img, line, f, (cx, cy), TextStyle(DARK, stroke, WHITE))
-        elif style == "auto" and (p.el.opt("place", "frame") == "box" or plan.shape.kind == "none"):
-            draw_text(img, line, f, (cx, cy), TextStyle(spec.index_ink))
-        else:
-            draw_text(img, line, f, (cx, cy), TextStyle(DARK))
+        draw_text(img, line, f, (cx, cy), style)
 
 
 def _draw_title(img: Image.Image, d: ImageDraw.ImageDraw, plan: Plan, p: Placed) -> None:
