@@ -10,7 +10,7 @@ from pathlib import Path
 from deckgen.model import Deck
 from deckgen.render.geometry import Frame, card_size_mm
 
-RENDERER_VERSION = "2"       # 2: faces drawn from layout files (deckgen/render/layout.py)
+RENDERER_VERSION = "3"       # 2: faces drawn from layout files (deckgen/render/layout.py); 3: issue 32 (wheel, captions)
 
 
 @dataclass(frozen=True)
