@@ -1166,7 +1166,7 @@ category = "wild"                 # wild: no colour, plays on anything
 name = {{ en = "Wild Swap", es = "Comodín intercambio" }}
 effects = ["swap_hands", "choose_color"]
 # label = "SWAP"                  # a short text printed on the card instead of the one derived from the effects
-# Other effect lists to try instead:
+# Other effect lists to try instead (then name the kind after what it does: check holds the name to it):
 # effects = ["steal", "choose_color"]                              # take a random card from a player
 # effects = [{{ op = "draw", n = 2 }}, "play_again", "choose_color"]   # the victim draws 2, you go again
 # effects = [{{ op = "pass_hands", direction = "left" }}, "choose_color"]  # every hand moves one seat left
@@ -1302,7 +1302,7 @@ category = "wild"                 # wild: sin color, se juega sobre cualquier ca
 name = {{ es = "Comodín intercambio", en = "Wild Swap" }}
 effects = ["swap_hands", "choose_color"]
 # label = {{ es = "CAMBIO", en = "SWAP" }}   # un texto corto impreso en la carta en lugar del que sale de los efectos
-# Otras listas de efectos para probar:
+# Otras listas de efectos para probar (y da al tipo un nombre que diga lo que hace: check lo comprueba):
 # effects = ["steal", "choose_color"]                              # quita una carta al azar a un jugador
 # effects = [{{ op = "draw", n = 2 }}, "play_again", "choose_color"]   # la víctima roba 2 y tú vuelves a jugar
 # effects = [{{ op = "pass_hands", direction = "left" }}, "choose_color"]  # cada mano pasa un asiento a la izquierda

@@ -214,7 +214,7 @@ def test_back_image_of_another_shape_is_cropped_with_a_warning(deck_dir):
 
 
 def test_rules_text_that_does_not_fit_at_6pt_is_a_warning_naming_the_card(deck_dir):
-    long = " ".join(["Todos los jugadores roban cartas hasta que alguien grite el nombre del bosque."] * 6)
+    long = " ".join(["Todos los jugadores roban cartas hasta que alguien grite el nombre del bosque."] * 4)
     edit(deck_dir / "woodland.toml", 'text = { es = "El siguiente jugador pierde su turno."',
          f'text = {{ es = "{long}"')
     found, _ = findings(deck_dir / "woodland.toml", "rules-text")
