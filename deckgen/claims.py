@@ -15,12 +15,15 @@ card words (precision and recall): ``docs/checks.md``.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
+from deckgen.effects import Effect
 from deckgen.errors import Finding, error, warning
 from deckgen.model import NUMBER, WILD, Card, Deck, Kind
+from deckgen.options import RuleOptions
 from deckgen.words import CLAIM_CONDITIONS, CLAIM_TURNS, CLAIM_TWO_PLAYERS, CLAIMED_ACTIONS, CLAIMED_NUMBERS, LANGS
 
 # A symbol a kind names, and the facts any one of which it stands for (shapes and the neutral
@@ -94,7 +97,8 @@ def _sentences(text: str) -> list[str]:
     return [s for s in re.split(r"(?<=[.;:!?])\s+|\n+", text) if s.strip()]
 
 
-def claimed(text: str, lang: str) -> list[tuple[Claims, bool]]:
+@functools.lru_cache(maxsize=1024)
+def claimed(text: str, lang: str) -> tuple[tuple[Claims, bool], ...]:
     """What a text claims, sentence by sentence, each with whether it speaks of a table of two."""
     from deckgen.rulebook.markup import plain_text
 
@@ -104,7 +108,7 @@ def claimed(text: str, lang: str) -> list[tuple[Claims, bool]]:
         if two:
             sentence = sentence[:two.start()] + " " * (two.end() - two.start()) + sentence[two.end():]
         out.append((_claims(sentence, lang), bool(two)))
-    return out
+    return tuple(out)
 
 
 # ---------------------------------------------------------------- what a card does
@@ -121,11 +125,17 @@ class Facts:
 def facts(deck: Deck, kind: Kind, players: int = 3) -> Facts:
     """What a kind's cards do at a table of ``players`` (2, or 3 for any larger table), from the
     rulebook's meaning model."""
+    values = tuple(sorted({c.value for c in deck.cards if c.kind == kind.id and c.value is not None}))
+    return _facts(deck.rule_options, kind.effects, kind.draw_value, values, players)
+
+
+@functools.lru_cache(maxsize=512)
+def _facts(opts: RuleOptions, effects: tuple[Effect, ...], draw_value: int, values: tuple[int, ...],
+           players: int) -> Facts:
     from deckgen.rulebook.meaning import YOU, meaning
 
-    ops = {e.op for e in kind.effects}
-    opts = deck.rule_options
-    m = meaning(kind.effects, opts, players)
+    ops = {e.op for e in effects}
+    m = meaning(effects, opts, players)
     others = [f for role, f in m.fates.items() if role != YOU]
     tags = {t for t, on in (
         ("draw", any(f.hits for f in m.fates.values()) or m.everyone or ops & {"roulette", "duel"}),
@@ -135,12 +145,12 @@ def facts(deck: Deck, kind: Kind, players: int = 3) -> Facts:
         ("colour", ops & {"choose_color", "roulette"}),
         ("chosen", ops & {"target", "steal", "swap_hands"}),
         ("everyone", ops & {"everyone_draws", "skip_all", "pass_hands", "duel"}
-         or any(e.op == "flip_power" and e.who == "all" for e in kind.effects)),
+         or any(e.op == "flip_power" and e.who == "all" for e in effects)),
         ("steal", "steal" in ops), ("swap", "swap_hands" in ops), ("pass", "pass_hands" in ops),
         ("discard", ops & {"discard_color", "duel"}), ("duel", "duel" in ops), ("roulette", "roulette" in ops),
         ("flip", "flip_power" in ops), ("challenge", "challenge" in ops)) if on}
-    nums: set[int] = {int(e.n) for e in kind.effects if e.n}
-    nums.add(kind.draw_value)
+    nums: set[int] = {int(e.n) for e in effects if e.n}
+    nums.add(draw_value)
     nums.add(m.everyone)
     for f in m.fates.values():
         nums.update({f.drawn, f.lost, *(h.n for h in f.hits)})
@@ -148,7 +158,7 @@ def facts(deck: Deck, kind: Kind, players: int = 3) -> Facts:
         nums.update({opts.duel_penalty, opts.duel_penalty_max})
     if "challenge" in ops:
         nums.add(opts.challenge_penalty)
-    nums.update(c.value for c in deck.cards if c.kind == kind.id and c.value is not None)
+    nums.update(values)
     nums.discard(0)
     return Facts(frozenset(tags), frozenset(nums), frozenset(f.lost for f in others if f.lost))
 

@@ -36,6 +36,7 @@ taken from the declared images' table. No two parsers read the same bytes.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Callable, Collection, Iterator
@@ -380,7 +381,19 @@ class _TagReader(HTMLParser):
 
 def read(text: str, dialect: Dialect = CARD_TEXT, images: Collection[str] | None = None) -> Markup:
     """A text parsed in ``dialect`` into its tree and its problems; ``images``: the files an
-    ``<img src>`` may name (the manifest's declared images; None: no ``<img>`` at all)."""
+    ``<img src>`` may name (the manifest's declared images; None: no ``<img>`` at all). A text
+    without an ``<img>`` reads the same whatever the images are, and is parsed once."""
+    if images is None or "<img" not in text.lower():
+        return _read_plain(text, dialect)
+    return _read(text, dialect, images)
+
+
+@functools.lru_cache(maxsize=2048)
+def _read_plain(text: str, dialect: Dialect) -> Markup:
+    return _read(text, dialect, None)
+
+
+def _read(text: str, dialect: Dialect, images: Collection[str] | None) -> Markup:
     b = _Builder(text, images)
     if dialect.tags:
         reader = _TagReader(b, dialect)
@@ -398,16 +411,8 @@ def card_text(text: str) -> Markup:
     return _read_card(text)
 
 
-_CARD_MEMO: dict[str, Markup] = {}
-
-
 def _read_card(text: str) -> Markup:
-    hit = _CARD_MEMO.get(text)
-    if hit is None:
-        if len(_CARD_MEMO) > 4096:
-            _CARD_MEMO.clear()
-        hit = _CARD_MEMO[text] = read(text, CARD_TEXT)
-    return hit
+    return _read_plain(text, CARD_TEXT)
 
 
 # ---------------------------------------------------------------- using the tree
