@@ -127,6 +127,13 @@ def test_card_text_markup_is_read_by_the_same_parser():
     assert isinstance(read("<b>x</b>").nodes[0], Text)          # a card's text holds no tags
 
 
+def test_a_template_names_no_font_and_no_file():
+    """A font's face or name makes ReportLab search folders of font metrics files for it: refused."""
+    for tag in ('<font face="Courier">x</font>', '<font name="../../x">x</font>', '<span face="x">x</span>'):
+        parsed = read(tag, TEMPLATE)
+        assert parsed.problems and "face" not in to_reportlab(parsed) and "name=" not in to_reportlab(parsed)
+
+
 def test_limits_keep_a_text_cheap():
     many = " ".join(f"{{icon{i}}}" for i in range(100))
     assert any("inline icons" in p for p in read(many).problems)

@@ -107,14 +107,14 @@ REPORTLAB = Dialect(card=False, tags=True)       # markup made for ReportLab (by
 # ---------------------------------------------------------------- which tags, which attributes
 
 _COLOUR = ("color", "fg", "backcolor", "bgcolor")
-_FONT = ("size", "face", "name", *_COLOUR)
+_FONT = ("size", *_COLOUR)         # no face or name: ReportLab looks an unknown font up in folders of AFM files
 #: The inline tags a text may use and the attributes each takes: ReportLab's text styling. Tags
 #: that make ReportLab call a canvas method (<onDraw>, <index>), start a paragraph (<para>) or
 #: read a file other than a declared image are not here, so they are refused.
 TAGS: dict[str, tuple[str, ...]] = {
     "b": (), "i": (), "strong": (), "em": (), "greek": (), "br": (),
     "u": ("color",), "strike": ("color",), "super": ("rise", "size"), "sup": ("rise", "size"),
-    "sub": ("rise", "size"), "font": _FONT, "span": _FONT, "a": ("href", "name", *_COLOUR),
+    "sub": ("rise", "size"), "font": _FONT, "span": _FONT, "a": ("href", *_COLOUR),
     "unichar": ("name", "code", "value"), "img": ("src", "width", "height", "valign"),
 }
 VOID = frozenset({"br", "img", "unichar"})
@@ -483,7 +483,7 @@ def to_reportlab(markup: Markup, icon: Callable[[str], str | None] | None = None
                 emit(node.children)
             elif node.name == "img" and (images is None or dict(node.attrs).get("src") not in images):
                 continue
-            elif node.name == "a" and not {"href", "name"} & {k for k, _ in node.attrs}:
+            elif node.name == "a" and "href" not in {k for k, _ in node.attrs}:
                 emit(node.children)          # ReportLab refuses a link to nowhere
             else:
                 attrs = "".join(f' {k}="{_attr(v)}"' for k, v in node.attrs if k in TAGS[node.name])
