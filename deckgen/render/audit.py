@@ -504,6 +504,17 @@ def _names(ids: list[str]) -> str:
     return ", ".join(shown) + more
 
 
+def _element_at(layout: str, element: str, base: Path | None) -> str:
+    """``file:line`` of an element's table in the layout file it comes from ("" when unknown)."""
+    from deckgen.datafile import line_index
+    from deckgen.render.fit import layout_path
+
+    path = layout_path(layout, base)
+    index = line_index(path) if path else None
+    line = index.line(f"elements.{element}") if index is not None else None
+    return f"{path}:{line}" if path and line else ""
+
+
 def _small(items: list[_Seen]) -> str:
     """What a small-text finding says: the texts (a few), and the smallest size among them."""
     texts = list(dict.fromkeys(s.problem.text for s in items))
@@ -573,6 +584,8 @@ def findings(deck: Deck, seen: Iterable[_Seen]) -> list[Finding]:
             what = p.message if p.message.startswith(("the ", "its ", "shows ")) else f"the {p.element} {p.message}"
             if p.code == "small-text":
                 what = f"the {p.element} {_small(items)}"
+            place = _element_at(items[0].layout, p.element, base) if p.element else ""
+            what += f" (layout '{items[0].layout}', {place})" if place else ""
             out.append(Finding(p.severity, p.code, key[1], f"{who}{in_lang}{at}: {what}", file=file, hint=hint))
     return out
 
