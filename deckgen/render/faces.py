@@ -250,7 +250,7 @@ def face_fonts(deck: Deck) -> tuple[FontRef, ...]:
     (``**bold**`` on a face; else it is set in the display font, the heavier of the two)."""
     fonts = deck_fonts(deck)
     out = [fonts.ref("display"), fonts.ref("text")]
-    if fonts.path("bold").parent != _reportlab_fonts():     # not the PDFs' bundled default (Vera, a PDF font)
+    if fonts.path("bold").resolve().parent != _reportlab_fonts():     # not the PDFs' bundled default (Vera)
         out.append(fonts.ref("bold"))
     return tuple(out)
 
