@@ -48,6 +48,7 @@ class WatchOptions:
     port: int = DEFAULT_PORT                       # 0: any free port
     use_cache: bool = True
     only: str | None = None                        # --only: just those cards (preview; build has its own)
+    lang: str | None = None                        # --lang: the faces' words in this language (preview)
 
 
 @dataclass
@@ -254,6 +255,10 @@ class Watcher:
             from deckgen.selection import select
 
             deck = select(deck, self.options.only)
+        if self.options.lang:
+            from deckgen.render.faces import in_language
+
+            deck = in_language(deck, self.options.lang)
         settings = self.options.settings
         rendered = render_all(deck, settings, None, use_cache=self.options.use_cache, progress=self._progress)
         self._sheet(deck, settings)

@@ -68,7 +68,7 @@ def preview(deck: str, out_path: Path | None, settings: RenderSettings, cards: D
             raise usage_error("--watch", "--watch keeps running and prints no JSON", hint="leave out --json")
         watch(deck, WatchOptions("preview", settings=settings, sheet_path=out_path,
                                  palette=lambda: cards.palette.for_deck(deck), port=live.port,
-                                 use_cache=not no_cache, only=cards.only))
+                                 use_cache=not no_cache, only=cards.only, lang=cards.lang))
         return
     the_deck = cards.load(deck)
     progress = Progress(enabled=not as_json)
