@@ -243,8 +243,10 @@ def test_check_size_audits_at_a_print_shop_preset(tmp_path):
     path = _deck(tmp_path)
     res = CliRunner().invoke(main, ["check", str(path), "--no-sim", "--size", "tgc-square", "--json"])
     assert json.loads(res.output)["exit_code"] in (0, 1)
-    rep = check(path, CheckOptions(simulate=False, sizes=("mini",)))
-    assert rep.deck is not None
+    rep = check("flex-spectrum", CheckOptions(simulate=False, sizes=("mini",)))
+    assert any("size mini" in f.message and f.code == "small-text" for f in rep.errors)    # long names, small
+    rep = check(path, CheckOptions(simulate=False, sizes=("tgc-pokr",)))
+    assert any(f.code == "option" and f.where == "--size" and "poker" in (f.hint or "") for f in rep.errors)
 
 
 def test_faces_in_another_language_of_the_deck():

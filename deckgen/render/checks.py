@@ -30,6 +30,7 @@ def stage_check(deck: Deck, options: CheckOptions, report: CheckReport) -> list[
 
     out.extend(look_check(deck))          # images' resolution, back image shape, rules text fit
     from deckgen.render.audit import audit
+    out.extend(_unknown_sizes(deck, options.sizes))
 
     # every face audited as drawn, at the deck's card size and the sizes asked for (kept in the cache)
     out.extend(audit(deck, [deck.card_size, *options.sizes], use_cache=options.use_cache, cache_dir=options.cache_dir))
@@ -41,4 +42,17 @@ def stage_check(deck: Deck, options: CheckOptions, report: CheckReport) -> list[
                                f"the renderer has no symbol '{kind.symbol}'; the card shows one derived from "
                                "its effects", file=file,
                                hint=did_you_mean(kind.symbol, KNOWN) or "symbols: " + ", ".join(sorted(KNOWN))))
+    return out
+
+
+def _unknown_sizes(deck: Deck, sizes: tuple[str, ...]) -> list[Finding]:
+    """An error for each size asked for (``check --size``) that is no card size nor shop preset."""
+    from deckgen.render.fit import target
+
+    out: list[Finding] = []
+    for name in sizes:
+        try:
+            target(name, deck)
+        except DeckgenError as exc:  # noqa: PERF203  (a few names, each tried once)
+            out.extend(error("option", "--size", f.message, hint=f.hint) for f in exc.findings)
     return out
