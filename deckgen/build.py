@@ -52,6 +52,8 @@ class BuildOptions:
     only: str | None = None                   # --only ID[xN],...: just those cards (a reprint; no rulebook)
     booklet: bool = False                     # and each rulebook as a saddle-stitched booklet
     verdict: bool = True                      # the check's simulated games too (--watch plays them afterwards)
+    lang: str | None = None                   # --lang: the faces' words in this language (None: the deck's)
+    sizes: tuple[str, ...] = ()               # more sizes the faces are audited at (an export's shop preset)
 
 
 @dataclass(frozen=True)
@@ -173,20 +175,34 @@ def _apply_cards(result: BuildResult, made: tuple[OutputFile, CardsMeta]) -> Out
 def check_options(options: BuildOptions) -> CheckOptions:
     """The check a build runs: every check and the playability verdict (docs/checks.md), the
     verdict of an unchanged deck read from the cache."""
+    sizes = options.sizes + ((options.card_size,) if options.card_size else ())      # the faces as drawn
     return CheckOptions(simulate=options.verdict, palette=options.palette, jobs=options.jobs,
-                        use_cache=options.use_cache, cache_dir=options.cache_dir)
+                        use_cache=options.use_cache, cache_dir=options.cache_dir, sizes=sizes)
 
 
 def load_checked(ref: str | Path, options: BuildOptions, loaded: LoadResult | None = None,
                  report: CheckReport | None = None) -> tuple[Deck, list[Finding], list[Finding]]:
     """The deck after every check and the verdict (``report``, when the caller ran them already);
     raises DeckHasErrors unless forced. A forced deck with errors is marked so on its cover."""
+    if report is None and loaded is None and options.lang:
+        loaded = load_in_language(ref, options)
     if report is None:
         report = check(ref, check_options(options), loaded)
     if report.deck is None or (report.errors and not options.force):
         raise DeckHasErrors(report.errors or report.findings)
     deck = report.deck
     return deck, report.errors, report.warnings
+
+
+def load_in_language(ref: str | Path, options: BuildOptions) -> LoadResult:
+    """The manifest read with the faces' words in ``options.lang`` (``--lang``): the check's face
+    audit and every face then read and print that language."""
+    from deckgen.render.faces import in_language
+
+    loaded = manifest.load(ref, options.palette)
+    if loaded.deck is None or not options.lang:
+        return loaded
+    return replace(loaded, deck=in_language(loaded.deck, options.lang))
 
 
 def forced_layout(options: BuildOptions, errors: list[Finding]) -> BuildOptions:
@@ -295,7 +311,7 @@ class _DeckBuild:
     def read(self) -> Deck | None:
         """Read the manifest; the deck when it can be drawn before its check."""
         try:
-            self.loaded = manifest.load(self.ref, self.options.palette)
+            self.loaded = load_in_language(self.ref, self.options)
         except DeckgenError as exc:
             self.error = exc
             return None

@@ -38,6 +38,7 @@ class CheckOptions:
     jobs: int | None = None      # worker processes for the simulated games; None: every core
     use_cache: bool = True       # the verdict of an unchanged deck is read from the cache
     cache_dir: Path | None = None
+    sizes: tuple[str, ...] = ()  # card sizes and print-shop presets the faces are audited at, beside the deck's
 
 
 @dataclass

@@ -122,21 +122,32 @@ def describe(ch: str) -> str:
 
 
 def face_strings(deck: Deck) -> Iterator[tuple[str, str, str, str]]:
-    """(text, role, face id, key path) of every string drawn on the deck's faces."""
-    from deckgen.render.batch import face_specs
+    """(text, role, place, key path) of every string drawn on the deck's faces, in every language
+    the deck has texts for (the face named with its language when it is not the deck's); a rules
+    text run by run, its bold words in the face's bold font."""
+    from deckgen.render.audit import specs_by_language
+    from deckgen.render.faces import face_fonts
+    from deckgen.rulebook.markup import runs
 
     where = {c.id: c.where for c in deck.cards}
     where.update({f: comp.where for comp in deck.components for f in comp.faces})
-    # the specs the fit check and the build's faces use (worked out once per deck): the shape
-    # cues that depend on the palette's size change no text
-    for fid, spec in face_specs(deck, len(deck.palette.colors) > 4).items():
-        parts = {"centre": spec.centre.text, "index": spec.index.text, "title": spec.title,
-                 "caption": spec.caption, "rules": spec.rules,
-                 "flex": spec.flex.emblem.text if spec.flex else "", "badge": spec.flex.label if spec.flex else ""}
-        key = where.get(fid, "deck.back_text" if fid == "back" else fid)
-        for part, role in FACE_PARTS:
-            if parts[part]:
-                yield parts[part], role, fid, key
+    bold = "bold" if len(face_fonts(deck)) > 2 else "display"
+    for lang, specs in specs_by_language(deck).items():
+        for fid, spec in specs.items():
+            parts = {"centre": spec.centre.text, "index": spec.index.text, "title": spec.title,
+                     "caption": spec.caption, "rules": "",
+                     "flex": spec.flex.emblem.text if spec.flex else "", "badge": spec.flex.label if spec.flex else ""}
+            key = where.get(fid, "deck.back_text" if fid == "back" else fid)
+            face = f"face '{fid}'" if lang == deck.language else f"face '{fid}' ({lang})"
+            for part, role in FACE_PARTS:
+                if parts[part]:
+                    yield parts[part], role, face, key
+            icons = dict(spec.rules_icons)
+            for run in runs(spec.rules) if spec.rules else []:
+                icon = icons.get(run.icon) if run.icon else None
+                if run.icon is None or (icon is not None and icon[0] in ("text", "unknown")):
+                    text = run.text if run.icon is None else str(icon[1]) if icon else run.text
+                    yield text, bold if run.bold else "text", face, key
 
 
 def book_strings(deck: Deck) -> Iterator[tuple[str, str]]:
@@ -171,7 +182,7 @@ def glyph_findings(deck: Deck) -> list[Finding]:
     file = str(deck.source) if deck.source else None
     # (key, use) -> chars, fonts (role, file name), places
     missing: dict[tuple[str, str], tuple[dict[str, None], dict[str, None], dict[str, None]]] = {}
-    roles = {role for _, role in FACE_PARTS} | set(BOOK_ROLES)
+    roles = {role for _, role in FACE_PARTS} | set(BOOK_ROLES) | {"bold"}
     mapped = {role: font_chars(fonts.path(role)) for role in roles}       # each font read once
 
     def look(text: str, role: str, key: str, use: str, place: str) -> None:
@@ -186,7 +197,7 @@ def glyph_findings(deck: Deck) -> list[Finding]:
             got[2][place] = None
 
     for text, role, fid, key in face_strings(deck):
-        look(text, role, key, "card faces", f"face '{fid}'")
+        look(text, role, key, "card faces", fid)
     for text, key in book_strings(deck):
         for role in BOOK_ROLES:
             look(text, role, key, "rulebook", "the rulebook")

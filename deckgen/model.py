@@ -212,9 +212,16 @@ class Deck:
     fonts: str | None = None             # the deck's own fonts folder (resolved), see deckgen/fonts.py
     layout: str | None = None            # the face layout (decks/layouts/); None: "uno"
     back_layout: str | None = None       # the back layout; None: "uno-back"
+    symbols: bool | None = None          # the palette's colour-blind shapes on every output; None: auto
 
     def name(self, lang: str | None = None) -> str:
         return self.names.get(lang or self.language)
+
+    @property
+    def shape_cues(self) -> bool:
+        """Whether the cards print the palette's colour-blind shapes: ``deck.symbols``, else on for
+        a palette of more than 4 colours."""
+        return len(self.palette.colors) > 4 if self.symbols is None else self.symbols
 
     @property
     def total(self) -> int:

@@ -302,10 +302,12 @@ def findings(rep: PaletteReport, symbols_on: bool, file: str | None = None, wher
         bad = [p for p in rep.clashes.get(vision, []) if not (symbols_on and rep.shapes_separate(p))]
         if bad:
             names = ", ".join(f"{p.a}/{p.b} ({p.distance:.1f})" for p in bad)
+            turn_on = ("set symbols = true in the manifest's [deck] table (the faces, card sheets, print-shop and "
+                       "TTS files and the play table all print the shapes; render and preview also take --symbols)")
             if all(rep.shapes_separate(p) for p in bad):
-                hint = "render with --symbols: the palette's shape cues tell them apart"
+                hint = f"the palette's shape cues tell them apart, but the cards print none: {turn_on}"
             else:
-                hint = "give each colour its own 'symbol' in the palette and render with --symbols"
+                hint = f"give each colour its own 'symbol' in the palette, then {turn_on}"
             out.append(warning("palette-colorblind", where,
                                f"under simulated {vision} these colours look alike: {names}", file=file, hint=hint))
     for cid, value in rep.text.items():
@@ -327,5 +329,5 @@ def stage_check(deck: Deck, options: CheckOptions, report: CheckReport) -> list[
     pal = options.palette or deck.palette
     rep = analyse(pal)
     report.palette = rep
-    symbols_on = len(pal.colors) > 4
+    symbols_on = len(pal.colors) > 4 if deck.symbols is None else deck.symbols      # as Deck.shape_cues
     return findings(rep, symbols_on, file=pal.source or (str(deck.source) if deck.source else None))

@@ -2,10 +2,11 @@
 
 A :class:`Watcher` rebuilds a deck whenever one of the files it is made from changes (the
 manifest, its palette file, the artwork and fonts it names, its rulebook templates:
-:func:`deckgen.inputs.deck_files`), and shows the result on a local page served on
-127.0.0.1 only (:mod:`deckgen.localserver`: Host guard, idle timeout, connection cap). Faces
-come through the face cache, so a rebuild draws only the faces whose content changed, and the
-contact sheet re-shrinks only those.
+:func:`deckgen.inputs.deck_files`; the layout files its faces and back are drawn from and the
+``layouts/`` folders that could replace them: :func:`deckgen.render.layout.layout_files`), and
+shows the result on a local page served on 127.0.0.1 only (:mod:`deckgen.localserver`: Host
+guard, idle timeout, connection cap). Faces come through the face cache, so a rebuild draws only
+the faces whose content changed, and the contact sheet re-shrinks only those.
 
 A rebuild has two phases. The first is quick: the static checks, then the contact sheet
 (preview) or every output of ``deckgen build``; the page shows it at once. The second runs
@@ -47,6 +48,7 @@ class WatchOptions:
     port: int = DEFAULT_PORT                       # 0: any free port
     use_cache: bool = True
     only: str | None = None                        # --only: just those cards (preview; build has its own)
+    lang: str | None = None                        # --lang: the faces' words in this language (preview)
 
 
 @dataclass
@@ -202,8 +204,9 @@ class Watcher:
                          time.perf_counter() - start, unreadable=True)
             return
         from deckgen.inputs import deck_files
+        from deckgen.render.layout import layout_files
 
-        self._paths = deck_files(deck)
+        self._paths = list(dict.fromkeys([*deck_files(deck), *layout_files(deck)]))   # its own layout files too
         seconds = time.perf_counter() - start
         errors = sum(1 for f in findings if f.is_error)
         changes = {"stale": False, "deck": deck.id, "title": deck.name(), **extra}
@@ -252,6 +255,10 @@ class Watcher:
             from deckgen.selection import select
 
             deck = select(deck, self.options.only)
+        if self.options.lang:
+            from deckgen.render.faces import in_language
+
+            deck = in_language(deck, self.options.lang)
         settings = self.options.settings
         rendered = render_all(deck, settings, None, use_cache=self.options.use_cache, progress=self._progress)
         self._sheet(deck, settings)

@@ -560,44 +560,93 @@ CARD_NAME_WORDS = {
 
 # ---------------------------------------------------------------- the claims check (deckgen.claims)
 
-# Words that claim an action, per language, and the effect primitives any one of which makes the
-# claim true. Patterns match whole words in lower case.
-CLAIMED_ACTIONS: dict[str, tuple[tuple[str, str, frozenset[str]], ...]] = {
+# What a card's words claim (a label, a kind's name, a rules text), per language: (what, the claim
+# in words, pattern). ``what`` is one of the facts deckgen.claims derives from a card's effects
+# (draw, skip, keep, reverse, again, colour, chosen, everyone, steal, swap, pass, discard, duel,
+# roulette, flip, challenge). Patterns match lower-case text, in this order; a match is taken out
+# of the text before the next pattern is tried ("does not lose a turn" is a keep, not a skip).
+CLAIMED_ACTIONS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "en": (
-        ("draw", r"\bdraws?\b|\bpicks? up\b", frozenset({"draw", "everyone_draws", "roulette", "duel"})),
-        ("lose a turn", r"\bskips?\b|\blos(?:e|es|ing) (?:their |your |a |the |his |her )?(?:next )?turns?\b|"
-                        r"\bmiss(?:es)? (?:their |your |a )?turns?\b",
-         frozenset({"skip", "draw", "roulette", "reverse", "skip_all"})),
-        ("reverse", r"\brevers(?:e|es|ed)\b|\bdirection\b", frozenset({"reverse", "pass_hands"})),
-        ("play again", r"\bplays? again\b|\banother turn\b|\bgo again\b|\bextra turn\b",
-         frozenset({"play_again", "skip_all"})),
-        ("choose a colour", r"\b(?:choose|chooses|name|names|pick|picks)\b[^.]*\bcolou?rs?\b",
-         frozenset({"choose_color", "roulette"})),
-        ("steal", r"\bsteals?\b|\btakes? (?:a |one )?(?:random )?card from\b", frozenset({"steal"})),
-        ("swap hands", r"\bswaps?\b|\bexchanges?\b|\btrades? hands?\b", frozenset({"swap_hands"})),
-        ("pass hands", r"\bpass(?:es)? (?:your |their |every |all )?hands?\b", frozenset({"pass_hands"})),
-        ("discard", r"\bdiscards?\b", frozenset({"discard_color"})),
-        ("duel", r"\bduels?\b", frozenset({"duel"})),
-        ("roulette", r"\broulette\b", frozenset({"roulette"})),
-        ("flip Power cards", r"\bflips?\b|\bturns? over\b", frozenset({"flip_power"})),
+        ("keep", "keep the turn",
+         r"\b(?:keeps?|keeping) (?:their |your |his |her |the )?turns?\b|\b(?:does not|doesn't|do not|don't|never|"
+         r"won't|will not) (?:lose|miss)(?: (?:their|your|a|the|his|her) (?:next )?turns?)?\b|\bwithout (?:losing|"
+         r"missing)(?: (?:their|your|a|the) (?:next )?turns?)?\b|\b(?:nobody|no one|no player) (?:loses|misses)"
+         r"(?: (?:a|their) turns?)?\b|\bno turns? (?:is|are) lost\b"),
+        ("steal", "steal", r"\bsteals?\b|\btakes? (?:a |one )?(?:random )?card from\b|\btake a random card\b"),
+        ("skip", "lose a turn",
+         r"\bskip(?:s|ped|ping)?\b|\blos(?:e|es|ing|t) (?:their |your |a |the |his |her |one |two |three |\d+ )?"
+         r"(?:next )?turns?\b|\bmiss(?:es|ed)? (?:their |your |a |the |his |her )?(?:next )?turns?\b|\bsits? out\b|"
+         r"\bpassed over\b"),
+        ("reverse", "reverse", r"\brevers(?:e|es|ed|ing)\b|\bchang(?:e|es|ed|ing) (?:the )?direction\b|"
+                               r"\bdirection (?:of play )?(?:changes|is reversed|reverses|flips)\b"),
+        ("again", "play again", r"\bplays? again\b|\bgo(?:es)? again\b|\b(?:another|extra|second) turn\b"),
+        ("colour", "choose a colour",
+         r"\b(?:choose|chooses|chosen|name|names|named|call|calls|declare|declares|change|changes|pick(?! up)|"
+         r"picks(?! up))\b[^.;]*\bcolou?rs?\b"),
+        ("chosen", "choose a player",
+         r"\b(?:choose|chooses|pick|picks|select|selects) (?:a|any|another|one|an) (?:other )?(?:player|opponent)\b|"
+         r"\btarget(?:s|ed)?\b|\bof (?:your|their) choice\b|\bany (?:other )?player\b"),
+        ("everyone", "every player", r"\bevery(?:one|body)\b|\b(?:every|each) (?:other )?players?\b|"
+                                     r"\ball (?:other |the other )?players\b|\ball opponents\b"),
+        ("swap", "swap hands", r"\bswaps?\b|\bexchanges?\b|\btrades? hands\b"),
+        ("pass", "pass hands", r"\bpass(?:es)? (?:your |their |every |all |the )?hands?\b"),
+        ("discard", "discard", r"\bdiscards?\b(?! pile)|\bthrows? away\b"),
+        ("duel", "duel", r"\bduels?\b"),
+        ("roulette", "roulette", r"\broulette\b"),
+        ("flip", "flip Power cards", r"\bflips?\b|\bturns? (?:their |your |every |all |the )?power cards? over\b|"
+                                     r"\bturns? over (?:their |your |every |all |the )?power cards?\b"),
+        ("challenge", "challenge", r"\bchalleng(?:e|es|ed)\b"),
+        ("draw", "draw", r"\bdraws?\b(?! pile)|\bdrawn\b|\bdrawing\b(?! pile)|\bpicks? up\b|\+\s*\d+"),
     ),
     "es": (
-        ("robar", r"\brob(?:a|an|ar|e|en)\b(?! una carta a)|\bcog(?:e|en|er)\b",
-         frozenset({"draw", "everyone_draws", "roulette", "duel"})),
-        ("perder turno", r"\bpierd(?:e|en)\b[^.]*\bturnos?\b|\bsalta(?:r|n)?\b|\bsin jugar\b",
-         frozenset({"skip", "draw", "roulette", "reverse", "skip_all"})),
-        ("invertir el sentido", r"\binviert(?:e|en)\b|\bsentido\b|\bdirecci[oó]n\b", frozenset({"reverse", "pass_hands"})),
-        ("volver a jugar", r"\bvuelv(?:e|es) a jugar\b|\bjuega(?:s)? otra vez\b|\bjuega(?:s)? de nuevo\b|\botro turno\b",
-         frozenset({"play_again", "skip_all"})),
-        ("elegir color", r"\b(?:elige|eliges|elegir|nombra|di)\b[^.]*\bcolor(?:es)?\b", frozenset({"choose_color", "roulette"})),
-        ("quitar una carta", r"\bqu[ií]ta(?:le|r)?\b|\brob(?:a|ar) una carta a\b", frozenset({"steal"})),
-        ("intercambiar manos", r"\bintercambi(?:a|an|ar)\b", frozenset({"swap_hands"})),
-        ("pasar las manos", r"\bpasa(?:n|r)? (?:tu |su |sus |las |la )?manos?\b", frozenset({"pass_hands"})),
-        ("descartar", r"\bdescart(?:a|an|ar)\b", frozenset({"discard_color"})),
-        ("duelo", r"\bduelos?\b", frozenset({"duel"})),
-        ("ruleta", r"\bruleta\b", frozenset({"roulette"})),
-        ("dar la vuelta a las cartas de poder", r"\bvolte(?:a|ar)\b|\bda(?:r)? la vuelta\b", frozenset({"flip_power"})),
+        ("keep", "conservar el turno",
+         r"\bno pierden?(?: (?:su|tu|el|un) turno)?\b|\bsin perder(?: (?:su|tu|el|un) turno)?\b|"
+         r"\b(?:conserva|mantiene)n? (?:su |tu |el )?turno\b|\bsiguen? jugando\b|\bnadie pierde(?: (?:su|un) turno)?\b"),
+        ("steal", "quitar una carta", r"\bqu[ií]ta(?:le|les|r)?\b|\brob(?:a|as|ar) una carta (?:al azar )?(?:a|de)\b"),
+        ("skip", "perder turno", r"\bpierd(?:e|en|es)\b[^.;]*?\bturnos?\b|\bsalta(?:r|n|do|da|dos|das)?\b|"
+                                 r"\bsin jugar\b|\bpasa(?:n)? de largo\b"),
+        ("reverse", "invertir el sentido",
+         r"\binviert(?:e|en)\b|\binvertir\b|\breversa\b|\bcambia(?:r|n)? (?:el )?sentido\b|"
+         r"\bel sentido (?:de juego )?(?:cambia|se invierte)\b"),
+        ("again", "volver a jugar", r"\bvuelv(?:e|es|en) a jugar\b|\bjuega(?:s|n)? (?:otra vez|de nuevo)\b|"
+                                    r"\botro turno\b|\bturno extra\b"),
+        ("colour", "elegir color", r"\b(?:elige|eliges|elegir|nombra|nombras|di|dice|escoge|escoges|decide|decides|"
+                                   r"cambia|cambias)\b[^.;]*\bcolor(?:es)?\b"),
+        ("chosen", "elegir jugador",
+         r"\b(?:elige|eliges|escoge|escoges|elegir|escoger) (?:a )?(?:un|una|otro|otra|cualquier) (?:otro )?"
+         r"(?:jugador|rival|oponente)\b|\ba (?:tu|su) elecci[oó]n\b|\bdirigid[oa]s?\b|\bcualquier (?:otro )?jugador\b|"
+         r"\bque elijas\b"),
+        ("everyone", "todos los jugadores", r"\btodos\b|\bcada (?:otro )?jugador\b|\btodo el mundo\b|"
+                                            r"\blos dem[aá]s\b|\bcada rival\b"),
+        ("swap", "intercambiar manos", r"\bintercambi(?:a|an|ar|as)\b|\bcambia(?:r|n|s)? (?:la |las |su |sus |tu |tus )?"
+                                       r"manos?\b"),
+        ("pass", "pasar las manos", r"\bpasa(?:n|r|s)? (?:tu |su |sus |tus |las |la |toda la |todas las )?manos?\b"),
+        ("discard", "descartar", r"\bdescart(?:a|an|ar|as)\b|\btira(?:r|n|s)?\b"),
+        ("duel", "duelo", r"\bduelos?\b"),
+        ("roulette", "ruleta", r"\bruleta\b"),
+        ("flip", "dar la vuelta a las cartas de poder",
+         r"\bvolte(?:a|an|ar|as)\b|\bda(?:r|n)? la vuelta a (?:su |tu |sus |las )?cartas? de poder\b"),
+        ("challenge", "desafiar", r"\bdesaf[ií](?:a|an|ar|o)\b"),
+        ("draw", "robar", r"\brob(?:a|an|ar|as|e|en)\b|\bcog(?:e|en|er)\b|\btoma(?:n|r|s)?\b|\+\s*\d+"),
     ),
+}
+
+#: A number that is a condition, not a count the card claims ("two or more cards", "at least 2").
+CLAIM_CONDITIONS = {
+    "en": r"\b(?:at least|at most|up to|more than|fewer than|less than|over)\s+(\w+)|\b(\w+)\s+or\s+(?:more|fewer|less)\b",
+    "es": r"\b(?:al menos|como m[aá]ximo|hasta|m[aá]s de|menos de)\s+(\w+)|\b(\w+)\s+o\s+(?:m[aá]s|menos)\b",
+}
+
+#: A count of lost turns ("loses two turns"): held against how many turns the card costs a player.
+CLAIM_TURNS = {
+    "en": r"\b(?:los(?:e|es|ing)|miss(?:es)?) (\w+) (?:more )?turns\b",
+    "es": r"\bpierd(?:e|en|es) (\w+) turnos\b",
+}
+
+#: A sentence about a table of two players: its claims are held against the card at two players.
+CLAIM_TWO_PLAYERS = {
+    "en": r"\b(?:two|2)[ -]players?\b|\bheads[- ]up\b",
+    "es": r"\b(?:dos|2) jugadores\b|\bmano a mano\b",
 }
 
 #: Number words a card's text may claim a count with.
@@ -1138,7 +1187,7 @@ category = "wild"                 # wild: no colour, plays on anything
 name = {{ en = "Wild Swap", es = "Comodín intercambio" }}
 effects = ["swap_hands", "choose_color"]
 # label = "SWAP"                  # a short text printed on the card instead of the one derived from the effects
-# Other effect lists to try instead:
+# Other effect lists to try instead (then name the kind after what it does: check holds the name to it):
 # effects = ["steal", "choose_color"]                              # take a random card from a player
 # effects = [{{ op = "draw", n = 2 }}, "play_again", "choose_color"]   # the victim draws 2, you go again
 # effects = [{{ op = "pass_hands", direction = "left" }}, "choose_color"]  # every hand moves one seat left
@@ -1274,7 +1323,7 @@ category = "wild"                 # wild: sin color, se juega sobre cualquier ca
 name = {{ es = "Comodín intercambio", en = "Wild Swap" }}
 effects = ["swap_hands", "choose_color"]
 # label = {{ es = "CAMBIO", en = "SWAP" }}   # un texto corto impreso en la carta en lugar del que sale de los efectos
-# Otras listas de efectos para probar:
+# Otras listas de efectos para probar (y da al tipo un nombre que diga lo que hace: check lo comprueba):
 # effects = ["steal", "choose_color"]                              # quita una carta al azar a un jugador
 # effects = [{{ op = "draw", n = 2 }}, "play_again", "choose_color"]   # la víctima roba 2 y tú vuelves a jugar
 # effects = [{{ op = "pass_hands", direction = "left" }}, "choose_color"]  # cada mano pasa un asiento a la izquierda

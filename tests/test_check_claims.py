@@ -100,3 +100,27 @@ def test_bundled_and_example_decks_say_what_they_do():
     for deck in ("classic", "no-mercy", "flex-spectrum", "woodland"):
         rep = check(deck, CheckOptions(simulate=False))
         assert not [f for f in rep.findings if f.code.endswith("contradicts-effect")], deck
+
+
+def test_the_issues_lies_are_caught_end_to_end(write_manifest):
+    """Issue 32: a redeclared skip kind that reverses, label SKIP on a card that does not skip, and
+    'draws 1 and is skipped' on a card that keeps the turn all passed."""
+    redeclared = HEAD.replace('kind = "grab"\ncolors = "all"\ncount = 2', 'kind = "skip"\ncolors = "all"\ncount = 2') + \
+        '\n[kinds.skip]\ncategory = "action"\nname = { en = "Skip", es = "Salta" }\neffects = ["reverse"]\n'
+    rep = check(write_manifest(redeclared.replace("grab = 20", "skip = 20")), CheckOptions(simulate=False))
+    assert any(f.code == "name-contradicts-effect" and f.where == "kinds.skip.name" for f in rep.errors), rep.findings
+    rep, found = findings(write_manifest, 'label = "SKIP"\n')
+    assert found == {}                                   # Grab draws 3: its victim does lose the turn
+    keep = HEAD.replace('effects = [{ op = "draw", n = 3 }, "steal"]',
+                        'effects = [{ op = "draw", n = 1, lose_turn = false }]\nlabel = "SKIP"\n'
+                        'text = { en = "Draws 1 and is skipped.", es = "Roba 1 y se salta su turno." }')
+    rep = check(write_manifest(keep), CheckOptions(simulate=False))
+    codes = {f.code for f in rep.findings}
+    assert {"label-contradicts-effect", "text-contradicts-effect"} <= codes
+
+
+def test_words_that_claim_nothing_raise_no_alarm(write_manifest):
+    rep, found = findings(write_manifest, 'text = { en = "If you hold two or more cards, play it in the current '
+                                          'direction of play: the next player draws 3.", es = "Si tienes dos o más '
+                                          'cartas, juégala en el sentido actual: el siguiente roba 3." }\n')
+    assert found == {}

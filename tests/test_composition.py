@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from deckgen import manifest
 from deckgen.effects import PRIMITIVES, Effect
 from deckgen.model import Card, Kind, Names
-from deckgen.rulebook.describe import effects_text, fate_sentences
+from deckgen.rulebook.describe import effects_text, fate_sentences, phrase
 from deckgen.rulebook.meaning import NEXT, meaning, seat_outcome
 from deckgen.rulebook.words import cards_word
 from deckgen.rules.record import CAUSES
@@ -191,3 +191,91 @@ def test_the_engine_does_what_the_generated_sentence_claims(effects, options, ta
     drawn, turns = play(effects, options, n, chosen, 2 * n + 2, challenging)
     assert drawn == claim.drawn, f"{effects} at {n} players: drawn {drawn}, text says {claim.drawn}\n{text}"
     assert turns == claim.turns, f"{effects} at {n} players: turns {turns}, text says {claim.turns}\n{text}"
+
+
+# ---------------------------------------------------------------- each sentence against the engine's game
+
+def _sentences(text: str) -> list[str]:
+    import re
+
+    return [s for s in re.split(r"(?<=[.!?])\s+", text) if s]
+
+
+def _two_player_part(text: str, lang: str) -> tuple[list[str], list[str]]:
+    """(the sentences about any table, the sentences about two players) of a card's text."""
+    marker = {"en": "With two players", "es": "Con dos jugadores"}[lang]
+    general, two = text.split(marker, 1) if marker in text else (text, "")
+    return _sentences(general), _sentences(marker + two) if two else []
+
+
+def _check_claims(effects, deck, sentences, n: int, chosen: int, options: dict, numbers: bool = True) -> None:
+    """What each sentence claims, read by the card-words check's own reader (deckgen.claims),
+    against the engine's game at ``n`` players: the draws it names, a lost turn, nobody losing one,
+    the card's player playing again."""
+    from deckgen.claims import claimed
+
+    drawn, turns = play(effects, options, n, chosen, 2 * n + 2)
+    claim = seat_outcome(effects, deck.rule_options, n, chosen=chosen, turns=2 * n + 2)
+    assert (drawn, turns) == (claim.drawn, claim.turns)            # the engine's game, as the model says
+    others_lost = any(claim.lost[1:])
+    everyone = meaning(effects, deck.rule_options, n).everyone
+    counts = {*drawn, *(d - everyone for d in drawn), *(e.n for e in effects if e.n),
+              deck.rule_options.challenge_penalty}                  # a player's draws, with or without everyone's
+    for sentence in sentences:
+        for said, _ in claimed(sentence, "en"):
+            for n_said in said.numbers if numbers else ():
+                assert n_said in counts, (sentence, drawn)
+            if "again" in said.tags:
+                assert turns[0] == 0, (sentence, turns)
+            if "skip" in said.tags and "keep" not in said.tags:
+                assert others_lost or turns[0] == 0, (sentence, claim.lost)
+            if "keep" in said.tags and "skip" not in said.tags and "everyone" not in said.tags:
+                assert not others_lost or "still" in sentence, (sentence, claim.lost)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(effect_lists(), OPTIONS)
+@example((Effect("reverse"), Effect("target"), Effect("draw", n=2)), SAME_KIND | {"stacking": "off"})
+@example(DRAW3_SKIP, SAME_KIND | {"stacking": "off"})
+def test_each_rulebook_sentence_is_what_the_engine_does_at_two_and_four_players(effects, options):
+    """Issue 32: the rulebook text of every effect combination says each thing once, and what its
+    sentences say about any table (read at four players) and about two players (read at two) is
+    what the engine does there."""
+    deck = _deck(effects, **options)
+    for lang in ("en", "es"):
+        text = effects_text(deck, effects, lang)
+        said = _sentences(text)
+        assert len(said) == len(set(said)), f"a sentence said twice: {text}"
+    general, two = _two_player_part(effects_text(deck, effects, "en"), "en")
+    _check_claims(effects, deck, general, 4, 2, options)
+    if two:
+        _check_claims(effects, deck, two, 2, 1, options)
+        m2 = meaning(effects, deck.rule_options, 2)
+        for f in m2.fates.values() if two != [phrase("en", "two_skip")] else []:                # each player's fate at two players, said in the two-player part
+            for sentence in (s for fs in fate_sentences("en", f) for s in _sentences(fs)):
+                whole = effects_text(deck, effects, "en")        # a sentence the general part said is not said again
+                assert sentence[:1].lower() + sentence[1:] in whole or sentence in whole, (sentence, two)
+    else:     # no two-player sentence: the general ones hold at two players (where the next player and the
+        # chosen one are one player, whose draws the sentences give part by part)
+        _check_claims(effects, deck, general, 2, 1, options, numbers=False)
+
+
+def test_a_reverse_that_targets_a_draw_reads_as_one_lost_turn_in_the_rulebook(tmp_path):
+    """Issue 32: `reverse, target, draw 2` repeated its sentence and read as two lost turns with two
+    players, and the rulebook's "Rule decisions" said it works like Skip although the victim draws."""
+    from deckgen.rulebook.text import render_text
+    from tests.conftest import ROOT
+
+    text = (ROOT / "decks" / "classic.toml").read_text("utf-8") + (
+        '\n[kinds.reverse]\ncategory = "action"\nname = { es = "Reversa", en = "Reverse" }\n'
+        'effects = ["reverse", "target", { op = "draw", n = 2 }]\n')
+    (tmp_path / "deck.toml").write_text(text, "utf-8")
+    deck = manifest.load_deck(tmp_path / "deck.toml")
+    effects = deck.kinds["reverse"].effects
+    said = effects_text(deck, effects, "en")
+    assert said == ("The direction of play changes. A player of your choice draws 2 cards and loses their turn. "
+                    "With two players, your opponent draws 2 cards and loses their turn. Then you play again.")
+    book = render_text(deck, "en")[0]
+    assert "works like" not in book                     # the plain Reverse is gone: no such rule decision
+    plain = render_text(manifest.load_deck("classic"), "en")[0]
+    assert "works like" in plain

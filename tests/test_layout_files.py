@@ -210,9 +210,13 @@ def test_every_bundled_layout_draws_every_kind_of_face():
 
 
 def test_a_manifest_may_give_an_empty_label_and_symbol_none(tmp_path):
-    path = designer_deck(tmp_path, MINE, kind_keys='label = ""\nsymbol = "none"\n')
+    """The centre kept clear for a picture; without one the card has no centre, and check says so."""
     from deckgen.check import CheckOptions, check
 
+    bare = designer_deck(tmp_path / "bare", MINE, kind_keys='label = ""\nsymbol = "none"\n')
+    (f,) = [f for f in check(bare, CheckOptions(simulate=False)).findings if f.code == "no-centre"]
+    assert f.is_error and f.where == "kinds.steal" and "'fox-steal'" in f.message
+    path = designer_deck(tmp_path, MINE, kind_keys='label = ""\nsymbol = "none"\nart = "art/moon.svg"\n')
     report = check(path, CheckOptions(simulate=False))
     assert report.deck is not None
     assert not [f for f in report.findings if f.where.startswith("kinds.steal")], report.findings
@@ -228,7 +232,7 @@ def test_the_example_in_docs_layouts_is_a_working_layout(tmp_path):
     path = designer_deck(tmp_path, block, deck_keys='layout = "mine"\n')
     deck = manifest.load_deck(path)
     assert face_spec(deck, "fox-7", False).layout.name == "Woodland"
-    from deckgen.render.fit import check_fit
+    from deckgen.render.audit import check_fit
 
     assert check_fit(deck) == []
     assert render_face(deck, "fox-7", LOW).size == LOW.frame(deck).full
@@ -320,8 +324,9 @@ def test_a_square_flex_card_keeps_its_name_where_a_small_one_fits_and_reports_it
     """docs/layouts.md, "Fitting": on the square shop card the oval's ends are under the two Flex
     badges; a caption that meets them everywhere along the oval goes, smaller but never under
     6 pt, wherever it stays inside the oval and clear of everything; else it is left out, and said."""
+    from deckgen.render.audit import check_fit
     from deckgen.render.draw import SQUEEZE_MIN_PT, overlaps, pt_px
-    from deckgen.render.fit import check_fit, target
+    from deckgen.render.fit import target
 
     deck = manifest.load_deck("flex-spectrum")
     frame = target("tgc-square", deck).frame()

@@ -9,9 +9,10 @@ import pytest
 from deckgen import manifest
 from deckgen.errors import DeckgenError
 from deckgen.render import RenderSettings, render_face
+from deckgen.render.audit import check_fit, face_problems
 from deckgen.render.draw import overlaps, plan_face
 from deckgen.render.faces import face_ids, face_spec
-from deckgen.render.fit import CONTAINERS, Target, check_fit, face_problems, target
+from deckgen.render.fit import CONTAINERS, Target, target
 from deckgen.render.geometry import load_sizes
 from deckgen.render.layout import layouts
 from tests.test_render_faces import _outside_safe_is_field

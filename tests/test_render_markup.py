@@ -12,7 +12,7 @@ from deckgen.model import Names
 from deckgen.render import RenderSettings, render_face
 from deckgen.render.draw import plan_face
 from deckgen.render.faces import face_spec
-from deckgen.rulebook.markup import Run, inline, parse, plain_text, runs
+from deckgen.rulebook.markup import Run, inline, parse, plain_text, read, runs
 
 LOW = RenderSettings(dpi=120)
 
@@ -22,7 +22,8 @@ def test_runs_read_bold_italic_icons_and_escapes():
         Run("a "), Run("b", bold=True), Run(" "), Run("c", italic=True), Run(" "), Run("red", icon="red"),
         Run(" * {x}")]
     assert runs("**bold *both* bold**")[1] == Run("both", bold=True, italic=True)
-    assert runs("**unclosed") == [Run("unclosed", bold=True)]
+    assert runs("**unclosed") == [Run("**unclosed")]            # printed as written; the check says so
+    assert read("**unclosed").problems and "“**unclosed”" in read("**unclosed").problems[0]
     assert plain_text("Roba **2** y {skip}") == "Roba 2 y skip"
 
 
@@ -81,7 +82,8 @@ def test_inline_icons_show_a_colour_a_kind_and_a_designers_icon():
     assert deck.palette.get("fox").rgb in colours
 
 
-def test_an_unknown_icon_is_a_warning_with_a_suggestion(tmp_path):
+def test_an_unknown_icon_is_an_error_with_a_suggestion(tmp_path):
+    """An icon name that is nothing prints as the word: the card prints wrong, so it is an error."""
     import shutil
 
     from tests.conftest import ROOT
@@ -96,7 +98,7 @@ def test_an_unknown_icon_is_a_warning_with_a_suggestion(tmp_path):
     report = check(path, CheckOptions(simulate=False))
     found = [f for f in report.findings if f.code == "text-icon"]
     assert found and found[0].where == "kinds.acorns.text" and "fox" in (found[0].hint or "")
-    assert not found[0].is_error
+    assert found[0].is_error
 
 
 def test_the_rulebook_shows_inline_icons_as_the_faces_pictures(tmp_path):

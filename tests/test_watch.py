@@ -98,6 +98,31 @@ def test_the_inputs_are_the_manifest_its_palette_and_its_templates(deck, tmp_pat
     assert folder / "rules" / "en" in w._watch_dirs()
 
 
+def test_the_decks_own_layout_files_are_inputs_and_a_change_redraws_the_faces(deck, tmp_path):
+    """Issue 32: preview --watch did not redraw when the deck's own layout file changed."""
+    folder = deck.parent.resolve()
+    (folder / "layouts").mkdir()
+    bundled = Path(__file__).parent.parent / "decks" / "layouts" / "minimal.toml"
+    (folder / "layouts" / "mine.toml").write_text(bundled.read_text(encoding="utf-8"), encoding="utf-8")
+    _edit(deck, 'palette = "classic"', 'palette = "classic"\nlayout = "mine"')
+    w = Watcher(deck, _opts(tmp_path))
+    w.rebuild()
+    assert w.snapshot()[0]["status"] == "ok"
+    assert folder / "layouts" / "mine.toml" in w.inputs() and folder / "layouts" in w.inputs()
+    assert w.relevant(str(folder / "layouts" / "mine.toml"))
+    assert w.relevant(str(folder / "layouts" / "uno.toml"))           # a new file would replace a bundled one
+    assert folder / "layouts" in w._watch_dirs()
+    _edit(folder / "layouts" / "mine.toml", "[elements.index]\nbox = { left = 0, top = 0, width = 15, height = 13 }",
+          "[elements.index]\nbox = { left = 0, top = 0, width = 18, height = 15 }")
+    w.rebuild()
+    state, _ = w.snapshot()
+    assert state["status"] == "ok" and state["drawn"] == 45              # every face but the back drawn again
+    (folder / "layouts" / "mine.toml").write_text("[layout]\nname = 3\n", encoding="utf-8")
+    w.rebuild()
+    state, _ = w.snapshot()
+    assert state["status"] != "ok" and any("mine.toml" in f.get("file", "") for f in state["findings"])
+
+
 def _get(url: str, host: str | None = None) -> tuple[int, bytes]:
     req = urllib.request.Request(url, headers={"Host": host} if host else {})
     try:

@@ -17,6 +17,7 @@ from deckgen.cli.params import (
     gather,
     jobs_option,
     json_option,
+    lang_option,
     length,
     only_option,
     palette_options,
@@ -42,22 +43,25 @@ class ExportChoice:
     force: bool
     no_cache: bool
     jobs: int | None
+    lang: str | None = None
 
-    def load(self, deck_ref: str) -> tuple[Deck, list[Finding]]:
-        """The checked deck cut down to --only, and its errors (there are some only with --force)."""
+    def load(self, deck_ref: str, sizes: tuple[str, ...] = ()) -> tuple[Deck, list[Finding]]:
+        """The checked deck (its faces audited at ``sizes`` too: what the export draws) cut down to
+        --only, in --lang, and its errors (there are some only with --force)."""
         from deckgen.build import BuildOptions, load_checked
         from deckgen.selection import select
 
         deck_obj, errors, _ = load_checked(deck_ref, BuildOptions(palette=self.palette.for_deck(deck_ref),
-                                                                  force=self.force))
+                                                                  force=self.force, lang=self.lang, sizes=sizes))
         return select(deck_obj, self.only), errors
 
 
 def export_options(fn: Body) -> Body:
-    """``--only``, the palette options, ``--force``, ``--no-cache`` and ``-j``: the command gets
-    ``source: ExportChoice``."""
-    return stack(gather("source", ExportChoice, "only", "palette", "force", "no_cache", "jobs")(fn),
+    """``--only``, ``--lang``, the palette options, ``--force``, ``--no-cache`` and ``-j``: the command
+    gets ``source: ExportChoice``."""
+    return stack(gather("source", ExportChoice, "only", "palette", "force", "no_cache", "jobs", "lang")(fn),
                  only_option,
+                 lang_option,
                  palette_options,
                  click.option("--force", is_flag=True, help="Export even if the deck has errors."),
                  click.option("--no-cache", is_flag=True, help="Redraw every face instead of using the face cache."),
@@ -120,7 +124,7 @@ def export_tts_cmd(deck: str, out_dir: str | None, sheets: TtsChoice, source: Ex
     """
     from deckgen.export import ExportRun, export_tts
 
-    deck_obj, errors = source.load(deck)
+    deck_obj, errors = source.load(deck, (sheets.card_size,) if sheets.card_size else ())
     if not as_json:
         echo_findings(errors)
     folder = claim_output(out_dir or outputs.tts_folder(deck_obj.id), folder=True)
@@ -216,7 +220,7 @@ def export_cards_cmd(deck: str, shop: ShopChoice, out_dir: str | None, source: E
     svc = shop.preset(deck)
     bleed_mm = shop.bleed_mm()
     safe_mm = shop.safe_mm()
-    deck_obj, errors = source.load(deck)
+    deck_obj, errors = source.load(deck, (svc.id,) + ((shop.card_size,) if shop.card_size else ()))
     if not as_json:
         echo_findings(errors)
     folder = claim_output(out_dir or outputs.print_shop_folder(deck_obj.id, svc.id), folder=True)

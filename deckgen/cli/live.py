@@ -68,7 +68,7 @@ def preview(deck: str, out_path: Path | None, settings: RenderSettings, cards: D
             raise usage_error("--watch", "--watch keeps running and prints no JSON", hint="leave out --json")
         watch(deck, WatchOptions("preview", settings=settings, sheet_path=out_path,
                                  palette=lambda: cards.palette.for_deck(deck), port=live.port,
-                                 use_cache=not no_cache, only=cards.only))
+                                 use_cache=not no_cache, only=cards.only, lang=cards.lang))
         return
     the_deck = cards.load(deck)
     progress = Progress(enabled=not as_json)
@@ -142,7 +142,8 @@ class TableChoice:
 @click.option("--match", "whole_match", is_flag=True, help="Play hands until someone reaches the deck's target score.")
 @click.option("--pace", type=click.FloatRange(0, 10), default=0.8, show_default=True,
               help="Seconds a bot waits before each move you watch.")
-@click.option("--lang", type=click.Choice(["es", "en"]), default=None, help="Language of the table (default: the deck's).")
+@click.option("--lang", type=click.Choice(["es", "en"]), default=None,
+              help="Language of the table, and of the faces when the deck has texts in it (default: the deck's).")
 @click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
               help="Port on 127.0.0.1 (0: any free port; the address is printed).")
 @click.option("--no-open", is_flag=True, help="Do not open a browser; just print the address.")
@@ -163,8 +164,11 @@ def play_cmd(deck: str, table: TableChoice, port: int, no_open: bool) -> None:
     """
     from deckgen import manifest
     from deckgen.play import play
+    from deckgen.render.faces import in_language, languages_of
 
     d = manifest.load_deck(deck)
+    if table.lang in languages_of(d):
+        d = in_language(d, table.lang)        # the faces in the table's language, when the deck has its texts
     n = table.size(d)
     options = table.options(d)
 

@@ -23,6 +23,7 @@ from deckgen.cli.params import (
     gather,
     jobs_option,
     json_option,
+    lang_option,
     length,
     margin,
     offset,
@@ -111,6 +112,7 @@ class BuildChoice:
     force: bool
     no_cache: bool
     jobs: int | None
+    lang: str | None = None
 
     def for_deck(self, out_dir: str, layout: LayoutOptions, palette: PaletteChoice, ref: str) -> BuildOptions:
         from deckgen.build import BuildOptions
@@ -118,7 +120,7 @@ class BuildChoice:
         return BuildOptions(out_dir=Path(out_dir), dpi=self.dpi, bleed_mm=length(self.bleed, "--bleed"),
                             card_size=self.card_size, layout=layout, palette=palette.for_deck(ref), force=self.force,
                             use_cache=not self.no_cache, jobs=self.jobs, rulebook=not self.no_rulebook,
-                            only=self.only, booklet=self.booklet)
+                            only=self.only, booklet=self.booklet, lang=self.lang)
 
     def for_watch(self, out_dir: str, layout: LayoutOptions) -> BuildOptions:
         """The build ``--watch`` runs again (it reads the palette and the cache setting itself)."""
@@ -126,7 +128,7 @@ class BuildChoice:
 
         return BuildOptions(out_dir=Path(out_dir), dpi=self.dpi, bleed_mm=length(self.bleed, "--bleed"),
                             card_size=self.card_size, layout=layout, force=self.force, jobs=self.jobs,
-                            rulebook=not self.no_rulebook, only=self.only, booklet=self.booklet)
+                            rulebook=not self.no_rulebook, only=self.only, booklet=self.booklet, lang=self.lang)
 
 
 # ---------------------------------------------------------------- build
@@ -181,11 +183,13 @@ class BuildChoice:
 @click.option("--booklet", is_flag=True, help="Also write each rulebook as a booklet to fold and staple.")
 @click.option("--force", is_flag=True, help="Build even if the deck has errors (they are printed).")
 @click.option("--no-cache", is_flag=True, help="Redraw every face instead of using the face cache.")
+@lang_option
 @jobs_option
 @json_option
 @watch_options("build again")
 @gather("layout", LayoutChoice, *LAYOUT_FIELDS)
-@gather("make", BuildChoice, "only", "card_size", "dpi", "bleed", "no_rulebook", "booklet", "force", "no_cache", "jobs")
+@gather("make", BuildChoice, "only", "card_size", "dpi", "bleed", "no_rulebook", "booklet", "force", "no_cache", "jobs",
+        "lang")
 def build(decks: tuple[str, ...], out_dir: str, layout: LayoutChoice, make: BuildChoice, palette: PaletteChoice,
           as_json: bool, live: Watching) -> None:
     """Build the print-and-play PDF of one or more decks.
@@ -206,6 +210,8 @@ def build(decks: tuple[str, ...], out_dir: str, layout: LayoutChoice, make: Buil
         deckgen build no-mercy --paper letter --duplex short -o prints
 
         deckgen build flex-spectrum --layout fold --only red-5x2,power
+
+        deckgen build classic --lang en
     """
     from deckgen.build import bundled_refs
 

@@ -163,10 +163,12 @@ def palette_options(fn: Body) -> Body:
 
 @dataclass(frozen=True)
 class DeckChoice:
-    """``--only`` and the palette options: which deck a command draws, and which of its cards."""
+    """``--only``, ``--lang`` and the palette options: which deck a command draws, which of its
+    cards, in which of its languages."""
 
     only: str | None
     palette: PaletteChoice
+    lang: str | None = None
 
     def cut(self, deck: Deck) -> Deck:
         """The deck cut down to ``--only`` (deckgen.selection), or as it is."""
@@ -175,12 +177,23 @@ class DeckChoice:
         return select(deck, self.only)
 
     def load(self, deck_ref: str) -> Deck:
-        return self.cut(self.palette.load(deck_ref))
+        from deckgen.render.faces import in_language
+
+        return in_language(self.cut(self.palette.load(deck_ref)), self.lang)
+
+
+LANG_HELP = ("Language of the words on the faces (captions, labels, rules text): any the deck has texts for "
+             "(default: the deck's).")
+
+
+def lang_option(fn: Body) -> Body:
+    """``--lang``: the faces' language (the rulebook's is its own option)."""
+    return click.option("--lang", metavar="LANG", default=None, help=LANG_HELP)(fn)
 
 
 def deck_options(fn: Body) -> Body:
-    """``--only``, ``--palette`` and ``--color``: the command gets ``cards: DeckChoice``."""
-    return stack(gather("cards", DeckChoice, "only", "palette")(fn), only_option, palette_options)
+    """``--only``, ``--lang``, ``--palette`` and ``--color``: the command gets ``cards: DeckChoice``."""
+    return stack(gather("cards", DeckChoice, "only", "palette", "lang")(fn), only_option, lang_option, palette_options)
 
 
 # ---------------------------------------------------------------- render settings

@@ -32,12 +32,13 @@ if TYPE_CHECKING:
 # ---------------------------------------------------------------- check
 
 def check_options(games: int | None, no_sim: bool, seed: int, strict: bool, no_cache: bool,
-                  jobs: int | None) -> CheckOptions:
+                  jobs: int | None, sizes: tuple[str, ...] = ()) -> CheckOptions:
     """``check``'s options as the core's :class:`deckgen.check.CheckOptions` (the palette and the
     progress bar are set per deck)."""
     from deckgen.check import CheckOptions
 
-    return CheckOptions(simulate=not no_sim, games=games, seed=seed, strict=strict, jobs=jobs, use_cache=not no_cache)
+    return CheckOptions(simulate=not no_sim, games=games, seed=seed, strict=strict, jobs=jobs, use_cache=not no_cache,
+                        sizes=tuple(sizes))
 
 
 @click.command("check", cls=Command)
@@ -49,9 +50,11 @@ def check_options(games: int | None, no_sim: bool, seed: int, strict: bool, no_c
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed for simulated play.")
 @click.option("--strict", is_flag=True, help="Count warnings as errors (exit code 1), e.g. for your own CI.")
 @click.option("--no-cache", is_flag=True, help="Play the games again instead of reading an unchanged deck's verdict.")
+@click.option("--size", "sizes", multiple=True, metavar="NAME",
+              help="Also audit every face at this card size or print-shop preset (repeatable), e.g. --size tgc-poker.")
 @jobs_option
 @palette_options
-@gather("options", check_options, "games", "no_sim", "seed", "strict", "no_cache", "jobs")
+@gather("options", check_options, "games", "no_sim", "seed", "strict", "no_cache", "jobs", "sizes")
 def check(decks: tuple[str, ...], as_json: bool, options: CheckOptions, palette: PaletteChoice) -> None:
     """Check a deck before printing it: schema, counts, palette, text, fonts, rules and a
     playability verdict from simulated games (every finding code: docs/checks.md).
@@ -67,6 +70,8 @@ def check(decks: tuple[str, ...], as_json: bool, options: CheckOptions, palette:
         deckgen check my-deck.toml --json
 
         deckgen check my-deck.toml --strict
+
+        deckgen check my-deck.toml --size tgc-poker
     """
     from deckgen import manifest
     from deckgen.check import check_many

@@ -25,7 +25,7 @@ def resolution_warnings(deck: Deck, trim_mm: tuple[float, float], bleed_mm: floa
 
     need = min(MIN_DPI, dpi)
     frame = Frame(trim_mm, dpi, bleed_mm, safe_mm)
-    symbols = len(deck.palette.colors) > 4
+    symbols = deck.shape_cues
     file = str(deck.source) if deck.source else None
     seen: set[str] = set()
     out: list[Finding] = []

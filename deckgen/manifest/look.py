@@ -14,6 +14,7 @@ from deckgen import deckfs
 from deckgen.datafile import Shape, names_of
 from deckgen.errors import Collector, DeckgenError, did_you_mean
 from deckgen.manifest.artpattern import Pattern, check_pattern, is_pattern
+from deckgen.manifest.schema import MAX_TEXT
 from deckgen.model import ART_FITS, Card, ImageRef, Kind, Names
 
 
@@ -26,7 +27,7 @@ def load_image(value: Any, where: str, base: Path, out: Collector, line: int | N
 
 
 def deck_look(raw: Any, path: Path, out: Collector) -> dict[str, Any]:
-    """Deck keyword arguments: back_image, logo, cover_logo, fonts."""
+    """Deck keyword arguments: back_image, logo, cover_logo, fonts, layout, back_layout, symbols."""
     if not isinstance(raw, dict):
         return {}
     base = path.parent
@@ -39,6 +40,8 @@ def deck_look(raw: Any, path: Path, out: Collector) -> dict[str, Any]:
     for key, target in (("layout", "face"), ("back_layout", "back")):
         if key in raw:
             look[key] = _layout(raw[key], f"deck.{key}", base, target, out)
+    if "symbols" in raw:                 # the palette's colour-blind shapes on every output
+        look["symbols"] = Shape(out).boolean(raw["symbols"], "deck.symbols")
     return look
 
 
@@ -115,7 +118,7 @@ def _fit(table: dict[str, Any], where: str, out: Collector, line: int | None = N
 def _text(table: dict[str, Any], where: str, shape: Shape, line: int | None = None) -> Names | None:
     if "text" not in table:
         return None
-    text = shape.text(table["text"], f"{where}.text", line=line)
+    text = shape.text(table["text"], f"{where}.text", line=line, max_len=MAX_TEXT)
     return Names(names_of(text)) if text else None
 
 

@@ -23,6 +23,7 @@ DECK_KEYS = {
     "fonts": ("folder path", False),
     "layout": ("string", False),
     "back_layout": ("string", False),
+    "symbols": ("boolean", False),
 }
 
 PLAYERS_KEYS = {
@@ -139,4 +140,5 @@ LANGUAGES = ("es", "en")
 MAX_NAME = 60             # a deck, kind, card or colour name; the back text
 MAX_LABEL = 10            # a kind's centre label, e.g. "+4" or "SKIP"
 MAX_DESCRIPTION = 2000    # deck.description (the rulebook's introduction)
+MAX_TEXT = 400            # a card's rules text (kinds.<id>.text, cards[].text); its icons: rulebook/markup.py
 MAX_CARDS = 10_000        # a deck with more cards than this is probably a typo (a warning)

@@ -21,9 +21,13 @@ SCREEN_DPI = 120        # about 300 px wide for a poker-sized card: sharp at twi
 class Faces:
     """PNG bytes of each face of a deck, drawn on demand and kept."""
 
-    def __init__(self, deck: Deck, dpi: int = SCREEN_DPI, use_cache: bool = True):
+    def __init__(self, deck: Deck, dpi: int = SCREEN_DPI, use_cache: bool = True, lang: str | None = None):
+        """``lang``: the faces' words in that language, when the deck has texts in it (default: the deck's)."""
         from deckgen.render.batch import plan_faces
+        from deckgen.render.faces import in_language, languages_of
 
+        if lang in languages_of(deck):
+            deck = in_language(deck, lang)
         self.deck = deck
         self.settings = RenderSettings(dpi=dpi, bleed_mm=0.0)
         self.use_cache = use_cache

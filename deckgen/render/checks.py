@@ -1,6 +1,6 @@
 """What ``deckgen check`` learns from the renderer: palette distinguishability, the card size,
-kind symbols the renderer does not know, and whether every face fits its layout at the deck's
-card size (:mod:`deckgen.render.fit`)."""
+kind symbols the renderer does not know, and the audit of every face as drawn at the deck's card
+size and each size asked for (:mod:`deckgen.render.audit`)."""
 
 from __future__ import annotations
 
@@ -29,10 +29,11 @@ def stage_check(deck: Deck, options: CheckOptions, report: CheckReport) -> list[
     from deckgen.render.look import look_check
 
     out.extend(look_check(deck))          # images' resolution, back image shape, rules text fit
-    from deckgen.render.fit import check_fit
+    from deckgen.render.audit import audit
+    out.extend(_unknown_sizes(deck, options.sizes))
 
-    # every face's elements fit their boxes at the deck's card size (kept in the cache like the faces)
-    out.extend(check_fit(deck, use_cache=options.use_cache, cache_dir=options.cache_dir))
+    # every face audited as drawn, at the deck's card size and the sizes asked for (kept in the cache)
+    out.extend(audit(deck, [deck.card_size, *options.sizes], use_cache=options.use_cache, cache_dir=options.cache_dir))
     used = {c.kind for c in deck.cards} | {c.flex.kind for c in deck.cards if c.flex}
     for kid in sorted(used):
         kind = deck.kinds.get(kid)
@@ -41,4 +42,17 @@ def stage_check(deck: Deck, options: CheckOptions, report: CheckReport) -> list[
                                f"the renderer has no symbol '{kind.symbol}'; the card shows one derived from "
                                "its effects", file=file,
                                hint=did_you_mean(kind.symbol, KNOWN) or "symbols: " + ", ".join(sorted(KNOWN))))
+    return out
+
+
+def _unknown_sizes(deck: Deck, sizes: tuple[str, ...]) -> list[Finding]:
+    """An error for each size asked for (``check --size``) that is no card size nor shop preset."""
+    from deckgen.render.fit import target
+
+    out: list[Finding] = []
+    for name in sizes:
+        try:
+            target(name, deck)
+        except DeckgenError as exc:  # noqa: PERF203  (a few names, each tried once)
+            out.extend(error("option", "--size", f.message, hint=f.hint) for f in exc.findings)
     return out

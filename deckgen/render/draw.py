@@ -42,8 +42,11 @@ Drawer = Callable[[Image.Image, ImageDraw.ImageDraw, "Plan", "Placed"], None]
 # ---------------------------------------------------------------- fonts and images of a face
 
 def font_file(spec: FaceSpec, role: str) -> str:
-    """The font file of a role (``display`` or ``text``) for this face."""
-    i = 0 if role == "display" else 1
+    """The font file of a role (``display``, ``text``, or ``bold``: the deck's bold font when its
+    ``fonts.toml`` names one, else the display font) for this face."""
+    if role == "bold":
+        role = "bold" if len(spec.fonts) > 2 else "display"
+    i = {"display": 0, "text": 1, "bold": 2}[role]
     if len(spec.fonts) > i:
         return spec.fonts[i].path
     from deckgen.fonts import font_set
@@ -148,6 +151,7 @@ class Shape:
 @functools.lru_cache(maxsize=32)
 def _rounded_mask(w: int, h: int, radius: int) -> Image.Image:
     ss = 4
+    w, h, radius = max(1, w), max(1, h), max(0, min(radius, w // 2, h // 2))
     big = Image.new("L", (max(1, w) * ss, max(1, h) * ss), 0)
     ImageDraw.Draw(big).rounded_rectangle([0, 0, w * ss - 1, h * ss - 1], radius=radius * ss, fill=255)
     return big.reduce(ss)
@@ -235,6 +239,17 @@ class Placed:
     rects: list[Rect] = field(default_factory=list)   # where it draws (image px), twins included
     data: dict[str, Any] = field(default_factory=dict)   # what the element's drawer reads (by element type)
     text: bool = False             # a text element: checked against every other element
+    twin_at: int | None = None     # rects from this index on are the turned copy (a twin element)
+
+    def copy_of(self, i: int) -> str:
+        """Which copy ``rects[i]`` is: "" for the element, "turned copy" for its twin."""
+        return "turned copy" if self.twin_at is not None and i >= self.twin_at else ""
+
+    def twin(self, frame: Frame) -> None:
+        """Add the turned copy of every rect (a ``twin`` element drawn again in the opposite corner)."""
+        if self.el.twin:
+            self.twin_at = len(self.rects)
+            self.rects.extend([turned(rc, frame) for rc in self.rects])
 
 
 @dataclass
@@ -386,8 +401,7 @@ def _plan_index(plan: Plan, p: Placed) -> None:
         p.rects.append((ccx - sz / 2, ccy - sz / 2, ccx + sz / 2 + u * 0.6, ccy + sz / 2 + u * 0.6))
     d["u"] = u
     d["light"] = light
-    if p.el.twin:
-        p.rects.extend([turned(rc, frame) for rc in p.rects])
+    p.twin(frame)
 
 
 def _plan_flex(plan: Plan, p: Placed) -> None:
@@ -395,18 +409,34 @@ def _plan_flex(plan: Plan, p: Placed) -> None:
     if spec.flex is None:
         plan.placed.remove(p)
         return
+    fb = spec.flex
     (x0, y0, x1, y1), k = _box_scale(p, frame, 40, 21)
     u = frame.unit() * k
     bw, bh = int(x1 - x0), int(y1 - y0)
     x1 -= 1
     x0, y1 = x1 - bw, y0 + bh
-    f, _ = fit(font_file(spec, "text"), spec.flex.label, int(u * 16), int(u * 4.2))
+    f, _ = fit(font_file(spec, "text"), fb.label, int(u * 16), int(u * 4.2))
     lx, ly = (x0 + x1) / 2, y1 + u * 3.6
-    lw = ink_box(f, spec.flex.label)[2] + u * 3
-    p.data.update(box=(x0, y0, x1, y1), u=u, label=(f, lx, ly, lw))
+    lw = ink_box(f, fb.label)[2] + u * 3
+    # the badge's inside: its emblem's text, symbol (or the flex kind's icon) and shape cue side by side
+    inner = (x0 + u * 2.2, y0 + u * 2.2, x1 - u * 2.2, y1 - u * 2.2)
+    iw, ih = inner[2] - inner[0], inner[3] - inner[1]
+    em = fb.emblem
+    kinds = [q for q in (em.text and "text", (em.symbol or fb.icon) and "symbol", fb.shape and "shape") if q]
+    slot = iw / max(1, len(kinds))
+    parts: list[tuple[str, float, float, Any]] = []
+    for i, part in enumerate(kinds):
+        cx = inner[0] + slot * (i + 0.5)
+        cy = inner[1] + ih / 2 - (u * 0.6 if fb.color is None else 0)
+        if part == "text":
+            size: Any = fit(font_file(spec, "display"), em.text, int(slot - u * 2),
+                            int(ih - u * (5 if em.underline else 3)), 0.05)[0]
+        else:
+            size = int(min(slot - u * 2, ih - u * 3.5))
+        parts.append((part, cx, cy, size))
+    p.data.update(box=(x0, y0, x1, y1), u=u, label=(f, lx, ly, lw), inner=inner, parts=parts)
     p.rects.extend([(x0, y0, x1, y1), (lx - lw / 2, ly - u * 3, lx + lw / 2, ly + u * 3)])
-    if p.el.twin:
-        p.rects.extend([turned(rc, frame) for rc in p.rects])
+    p.twin(frame)
 
 
 def _plan_symbol(plan: Plan, p: Placed) -> None:
@@ -440,6 +470,8 @@ def _place_symbol(plan: Plan, p: Placed, k: float, centre: tuple[float, float]) 
     # the kind's icon stands for its symbol in the centre, unless the kind says symbol = "none"
     symbol = "icon" if spec.icon is not None and "no-symbol" not in spec.tags else em.symbol
     on_frame = spec.shows("frame") and plan.shape.kind != "none"
+    if not symbol and not em.text and spec.oval == "segments" and not on_frame and "no-symbol" not in spec.tags:
+        symbol = "wheel"        # a plain wild's look is its oval of colours: without a frame, the colour wheel
     ink = spec.ink if on_frame else spec.index_ink
     d = p.data
     d.update(u=u, ink=ink, halo=int(u * 2.2) if spec.art is not None else 0, items=[])
@@ -683,8 +715,7 @@ def _plan_icons(plan: Plan, p: Placed) -> None:
         at.append((name, is_shape, x, (y0 + y1) / 2))
         p.rects.append((x - size / 2, y0, x + size / 2, y0 + size))
     p.data.update(items=at, size=size)
-    if p.el.twin:
-        p.rects.extend([turned(rc, frame) for rc in p.rects])
+    p.twin(frame)
 
 
 def _plan_logo(plan: Plan, p: Placed) -> None:
@@ -768,9 +799,10 @@ ITALIC_SLANT = 0.2      # italic words: the upright font sheared by this much (x
 
 
 def style_font(spec: FaceSpec, role: str, style: int, px: int) -> Font:
-    """The font of a style: bold words in the deck's display font (the heavier cut of the card's
-    lettering), the others in the element's font; italic is that font slanted when drawn."""
-    return _font(font_file(spec, "display" if style & 1 else role), px)
+    """The font of a style: bold words in the deck's bold font (``fonts.toml``'s ``bold``; without
+    one, the display font, the heavier cut of the card's lettering), the others in the element's
+    font; italic is that font slanted when drawn."""
+    return _font(font_file(spec, "bold" if style & 1 else role), px)
 
 
 @functools.lru_cache(maxsize=256)
@@ -1109,7 +1141,7 @@ def _draw_flex(img: Image.Image, d: ImageDraw.ImageDraw, plan: Plan, p: Placed) 
     x0, y0, x1, y1 = p.data["box"]
     d.rounded_rectangle([x0, y0, x1, y1], radius=int(u * 5), fill=DARK)
     d.rounded_rectangle([x0 + u * 0.8, y0 + u * 0.8, x1 - u * 0.8, y1 - u * 0.8], radius=int(u * 4.4), fill=WHITE)
-    inner = [x0 + u * 2.2, y0 + u * 2.2, x1 - u * 2.2, y1 - u * 2.2]
+    inner = list(p.data["inner"])
     if fb.color is None:
         d.rounded_rectangle(inner, radius=int(u * 3.4), fill=DARK)
         n = len(spec.segments)
@@ -1122,20 +1154,13 @@ def _draw_flex(img: Image.Image, d: ImageDraw.ImageDraw, plan: Plan, p: Placed) 
     fill = fb.ink
     light = fill == WHITE
     stroke = max(1, int(u * 0.6)) if light else 0
-    iw, ih = inner[2] - inner[0], inner[3] - inner[1]
     em = fb.emblem
-    parts = [q for q in (em.text and "text", (em.symbol or fb.icon) and "symbol", fb.shape and "shape") if q]
-    slot = iw / max(1, len(parts))
-    for i, part in enumerate(parts):
-        cx = inner[0] + slot * (i + 0.5)
-        cy = inner[1] + ih / 2 - (u * 0.6 if fb.color is None else 0)
+    for part, cx, cy, size in p.data["parts"]:
         if part == "text":
-            f, _ = fit(font_file(spec, "display"), em.text, int(slot - u * 2), int(ih - u * (5 if em.underline else 3)), 0.05)
-            draw_text(img, em.text, f, (cx, cy), TextStyle(fill, stroke, DARK, 0, em.underline))
+            draw_text(img, em.text, size, (cx, cy), TextStyle(fill, stroke, DARK, 0, em.underline))
         elif part == "symbol" and fb.icon is not None:
-            draw_icon(img, spec, fb.icon, int(min(slot - u * 2, ih - u * 3.5)), cx, cy)
+            draw_icon(img, spec, fb.icon, size, cx, cy)
         else:
-            size = int(min(slot - u * 2, ih - u * 3.5))
             mask = symbol_mask(em.symbol if part == "symbol" else fb.shape, size, part == "shape")
             paste_mask(img, fill, mask, cx, cy)
     f, lx, ly, lw = p.data["label"]
@@ -1143,19 +1168,29 @@ def _draw_flex(img: Image.Image, d: ImageDraw.ImageDraw, plan: Plan, p: Placed) 
     draw_text(img, fb.label, f, (lx, ly), TextStyle(WHITE))
 
 
-def _draw_caption(img: Image.Image, d: ImageDraw.ImageDraw, plan: Plan, p: Placed) -> None:
+def caption_style(plan: Plan, p: Placed) -> TextStyle:
+    """How a caption is painted: white on a dark outline over the wild's oval of colours (or when
+    its layout says ``outlined``), dark with a white outline over art, dark on the frame (a caption
+    in its own box that lies on the frame's white panel too), else in the field's text colour."""
     spec = plan.spec
-    f, stroke = p.data["font"], p.data["stroke"]
     style = p.el.opt("style", "auto")
+    framed = plan.get("frame") is not None and plan.shape.kind != "none"
+    in_box = p.el.opt("place", "frame") == "box" or plan.shape.kind == "none"
+    on_frame = framed and (not in_box or any(overlaps(rc, plan.shape.rect()) for rc in p.rects))
+    if style == "outlined" or (style == "auto" and spec.oval == "segments" and on_frame):
+        return TextStyle(WHITE, max(1, int(plan.frame.unit() * 0.7)), DARK)
+    if style == "auto" and spec.art is not None:
+        return TextStyle(DARK, p.data["stroke"], WHITE)
+    if style == "auto" and in_box and not on_frame:
+        return TextStyle(spec.index_ink)
+    return TextStyle(DARK)
+
+
+def _draw_caption(img: Image.Image, d: ImageDraw.ImageDraw, plan: Plan, p: Placed) -> None:
+    f = p.data["font"]
+    style = caption_style(plan, p)
     for line, (cx, cy) in p.data["lines"]:
-        if style == "outlined" or (style == "auto" and spec.oval == "segments" and plan.shape.kind != "none"):
-            draw_text(img, line, f, (cx, cy), TextStyle(WHITE, max(1, int(plan.frame.unit() * 0.7)), DARK))
-        elif style == "auto" and spec.art is not None:
-            draw_text(img, line, f, (cx, cy), TextStyle(DARK, stroke, WHITE))
-        elif style == "auto" and (p.el.opt("place", "frame") == "box" or plan.shape.kind == "none"):
-            draw_text(img, line, f, (cx, cy), TextStyle(spec.index_ink))
-        else:
-            draw_text(img, line, f, (cx, cy), TextStyle(DARK))
+        draw_text(img, line, f, (cx, cy), style)
 
 
 def _draw_title(img: Image.Image, d: ImageDraw.ImageDraw, plan: Plan, p: Placed) -> None:

@@ -6,9 +6,11 @@ cache key: a face is redrawn exactly when something it shows has changed.
 
 from __future__ import annotations
 
+import functools
 import weakref
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -175,27 +177,31 @@ def _derived(kind: Kind) -> tuple[str | None, str, str | None]:
 
 
 def kind_emblem(kind: Kind, lang: str, value: int | None = None) -> Emblem:
+    """A kind's centre emblem: its label (or the text derived from its effects, "+2") and its
+    symbol. A symbol the kind names is drawn even beside a derived text; the kind's own ``icon``
+    stands for what it does in place of a derived text (a label it is given stays)."""
     if kind.category == NUMBER:
         text = "" if value is None else str(value)
         return Emblem(text, None, value in (6, 9))
     sym, text, extra = _derived(kind)
     if kind.label is not None:
-        text = kind.label.get(lang)
+        text = one_line(kind.label.get(lang))
+    elif kind.icon is not None and kind.symbol != "none":
+        text, extra = "", None
     if kind.symbol == "none":
         return Emblem(text, None, False, None)
     if kind.symbol:
         named = {"roulette": "wheel", "wild": None}.get(kind.symbol, kind.symbol)
         if named is None or named == "wheel" or named in SYMBOLS or named in SHAPES:
-            sym = named if not text or named in ("target", "everyone") else sym
+            sym = named
     return Emblem(text, sym, False, extra)
 
 
 def index_emblem(kind: Kind, lang: str, value: int | None = None) -> Emblem:
     """The corner index's emblem: what the centre would show with neither an empty label nor
     ``symbol = "none"`` (a card hiding its centre still says what it is in its corners)."""
-    plain = Kind(kind.id, kind.category, kind.names, kind.effects,
-                 None if kind.symbol == "none" else kind.symbol,
-                 kind.label if kind.label is not None and kind.label.get(lang) else None)
+    plain = replace(kind, symbol=None if kind.symbol == "none" else kind.symbol,
+                    label=kind.label if kind.label is not None and kind.label.get(lang) else None)
     return corner_of(kind_emblem(plain, lang, value))
 
 
@@ -209,7 +215,19 @@ def corner_of(emblem: Emblem) -> Emblem:
 def caption_of(deck: Deck, kind: Kind) -> str:
     if kind.category == NUMBER:
         return ""
-    return kind.names.get(deck.language).upper()
+    return one_line(kind.names.get(deck.language)).upper()
+
+
+def one_line(text: str) -> str:
+    """A name or label as a face prints it: a line break, a tab or a run of spaces is one space
+    (a font has no glyph for a tab, and a one-line caption has no room for a break)."""
+    return " ".join(text.split())
+
+
+def rules_text(text: str) -> str:
+    """A rules text as a face prints it: its line breaks kept (a Windows or old Mac one as one),
+    a tab as a space."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
 
 
 def _shape(deck: Deck, color_id: str | None, symbols: bool) -> str | None:
@@ -228,8 +246,20 @@ def _layout_repr(layout: Layout | None) -> str:
 
 
 def face_fonts(deck: Deck) -> tuple[FontRef, ...]:
+    """(display, text) and, when the deck's or the user's ``fonts.toml`` names one, the bold font
+    (``**bold**`` on a face; else it is set in the display font, the heavier of the two)."""
     fonts = deck_fonts(deck)
-    return fonts.ref("display"), fonts.ref("text")
+    out = [fonts.ref("display"), fonts.ref("text")]
+    if fonts.path("bold").resolve().parent != _reportlab_fonts():     # not the PDFs' bundled default (Vera)
+        out.append(fonts.ref("bold"))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=1)
+def _reportlab_fonts() -> Path:
+    import reportlab
+
+    return Path(reportlab.__file__).resolve().parent / "fonts"
 
 
 #: an inline icon of a rules text: ("color", rgb, shape or None), ("symbol", name), ("image", ImageRef),
@@ -238,48 +268,51 @@ InlineIcon = (tuple[Literal["color"], RGB, str | None] | tuple[Literal["symbol",
               | tuple[Literal["image"], ImageRef])
 
 
-def inline_icon(deck: Deck, name: str) -> InlineIcon | None:
-    """What ``{name}`` in a rules text shows: a palette colour's chip (with its shape cue), a kind's
-    own icon or its symbol or label, or a symbol; None when the name is none of these."""
-    if name in deck.palette.ids():
-        col = deck.palette.get(name)
-        return ("color", col.rgb, col.symbol if col.symbol in SHAPES else None)
-    kind = deck.kinds.get(name)
+def inline_icon(deck: Deck, name: str, symbols: bool | None = None) -> InlineIcon | None:
+    """What ``{name}`` in a rules text shows (the name in any case): a palette colour's chip (with
+    its shape cue when the cards print the shapes, ``symbols``, default the deck's), a kind's own
+    icon or its symbol or label, or a symbol; None when the name is none of these."""
+    key = name.lower()
+    if key in deck.palette.ids():
+        col = deck.palette.get(key)
+        shaped = deck.shape_cues if symbols is None else symbols
+        return ("color", col.rgb, col.symbol if shaped and col.symbol in SHAPES else None)
+    kind = deck.kinds.get(key)
     if kind is None:                          # a standard kind the deck does not deal
         from deckgen.manifest.kinds import standard_kinds
 
-        kind = standard_kinds(deck.source.parent if deck.source else None).get(name)
+        kind = standard_kinds(deck.source.parent if deck.source else None).get(key)
     if kind is not None:
         if kind.icon is not None:
             return ("image", kind.icon)
         em = kind_emblem(kind, deck.language)
         if em.symbol and em.symbol != "wheel":
             return ("symbol", em.symbol)
-        return ("text", em.text or kind.names.get(deck.language))
-    if name in SYMBOLS or name in SHAPES:
-        return ("symbol", name)
+        return ("text", em.text or one_line(kind.names.get(deck.language)))
+    if key in SYMBOLS or key in SHAPES:
+        return ("symbol", key)
     return None
 
 
-def _rules_icons(deck: Deck, text: str) -> tuple[tuple[str, InlineIcon], ...]:
+def _rules_icons(deck: Deck, text: str, symbols: bool) -> tuple[tuple[str, InlineIcon], ...]:
     from deckgen.rulebook.markup import icons_in
 
     out = []
     for name in icons_in(text):
-        icon = inline_icon(deck, name)
+        icon = inline_icon(deck, name, symbols)
         out.append((name, icon if icon is not None else ("unknown", name)))     # drawn as the word
     return tuple(out)
 
 
-def _look(deck: Deck, card: Card, kind: Kind) -> dict[str, Any]:
+def _look(deck: Deck, card: Card, kind: Kind, symbols: bool) -> dict[str, Any]:
     """The FaceSpec fields of a card's own look: fonts, art, icon, rules text."""
     art = card.art or kind.art
     fit = card.art_fit or kind.art_fit
     text = card.text or kind.text
-    rules = text.get(deck.language) if text else ""
-    rich = any(ch in rules for ch in "*{\\")
+    rules = rules_text(text.get(deck.language)) if text else ""
+    rich = any(ch in rules for ch in "*{}\\")
     return {"fonts": face_fonts(deck), "art": art, "art_fit": fit if art else "cover", "icon": kind.icon,
-            "rules": rules, "rules_icons": _rules_icons(deck, rules) if rich else ()}
+            "rules": rules, "rules_icons": _rules_icons(deck, rules, symbols) if rich else ()}
 
 
 def card_face(deck: Deck, card: Card, symbols: bool) -> FaceSpec:
@@ -319,7 +352,7 @@ def card_face(deck: Deck, card: Card, symbols: bool) -> FaceSpec:
         flex is not None and flex.color is None)
     segments = segments if uses_palette else ()      # only what the face shows goes into its cache key
     return FaceSpec(card.id, field, oval, segments, ink, centre, index_emblem(kind, lang, card.value), text_ink(field),
-                    caption, marks, _shape(deck, card.color, symbols), flex, **_look(deck, card, kind),
+                    caption, marks, _shape(deck, card.color, symbols), flex, **_look(deck, card, kind, symbols),
                     layout=layout, tags=tuple(sorted(tags)), hidden=tuple(sorted(set(kind.hide) | set(card.hide))),
                     logo=deck.logo if layout.element("logo") is not None else None)
 
@@ -338,7 +371,7 @@ def power_face(deck: Deck, face_id: str) -> FaceSpec:
 def back_face(deck: Deck) -> FaceSpec:
     pal = deck.palette
     oval = pal.colors[0].rgb
-    title = (deck.back_text.get(deck.language) if deck.back_text else deck.name()).upper()
+    title = one_line(deck.back_text.get(deck.language) if deck.back_text else deck.name()).upper()
     if deck.logo is not None or (deck.back_image is not None and deck.back_text is None):
         title = ""                                 # the logo replaces the title; a back image stands alone
     from deckgen.palette import contrast
@@ -388,3 +421,30 @@ def face_spec(deck: Deck, face_id: str, symbols: bool) -> FaceSpec:
     ids = face_ids(deck)
     raise DeckgenError(error("face", "face", f"the deck has no face '{face_id}'",
                              hint=did_you_mean(face_id, ids) or f"faces: {', '.join(ids[:6])} ..."))
+
+
+def languages_of(deck: Deck) -> list[str]:
+    """The languages a deck has texts for, its own first: every language its names, labels, rules
+    texts and back text are given in."""
+    found: dict[str, None] = {deck.language: None}
+    texts = [deck.names, deck.back_text, *(c.names for c in deck.palette.colors), *(comp.names for comp in deck.components)]
+    for kind in deck.kinds.values():
+        texts += [kind.names, kind.label, kind.text]
+    for card in deck.cards:
+        texts += [card.text]
+    for names in texts:
+        if names is not None:
+            found.update((lang, None) for lang in names.values if lang)
+    return list(found)
+
+
+def in_language(deck: Deck, lang: str | None) -> Deck:
+    """The deck with its faces' words (captions, labels, rules texts, the back's title) in ``lang``,
+    one of :func:`languages_of` (None: as it is). Raises DeckgenError naming the languages there are."""
+    if lang is None or lang == deck.language:
+        return deck
+    have = languages_of(deck)
+    if lang not in have:
+        raise DeckgenError(error("option", "--lang", f"the deck '{deck.id}' has no texts in '{lang}'",
+                                 hint="its languages: " + ", ".join(have)))
+    return replace(deck, language=lang)

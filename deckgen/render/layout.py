@@ -20,6 +20,7 @@ from deckgen.datafile import read_toml
 from deckgen.errors import Collector, DeckgenError, did_you_mean, error
 
 if TYPE_CHECKING:
+    from deckgen.model import Deck
     from deckgen.render.geometry import Frame
 
 # Every element type, what it draws, and the keys it accepts beyond the common ones.
@@ -99,12 +100,14 @@ class Box:
     cx: Length | None = None
     cy: Length | None = None
 
-    def resolve(self, frame: Frame) -> tuple[float, float, float, float]:
-        """(x0, y0, x1, y1) in image pixels."""
+    def resolve(self, frame: Frame, raw: bool = False) -> tuple[float, float, float, float]:
+        """(x0, y0, x1, y1) in image pixels. A box that works out narrower or lower than nothing
+        (``left`` and ``right`` past each other, a negative ``height``) has no area: its far edges
+        come back onto its near ones (``raw``: as worked out, for the audit's message)."""
         l, t, r, b = frame.safe_box
         x0, x1 = _axis(frame, l, r, self.left, self.right, self.width, self.cx)
         y0, y1 = _axis(frame, t, b, self.top, self.bottom, self.height, self.cy)
-        return x0, y0, x1, y1
+        return (x0, y0, x1, y1) if raw else (x0, y0, max(x0, x1), max(y0, y1))
 
 
 def _axis(frame: Frame, lo: float, hi: float, near: Length | None, far: Length | None, size: Length | None,
@@ -391,3 +394,20 @@ def get_layout(name: str | None, base: Path | None = None, target: str = "face")
     names = [n for n, lay in found.items() if lay.target == target]
     raise DeckgenError(error("layout", "layout", f"no {target} layout named '{name}'",
                              hint=did_you_mean(name, names) or "layouts: " + ", ".join(names)))
+
+
+def layout_files(deck: Deck) -> list[Path]:
+    """The layout files of the user's and the deck's own that its faces and back are drawn from,
+    and the ``layouts/`` folders of the user and of the deck (where a new file can replace a
+    bundled layout): what ``--watch`` watches besides :func:`deckgen.inputs.deck_files`."""
+    base = deck.source.parent if deck.source else None
+    cat = catalogue(base)
+    used = {deck.layout or DEFAULT_FACE, deck.back_layout or DEFAULT_BACK}
+    used |= {k.layout for k in deck.kinds.values() if k.layout} | {c.layout for c in deck.cards if c.layout}
+    out = [cat.entries[name].file.resolve() for name in sorted(used)
+           if name in cat and cat.entries[name].origin != presets.BUNDLED]
+    for origin, folder in presets.search_dirs(base):
+        sub = folder / LAYOUTS.filename
+        if origin != presets.BUNDLED and sub.is_dir():
+            out.append(sub.resolve())
+    return list(dict.fromkeys(out))

@@ -1,10 +1,10 @@
-"""What ``deckgen check`` says about a deck's own look once it is placed on the cards:
-the resolution of every image at its printed size, the back image's shape, and whether each
-rules line fits the safe zone at a readable size."""
+"""What ``deckgen check`` says about a deck's own look once it is placed on the cards: the
+resolution of every image at its printed size and the back image's shape (what each face shows
+is the face audit's, :mod:`deckgen.render.audit`)."""
 
 from __future__ import annotations
 
-from deckgen.errors import DeckgenError, Finding, did_you_mean, warning
+from deckgen.errors import DeckgenError, Finding, warning
 from deckgen.model import Deck
 from deckgen.render.faces import face_ids, face_spec
 from deckgen.render.geometry import Frame, card_size_mm
@@ -17,7 +17,7 @@ def look_check(deck: Deck) -> list[Finding]:
     if not _has_look(deck):
         return []
     from deckgen.images import MIN_DPI, effective_dpi
-    from deckgen.render.draw import RULES_MIN_PT, placements, plan_face
+    from deckgen.render.draw import placements, plan_face
 
     file = str(deck.source) if deck.source else None
     try:
@@ -26,8 +26,7 @@ def look_check(deck: Deck) -> list[Finding]:
         return []                       # the card-size check reports it
     out: list[Finding] = []
     seen: set[tuple[str, str]] = set()
-    rules_seen: set[str] = set()
-    symbols = len(deck.palette.colors) > 4
+    symbols = deck.shape_cues
     for fid in face_ids(deck):
         spec = face_spec(deck, fid, symbols)
         plan = plan_face(spec, frame)
@@ -39,26 +38,6 @@ def look_check(deck: Deck) -> list[Finding]:
                                    f"{ref.path} prints at {dpi:.0f} dpi here ({ref.size[0]}x{ref.size[1]} px); "
                                    f"it may look blurred", file=file,
                                    hint=f"use at least {MIN_DPI} dpi at the printed size, or an SVG"))
-        for name, icon in spec.rules_icons:
-            if icon[0] == "unknown" and (name, "icon") not in seen:
-                seen.add((name, "icon"))
-                card = next(c for c in deck.cards if c.id == fid)
-                key = f"{card.where}.text" if card.text else f"kinds.{card.kind}.text"
-                names = [*deck.palette.ids(), *deck.kinds]
-                out.append(warning("text-icon", key, f"card '{fid}': its rules text names an icon '{{{name}}}' that is "
-                                   "neither a palette colour, a kind nor a symbol, so the word is printed", file=file,
-                                   hint=did_you_mean(name, names) or "icons: " + ", ".join(names)
-                                   + r" (write \{ for a brace)"))
-        if spec.rules and fid not in rules_seen:
-            rules_seen.add(fid)
-            rules = plan.get("rules")
-            low = rules.el.size[0] if rules is not None and rules.el.size else RULES_MIN_PT
-            if any(m.element == "rules" for m in plan.misfits) and rules is not None:
-                card = next(c for c in deck.cards if c.id == fid)
-                key = f"{card.where}.text" if card.text else f"kinds.{card.kind}.text"
-                out.append(warning("rules-text", key,
-                                   f"card '{fid}': its rules text does not fit the safe zone at {low:g} pt "
-                                   "or more, so it is cut", file=file, hint="shorten the text"))
     if deck.back_image is not None:
         iw, ih = deck.back_image.size
         fw, fh = frame.full

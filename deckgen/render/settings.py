@@ -10,7 +10,7 @@ from pathlib import Path
 from deckgen.model import Deck
 from deckgen.render.geometry import Frame, card_size_mm
 
-RENDERER_VERSION = "2"       # 2: faces drawn from layout files (deckgen/render/layout.py)
+RENDERER_VERSION = "3"       # 2: faces drawn from layout files (deckgen/render/layout.py); 3: issue 32 (wheel, captions)
 
 
 @dataclass(frozen=True)
@@ -19,7 +19,7 @@ class RenderSettings:
     bleed_mm: float = 3.0
     safe_mm: float = 3.0
     card_size: str | None = None      # preset name or "WxH" with units; None: the deck's card_size
-    symbols: bool | None = None       # colour-blind shape cues; None: on when the palette has > 4 colours
+    symbols: bool | None = None       # colour-blind shape cues; None: the deck's (deck.symbols, else > 4 colours)
     corner_guide: bool = False
 
     def frame(self, deck: Deck) -> Frame:
@@ -36,7 +36,7 @@ class RenderSettings:
         return Frame(size, int(self.dpi), float(self.bleed_mm), float(self.safe_mm))
 
     def symbols_on(self, deck: Deck) -> bool:
-        return len(deck.palette.colors) > 4 if self.symbols is None else bool(self.symbols)
+        return deck.shape_cues if self.symbols is None else bool(self.symbols)
 
 
 @dataclass(frozen=True)

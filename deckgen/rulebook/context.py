@@ -137,6 +137,11 @@ class Helpers:
     def kinds_with(self, op: str) -> list[str]:
         return [k for k, v in self.deck.kinds.items() if has(v.effects, op)]
 
+    def kinds_doing(self, *ops: str) -> list[str]:
+        """The kinds whose effects are exactly these primitives in this order: ``kinds_doing("reverse")``
+        is a plain Reverse, not a card that reverses and makes someone draw."""
+        return [k for k, v in self.deck.kinds.items() if tuple(e.op for e in v.effects) == ops]
+
     def kind_ids(self, category: str | None = None) -> list[str]:
         """The deck's kinds (flex sides included), in manifest order."""
         return [k for k, v in self.deck.kinds.items() if category is None or v.category == category]
@@ -265,7 +270,7 @@ def deck_view(deck: Deck, lang: str) -> dict[str, Any]:
 def template_globals(rec: Recorder) -> dict[str, Any]:
     h = Helpers(rec)
     values = {name: getattr(h, name) for name in (
-        "card", "kind", "count", "points", "draw_of", "explain", "has_kind", "kinds_with", "kind_ids",
+        "card", "kind", "count", "points", "draw_of", "explain", "has_kind", "kinds_with", "kinds_doing", "kind_ids",
         "group_keys", "any_card", "start_idle_kinds", "start_all_kinds", "duel_steps",
         "draw_kinds", "score_lines", "names", "cards", "components_table", "palette_table")}
     values.update(deck=deck_view(rec.deck, rec.lang), opts=rec.deck.rule_options.as_dict(), lang=lang_of(rec.lang))

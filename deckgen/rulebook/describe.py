@@ -12,6 +12,8 @@ a first card; the sentences are :data:`deckgen.words.SENTENCES`.
 
 from __future__ import annotations
 
+import re
+
 from deckgen.effects import Effect
 from deckgen.model import NUMBER, WILD, Deck, Kind
 from deckgen.rulebook.groups import Group, flex_offset
@@ -108,7 +110,7 @@ def _two_players(deck: Deck, effects: tuple[Effect, ...], lang: str) -> list[str
     if (list(m2.fates) == [OPPONENT] and m2.reverse_as_skip and m2.fates[OPPONENT].lost == 1 and not m2.again
             and not m2.fates[OPPONENT].hits):
         return [phrase(lang, "two_skip")]
-    text = " ".join(s for f in m2.fates.values() for s in fate_sentences(lang, f))
+    text = " ".join(dict.fromkeys(s for f in m2.fates.values() for s in fate_sentences(lang, f)))
     if m2.again and m2.lost_total:
         text += " " + phrase(lang, "owed")
     nxt = seat_outcome(effects, opts, 2, turns=1).turns[0]
@@ -144,7 +146,14 @@ def effects_text(deck: Deck, effects: tuple[Effect, ...], lang: str, *, wild: bo
         out.append(phrase(lang, "owed"))
     if "reverse" in ops:
         out.extend(_two_players(deck, effects, lang))
-    return " ".join(s for s in out if s)
+    return _once(" ".join(s for s in out if s))
+
+
+def _once(text: str) -> str:
+    """Each sentence once: two ``skip_all`` say it once, and a lost turn still owed is said once
+    though the two-player paragraph would say it again."""
+    sentences = re.split(r"(?<=[.!?])\s+", text)
+    return " ".join(dict.fromkeys(s for s in sentences if s))
 
 
 def _embedded(text: str, lang: str) -> str:

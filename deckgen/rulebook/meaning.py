@@ -146,7 +146,9 @@ def _draw(b: _Builder, e: Effect, i: int) -> None:
     if b.targeted:
         b.targeted = False
         b.chosen += 1
-        role = CHOSEN if b.chosen == 1 else f"{CHOSEN}{b.chosen}"
+        # with two players the only player to choose is the opponent: one player, one fate (the
+        # turn a reverse acting as a skip costs them and the draw's are one lost turn, said once)
+        role = OPPONENT if b.m.players == 2 else CHOSEN if b.chosen == 1 else f"{CHOSEN}{b.chosen}"
         b.fate(role).hits.append(Hit(n, e.lose_turn, False, b.challenge))
         return
     stack = b.opts.stacking != "off" and e.lose_turn

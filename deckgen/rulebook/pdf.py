@@ -45,8 +45,9 @@ from deckgen.rulebook.blocks import Paragraph, Styles
 from deckgen.rulebook.context import Recorder
 from deckgen.rulebook.cover import CoverLogo, cover_logo
 from deckgen.rulebook.images import LOGO_MM, showcase
-from deckgen.rulebook.markup import Item, escape, parse, plain
+from deckgen.rulebook.markup import Item, escape, parse
 from deckgen.rulebook.printing import printing_items
+from deckgen.rulebook.text import declared
 from deckgen.rulebook.words import ui
 
 if TYPE_CHECKING:
@@ -162,7 +163,7 @@ class _Doc(BaseDocTemplate):  # type: ignore[misc]  # reportlab ships no type st
         level = getattr(flowable, "toc_level", None)
         if level is None:
             return
-        text = plain(flowable.getPlainText())
+        text = flowable.getPlainText()        # the text the paragraph shows (no markup left)
         key = f"h{self._heading}"
         self._heading += 1
         self.canv.bookmarkPage(key)
@@ -419,7 +420,7 @@ def build_pdf(deck: Deck, lang: str, checked: tuple[str, Recorder], images: Mapp
     story += [NextPageTemplate("body"), PageBreak(), Paragraph(ui(lang, "contents"), st["h1"]), toc, PageBreak()]
     icons = blocks.icon_markup(deck, round(st["body"].fontSize * 1.05, 2), lang)     # {red}, {skip}: pictures
     with blocks.data_pictures():             # ReportLab reads a picture as it parses the line
-        story += _flowables(parse(text, icons), rec, st, images, doc.width)
+        story += _flowables(parse(text, icons, declared(deck)), rec, st, images, doc.width)
     story += [PageBreak(), *_flowables(printing_items(deck, lang, paper, booklet), rec, st, images, doc.width)]
     if progress:
         progress("rulebook", 1, 2)

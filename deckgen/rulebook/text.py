@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from deckgen.errors import DeckgenError, DeckHasErrors, Finding, error
 from deckgen.memo import IdentityMemo
@@ -57,60 +57,45 @@ def unexplained(deck: Deck, rec: Recorder) -> list[Finding]:
     return out
 
 
-# The inline tags a rulebook's text may use: ReportLab's text styling. Tags that make ReportLab
-# load a file (<img src>) or call a canvas method (<onDraw>, <index>) are refused, except an
-# <img> of an image the manifest declares (art, icons, the back image, the logo).
-_TAG = re.compile(r"<\s*(/?)\s*([A-Za-z][A-Za-z0-9_]*)([^>]*)>")
-_ATTR = re.compile(r"""([A-Za-z_:][-A-Za-z0-9_:.]*)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)""")
-INLINE_TAGS = frozenset({"b", "i", "u", "strike", "strong", "em", "font", "span", "br", "super", "sup", "sub",
-                         "greek", "unichar", "a", "img"})
+class _Declared:
+    """The deck's declared images (:func:`deckgen.inputs.declared_images`), worked out when an
+    ``<img>`` first asks."""
+
+    def __init__(self, deck: Deck):
+        self.deck = deck
+        self._files: frozenset[str] | None = None
+
+    def files(self) -> frozenset[str]:
+        if self._files is None:
+            from deckgen.inputs import declared_images
+
+            self._files = declared_images(self.deck)
+        return self._files
+
+    def __contains__(self, src: object) -> bool:
+        return src in self.files()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.files())
+
+    def __len__(self) -> int:
+        return len(self.files())
 
 
-_SIZES = frozenset({"size", "fontsize", "leading", "width", "height", "rise", "valign"})
-MAX_MARKUP_SIZE = 1000.0        # points: a font size or picture side in inline markup
-
-
-def _small(value: str) -> bool:
-    m = re.match(r"^\s*[-+]?(\d+(?:\.\d*)?|\.\d+)(e[-+]?\d+)?", value, re.IGNORECASE)
-    if not m:
-        return True                    # not a number: ReportLab's own check (markup_problems) says so
-    number = float(m.group(1) + (m.group(2) or ""))
-    return number <= MAX_MARKUP_SIZE   # also inf; NaN cannot be written this way
+def declared(deck: Deck) -> _Declared:
+    return _Declared(deck)
 
 
 def markup_refs(text: str, deck: Deck) -> list[Finding]:
-    """Tags in the rulebook's text that could read a file or run a drawing callback."""
-    from deckgen.inputs import declared_images
+    """What the one markup parser (:mod:`deckgen.rulebook.markup`) finds wrong in the rulebook's
+    text: a tag or attribute that is not allowed (one that could call code or read a file), an
+    ``<img>`` of a file the manifest does not declare, unbalanced markup, a stray brace."""
+    from deckgen.rulebook.markup import problems
 
-    allowed = None
-    out: list[Finding] = []
-    for m in _TAG.finditer(text):
-        tag = m.group(2).lower()
-        attrs = {k.lower(): v.strip("\"'") for k, v in _ATTR.findall(m.group(3))}
-        problem = None
-        if tag not in INLINE_TAGS:
-            problem = f"the tag <{m.group(2)}> is not allowed in a rulebook"
-        elif tag == "img" and not m.group(1):
-            if allowed is None:
-                allowed = declared_images(deck)
-            src = attrs.get("src", "")
-            if src not in allowed:
-                problem = f"<img src=\"{src[:80]}\"> names no image the manifest declares"
-        elif tag == "a" and "href" in attrs and not re.match(r"(?i)^(https?:|mailto:|#)", attrs["href"]):
-            problem = f"<a href=\"{attrs['href'][:80]}\"> is not a web, mail or #anchor link"
-        else:
-            big = next((k for k, v in attrs.items() if k in _SIZES and not _small(v)), None)
-            if big:
-                problem = f"<{m.group(2)} {big}=\"{attrs[big][:20]}\"> is too large (at most {MAX_MARKUP_SIZE:g})"
-        if problem and not any(f.message == problem for f in out):
-            out.append(error("template-markup", "rulebook", problem,
-                             hint="inline markup may style text (<b>, <i>, <font>, <br/>) and show the deck's "
-                                  "own images; it cannot name other files"))
-    return out
-
-
-def _refused(text: str) -> bool:
-    return any(m.group(2).lower() not in INLINE_TAGS or m.group(2).lower() == "img" for m in _TAG.finditer(text))
+    return [error("template-markup", "rulebook", p,
+                  hint="inline markup may style text (**bold**, *italic*, <b>, <i>, <font>, <br/>), show icons "
+                       "({red}) and the deck's own images; it cannot name other files")
+            for p in problems(text, declared(deck))]
 
 
 # What jinja's autoescape writes, and bold and italic, properly nested: text made only of these
@@ -135,14 +120,15 @@ def plainly_valid(text: str) -> bool:
 
 
 def markup_problems(text: str) -> list[Finding]:
-    """Inline markup ReportLab would reject (an unclosed <b>, an unknown entity ...)."""
+    """Values ReportLab itself would reject in the markup made from the text's tree (a font it
+    does not know ...): ReportLab parses only that markup, never the template's own text."""
     from deckgen.rulebook.markup import parse
 
     paragraph = None
     out = []
     for item in parse(text):
-        if item.kind == "block" or _refused(item.text) or plainly_valid(item.text):
-            continue                     # markup_refs reports the refused; plain markup always parses
+        if item.kind == "block" or plainly_valid(item.text):
+            continue                     # plain bold and italic always parse
         if paragraph is None:
             paragraph = _paragraph()
         try:

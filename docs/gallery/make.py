@@ -1,7 +1,8 @@
-"""Make the pictures of docs/gallery.md: each bundled layout on a few cards of each bundled deck
-and the woodland example, one PNG per layout.
+"""Make the pictures of docs/gallery.md: each bundled layout on every card kind of each bundled
+deck and of the woodland example (one card of each kind, flex sides and the Power card included),
+one PNG per layout, a row per deck.
 
-    .venv/bin/python docs/gallery/make.py [--dpi 45]
+    .venv/bin/python docs/gallery/make.py [--dpi 36]
 
 The pictures are small on purpose (a low resolution and a 96-colour palette): they show the
 layouts, not print quality. Running it again with the same code gives byte-identical files.
@@ -25,14 +26,7 @@ from deckgen.atomic import write_bytes  # noqa: E402
 from deckgen.render import RenderSettings, render_face  # noqa: E402
 from deckgen.render.layout import catalogue  # noqa: E402
 
-# A few cards of each deck that between them show every element: a number, an action, a wild,
-# a Flex card, a Power card, art, an icon and rules text.
-CARDS = {
-    "classic": ["red-7", "blue-skip", "wild-draw-four"],
-    "no-mercy": ["yellow-discard-all", "wild-color-roulette"],
-    "flex-spectrum": ["red-2-flex", "lime-draw-two-flex-everyone-draws-1", "power-green"],
-    "woodland": ["fox-7", "fox-steal", "fish-acorns", "night"],
-}
+DECKS = ("classic", "no-mercy", "flex-spectrum", "woodland")
 GAP = 6
 
 
@@ -43,19 +37,38 @@ def with_layout(deck, name: str, target: str):
                    cards=tuple(replace(c, layout=None) for c in deck.cards))
 
 
+def kind_faces(deck) -> list[str]:
+    """One card of each kind the deck deals (its first), then one of each flex side's kind that is
+    no card's own kind, then the components' faces (the Power card)."""
+    colours = [c.id for c in deck.palette.colors]
+    firsts: dict[str, str] = {}
+    for card in deck.cards:                    # the i-th kind in the palette's i-th colour, where it has one
+        if card.kind not in firsts:
+            want = colours[len(firsts) % len(colours)]
+            same = [c for c in deck.cards if c.kind == card.kind]
+            firsts[card.kind] = next((c.id for c in same if c.color == want), card.id)
+    flex: dict[str, str] = {}
+    for card in deck.cards:
+        if card.flex is not None and card.flex.kind not in firsts:
+            flex.setdefault(card.flex.kind, card.id)
+    comps = [comp.faces[0] for comp in deck.components if comp.faces]
+    return list(dict.fromkeys([*firsts.values(), *flex.values(), *comps]))
+
+
 def sheet(name: str, target: str, dpi: int) -> Image.Image:
-    faces = []
-    for deck_name, cards in CARDS.items():
+    rows = []
+    for deck_name in DECKS:
         deck = with_layout(manifest.load_deck(deck_name), name, target)
         settings = RenderSettings(dpi=dpi, bleed_mm=0.0, card_size="uno")
-        for fid in (["back"] if target == "back" else cards):
-            faces.append(render_face(deck, fid, settings))
-    w, h = faces[0].size
-    per_row = len(faces) if target == "back" else 6
-    rows = -(-len(faces) // per_row)
-    out = Image.new("RGB", (per_row * w + (per_row - 1) * GAP, rows * h + (rows - 1) * GAP), (255, 255, 255))
-    for i, face in enumerate(faces):
-        out.paste(face, ((i % per_row) * (w + GAP), (i // per_row) * (h + GAP)))
+        rows.append([render_face(deck, fid, settings) for fid in (["back"] if target == "back" else kind_faces(deck))])
+    if target == "back":
+        rows = [[face for row in rows for face in row]]
+    w, h = rows[0][0].size
+    per_row = max(len(row) for row in rows)
+    out = Image.new("RGB", (per_row * w + (per_row - 1) * GAP, len(rows) * h + (len(rows) - 1) * GAP), (255, 255, 255))
+    for r, row in enumerate(rows):
+        for i, face in enumerate(row):
+            out.paste(face, (i * (w + GAP), r * (h + GAP)))
     return out
 
 
@@ -68,7 +81,7 @@ def png(img: Image.Image) -> bytes:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--dpi", type=int, default=45)
+    ap.add_argument("--dpi", type=int, default=36)
     args = ap.parse_args()
     for name, entry in sorted(catalogue().entries.items()):
         if entry.origin != "bundled":
