@@ -423,8 +423,10 @@ class GreedyAgent(Agent):
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
         if any(k.value in vars(cls) for k in DecisionKind) or "decide" in vars(cls):
-            cls.play_turn = Agent.play_turn             # type: ignore[method-assign]
-            cls.answer = Agent.answer                   # type: ignore[method-assign]
+            if cls.play_turn is GreedyAgent.play_turn:      # (unless the subclass answers as a policy itself)
+                cls.play_turn = Agent.play_turn             # type: ignore[method-assign]
+            if cls.answer is GreedyAgent.answer:
+                cls.answer = Agent.answer                   # type: ignore[method-assign]
 
     def quick(self, kind: DecisionKind, options: Sequence[int], about: int, seen: Glance | None) -> Answer:
         """decide() from the decision's kind, options and ``about``, and what the player sees

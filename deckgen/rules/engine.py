@@ -55,6 +55,7 @@ class Game(Machine):
             raise TypeError(f"Game() got an unexpected keyword argument '{unknown}'")
         if not table.handlers:
             table.handlers = actions.handlers(table)
+            table.plays = tuple(zip(table.move_kind, table.handlers, table.restricted, strict=True))
         super().__init__(table, n_players, seed, agents, record, hand)
 
     # ---------------------------------------------------------------- starting
@@ -267,7 +268,13 @@ class Game(Machine):
         """p plays a legal card of their choice, or draws (``move``: the answer to their play
         decision, when it came from outside)."""
         if move is ASK:
-            faces, flex = self.legal_cards(p)
+            t = self.table                      # legal_cards(p), inlined (the turn's commonest step)
+            hand = {*self.hands[p]}
+            entry = t.cache[self.pile_key]
+            faces = [*hand & entry[2]]
+            flex = [*hand & entry[3]] if t.any_flex and (self.power[p] or not self.power_cards) else []
+            if t.any_restricted and not self.challenge and (faces or flex):
+                faces, flex = self._restrict(p, faces, flex)
             if not faces and not flex:
                 return self.no_play(p)
             self.decisions += 1
@@ -325,18 +332,18 @@ class Game(Machine):
         """p plays a card: its effects apply in order (``game.card`` is the card they share), then
         p wins (an empty hand), may be caught without UNO (one card), and the turn goes to the
         one player the effects name."""
-        t = self.table
+        kind, handlers, restricted = self.table.plays[move]
         guilty = False
-        if t.any_restricted and t.restricted[move]:
+        if restricted:
             self.before_restricted = (self.pile_key, self.color)
             guilty = not self.restricted_play_legal(p, None)
         self.op_play(p, move, how)
         self.idle = 0
-        self.plays_by_seat_kind[p][t.move_kind[move]] += 1
+        self.plays_by_seat_kind[p][kind] += 1
         if move & 1:
             self.flex_plays += 1
             actions.flip_power(self, p, False)
-        if t.handlers[move]:
+        if handlers:
             card = self.card
             card.p, card.move, card.guilty, card.how = p, move, guilty, how
             card.target, card.again, card.reversed = None, False, False

@@ -40,7 +40,8 @@ from typing import TYPE_CHECKING, Any
 
 from deckgen.rules import agents as A
 from deckgen.rules.agents import AGENTS, VALUES, Agent, GreedyAgent, View, _leader
-from deckgen.rules.decision import Answer, Decision, DecisionKind, Observation
+from deckgen.rules.decision import Answer, Decision, DecisionKind, GameView, Observation
+from deckgen.rules.machine import as_moves
 from deckgen.rules.record import CAUSES
 from deckgen.rules.state import (
     FINISHED,
@@ -480,6 +481,22 @@ class Prior(GreedyAgent):
     name = "prior"
     memory: Memory | None = None          # the deciding player's memory (none in a play-out)
 
+    # as a seat's policy in a play-out (no memory), every rule of thumb below reads only the
+    # fields of the seat's Glance (its observation's table, hand, hand sizes, who is in and the
+    # direction): it is handed that instead of the whole observation, for the same answers
+    def play_turn(self, game: GameView, p: int, faces: list[int], flex: list[int], passable: bool) -> int | None:
+        if self.memory is not None:
+            return Agent.play_turn(self, game, p, faces, flex, passable)
+        d = Decision(p, DecisionKind.PLAY, tuple(as_moves(faces, flex)), passable, -1, -1, game.decisions)
+        return self.play(d, game.glance(p), game.bot_rng)  # type: ignore[arg-type]
+
+    def answer(self, game: GameView, p: int, kind: DecisionKind, options: Sequence[int], passable: bool,
+               about: int, value: int) -> Answer:
+        if self.memory is not None:
+            return Agent.answer(self, game, p, kind, options, passable, about, value)
+        return self.decide(Decision(p, kind, tuple(options), passable, about, value, game.decisions),
+                           game.glance(p), game.bot_rng)  # type: ignore[arg-type]
+
     def play(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
         t = o.table
         if d.passable and self.saves_wild(d, o):
@@ -808,6 +825,23 @@ def _likely_colors(o: Observation, memory: Memory | None = None,
 
 # ---------------------------------------------------------------- sampling and play-outs
 
+def shuffle(cards: list[int], rng: random.Random) -> None:
+    """``rng.shuffle(cards)``, the same order from the same generator state (Fisher-Yates from the
+    end, each index drawn as random.Random._randbelow draws it), without two Python calls per
+    card: a plain random.Random's getrandbits is called directly."""
+    if type(rng) is not random.Random:
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 def sample(o: Observation, memory: Memory, rng: random.Random) -> tuple[dict[int, list[int]], list[int], list[int]]:
     """One deal of the hidden cards consistent with what this player has seen: each opponent's
     hand, the draw pile (bottom first) and the discard pile (top last)."""
@@ -821,7 +855,7 @@ def sample(o: Observation, memory: Memory, rng: random.Random) -> tuple[dict[int
     elif o.top >= 0:
         pool.subtract([o.top >> 1])
     cards = [f for f, k in pool.items() for _ in range(max(0, k))]
-    rng.shuffle(cards)
+    shuffle(cards, rng)
     hands: dict[int, list[int]] = {}
     groups: list[tuple[int, int, int, frozenset[int]]] = []
     for q in range(o.n_players):

@@ -13,6 +13,7 @@ decision can be copied (:meth:`Machine.clone`) or imagined as one seat might
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -332,8 +333,7 @@ class Machine(State):
         ``agents``: the copy's policies (default: the same objects, so a policy with a memory of
         its own is shared between the two)."""
         g = object.__new__(type(self))
-        for name in _SLOTS:
-            setattr(g, name, getattr(self, name))
+        _copy_slots(self, g)
         g.hands = [list(h) for h in self.hands]
         g.draw_pile, g.discard, g.aside = list(self.draw_pile), list(self.discard), list(self.aside)
         g.alive, g.power, g.owed = list(self.alive), list(self.power), list(self.owed)
@@ -342,13 +342,8 @@ class Machine(State):
         g.plays_by_seat_kind = [list(r) for r in self.plays_by_seat_kind]
         g.trace, g.kont = list(self.trace), list(self.kont)
         g.card = self.card.copy()
-        g.rng = random.Random()
-        g.rng.setstate(self.rng.getstate())
-        if self.bot_rng is self.rng:
-            g.bot_rng = g.rng
-        else:
-            g.bot_rng = random.Random()
-            g.bot_rng.setstate(self.bot_rng.getstate())
+        g.rng = _copy_random(self.rng)
+        g.bot_rng = g.rng if self.bot_rng is self.rng else _copy_random(self.bot_rng)
         keep = self.log is not None if record is None else record
         g.log = (list(self.log) if self.log is not None else []) if keep else None
         g.watch = None
@@ -426,6 +421,27 @@ def as_moves(faces: Sequence[int], flex: Sequence[int]) -> list[int]:
 
 
 _SLOTS = tuple(sorted((set(State.__slots__) | set(Machine.__slots__)) - {"__weakref__"}))
+
+
+def _slot_copier(slots: Sequence[str]) -> Any:
+    """A function that copies these slots from one object to another, one plain assignment each
+    (made from the slot names, so a slot added to the state is copied too)."""
+    body = "".join(f"    g.{name} = s.{name}\n" for name in slots)
+    ns: dict[str, Any] = {}
+    exec(f"def copy_slots(s, g):\n{body}", ns)    # noqa: S102 (slot names only, from __slots__)
+    return ns["copy_slots"]
+
+
+_copy_slots = _slot_copier(_SLOTS)
+
+
+def _copy_random(rng: random.Random) -> random.Random:
+    """A generator in the same state (random.Random() would first seed itself from the system)."""
+    if type(rng) is not random.Random:
+        return copy.deepcopy(rng)
+    out = random.Random.__new__(random.Random)
+    out.setstate(rng.getstate())
+    return out
 
 
 def _seats(agents: Agents, n: int) -> list[Policy | None]:

@@ -99,6 +99,8 @@ class Table:
     # per move: ((play handler, Effect), ...), what the engine runs when the move is played (set by
     # the engine the first time it plays the table: the handlers live in rules/actions.py, above this module)
     handlers: tuple[Any, ...] = field(default=(), init=False, repr=False, compare=False)
+    # per move: (kind, handlers, restricted), what playing it reads, in one tuple (set with handlers)
+    plays: tuple[Any, ...] = field(default=(), init=False, repr=False, compare=False)
     # what players compute once per table and keep here, by name (the greedy bot's card values)
     memo: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -108,7 +110,7 @@ class Table:
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         del state["cache"]
-        state["handlers"] = ()
+        state["handlers"] = state["plays"] = ()
         state["memo"] = {}
         return state
 
