@@ -428,7 +428,7 @@ def _slot_copier(slots: Sequence[str]) -> Any:
     (made from the slot names, so a slot added to the state is copied too)."""
     body = "".join(f"    g.{name} = s.{name}\n" for name in slots)
     ns: dict[str, Any] = {}
-    exec(f"def copy_slots(s, g):\n{body}", ns)    # noqa: S102 (slot names only, from __slots__)
+    exec(f"def copy_slots(s, g):\n{body}", ns)
     return ns["copy_slots"]
 
 
