@@ -287,11 +287,26 @@ class BotSeat:
 def as_policy(agent: object) -> Policy:
     """A seat's policy: the agent itself when it is one (every bundled bot), else its
     :class:`BotSeat` (any object with ``decide``)."""
+    cls = type(agent)
+    kind = _POLICY_TYPES.get(cls)
+    if kind is None:
+        kind = _kind_of(agent)
+        if kind == _kind_of(cls) and len(_POLICY_TYPES) < 256:     # the class's own methods decide
+            _POLICY_TYPES[cls] = kind
+    return agent if kind == "policy" else BotSeat(agent)   # type: ignore[return-value,arg-type]
+
+
+def _kind_of(agent: object) -> str:
     if callable(getattr(agent, "play_turn", None)) and callable(getattr(agent, "answer", None)):
-        return agent            # type: ignore[return-value]
+        return "policy"
     if callable(getattr(agent, "decide", None)):
-        return BotSeat(agent)   # type: ignore[arg-type]
+        return "bot"
+    if isinstance(agent, type):
+        return "neither"
     raise TypeError(f"{agent!r} is neither a policy nor a bot (it has no decide method)")
+
+
+_POLICY_TYPES: dict[type, str] = {}     # what as_policy found a class to be (its instances alike)
 
 
 class IllegalAnswer(DeckgenError):

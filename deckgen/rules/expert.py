@@ -827,8 +827,8 @@ def _likely_colors(o: Observation, memory: Memory | None = None,
 
 def shuffle(cards: list[int], rng: random.Random) -> None:
     """``rng.shuffle(cards)``, the same order from the same generator state (Fisher-Yates from the
-    end, each index drawn as random.Random._randbelow draws it), without two Python calls per
-    card: a plain random.Random's getrandbits is called directly."""
+    end, each index drawn as random.Random._randbelow draws it: the count's bit length from
+    ``getrandbits``, again while too large), without random.shuffle's two Python calls per card."""
     if type(rng) is not random.Random:
         rng.shuffle(cards)
         return
@@ -866,15 +866,21 @@ def sample(o: Observation, memory: Memory, rng: random.Random) -> tuple[dict[int
         for size, banned in held:
             groups.append((len(banned), q, int(size), frozenset(banned)))
     groups.sort(key=lambda g: -g[0])
-    for _, q, size, banned in groups:
-        took = 0
-        rest = []
-        for f in cards:
-            if took < size and f not in banned:
-                hands[q].append(f)
-                took += 1
-            else:
+    for _, q, size, banned in groups:           # each group takes the first cards it may hold, in order
+        if not banned:
+            hands[q] += cards[:size]
+            del cards[:size]
+            continue
+        hand, rest = hands[q], []
+        for i, f in enumerate(cards):
+            if f in banned:
                 rest.append(f)
+                continue
+            hand.append(f)
+            size -= 1
+            if not size:
+                rest += cards[i + 1:]
+                break
         cards = rest
     for q in hands:                            # a memory that asked too much: fill from what is left
         while len(hands[q]) < o.hand_sizes[q] and cards:
