@@ -867,21 +867,7 @@ def sample(o: Observation, memory: Memory, rng: random.Random) -> tuple[dict[int
             groups.append((len(banned), q, int(size), frozenset(banned)))
     groups.sort(key=lambda g: -g[0])
     for _, q, size, banned in groups:           # each group takes the first cards it may hold, in order
-        if not banned:
-            hands[q] += cards[:size]
-            del cards[:size]
-            continue
-        hand, rest = hands[q], []
-        for i, f in enumerate(cards):
-            if f in banned:
-                rest.append(f)
-                continue
-            hand.append(f)
-            size -= 1
-            if not size:
-                rest += cards[i + 1:]
-                break
-        cards = rest
+        cards = _take(cards, hands[q], size, banned)
     for q in hands:                            # a memory that asked too much: fill from what is left
         while len(hands[q]) < o.hand_sizes[q] and cards:
             hands[q].append(cards.pop())
@@ -892,6 +878,24 @@ def sample(o: Observation, memory: Memory, rng: random.Random) -> tuple[dict[int
         under = cards[o.draw_pile:o.draw_pile + max(0, o.discard_pile - 1)]
         discard = under + ([o.top >> 1] if o.top >= 0 else [])
     return hands, pile, discard
+
+
+def _take(cards: list[int], hand: list[int], size: int, banned: frozenset[int]) -> list[int]:
+    """Move the first ``size`` cards that are none of ``banned`` into the hand; the cards left,
+    in order."""
+    if not banned:
+        hand += cards[:size]
+        return cards[size:]
+    rest: list[int] = []
+    for i, f in enumerate(cards):
+        if f in banned:
+            rest.append(f)
+            continue
+        hand.append(f)
+        size -= 1
+        if not size:
+            return rest + cards[i + 1:]
+    return rest
 
 
 class _Scripted(Prior):
