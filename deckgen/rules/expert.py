@@ -883,6 +883,8 @@ def sample(o: Observation, memory: Memory, rng: random.Random) -> tuple[dict[int
 def _take(cards: list[int], hand: list[int], size: int, banned: frozenset[int]) -> list[int]:
     """Move the first ``size`` cards that are none of ``banned`` into the hand; the cards left,
     in order."""
+    if size <= 0:
+        return cards
     if not banned:
         hand += cards[:size]
         return cards[size:]
