@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from deckgen import cache, manifest, outputs
-from deckgen.check import CheckOptions, CheckReport, check, check_many
+from deckgen.check import CheckReport, check, check_many
 from deckgen.errors import DeckgenError, DeckHasErrors, Finding, warning
 from deckgen.layout import LayoutOptions, cards_pdf_for_deck, parse_paper, write_bytes
 from deckgen.manifest import LoadResult
@@ -29,6 +29,7 @@ from deckgen.model import Deck, Palette
 from deckgen.progress import Progress
 from deckgen.render import RenderResult
 from deckgen.selection import select
+from deckgen.stages import CheckOptions
 
 if TYPE_CHECKING:
     from deckgen.render.batch import FaceJob, FacePlan

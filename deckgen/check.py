@@ -6,7 +6,7 @@ listed in :func:`stage_checks`; the static checks of the deck itself live here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -17,28 +17,12 @@ from deckgen.datafile import with_lines
 from deckgen.effects import has
 from deckgen.errors import ERROR, NOTE, WARNING, DeckgenError, Finding, error, warning
 from deckgen.manifest.schema import MAX_CARDS
-from deckgen.model import NUMBER, Card, Deck, Palette
-from deckgen.progress import Progress
+from deckgen.model import NUMBER, Card, Deck
+from deckgen.stages import CheckOptions, StageCheck
 
 if TYPE_CHECKING:
     from deckgen.palette import PaletteReport
     from deckgen.rulebook.lookup import RulebookSummary
-
-
-@dataclass
-class CheckOptions:
-    """What ``check`` runs beyond the static checks."""
-
-    simulate: bool = True
-    games: int | None = None     # games per table size and player; None: the verdict's own plan
-    seed: int = 1
-    palette: Palette | None = None
-    progress: Progress | None = None
-    strict: bool = False         # warnings count as errors (--strict)
-    jobs: int | None = None      # worker processes for the simulated games; None: every core
-    use_cache: bool = True       # the verdict of an unchanged deck is read from the cache
-    cache_dir: Path | None = None
-    sizes: tuple[str, ...] = ()  # card sizes and print-shop presets the faces are audited at, beside the deck's
 
 
 @dataclass
@@ -137,8 +121,7 @@ def check_many(requests: Sequence[tuple[str | Path, CheckOptions, manifest.LoadR
                                  progress=first.progress)
     for rep, (_, options, _) in zip(out, requests):
         if isinstance(rep, CheckReport) and rep.deck is not None:
-            for stage in stage_checks():
-                rep.findings.extend(stage(rep.deck, options, rep))
+            _run_stages(rep, rep.deck, options)
     for j, i in enumerate(judged):
         rep = out[i]
         assert isinstance(rep, CheckReport) and verdicts is not None
@@ -151,6 +134,17 @@ def check_many(requests: Sequence[tuple[str | Path, CheckOptions, manifest.LoadR
             if options.strict:
                 rep.findings = [replace(f, severity=ERROR) if f.severity == WARNING else f for f in rep.findings]
     return out
+
+
+def _run_stages(report: CheckReport, deck: Deck, options: CheckOptions) -> None:
+    """Every stage's check: its findings into the report, and the sections it fills."""
+    for stage in stage_checks():
+        part = stage(deck, options)
+        report.findings.extend(part.findings)
+        for name, value in part.sections.items():
+            if name not in ("palette", "rulebook"):
+                raise ValueError(f"a stage filled an unknown report section '{name}'")
+            setattr(report, name, value)
 
 
 def _card_rules(deck: Deck) -> list[Finding]:
@@ -238,7 +232,7 @@ def preset_notes(deck: Deck) -> list[Finding]:
     return out
 
 
-def stage_checks() -> list[Callable[[Deck, CheckOptions, CheckReport], list[Finding]]]:
+def stage_checks() -> list[StageCheck]:
     """The checks each later pipeline stage adds (palette and faces, rulebook), imported lazily.
     The rules against the cards run with the static checks (:func:`check_many`)."""
     from deckgen.render.checks import stage_check as render_check

@@ -22,10 +22,11 @@ from typing import TYPE_CHECKING, Any
 
 from deckgen.errors import Finding, warning
 from deckgen.model import Palette
+from deckgen.stages import StageResult
 
 if TYPE_CHECKING:
-    from deckgen.check import CheckOptions, CheckReport
     from deckgen.model import Deck
+    from deckgen.stages import CheckOptions
 
 Rgb = tuple[int, int, int]
 Vector = tuple[float, float, float]
@@ -324,10 +325,10 @@ def findings(rep: PaletteReport, symbols_on: bool, file: str | None = None, wher
     return out
 
 
-def stage_check(deck: Deck, options: CheckOptions, report: CheckReport) -> list[Finding]:
-    """The palette part of ``deckgen check``."""
+def stage_check(deck: Deck, options: CheckOptions) -> StageResult:
+    """The palette part of ``deckgen check``: its findings and the report's palette section."""
     pal = options.palette or deck.palette
     rep = analyse(pal)
-    report.palette = rep
     symbols_on = len(pal.colors) > 4 if deck.symbols is None else deck.symbols      # as Deck.shape_cues
-    return findings(rep, symbols_on, file=pal.source or (str(deck.source) if deck.source else None))
+    found = findings(rep, symbols_on, file=pal.source or (str(deck.source) if deck.source else None))
+    return StageResult(found, {"palette": rep})

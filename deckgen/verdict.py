@@ -120,7 +120,7 @@ class SeatTest(NamedTuple):
 
 def seat_test(wins: Sequence[int], alpha: float) -> list[SeatTest]:
     """Per seat: win rate, Holm-adjusted p, 95 % Wilson interval and whether it is significant, against 1/seats."""
-    from deckgen.balance.stats import holm, wilson
+    from deckgen.stats import holm, wilson
 
     n = sum(wins)
     fair = 1 / len(wins)
@@ -137,7 +137,7 @@ def seats_settled(wins: Sequence[int]) -> bool:
     """Every seat's 80 % interval within SEAT_DETECT of fair: a 10-point advantage is unlikely
     (each seat's bound on either side is one-sided 90 %; the power this costs is measured in
     docs/checks.md)."""
-    from deckgen.balance.stats import wilson
+    from deckgen.stats import wilson
 
     n = sum(wins)
     fair = 1 / len(wins)

@@ -244,8 +244,9 @@ class Watcher:
             self.state.sheet_version = self.state.version + 1
 
     def _preview(self) -> tuple[Deck, list[Finding], dict[str, Any]]:
-        from deckgen.check import CheckOptions, check
+        from deckgen.check import check
         from deckgen.render.batch import render_all
+        from deckgen.stages import CheckOptions
 
         report = check(self.ref, CheckOptions(simulate=False, palette=self._palette()))
         deck = report.deck
@@ -284,7 +285,8 @@ class Watcher:
 
     def simulate(self) -> None:
         """Phase two: the full ``check`` with simulated games; abandoned when another change arrives."""
-        from deckgen.check import CheckOptions, check
+        from deckgen.check import check
+        from deckgen.stages import CheckOptions
 
         if not self.options.simulate or self.state.status not in ("ok", "errors") or not self.state.deck:
             return

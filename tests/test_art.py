@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from deckgen import images, manifest
-from deckgen.check import CheckOptions, check
+from deckgen.check import check
 from deckgen.errors import Collector
 from deckgen.model import ImageRef
+from deckgen.stages import CheckOptions
 from tests.conftest import MINIMAL, ROOT
 
 EXAMPLE = ROOT / "decks" / "examples" / "woodland"

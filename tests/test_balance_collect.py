@@ -5,7 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from deckgen.balance import collect, stats
+from deckgen import stats
+from deckgen.balance import collect
 from deckgen.rules.record import CAUSES, TRACE_EVERY, GameRecord
 from deckgen.rules.scenario import Scripted, situation
 from deckgen.rules.simulate import record_of

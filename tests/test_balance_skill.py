@@ -8,7 +8,8 @@ import pdfplumber
 import pytest
 from click.testing import CliRunner
 
-from deckgen.balance import collect, stats
+from deckgen import stats
+from deckgen.balance import collect
 from deckgen.balance import text as T
 from deckgen.cli import main
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from deckgen.balance import stats
+from deckgen import stats
 
 
 def test_wilson_interval_matches_the_formula_worked_by_hand():

@@ -5,7 +5,8 @@ from collections import Counter
 import pytest
 
 from deckgen import manifest
-from deckgen.check import CheckOptions, check
+from deckgen.check import check
+from deckgen.stages import CheckOptions
 
 
 def load(name):

@@ -2,8 +2,9 @@
 
 from click.testing import CliRunner
 
-from deckgen.check import CheckOptions, check
+from deckgen.check import check
 from deckgen.cli import main
+from deckgen.stages import CheckOptions
 
 HEAD = '''
 [deck]

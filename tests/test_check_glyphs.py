@@ -4,9 +4,10 @@ import pytest
 from PIL import ImageFont
 from test_check_claims import HEAD
 
-from deckgen.check import CheckOptions, check
+from deckgen.check import check
 from deckgen.fonts import font_set
 from deckgen.glyphs import font_chars
+from deckgen.stages import CheckOptions
 
 
 @pytest.mark.parametrize("role", ["display", "text", "body", "bold"])

@@ -4,8 +4,9 @@ error at check; a text missing in one of the deck's languages is a warning listi
 from click.testing import CliRunner
 from test_check_claims import HEAD
 
-from deckgen.check import CheckOptions, check
+from deckgen.check import check
 from deckgen.cli import main
+from deckgen.stages import CheckOptions
 
 
 def test_a_language_deckgen_cannot_write_is_an_error_at_check(write_manifest):

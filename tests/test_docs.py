@@ -58,7 +58,8 @@ def test_every_rule_option_documented():
 
 
 def test_example_manifest_in_the_doc_is_valid(tmp_path):
-    from deckgen.check import CheckOptions, check
+    from deckgen.check import check
+    from deckgen.stages import CheckOptions
     example = re.search(r"```toml\n(\[deck\].*?)```", DOC, re.S).group(1)
     path = tmp_path / "mini.toml"
     path.write_text(example, "utf-8")

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from test_check_claims import HEAD
 
 from deckgen import manifest
-from deckgen.check import CheckOptions, check
+from deckgen.check import check
 from deckgen.cli import main
 from deckgen.errors import DeckgenError
 from deckgen.render import RenderSettings, render_face
@@ -22,6 +22,7 @@ from deckgen.render.audit import MIN_TEXT_PT, audit
 from deckgen.render.draw import plan_face, style_font
 from deckgen.render.faces import face_spec, in_language, inline_icon
 from deckgen.render.layout import layouts
+from deckgen.stages import CheckOptions
 from tests.conftest import ROOT
 
 LOW = RenderSettings(dpi=60)

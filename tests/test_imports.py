@@ -50,8 +50,8 @@ def test_the_lazy_names_of_a_package_are_its_modules_names():
 
 # --- No import circles -----------------------------------------------------------------------
 # Every import statement in deckgen/ counts, wherever it stands: at the top of a module, inside a
-# function (a lazy import still closes a circle the moment it runs) or in a try block. Only
-# imports under ``if TYPE_CHECKING:`` are left out: they never run.
+# function (a lazy import still closes a circle the moment it runs) or in a try block, and (for
+# the layers that type checkers see too) under ``if TYPE_CHECKING:``.
 
 PACKAGE = Path(__file__).resolve().parent.parent / "deckgen"
 
@@ -81,15 +81,16 @@ def _from_targets(node: ast.ImportFrom, package: str, modules: dict[str, Path]) 
     return {f"{where}.{alias.name}" if f"{where}.{alias.name}" in modules else where for alias in node.names}
 
 
-def _imported(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
+def _imported(name: str, path: Path, modules: dict[str, Path], type_only: bool = False) -> set[str]:
     """The deckgen modules that module ``name`` imports, each named as precisely as the import
     allows: ``from deckgen.rulebook import pdf`` is deckgen.rulebook.pdf, ``from deckgen.rulebook
-    import check_stage`` is the package deckgen.rulebook."""
+    import check_stage`` is the package deckgen.rulebook. ``type_only``: the imports under ``if
+    TYPE_CHECKING:`` count too."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
 
     def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and _is_type_checking(node):
+        if isinstance(node, ast.If) and _is_type_checking(node) and not type_only:
             for child in node.orelse:
                 visit(child)
             return
@@ -110,12 +111,13 @@ def _imported(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
     return out
 
 
-def import_graph(package: Path = PACKAGE, own_package: bool = True) -> dict[str, set[str]]:
+def import_graph(package: Path = PACKAGE, own_package: bool = True, type_only: bool = False) -> dict[str, set[str]]:
     """Module -> the deckgen modules it imports. ``own_package=False`` leaves out a module's
     imports of the packages it lies in (``deckgen.render.batch`` importing ``RenderResult`` from
-    ``deckgen.render``): Python initialises those before the module in any case."""
+    ``deckgen.render``): Python initialises those before the module in any case. ``type_only``:
+    count the imports for type checkers too."""
     modules = _modules(package)
-    graph = {name: _imported(name, path, modules) for name, path in modules.items()}
+    graph = {name: _imported(name, path, modules, type_only) for name, path in modules.items()}
     if not own_package:
         graph = {name: {t for t in targets if not name.startswith(t + ".")} for name, targets in graph.items()}
     return graph
@@ -185,6 +187,35 @@ def test_no_import_circle_between_deckgen_modules():
 
 def test_no_import_circle_in_deckgen_at_all():
     assert circles(import_graph()) == []
+
+
+def test_no_import_circle_even_through_imports_for_type_checkers():
+    """The layers hold for type checkers too: a stage takes its check's options and result types
+    from deckgen.stages below it, never from deckgen.check that calls it."""
+    assert circles(import_graph(own_package=False, type_only=True)) == []
+
+
+ABOVE_THE_RULES = ("deckgen.balance", "deckgen.check", "deckgen.render", "deckgen.cli", "deckgen.rulebook",
+                   "deckgen.verdict", "deckgen.report", "deckgen.layout", "deckgen.export", "deckgen.play",
+                   "deckgen.build", "deckgen.watch", "deckgen.tune", "deckgen.palette", "deckgen.claims",
+                   "deckgen.glyphs")
+
+
+def test_the_rules_engine_imports_nothing_above_it():
+    """deckgen.rules (and the environment on it) depends on the model below, never on a stage
+    or the command line above, lazy and type-only imports included."""
+    graph = import_graph(type_only=True)
+    above = {name: sorted(t for t in targets if t.startswith(ABOVE_THE_RULES))
+             for name, targets in graph.items() if name.startswith(("deckgen.rules", "deckgen.rl"))}
+    assert {name: t for name, t in above.items() if t} == {}
+
+
+def test_no_thread_in_the_rules_engine_or_the_environment():
+    """A game is a value anyone steps: no thread, no lock in deckgen.rules or deckgen.rl."""
+    for name, path in _modules().items():
+        if name.startswith(("deckgen.rules", "deckgen.rl")):
+            text = path.read_text("utf-8")
+            assert "threading" not in text and "_thread" not in text, name
 
 
 def _imports_click(path: Path) -> bool:

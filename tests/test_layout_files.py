@@ -211,7 +211,8 @@ def test_every_bundled_layout_draws_every_kind_of_face():
 
 def test_a_manifest_may_give_an_empty_label_and_symbol_none(tmp_path):
     """The centre kept clear for a picture; without one the card has no centre, and check says so."""
-    from deckgen.check import CheckOptions, check
+    from deckgen.check import check
+    from deckgen.stages import CheckOptions
 
     bare = designer_deck(tmp_path / "bare", MINE, kind_keys='label = ""\nsymbol = "none"\n')
     (f,) = [f for f in check(bare, CheckOptions(simulate=False)).findings if f.code == "no-centre"]

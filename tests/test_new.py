@@ -7,10 +7,11 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from deckgen.check import CheckOptions, check
+from deckgen.check import check
 from deckgen.cli import main
 from deckgen.manifest import load_deck
 from deckgen.scaffold import manifest_text, new_deck
+from deckgen.stages import CheckOptions
 
 
 def test_new_writes_name_slash_name_toml_that_checks_clean(tmp_path, monkeypatch):

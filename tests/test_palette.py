@@ -7,9 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deckgen import manifest
-from deckgen.check import CheckOptions, check
+from deckgen.check import check
 from deckgen.model import Color, Names, Palette
 from deckgen.palette import VISIONS, analyse, contrast, delta_e, findings, text_ink
+from deckgen.stages import CheckOptions
 
 
 def _palette(*colors):

@@ -7,12 +7,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from deckgen import manifest
-from deckgen.check import CheckOptions, check
+from deckgen.check import check
 from deckgen.model import Names
 from deckgen.render import RenderSettings, render_face
 from deckgen.render.draw import plan_face
 from deckgen.render.faces import face_spec
 from deckgen.rulebook.markup import Run, inline, parse, plain_text, read, runs
+from deckgen.stages import CheckOptions
 
 LOW = RenderSettings(dpi=120)
 

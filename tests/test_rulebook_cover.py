@@ -11,9 +11,10 @@ import pytest
 from PIL import Image, ImageDraw
 
 from deckgen import manifest
-from deckgen.check import CheckOptions, check
+from deckgen.check import check
 from deckgen.rulebook import build_rulebook
 from deckgen.rulebook.cover import MIN_CONTRAST, cover_logo, outline_contrast
+from deckgen.stages import CheckOptions
 
 WHITE_LOGO = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 200" width="300" height="200">
   <path d="M150 20 L190 100 L150 180 L110 100 Z" fill="none" stroke="#FFFFFF" stroke-width="14"/>

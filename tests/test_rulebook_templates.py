@@ -8,11 +8,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deckgen import manifest
-from deckgen.check import CheckOptions, check
+from deckgen.check import check
 from deckgen.cli import main
 from deckgen.errors import DeckHasErrors
 from deckgen.rulebook import crosscheck, write_rulebook
 from deckgen.rulebook.text import render_text
+from deckgen.stages import CheckOptions
 from tests.conftest import ROOT
 
 

@@ -2,7 +2,8 @@
 
 import pytest
 
-from deckgen.check import CheckOptions, check
+from deckgen.check import check
+from deckgen.stages import CheckOptions
 
 HEAD = '''
 [deck]

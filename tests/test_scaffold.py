@@ -4,8 +4,9 @@ import re
 
 import pytest
 
-from deckgen.check import CheckOptions, check
+from deckgen.check import check
 from deckgen.scaffold import manifest_text, new_deck
+from deckgen.stages import CheckOptions
 
 ENGLISH = re.compile(r"\b(the|and|every|cards?|colours?|players?|shedding|match|first|homemade|instead|"
                      r"words|instead|to try)\b", re.I)

@@ -121,7 +121,8 @@ def test_any_manifest_is_read_or_refused_with_findings(text):
 @settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck), database=None)
 @given(manifests())
 def test_any_manifest_checks_without_a_traceback(text):
-    from deckgen.check import CheckOptions, check
+    from deckgen.check import check
+    from deckgen.stages import CheckOptions
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "deck.toml"

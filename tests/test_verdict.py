@@ -9,9 +9,10 @@ import pytest
 from click.testing import CliRunner
 
 from deckgen import verdict
-from deckgen.check import CheckOptions, check
+from deckgen.check import check
 from deckgen.cli import main
 from deckgen.rules.record import CAUSES, GameRecord
+from deckgen.stages import CheckOptions
 
 HEAD = '''
 [deck]

@@ -2,7 +2,7 @@
 
 - :mod:`~deckgen.balance.figures`: the shape of every figure (the report is its own JSON);
 - :mod:`~deckgen.balance.collect`: figures from game records;
-- :mod:`~deckgen.balance.stats`: intervals and tests;
+- :mod:`deckgen.stats` (below this package, shared with the rules engine): intervals and tests;
 - :mod:`~deckgen.balance.report`: variants, simulation and the report's figures;
 - :mod:`~deckgen.balance.text`: the words (es, en) and the plain-words summary;
 - :mod:`~deckgen.balance.charts`, :mod:`~deckgen.balance.pdf`: the PDF.

@@ -13,7 +13,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from deckgen.balance import stats
+from deckgen import stats
 from deckgen.balance.figures import (
     DrawFigures,
     EventFigures,

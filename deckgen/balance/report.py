@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from deckgen.balance import collect, stats
+from deckgen import stats
+from deckgen.balance import collect
 from deckgen.balance import text as T
 from deckgen.balance.figures import (
     Group,
@@ -93,7 +94,8 @@ def _fmt(value: Any) -> str:
 
 def _load_checked(ref: str | Path) -> Deck:
     """The deck, or its findings as DeckHasErrors (exit 1) when it has errors."""
-    from deckgen.check import CheckOptions, check
+    from deckgen.check import check
+    from deckgen.stages import CheckOptions
 
     rep = check(ref, CheckOptions(simulate=False))
     if rep.deck is None or rep.errors:

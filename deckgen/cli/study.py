@@ -25,8 +25,9 @@ from deckgen.errors import DeckgenError
 
 if TYPE_CHECKING:
     from deckgen.balance import ReportOptions
-    from deckgen.check import CheckOptions, CheckReport
+    from deckgen.check import CheckReport
     from deckgen.model import Deck
+    from deckgen.stages import CheckOptions
 
 
 # ---------------------------------------------------------------- check
@@ -35,7 +36,7 @@ def check_options(games: int | None, no_sim: bool, seed: int, strict: bool, no_c
                   jobs: int | None, sizes: tuple[str, ...] = ()) -> CheckOptions:
     """``check``'s options as the core's :class:`deckgen.check.CheckOptions` (the palette and the
     progress bar are set per deck)."""
-    from deckgen.check import CheckOptions
+    from deckgen.stages import CheckOptions
 
     return CheckOptions(simulate=not no_sim, games=games, seed=seed, strict=strict, jobs=jobs, use_cache=not no_cache,
                         sizes=tuple(sizes))

@@ -10,16 +10,18 @@ from deckgen.errors import DeckgenError, Finding, did_you_mean, error, warning
 from deckgen.palette import stage_check as palette_check
 from deckgen.render.geometry import card_size_mm
 from deckgen.render.symbols import SHAPES, SYMBOLS
+from deckgen.stages import StageResult
 
 if TYPE_CHECKING:
-    from deckgen.check import CheckOptions, CheckReport
     from deckgen.model import Deck
+    from deckgen.stages import CheckOptions
 
 KNOWN = set(SYMBOLS) | set(SHAPES) | {"wild", "roulette", "wheel", "none"}
 
 
-def stage_check(deck: Deck, options: CheckOptions, report: CheckReport) -> list[Finding]:
-    out = list(palette_check(deck, options, report))
+def stage_check(deck: Deck, options: CheckOptions) -> StageResult:
+    palette = palette_check(deck, options)
+    out = list(palette.findings)
     file = str(deck.source) if deck.source else None
     try:
         card_size_mm(deck.card_size, base=deck.source.parent if deck.source else None)
@@ -42,7 +44,7 @@ def stage_check(deck: Deck, options: CheckOptions, report: CheckReport) -> list[
                                f"the renderer has no symbol '{kind.symbol}'; the card shows one derived from "
                                "its effects", file=file,
                                hint=did_you_mean(kind.symbol, KNOWN) or "symbols: " + ", ".join(sorted(KNOWN))))
-    return out
+    return StageResult(out, palette.sections)
 
 
 def _unknown_sizes(deck: Deck, sizes: tuple[str, ...]) -> list[Finding]:

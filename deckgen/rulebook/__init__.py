@@ -16,14 +16,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from deckgen.errors import DeckgenError, Finding
+from deckgen.errors import DeckgenError
 from deckgen.model import Deck
 from deckgen.rulebook.lookup import RulebookSummary, languages
 
 if TYPE_CHECKING:
-    from deckgen.check import CheckOptions, CheckReport
     from deckgen.rulebook.document import PAPERS, build_rulebook, write_rulebook
     from deckgen.rulebook.text import checked_text, crosscheck, render_text
+    from deckgen.stages import CheckOptions, StageResult
 
 __all__ = ["PAPERS", "build_rulebook", "check_stage", "checked_text", "crosscheck", "languages", "render_text",
            "write_rulebook"]
@@ -46,7 +46,7 @@ def __getattr__(name: str) -> object:
     return getattr(text, name)
 
 
-def check_stage(deck: Deck, options: CheckOptions, report: CheckReport) -> list[Finding]:
+def check_stage(deck: Deck, options: CheckOptions) -> StageResult:
     """``deckgen check``'s rulebook step: the cross-check, summarised in the JSON report, and
     the cover logo's contrast against the page (:mod:`deckgen.rulebook.cover`, imported only for
     a deck with a logo: it imports Pillow's filters)."""
@@ -61,5 +61,6 @@ def check_stage(deck: Deck, options: CheckOptions, report: CheckReport) -> list[
         from deckgen.rulebook.cover import cover_findings
 
         findings = [*findings, *cover_findings(deck)]
-    report.rulebook = RulebookSummary(tuple(langs), sum(1 for f in findings if f.is_error))
-    return findings
+    from deckgen.stages import StageResult
+
+    return StageResult(findings, {"rulebook": RulebookSummary(tuple(langs), sum(1 for f in findings if f.is_error))})

@@ -192,7 +192,7 @@ class MatchReport:
 def summarize(players: int, results: Sequence[MatchResult]) -> MatchSummary:
     """Matches played, how many reached the target, mean hands per match and win rate by seat
     (seat 1 plays first in the first hand) with 95 % Wilson intervals."""
-    from deckgen.balance.stats import wilson
+    from deckgen.stats import wilson
 
     won = [r for r in results if r.outcome == Outcome.FINISHED and r.winner is not None]
     wins = [0] * players
