@@ -87,20 +87,26 @@ PRIMITIVES: Mapping[str, Primitive] = MappingProxyType({p.op: p for p in [
 ]})
 
 
+DEFAULTS: Mapping[str, Any] = MappingProxyType(
+    {name: param.default for prim in PRIMITIVES.values() for name, param in prim.params.items() if not param.required})
+"""Every optional parameter's default, from the primitives above: the one place they are said."""
+
+
 @dataclass(frozen=True)
 class Effect:
-    """One primitive with its parameters (a frozen, hashable value)."""
+    """One primitive with its parameters (a frozen, hashable value). ``n`` is 0 for a primitive
+    that draws no cards; the other parameters default as the primitives say (DEFAULTS)."""
 
     op: str
-    n: int | None = None
-    lose_turn: bool = True
-    who: str = "self"
-    direction: str = "play"
+    n: int = 0
+    lose_turn: bool = DEFAULTS["lose_turn"]
+    who: str = DEFAULTS["who"]
+    direction: str = DEFAULTS["direction"]
 
 
 def draw_total(effects: tuple[Effect, ...]) -> int:
     """The penalty-draw value of an effect list (0 when it has no 'draw')."""
-    return sum(e.n or 0 for e in effects if e.op == "draw")
+    return sum(e.n for e in effects if e.op == "draw")
 
 
 def stack_value(effects: tuple[Effect, ...]) -> int:
@@ -109,7 +115,7 @@ def stack_value(effects: tuple[Effect, ...]) -> int:
     (a chosen victim is never stacked on, and the card never answers a stack)."""
     if any(e.op == "target" for e in effects):
         return 0
-    return sum(e.n or 0 for e in effects if e.op == "draw" and e.lose_turn)
+    return sum(e.n for e in effects if e.op == "draw" and e.lose_turn)
 
 
 def has(effects: tuple[Effect, ...], op: str) -> bool:

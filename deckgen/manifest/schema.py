@@ -6,6 +6,10 @@ Each entry maps a key to ``(type description, required)``.
 
 from __future__ import annotations
 
+from dataclasses import fields
+
+from deckgen.effects import Effect
+
 DECK_KEYS = {
     "id": ("string", True),
     "name": ("text", True),
@@ -113,7 +117,7 @@ COMPONENT_KEYS = {
     "faces": ("array of strings", True),
 }
 
-EFFECT_KEYS = {"op", "n", "lose_turn", "who", "direction"}
+EFFECT_KEYS = {f.name for f in fields(Effect)}      # an effect table's keys: the fields of deckgen.effects.Effect
 
 # Every table the parser reads, by the name docs/manifest.md uses for its section.
 ALL_TABLES = {

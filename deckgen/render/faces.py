@@ -161,7 +161,7 @@ def _derived(kind: Kind) -> tuple[str | None, str, str | None]:
     :data:`FACE_SYMBOLS`."""
     ops = [e.op for e in kind.effects]
     draw = kind.draw_value
-    everyone = sum(e.n or 0 for e in kind.effects if e.op == "everyone_draws")
+    everyone = sum(e.n for e in kind.effects if e.op == "everyone_draws")
     extra = "reverse" if "reverse" in ops and (draw or everyone) else None
     if draw:
         return ("target" if "target" in ops else None), f"+{draw}", extra

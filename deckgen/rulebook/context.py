@@ -112,7 +112,7 @@ class Helpers:
     def draw_of(self, kind_id: str) -> int:
         """How many cards a kind makes its victim(s) draw: ``{{ cards(draw_of("wild-draw-six")) }}``."""
         k = self._kind(kind_id, *caller())
-        return sum(e.n or 0 for e in k.effects if e.op in ("draw", "everyone_draws")) if k else 0
+        return sum(e.n for e in k.effects if e.op in ("draw", "everyone_draws")) if k else 0
 
     def explain(self, ref: str) -> Markup:
         """A card entry (image, name, copies, generated rules text); marks its kinds explained."""

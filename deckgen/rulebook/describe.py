@@ -85,7 +85,7 @@ def _op_sentence(deck: Deck, lang: str, e: Effect, m: Meaning) -> str:
     words = PHRASES[e.op]
     if e.op == "everyone_draws":
         keep = phrase(lang, "keep" if not m.lost_total else "keep_other")
-        return words.get(lang, "say").format(cards=cards_word(lang, e.n or 0), keep=keep)
+        return words.get(lang, "say").format(cards=cards_word(lang, e.n), keep=keep)
     if e.op == "flip_power":
         return words.get(lang, "all" if e.who == "all" else "self").format(power=power_name(deck, lang))
     if e.op == "pass_hands":

@@ -142,7 +142,7 @@ def _target(b: _Builder, e: Effect, i: int) -> None:
 
 
 def _draw(b: _Builder, e: Effect, i: int) -> None:
-    n = e.n or 0
+    n = e.n
     if b.targeted:
         b.targeted = False
         b.chosen += 1
@@ -173,7 +173,7 @@ def _draw(b: _Builder, e: Effect, i: int) -> None:
 
 
 def _everyone(b: _Builder, e: Effect, i: int) -> None:
-    b.m.everyone += e.n or 0
+    b.m.everyone += e.n
     b.say(e)
 
 

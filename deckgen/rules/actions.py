@@ -133,7 +133,7 @@ def apply_effects(game: Machine, i: int) -> None:
             return
 
 
-def _skip(game: Machine, e: Effect) -> None:
+def _skip(game: Machine, effect: Effect) -> None:
     card = game.card
     q = (card.p + game.direction) % game.n_players if game.alive_count == game.n_players else game.step(card.p)
     bit = 1 << q                                # lose_turn(), inlined (a common card)
@@ -143,30 +143,30 @@ def _skip(game: Machine, e: Effect) -> None:
         game.op_owe(q, game.owed[q] + 1)
 
 
-def _again(game: Machine, e: Effect) -> None:
+def _again(game: Machine, effect: Effect) -> None:
     game.card.again = True
 
 
-def _reverse(game: Machine, e: Effect) -> None:
+def _reverse(game: Machine, effect: Effect) -> None:
     game.op_direction()
     game.card.reversed = True
     if game.alive_count == 2 and game.rules.two_player_reverse == "skip":
         lose_turn(game, game.step(game.card.p))
 
 
-def _target(game: Machine, e: Effect, answer: Answer | _Ask = ASK) -> None:
+def _target(game: Machine, effect: Effect, answer: Answer | _Ask = ASK) -> None:
     p = game.card.p
     if answer is ASK:
-        answer = game.ask(p, ASK_TARGET, game.others(p), (_target, e))
+        answer = game.ask(p, ASK_TARGET, game.others(p), (_target, effect))
     game.card.target = int(answer)              # type: ignore[arg-type]
 
 
-def _draw(game: Machine, e: Effect) -> None:
+def _draw(game: Machine, effect: Effect) -> None:
     """A penalty draw on the chosen player, or the next one (the player themself with two players
     after a reverse, under two_player_reverse_draw = "player"); waits as a stackable penalty
     under a stacking rule; may be challenged when the card has 'challenge'."""
     card = game.card
-    t, p, move, n = game.table, card.p, card.move, e.n or 0
+    t, p, move, n = game.table, card.p, card.move, effect.n
     targeted = card.target is not None
     if card.target is not None:
         victim, card.target = card.target, None
@@ -179,7 +179,7 @@ def _draw(game: Machine, e: Effect) -> None:
         return                                  # they went out with this card
     kind = t.move_kind[move]
     challengeable = t.restricted[move] and game.challenge
-    if game.stacking != "off" and e.lose_turn and not targeted:
+    if game.stacking != "off" and effect.lose_turn and not targeted:
         waiting = game.waiting
         first = not game.penalty
         if not first and waiting.victim != victim:
@@ -197,9 +197,9 @@ def _draw(game: Machine, e: Effect) -> None:
             game.max_stack = total
         return
     if challengeable:
-        return challenge(game, victim, n, e.lose_turn, kind)
+        return challenge(game, victim, n, effect.lose_turn, kind)
     draw_n(game, victim, n, PENALTY, kind)
-    if e.lose_turn:
+    if effect.lose_turn:
         bit = 1 << victim                       # lose_turn(), inlined (a common card)
         if not card.lost & bit and game.alive[victim]:
             card.lost |= bit
@@ -274,14 +274,14 @@ def _stackable(t: Table, same_kind: bool, what: int) -> tuple[tuple[tuple[int, .
     return tuple(tuple((m,) if ok[m] else () for m in range(side, len(dv), 2)) for side in (0, 1))
 
 
-def _everyone_draws(game: Machine, e: Effect) -> None:
+def _everyone_draws(game: Machine, effect: Effect) -> None:
     for q in game.others(game.card.p):
-        draw_n(game, q, e.n or 0, EVERYONE)
+        draw_n(game, q, effect.n, EVERYONE)
         if game.outcome:
             return
 
 
-def _choose_color(game: Machine, e: Effect) -> None:
+def _choose_color(game: Machine, effect: Effect) -> None:
     choose_color(game, game.card.p)
 
 
@@ -293,7 +293,7 @@ def choose_color(game: Machine, p: int, answer: Answer | _Ask = ASK) -> None:
     game.op_color(int(answer))                  # type: ignore[arg-type]
 
 
-def _discard_color(game: Machine, e: Effect) -> None:
+def _discard_color(game: Machine, effect: Effect) -> None:
     t, card = game.table, game.card
     col = t.color[card.move >> 1]
     if col < 0:
@@ -302,19 +302,19 @@ def _discard_color(game: Machine, e: Effect) -> None:
         game.op_discard(card.p, f)
 
 
-def _swap_hands(game: Machine, e: Effect, answer: Answer | _Ask = ASK) -> None:
+def _swap_hands(game: Machine, effect: Effect, answer: Answer | _Ask = ASK) -> None:
     p = game.card.p
     if not game.hands[p] or game.alive_count < 2:
         return                                  # they went out with this card
     if answer is ASK:
-        answer = game.ask(p, ASK_SWAP, game.others(p), (_swap_hands, e))
+        answer = game.ask(p, ASK_SWAP, game.others(p), (_swap_hands, effect))
     game.op_swap(p, int(answer))                # type: ignore[arg-type]
 
 
-def _pass_hands(game: Machine, e: Effect) -> None:
+def _pass_hands(game: Machine, effect: Effect) -> None:
     if not game.hands[game.card.p]:
         return                                  # they went out with this card
-    pass_hands(game, e.direction)
+    pass_hands(game, effect.direction)
 
 
 def pass_hands(game: Machine, direction: str) -> None:
@@ -327,7 +327,7 @@ def pass_hands(game: Machine, direction: str) -> None:
     game.op_pass_hands(tuple(players))
 
 
-def _steal(game: Machine, e: Effect, answer: Answer | _Ask = ASK) -> None:
+def _steal(game: Machine, effect: Effect, answer: Answer | _Ask = ASK) -> None:
     """The player takes a random card (the game's rng) from a player of their choice who holds
     two or more cards: nobody is left without cards by someone else's card. Mercy applies."""
     p = game.card.p
@@ -337,7 +337,7 @@ def _steal(game: Machine, e: Effect, answer: Answer | _Ask = ASK) -> None:
         players = [q for q in game.others(p) if len(game.hands[q]) >= 2]
         if not players:
             return
-        answer = game.ask(p, ASK_STEAL, players, (_steal, e))
+        answer = game.ask(p, ASK_STEAL, players, (_steal, effect))
     q = int(answer)                             # type: ignore[arg-type]
     hand = game.hands[q]
     game.op_steal(p, q, hand[game.rng.randrange(len(hand))])
@@ -347,7 +347,7 @@ def _steal(game: Machine, e: Effect, answer: Answer | _Ask = ASK) -> None:
         game.max_hand = len(game.hands[p])
 
 
-def _roulette(game: Machine, e: Effect) -> None:
+def _roulette(game: Machine, effect: Effect) -> None:
     roulette(game, game.step(game.card.p))
 
 
@@ -374,9 +374,9 @@ def roulette(game: Machine, victim: int, answer: Answer | _Ask = ASK) -> None:
     lose_turn(game, victim)
 
 
-def _flip_power(game: Machine, e: Effect) -> None:
+def _flip_power(game: Machine, effect: Effect) -> None:
     p = game.card.p
-    flip_over(game, [*game.others(p), p] if e.who == "all" else [p])
+    flip_over(game, [*game.others(p), p] if effect.who == "all" else [p])
 
 
 def flip_power(game: Machine, p: int, green: bool) -> None:
@@ -409,14 +409,14 @@ def _all_red_turn_green(game: Machine) -> None:
             game.op_power(q, True)
 
 
-def _duel(game: Machine, e: Effect) -> None:
+def _duel(game: Machine, effect: Effect) -> None:
     first = game.card.p
     game.op_duel(Duel(first, game.table.value[game.card.move >> 1], game.rules.duel_penalty,
                       tuple(game.others(first)), -1 if game.hands[first] else first))
     duel(game)
 
 
-def _nothing(game: Machine, e: Effect) -> None:
+def _nothing(game: Machine, effect: Effect) -> None:
     """'challenge' marks the card (the 'draw' effect reads it); it does nothing by itself."""
 
 
@@ -576,10 +576,10 @@ def start_from(game: Machine, i: int) -> None:
     """The start card's effects from the i-th on, then the first player's turn."""
     effects = game.table.effects[game.card.move]
     while i < len(effects):
-        e = effects[i]
+        effect = effects[i]
         i += 1
         try:
-            PLAY[e.op].start(game, e)
+            PLAY[effect.op].start(game, effect)
         except Suspended as s:
             s.frames.append((start_from, i))
             raise
@@ -588,50 +588,50 @@ def start_from(game: Machine, i: int) -> None:
     game.op_turn(game.card.p)
 
 
-def _start_reverse(game: Machine, e: Effect) -> None:
+def _start_reverse(game: Machine, effect: Effect) -> None:
     game.op_direction()
     game.card.p = game.dealer
 
 
-def _start_skip(game: Machine, e: Effect) -> None:
+def _start_skip(game: Machine, effect: Effect) -> None:
     lose_turn(game, game.card.p)
 
 
-def _start_draw(game: Machine, e: Effect) -> None:
+def _start_draw(game: Machine, effect: Effect) -> None:
     p = game.card.p
-    draw_n(game, p, e.n or 0, PENALTY, game.table.move_kind[game.card.move])
-    if e.lose_turn:
+    draw_n(game, p, effect.n, PENALTY, game.table.move_kind[game.card.move])
+    if effect.lose_turn:
         lose_turn(game, p)
 
 
-def _start_everyone(game: Machine, e: Effect) -> None:
+def _start_everyone(game: Machine, effect: Effect) -> None:
     for q in range(game.n_players):
-        draw_n(game, q, e.n or 0, EVERYONE)
+        draw_n(game, q, effect.n, EVERYONE)
         if game.outcome:
             return
 
 
-def _start_color(game: Machine, e: Effect) -> None:
+def _start_color(game: Machine, effect: Effect) -> None:
     choose_color(game, game.card.p)
 
 
-def _start_roulette(game: Machine, e: Effect) -> None:
+def _start_roulette(game: Machine, effect: Effect) -> None:
     roulette(game, game.card.p)
 
 
-def _start_flip(game: Machine, e: Effect) -> None:
-    if e.who == "all":
+def _start_flip(game: Machine, effect: Effect) -> None:
+    if effect.who == "all":
         flip_over(game, [q for q in range(game.n_players) if game.alive[q]])
 
 
-def _start_nothing(game: Machine, e: Effect) -> None:
+def _start_nothing(game: Machine, effect: Effect) -> None:
     """Needs someone to have played the card (skip all, discard all, swaps, passes, duels,
     steals, another turn, a chosen victim): as the start card it does nothing."""
 
 
 def handlers(table: Table) -> tuple[tuple[tuple[Callable[..., None], Effect], ...], ...]:
     """Per move, its effects with their play handlers, in order (what apply_effects runs)."""
-    return tuple(tuple((PLAY[e.op].play, e) for e in effects) for effects in table.effects)
+    return tuple(tuple((PLAY[effect.op].play, effect) for effect in effects) for effects in table.effects)
 
 
 class Handler(NamedTuple):

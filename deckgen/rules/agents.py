@@ -200,11 +200,11 @@ CHALLENGE_CARDS = 5        # it challenges a Wild Draw Four whose player holds t
 
 def _v_draw(v: View, e: Effect) -> float:
     attack = ATTACK if v.leader_next and e.lose_turn and v.o.table.draw_val[v.move] else 0
-    return PER_CARD * (e.n or 0) + attack
+    return PER_CARD * (e.n) + attack
 
 
 def _v_everyone(v: View, e: Effect) -> float:
-    return PER_CARD * (e.n or 0)
+    return PER_CARD * (e.n)
 
 
 def _v_skip(v: View, e: Effect) -> float:

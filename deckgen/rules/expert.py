@@ -747,11 +747,11 @@ class ExpertAgent(Agent):
 # give an effect, whatever the table around it; None: no bound (it depends on the hands); an
 # effect not listed is worth 0 at least and at most
 def _per_card(e: Effect) -> float | None:
-    return A.PER_CARD * (e.n or 0)
+    return A.PER_CARD * (e.n)
 
 
 def _attack(e: Effect) -> float | None:
-    return A.PER_CARD * (e.n or 0) + A.ATTACK
+    return A.PER_CARD * (e.n) + A.ATTACK
 
 
 def _const(v: float | None) -> Callable[[Effect], float | None]:
