@@ -58,9 +58,45 @@ def test_a_whole_hand_ends_with_plus_one_for_the_winner():
 
 
 def test_same_seed_same_episode():
-    a, b = env("no-mercy", players=4), env("no-mercy", players=4)
+    a, b = env("no-mercy", players=4, record=True), env("no-mercy", players=4, record=True)
     assert _random_episode(a, 9) == _random_episode(b, 9)
-    assert a.game.log == b.game.log
+    assert a.game.log == b.game.log and a.game.snapshot() == b.game.snapshot()
+
+
+def test_the_observation_is_what_the_seat_sees_whether_read_from_the_game_or_its_observation():
+    """The vector the environment reads straight from the game (Features.of_game) is the one
+    its observation gives (Features.vector), at every step of hands of each deck."""
+    import numpy as np
+
+    for deck in DECKS:
+        e = env(deck, players=4)
+        rng = random.Random(4)
+        e.reset(seed=4)
+        for agent in e.agent_iter():
+            obs, _, terminated, truncated, _ = e.last()
+            p = e.possible_agents.index(agent)
+            d = e.decision if e.decision is not None and e.decision.player == p else None
+            expected = e.features.vector(e.game.observation(p), list(e.game.discard), d)
+            assert np.array_equal(obs["observation"], expected), (deck, agent)
+            if terminated or truncated:
+                e.step(None)
+                continue
+            e.step(rng.choice([i for i, ok in enumerate(obs["action_mask"]) if ok]))
+
+
+@pytest.mark.parametrize("kwargs", [{"players": 0}, {"players": -1}, {"players": 1}, {"players": 1_000_000},
+                                    {"players": "4"}, {"players": True}, {"seed": "x"}, {"render_mode": "human"}])
+def test_a_bad_argument_is_a_clear_error(kwargs):
+    with pytest.raises(DeckgenError) as err:
+        env("classic", **kwargs)
+    f = err.value.findings[0]
+    assert f.where == next(iter(kwargs)) and f.hint
+
+
+def test_a_deck_that_is_no_deck_is_a_clear_error():
+    with pytest.raises(DeckgenError, match="is not a deck") as err:
+        env(42)
+    assert "bundled deck" in err.value.findings[0].hint
 
 
 def test_an_illegal_action_is_refused_and_changes_nothing():

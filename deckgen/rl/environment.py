@@ -21,11 +21,13 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from deckgen.errors import DeckgenError, error
 from deckgen.rules.decision import YES_NO, Decision, DecisionKind, Observation
 from deckgen.rules.record import Outcome
 from deckgen.rules.table import Table
 
 KINDS = tuple(DecisionKind)
+KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
 HIGH = 1000.0              # the observation's upper bound (card counts, pile sizes, turns stay below it)
 
 
@@ -43,6 +45,9 @@ class Actions:
         self.color0 = self.moves + 3
         self.seat0 = self.color0 + len(table.colors)
         self.size = self.seat0 + players
+        K = DecisionKind
+        self._offsets = {K.COLOR: self.color0, K.ROULETTE_COLOR: self.color0, K.TARGET: self.seat0,
+                         K.SWAP: self.seat0, K.STEAL: self.seat0}
 
     def of(self, d: Decision, answer: Any) -> int:
         """The action of a decision's answer."""
@@ -72,8 +77,11 @@ class Actions:
         m = np.zeros(self.size, dtype=np.int8)
         if d is None:
             return m
-        for answer in d.options:
-            m[self.of(d, answer)] = 1
+        offset = self._offsets.get(d.kind, 0)
+        if d.kind in YES_NO:
+            m[self.yes] = m[self.no] = 1
+        else:                                   # moves are actions as they are, colours and seats shifted
+            m[[offset + a for a in d.options] if offset else list(d.options)] = 1
         if d.passable:
             m[self.passing] = 1
         return m
@@ -127,35 +135,92 @@ class Features:
             v[at + KINDS.index(d.kind)] = 1
         return v
 
+    def of_game(self, g: Any, p: int, d: Decision | None) -> np.ndarray:
+        """``vector(g.observation(p), g.discard, d)``, read straight from what seat p sees of the
+        game (its own hand, the piles, the table), without building the observation."""
+        v = np.zeros(self.size, dtype=np.float32)
+        f = self.faces
+        if g.hands[p]:
+            v[:f] = np.bincount(g.hands[p], minlength=f)
+        if g.discard:
+            v[f:2 * f] = np.bincount(g.discard, minlength=f)
+        at = 2 * f
+        if g.top >= 0:
+            v[at + g.top] = 1
+        at += self.moves
+        if g.pile_key != -1 and g.color >= 0:
+            v[at + g.color] = 1
+        at += self.colors
+        n = self.players
+        hands, alive, power, owed = g.hands, g.alive, g.power, g.owed
+        seats = [x for q in [*range(p, n), *range(p)] for x in (len(hands[q]), alive[q], power[q], owed[q])]
+        waiting = g.waiting
+        total, victim = (waiting.total, waiting.victim) if g.penalty else (0, -1)
+        duel = g.duel.value if g.duel is not None else -1
+        seats += (g.direction > 0, len(g.draw_pile), len(g.discard), min(g.turns, HIGH),
+                  total, victim == p, duel + 1, g.uno_open >= 0)
+        v[at:at + 4 * n + 8] = seats                # the seats and the table in one go
+        at += 4 * n + 8
+        if d is not None:
+            v[at + KIND_INDEX[d.kind]] = 1
+        return v
+
 
 def _deck(deck: str | Path | Any, rule_options: Mapping[str, Any]) -> Any:
     import dataclasses
 
     from deckgen.manifest import load_deck
+    from deckgen.model import Deck
 
-    d = load_deck(deck) if isinstance(deck, (str, Path)) else deck
+    if isinstance(deck, (str, Path)):
+        d = load_deck(deck)
+    elif isinstance(deck, Deck):
+        d = deck
+    else:
+        raise DeckgenError(error("argument", "deck", f"{deck!r} is not a deck",
+                                 hint="give a bundled deck's name ('classic'), a manifest's path or a loaded Deck"))
     if rule_options:
         d = dataclasses.replace(d, rule_options=d.rule_options.replace(**rule_options))
     return d
 
 
+def _check_arguments(deck: Any, players: object, seed: object, render_mode: object) -> None:
+    """Every bad argument at once, as a DeckgenError naming it and what it takes."""
+    problems = []
+    if isinstance(players, bool) or not isinstance(players, int) \
+            or not deck.players_min <= players <= deck.players_max:
+        problems.append(error("argument", "players", f"{players!r} is not a table size of this deck",
+                              hint=f"{deck.id} plays {deck.players_min} to {deck.players_max} players"))
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        problems.append(error("argument", "seed", f"{seed!r} is not a seed", hint="give an int, or None"))
+    if render_mode not in (None, "ansi"):
+        problems.append(error("argument", "render_mode", f"{render_mode!r} is not a render mode",
+                              hint="render modes: 'ansi', or None"))
+    if problems:
+        raise DeckgenError(problems)
+
+
 class DeckEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information: AECEnv is Any
     """One hand of a deck per episode, as a PettingZoo AEC environment.
 
-    ``env(deck, players=4, seed=None, render_mode=None, **rule_options)``: ``deck`` is a bundled
-    deck's name, a manifest's path or a loaded deck; rule options as in ``deckgen simulate``
-    (``stacking="same-kind"``, ``mercy_limit=25``, ...). The reward is +1 for the seat that
+    ``env(deck, players=4, seed=None, render_mode=None, record=False, **rule_options)``: ``deck``
+    is a bundled deck's name, a manifest's path or a loaded deck; ``players`` within the deck's
+    table sizes; ``record``: keep the hand's log (``env.game.log``, for replays); rule options as
+    in ``deckgen simulate`` (``stacking="same-kind"``, ``mercy_limit=25``, ...); every bad
+    argument is a DeckgenError naming it. The reward is +1 for the seat that
     wins the hand and -1 for every other seat; a hand that stalls or reaches the turn cap ends
     with 0 for all (a stall ends it as terminated, the cap as truncated)."""
 
     metadata: ClassVar[dict[str, Any]] = {"name": "deckgen_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
     def __init__(self, deck: str | Path | Any = "classic", players: int = 4, seed: int | None = None,
-                 render_mode: str | None = None, **rule_options: Any):
+                 render_mode: str | None = None, record: bool = False, **rule_options: Any):
         super().__init__()
         from deckgen.rules.table import compile_deck
 
         self.deck = _deck(deck, rule_options)
+        _check_arguments(self.deck, players, seed, render_mode)
+        self.record = record
         self.table = compile_deck(self.deck)
         self.n = players
         self.render_mode = render_mode
@@ -182,7 +247,7 @@ class DeckEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
 
         if seed is not None:
             self._seeds = random.Random(seed)
-        self.game = Game(self.table, self.n, self._seeds.getrandbits(64), None, record=True).start()
+        self.game = Game(self.table, self.n, self._seeds.getrandbits(64), None, record=self.record).start()
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -209,11 +274,11 @@ class DeckEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         self._advance()
 
     def _advance(self) -> None:
+        """After a step: the next agent to act and its info, or the end's rewards. Rewards stay 0
+        until the end, and only the agent that acted and the one to act have their infos changed."""
         g = self.game
         d = g.decision
         self.decision = d
-        for a in self.agents:
-            self.rewards[a] = 0.0
         if d is None:
             capped = g.outcome is Outcome.CAPPED
             for i, a in enumerate(self.agents):
@@ -225,17 +290,16 @@ class DeckEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
             self._accumulate_rewards()
             self.agent_selection = self.agents[0]
             return
+        before = getattr(self, "agent_selection", None)
+        if before in self.infos:
+            self.infos[before] = {}
         self.agent_selection = self.possible_agents[d.player]
-        for a in self.agents:
-            self.infos[a] = {}
         self.infos[self.agent_selection] = {"decision": d.kind.value}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         p = self.possible_agents.index(agent)
         d = self.decision if self.decision is not None and self.decision.player == p else None
-        o = self.game.observation(p)
-        return {"observation": self.features.vector(o, list(self.game.discard), d),
-                "action_mask": self.layout.mask(d)}
+        return {"observation": self.features.of_game(self.game, p, d), "action_mask": self.layout.mask(d)}
 
     # ---------------------------------------------------------------- for bots and people
     def deckgen_view(self, agent: str) -> tuple[Decision | None, Observation]:

@@ -457,21 +457,38 @@ _HIDDEN_FACE = -1
 def public_event(ev: Event, viewer: int) -> Event:
     """An event as player ``viewer`` sees it: orders of shuffled piles, another player's drawn
     card or hand set out, a stolen card between two others, where a start card went back and
-    whether a challengeable play was legal are hidden."""
-    if isinstance(ev, Draw):
-        return ev if ev.player == viewer else ev._replace(face=_HIDDEN_FACE)
-    if isinstance(ev, (Shuffle, Reshuffle)):
-        return type(ev)(())
-    if isinstance(ev, Steal):
-        return ev if viewer in (ev.player, ev.victim) else ev._replace(face=_HIDDEN_FACE)
-    if isinstance(ev, Return):
-        return ev._replace(position=-1)
-    if isinstance(ev, Pending) and ev.challenge is not None:
-        return ev._replace(challenge=(ev.challenge[0], None))
-    if isinstance(ev, Position):
-        return ev._replace(hands=tuple(h if q == viewer else (_HIDDEN_FACE,) * len(h) for q, h in enumerate(ev.hands)),
-                           draw_pile=(_HIDDEN_FACE,) * len(ev.draw_pile))
-    return ev
+    whether a challengeable play was legal are hidden (every other event is public as it is)."""
+    hide = _HIDE.get(type(ev))
+    return ev if hide is None else hide(ev, viewer)
+
+
+def _hide_draw(ev: Draw, viewer: int) -> Draw:
+    return ev if ev.player == viewer else Draw(ev.player, _HIDDEN_FACE, ev.cause)
+
+
+def _hide_order(ev: Shuffle | Reshuffle, viewer: int) -> Shuffle | Reshuffle:
+    return type(ev)(())
+
+
+def _hide_steal(ev: Steal, viewer: int) -> Steal:
+    return ev if viewer in (ev.player, ev.victim) else ev._replace(face=_HIDDEN_FACE)
+
+
+def _hide_return(ev: Return, viewer: int) -> Return:
+    return ev._replace(position=-1)
+
+
+def _hide_guilt(ev: Pending, viewer: int) -> Pending:
+    return ev if ev.challenge is None else ev._replace(challenge=(ev.challenge[0], None))
+
+
+def _hide_position(ev: Position, viewer: int) -> Position:
+    return ev._replace(hands=tuple(h if q == viewer else (_HIDDEN_FACE,) * len(h) for q, h in enumerate(ev.hands)),
+                       draw_pile=(_HIDDEN_FACE,) * len(ev.draw_pile))
+
+
+_HIDE: dict[type, Any] = {Draw: _hide_draw, Shuffle: _hide_order, Reshuffle: _hide_order, Steal: _hide_steal,
+                          Return: _hide_return, Pending: _hide_guilt, Position: _hide_position}
 
 
 __all__ = ["ASK", "Card", "Layout", "Machine", "Suspended", "as_moves", "public_event"]
