@@ -588,7 +588,13 @@ def _stuck(o: Observation, memory: Memory, q: int) -> Callable[[int, Counter[int
     total = sum(unseen.values())
     if not total:
         return None
-    groups = [(int(g[0]), g[1], sum(k for f, k in unseen.items() if f not in g[1])) for g in hand.groups]
+    faces, count_of = unseen.keys(), unseen.__getitem__
+
+    def count(among: frozenset[int] | set[int]) -> int:
+        """The unseen cards among these faces (exact: counts, summed over a set intersection in C)."""
+        return sum(map(count_of, faces & among))
+
+    groups = [(int(g[0]), g[1], total - count(g[1])) for g in hand.groups]
     flex_ok = not (t.rules.power_cards and t.any_flex) or o.power[q]
 
     def chance(m: int, colors: Counter[int]) -> float:
@@ -604,10 +610,11 @@ def _stuck(o: Observation, memory: Memory, q: int) -> Callable[[int, Counter[int
             entry = t.legal(key, sym, val, color)
         follow = entry[2] | entry[3] if flex_ok else entry[2]
         p = 1.0
+        followers = count(follow)
         for size, banned, free in groups:
             if not free:
                 continue
-            can = sum(k for f, k in unseen.items() if f in follow and f not in banned)
+            can = followers - count(follow & banned) if banned else followers
             p *= (1.0 - can / free) ** size
         return p
 
