@@ -354,12 +354,8 @@ class Game(Machine):
                 s.frames.append((Game.after_effects, p, how))
                 raise
             return self.after_effects(p, how)
-        nxt = (p + self.direction) % self.n_players if self.alive_count == self.n_players else self.step(p)
-        if len(self.hands[p]) < 2:
-            return self.pass_on(p, how, nxt)
-        self.op_turn(nxt)
-        if self.jump_in and how != "jump" and not self.penalty:
-            self.jump_ins(p, 0)
+        self.pass_on(p, how, (p + self.direction) % self.n_players if self.alive_count == self.n_players
+                     else self.step(p))
 
     def after_effects(self, p: int, how: str) -> None:
         """The effects of p's card have run: the turn goes on to the player they name."""
