@@ -3,11 +3,14 @@
 Modules:
   table      compile_deck(deck) -> Table: cards as small ints, legality cache
   state      State, its typed events and the named operations that write it (and log the events)
-  decision   Decision, DecisionKind, Observation, the Bot protocol, IllegalAnswer (docs/engine.md)
-  engine     Game(table, n, seed, agents).run(): setup and the turn structure; every question asked
-             through Game.ask; a seat with no bot is driven with pending(), observation(), answer()
-  actions    PLAY: one handler per effect primitive (played, and as the start card); stacking,
-             challenges, duels, the UNO call, jump-in, Mercy
+  decision   Decision, DecisionKind, Observation, Glance, the Bot and Policy protocols, IllegalAnswer
+  machine    Machine: a hand's seats, policies and stepping (ask, what is left after a decision as
+             frames), copies (clone) and determinizations, the validity check
+  knowledge  known_cards(): the cards a seat knows to be in other hands (what a determinization keeps)
+  engine     Game(table, n, seed, agents): the deal, the turn (written once) and the game you step:
+             start(), decision, apply(answer), run() (docs/engine.md)
+  actions    PLAY: one handler per effect primitive (played, and as the start card); challenges, duels,
+             the UNO call and its catch, Mercy
   agents     RandomAgent, GreedyAgent (its VALUES: one valuation per primitive), AGENTS, make_agent()
   expert     ExpertAgent: determinized rollouts from its own observation (docs/expert.md); registers
              itself in AGENTS as "expert" when this package is imported
