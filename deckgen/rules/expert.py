@@ -404,15 +404,7 @@ class Memory:
         """Every face player ``q`` could have played on the pile as it is now: by its regular
         side, or by its Flex side while their Power card is green (or Power cards are off);
         ``regular``: by the regular side only."""
-        top = self.top
-        if t.move_key[top] < 0:
-            key, sym, val, color = -1, -1, -1, -1
-        else:
-            key = t.move_key[top] + self.color + 1
-            sym, val, color = t.move_symbol[top], t.move_value[top], self.color
-        entry: tuple[bytes, bytes, frozenset[int], frozenset[int]] | None = t.cache.get(key)
-        if entry is None:
-            entry = t.legal(key, sym, val, color)
+        entry = t.cache[t.pile_key(self.top, self.color)]
         flex_ok = not (t.rules.power_cards and t.any_flex) or self.power.get(q, True)
         return entry[2] | entry[3] if flex_ok and not regular else entry[2]
 
@@ -601,13 +593,7 @@ def _stuck(o: Observation, memory: Memory, q: int) -> Callable[[int, Counter[int
         c = t.move_color[m]
         if c < 0:                             # a wild: the colour it names, the one held most
             c = max(range(len(t.colors)), key=lambda k: (colors[k], -k))
-        if t.move_key[m] < 0:
-            key, sym, val, color = -1, -1, -1, -1
-        else:
-            key, sym, val, color = t.move_key[m] + c + 1, t.move_symbol[m], t.move_value[m], c
-        entry = t.cache.get(key)
-        if entry is None:
-            entry = t.legal(key, sym, val, color)
+        entry = t.cache[t.pile_key(m, c)]
         follow = entry[2] | entry[3] if flex_ok else entry[2]
         p = 1.0
         followers = count(follow)
