@@ -847,7 +847,7 @@ def sample(o: Observation, memory: Memory, rng: random.Random) -> tuple[dict[int
         pool.subtract(memory.discard)
     elif o.top >= 0:
         pool.subtract([o.top >> 1])
-    cards = [f for f, k in pool.items() for _ in range(max(0, k))]
+    cards = list(pool.elements())            # each face as often as it is unseen, in the deck's order
     shuffle(cards, rng)
     hands: dict[int, list[int]] = {}
     groups: list[tuple[int, int, int, frozenset[int]]] = []
