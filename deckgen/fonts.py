@@ -118,11 +118,26 @@ def _fonts_in(folder: Path) -> list[str]:
     return [n for n in deckfs.listdir(folder) if Path(n).suffix.lower() in FONT_SUFFIXES]
 
 
-def _read_conf(folder: Path, label: str) -> dict[str, str]:
-    """The roles a folder's ``fonts.toml`` names (file names inside the folder)."""
+def _inside(folder: Path, name: str, role: str) -> None:
+    """A deck's font folder is untrusted: its ``fonts.toml`` and the fonts it names must lie inside
+    it (a symlink leading out is refused, never read)."""
+    from deckgen.images import ImageProblem, resolve_inside
+
+    try:
+        resolve_inside(name, folder)
+    except ImageProblem as exc:
+        raise DeckgenError(error("file", role, str(exc).replace("the manifest's folder", "the deck's fonts folder"),
+                                 file=str(folder), hint="copy the file into the deck's fonts folder")) from None
+
+
+def _read_conf(folder: Path, label: str, confined: bool = False) -> dict[str, str]:
+    """The roles a folder's ``fonts.toml`` names (file names inside the folder). ``confined``: a
+    deck's folder, whose files must lie inside it."""
     from deckgen.datafile import read_toml
 
     conf = folder / "fonts.toml"
+    if confined and (deckfs.exists(conf) or conf.is_symlink()):
+        _inside(folder, "fonts.toml", "fonts.toml")
     if not deckfs.is_file(conf):
         there = _fonts_in(folder)
         if there:
@@ -258,9 +273,13 @@ def _check_named(folder: Path, role: str, path: Path) -> None:
                                      hint="the PDF roles (body, bold, italic, bold_italic) need .ttf fonts"))
 
 
-def _layer(folder: Path) -> dict[str, Path]:
-    """role -> file a folder names, with bold/italic defaulting to the folder's body font."""
-    named = {role: folder / name for role, name in _read_conf(folder, str(folder)).items()}
+def _layer(folder: Path, confined: bool = False) -> dict[str, Path]:
+    """role -> file a folder names, with bold/italic defaulting to the folder's body font.
+    ``confined``: a deck's folder, whose files must lie inside it."""
+    named = {role: folder / name for role, name in _read_conf(folder, str(folder), confined).items()}
+    if confined:
+        for role, path in named.items():
+            _inside(folder, path.name, role)
     for role, fallbacks in _STYLE_FALLBACK.items():
         if role not in named:
             base = next((named[r] for r in fallbacks if r in named), None)
@@ -317,11 +336,11 @@ def _conf_stamp(deck_key: str | None) -> tuple[int | None, ...]:
 @functools.lru_cache(maxsize=16)
 def _font_set(deck_key: str | None, env: str | None, stamp: tuple[int | None, ...]) -> FontSet:
     chosen: dict[str, Path] = {}
-    for folder in font_folders(Path(deck_key) if deck_key else None):
+    for i, folder in enumerate(font_folders(Path(deck_key) if deck_key else None)):
         if not deckfs.is_dir(folder):
             raise DeckgenError(error("font", "deck.fonts", f"{folder} is not a folder",
                                      hint="deck.fonts names a folder beside the manifest"))
-        for role, path in _layer(folder).items():
+        for role, path in _layer(folder, confined=bool(deck_key) and i == 0).items():
             chosen.setdefault(role, path)
     for role, path in _bundled().items():
         chosen.setdefault(role, path)
