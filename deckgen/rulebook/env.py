@@ -38,7 +38,7 @@ from typing import Any
 import jinja2
 from jinja2.exceptions import SecurityError
 
-from deckgen import safefile
+from deckgen import deckfs, safefile
 from deckgen.errors import DeckgenError, Finding, error
 from deckgen.model import Deck
 from deckgen.resources import templates_dir
@@ -84,7 +84,7 @@ def _search_roots(deck: Deck, lang: str) -> list[tuple[Path, Path]]:
     if own is not None:
         dirs += [(own / lang, own), (own, own)]
     dirs += [(root / deck.rules_preset / lang, root), (root / "shared" / lang, root)]
-    return [(d, r) for d, r in dirs if d.is_dir()]
+    return [(d, r) for d, r in dirs if deckfs.is_dir(d)]
 
 
 class _ConfinedLoader(jinja2.BaseLoader):
@@ -102,7 +102,7 @@ class _ConfinedLoader(jinja2.BaseLoader):
         pieces = jinja2.loaders.split_template_path(template)
         for folder, root in self.folders:
             filename = os.path.join(folder, *pieces)
-            if not os.path.lexists(filename):
+            if not os.path.lexists(filename) and not deckfs.exists(filename):     # on disk, or in a mounted pack
                 continue
             real = os.path.realpath(filename)
             if os.path.commonpath([real, root]) != root:
@@ -113,16 +113,9 @@ class _ConfinedLoader(jinja2.BaseLoader):
                 raise SecurityError(f"template '{template}' is not UTF-8 text") from None
             except OSError as exc:
                 raise SecurityError(f"template '{template}' cannot be read: it {exc.strerror}") from None
-            mtime = os.path.getmtime(real)
-            return text, os.path.normpath(filename), lambda real=real, mtime=mtime: _unchanged(real, mtime)
+            stamp = deckfs.stamp(real)
+            return text, os.path.normpath(filename), lambda real=real, stamp=stamp: deckfs.stamp(real) == stamp
         raise jinja2.TemplateNotFound(template)
-
-
-def _unchanged(path: str, mtime: float) -> bool:
-    try:
-        return os.path.getmtime(path) == mtime
-    except OSError:
-        return False
 
 
 class _MemoryBytecode(jinja2.BytecodeCache):
