@@ -122,13 +122,11 @@ def _fonts_in(folder: Path) -> list[str]:
 def _inside(folder: Path, name: str, role: str) -> None:
     """A deck's font folder is untrusted: its ``fonts.toml`` and the fonts it names must lie inside
     it (a symlink leading out is refused, never read)."""
-    from deckgen.images import ImageProblem, resolve_inside
-
-    try:
-        resolve_inside(name, folder)
-    except ImageProblem as exc:
-        raise DeckgenError(error("file", role, str(exc).replace("the manifest's folder", "the deck's fonts folder"),
-                                 file=str(folder), hint="copy the file into the deck's fonts folder")) from None
+    root = os.path.realpath(folder)
+    real = os.path.realpath(folder / name)         # a path in a mounted pack stays as it is
+    if real != root and os.path.commonpath([real, root]) != root:
+        raise DeckgenError(error("file", role, f"'{name}' is a symlink that leads outside the deck's fonts folder "
+                                 f"({root})", file=str(folder), hint="copy the file into the deck's fonts folder"))
 
 
 def _read_conf(folder: Path, label: str, confined: bool = False) -> dict[str, str]:
