@@ -53,9 +53,11 @@ def too_big(what: str) -> TooLarge:
 
 
 def size(value: Any, indent: int = 0, limit: int = MAX_SIZE) -> int:
-    """An upper bound of the characters ``str(value)`` (or ``repr``, JSON, a pretty print indenting
-    ``indent`` per level) takes, found without making it; the count stops soon after ``limit``.
-    Texts count their length, numbers their digits, lists, tables and namespaces their items."""
+    """About the characters ``str(value)`` (or ``repr``, JSON, a pretty print indenting ``indent``
+    per level) takes, found without making it; the count stops soon after ``limit``. Texts count
+    their length, numbers their digits, lists, tables and namespaces their items and brackets. It
+    is never less for plain text; a text of control characters prints longer inside a list (as
+    ``\\x00``), at most ten times: the memory limit of the templates' process covers that."""
     if isinstance(value, str):
         return len(value)
     total = 0
