@@ -1,18 +1,16 @@
 """Trying a library on an untrusted file in a child process, so a crash, a hang or a runaway
 allocation inside the library cannot take deckgen down.
 
-:func:`probe` runs ``fn(*args)`` in a forked child with a memory limit (``RLIMIT_AS``) and a time
-limit. It returns ``None`` when the call returned, else why it did not: the exception's text,
-"crashed (signal 11)", "used more than N MB of memory" or "took longer than N s". Where the
-platform cannot fork (Windows), the call runs in this process (with no protection beyond the
-checks made before it).
+:func:`run` runs ``fn(*args)`` in a forked child with a memory limit (``RLIMIT_AS``) and a time
+limit, and returns the bytes ``fn`` returns (through a pipe, at most ``output`` of them). When the
+call does not return, :class:`Failed` says why: the exception's text, "crashed (SIGSEGV)", "used
+more than N MB of memory" or "took longer than N s". Where the platform cannot fork (Windows),
+the call runs in this process (with no protection beyond the checks made before it).
 
-``check`` uses it to open every font with ReportLab and Pillow and to draw every SVG once, the
-same code the build runs, so what would fail at build fails at check, as a finding.
-
-:func:`run` is the same with a result: ``fn`` returns bytes, which come back through a pipe (at
-most ``output`` bytes), or :class:`Failed` says why they did not. The rulebook's templates run
-this way (:mod:`deckgen.rulebook.run`), so no template can take more memory or time than that.
+``check`` uses it to open every font with ReportLab and Pillow and to draw every SVG at the size
+it is printed, the same code the build runs, so what would fail at build fails at check, as a
+finding; and the rulebook's templates run this way (:mod:`deckgen.rulebook.run`), so no template
+can take more memory or time than that.
 """
 
 from __future__ import annotations
@@ -33,15 +31,6 @@ OUTPUT = 64 * 1024 * 1024       # bytes a child may give back
 
 def available() -> bool:
     return hasattr(os, "fork") and sys.platform != "win32"
-
-
-def probe(fn: Callable[..., Any], *args: Any, seconds: float = SECONDS, memory: int = MEMORY) -> str | None:
-    """``None`` if ``fn(*args)`` returns in a child process within the limits, else why not."""
-    try:
-        run(_nothing_back(fn), *args, seconds=seconds, memory=memory)
-    except Failed as exc:
-        return exc.reason
-    return None
 
 
 class Failed(Exception):
@@ -107,13 +96,6 @@ def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view):]
-
-
-def _nothing_back(fn: Callable[..., Any]) -> Callable[..., bytes]:
-    def call(*args: Any) -> bytes:
-        fn(*args)
-        return b""
-    return call
 
 
 def _quiet() -> None:
@@ -198,4 +180,4 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[-1]}" if text else type(exc).__name__
 
 
-__all__ = ["MEMORY", "OUTPUT", "SECONDS", "Failed", "available", "probe", "run"]
+__all__ = ["MEMORY", "OUTPUT", "SECONDS", "Failed", "available", "run"]
