@@ -83,21 +83,11 @@ def _font_without_post(dest: Path) -> None:
     dest.write_bytes(bytes(data))
 
 
-def test_a_font_reportlab_rejects_fails_at_check_not_at_build(tmp_path):
-    deck = make_deck(tmp_path, 'fonts = "fonts"')
-    (deck.folder / "fonts").mkdir()
-    _font_without_post(deck.folder / "fonts" / "Odd.ttf")
-    (deck.folder / "fonts" / "fonts.toml").write_text('body = "Odd.ttf"\n', encoding="utf-8")
-    result = run(deck, "check", str(deck.manifest), "--no-sim")
-    assert_refused(result, "Odd.ttf", "cannot be opened: KeyError: 'post'")
-    result = run(deck, "build", str(deck.manifest), "-o", str(deck.home / "out"), "--dpi", "30")
-    assert_refused(result, "cannot be opened")
-
-
 def _font_without_widths(dest: Path) -> None:
     """A TrueType font whose every advance width is zero: Pillow and ReportLab open it, and the
     rulebook's dot leaders (ReportLab's table of contents) divided by its zero width at build."""
-    data = bytearray((Path(__file__).parent.parent / "decks" / "examples" / "woodland" / "fonts" / "DejaVuSerifCondensed.ttf").read_bytes())
+    woodland = Path(__file__).parent.parent / "decks" / "examples" / "woodland"
+    data = bytearray((woodland / "fonts" / "DejaVuSerifCondensed.ttf").read_bytes())
     tables = {}
     for i in range(struct.unpack(">H", data[4:6])[0]):
         at = 12 + 16 * i
@@ -108,15 +98,19 @@ def _font_without_widths(dest: Path) -> None:
     dest.write_bytes(bytes(data))
 
 
-def test_a_font_that_gives_no_width_fails_at_check_not_at_build(tmp_path):
+@pytest.mark.parametrize("make, words", [
+    (_font_without_post, "cannot be opened: KeyError: 'post'"),
+    (_font_without_widths, "gives no width to 'a', 'b'"),           # issue 38: a crash at build before
+], ids=["reportlab-rejects", "no-widths"])
+def test_a_font_the_build_would_fail_on_fails_at_check(tmp_path, make, words):
     deck = make_deck(tmp_path, 'fonts = "fonts"')
     (deck.folder / "fonts").mkdir()
-    _font_without_widths(deck.folder / "fonts" / "Flat.ttf")
-    (deck.folder / "fonts" / "fonts.toml").write_text('body = "Flat.ttf"\n', encoding="utf-8")
+    make(deck.folder / "fonts" / "Odd.ttf")
+    (deck.folder / "fonts" / "fonts.toml").write_text('body = "Odd.ttf"\n', encoding="utf-8")
     result = run(deck, "check", str(deck.manifest), "--no-sim")
-    assert_refused(result, "Flat.ttf", "gives no width to 'a', 'b'")
+    assert_refused(result, "Odd.ttf", words)
     result = run(deck, "build", str(deck.manifest), "-o", str(deck.home / "out"), "--dpi", "30")
-    assert_refused(result, "gives no width")
+    assert_refused(result, words.split(":")[0])
 
 
 def test_a_font_that_crashes_or_runs_away_is_a_finding(tmp_path, monkeypatch):
