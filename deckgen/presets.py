@@ -158,22 +158,25 @@ def catalogue(kind: PresetFile[T], base: Path | None = None) -> Catalogue[T]:
 
 def confined_files(kind: PresetFile[T], folder: Path) -> list[Path]:
     """``kind``'s files in a deck folder, each of which must lie inside it: a file, or a folder of
-    files, that is a symlink leading out is refused (DeckgenError), never read."""
+    files, that is a symlink leading out is refused (DeckgenError), never read nor listed."""
+    _inside(kind, folder, kind.filename)
+    files = kind.files(folder)
+    for path in files if kind.folder else ():
+        _inside(kind, folder, f"{kind.filename}/{path.name}")
+    return files
+
+
+def _inside(kind: PresetFile[Any], folder: Path, name: str) -> None:
     from deckgen.images import ImageProblem, resolve_inside
 
-    names = [kind.filename]
-    if kind.folder and deckfs.is_dir(folder / kind.filename):
-        names += [f"{kind.filename}/{path.name}" for path in kind.files(folder)]
-    for name in names:
-        if not deckfs.exists(folder / name) and not (folder / name).is_symlink():
-            continue
-        try:
-            resolve_inside(name, folder)
-        except ImageProblem as exc:         # named by the deck's folder: the file it leads to is never read
-            what = "folder" if kind.folder and name == kind.filename else "file"
-            raise DeckgenError(error("file", name, f"the {kind.label} {what} {exc}", file=str(folder),
-                                     hint="keep preset files inside the deck's folder, as real files")) from None
-    return kind.files(folder)
+    if not deckfs.exists(folder / name) and not (folder / name).is_symlink():
+        return
+    try:
+        resolve_inside(name, folder)
+    except ImageProblem as exc:         # named by the deck's folder: the file it leads to is never read
+        what = "folder" if kind.folder and name == kind.filename else "file"
+        raise DeckgenError(error("file", name, f"the {kind.label} {what} {exc}", file=str(folder),
+                                 hint="keep preset files inside the deck's folder, as real files")) from None
 
 
 _warned: set[tuple[str, tuple[int, int]]] = set()
