@@ -77,13 +77,21 @@ def size(value: Any, indent: int = 0, limit: int = MAX_SIZE) -> int:
         elif isinstance(item, dict):
             total += 2 + 4 * len(item)
             stack.extend((x, depth + 1) for kv in _first(item.items(), limit) for x in kv)
-        elif isinstance(item, Namespace):
-            attrs = object.__getattribute__(item, "_Namespace__attrs")
+        elif isinstance(item, Namespace):       # its attributes, as jinja2 3.1 keeps them
+            attrs = _namespace(item)
             total += 16 + 4 * len(attrs)
             stack.extend((x, depth + 1) for x in attrs.values())
         else:
             total += _SMALL
     return total
+
+
+def _namespace(ns: Namespace) -> dict[str, Any]:
+    try:
+        attrs = object.__getattribute__(ns, "_Namespace__attrs")
+    except AttributeError:
+        return {}
+    return attrs if isinstance(attrs, dict) else {}
 
 
 def _first(items: Iterable[Any], limit: int) -> list[Any]:
@@ -156,22 +164,17 @@ def check_percent(fmt: str, values: Any) -> None:
     args = values if isinstance(values, tuple) else tuple(values.values()) if isinstance(values, dict) else (values,)
     check_numbers(a for a in args if _is_int(a))            # a width given by ``*``
     total = len(fmt)
-    fields = 0
-    for m in _PERCENT.finditer(fmt):
-        fields += 1
-        for group in m.groups():
-            if group and group != "*":
-                total += _spec_number(group)
     biggest = max((size(a) for a in args), default=0)
-    if total + fields * (biggest + 2 * MAX_NUMBER * fmt.count("*")) > MAX_SIZE:
+    for m in _PERCENT.finditer(fmt):
+        total += biggest + sum(MAX_NUMBER if group == "*" else _spec_number(group) for group in m.groups() if group)
+    if total > MAX_SIZE:
         raise too_big("the formatted text")
 
 
 def _spec_number(digits: str) -> int:
     number = int(digits[:7])
     if len(digits) > 6 or number > MAX_NUMBER:
-        raise TooLarge(f"a format width or precision of {digits} is too large for a rulebook "
-                            f"(at most {MAX_NUMBER})")
+        raise TooLarge(f"a format width or precision of {digits} is too large for a rulebook (at most {MAX_NUMBER})")
     return number
 
 
