@@ -465,7 +465,7 @@ class _Build:
 
         o = st.options
         settings = RenderSettings(dpi=o.dpi, bleed_mm=o.bleed_mm, card_size=o.card_size)
-        if st.plan is None and _sheets_cacheable(o):
+        if st.plan is None and _sheets_cacheable(o) and cache.usable(cache.cache_root(o.cache_dir) / "faces"):
             named = plan_faces(deck, settings, cache_dir=o.cache_dir, verify=False)
             if sheets_in_cache(deck, replace(named.result, scratch=None), o):
                 st.plan, st.named_only, st.waiting, st.drawn = named, True, set(), 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import errno
 import functools
+import math
 import re
 import sys
 from collections.abc import Iterable, Mapping
@@ -60,7 +61,8 @@ def read_toml(path: Path) -> dict[str, Any]:
 
 
 def parse_toml(text: str, shown: str) -> dict[str, Any]:
-    """Parse TOML text; nesting deeper than :data:`MAX_DEPTH` tables and arrays is refused."""
+    """Parse TOML text; nesting deeper than :data:`MAX_DEPTH` tables and arrays is refused, and so
+    is every number and size outside the limits every data file has (:func:`bounded`)."""
     try:
         data: dict[str, Any] = tomllib.loads(text[1:] if text.startswith(BOM) else text)
     except RecursionError:
@@ -74,12 +76,22 @@ def parse_toml(text: str, shown: str) -> dict[str, Any]:
             msg += f" (column {m.group(2)})"
         raise DeckgenError(error("toml", "", f"TOML syntax error: {msg}", file=shown, line=line,
                                  hint="see docs/manifest.md for the format")) from None
-    if _depth(data) > MAX_DEPTH:
-        raise _too_deep(shown)
+    except ValueError:            # an integer of more than 4,300 digits (Python's limit for reading one)
+        line = next((i for i, row in enumerate(text.splitlines(), 1) if _LONG_DIGITS.search(row)), None)
+        raise DeckgenError(error("number", "", "a number has thousands of digits", file=shown, line=line,
+                                 hint=NUMBER_HINT)) from None
+    problems = bounded(data, shown)
+    if problems:
+        raise DeckgenError(with_lines(problems))
     return data
 
 
 MAX_DEPTH = 32        # tables and arrays inside each other: no deckgen file needs more than a handful
+MAX_NUMBER = 1e9      # the largest number (either sign) in any deckgen file: no key accepts more
+MAX_ITEMS = 10_000    # items of one array, keys of one table: a deck has a few hundred card entries at most
+MAX_PROBLEMS = 20     # problems of this kind reported for one file (then "and N more")
+NUMBER_HINT = "every number in a deckgen file is finite and at most a billion in size; see docs/manifest.md"
+_LONG_DIGITS = re.compile(r"\d{400}")
 
 
 def _too_deep(shown: str) -> DeckgenError:
@@ -87,19 +99,48 @@ def _too_deep(shown: str) -> DeckgenError:
                               hint="no deckgen file nests that deep; see docs/manifest.md for the format"))
 
 
-def _depth(data: Any) -> int:
-    """How deeply tables and arrays nest (without recursion: a hostile file may nest thousands deep)."""
-    deepest = 0
-    stack: list[tuple[Any, int]] = [(data, 1)]
+def bounded(data: dict[str, Any], shown: str) -> list[Finding]:
+    """What every data file must be, whatever its keys: tables and arrays nested at most
+    :data:`MAX_DEPTH` deep, at most :data:`MAX_ITEMS` items or keys in each, and every number
+    finite (no ``nan``, ``inf``) and at most :data:`MAX_NUMBER` in size. Each problem names its
+    key path; walked without recursion (a hostile file may nest thousands deep)."""
+    out: list[Finding] = []
+    stack: list[tuple[Any, str, int]] = [(data, "", 1)]
     while stack:
-        value, depth = stack.pop()
-        if depth > deepest:
-            deepest = depth
-            if deepest > MAX_DEPTH:
-                return deepest
-        children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
-        stack.extend((v, depth + 1) for v in children if isinstance(v, (dict, list)))
-    return deepest
+        value, where, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise _too_deep(shown)
+        if isinstance(value, dict):
+            if len(value) > MAX_ITEMS:
+                out.append(error("size", where, f"the table has {len(value):,} keys, over the limit of {MAX_ITEMS:,}",
+                                 file=shown, hint="no deckgen file needs that many"))
+                continue
+            stack.extend((v, _join(where, str(k)), depth + 1) for k, v in reversed(value.items()))
+        elif isinstance(value, list):
+            if len(value) > MAX_ITEMS:
+                out.append(error("size", where, f"the array has {len(value):,} items, over the limit of {MAX_ITEMS:,}",
+                                 file=shown, hint="no deckgen file needs that many"))
+                continue
+            stack.extend((v, f"{where}[{i}]", depth + 1) for i, v in reversed(list(enumerate(value))))
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            problem = number_problem(value)
+            if problem:
+                out.append(error("number", where, problem, file=shown, hint=NUMBER_HINT))
+        if len(out) > MAX_PROBLEMS:
+            break
+    return out
+
+
+def number_problem(value: float) -> str | None:
+    """Why a number from a data file cannot be used (NaN, infinite, over :data:`MAX_NUMBER`), or None."""
+    if isinstance(value, float) and math.isnan(value):
+        return "nan is not a number deckgen can use"
+    if isinstance(value, float) and math.isinf(value):
+        return f"{'-' if value < 0 else ''}inf is not a number deckgen can use"
+    if abs(value) > MAX_NUMBER:
+        shown = f"{value:.3g}" if isinstance(value, float) or value.bit_length() > 64 else str(value)
+        return f"{shown} is too large (at most {MAX_NUMBER:,.0f} either side of zero)"
+    return None
 
 
 def table_lines(path: Path, header: str) -> list[int]:

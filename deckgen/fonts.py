@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import os
 import string
 from dataclasses import dataclass, field
@@ -118,11 +119,24 @@ def _fonts_in(folder: Path) -> list[str]:
     return [n for n in deckfs.listdir(folder) if Path(n).suffix.lower() in FONT_SUFFIXES]
 
 
-def _read_conf(folder: Path, label: str) -> dict[str, str]:
-    """The roles a folder's ``fonts.toml`` names (file names inside the folder)."""
+def _inside(folder: Path, name: str, role: str) -> None:
+    """A deck's font folder is untrusted: its ``fonts.toml`` and the fonts it names must lie inside
+    it (a symlink leading out is refused, never read)."""
+    root = os.path.realpath(folder)
+    real = os.path.realpath(folder / name)         # a path in a mounted pack stays as it is
+    if real != root and os.path.commonpath([real, root]) != root:
+        raise DeckgenError(error("file", role, f"'{name}' is a symlink that leads outside the deck's fonts folder "
+                                 f"({root})", file=str(folder), hint="copy the file into the deck's fonts folder"))
+
+
+def _read_conf(folder: Path, label: str, confined: bool = False) -> dict[str, str]:
+    """The roles a folder's ``fonts.toml`` names (file names inside the folder). ``confined``: a
+    deck's folder, whose files must lie inside it."""
     from deckgen.datafile import read_toml
 
     conf = folder / "fonts.toml"
+    if confined and (deckfs.exists(conf) or conf.is_symlink()):
+        _inside(folder, "fonts.toml", "fonts.toml")
     if not deckfs.is_file(conf):
         there = _fonts_in(folder)
         if there:
@@ -194,18 +208,28 @@ def _pdf_problem(path: str, mtime: int) -> str | None:
     return pdf_problem(Path(path))
 
 
-def _opens(path: str, pdf: bool) -> None:
+# Characters every font must give a width: text is measured with them (a zero advance made
+# ReportLab's dot leaders in the rulebook's contents divide by zero, and lays letters on each other).
+WIDTH_CHARS = string.ascii_letters + string.digits + " .,:;!?-" + SPANISH
+
+
+def _opens(path: str, pdf: bool) -> bytes:
     """Open a font the way a build does: Pillow draws the Spanish letters; for a PDF role ReportLab
-    reads it and makes the subset a PDF embeds. Raises what either library raises."""
+    reads it and makes the subset a PDF embeds. Raises what either library raises; returns (JSON)
+    the characters of :data:`WIDTH_CHARS` either library gives no width."""
     from PIL import ImageFont
 
     font = ImageFont.truetype(path, 40)
     for ch in string.printable.strip() + SPANISH + "\uffff":
         font.getmask(ch)
+    flat = [ch for ch in WIDTH_CHARS if not font.getlength(ch) > 0]
     if pdf:
         from reportlab.pdfbase.ttfonts import TTFont
 
-        TTFont("DeckgenProbe", path).face.makeSubset([ord(c) for c in "Aa0 .,:" + SPANISH])
+        face = TTFont("DeckgenProbe", path)
+        face.face.makeSubset([ord(c) for c in "Aa0 .,:" + SPANISH])
+        flat += [ch for ch in WIDTH_CHARS if not face.stringWidth(ch, 10) > 0 and ch not in flat]
+    return json.dumps(flat).encode("utf-8")
 
 
 _opened_safely: set[tuple[str, bool]] = set()     # (content digest, pdf) of fonts that opened in a child
@@ -213,9 +237,9 @@ _opened_safely: set[tuple[str, bool]] = set()     # (content digest, pdf) of fon
 
 @functools.lru_cache(maxsize=64)
 def _open_problem(path: str, mtime: int, size: int, pdf: bool) -> str | None:
-    """Why the font fails to open as the build opens it (in a child process: a font can crash a
-    library or make it allocate without end), or None. The same bytes (a copy in another folder)
-    are opened in a child once per process."""
+    """Why the font cannot be used as the build uses it (it fails to open in a child process: a
+    font can crash a library or make it allocate without end; or it gives characters no width),
+    or None. The same bytes (a copy in another folder) are opened in a child once per process."""
     key = (_digest(path, size, mtime), pdf)
     if key in _opened_safely:
         return None
@@ -224,10 +248,15 @@ def _open_problem(path: str, mtime: int, size: int, pdf: bool) -> str | None:
 
     from deckgen import probe
 
-    problem = probe.probe(_opens, path, pdf, seconds=30)
-    if problem is None:
-        _opened_safely.add(key)
-    return problem
+    try:
+        flat = json.loads(probe.run(_opens, path, pdf, seconds=30))
+    except probe.Failed as exc:
+        return f"cannot be opened: {exc.reason}"
+    if flat:
+        shown = ", ".join(f"'{ch}'" for ch in flat[:8]) + (f" and {len(flat) - 8} more" if len(flat) > 8 else "")
+        return f"gives no width to {shown}, so text set in it would overlap or fail (a damaged font?)"
+    _opened_safely.add(key)
+    return None
 
 
 def _check_named(folder: Path, role: str, path: Path) -> None:
@@ -245,7 +274,7 @@ def _check_named(folder: Path, role: str, path: Path) -> None:
     if role not in PDF_ROLES or _pdf_problem(str(path), st.st_mtime_ns) is None:   # else: the message below
         problem = _open_problem(deckfs.library_path(path), st.st_mtime_ns, st.st_size, role in PDF_ROLES)
         if problem:
-            raise DeckgenError(error("font", role, f"'{path.name}' cannot be opened: {problem}", file=conf,
+            raise DeckgenError(error("font", role, f"'{path.name}' {problem}", file=conf,
                                      hint="the font file is damaged or of a kind deckgen cannot use; "
                                           "choose another .ttf font"))
     if not covers_spanish(path):
@@ -258,9 +287,13 @@ def _check_named(folder: Path, role: str, path: Path) -> None:
                                      hint="the PDF roles (body, bold, italic, bold_italic) need .ttf fonts"))
 
 
-def _layer(folder: Path) -> dict[str, Path]:
-    """role -> file a folder names, with bold/italic defaulting to the folder's body font."""
-    named = {role: folder / name for role, name in _read_conf(folder, str(folder)).items()}
+def _layer(folder: Path, confined: bool = False) -> dict[str, Path]:
+    """role -> file a folder names, with bold/italic defaulting to the folder's body font.
+    ``confined``: a deck's folder, whose files must lie inside it."""
+    named = {role: folder / name for role, name in _read_conf(folder, str(folder), confined).items()}
+    if confined:
+        for role, path in named.items():
+            _inside(folder, path.name, role)
     for role, fallbacks in _STYLE_FALLBACK.items():
         if role not in named:
             base = next((named[r] for r in fallbacks if r in named), None)
@@ -317,11 +350,11 @@ def _conf_stamp(deck_key: str | None) -> tuple[int | None, ...]:
 @functools.lru_cache(maxsize=16)
 def _font_set(deck_key: str | None, env: str | None, stamp: tuple[int | None, ...]) -> FontSet:
     chosen: dict[str, Path] = {}
-    for folder in font_folders(Path(deck_key) if deck_key else None):
+    for i, folder in enumerate(font_folders(Path(deck_key) if deck_key else None)):
         if not deckfs.is_dir(folder):
             raise DeckgenError(error("font", "deck.fonts", f"{folder} is not a folder",
                                      hint="deck.fonts names a folder beside the manifest"))
-        for role, path in _layer(folder).items():
+        for role, path in _layer(folder, confined=bool(deck_key) and i == 0).items():
             chosen.setdefault(role, path)
     for role, path in _bundled().items():
         chosen.setdefault(role, path)

@@ -14,9 +14,11 @@ be known before drawing, and reports a finding naming the key path and the file:
   never reads or fetches another file or URL on an image's behalf. A ``data:`` URL must parse
   as one (a picture type, a comma, valid base64), at most :data:`MAX_DATA_URL` characters; the
   pictures embedded that way count against the pixel limits, and an embedded SVG is checked
-  like a file. Elements may nest at most :data:`MAX_SVG_DEPTH` deep, and the first drawing
-  runs in a child process (:mod:`deckgen.probe`), so a crash in the renderer is a finding (once
-  per process for the same bytes: an SVG drawn safely is remembered by its SHA-256);
+  like a file. Elements may nest at most :data:`MAX_SVG_DEPTH` deep, and the SVG is judged at
+  the size it is printed (a card's face at 300 dpi) in a child process (:mod:`deckgen.probe`):
+  a crash in the renderer, a runaway allocation or a drawing longer than :data:`SVG_SECONDS`
+  (:data:`DECK_SVG_SECONDS` for all of a manifest's SVGs) is a finding (once per process for the
+  same bytes: an SVG drawn safely is remembered by its SHA-256);
 - only a regular file is read (no FIFO, no device), at most 64 MB;
 - neither side may be more than :data:`MAX_ASPECT` times the other; all the distinct images of
   one manifest together may have at most :data:`MAX_DECK_PIXELS` pixels.
@@ -38,6 +40,7 @@ import hashlib
 import io
 import math
 import re
+import time
 import urllib.parse
 import warnings
 import weakref
@@ -59,6 +62,9 @@ MAX_ASPECT = 20                   # the longer side at most 20 times the shorter
 MAX_SVG_DEPTH = 64                # elements inside each other (resvg overflows its stack near 400)
 MAX_SVG_ELEMENTS = 200_000
 MAX_DATA_URL = 20_000_000         # characters of one data: URL
+PRINT_BOX = (815, 1110)           # px: a poker card's face with its 3 mm bleed at 300 dpi, where an SVG is judged
+SVG_SECONDS = 10.0                # the longest one SVG may take to draw at that size
+DECK_SVG_SECONDS = 60.0           # ... and all the SVGs of one manifest together
 DATA_TYPES = ("image/png", "image/jpeg", "image/jpg", "image/gif", "image/webp", "image/svg+xml")
 MIN_DPI = 300
 RASTER_FORMATS = {"PNG": "png", "JPEG": "jpeg", "MPO": "jpeg", "WEBP": "webp"}
@@ -120,7 +126,7 @@ def load_image(value: Any, where: str, base: Path, out: Collector, line: int | N
         return None
     try:
         path = resolve_inside(value, base)
-        ref = read_image(path, where)
+        ref = read_image(path, where, _svg_time(out))
     except ImageProblem as exc:
         out.error("image", where, str(exc), hint=exc.hint, line=line)
         return None
@@ -147,6 +153,18 @@ def _deck_budget(out: Collector) -> dict[str, int]:
     return _budgets[key]
 
 
+_times: dict[int, list[float]] = {}
+
+
+def _svg_time(out: Collector) -> list[float]:
+    """Seconds the SVGs of one manifest (one Collector) took to draw so far, one item each."""
+    key = id(out)
+    if key not in _times:
+        _times[key] = []
+        weakref.finalize(out, _times.pop, key, None)
+    return _times[key]
+
+
 _embedded: dict[str, int] = {}     # digest of an SVG -> pixels of the rasters embedded in it
 
 
@@ -156,8 +174,9 @@ def _pixels(ref: ImageRef) -> int:
     return ref.size[0] * ref.size[1]
 
 
-def read_image(path: Path, where: str = "") -> ImageRef:
-    """Read, identify and validate one image file; raises :class:`ImageProblem`."""
+def read_image(path: Path, where: str = "", svg_time: list[float] | None = None) -> ImageRef:
+    """Read, identify and validate one image file; raises :class:`ImageProblem`. ``svg_time``:
+    the drawing times of the other SVGs of the same manifest (their budget is shared)."""
     shown = str(path)
     if path.is_dir():
         raise ImageProblem(f"{shown} is a folder, not an image file")
@@ -171,8 +190,7 @@ def read_image(path: Path, where: str = "") -> ImageRef:
         raise ImageProblem(f"cannot read {shown}: {exc.strerror}") from None
     digest = hashlib.sha256(data).hexdigest()[:20]
     if _looks_like_svg(data, path):
-        size, embedded = _svg_check(data, shown, 0)
-        _check_aspect(size, shown)
+        size, embedded = _svg_check(data, shown, 0, svg_time)
         _embedded[digest] = embedded
         return ImageRef(str(path), digest, "svg", size, where)
     fmt, size = _raster_check(data, shown, digest)
@@ -332,7 +350,8 @@ class _SvgScan:
             self.refuse("an xml-stylesheet instruction")
 
 
-def _svg_check(data: bytes, shown: str, level: int) -> tuple[tuple[int, int], int]:
+def _svg_check(data: bytes, shown: str, level: int, svg_time: list[float] | None = None
+               ) -> tuple[tuple[int, int], int]:
     """(intrinsic size in px, pixels of the rasters embedded in it); ``level``: SVGs around this one."""
     if data[:2] == b"\x1f\x8b":
         raise ImageProblem(f"{shown} is a compressed SVG (.svgz)", hint="save it as a plain .svg")
@@ -350,7 +369,8 @@ def _svg_check(data: bytes, shown: str, level: int) -> tuple[tuple[int, int], in
                            f"{MAX_PIXELS // 1_000_000}", hint="scale the embedded pictures down")
     size = _svg_size(scan.root_attrs)
     if level == 0:
-        _probe_drawing(data, size, shown)
+        _check_aspect(size, shown)           # before it is drawn at the size it is printed
+        _probe_drawing(data, size, shown, [] if svg_time is None else svg_time)
     return size, embedded
 
 
@@ -362,21 +382,57 @@ _drawn: dict[bytes, None] = {}
 DRAWN_MAX = 4096
 
 
-def _probe_drawing(data: bytes, size: tuple[int, int], shown: str) -> None:
-    """Draw the SVG once in a child process (resvg's own parse and a small drawing), unless these
-    exact bytes were drawn there before; a crash, a hang or a runaway allocation is refused."""
+def _probe_drawing(data: bytes, size: tuple[int, int], shown: str, svg_time: list[float]) -> None:
+    """Judge the SVG at the size it is printed (:func:`print_size`) in a child process, unless
+    these exact bytes were judged before: a crash, a runaway allocation, or a drawing longer than
+    :data:`SVG_SECONDS` (or than what is left of the manifest's :data:`DECK_SVG_SECONDS`) is
+    refused. Drawn only at 32 px, a filter bomb passed and then took minutes for every face.
+
+    It is drawn at a quarter of that size first: no known drawing costs more than the fourth power
+    of its scale (a morphology filter's radius grows with the picture), so one whose quarter-size
+    drawing takes less than 1/256 of the time allowed cannot take longer at full size; only the
+    others are drawn at full size, within the time allowed."""
     key = hashlib.sha256(data).digest()
     if key in _drawn:
         return
     import resvg_py  # noqa: F401  (imported here, before the fork, never inside the child)
 
-    Image.preinit()
-    problem = probe.probe(_probe_svg, data, size)
-    if problem:
-        raise ImageProblem(f"{shown} cannot be rendered: {problem}", hint="export the image again")
+    left = DECK_SVG_SECONDS - sum(svg_time)
+    if left <= 0:
+        raise ImageProblem(f"{shown} was not drawn: the manifest's SVG pictures took over {DECK_SVG_SECONDS:g} s to "
+                           "draw in all at the size they are printed", hint=_SIMPLER)
+    seconds = min(SVG_SECONDS, left)
+    start = time.monotonic()
+    try:
+        quarter = float(probe.run(_probe_svg, data, size, QUARTER, seconds=seconds))
+        if quarter * QUARTER ** 4 > seconds:
+            probe.run(_probe_svg, data, size, 1, seconds=seconds - (time.monotonic() - start))
+    except probe.Failed as exc:
+        if exc.kind != "time":
+            raise ImageProblem(f"{shown} cannot be rendered: {exc.reason}", hint="export the image again") from None
+        w, h = print_size(size)
+        budget = "" if seconds == SVG_SECONDS else \
+            f" (what was left of the {DECK_SVG_SECONDS:g} s for all the manifest's SVG pictures)"
+        raise ImageProblem(f"{shown} takes longer than {seconds:g} s{budget} to draw at the size it is printed "
+                           f"({w}x{h} px, a card's face at 300 dpi)", hint=_SIMPLER) from None
+    finally:
+        svg_time.append(time.monotonic() - start)
     _drawn[key] = None
     while len(_drawn) > DRAWN_MAX:
         del _drawn[next(iter(_drawn))]
+
+
+QUARTER = 4
+_SIMPLER = "simplify the drawing: fewer filters (blur, morphology, turbulence) and fewer large shapes on each other"
+
+
+def print_size(size: tuple[int, int]) -> tuple[int, int]:
+    """The pixels an SVG of intrinsic ``size`` is drawn at to cover a card's face with its bleed
+    at 300 dpi (:data:`PRINT_BOX`), as art placed full-bleed is: the largest it is drawn at a
+    build's default resolution."""
+    iw, ih = size
+    scale = max(PRINT_BOX[0] / iw, PRINT_BOX[1] / ih)
+    return max(1, round(iw * scale)), max(1, round(ih * scale))
 
 
 def _svg_limits(scan: _SvgScan, shown: str) -> None:
@@ -395,8 +451,15 @@ def _svg_limits(scan: _SvgScan, shown: str) -> None:
                            hint="simplify the drawing")
 
 
-def _probe_svg(data: bytes, size: tuple[int, int]) -> None:
-    _render_svg(data, size, 32, 32, ())
+def _probe_svg(data: bytes, size: tuple[int, int], fraction: int) -> bytes:
+    """In the child: draw the SVG at 1/``fraction`` of its printed size; the CPU seconds it took."""
+    import resvg_py
+
+    w, h = print_size(size)
+    start = time.process_time()
+    resvg_py.svg_to_bytes(svg_string=data.decode("utf-8", "replace"), width=max(1, w // fraction),
+                          height=max(1, h // fraction), skip_system_fonts=True, font_files=[])
+    return repr(time.process_time() - start).encode("ascii")
 
 
 def _data_url_pixels(url: str, shown: str, level: int) -> int:

@@ -21,6 +21,10 @@ class IdentityMemo(Generic[V]):
         self.limit = limit
         self.seen: dict[tuple[int, Hashable], tuple[object, V]] = {}
 
+    def has(self, obj: object, tag: Hashable = None) -> bool:
+        hit = self.seen.get((id(obj), tag))
+        return hit is not None and hit[0] is obj
+
     def get(self, obj: object, make: Callable[[], V], tag: Hashable = None) -> V:
         key = (id(obj), tag)
         hit = self.seen.get(key)

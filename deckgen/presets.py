@@ -11,8 +11,13 @@ entry:
 In each folder the files have the bundled names (``card-sizes.toml``, ``papers.toml``,
 ``services.toml``, ``kinds.toml``) and palettes are one file each in ``palettes/``. A user or
 deck entry with a bundled name replaces it, and a note says so. Every file is validated when
-read, with every problem reported at once (exit code 2: a preset file is input deckgen cannot
-use), and cached while it is unchanged on disk.
+read, with every problem reported at once, and cached while it is unchanged on disk.
+
+A deck folder is untrusted (``docs/security.md``): its preset files are read only when they lie
+inside it (a ``kinds.toml`` or ``layouts/`` that is a symlink leading out is refused, like every
+other file a deck names), and a problem in one is an error. A problem in a file of your own user
+folder is a warning instead: that file is left out (the bundled entries it would replace stay),
+so one broken file of yours does not stop every build.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from typing import Any, Generic, TypeVar
 
 from deckgen import deckfs
 from deckgen.datafile import with_lines
-from deckgen.errors import DeckgenError, Finding, note
+from deckgen.errors import DeckgenError, Finding, error, note, printable, warning
 from deckgen.resources import decks_dir
 
 T = TypeVar("T")
@@ -130,8 +135,15 @@ def catalogue(kind: PresetFile[T], base: Path | None = None) -> Catalogue[T]:
     """Every entry of ``kind`` from the bundled, user and (with ``base``) deck folders."""
     cat: Catalogue[T] = Catalogue(kind)
     for origin, folder in search_dirs(base):
-        for path in kind.files(folder):
-            for name, value in load_file(kind, path):
+        for path in confined_files(kind, folder) if origin == DECK else kind.files(folder):
+            try:
+                entries = load_file(kind, path)
+            except DeckgenError as exc:
+                if origin != USER:
+                    raise
+                cat.notes.extend(_left_out(kind, path, exc))
+                continue
+            for name, value in entries:
                 prev = cat.entries.get(name)
                 entry = Entry(name, value, origin, path, prev)
                 if prev is not None:
@@ -142,6 +154,50 @@ def catalogue(kind: PresetFile[T], base: Path | None = None) -> Catalogue[T]:
                 cat.entries[name] = entry
     cat.notes = with_lines(cat.notes)
     return cat
+
+
+def confined_files(kind: PresetFile[T], folder: Path) -> list[Path]:
+    """``kind``'s files in a deck folder, each of which must lie inside it: a file, or a folder of
+    files, that is a symlink leading out is refused (DeckgenError), never read nor listed."""
+    _inside(kind, folder, kind.filename)
+    files = kind.files(folder)
+    for path in files if kind.folder else ():
+        _inside(kind, folder, f"{kind.filename}/{path.name}")
+    return files
+
+
+def _inside(kind: PresetFile[Any], folder: Path, name: str) -> None:
+    from deckgen.images import ImageProblem, resolve_inside
+
+    if not deckfs.exists(folder / name) and not (folder / name).is_symlink():
+        return
+    try:
+        resolve_inside(name, folder)
+    except ImageProblem as exc:         # named by the deck's folder: the file it leads to is never read
+        what = "folder" if kind.folder and name == kind.filename else "file"
+        raise DeckgenError(error("file", name, f"the {kind.label} {what} {exc}", file=str(folder),
+                                 hint="keep preset files inside the deck's folder, as real files")) from None
+
+
+_warned: set[tuple[str, tuple[int, int]]] = set()
+
+
+def _left_out(kind: PresetFile[Any], path: Path, exc: DeckgenError) -> list[Finding]:
+    """A file of the user folder that cannot be used: left out. Each of its problems becomes a
+    warning (``deckgen list`` shows them), and one line on stderr (once per process and version
+    of the file) says so."""
+    first = exc.findings[0]
+    more = f" (and {len(exc.findings) - 1} more problems: deckgen list shows them)" if len(exc.findings) > 1 else ""
+    text = (f"your {kind.label} file {path} is not used: {first.where + ': ' if first.where else ''}{first.message}"
+            f"{more}; deckgen goes on without it")
+    key = (str(path), deckfs.stamp(path))
+    if key not in _warned:
+        _warned.add(key)
+        import logging
+
+        logging.getLogger("deckgen.presets").warning("deckgen: %s", printable(text))
+    return [warning("preset", f.where, f"{f.message} (so this {kind.label} file is not used)", file=f.file or str(path),
+                    line=f.line, hint=f.hint) for f in exc.findings]
 
 
 def load_file(kind: PresetFile[T], path: Path) -> tuple[tuple[str, T], ...]:

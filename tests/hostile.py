@@ -88,6 +88,8 @@ class Run:
     code: int
     out: str
     err: str
+    peak_mb: float = 0.0          # the largest resident memory of deckgen or any process it waited for
+
 
     @property
     def text(self) -> str:
@@ -119,6 +121,7 @@ def _forks():
 def _deckgen_main(args: list[str], cwd: str, environ: dict[str, str], out: str, err: str) -> None:
     """In the forked child: the environment, folder, limits and output files of ``python -m deckgen ARGS``."""
     import faulthandler
+    import resource
     import runpy
     import sys
 
@@ -134,7 +137,11 @@ def _deckgen_main(args: list[str], cwd: str, environ: dict[str, str], out: str, 
         faulthandler.enable(sys.stderr)
     _limits()
     sys.argv = [str(Path(__file__).resolve().parent.parent / "deckgen" / "__main__.py"), *args]
-    runpy.run_module("deckgen", run_name="__main__", alter_sys=True)
+    try:
+        runpy.run_module("deckgen", run_name="__main__", alter_sys=True)
+    finally:                # peak resident memory in kB (Linux): deckgen's own and its children's
+        peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+        Path(out).with_name("peak").write_text(str(peak), encoding="ascii")
 
 
 def run(deck: Deck, *args: str, cwd: Path | None = None, seconds: float = SECONDS, env: dict | None = None) -> Run:
@@ -155,7 +162,9 @@ def run(deck: Deck, *args: str, cwd: Path | None = None, seconds: float = SECOND
             child.kill()
             child.join()
             raise subprocess.TimeoutExpired(["deckgen", *args], seconds)
-        return Run(child.exitcode, *(path.read_bytes().decode("utf-8", "replace") for path in (out, err)))
+        peak = Path(captured) / "peak"
+        return Run(child.exitcode, *(path.read_bytes().decode("utf-8", "replace") for path in (out, err)),
+                   int(peak.read_text(encoding="ascii")) / 1024 if peak.exists() else 0.0)
 
 
 def assert_refused(result: Run, *words: str, codes: tuple[int, ...] = (1, 2)) -> None:

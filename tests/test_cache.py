@@ -153,6 +153,19 @@ def test_without_no_cache_an_unwritable_cache_is_skipped_with_one_warning(tmp_pa
     assert len(warned) == 1 and str(unwritable_cache) in warned[0] and "going on without it" in warned[0]
 
 
+def test_a_build_with_a_cache_it_cannot_make_goes_on_without_it(tmp_path, unwritable_cache, caplog):
+    """It said "going on without it" and then stopped with exit 2 (issue 38): the card sheets'
+    lookup in the cache asked for the cache's folder even after it was found unusable."""
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["build", "classic", "-o", str(out), "--dpi", "30", "--no-rulebook",
+                                       "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    assert (out / "classic" / "classic-cards.pdf").stat().st_size > 0
+    warned = [r.getMessage() for r in caplog.records if r.name == "deckgen.cache"]
+    assert len(warned) == 1 and "going on without it" in warned[0]
+    assert not unwritable_cache.exists()
+
+
 # ------------------------------------------------------------------ cached documents
 
 @pytest.fixture

@@ -85,14 +85,19 @@ def test_user_kind_is_usable_in_a_manifest(user, write_manifest, minimal_text):
     assert result.deck.kinds["zap"].names.get("es") == "Zas"
 
 
-def test_a_broken_user_file_is_unusable_input_with_every_problem(user):
-    (user / "papers.toml").write_text('[a]\nsize = "big"\n[b]\nname = "B"\ncolour = 1\n', "utf-8")
-    result = run("build", "classic", "--paper", "a4", "--json")
+def test_a_broken_user_file_is_left_out_with_every_problem_said(user, caplog):
+    """Your own file with a mistake does not stop every build: it is not used, each problem is a
+    warning (with its key and line), and one line on stderr says so."""
+    (user / "papers.toml").write_text('[a4]\nsize = "big"\n[b]\nname = "B"\ncolour = 1\n', "utf-8")
+    result = run("list", "--json")
     data = json.loads(result.stdout)
-    assert result.exit_code == 2 and data["exit_code"] == 2
-    wheres = {e["where"] for e in data["errors"]}
-    assert {"a.size", "b.colour"} <= wheres
-    assert all(e["file"] == str(user / "papers.toml") and e["line"] for e in data["errors"])
+    assert result.exit_code == 0
+    wheres = {w["where"] for w in data["warnings"]}
+    assert {"a4.size", "b.colour"} <= wheres
+    assert all(w["file"] == str(user / "papers.toml") and w["line"] for w in data["warnings"])
+    assert next(p for p in data["papers"] if p["name"] == "a4")["origin"] == "bundled"
+    warned = [r.getMessage() for r in caplog.records if r.name == "deckgen.presets"]
+    assert len(warned) == 1 and str(user / "papers.toml") in warned[0] and "is not used" in warned[0]
 
 
 def test_list_shows_where_each_entry_comes_from(user):

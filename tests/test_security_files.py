@@ -83,15 +83,34 @@ def _font_without_post(dest: Path) -> None:
     dest.write_bytes(bytes(data))
 
 
-def test_a_font_reportlab_rejects_fails_at_check_not_at_build(tmp_path):
+def _font_without_widths(dest: Path) -> None:
+    """A TrueType font whose every advance width is zero: Pillow and ReportLab open it, and the
+    rulebook's dot leaders (ReportLab's table of contents) divided by its zero width at build."""
+    woodland = Path(__file__).parent.parent / "decks" / "examples" / "woodland"
+    data = bytearray((woodland / "fonts" / "DejaVuSerifCondensed.ttf").read_bytes())
+    tables = {}
+    for i in range(struct.unpack(">H", data[4:6])[0]):
+        at = 12 + 16 * i
+        tables[bytes(data[at:at + 4])] = struct.unpack(">I", data[at + 8:at + 12])[0]
+    metrics = struct.unpack(">H", data[tables[b"hhea"] + 34:tables[b"hhea"] + 36])[0]
+    for i in range(metrics):
+        data[tables[b"hmtx"] + 4 * i:tables[b"hmtx"] + 4 * i + 2] = b"\0\0"
+    dest.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("make, words", [
+    (_font_without_post, "cannot be opened: KeyError: 'post'"),
+    (_font_without_widths, "gives no width to 'a', 'b'"),           # issue 38: a crash at build before
+], ids=["reportlab-rejects", "no-widths"])
+def test_a_font_the_build_would_fail_on_fails_at_check(tmp_path, make, words):
     deck = make_deck(tmp_path, 'fonts = "fonts"')
     (deck.folder / "fonts").mkdir()
-    _font_without_post(deck.folder / "fonts" / "Odd.ttf")
+    make(deck.folder / "fonts" / "Odd.ttf")
     (deck.folder / "fonts" / "fonts.toml").write_text('body = "Odd.ttf"\n', encoding="utf-8")
     result = run(deck, "check", str(deck.manifest), "--no-sim")
-    assert_refused(result, "Odd.ttf", "cannot be opened: KeyError: 'post'")
+    assert_refused(result, "Odd.ttf", words)
     result = run(deck, "build", str(deck.manifest), "-o", str(deck.home / "out"), "--dpi", "30")
-    assert_refused(result, "cannot be opened")
+    assert_refused(result, words.split(":")[0])
 
 
 def test_a_font_that_crashes_or_runs_away_is_a_finding(tmp_path, monkeypatch):
@@ -120,7 +139,7 @@ def test_the_same_font_bytes_are_opened_in_a_child_once_per_process(tmp_path, mo
     from deckgen import fonts, probe
 
     opened = []
-    monkeypatch.setattr(probe, "probe", lambda fn, path, pdf, **kw: opened.append((Path(path).parent.name, pdf)))
+    monkeypatch.setattr(probe, "run", lambda fn, path, pdf, **kw: opened.append((Path(path).parent.name, pdf)) or b"[]")
     fonts.clear_caches()
     for name in ("one", "two", "three"):      # the same font copied into deck folders; the third's differs
         folder = tmp_path / name

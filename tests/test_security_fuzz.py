@@ -214,8 +214,8 @@ def test_any_damaged_font_is_used_or_refused_at_lookup(damage, role):
             return
         finally:
             fonts.clear_caches()
-        # accepted: then the build's own code can use it
-        fonts._opens(str(folder / "F.ttf"), role == "body")
+        # accepted: then the build's own code can use it, and it gives every character a width
+        assert fonts._opens(str(folder / "F.ttf"), role == "body") == b"[]"
 
 
 # ------------------------------------------------------------------ SVGs

@@ -90,7 +90,7 @@ def test_a_crash_inside_the_renderer_is_a_finding(monkeypatch):
     import ctypes
 
     monkeypatch.setattr(images, "_drawn", {})           # nothing drawn safely before in this process
-    monkeypatch.setattr(images, "_probe_svg", lambda data, size: ctypes.string_at(0))   # what a resvg crash does
+    monkeypatch.setattr(images, "_probe_svg", lambda data, size, fraction: ctypes.string_at(0))   # a resvg crash
     with pytest.raises(ImageProblem) as info:
         svg_check(SVG.format('<rect width="9" height="9"/>').encode(), "crash.svg")
     assert "cannot be rendered: crashed (SIGSEGV)" in str(info.value)
@@ -105,16 +105,78 @@ def test_the_same_svg_bytes_are_drawn_in_a_child_once_per_process(monkeypatch):
 
     def counting(fn, *args, **kw):
         drawn.append(args[0])
-        return None
+        return b"0.0"                         # the CPU seconds of a quarter-size drawing
 
     monkeypatch.setattr(images, "_drawn", {})
-    monkeypatch.setattr(probe, "probe", counting)
+    monkeypatch.setattr(probe, "run", counting)
     first = SVG.format('<rect width="9" height="9"/>').encode()
     assert svg_check(first, "a.svg") == svg_check(first, "b/a.svg")
     assert drawn == [first]
     changed = first.replace(b'"9"', b'"8"', 1)          # one byte differs: drawn in a child again
     svg_check(changed, "a.svg")
     assert drawn == [first, changed]
+
+
+def _filter_bomb(shapes: int, primitive: str) -> bytes:
+    rects = "".join(f'<rect x="{i % 10}" y="{i // 10}" width="80" height="80" fill="red" filter="url(#f)"/>'
+                    for i in range(shapes))
+    return SVG.format(f'<filter id="f" x="-50%" y="-50%" width="200%" height="200%">{primitive}</filter>{rects}'
+                      ).encode()
+
+
+# Issue 38: drawn at 32 px, a filter bomb passed check and then took minutes for each face (20
+# rectangles under a morphology filter: 0.03 s at 32 px, 200 s at 300 px); so did 20,000
+# translucent rectangles on each other (0.6 s at 32 px, 336 s at the size a card's face prints).
+@pytest.mark.parametrize("data", [
+    _filter_bomb(20, '<feMorphology operator="dilate" radius="20"/>'),
+    SVG.format("".join(f'<rect width="100" height="100" fill="#{i % 255:02x}0000" fill-opacity="0.5"/>'
+                       for i in range(20000))).encode(),
+], ids=["morphology", "layers"])
+def test_an_svg_is_judged_at_the_size_it_is_printed(monkeypatch, data):
+    monkeypatch.setattr(images, "SVG_SECONDS", 1.0)
+    monkeypatch.setattr(images, "_drawn", {})
+    start = time.monotonic()
+    with pytest.raises(ImageProblem) as info:
+        svg_check(data, "bomb.svg")
+    assert time.monotonic() - start < 10
+    assert "takes longer than 1 s to draw at the size it is printed (1110x1110 px" in str(info.value)
+
+
+def test_only_a_slow_quarter_size_drawing_is_drawn_again_at_full_size(monkeypatch):
+    from deckgen import probe
+
+    sizes = []
+
+    def timed(fn, data, size, fraction, **kw):
+        sizes.append(fraction)
+        return b"0.05"                    # 0.05 s at a quarter of the size: up to 12.8 s at full size
+
+    monkeypatch.setattr(images, "_drawn", {})
+    monkeypatch.setattr(probe, "run", timed)
+    svg_check(SVG.format('<rect width="9" height="9"/>').encode(), "a.svg")
+    assert sizes == [4, 1]
+    monkeypatch.setattr(images, "SVG_SECONDS", 30.0)                   # 12.8 s is within 30 s: judged at once
+    svg_check(SVG.format('<rect width="8" height="9"/>').encode(), "b.svg")
+    assert sizes == [4, 1, 4]
+
+
+def test_the_svgs_of_one_manifest_share_a_drawing_time_budget(tmp_path, monkeypatch):
+    from deckgen import probe
+
+    def slow(fn, *args, **kw):
+        time.sleep(0.2)                        # a drawing that takes 0.2 s
+        return b"0.0"
+
+    monkeypatch.setattr(images, "DECK_SVG_SECONDS", 0.1)
+    monkeypatch.setattr(images, "_drawn", {})
+    monkeypatch.setattr(probe, "run", slow)
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.svg").write_text(SVG.format(f'<rect width="9" height="{len(name) + 3}" id="{name}"/>'),
+                                              encoding="utf-8")
+    out = Collector("deck.toml")
+    assert load_image("a.svg", "deck.logo", tmp_path, out) is not None      # the first one uses up the budget
+    assert load_image("b.svg", "deck.back_image", tmp_path, out) is None
+    assert "was not drawn: the manifest's SVG pictures took over" in out.errors[0].message
 
 
 @pytest.mark.parametrize("href", ["data:secret.png", "data:/dev/zero", "data:image/png;base64", "data:",

@@ -172,3 +172,23 @@ def test_the_bundled_rulebooks_fit_well_inside_the_budget():
     text = budget.render(env.get_template(rb_env.ENTRY))
     assert 1000 < len(text) < rb_env.MAX_OUTPUT // 10
     assert not budget.expired
+
+
+def test_a_packs_own_templates_are_read_from_the_pack_and_only_from_it(tmp_path):
+    from click.testing import CliRunner
+
+    from deckgen.cli import main
+
+    deck = _with_template(tmp_path, 'Our own words. {% include "rules/../../secret.txt" ignore missing %}')
+    packed = tmp_path / "hostile.deck.zip"
+    result = CliRunner().invoke(main, ["pack", str(deck.manifest), "-o", str(packed)])
+    assert result.exit_code == 0, result.output
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "en").mkdir()          # beside the pack: a folder of the same name is never used
+    (tmp_path / "rules" / "en" / "rulebook.j2").write_text(MARKER, encoding="utf-8")
+    result = run(deck, "rulebook", str(packed), "--lang", "en", "-o", str(deck.home / "r.pdf"))
+    assert result.code == 0, result.text[-2000:]
+    import pypdf
+
+    text = "".join(page.extract_text() for page in pypdf.PdfReader(deck.home / "r.pdf").pages)
+    assert "Our own words." in text and MARKER not in text

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from deckgen import presets
 from deckgen.datafile import read_toml
 from deckgen.errors import Collector, DeckgenError, did_you_mean, error
+from deckgen.render.limits import check_layout
 
 if TYPE_CHECKING:
     from deckgen.model import Deck
@@ -315,6 +316,7 @@ def _element(name: str, raw: Any, target: str, out: Collector) -> Element | None
 def parse_layout(path: str) -> list[tuple[str, Layout]]:
     """One layout file -> [(name, Layout)]; DeckgenError listing every problem."""
     data = read_toml(Path(path))
+    check_layout(data, path)         # lengths in range, at most MAX_ELEMENTS elements (deckgen/render/limits.py)
     out = Collector(path)
     lid = Path(path).stem
     head = data.get("layout")

@@ -13,16 +13,18 @@ A deck's templates are untrusted (``docs/security.md``). They run in jinja2's im
 sandbox (jinja2 3.1.6 or newer: older releases have known sandbox escapes, and are refused);
 the deck's template folder must lie inside the manifest's folder, and the loader reads only
 regular files inside the folder it searches (a symlink that leads out, a FIFO, a file over
-:data:`MAX_TEMPLATE` bytes are refused). A rulebook has a budget (:class:`Budget`): at most
-:data:`MAX_SECONDS` seconds and :data:`MAX_OUTPUT` characters per language; numbers handed to
-filters and methods, and the results of ``*`` and ``**``, are bounded, so no single expression
-can allocate gigabytes.
+:data:`MAX_TEMPLATE` bytes are refused). No value a template builds is over the limits of
+:mod:`deckgen.rulebook.bounds`. A rulebook has a budget (:class:`Budget`): at most
+:data:`MAX_SECONDS` seconds and :data:`MAX_OUTPUT` characters per language; and the templates
+run in a child process (:mod:`deckgen.rulebook.run`) with at most :data:`MAX_MEMORY` bytes of
+memory, killed :data:`GRACE` seconds after their time is up, so no step of theirs, however long
+or large, can take more.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
-import functools
 import os
 import re
 import sys
@@ -35,12 +37,12 @@ from typing import Any
 
 import jinja2
 from jinja2.exceptions import SecurityError
-from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from deckgen import safefile
+from deckgen import deckfs, safefile
 from deckgen.errors import DeckgenError, Finding, error
 from deckgen.model import Deck
 from deckgen.resources import templates_dir
+from deckgen.rulebook.bounds import MAX_DIGITS, MAX_NUMBER, MAX_SIZE, BoundedEnvironment, TooLarge, check_size
 from deckgen.rulebook.lookup import languages, user_dir
 from deckgen.rulebook.markup import as_is
 
@@ -49,8 +51,8 @@ JINJA_MIN = (3, 1, 6)            # 3.1.4 and 3.1.5 have sandbox escapes (a templ
 MAX_TEMPLATE = 1_000_000         # bytes of one template file
 MAX_SECONDS = 20.0               # seconds to run one rulebook's templates (one language)
 MAX_OUTPUT = 4_000_000           # characters of one rulebook's text
-MAX_NUMBER = 100_000             # the largest number a filter or method is given (a width, a count)
-MAX_SIZE = 1_000_000             # the longest string or list ``*`` may make; the largest ``**`` result digits
+MAX_MEMORY = 512 * 1024 * 1024   # bytes of memory the templates may take (deckgen.rulebook.run)
+GRACE = 5.0                      # seconds past MAX_SECONDS before the templates' process is killed
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)*$")
 
 
@@ -82,7 +84,7 @@ def _search_roots(deck: Deck, lang: str) -> list[tuple[Path, Path]]:
     if own is not None:
         dirs += [(own / lang, own), (own, own)]
     dirs += [(root / deck.rules_preset / lang, root), (root / "shared" / lang, root)]
-    return [(d, r) for d, r in dirs if d.is_dir()]
+    return [(d, r) for d, r in dirs if deckfs.is_dir(d)]
 
 
 class _ConfinedLoader(jinja2.BaseLoader):
@@ -100,7 +102,7 @@ class _ConfinedLoader(jinja2.BaseLoader):
         pieces = jinja2.loaders.split_template_path(template)
         for folder, root in self.folders:
             filename = os.path.join(folder, *pieces)
-            if not os.path.lexists(filename):
+            if not os.path.lexists(filename) and not deckfs.exists(filename):     # on disk, or in a mounted pack
                 continue
             real = os.path.realpath(filename)
             if os.path.commonpath([real, root]) != root:
@@ -111,16 +113,9 @@ class _ConfinedLoader(jinja2.BaseLoader):
                 raise SecurityError(f"template '{template}' is not UTF-8 text") from None
             except OSError as exc:
                 raise SecurityError(f"template '{template}' cannot be read: it {exc.strerror}") from None
-            mtime = os.path.getmtime(real)
-            return text, os.path.normpath(filename), lambda real=real, mtime=mtime: _unchanged(real, mtime)
+            stamp = deckfs.stamp(real)
+            return text, os.path.normpath(filename), lambda real=real, stamp=stamp: deckfs.stamp(real) == stamp
         raise jinja2.TemplateNotFound(template)
-
-
-def _unchanged(path: str, mtime: float) -> bool:
-    try:
-        return os.path.getmtime(path) == mtime
-    except OSError:
-        return False
 
 
 class _MemoryBytecode(jinja2.BytecodeCache):
@@ -142,67 +137,58 @@ class _MemoryBytecode(jinja2.BytecodeCache):
 _BYTECODE = _MemoryBytecode()
 
 
-def environment(deck: Deck, lang: str) -> ImmutableSandboxedEnvironment:
-    """A sandbox: no attribute starting with '_', no mutation, undefined names are errors."""
+def environment(deck: Deck, lang: str) -> BoundedEnvironment:
+    """A sandbox: no attribute starting with '_', no mutation, undefined names are errors, and no
+    value over the limits of :mod:`deckgen.rulebook.bounds`."""
     if lang not in languages(deck):
         raise DeckgenError(error("language", "--lang", f"no rulebook templates in language '{lang}'",
                                  hint="available: " + ", ".join(languages(deck))))
     require_safe_jinja()
+    return _environment(_search_roots(deck, lang), deck.rules_preset, lang)
+
+
+def _environment(roots: list[tuple[Path, Path]], preset: str, lang: str) -> BoundedEnvironment:
     root = templates_dir().resolve()
     loader = jinja2.ChoiceLoader([
-        _ConfinedLoader(_search_roots(deck, lang)),
+        _ConfinedLoader(roots),
         jinja2.PrefixLoader({
-            "preset": _ConfinedLoader([(root / deck.rules_preset / lang, root)]),
+            "preset": _ConfinedLoader([(root / preset / lang, root)]),
             "shared": _ConfinedLoader([(root / "shared" / lang, root)]),
         }),
     ])
-    env = _BoundedEnvironment(
+    return BoundedEnvironment(
         loader=loader, undefined=jinja2.StrictUndefined, autoescape=True,
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, bytecode_cache=_BYTECODE,
-        finalize=as_is)
-    env.filters = {name: _bounded_filter(f) for name, f in env.filters.items()}
-    return env
+        finalize=_printed)
 
 
-class _BoundedEnvironment(ImmutableSandboxedEnvironment):
-    """The immutable sandbox, with no call given a huge number and no ``*``/``**`` making a huge value."""
-
-    intercepted_binops = frozenset({"*", "**"})
-
-    def call_binop(self, context: jinja2.runtime.Context, operator: str, left: Any, right: Any) -> Any:
-        if operator == "**":
-            if isinstance(left, int) and isinstance(right, int) and right > 0 and \
-                    right * max(1, abs(left).bit_length()) > MAX_SIZE * 3:
-                raise SecurityError(f"{left} ** {right} is too large for a rulebook")
-        elif isinstance(left, (str, list, tuple)) or isinstance(right, (str, list, tuple)):
-            seq, times = (left, right) if isinstance(left, (str, list, tuple)) else (right, left)
-            if isinstance(times, int) and len(seq) * times > MAX_SIZE:
-                raise SecurityError(f"repeating a text or list {times} times is too much for a rulebook")
-        return super().call_binop(context, operator, left, right)
-
-    def call(__self, __context: jinja2.runtime.Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
-        _check_numbers(args, kwargs)
-        return super().call(__context, __obj, *args, **kwargs)
+def _printed(value: Any) -> Any:
+    """What ``{{ value }}`` writes: measured first (a list of big texts prints as one huge text)."""
+    return as_is(check_size(value, "the printed value"))
 
 
-def _check_numbers(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-    for value in (*args, *kwargs.values()):
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) > MAX_NUMBER:
-            raise SecurityError(f"the number {value} is too large for a rulebook (at most {MAX_NUMBER})")
+_warmed: set[tuple[str, str]] = set()
 
 
-def _bounded_filter(f: Callable[..., Any]) -> Callable[..., Any]:
-    """A filter that refuses huge numbers among its arguments (``|center(10**9)``, ``|batch(...)``)."""
-
-    @functools.wraps(f)
-    def bounded(*args: Any, **kwargs: Any) -> Any:
-        _check_numbers(args[1:], kwargs)          # args[0]: the value (or the context it passes)
-        return f(*args, **kwargs)
-
-    for attr in ("jinja_pass_arg",):
-        if hasattr(f, attr):
-            setattr(bounded, attr, getattr(f, attr))
-    return bounded
+def warm(deck: Deck, lang: str) -> None:
+    """Compile deckgen's own templates of the deck's preset and language here, once per process,
+    so every child process that runs a deck's templates (:mod:`deckgen.rulebook.run`) finds them
+    compiled. Only the bundled folders are read: a deck's own templates are compiled in the
+    child, under its limits."""
+    key = (deck.rules_preset, lang)
+    if key in _warmed:
+        return
+    _warmed.add(key)
+    root = templates_dir().resolve()
+    bundled = [(d, r) for d, r in _search_roots(deck, lang) if r == root]
+    env = _environment(bundled, deck.rules_preset, lang)
+    names: list[str] = []
+    for folder, prefix in ((root / deck.rules_preset / lang, "preset"), (root / "shared" / lang, "shared")):
+        for path in sorted(folder.glob("*.j2")) if folder.is_dir() else []:
+            names += [path.name, f"{prefix}/{path.name}"]
+    for name in dict.fromkeys(names):
+        with contextlib.suppress(Exception):        # a broken bundled template is reported when it runs
+            env.get_template(name)
 
 
 class TemplateBudget(Exception):
@@ -280,6 +266,10 @@ def template_finding(exc: Exception, entry_file: str | None = None) -> Finding:
         kind = "template-missing"
         hint = "the template folders are searched in order: the deck's own, the preset's, shared"
         msg = f"template '{exc.name}' not found"
+    elif isinstance(exc, TooLarge):
+        kind, msg = "template-sandbox", str(exc)
+        hint = (f"a template may make texts and lists of at most {MAX_SIZE:,} characters or items, numbers of "
+                f"at most {MAX_DIGITS:,} digits, and give a filter or method numbers up to {MAX_NUMBER:,}")
     elif isinstance(exc, SecurityError):
         kind, hint, msg = "template-sandbox", "templates may only use the rulebook helpers and plain values", \
             f"not allowed in a rulebook template: {exc}"
@@ -291,9 +281,12 @@ def template_finding(exc: Exception, entry_file: str | None = None) -> Finding:
         kind = "template-budget"
         hint = "a rulebook's templates may loop over the deck, not without end"
         msg = str(exc)
-    elif isinstance(exc, (RecursionError, MemoryError)):
+    elif isinstance(exc, RecursionError):
         kind, hint, msg = "template-budget", "a macro or template that calls itself without end?", \
-            "the templates nest too deeply" if isinstance(exc, RecursionError) else "the templates ran out of memory"
+            "the templates nest too deeply"
+    elif isinstance(exc, MemoryError):
+        kind, hint = "template-budget", "a template that builds ever more texts or lists?"
+        msg = f"the templates used more than {MAX_MEMORY // (1024 * 1024)} MB of memory"
     else:
         kind, hint, msg = "template", None, f"{type(exc).__name__}: {exc}"
     return error(kind, "rulebook", msg, file=file or entry_file, line=line, hint=hint)

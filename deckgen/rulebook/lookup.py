@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from deckgen import deckfs
 from deckgen.errors import DeckgenError, error
 from deckgen.model import Deck
 from deckgen.resources import templates_dir
@@ -42,7 +43,7 @@ def user_dir(deck: Deck) -> Path | None:
         raise DeckgenError(error("file", "deck.templates", message, file=shown,
                                  hint="keep the templates in a folder beside the manifest, e.g. templates = "
                                       '"rules"')) from None
-    if not path.is_dir():
+    if not deckfs.is_dir(path):              # a folder on disk, or in a mounted pack
         raise DeckgenError(error("file", "deck.templates", f"template folder '{deck.template_dir}' does not exist",
                                  file=str(deck.source) if deck.source else None,
                                  hint=f"looked for {path}; the path is relative to the manifest"))
@@ -55,6 +56,5 @@ def languages(deck: Deck) -> list[str]:
     root = templates_dir()
     own = user_dir(deck)
     for base in [root / "shared", root / deck.rules_preset] + ([own] if own else []):
-        if base.is_dir():
-            found |= {p.name for p in base.iterdir() if p.is_dir() and len(p.name) == 2}
+        found |= {name for name in deckfs.listdir(base) if len(name) == 2 and deckfs.is_dir(base / name)}
     return sorted(found)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from deckgen.errors import DeckgenError, DeckHasErrors, Finding, error
+from deckgen.errors import DeckHasErrors, Finding, error
 from deckgen.memo import IdentityMemo
 from deckgen.model import Deck
-from deckgen.rulebook.context import Recorder, template_globals
-from deckgen.rulebook.env import ENTRY, Budget, environment, template_finding
+from deckgen.rulebook import run
+from deckgen.rulebook.context import Recorder
 from deckgen.rulebook.lookup import languages
 
 _RECENT: IdentityMemo[tuple[str, Recorder, list[Finding]]] = IdentityMemo(8)
@@ -21,24 +21,27 @@ def render_text(deck: Deck, lang: str) -> tuple[str, Recorder, list[Finding]]:
     The same deck object gives the same text, so the last few results are kept: a build runs the
     templates once per language for the cross-check and uses that text again for the rulebook
     (forked workers inherit it). The deck is held with its result, so its id is never reused."""
-    text, rec, findings = _RECENT.get(deck, lambda: _render_text(deck, lang), tag=lang)
+    text, rec, findings = _RECENT.get(deck, lambda: _render_texts(deck, [lang])[lang], tag=lang)
     return text, rec, list(findings)
 
 
-def _render_text(deck: Deck, lang: str) -> tuple[str, Recorder, list[Finding]]:
-    env = environment(deck, lang)
-    rec = Recorder(deck, lang)
-    env.globals.update(template_globals(rec))
-    entry = None
-    try:
-        template = env.get_template(ENTRY)
-        entry = template.filename
-        text = Budget().render(template)          # time and output budget: a looping template is an error
-    except DeckgenError:
-        raise
-    except Exception as exc:  # any failure inside a template: report it with its file and line
-        return "", rec, [template_finding(exc, entry)]
-    return text, rec, list(rec.findings) + markup_refs(text, deck)
+def _render_texts(deck: Deck, langs: list[str]) -> dict[str, tuple[str, Recorder, list[Finding]]]:
+    out = {}
+    for lang, (text, rec, failed) in run.render(deck, langs).items():   # in a child process, within its limits
+        out[lang] = ("", rec, failed) if text is None else (text, rec, list(rec.findings) + markup_refs(text, deck))
+    return out
+
+
+def _render_all(deck: Deck, langs: list[str]) -> None:
+    """Run the templates of every language not run yet at once (one child process for them all)."""
+    missing = [lang for lang in langs if not _RECENT.has(deck, lang)]
+    if len(missing) > 1:
+        for lang, outcome in _render_texts(deck, missing).items():
+            _RECENT.get(deck, _value(outcome), tag=lang)
+
+
+def _value(outcome: tuple[str, Recorder, list[Finding]]) -> Callable[[], tuple[str, Recorder, list[Finding]]]:
+    return lambda: outcome
 
 
 def unexplained(deck: Deck, rec: Recorder) -> list[Finding]:
@@ -152,7 +155,9 @@ def _paragraph() -> Callable[[str], object]:
 def crosscheck(deck: Deck, langs: list[str] | None = None) -> list[Finding]:
     """Every card or kind the templates name exists, and every kind of the deck is explained."""
     findings: list[Finding] = []
-    for lang in langs or languages(deck):
+    langs = langs or languages(deck)
+    _render_all(deck, langs)
+    for lang in langs:
         text, rec, problems = render_text(deck, lang)
         findings += problems + markup_problems(text)
         if not problems:
