@@ -335,16 +335,16 @@ name = "Degenerate"
 shape = "rounded"
 box = { left = 60, right = 60, top = "60%", bottom = "60%" }
 [elements.index]
-box = { left = 0, top = 0, width = 0, height = -5 }
+box = { left = 60, right = 60, top = 0, height = 13 }
 [elements.flex]
-box = { right = 0, top = 0, width = -4, height = 0 }
+box = { right = 0, top = 60, bottom = 60, width = 36 }
 [elements.symbol]
-box = { width = -60, height = 0 }
+box = { left = 55, right = 55, top = "60%", bottom = "60%" }
 [elements.caption]
 place = "box"
-box = { left = 50, right = 60, bottom = 0, height = 0 }
+box = { left = 50, right = 60, bottom = 0, height = 11 }
 [elements.rules]
-box = { left = 70, right = 70, bottom = 0, height = -10 }
+box = { left = 70, right = 70, bottom = 0, height = 20 }
 """
 
 
@@ -360,6 +360,27 @@ def test_boxes_that_work_out_negative_are_findings_and_never_a_crash(tmp_path):
     deck = manifest.load_deck(path)
     for fid in ("red-1", "red-grab", "wild-draw-four", "back"):
         assert render_face(deck, fid, LOW).size == LOW.frame(deck).full
+    # a deck that prints anyway (--force) draws no element that has no area, and never crashes
+    # (a plain Wild's colour wheel in a box of no size was a ValueError at build)
+    classic = (ROOT / "decks" / "classic.toml").read_text("utf-8").replace("[deck]\n", '[deck]\nlayout = "bad"\n', 1)
+    (tmp_path / "classic.toml").write_text(classic, "utf-8")
+    res = CliRunner().invoke(main, ["build", str(tmp_path / "classic.toml"), "-o", str(tmp_path / "out"),
+                                    "--no-rulebook", "--force", "--only", "wild,red-1", "-j", "1", "--no-cache"])
+    assert res.exit_code == 0, res.output
+
+
+def test_a_box_length_out_of_its_range_is_an_error_in_the_layout_file(tmp_path):
+    """A width or height given as nothing or less (0, -5) is out of its range when the layout is
+    read (render/limits.py): an error at its key in the layout file."""
+    (tmp_path / "layouts").mkdir()
+    (tmp_path / "layouts" / "bad.toml").write_text(DEGENERATE.replace(
+        "box = { left = 60, right = 60, top = 0, height = 13 }", "box = { left = 0, top = 0, width = 0, height = -5 }"),
+        "utf-8")
+    path = _deck(tmp_path, 'text = "Draw 3."\n', layout="bad")
+    data = json.loads(CliRunner().invoke(main, ["check", str(path), "--no-sim", "--json"]).output)
+    wrong = {f["where"]: f for f in data["errors"] if f["code"] == "value"}
+    assert {"elements.index.box.width", "elements.index.box.height"} <= set(wrong)
+    assert all(f["file"].endswith("bad.toml") for f in wrong.values())
 
 
 def test_a_caption_in_the_colour_of_what_is_behind_it_is_an_error_and_the_large_index_one_reads():

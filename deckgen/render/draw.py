@@ -300,6 +300,13 @@ def plan_face(spec: FaceSpec, frame: Frame) -> Plan:
     return plan
 
 
+def _has_area(el: Element, frame: Frame) -> bool:
+    """Whether the element's box covers at least a pixel each way (left and right past each other,
+    or a negative height, leave it none)."""
+    x0, y0, x1, y1 = el.box.resolve(frame)
+    return x1 - x0 >= 1 and y1 - y0 >= 1
+
+
 def _obstacles(plan: Plan, p: Placed) -> list[Rect]:
     """What an element placed late must keep clear of: every other element but the containers."""
     return [rc for q in plan.placed if q is not p and q.el.type not in ("background", "frame", "art")
@@ -1286,7 +1293,7 @@ def _base_cached(frame: Frame, els: tuple[Element, ...], shape: Shape, spec: Fac
         p = Placed(el)
         plan.placed.append(p)
         PLANNERS[el.type](plan, p)
-        if p not in plan.placed:
+        if p not in plan.placed or not _has_area(el, frame):
             continue
         if el.type == "image":
             assert back_image is not None
@@ -1309,6 +1316,9 @@ def draw_face(spec: FaceSpec, frame: Frame, corner_guide: bool = False, plan: Pl
     i = n
     while i < len(placed):
         p = placed[i]
+        if not _has_area(p.el, frame):          # a box with no area is not drawn (the audit says so)
+            i += 1
+            continue
         if not p.el.twin:
             if p.el.type in DRAWERS:
                 DRAWERS[p.el.type](img, d, plan, p)
@@ -1316,7 +1326,8 @@ def draw_face(spec: FaceSpec, frame: Frame, corner_guide: bool = False, plan: Pl
             continue
         run = []                               # consecutive twin elements: drawn, then drawn turned
         while i < len(placed) and placed[i].el.twin:
-            run.append(placed[i])
+            if _has_area(placed[i].el, frame):
+                run.append(placed[i])
             i += 1
         for q in run:
             DRAWERS[q.el.type](img, d, plan, q)
