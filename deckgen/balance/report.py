@@ -33,6 +33,7 @@ from deckgen.progress import Progress
 from deckgen.rules.record import TRACE_EVERY, GameRecord
 
 if TYPE_CHECKING:
+    from deckgen.rules.runner import Cluster
     from deckgen.rules.table import Table
 
 AGENTS = ("random", "greedy", "expert")   # the bots every worker makes (deckgen.rules.agents.AGENTS)
@@ -57,7 +58,7 @@ class ReportOptions:
     vary: tuple[str, ...] = ()             # "OPTION=V1,V2,..."
     compare: tuple[str, ...] = ()          # other manifests
     workers: int | None = None
-    cluster: str | None = None             # a Dask scheduler's address: play the games there
+    cluster: str | Cluster | None = None   # a Dask scheduler's address (and TLS files): play the games there
     skill_games: int = SKILL_GAMES         # "Does skill matter?": games per table size and opponent (0: none)
     think: int = SKILL_THINK               # the expert's play-outs per decision there
     skill_players: tuple[int, ...] | None = None  # its table sizes (default: the fewest, 4 and the most)

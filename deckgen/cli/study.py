@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from deckgen.balance import ReportOptions
     from deckgen.check import CheckOptions, CheckReport
     from deckgen.model import Deck
+    from deckgen.rules.runner import Cluster
 
 
 # ---------------------------------------------------------------- check
@@ -115,7 +116,7 @@ class GamesChoice:
     agent: str
     think: int | None
     jobs: int | None
-    cluster: str | None
+    cluster: Cluster | None
 
 
 def _players(d: Deck, players_text: str | None) -> list[int]:
@@ -214,7 +215,7 @@ class ReportChoice:
     skill_games: int | None
     think: int | None
     jobs: int | None
-    cluster: str | None
+    cluster: Cluster | None
 
     def options(self, deck: str) -> ReportOptions:
         from deckgen import manifest

@@ -22,7 +22,7 @@ from deckgen.rules.agents import AGENTS
 from deckgen.rules.engine import Game
 from deckgen.rules.expert import wants_events
 from deckgen.rules.record import CAUSES, Cause, GameRecord, Outcome, rounded
-from deckgen.rules.runner import WAIT, Work, run_tasks
+from deckgen.rules.runner import WAIT, Cluster, Work, run_tasks
 from deckgen.rules.table import Table, compile_deck
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ class PlayOptions:
     agent: str = "random"
     workers: int | None = None
     turn_budget: int | None = None
-    cluster: str | None = None
+    cluster: str | Cluster | None = None     # an address, or one with its TLS files (docs/cluster.md)
     think: int = expert.THINK
 
 
