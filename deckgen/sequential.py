@@ -23,6 +23,7 @@ The measured false-alarm rates and powers are in ``docs/checks.md`` and held by
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, NamedTuple
@@ -110,6 +111,14 @@ def wilson(successes: int, trials: int, z: float) -> tuple[float, float]:
     return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
 
 
+def poisson_high(count: int, exposure: float, z: float) -> float:
+    """The upper bound of a Poisson rate, ``count`` events over ``exposure``, at ``z`` standard
+    errors (the score bound: exact enough from zero events on)."""
+    if exposure <= 0:
+        return math.inf
+    return (count + z * z / 2 + z * math.sqrt(count + z * z / 4)) / exposure
+
+
 class Seat(NamedTuple):
     """One seat's figures at a look."""
 
@@ -165,3 +174,87 @@ class SeatTest:
                for lo, hi in (wilson(w, n, self.settle_z) for w in wins)):
             return FINE
         return None
+
+
+# ---------------------------------------------------------------- operating characteristics
+
+class Operating(NamedTuple):
+    """How a test behaves on synthetic games: the share of runs answered PROBLEM, FINE, and left
+    open at the last look, and the games it took on average."""
+
+    problem: float
+    fine: float
+    open: float
+    games: float
+
+
+def rate_operating(test: RateTest, share: float, runs: int, seed: int, looks: Sequence[int] = LOOKS) -> Operating:
+    """``test`` on ``runs`` synthetic runs of games that each count against it with probability
+    ``share``, looked at after ``looks`` games as the verdict does."""
+    rng = random.Random(seed)
+    tally = {PROBLEM: 0, FINE: 0, None: 0}
+    games = 0
+    for _ in range(runs):
+        k = n = 0
+        got = None
+        for look in looks:
+            while n < look:
+                k += rng.random() < share
+                n += 1
+            got = test.decide(k, n)
+            if got is not None:
+                break
+        tally[got] += 1
+        games += n
+    return Operating(tally[PROBLEM] / runs, tally[FINE] / runs, tally[None] / runs, games / runs)
+
+
+def seat_operating(test: SeatTest, probs: Sequence[float], runs: int, seed: int, first: int = 48,
+                   looks: Sequence[int] = LOOKS) -> tuple[Operating, float]:
+    """``test`` on ``runs`` synthetic tables whose seats win with ``probs``, looked at from ``first``
+    games on: its operating figures, and the share of runs where a flagged seat was extreme."""
+    import bisect
+    import itertools
+
+    rng = random.Random(seed)
+    cum = list(itertools.accumulate(probs))
+    tally = {PROBLEM: 0, FINE: 0, None: 0}
+    games = 0
+    extreme = 0
+    for _ in range(runs):
+        wins = [0] * len(probs)
+        n = 0
+        got = None
+        for look in looks:
+            while n < look:
+                wins[min(len(probs) - 1, bisect.bisect_right(cum, rng.random() * cum[-1]))] += 1
+                n += 1
+            if look < first:
+                continue
+            got = test.decide(wins)
+            if got is not None:
+                break
+        tally[got] += 1
+        games += n
+        extreme += got == PROBLEM and any(s.extreme for s in test.seats(wins))
+    return Operating(tally[PROBLEM] / runs, tally[FINE] / runs, tally[None] / runs, games / runs), extreme / runs
+
+
+def poisson_draw(rng: random.Random, mean: float) -> int:
+    """A Poisson count (by inversion for small means, the normal approximation for large ones)."""
+    if mean >= 30:
+        return max(0, round(rng.gauss(mean, math.sqrt(mean))))
+    k, p = 0, math.exp(-mean)
+    c, u = p, rng.random()
+    while u > c:
+        k += 1
+        p *= mean / k
+        c += p
+    return k
+
+
+def rare_operating(share: float, limit: float, exposure: float, z: float, runs: int, seed: int) -> float:
+    """How often a rate at ``share`` of a reference rate of 1 per unit is called below ``limit`` of
+    it (its :func:`poisson_high` bound under the limit) over ``exposure`` units: the dead-card test."""
+    rng = random.Random(seed)
+    return sum(poisson_high(poisson_draw(rng, share * exposure), exposure, z) < limit for _ in range(runs)) / runs

@@ -36,7 +36,6 @@ import contextlib
 import contextvars
 import dataclasses
 import json
-import math
 import statistics
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -46,7 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 from deckgen.errors import Finding, error, note, warning
 from deckgen.model import Deck
-from deckgen.sequential import LOOKS, PROBLEM, RateTest, SeatTest, next_look
+from deckgen.sequential import LOOKS, PROBLEM, RateTest, SeatTest, next_look, poisson_high
 
 if TYPE_CHECKING:
     from deckgen.progress import Progress
@@ -690,7 +689,7 @@ def _dead(deck: Deck, table: Table, cells: list[Cell]) -> list[Finding]:
     typical = statistics.median(rate.values())
     out = []
     for kid, per in rate.items():
-        if _rate_high(plays[table.kinds.index(kid)], games * copies[kid]) < DEAD_SHARE * typical:
+        if poisson_high(plays[table.kinds.index(kid)], games * copies[kid], DEAD_Z) < DEAD_SHARE * typical:
             how = ("was never played" if per == 0 else
                    f"was played {per:.2f} times per copy per game, against {typical:.2f} for the deck's typical kind")
             out.append(warning("dead-card", f"kinds.{kid}",
@@ -698,12 +697,6 @@ def _dead(deck: Deck, table: Table, cells: list[Cell]) -> list[Finding]:
                                file=_file(deck),
                                hint="check that the rules let this card be played and that it can match the pile"))
     return out
-
-
-def _rate_high(count: int, exposure: int) -> float:
-    """The one-sided 99 % upper bound of a Poisson rate: ``count`` events in ``exposure`` (copy-games)."""
-    z = DEAD_Z
-    return (count + z * z / 2 + z * math.sqrt(count + z * z / 4)) / exposure
 
 
 def _budget(deck: Deck, cells: list[Cell]) -> list[Finding]:
