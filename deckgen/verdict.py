@@ -101,7 +101,7 @@ def _failed(r: GameRecord) -> bool:
     return r.outcome != "finished"
 
 
-def _early(r: GameRecord, players: int) -> bool:
+def decided_early(r: GameRecord, players: int) -> bool:
     """A finished game that ended before every player had a turn, a turn counting only when the
     player played or drew: some seat never played a card nor tried to draw from an empty pile, and
     was not knocked out in a game that went on past the first round (a Mercy knock-out is the
@@ -155,7 +155,7 @@ class Cell:
         finished = [r for r in recs if r.outcome == "finished"]
         ref = classic_median(self.agent, self.players)
         return {"finish": (sum(1 for r in recs if _failed(r)), n),
-                "early": (sum(1 for r in recs if _early(r, self.players)), n),
+                "early": (sum(1 for r in recs if decided_early(r, self.players)), n),
                 "short": (sum(1 for r in finished if r.turns < SHORT_FACTOR * ref), len(finished)),
                 "long": (sum(1 for r in finished if r.turns > LONG_FACTOR * ref), len(finished))}
 
@@ -416,7 +416,7 @@ def judge(deck: Deck, table: Table, cells: list[Cell], seed: int, games: int | N
         if not c.answers and c.recs:
             c.decide(final=True)
     out = _finishing(deck, table, cells)
-    early = [(c, [r for r in c.recs if _early(r, c.players)]) for c in cells if c.answers.get("early") == PROBLEM]
+    early = [(c, [r for r in c.recs if decided_early(r, c.players)]) for c in cells if c.answers.get("early") == PROBLEM]
     if early:
         out.append(_decided_early(deck, early))
     out.extend(_unfair_seats(deck, cells))
