@@ -738,8 +738,10 @@ class _OnCluster:
                                      f"{ANSWER_TIMEOUT} s",
                                      hint="check that its workers are running (docs/cluster.md)")) from None
         if fut.status != "finished":
-            raise DeckgenError(error("cluster", "--cluster", f"a task was lost on '{self.address}' ({fut.status})",
-                                     hint="check the scheduler's and workers' logs (docs/cluster.md)"))
+            raise DeckgenError(error("cluster", "--cluster", f"a task failed on '{self.address}' before deckgen's code "
+                                     f"ran there ({fut.status}): a worker could not load or run it",
+                                     hint="install the same deckgen on every worker machine; the scheduler's and "
+                                          "workers' logs say more (docs/cluster.md)"))
         try:
             data = fut.result(timeout=ANSWER_TIMEOUT)
         except DeckgenError:
