@@ -323,9 +323,9 @@ def evaluate(decks: Sequence[Deck], targets: Sequence[Target], plan: Plan, progr
                     continue
                 got = skill_figures(c.got, c.players) if c.expert else cell_figures(t, c.got, c.players)
                 if got is not None:
-                    per.append((t.shortfall(got[0]), c.players, got))
-            worst = max(per, key=lambda x: (x[0], -x[1]))
-            short, n, (value, lo, hi) = worst
+                    per.append((t.shortfall(got[0]), -t.margin(got[0]), c.players, got))
+            worst = max(per, key=lambda x: (x[0], x[1], -x[2]))       # the furthest outside, else the nearest edge
+            short, _, n, (value, lo, hi) = worst
             figures[t.text()] = Figure(value, lo, hi, n, t.met(value), short)
         out.append(Evaluated(figures, sum(len(c.got) for c in mine)))
     return out

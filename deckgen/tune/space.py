@@ -67,6 +67,12 @@ class Target:
             return (value - self.high) / max(abs(self.high), 0.01)
         return 0.0
 
+    def margin(self, value: float) -> float:
+        """How far ``value`` is inside the target, as a share of the nearer bound (negative: outside)."""
+        room = [(value - self.low) / max(abs(self.low), 0.01)] if self.low is not None else []
+        room += [(self.high - value) / max(abs(self.high), 0.01)] if self.high is not None else []
+        return min(room)
+
     def clear(self, low: float, high: float) -> bool:
         """Whether an interval ``low``-``high`` answers the target either way."""
         inside = (self.low is None or low >= self.low) and (self.high is None or high <= self.high)
