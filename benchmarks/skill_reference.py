@@ -53,7 +53,8 @@ def main() -> None:
         results = [r for s in sorted(chunks) for r in chunks[s]]
         fig = collect.skill_group(results, REFERENCE_PLAYERS)
         rows.append({"deck": deck, "opponent": opp, **fig})
-        print(f"{deck:10} {opp:7} {fig['wins']:5}/{fig['finished']:5} = {fig['rate']:.3f} ({fig['ci'][0]:.3f}-{fig['ci'][1]:.3f})")
+        lo, hi = fig["ci"]
+        print(f"{deck:10} {opp:7} {fig['wins']:5}/{fig['finished']:5} = {fig['rate']:.3f} ({lo:.3f}-{hi:.3f})")
     data = {"command": f"python benchmarks/skill_reference.py --games {args.games}", "deckgen": __version__,
             "seed": SEED, "think": SKILL_THINK, "players": REFERENCE_PLAYERS, "games": args.games, "reference": rows}
     OUT.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")

@@ -115,12 +115,18 @@ def cluster(tmp_path_factory):
     finally:
         for p in reversed(procs):
             p.terminate()
-        for p in procs:
-            try:
-                p.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
+        _stop(procs)
+
+
+def _stop(procs):
+    """Wait for each process to end after its SIGTERM, killing one that takes more than 20 s."""
+    deadline = time.monotonic() + 20
+    for p in procs:
+        while p.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        if p.poll() is None:
+            p.kill()
+            p.wait()
 
 
 @needs_dask

@@ -1,9 +1,7 @@
 """The playability verdict (deckgen/verdict.py, docs/checks.md): each case of issue 17's "Why",
 and others like them, as a small manifest that gets its finding and exit code."""
 
-import functools
 import json
-import random
 
 import pytest
 from click.testing import CliRunner

@@ -324,12 +324,6 @@ def reference_data() -> dict[str, Any]:
     return dict(json.loads(path.read_text(encoding="utf-8")))
 
 
-def _bundled(name: str) -> Path | None:
-    from deckgen.manifest import load_deck
-
-    return load_deck(name).source
-
-
 def skill_sizes(players: Sequence[int], options: ReportOptions) -> list[int]:
     """The table sizes the skill section plays: ``options.skill_players`` (those of the report),
     by default the fewest players, 4 and the most, which keeps a default report fast."""
