@@ -38,6 +38,7 @@ class CheckOptions:
     jobs: int | None = None      # worker processes for the simulated games; None: every core
     use_cache: bool = True       # the verdict of an unchanged deck is read from the cache
     cache_dir: Path | None = None
+    cluster: Any = None          # a Dask scheduler's address (deckgen.rules.runner.Cluster) for the verdict's games
 
 
 @dataclass
@@ -141,7 +142,7 @@ def check_many(requests: Sequence[tuple[str | Path, CheckOptions, manifest.LoadR
         decks = [rep.deck for rep in (out[i] for i in judged) if isinstance(rep, CheckReport) and rep.deck is not None]
         verdicts = verdict.start(decks, seed=first.seed, games=first.games,
                                  workers=first.jobs, use_cache=first.use_cache, cache_dir=first.cache_dir,
-                                 progress=first.progress)
+                                 progress=first.progress, cluster=first.cluster)
     for rep, (_, options, _) in zip(out, requests):
         if isinstance(rep, CheckReport) and rep.deck is not None:
             for stage in stage_checks():

@@ -312,7 +312,7 @@ class Pending:
     games it needs next are handed out at once, while the caller goes on with its other checks."""
 
     def __init__(self, decks: list[Deck], seed: int, games: int | None, workers: int | None,
-                 progress: Progress | None = None):
+                 progress: Progress | None = None, cluster: Any = None):
         from deckgen.rules import runner
         from deckgen.rules.table import compile_deck
 
@@ -327,7 +327,8 @@ class Pending:
         if workers is None or workers > 1 or (pool is not None and pool.n > 1):
             from deckgen.rules import agents, engine, simulate  # noqa: F401  (forked workers inherit them)
         work = runner.Work(_prepare, tuple(self.tables), _play)
-        self._running: Running = runner.start(work, _Plan(self.cells, seed, progress), workers=workers, pool=pool)
+        self._running: Running = runner.start(work, _Plan(self.cells, seed, progress), workers=workers, pool=pool,
+                                              cluster=cluster)
 
     def result(self) -> list[Judged]:
         """Each deck's verdict."""
@@ -801,8 +802,9 @@ class Verdicts:
         return got
 
 
-def start(decks: list[Deck], seed: int = 1, games: int | None = None, workers: int | None = None,
-          use_cache: bool = True, cache_dir: Path | None = None, progress: Progress | None = None) -> Verdicts:
+def start(decks: list[Deck], seed: int = 1, games: int | None = None, workers: int | None = None,  # noqa: PLR0913
+          use_cache: bool = True, cache_dir: Path | None = None, progress: Progress | None = None,
+          cluster: Any = None) -> Verdicts:
     """Start judging these decks: cached verdicts are read now, the games of the others start on
     worker processes (``workers`` > 1, or the pool of a :func:`sharing` block) or when a result
     is first asked for."""
@@ -814,5 +816,5 @@ def start(decks: list[Deck], seed: int = 1, games: int | None = None, workers: i
             cached[i] = hit
         else:
             todo.append(i)
-    pending = Pending([decks[i] for i in todo], seed, games, workers, progress) if todo else None
+    pending = Pending([decks[i] for i in todo], seed, games, workers, progress, cluster) if todo else None
     return Verdicts(decks, seed, games, use_cache, cache_dir, cached, pending, todo)

@@ -210,3 +210,18 @@ def test_the_verdict_plays_the_same_games_here_and_on_forked_workers(tmp_path):
     one = verdict.start([deck], seed=3, use_cache=False, workers=1).result(0)
     two = verdict.start([deck], seed=3, use_cache=False, workers=2).result(0)
     assert one.to_json() == two.to_json()
+
+
+def test_the_verdict_on_a_cluster_is_the_verdict_played_here(cluster, tmp_path):
+    from test_verdict import ALL_DRAW_FOUR
+
+    from deckgen import manifest, verdict
+
+    path = tmp_path / "deck.toml"
+    path.write_text(ALL_DRAW_FOUR, encoding="utf-8")
+    deck = manifest.load_deck(path)
+    here = verdict.start([deck], use_cache=False, workers=1).result(0)
+    there = verdict.start([deck], use_cache=False, cluster=cluster).result(0)
+    assert there.to_json() == here.to_json() and any(f.code == "does-not-finish" for f in there.findings)
+    res = CliRunner().invoke(main, ["check", str(path), "--no-cache", "--cluster", cluster, "--json"])
+    assert res.exit_code == 1 and json.loads(res.stdout)["simulation"] == here.simulation.to_json()

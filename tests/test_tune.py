@@ -173,3 +173,15 @@ def test_cli_prints_writes_json_pdf_and_says_an_impossible_target(long_deck, tmp
     assert json.loads((tmp_path / data["json"]).read_text())["candidates"] == 4
     text = pypdf.PdfReader(tmp_path / data["pdf"]).pages[0].extract_text()
     assert "Targets" in text and "median_turns=2..3" in text
+
+
+def test_with_no_targets_and_no_variables_the_verdicts_criteria_and_the_action_and_wild_counts():
+    from deckgen import manifest
+    from deckgen.tune.space import checked
+
+    deck = manifest.load_deck("classic")
+    targets, variables = checked((), (), deck)
+    assert [t.text() for t in targets] == ["finished>=90%", "early<=10%", "seat_spread<=10%", "length_ratio=0.5..2"]
+    assert [v.name for v in variables] == ["count:skip", "count:reverse", "count:draw-two", "count:wild",
+                                           "count:wild-draw-four"]
+    assert variables[-1].values == tuple(range(0, 9))

@@ -34,12 +34,13 @@ if TYPE_CHECKING:
 # ---------------------------------------------------------------- check
 
 def check_options(games: int | None, no_sim: bool, seed: int, strict: bool, no_cache: bool,
-                  jobs: int | None) -> CheckOptions:
+                  jobs: int | None, cluster: Cluster | None) -> CheckOptions:
     """``check``'s options as the core's :class:`deckgen.check.CheckOptions` (the palette and the
     progress bar are set per deck)."""
     from deckgen.check import CheckOptions
 
-    return CheckOptions(simulate=not no_sim, games=games, seed=seed, strict=strict, jobs=jobs, use_cache=not no_cache)
+    return CheckOptions(simulate=not no_sim, games=games, seed=seed, strict=strict, jobs=jobs, use_cache=not no_cache,
+                        cluster=cluster)
 
 
 @click.command("check", cls=Command)
@@ -52,8 +53,9 @@ def check_options(games: int | None, no_sim: bool, seed: int, strict: bool, no_c
 @click.option("--strict", is_flag=True, help="Count warnings as errors (exit code 1), e.g. for your own CI.")
 @click.option("--no-cache", is_flag=True, help="Play the games again instead of reading an unchanged deck's verdict.")
 @jobs_option
+@cluster_option
 @palette_options
-@gather("options", check_options, "games", "no_sim", "seed", "strict", "no_cache", "jobs")
+@gather("options", check_options, "games", "no_sim", "seed", "strict", "no_cache", "jobs", "cluster")
 def check(decks: tuple[str, ...], as_json: bool, options: CheckOptions, palette: PaletteChoice) -> None:
     """Check a deck before printing it: schema, counts, palette, text, fonts, rules and a
     playability verdict from simulated games (every finding code: docs/checks.md).

@@ -202,7 +202,9 @@ def unmet(targets: Sequence[Target], candidates: Sequence[Candidate]) -> list[st
 
 def _fmt(t: Target, x: float) -> str:
     m = TARGETS[t.name]
-    return f"{x * 100:.1f}{m.unit or '%'}" if m.share else f"{x:.3g}"
+    if m.share:
+        return f"{x * 100:.1f}{m.unit or '%'}"
+    return f"{x:,.0f}" if abs(x) >= 100 else f"{x:.3g}"
 
 
 def _write_manifest(result: TuneResult, p: Prepared, output: Path | None) -> None:
@@ -243,8 +245,8 @@ def to_text(r: TuneResult) -> str:
     """The result for people: what was searched, the best candidate with its figures, the trade-off."""
     s = r.search
     lines = [f"{r.deck.id}: {len(s.candidates)} candidates evaluated ({s.resumed} from the study file), "
-             f"{s.skipped} skipped (the manifest's own rules refuse them), {s.games:,} games in {s.seconds:.0f} s, "
-             f"seed {r.plan.seed}, {', '.join(map(str, r.plan.players))} players"]
+             f"{s.skipped} skipped (the manifest's own rules refuse them), {s.games:,} games in {s.seconds:.0f} s; "
+             f"seed {r.plan.seed}; {', '.join(map(str, r.plan.players))} players"]
     if s.budget_out:
         lines.append("the time budget ran out before every candidate was tried (the study file keeps them: run the "
                      "same command again to go on)")

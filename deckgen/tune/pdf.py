@@ -27,7 +27,7 @@ def tune_pdf(r: TuneResult) -> bytes:
     story: list[Any] = [
         Paragraph(escape(f"{r.deck.name('en')}: tuning"), st["title"]),
         Paragraph(escape(f"{len(s.candidates)} candidates, {s.skipped} skipped, {s.games:,} games, "
-                         f"{s.seconds:.0f} s, seed {r.plan.seed}, {', '.join(map(str, r.plan.players))} players"),
+                         f"{s.seconds:.0f} s; seed {r.plan.seed}; {_sizes(r.plan.players)} players"),
                   st["subtitle"]),
         Paragraph("Targets", st["h1"]),
         *[Paragraph(escape(t.text()), st["bullet"], bulletText="•") for t in r.targets],
@@ -44,7 +44,7 @@ def tune_pdf(r: TuneResult) -> bytes:
                  *[Paragraph(escape(t.text()), st["head"]) for t in r.targets]]]
         for o in r.front:
             rows.append([Paragraph(str(o.number), st["cell"]), Paragraph(escape(_changes(o) or "as written"), st["cell"]),
-                         *[Paragraph(escape(_cell(o.result.figures[t.text()])), st["cell"]) for t in r.targets]])
+                         *[Paragraph(escape(_cell(t, o.result.figures[t.text()])), st["cell"]) for t in r.targets]])
         table = Table(rows, repeatRows=1, colWidths=[10 * mm, 60 * mm] + [None] * len(r.targets))
         table.setStyle(TableStyle([("LINEBELOW", (0, 0), (-1, 0), 0.5, colors.grey), ("VALIGN", (0, 0), (-1, -1), "TOP")]))
         story += [Paragraph("Trade-off between the targets", st["h1"]),
@@ -58,6 +58,13 @@ def tune_pdf(r: TuneResult) -> bytes:
     return buf.getvalue()
 
 
-def _cell(f: Any) -> str:
-    mark = "met" if f.met else "missed"
-    return f"{f.value:.3g} ({f.low:.3g}-{f.high:.3g}) {mark}"
+def _cell(t: Any, f: Any) -> str:
+    from deckgen.tune import _fmt
+
+    return f"{_fmt(t, f.value)} ({_fmt(t, f.low)}-{_fmt(t, f.high)}) {'met' if f.met else 'missed'}"
+
+
+def _sizes(players: Any) -> str:
+    from deckgen.balance.text import join
+
+    return join([str(n) for n in players], "en")
