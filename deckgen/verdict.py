@@ -103,15 +103,20 @@ def _failed(r: GameRecord) -> bool:
 
 def decided_early(r: GameRecord, players: int) -> bool:
     """A finished game that ended before every player had a turn, a turn counting only when the
-    player played or drew: some seat never played a card nor tried to draw from an empty pile, and
-    was not knocked out in a game that went on past the first round (a Mercy knock-out is the
-    game's own way to lose, after drawing). A seat skipped every time, or knocked out at the deal,
-    never had a turn. Records without per-seat plays fall back on the turns."""
+    player played or drew: some seat never played a card, never tried to draw from an empty pile,
+    ended with no more cards than it was dealt (the record's first and last hand sizes) and was not
+    knocked out in a game that went on past the first round (a Mercy knock-out is the game's own
+    way to lose, after drawing). A seat skipped every time, or knocked out at the deal, never had a
+    turn. Records without per-seat plays fall back on the turns. (The engine counts plays per seat,
+    not draws per seat: the hand sizes stand in for them.)"""
     if r.outcome != "finished":
         return False
     if not r.plays_by_seat:
         return r.turns <= players
     acted = {seat for name, _, seat in r.events if name == "dry" or (name == "knockout" and r.turns > players)}
+    if r.hand_trace:                     # a seat whose hand grew from the deal drew
+        dealt, last = r.hand_trace[0][2], r.hand_trace[-1][2]
+        acted |= {s for s, (a, b) in enumerate(zip(dealt, last)) if b > a}
     return any(not n and s not in acted for s, n in enumerate(r.plays_by_seat))
 
 
@@ -454,12 +459,12 @@ def _finishing(deck: Deck, table: Table, cells: list[Cell]) -> list[Finding]:
     if not fails:
         return []
     parts = [f"{len(bad)} of {len(c.recs)} {c.agent}-player games at {c.players} players" for c, bad in fails]
-    rare = all(len(bad) < FAIL_WARN * len(c.recs) for c, bad in fails)
-    return [(note if rare else warning)(
-        "some-games-do-not-finish", "deck.players",
-        "a few simulated games stalled or hit the turn cap: " + "; ".join(parts)
-        + (f" (fewer than {FAIL_WARN:.0%} at every table size)" if rare else ""),
-        file=_file(deck), hint="fewer draw penalties or more cards to draw make every game end")]
+    message = "a few simulated games stalled or hit the turn cap: " + "; ".join(parts)
+    hint = "fewer draw penalties or more cards to draw make every game end"
+    if all(len(bad) < FAIL_WARN * len(c.recs) for c, bad in fails):
+        return [note("some-games-do-not-finish", "deck.players",
+                     message + f" (fewer than {FAIL_WARN:.0%} at every table size)", file=_file(deck), hint=hint)]
+    return [warning("some-games-do-not-finish", "deck.players", message, file=_file(deck), hint=hint)]
 
 
 def _unfair_seats(deck: Deck, cells: list[Cell]) -> list[Finding]:
@@ -473,16 +478,16 @@ def _unfair_seats(deck: Deck, cells: list[Cell]) -> list[Finding]:
         extreme = any(s.extreme for s in seats)
         words = "; ".join(f"seat {s.seat + 1} wins {s.rate:.0%} ({1 - SEATS.alpha:.0%} family-wise interval "
                           f"{s.low:.0%}-{s.high:.0%})" for s in seats)
-        make = error if extreme else warning
         how = ("at least twice the fair share or at most half of it: one seat decides the game" if extreme else
                f"more than {SEATS.tolerance:.0%} points from it")
-        out.append(make("unfair-seat", f"deck.players[{c.players}]",
-                        f"at {c.players} players, over {finished} finished random-player games, {words}; "
-                        f"a fair seat wins {1 / c.players:.0%} (seat 1 plays first), and this is {how}",
-                        file=_file(deck),
-                        hint="look at what the first turns do: the start card's effect, the dealer's first "
-                             "player, a card that costs the next player their turn"
-                             + (f"; {tune_command(deck)} searches for counts that even it out" if extreme else "")))
+        message = (f"at {c.players} players, over {finished} finished random-player games, {words}; "
+                   f"a fair seat wins {1 / c.players:.0%} (seat 1 plays first), and this is {how}")
+        hint = ("look at what the first turns do: the start card's effect, the dealer's first player, a card that "
+                "costs the next player their turn")
+        where = f"deck.players[{c.players}]"
+        out.append(error("unfair-seat", where, message, file=_file(deck),
+                         hint=hint + f"; {tune_command(deck)} searches for counts that even it out") if extreme
+                   else warning("unfair-seat", where, message, file=_file(deck), hint=hint))
     return out
 
 
