@@ -36,6 +36,7 @@ class CheckReport:
     palette: PaletteReport | None = None           # the palette step (deckgen.palette)
     rulebook: RulebookSummary | None = None        # the rulebook step (deckgen.rulebook.check_stage)
     simulation: dict[str, Any] | None = None       # the verdict's figures, as deckgen.verdict gives them
+    simulated: bool = True                         # False: the games were skipped (--no-sim), no verdict given
 
     @property
     def sections(self) -> Mapping[str, object]:
@@ -57,8 +58,9 @@ class CheckReport:
 
     @property
     def ready(self) -> bool:
-        """Whether the deck may be printed: no errors (with ``strict``, warnings are errors already)."""
-        return self.deck is not None and not self.errors
+        """Whether the deck may be printed: no errors (with ``strict``, warnings are errors already)
+        and the simulated games played (with --no-sim no verdict is given)."""
+        return self.deck is not None and not self.errors and self.simulated
 
     def verdict_line(self) -> str:
         """The verdict in plain words."""
@@ -69,6 +71,11 @@ class CheckReport:
             shown = ", ".join(codes[:4]) + (f" and {len(codes) - 4} more" if len(codes) > 4 else "")
             n = len(self.errors)
             return f"not ready to print: {n} error{'s' if n != 1 else ''} ({shown}) must be fixed first"
+        if not self.simulated:
+            n = len(self.warnings)
+            found = f", {n} warning{'s' if n != 1 else ''} worth reading" if n else ""
+            return ("not given: no simulated game was played (--no-sim), so nothing says yet that the games end "
+                    f"and are fair; no error in what was checked{found}")
         if self.warnings:
             n = len(self.warnings)
             return f"ready to print, with {n} warning{'s' if n != 1 else ''} worth reading first"
@@ -100,7 +107,8 @@ def check_many(requests: Sequence[tuple[str | Path, CheckOptions, manifest.LoadR
         except DeckgenError as exc:
             out.append(exc)
             continue
-        report = CheckReport(result.deck, result.path, list(result.findings), strict=options.strict)
+        report = CheckReport(result.deck, result.path, list(result.findings), strict=options.strict,
+                             simulated=options.simulate)
         if result.deck is not None:
             report.findings.extend(preset_notes(result.deck))
             report.findings.extend(static_checks(result.deck))
@@ -118,7 +126,7 @@ def check_many(requests: Sequence[tuple[str | Path, CheckOptions, manifest.LoadR
         decks = [rep.deck for rep in (out[i] for i in judged) if isinstance(rep, CheckReport) and rep.deck is not None]
         verdicts = verdict.start(decks, seed=first.seed, games=first.games,
                                  workers=first.jobs, use_cache=first.use_cache, cache_dir=first.cache_dir,
-                                 progress=first.progress)
+                                 progress=first.progress, cluster=first.cluster)
     for rep, (_, options, _) in zip(out, requests):
         if isinstance(rep, CheckReport) and rep.deck is not None:
             _run_stages(rep, rep.deck, options)

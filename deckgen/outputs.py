@@ -44,6 +44,12 @@ def report_pdf(deck_id: str) -> Path:
     return deck_folder(deck_id) / f"{deck_id}-report.pdf"
 
 
+def tune_files(deck_id: str) -> tuple[Path, Path, Path]:
+    """``deckgen tune``: ``output/<deck>/<deck>-tune.json``, ``-tune.pdf`` and the study file ``-tune-study.log``."""
+    folder = deck_folder(deck_id)
+    return folder / f"{deck_id}-tune.json", folder / f"{deck_id}-tune.pdf", folder / f"{deck_id}-tune-study.log"
+
+
 def preview_png(deck_id: str) -> Path:
     """``deckgen preview``: ``<deck>-preview.png`` in the current folder."""
     return Path(f"{deck_id}-preview.png")

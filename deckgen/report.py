@@ -35,7 +35,7 @@ def to_json(rep: CheckReport) -> dict[str, Any]:
         "errors": [f.to_json() for f in rep.errors],
         "warnings": [f.to_json() for f in rep.warnings],
         "notes": [f.to_json() for f in rep.notes],
-        "verdict": {"ready": rep.ready, "strict": rep.strict, "line": rep.verdict_line()},
+        "verdict": {"ready": rep.ready, "given": rep.simulated, "strict": rep.strict, "line": rep.verdict_line()},
     }
     data.update(sections_json(rep))
     return data

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from deckgen.errors import Finding
 from deckgen.model import Deck, Palette
@@ -30,6 +31,7 @@ class CheckOptions:
     use_cache: bool = True       # the verdict of an unchanged deck is read from the cache
     cache_dir: Path | None = None
     sizes: tuple[str, ...] = ()  # card sizes and print-shop presets the faces are audited at, beside the deck's
+    cluster: Any = None          # a Dask scheduler's address (deckgen.rules.runner.Cluster) for the verdict's games
 
 
 @dataclass(frozen=True)

@@ -2,24 +2,30 @@
 
 ``deckgen check`` (and ``deckgen build``, which runs the same verdict) plays each deck with the
 random and the greedy player at every table size of its player range and turns what happened
-into findings:
+into findings. Each criterion is a sequential test (:mod:`deckgen.sequential`) with a stated
+false-alarm rate and power:
 
-- ``does-not-finish`` (error): at some table size a share of games stall, hit the turn cap or
-  run the draw pile dry; the message names what the simulation says causes it;
-- ``decided-before-play`` (error): games end at the deal or within the first round;
-- ``unfair-seat`` (warning): a seat wins significantly more or less than its fair share;
-- ``games-too-short`` / ``games-too-long`` (warning): median length outside a band around the
+- ``does-not-finish`` (error): games stall or hit the turn cap (a draw pile that runs dry is a
+  rule of the game, the turn passes: not a failure); the message names what the simulation says
+  causes it and the hint the card by its name and the ``deckgen tune`` command;
+- ``decided-before-play`` (error): games end before every player has had a turn, a turn
+  counting only when the player played a card (or tried to draw from an empty pile);
+- ``unfair-seat``: with the random player a seat wins more or less than its fair share by more
+  than a tolerance: an error when the seat is extreme (twice the fair share, or half of it), a
+  warning otherwise;
+- ``games-too-short`` / ``games-too-long`` (warning): the median length outside a band around the
   classic deck's at the same table size;
-- ``dead-card`` (warning): a kind never played, or played far less than the deck's other kinds.
+- ``dead-card`` (warning): a kind played far less than the deck's other kinds;
+- ``verdict-budget`` (warning): a table size's turn budget ran out before a criterion that could
+  be an error was clear.
 
-How many games: every table size starts with a few games (a deck that does not finish is seen
-there and costs no more); then a fixed number of turns' worth. The seat test of the random
-player at 2 to 4 players plays in looks of :data:`SEAT_LOOKS` games and stops as soon as the
-answer is known: every seat's 80 % interval lies within ten points of fair, or a seat is significantly
-off. Which games are played depends only on the seed and on the games' own results, never on
-timing or the number of cores, so the verdict is deterministic.
+How many games: every table size and player plays in looks (:data:`deckgen.sequential.LOOKS`:
+16, 32, 48 ... 1,024 games) until every criterion has its answer, or the cell's turn budget
+(:data:`CELL_TURNS`) ends. Which games are played depends only on the seed and on the games' own
+results, never on timing or the number of cores, so the verdict is deterministic.
 
-The games run on worker processes while the caller goes on (:func:`start`); :func:`Pending.result`
+The games run through :mod:`deckgen.rules.runner` (forked workers of its own, a build's shared
+pool, or in this process) while the caller goes on (:func:`start`); :meth:`Verdicts.result`
 waits for them. A finished verdict is kept in the cache under the deck's content
 (:func:`cache_key`), so an unchanged deck is judged once.
 """
@@ -29,26 +35,23 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import dataclasses
-import functools
-import hashlib
 import json
-import math
-import os
-import pickle
 import statistics
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
-from deckgen.errors import Finding, error, warning
+from deckgen.errors import Finding, error, note, warning
 from deckgen.model import Deck
+from deckgen.sequential import LOOKS, PROBLEM, RateTest, SeatTest, next_look, poisson_high
 
 if TYPE_CHECKING:
     from deckgen.progress import Progress
     from deckgen.rules.agents import Agent
     from deckgen.rules.record import GameRecord
+    from deckgen.rules.runner import Running
     from deckgen.rules.table import Table
     from deckgen.workers import Workers
 
@@ -56,22 +59,20 @@ AGENTS = ("random", "greedy")
 
 # ---------------------------------------------------------------- the criteria (docs/checks.md)
 
-FAIL_SHARE = 0.10            # does-not-finish: this share of a table size's games fail, for either player
-EARLY_SHARE = 0.10           # decided-before-play: this share of games end within the first round
-SEAT_ALPHA = 0.01            # unfair-seat: family-wise error rate per table size (Holm over seats)
-SEAT_DETECT = 0.10           # the advantage the seat test must see reliably at 2-4 players
-SEAT_MIN_EFFECT = 0.05       # smaller differences are never reported, however many games
-SEAT_LOOKS = (100, 150, 300, 600)  # games of the random player at 2-4 players, looked at in turn
-SEAT_SETTLE_Z = 1.2816       # a look stops when every seat's 80 % interval is within SEAT_DETECT of fair
-SEAT_TABLES = (2, 3, 4)
-SEAT_TURNS = 150_000         # and at most this many turns at one table size
-FIRST_GAMES = 4              # every table size starts with this many games
-MIN_GAMES = 10               # then at least this many
-CELL_GAMES = {"random": 30, "greedy": 16}     # at most, outside the seat test
-CELL_TURNS = {"random": 2_500, "greedy": 1_500}   # turns' worth of games, outside the seat test
+FINISH = RateTest(p0=0.02, p1=0.10, alpha=0.01, beta=0.05)     # does-not-finish: share of games that stall or are capped
+EARLY = RateTest(p0=0.02, p1=0.10, alpha=0.01, beta=0.05)      # decided-before-play: share decided before all played
+LENGTH = RateTest(p0=0.35, p1=0.65, alpha=0.01, beta=0.05)     # games-too-long/short: share beyond the band (median)
+SEATS = SeatTest(alpha=0.01, tolerance=0.03, detect=0.10)      # unfair-seat (random player)
+FAIL_WARN = 0.05             # some-games-do-not-finish: a warning from this share on, a note below it
+SEAT_FIRST_LOOK = 48         # the seat test answers from this many games on (a few games say little of seats)
+SEAT_MIN_FINISHED = 20       # with --games N: fewer finished games than this leave the seats unjudged
+CELL_TURNS = 150_000         # a table size and player's turn budget
 SHORT_FACTOR = 0.25          # games-too-short: median below this share of classic's
 LONG_FACTOR = 8.0            # games-too-long: median above this many times classic's
 DEAD_SHARE = 0.10            # dead-card: played per copy at less than this share of the deck's median kind
+DEAD_Z = 2.3263              # ... by the one-sided 99 % upper bound of its rate
+CRITERIA = ("finish", "early", "short", "long", "seat")
+ERROR_CRITERIA = ("finish", "early")
 
 # The classic deck's median game length in turns (300 games per table size, seed 7), with each
 # player; tests/test_verdict.py plays classic again and fails if these drift.
@@ -80,7 +81,7 @@ CLASSIC_MEDIAN: dict[str, dict[int, float]] = {
     "greedy": {2: 40.0, 3: 42.0, 4: 54.0, 5: 60.5, 6: 64.0, 7: 73.0, 8: 82.5, 9: 88.0, 10: 94.0},
 }
 
-CACHE_FORMAT = "verdict-1"
+CACHE_FORMAT = "verdict-2"
 
 
 def classic_median(agent: str, players: int) -> float:
@@ -93,117 +94,30 @@ def classic_median(agent: str, players: int) -> float:
     return ref[top] + step * (players - top)
 
 
-# ---------------------------------------------------------------- statistics
-
-def binom_two_sided(k: int, n: int, p: float) -> float:
-    """Exact two-sided binomial test: the probability, under p, of a count as unlikely as k."""
-    if n <= 0:
-        return 1.0
-
-    def logpmf(i: int) -> float:
-        return (math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1)
-                + (i * math.log(p) if i else 0.0) + ((n - i) * math.log1p(-p) if n - i else 0.0))
-
-    cut = logpmf(k) + 1e-7
-    return min(1.0, sum(math.exp(lp) for lp in (logpmf(i) for i in range(n + 1)) if lp <= cut))
-
-
-class SeatTest(NamedTuple):
-    """One seat's figures against a fair share."""
-
-    rate: float
-    p: float                           # Holm-adjusted
-    low: float                         # 95 % Wilson interval
-    high: float
-    significant: bool
-
-
-def seat_test(wins: Sequence[int], alpha: float) -> list[SeatTest]:
-    """Per seat: win rate, Holm-adjusted p, 95 % Wilson interval and whether it is significant, against 1/seats."""
-    from deckgen.stats import holm, wilson
-
-    n = sum(wins)
-    fair = 1 / len(wins)
-    raw = [binom_two_sided(w, n, fair) for w in wins]
-    adj = holm(raw)
-    out = []
-    for w, p in zip(wins, adj):
-        rate = w / n if n else 0.0
-        out.append(SeatTest(rate, p, *wilson(w, n), p < alpha and abs(rate - fair) >= SEAT_MIN_EFFECT))
-    return out
-
-
-def seats_settled(wins: Sequence[int]) -> bool:
-    """Every seat's 80 % interval within SEAT_DETECT of fair: a 10-point advantage is unlikely
-    (each seat's bound on either side is one-sided 90 %; the power this costs is measured in
-    docs/checks.md)."""
-    from deckgen.stats import wilson
-
-    n = sum(wins)
-    fair = 1 / len(wins)
-    return n > 0 and all(fair - SEAT_DETECT < lo and hi < fair + SEAT_DETECT
-                         for lo, hi in (wilson(w, n, SEAT_SETTLE_Z) for w in wins))
-
-
-def look_alpha() -> float:
-    """The seat test's level at each look: SEAT_ALPHA shared out over the looks (Bonferroni)."""
-    return SEAT_ALPHA / len(SEAT_LOOKS)
-
-
-def seat_next(wins: Sequence[int], games: int) -> int | None:
-    """The seat test's plan at a look after ``games`` games (``wins`` per seat): the games it
-    needs in all, or None when it is done (settled fair, a seat significantly off, or the last look)."""
-    if games >= SEAT_LOOKS[0] and (seats_settled(wins) or any(t.significant for t in seat_test(wins, look_alpha()))):
-        return None
-    return next((look for look in SEAT_LOOKS if look > games), None)
-
-
-# ---------------------------------------------------------------- which games to play
-
-@dataclass
-class Cell:
-    """One deck, one player, one table size: the games played so far and what to play next."""
-
-    deck: int
-    agent: str
-    players: int
-    fixed: int | None                  # --games N: exactly N games, no looks
-    recs: list[GameRecord] = field(default_factory=list)
-    target: int = 0                    # games wanted by the current look
-    sent: int = 0                      # games handed to workers
-    back: dict[int, list[GameRecord]] = field(default_factory=dict)     # first game of a chunk -> its records
-    done: bool = False
-
-    @property
-    def seat_cell(self) -> bool:
-        return self.fixed is None and self.agent == "random" and self.players in SEAT_TABLES
-
-    def first_target(self) -> int:
-        return self.fixed if self.fixed is not None else FIRST_GAMES
-
-    def next_target(self) -> int | None:
-        """Decide, at a look, how many games in all this cell needs (None: it is done)."""
-        n = len(self.recs)
-        if self.fixed is not None or n == 0:
-            return None
-        failed = sum(1 for r in self.recs if _failed(r))
-        if failed * 2 >= n:            # most games fail: the error is certain, more games add nothing
-            return None
-        turns = sum(r.turns for r in self.recs)
-        per_game = max(1.0, turns / n)
-        if not self.seat_cell:
-            if n > FIRST_GAMES:
-                return None
-            want = int(CELL_TURNS[self.agent] / per_game)
-            return max(MIN_GAMES, min(CELL_GAMES[self.agent], want))
-        look = seat_next(_wins(self.recs, self.players), n)
-        if look is None or turns >= SEAT_TURNS:
-            return None
-        return min(look, max(n + 1, int(SEAT_TURNS / per_game)))
-
+# ---------------------------------------------------------------- what a game counts as
 
 def _failed(r: GameRecord) -> bool:
-    return r.outcome != "finished" or bool(r.dry)
+    """A game that did not finish: it stalled or hit the turn cap (a dry draw pile only passes the turn)."""
+    return r.outcome != "finished"
+
+
+def decided_early(r: GameRecord, players: int) -> bool:
+    """A finished game that ended before every player had a turn, a turn counting only when the
+    player played or drew: some seat never played a card, never tried to draw from an empty pile,
+    ended with no more cards than it was dealt (the record's first and last hand sizes) and was not
+    knocked out in a game that went on past the first round (a Mercy knock-out is the game's own
+    way to lose, after drawing). A seat skipped every time, or knocked out at the deal, never had a
+    turn. Records without per-seat plays fall back on the turns. (The engine counts plays per seat,
+    not draws per seat: the hand sizes stand in for them.)"""
+    if r.outcome != "finished":
+        return False
+    if not r.plays_by_seat:
+        return r.turns <= players
+    acted = {seat for name, _, seat in r.events if name == "dry" or (name == "knockout" and r.turns > players)}
+    if r.hand_trace:                     # a seat whose hand grew from the deal drew
+        dealt, last = r.hand_trace[0][2], r.hand_trace[-1][2]
+        acted |= {s for s, (a, b) in enumerate(zip(dealt, last)) if b > a}
+    return any(not n and s not in acted for s, n in enumerate(r.plays_by_seat))
 
 
 def _wins(recs: Iterable[GameRecord], players: int) -> list[int]:
@@ -214,43 +128,89 @@ def _wins(recs: Iterable[GameRecord], players: int) -> list[int]:
     return wins
 
 
+# ---------------------------------------------------------------- which games to play
+
+@dataclass
+class Cell:
+    """One deck, one player, one table size: the games played so far, what to play next, and each
+    criterion's answer (FINE, PROBLEM or None: not clear)."""
+
+    deck: int
+    agent: str
+    players: int
+    fixed: int | None                  # --games N: exactly N games, one look
+    recs: list[GameRecord] = field(default_factory=list)
+    target: int = 0                    # games wanted by the current look
+    sent: int = 0                      # games handed out
+    back: dict[int, list[GameRecord]] = field(default_factory=dict)     # first game of a chunk -> its records
+    done: bool = False
+    answers: dict[str, str | None] = field(default_factory=dict)
+    out_of_budget: bool = False        # the turn budget or the last look came before every answer
+
+    @property
+    def criteria(self) -> tuple[str, ...]:
+        return CRITERIA if self.agent == "random" else CRITERIA[:-1]
+
+    def first_target(self) -> int:
+        return self.fixed if self.fixed is not None else LOOKS[0]
+
+    def counts(self) -> dict[str, tuple[int, int]]:
+        """Per criterion: (games that count against it, games it is judged on)."""
+        recs, n = self.recs, len(self.recs)
+        finished = [r for r in recs if r.outcome == "finished"]
+        ref = classic_median(self.agent, self.players)
+        return {"finish": (sum(1 for r in recs if _failed(r)), n),
+                "early": (sum(1 for r in recs if decided_early(r, self.players)), n),
+                "short": (sum(1 for r in finished if r.turns < SHORT_FACTOR * ref), len(finished)),
+                "long": (sum(1 for r in finished if r.turns > LONG_FACTOR * ref), len(finished))}
+
+    def decide(self, final: bool) -> None:
+        """Each open criterion's answer at this look; ``final``: the last look (undecided rates
+        then go by the share seen, the seat by its flag alone)."""
+        counts = self.counts()
+        tests = {"finish": FINISH, "early": EARLY, "short": LENGTH, "long": LENGTH}
+        for name in self.criteria:
+            if self.answers.get(name) is not None:
+                continue
+            if name == "seat":
+                wins = _wins(self.recs, self.players)
+                enough = sum(wins) >= (SEAT_MIN_FINISHED if self.fixed is not None else 1)
+                looked = len(self.recs) >= SEAT_FIRST_LOOK or self.fixed is not None
+                got = SEATS.decide(wins) if enough and looked else None
+            else:
+                k, n = counts[name]
+                got = tests[name].decide(k, n)
+                if got is None and final and self.fixed is not None:
+                    got = tests[name].fallback(k, n)
+            self.answers[name] = got
+
+    def look(self) -> int | None:
+        """At a look: the answers so far, then how many games in all this cell needs (None: done)."""
+        n = len(self.recs)
+        nxt = None if self.fixed is not None else next_look(n)
+        turns = sum(r.turns for r in self.recs)
+        final = nxt is None or turns >= CELL_TURNS
+        self.decide(final)
+        if self.answers.get("finish") == PROBLEM or all(self.answers.get(c) is not None for c in self.criteria):
+            return None
+        if final:
+            self.out_of_budget = self.fixed is None
+            return None
+        return nxt
+
+    def open_criteria(self) -> list[str]:
+        return [c for c in self.criteria if self.answers.get(c) is None]
+
+
 def chunk_size(cell: Cell) -> int:
-    """Games per job: about 3,000 turns of this cell's games, between 2 and 25."""
+    """Games per task: about 3,000 turns of this cell's games, between 2 and 25."""
     if not cell.recs:
-        return cell.target - cell.sent
+        return min(8, cell.target - cell.sent)
     per_game = max(1.0, sum(r.turns for r in cell.recs) / len(cell.recs))
     return max(2, min(25, int(3000 / per_game)))
 
 
-GAMES_PRIORITY = 1 << 28     # on a build's workers: before faces (the check gates the rulebooks), after card sheets and rulebooks
-
-
-@dataclass(frozen=True)
-class TableRef:
-    """A compiled deck as it travels to a worker process: pickled once, unpickled once per worker."""
-
-    key: str
-    blob: bytes
-
-    @staticmethod
-    def of(table: Table) -> TableRef:
-        blob = pickle.dumps(table, pickle.HIGHEST_PROTOCOL)
-        return TableRef(hashlib.sha256(blob).hexdigest(), blob)
-
-
-@dataclass(frozen=True)
-class GamesTag:
-    """A chunk of games on :class:`deckgen.workers.Workers`: whose, which cell, from which game."""
-
-    owner: int
-    deck: int
-    agent: str
-    players: int
-    start: int
-
-
-_TABLES: dict[str, Table] = {}          # in a worker process: the tables unpickled so far
-_AGENTS: dict[str, Agent] = {}
+_AGENTS: dict[str, Agent] = {}          # in a worker process: the bots made so far
 
 
 def _agent(name: str) -> Agent:
@@ -269,21 +229,25 @@ def _play_games(table: Table, agent: str, players: int, start: int, stop: int, s
     return [_lean(play_record(table, who, seed, players, i)) for i in range(start, stop)]
 
 
-def _play(ref: TableRef, agent: str, players: int, start: int, stop: int, seed: int) -> list[GameRecord]:
-    """Worker: games ``start`` to ``stop`` of one cell."""
-    table = _TABLES.get(ref.key)
-    if table is None:
-        if len(_TABLES) >= 8:
-            _TABLES.pop(next(iter(_TABLES)))
-        table = _TABLES[ref.key] = pickle.loads(ref.blob)
-    return _play_games(table, agent, players, start, stop, seed)
+def _prepare(tables: tuple[Table, ...]) -> tuple[Table, ...]:
+    return tables
+
+
+Task = tuple[int, int, str, int, int, int, int]     # (cell, deck, agent, table size, first game, end, seed)
+
+
+def _play(tables: tuple[Table, ...], task: Task) -> list[GameRecord]:
+    """A worker's task: games ``start`` to ``end`` of one cell."""
+    _, deck, agent, players, start, stop, seed = task
+    return _play_games(tables[deck], agent, players, start, stop, seed)
 
 
 def _lean(rec: GameRecord) -> GameRecord:
-    """A record with only what the verdict reads: the first and last hand-size samples, no
-    per-seat plays or events (less to pass back from the workers)."""
+    """A record with only what the verdict reads: the first and last hand-size samples, the dry and
+    knock-out events, the plays per seat, no per-seat-and-kind plays (less to pass back from the workers)."""
     trace = rec.hand_trace
-    return rec._replace(hand_trace=(trace[0], trace[-1]) if trace else (), events=(), plays_by_seat_kind=())
+    return rec._replace(hand_trace=(trace[0], trace[-1]) if trace else (),
+                        events=tuple(e for e in rec.events if e[0] in ("dry", "knockout")), plays_by_seat_kind=())
 
 
 def _seed(seed: int, agent: str) -> int:
@@ -305,119 +269,76 @@ def sharing(pool: Workers) -> Iterator[None]:
         _SHARED.reset(token)
 
 
-class Pending:
-    """Verdicts being worked out on worker processes; :meth:`result` waits for them.
+class _Plan:
+    """The verdict's task source for :mod:`deckgen.rules.runner`: chunks of each cell's games up
+    to its current look; when a look's games are all back, the cell decides and sets its next look."""
 
-    With worker processes, each chunk of games is a job with a callback: as a chunk comes back
-    its cell takes the records and the games the cell needs next are queued at once, on the
-    pool's result thread, while the caller goes on with its other checks."""
+    def __init__(self, cells: list[Cell], seed: int, progress: Progress | None):
+        self.cells, self.seed, self.progress = cells, seed, progress
+        self.lock = threading.Lock()
+
+    def next_task(self) -> Task | str | None:
+        from deckgen.rules.runner import WAIT
+
+        with self.lock:
+            for i, cell in enumerate(self.cells):
+                if cell.done:
+                    continue
+                if cell.target == 0:
+                    cell.target = cell.first_target()
+                if cell.sent < cell.target:
+                    size = min(chunk_size(cell), cell.target - cell.sent)
+                    start = cell.sent
+                    cell.sent += size
+                    return i, cell.deck, cell.agent, cell.players, start, start + size, _seed(self.seed, cell.agent)
+            return WAIT if any(not c.done for c in self.cells) else None
+
+    def take(self, task: Task, recs: list[GameRecord]) -> None:
+        with self.lock:
+            cell = self.cells[task[0]]
+            cell.back[task[4]] = recs
+            while len(cell.recs) in cell.back:
+                cell.recs.extend(cell.back.pop(len(cell.recs)))
+            if len(cell.recs) == cell.target:
+                nxt = cell.look()
+                if nxt is None or nxt <= len(cell.recs):
+                    cell.done = True
+                else:
+                    cell.target = nxt
+            if self.progress:
+                self.progress("simulating", sum(1 for c in self.cells if c.done), len(self.cells))
+
+
+class Pending:
+    """Verdicts being worked out through :mod:`deckgen.rules.runner`; :meth:`result` waits for them.
+
+    On worker processes (a build's shared pool, or the verdict's own), each chunk of games is a
+    task whose result is taken on the pool's result thread: the cell takes the records and the
+    games it needs next are handed out at once, while the caller goes on with its other checks."""
 
     def __init__(self, decks: list[Deck], seed: int, games: int | None, workers: int | None,
-                 progress: Progress | None = None):
+                 progress: Progress | None = None, cluster: Any = None):
+        from deckgen.rules import runner
         from deckgen.rules.table import compile_deck
 
         self.decks = decks
         self.seed = seed
         self.games = games
-        self.progress = progress
         self.tables = [compile_deck(d) for d in decks]
         self.cells = [Cell(i, agent, n, games) for i, d in enumerate(decks) for agent in AGENTS
                       for n in range(d.players_min, d.players_max + 1)]
-        self.error: BaseException | None = None
         self._results: list[Judged] | None = None
-        self._lock = threading.RLock()
-        self._over = threading.Event()
-        self._own: Workers | None = None
-        self._pool = _SHARED.get()
-        if self._pool is not None and self._pool.n == 1:
-            self._pool = None
-        if self._pool is None and max(1, workers or os.cpu_count() or 1) > 1 and self.cells:
+        pool = _SHARED.get()
+        if workers is None or workers > 1 or (pool is not None and pool.n > 1):
             from deckgen.rules import agents, engine, simulate  # noqa: F401  (forked workers inherit them)
-            from deckgen.workers import Workers
-
-            self._pool = self._own = Workers(max(1, workers or os.cpu_count() or 1))
-        if self._pool is not None:
-            self._refs = [TableRef.of(t) for t in self.tables]
-            self._feed()
-
-    def _tasks(self) -> Iterator[tuple[Cell, int, int]]:
-        """Chunks ready to hand out now: (cell, first game, last game + 1)."""
-        for cell in self.cells:
-            if cell.done:
-                continue
-            if cell.target == 0:
-                cell.target = cell.first_target()
-            while cell.sent < cell.target:
-                size = min(chunk_size(cell), cell.target - cell.sent)
-                yield cell, cell.sent, cell.sent + size
-                cell.sent += size
-
-    def _feed(self) -> None:
-        """Queue every chunk ready now on the pool; the end when every cell is done."""
-        from deckgen.workers import Callback
-
-        assert self._pool is not None
-        with self._lock:
-            for cell, start, stop in list(self._tasks()):
-                tag = GamesTag(id(self), cell.deck, cell.agent, cell.players, start)
-                back = Callback(functools.partial(self._back, cell, start), self._failed)
-                self._pool.submit(tag, _play, (self._refs[cell.deck], cell.agent, cell.players, start, stop,
-                                               _seed(self.seed, cell.agent)), GAMES_PRIORITY, back)
-            if all(c.done for c in self.cells):
-                self._over.set()
-
-    def _back(self, cell: Cell, start: int, recs: list[GameRecord]) -> None:      # on the pool's result thread
-        try:
-            with self._lock:
-                self._take(cell, start, recs)
-                self._feed()
-        except BaseException as exc:
-            self._failed(exc)
-
-    def _failed(self, exc: BaseException) -> None:
-        if self.error is None:
-            self.error = exc
-        self._over.set()
-
-    def _take(self, cell: Cell, start: int, recs: list[GameRecord]) -> None:
-        cell.back[start] = recs
-        while len(cell.recs) in cell.back:
-            cell.recs.extend(cell.back.pop(len(cell.recs)))
-        if len(cell.recs) == cell.target:
-            nxt = cell.next_target()
-            if nxt is None or nxt <= len(cell.recs):
-                cell.done = True
-            else:
-                cell.target = nxt
-        if self.progress:
-            done = sum(1 for c in self.cells if c.done)
-            self.progress("simulating", done, len(self.cells))
-
-    def _run_here(self) -> None:
-        """Every game in this process (one worker)."""
-        while not all(c.done for c in self.cells):
-            for cell, start, stop in list(self._tasks()):
-                recs = _play_games(self.tables[cell.deck], cell.agent, cell.players, start, stop,
-                                   _seed(self.seed, cell.agent))
-                self._take(cell, start, recs)
-
-    def _wait(self) -> None:
-        if self._pool is None:
-            self._run_here()
-            return
-        try:
-            self._over.wait()
-        finally:
-            if self._own is not None:
-                self._own.close(finish=self._over.is_set() and self.error is None)
-                self._own = None
-        if self.error is not None:
-            raise self.error
+        work = runner.Work(_prepare, tuple(self.tables), _play)
+        self._running: Running = runner.start(work, _Plan(self.cells, seed, progress), workers=workers, pool=pool,
+                                              cluster=cluster)
 
     def result(self) -> list[Judged]:
         """Each deck's verdict."""
         if self._results is None:
-            self._wait()
+            self._running.wait()
             self._results = [judge(d, self.tables[i], [c for c in self.cells if c.deck == i], self.seed, self.games)
                              for i, d in enumerate(self.decks)]
         return self._results
@@ -451,6 +372,7 @@ class Simulation:
     games: int | None                      # --games N, or None: the verdict's own plan
     turn_cap: int
     tables: dict[str, list[dict[str, Any]]]   # per player, each table size's summary (rules.simulate.summarize)
+    undecided: tuple[str, ...] = ()        # "3 players, random player: seat": criteria the budget left unclear
 
     def games_played(self) -> dict[str, int]:
         return {a: sum(t["games"] for t in self.tables[a]) for a in AGENTS}
@@ -459,18 +381,22 @@ class Simulation:
         played = sum(self.games_played().values())
         finished = sum(t["finished"] for a in AGENTS for t in self.tables[a])
         meds = ", ".join(f"{t['players']}p {t['turns']['median']:g}" for t in self.tables["random"])
-        return (f"{played} games (random and greedy players) over {len(self.tables['random'])} table sizes, "
+        text = (f"{played} games (random and greedy players) over {len(self.tables['random'])} table sizes, "
                 f"{finished} finished; median turns (random) {meds}")
+        if self.undecided:
+            text += f"; unclear within the budget: {'; '.join(self.undecided)}"
+        return text
 
     def to_json(self) -> dict[str, Any]:
         return {"seed": self.seed, "games_per_table_size": self.games, "turn_cap": self.turn_cap,
                 "tables": self.tables["random"], "greedy": {"tables": self.tables["greedy"]},
-                "games_played": self.games_played(), "summary": self.summary()}
+                "games_played": self.games_played(), "undecided": list(self.undecided), "summary": self.summary()}
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Simulation:
         return Simulation(data["seed"], data["games_per_table_size"], data["turn_cap"],
-                          {"random": data["tables"], "greedy": data["greedy"]["tables"]})
+                          {"random": data["tables"], "greedy": data["greedy"]["tables"]},
+                          tuple(data.get("undecided", ())))
 
 
 @dataclass(frozen=True)
@@ -489,81 +415,104 @@ class Judged:
 
 
 def judge(deck: Deck, table: Table, cells: list[Cell], seed: int, games: int | None) -> Judged:
-    """Findings and the simulation section of one deck's cells."""
+    """Findings and the simulation section of one deck's cells (each cell's answers decided)."""
     from deckgen.rules.simulate import summarize
 
+    for c in cells:
+        if not c.answers and c.recs:
+            c.decide(final=True)
     out = _finishing(deck, table, cells)
-    early = [(c, first) for c, first in ((c, [r for r in c.recs if r.outcome == "finished" and r.turns <= c.players])
-                                         for c in cells) if c.recs and len(first) >= EARLY_SHARE * len(c.recs)]
+    early = [(c, [r for r in c.recs if decided_early(r, c.players)]) for c in cells if c.answers.get("early") == PROBLEM]
     if early:
         out.append(_decided_early(deck, early))
     out.extend(_unfair_seats(deck, cells))
     out.extend(_lengths(deck, cells, bool(early)))
     out.extend(_dead(deck, table, cells))
+    out.extend(_budget(deck, cells))
     tables: dict[str, list[dict[str, Any]]] = {a: [] for a in AGENTS}
     for c in cells:
         tables[c.agent].append(summarize(table, c.players, c.recs))
-    return Judged(out, Simulation(seed, games, table.rules.turn_cap, tables))
+    undecided = tuple(f"{c.players} players, {c.agent} player: {', '.join(c.open_criteria())}"
+                      for c in cells if c.out_of_budget and c.open_criteria())
+    return Judged(out, Simulation(seed, games, table.rules.turn_cap, tables, undecided))
+
+
+def tune_command(deck: Deck) -> str:
+    """The ``deckgen tune`` command that searches for a fix of this deck."""
+    ref = str(deck.source) if deck.source else deck.id
+    return f"deckgen tune {_quoted(ref)}"
+
+
+def _quoted(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
 
 
 def _finishing(deck: Deck, table: Table, cells: list[Cell]) -> list[Finding]:
     """does-not-finish, or some-games-do-not-finish."""
     fails = [(c, bad) for c, bad in ((c, [r for r in c.recs if _failed(r)]) for c in cells) if bad]
-    serious = [(c, bad) for c, bad in fails if len(bad) >= FAIL_SHARE * len(c.recs)]
+    serious = [(c, bad) for c, bad in fails if c.answers.get("finish") == PROBLEM]
     if serious:
         return [error("does-not-finish", "deck.players", _not_finishing(deck, table, serious), file=_file(deck),
                       hint=_finish_fix(deck, table, serious))]
     if not fails:
         return []
     parts = [f"{len(bad)} of {len(c.recs)} {c.agent}-player games at {c.players} players" for c, bad in fails]
-    return [warning("some-games-do-not-finish", "deck.players",
-                    "a few simulated games stalled, hit the turn cap or ran the draw pile dry: " + "; ".join(parts),
-                    file=_file(deck), hint="fewer draw penalties or more cards to draw make every game end")]
+    message = "a few simulated games stalled or hit the turn cap: " + "; ".join(parts)
+    hint = "fewer draw penalties or more cards to draw make every game end"
+    if all(len(bad) < FAIL_WARN * len(c.recs) for c, bad in fails):
+        return [note("some-games-do-not-finish", "deck.players",
+                     message + f" (fewer than {FAIL_WARN:.0%} at every table size)", file=_file(deck), hint=hint)]
+    return [warning("some-games-do-not-finish", "deck.players", message, file=_file(deck), hint=hint)]
 
 
 def _unfair_seats(deck: Deck, cells: list[Cell]) -> list[Finding]:
     out = []
     for c in cells:
-        if c.agent != "random":
+        if c.agent != "random" or c.answers.get("seat") != PROBLEM:
             continue
         wins = _wins(c.recs, c.players)
         finished = sum(wins)
-        if finished < 20:
-            continue
-        tests = seat_test(wins, look_alpha() if c.seat_cell else SEAT_ALPHA)
-        off = [(i, t) for i, t in enumerate(tests) if t.significant]
-        if off:
-            words = "; ".join(f"seat {i + 1} wins {t.rate:.0%} (95 % interval {t.low:.0%}-{t.high:.0%}, Holm-adjusted "
-                              f"p = {t.p:.2g})" for i, t in off)
-            out.append(warning("unfair-seat", f"deck.players[{c.players}]",
-                               f"at {c.players} players, over {finished} finished random-player games, {words}; "
-                               f"a fair seat wins {1 / c.players:.0%} (seat 1 plays first)", file=_file(deck),
-                               hint="look at what the first turns do: the start card's effect, the dealer's first "
-                                    "player, a card that costs the next player their turn"))
+        seats = [s for s in SEATS.seats(wins) if s.off]
+        extreme = any(s.extreme for s in seats)
+        words = "; ".join(f"seat {s.seat + 1} wins {s.rate:.0%} ({1 - SEATS.alpha:.0%} family-wise interval "
+                          f"{s.low:.0%}-{s.high:.0%})" for s in seats)
+        how = ("at least twice the fair share or at most half of it: one seat decides the game" if extreme else
+               f"more than {SEATS.tolerance:.0%} points from it")
+        message = (f"at {c.players} players, over {finished} finished random-player games, {words}; "
+                   f"a fair seat wins {1 / c.players:.0%} (seat 1 plays first), and this is {how}")
+        hint = ("look at what the first turns do: the start card's effect, the dealer's first player, a card that "
+                "costs the next player their turn")
+        where = f"deck.players[{c.players}]"
+        out.append(error("unfair-seat", where, message, file=_file(deck),
+                         hint=hint + f"; {tune_command(deck)} searches for counts that even it out") if extreme
+                   else warning("unfair-seat", where, message, file=_file(deck), hint=hint))
     return out
 
 
 def _lengths(deck: Deck, cells: list[Cell], early: bool) -> list[Finding]:
     """games-too-short (unless decided-before-play says it already) and games-too-long, against classic."""
     out = []
-    for code, factor, word in (("games-too-short", SHORT_FACTOR, "shorter"), ("games-too-long", LONG_FACTOR, "longer")):
+    for code, word in (("games-too-short", "shorter"), ("games-too-long", "longer")):
         short = code == "games-too-short"
         hits = []
         for c in cells:
-            if not c.recs or (not short and any(_failed(r) for r in c.recs)):
+            done = [r.turns for r in c.recs if r.outcome == "finished"]
+            if not done or c.answers.get("short" if short else "long") != PROBLEM:
                 continue
-            med = statistics.median(r.turns for r in c.recs)
+            med = statistics.median(done)
             ref = classic_median(c.agent, c.players)
-            if (med < factor * ref) if short else (med > factor * ref):
-                hits.append(f"{c.players} players, {c.agent} player: median {med:g} turns against classic's {ref:g}")
+            hits.append(f"{c.players} players, {c.agent} player: median {med:g} turns against classic's {ref:g}")
         if hits and not (short and early):
             band = f"at least {SHORT_FACTOR:g}" if short else f"at most {LONG_FACTOR:g}"
             out.append(warning(code, "deck.players",
                                f"simulated games are far {word} than classic UNO's at the same table size "
                                f"({band} times classic's median): " + "; ".join(hits), file=_file(deck),
-                               hint="a larger hand size, or fewer cards that shed or knock out several at once"
-                                    if short else "change the hand size, the draw penalties or the number of "
-                                                  "cards that shed several at once"))
+                               hint=("a larger hand size, or fewer cards that shed or knock out several at once"
+                                     if short else "change the hand size, the draw penalties or the number of "
+                                                   "cards that shed several at once")
+                                    + f"; {tune_command(deck)} searches for counts that bring it near classic's"))
     return out
 
 
@@ -674,10 +623,8 @@ def _not_finishing(deck: Deck, table: Table, serious: CellGames) -> str:
     bad_all = [r for _, bad in serious for r in bad]
     stalled = sum(1 for r in bad_all if r.outcome == "stalled")
     capped = sum(1 for r in bad_all if r.outcome == "capped")
-    dry = sum(1 for r in bad_all if r.outcome == "finished")
     what = [w for w in (f"{stalled} stalled (nobody could play or draw)" if stalled else "",
-                        f"{capped} hit the {table.rules.turn_cap}-turn cap" if capped else "",
-                        f"{dry} ran the draw and discard piles dry" if dry else "") if w]
+                        f"{capped} hit the {table.rules.turn_cap}-turn cap" if capped else "") if w]
     text = ("simulated games do not end (games that did not finish, at each table size): "
             + _by_agent(serious, lambda c, bad: f"{c.players} players {len(bad)} of {len(c.recs)}")
             + f"; of those {len(bad_all)}, {', '.join(what)}")
@@ -695,15 +642,17 @@ def _not_finishing(deck: Deck, table: Table, serious: CellGames) -> str:
 def _finish_fix(deck: Deck, table: Table, serious: CellGames) -> str:
     top = _top_sources(deck, table, serious)
     stalled = sum(1 for c, bad in serious for r in bad if r.outcome == "stalled")
+    tune = f"; {tune_command(deck)} searches for the counts that make the games end"
     if top and not top[0][0].startswith("cause:") and top[0][1] >= 0.3:
         kid = top[0][0]
         copies = deck.count_by_kind().get(kid, 0)
-        return (f"make '{_kname(deck, kid)}' ({_does(deck, kid)}) draw fewer cards or print fewer of them "
-                f"({copies} of the {deck.total} cards are '{_kname(deck, kid)}'), or add cards that shed several at once")
+        name = _kname(deck, kid)
+        return (f"print fewer '{name}' cards ({copies} of the {deck.total} cards are '{name}') or make them draw "
+                f"fewer, or add cards that shed several at once" + tune)
     if stalled or (top and top[0][0] == "cause:no_play"):
         return ("cards rarely match each other: add wild cards, or numbers and actions in every colour, "
-                "so that a hand always has something to play")
-    return "add ways to shed cards (wilds, play-again, discard-all) or lower deck.players.max"
+                "so that a hand always has something to play" + tune)
+    return "add ways to shed cards (wilds, play-again, discard-all) or lower deck.players.max" + tune
 
 
 def _decided_early(deck: Deck, early: CellGames) -> Finding:
@@ -714,7 +663,7 @@ def _decided_early(deck: Deck, early: CellGames) -> Finding:
     o = deck.rule_options
     knock = o.mercy_limit and any(r.knockouts for c, first in early for r in first)
     if knock:
-        biggest = max((e.n or 0 for k in deck.kinds.values() for e in k.effects
+        biggest = max((e.n for k in deck.kinds.values() for e in k.effects
                        if e.op in ("draw", "everyone_draws")), default=0)
         hint = (f"the Mercy limit ({o.mercy_limit}) knocks players out at once: set mercy_limit well above "
                 f"hand_size + the largest draw ({deck.hand_size} + {biggest}), or lower that draw")
@@ -722,7 +671,8 @@ def _decided_early(deck: Deck, early: CellGames) -> Finding:
         hint = "deal more cards (deck.hand_size), or fewer cards that shed several at once"
     return error("decided-before-play", "deck.players",
                  "the game is decided before it is played: games that ended before every player "
-                 "had a turn, at each table size: " + _by_agent(early, line), file=_file(deck), hint=hint)
+                 "had played a card, at each table size: " + _by_agent(early, line), file=_file(deck),
+                 hint=hint + f"; {tune_command(deck)} searches for counts that fix it")
 
 
 def _dead(deck: Deck, table: Table, cells: list[Cell]) -> list[Finding]:
@@ -745,7 +695,7 @@ def _dead(deck: Deck, table: Table, cells: list[Cell]) -> list[Finding]:
     typical = statistics.median(rate.values())
     out = []
     for kid, per in rate.items():
-        if per == 0 or per < DEAD_SHARE * typical:
+        if poisson_high(plays[table.kinds.index(kid)], games * copies[kid], DEAD_Z) < DEAD_SHARE * typical:
             how = ("was never played" if per == 0 else
                    f"was played {per:.2f} times per copy per game, against {typical:.2f} for the deck's typical kind")
             out.append(warning("dead-card", f"kinds.{kid}",
@@ -753,6 +703,22 @@ def _dead(deck: Deck, table: Table, cells: list[Cell]) -> list[Finding]:
                                file=_file(deck),
                                hint="check that the rules let this card be played and that it can match the pile"))
     return out
+
+
+def _budget(deck: Deck, cells: list[Cell]) -> list[Finding]:
+    """verdict-budget: a cell's turn budget or last look came before an error criterion was clear."""
+    open_ = [(c, [x for x in c.open_criteria() if x in ERROR_CRITERIA]) for c in cells if c.out_of_budget]
+    open_ = [(c, names) for c, names in open_ if names]
+    if not open_:
+        return []
+    words = {"finish": "whether enough games finish", "early": "whether games are decided before everyone plays"}
+    parts = [f"{c.players} players, {c.agent} player, after {len(c.recs)} games: " + " and ".join(words[x] for x in names)
+             for c, names in open_]
+    return [warning("verdict-budget", "deck.players",
+                    f"the simulated games' budget ({CELL_TURNS:,} turns per table size and player, or "
+                    f"{LOOKS[-1]:,} games) ran out before the verdict could tell: " + "; ".join(parts),
+                    file=_file(deck), hint="--games N plays exactly N games per table size instead; games this long "
+                                           "are worth a look with deckgen simulate")]
 
 
 # ---------------------------------------------------------------- the cache
@@ -841,8 +807,9 @@ class Verdicts:
         return got
 
 
-def start(decks: list[Deck], seed: int = 1, games: int | None = None, workers: int | None = None,
-          use_cache: bool = True, cache_dir: Path | None = None, progress: Progress | None = None) -> Verdicts:
+def start(decks: list[Deck], seed: int = 1, games: int | None = None, workers: int | None = None,  # noqa: PLR0913
+          use_cache: bool = True, cache_dir: Path | None = None, progress: Progress | None = None,
+          cluster: Any = None) -> Verdicts:
     """Start judging these decks: cached verdicts are read now, the games of the others start on
     worker processes (``workers`` > 1, or the pool of a :func:`sharing` block) or when a result
     is first asked for."""
@@ -854,5 +821,5 @@ def start(decks: list[Deck], seed: int = 1, games: int | None = None, workers: i
             cached[i] = hit
         else:
             todo.append(i)
-    pending = Pending([decks[i] for i in todo], seed, games, workers, progress) if todo else None
+    pending = Pending([decks[i] for i in todo], seed, games, workers, progress, cluster) if todo else None
     return Verdicts(decks, seed, games, use_cache, cache_dir, cached, pending, todo)

@@ -920,6 +920,11 @@ REPORT_WORDS: Mapping[str, Mapping[str, str]] = {
                               "significantly more than luck.",
         "s_skill_ref": "For reference, at {p} players against {opp}: an expert wins {list}.",
         "s_skill_ref_one": "{rate} in {name}",
+        "s_skill_stop": "Each of these figures' games stopped as soon as its 95 % interval answered whether skill "
+                        "matters here (above luck, below it, or within 5 points of it), at most {budget} games per "
+                        "table size and opponent.",
+        "s_skill_open": "At {where} the budget of {budget} games ended before the interval could tell.",
+        "s_skill_ref_from": "The reference figures were measured once, over {games} games each ({command}).",
         "v_skill": "With {label}: against {opp} an expert wins {rate} at {p} players ({base}: {was}).",
         "players_n": "{n} players",
         "turns": "turns", "games": "games", "cards": "cards", "draw_pile": "draw pile",
@@ -1048,6 +1053,12 @@ REPORT_WORDS: Mapping[str, Mapping[str, str]] = {
                               "número de jugadores significativamente más que la suerte.",
         "s_skill_ref": "Como referencia, con {p} jugadores contra {opp}: un experto gana {list}.",
         "s_skill_ref_one": "el {rate} en {name}",
+        "s_skill_stop": "Las partidas de cada una de estas cifras se detuvieron en cuanto su intervalo del 95 % "
+                        "respondió si la habilidad importa aquí (por encima de la suerte, por debajo o a menos de 5 "
+                        "puntos de ella), con un máximo de {budget} partidas por número de jugadores y rival.",
+        "s_skill_open": "Con {where} se acabó el presupuesto de {budget} partidas antes de que el intervalo pudiera "
+                        "decirlo.",
+        "s_skill_ref_from": "Las cifras de referencia se midieron una vez, con {games} partidas cada una ({command}).",
         "v_skill": "Con {label}: contra {opp} un experto gana el {rate} con {p} jugadores ({base}: {was}).",
         "players_n": "{n} jugadores",
         "turns": "turnos", "games": "partidas", "cards": "cartas", "draw_pile": "mazo de robo",

@@ -59,11 +59,19 @@ def test_json_skill_figures_per_variant_opponent_and_table_size(reports):
         assert g["games"] == 2 and 0 <= g["wins"] <= g["finished"] <= 2
         assert g["ci"][0] <= g["rate"] <= g["ci"][1] and g["fair"] == round(1 / g["players"], 4)
         assert "p_holm" in g and g["p_holm"] >= g["p"]
-    # classic is the deck itself: its reference is its own figure; No Mercy is played at 4 players
+    # the reference points are measured once over thousands of games and shipped as data with their
+    # intervals and the command that made them; a report never plays them
+    from deckgen.balance.report import reference_data
+
+    data = reference_data()
     refs = {(r["deck"], r["opponent"]): r for r in sk["reference"]}
     assert set(refs) == {(d, o) for d in ("classic", "no-mercy") for o in ("greedy", "random")}
-    own = next(g for g in sk["groups"] if (g["variant"], g["opponent"], g["players"]) == ("A", "greedy", 4))
-    assert refs[("classic", "greedy")]["wins"] == own["wins"] and refs[("no-mercy", "greedy")]["players"] == 4
+    assert sk["reference_games"] == data["games"] >= 2000 and sk["reference_command"] == data["command"]
+    for r in sk["reference"]:
+        assert r["games"] == data["games"] and r["ci"][1] - r["ci"][0] < 0.05 and r["players"] == 4
+    # each figure of the deck says whether its interval answered or its budget (2 games here) ended first
+    assert all(g["answer"] in ("more", "less", "luck", "budget") for g in sk["groups"])
+    assert any(g["answer"] == "budget" for g in sk["groups"])
 
 
 def test_first_page_and_section_say_it_in_plain_words(reports):
@@ -91,3 +99,16 @@ def test_skill_games_0_leaves_the_section_out(tmp_path):
     assert res.exit_code == 0, res.output
     rep = json.loads(res.stdout)
     assert rep["skill"] is None and not any(p["text"] == "Does skill matter?" for p in rep["summary"])
+
+
+def test_the_skill_section_plays_until_its_interval_answers():
+    from deckgen.balance.report import skill_answer, skill_looks
+
+    assert skill_looks(96) == (8, 16, 32, 64, 96) and skill_looks(2) == (2,) and skill_looks(0) == ()
+    looks = len(skill_looks(96))
+    won = [("finished", 0, 0)] * 30 + [("finished", 1, 0)] * 10          # 75 % at 4 players: more than luck
+    assert skill_answer(won, 4, looks) == "more"
+    assert skill_answer([("finished", 1, 0)] * 40, 4, looks) == "less"
+    even = ([("finished", 0, 0)] + [("finished", 1, 0)] * 3) * 200        # 25 % over 800 games: luck, within 5 points
+    assert skill_answer(even, 4, looks) == "luck"
+    assert skill_answer(even[:16], 4, looks) is None                        # 16 games cannot tell yet

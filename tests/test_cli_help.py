@@ -106,6 +106,6 @@ def test_a_command_imports_only_the_module_that_makes_it():
 def test_every_command_is_listed_once_in_order():
     names = list(main.commands)
     assert names == ["list", "check", "new", "render", "preview", "palette", "build", "calibrate", "export",
-                     "simulate", "play", "report", "rulebook", "cache", "pack", "unpack", "import"]
+                     "simulate", "play", "report", "tune", "rulebook", "cache", "pack", "unpack", "import"]
     assert all(main.commands[n].name == n for n in names)
     assert main.list_commands(click.Context(main)) == sorted(names)

@@ -3,7 +3,9 @@ as on this machine's cores, for simulate, matches and the balance report."""
 
 import importlib.util
 import json
+import subprocess
 import sys
+import time
 
 import pytest
 from click.testing import CliRunner
@@ -71,14 +73,60 @@ NO_DASK = importlib.util.find_spec("distributed") is None
 needs_dask = pytest.mark.skipif(NO_DASK, reason="the 'cluster' extra (pip install 'deckgen[cluster]') is not installed")
 
 
+def _wait_for(condition, seconds, what):
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{what} did not happen in {seconds} s")
+        time.sleep(0.1)
+
+
 @pytest.fixture(scope="module")
-def cluster():
+def cluster(tmp_path_factory):
+    """A scheduler and two one-thread workers as separate processes on 127.0.0.1, as docs/cluster.md
+    starts them: deckgen's own process is then only a client (it refuses pickles from the cluster,
+    which a scheduler running inside this process would need)."""
     if NO_DASK:
         pytest.skip("the 'cluster' extra (pip install 'deckgen[cluster]') is not installed")
-    import distributed
+    import os
+    from pathlib import Path
 
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as c:
-        yield c.scheduler_address
+    folder = tmp_path_factory.mktemp("cluster")
+    info = folder / "scheduler.json"
+    # the scheduler and the workers unpickle this file's functions, which pytest imports from tests/ as a
+    # top-level module
+    here = Path(__file__).resolve().parent
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(here), str(here.parent), os.environ.get("PYTHONPATH", "")])}
+    quiet = dict(cwd=here.parent, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    procs = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port",
+                               "0", "--scheduler-file", str(info), "--no-dashboard"], **quiet)]
+    try:
+        _wait_for(lambda: info.exists() and info.stat().st_size > 0, 60, "the scheduler's start")
+        procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", "--scheduler-file", str(info),
+                                       "--nworkers", "2", "--nthreads", "1", "--host", "127.0.0.1",
+                                       "--local-directory", str(folder), "--no-dashboard"], **quiet))
+        address = json.loads(info.read_text())["address"]
+        client = runner.connect(address)
+        try:
+            client.wait_for_workers(2, timeout=60)
+        finally:
+            client.close()
+        yield address
+    finally:
+        for p in reversed(procs):
+            p.terminate()
+        _stop(procs)
+
+
+def _stop(procs):
+    """Wait for each process to end after its SIGTERM, killing one that takes more than 20 s."""
+    deadline = time.monotonic() + 20
+    for p in procs:
+        while p.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        if p.poll() is None:
+            p.kill()
+            p.wait()
 
 
 @needs_dask
@@ -136,3 +184,44 @@ def test_report_pdf_from_the_cli_on_a_cluster_is_byte_identical(cluster, tmp_pat
     res = CliRunner().invoke(main, [*args, "-o", str(b), "--cluster", cluster])
     assert res.exit_code == 0, res.output
     assert a.read_bytes() == b.read_bytes()
+
+
+def test_tune_on_a_cluster_gives_the_same_best_candidate(cluster, tmp_path):
+    from test_tune import OPTS, classic_text
+
+    from deckgen.tune import TuneOptions, tune
+
+    path = tmp_path / "long.toml"
+    path.write_text(classic_text(), encoding="utf-8")
+    opts = {**OPTS, "trials": 8}
+    here = tune(path, TuneOptions(**opts, study=tmp_path / "here.log", output=tmp_path / "here.toml", workers=2))
+    there = tune(path, TuneOptions(**opts, study=tmp_path / "there.log", output=tmp_path / "there.toml",
+                                   cluster=cluster))
+    assert there.chosen.changes == here.chosen.changes and there.chosen.result == here.chosen.result
+    assert [c.changes for c in there.search.candidates] == [c.changes for c in here.search.candidates]
+    assert (tmp_path / "here.toml").read_text() == (tmp_path / "there.toml").read_text()
+
+
+def test_the_verdict_plays_the_same_games_here_and_on_forked_workers(tmp_path):
+    """The verdict's games go through the same runner as simulate's: one process, its own forked workers."""
+    from deckgen import manifest, verdict
+
+    deck = manifest.load_deck("classic")
+    one = verdict.start([deck], seed=3, use_cache=False, workers=1).result(0)
+    two = verdict.start([deck], seed=3, use_cache=False, workers=2).result(0)
+    assert one.to_json() == two.to_json()
+
+
+def test_the_verdict_on_a_cluster_is_the_verdict_played_here(cluster, tmp_path):
+    from test_verdict import ALL_DRAW_FOUR
+
+    from deckgen import manifest, verdict
+
+    path = tmp_path / "deck.toml"
+    path.write_text(ALL_DRAW_FOUR, encoding="utf-8")
+    deck = manifest.load_deck(path)
+    here = verdict.start([deck], use_cache=False, workers=1).result(0)
+    there = verdict.start([deck], use_cache=False, cluster=cluster).result(0)
+    assert there.to_json() == here.to_json() and any(f.code == "does-not-finish" for f in there.findings)
+    res = CliRunner().invoke(main, ["check", str(path), "--no-cache", "--cluster", cluster, "--json"])
+    assert res.exit_code == 1 and json.loads(res.stdout)["simulation"] == here.simulation.to_json()

@@ -1,9 +1,7 @@
 """The playability verdict (deckgen/verdict.py, docs/checks.md): each case of issue 17's "Why",
 and others like them, as a small manifest that gets its finding and exit code."""
 
-import functools
 import json
-import random
 
 import pytest
 from click.testing import CliRunner
@@ -64,7 +62,8 @@ kind = "wild"
 count = 4
 ''')
 
-# Every card a Draw Four: at 3 and 5 players the games hit the turn cap; at 2 the second seat always wins.
+# Every card a Draw Four: at 3 and 5 players the games hit the turn cap; at 2 the second seat always wins
+# (the first only draws its penalties).
 ALL_DRAW_FOUR = deck("all-draw-four", '''
 [[cards]]
 kind = "draw-four"
@@ -157,7 +156,9 @@ def test_numbers_that_make_everyone_draw_never_finish_and_the_cause_is_named(wri
     (f,) = [line for line in res.output.splitlines() if line.startswith("error[does-not-finish]")]
     assert "'Number' cards (100%)" in f            # which kind accounts for the cards drawn
     assert "hands of 7 dealt grew to" in f          # how hands grow
-    assert "make 'Number' (Every other player draws 4 cards" in f and "80 of the 84 cards" in f   # the fix
+    # the fix names the card by its name, not its rulebook paragraph, and the command that searches for one
+    assert "print fewer 'Number' cards (80 of the 84 cards are 'Number')" in f and "Every other player" not in f
+    assert f"deckgen tune {path}" in f
     assert "verdict: not ready to print" in res.output
 
 
@@ -168,7 +169,8 @@ def test_every_card_a_draw_four_does_not_finish_and_the_second_seat_always_wins(
     assert "turn cap" in stuck.message
     seats = {f.where: f for f in by_code(rep, "unfair-seat")}
     two = seats["deck.players[2]"]
-    assert not two.is_error and "seat 2 wins 100%" in two.message and "95 % interval" in two.message
+    # an extreme seat (half way to always winning, at 2 players) is an error
+    assert two.is_error and "seat 2 wins 100%" in two.message and "family-wise interval" in two.message
 
 
 def test_a_mercy_limit_reached_at_the_deal_decides_the_game_before_play(write_manifest):
@@ -206,13 +208,13 @@ def test_a_sound_deck_is_ready_to_print(write_manifest):
     res = cli("check", path, "--json")
     data = json.loads(res.output)
     assert res.exit_code == 0, res.output
-    assert data["verdict"] == {"ready": True, "strict": False, "line": data["verdict"]["line"]}
+    assert data["verdict"] == {"ready": True, "given": True, "strict": False, "line": data["verdict"]["line"]}
     assert data["verdict"]["line"].startswith("ready to print")
     sim = data["simulation"]
     assert [t["players"] for t in sim["tables"]] == [2, 3, 4]
     assert [t["players"] for t in sim["greedy"]["tables"]] == [2, 3, 4]
-    # the seat test plays at least its first look at 2-4 players
-    assert all(t["games"] >= verdict.SEAT_LOOKS[0] for t in sim["tables"])
+    # the seat test plays at least its first look at every table size
+    assert all(t["games"] >= verdict.SEAT_FIRST_LOOK for t in sim["tables"])
 
 
 def test_strict_turns_warnings_into_errors(write_manifest):
@@ -235,7 +237,8 @@ def test_the_verdict_is_deterministic_and_cached(write_manifest, tmp_path):
     assert fresh.sections["simulation"] == first.sections["simulation"]
     assert fresh.findings == first.findings
     cached = [(f.code, f.message) for f in again.result(0).findings]
-    assert cached == [(f.code, f.message) for f in first.findings if f.code in ("does-not-finish", "unfair-seat")]
+    judged = ("does-not-finish", "decided-before-play", "unfair-seat")
+    assert cached == [(f.code, f.message) for f in first.findings if f.code in judged]
 
 
 def test_a_copy_of_a_deck_elsewhere_reads_the_verdict_and_its_findings_name_the_copy(write_manifest, tmp_path):
@@ -326,7 +329,11 @@ def test_long_and_short_games_are_measured_against_classic():
 
 
 def test_a_kind_never_played_is_a_dead_card():
+    # 20 games cannot tell a Wild (4 copies) played less than a tenth as often as the numbers from one
+    # never played; 400 can (the upper bound of its rate falls below a tenth of theirs)
     _, got = judge({("random", 2): [record(plays=(9, 0)) for _ in range(20)]})
+    assert not [f for f in got.findings if f.code == "dead-card"]
+    _, got = judge({("random", 2): [record(plays=(9, 0)) for _ in range(400)]})
     (dead,) = [f for f in got.findings if f.code == "dead-card"]
     assert dead.where == "kinds.wild" and "never played" in dead.message and not dead.is_error
 
@@ -352,51 +359,64 @@ def test_classic_medians_are_what_the_engine_plays_now():
             assert abs(t.turns.median - ref) <= 0.2 * ref, (agent, t.players, t.turns.median, ref)
 
 
-# ---------------------------------------------------------------- the seat test's statistics
-
-def test_exact_binomial_test():
-    assert verdict.binom_two_sided(5, 10, 0.5) == pytest.approx(1.0)
-    assert verdict.binom_two_sided(0, 10, 0.5) == pytest.approx(2 / 1024)
-    assert verdict.binom_two_sided(9, 10, 0.5) == pytest.approx(22 / 1024)
-
-
-def plan(rng, probs):
-    """Play the seat test's looks on games drawn from these win probabilities; (flagged, games)."""
-    wins = [0] * len(probs)
-    games, target = 0, verdict.FIRST_GAMES
-    while True:
-        while games < target:
-            wins[rng.choices(range(len(probs)), probs)[0]] += 1
-            games += 1
-        nxt = verdict.seat_next(wins, games)
-        if nxt is None:
-            return any(t.significant for t in verdict.seat_test(wins, verdict.look_alpha())), games
-        target = nxt
-
-
-@pytest.mark.parametrize("n", [2, 3, 4])
-def test_the_seat_test_sees_a_ten_point_advantage_and_rarely_accuses_a_fair_table(n, monkeypatch):
-    # the exact test is a pure function of (k, n, p), and 300 plans ask for the same counts again
-    monkeypatch.setattr(verdict, "binom_two_sided", functools.lru_cache(maxsize=None)(verdict.binom_two_sided))
-    rng = random.Random(n)
-    fair = [1 / n] * n
-    ahead = [1 / n + 0.1] + [(1 - 1 / n - 0.1) / (n - 1)] * (n - 1)
-    trials = 150
-    fair_games = [plan(rng, fair) for _ in range(trials)]
-    false_alarms = sum(f for f, _ in fair_games)
-    seen = [plan(rng, ahead) for _ in range(trials)]
-    assert false_alarms / trials <= 0.03
-    assert sum(f for f, _ in seen) / trials >= 0.72          # about 80 % in docs/checks.md
-    assert sum(g for _, g in fair_games) / trials <= 260     # a fair table mostly stops at 100-150 games
-    assert max(g for _, g in seen) <= verdict.SEAT_LOOKS[-1]
-
-
+# seeds 1 to 20 were all run for docs/checks.md (each clean); the suite plays two of them per deck
 @pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 10])
 @pytest.mark.parametrize("name", ["classic", "no-mercy", "flex-spectrum"])
-def test_bundled_decks_have_no_errors_and_no_warnings(name):
-    rep = check(name, CheckOptions(use_cache=False))
+def test_bundled_decks_have_no_errors_and_no_warnings(name, seed):
+    rep = check(name, CheckOptions(use_cache=False, seed=seed))
     assert rep.findings == [f for f in rep.findings if f.severity == "note"], [f.format() for f in rep.findings]
     assert rep.verdict_line() == "ready to print"
+
+
+# ---------------------------------------------------------------- issue 35: the false alarm and the miss
+
+def _classic_with(options: str) -> str:
+    from deckgen.resources import decks_dir
+
+    text = (decks_dir() / "classic.toml").read_text(encoding="utf-8")
+    return text.replace('[rules]\npreset = "classic"\n', '[rules]\npreset = "classic"\n[rules.options]\n' + options + "\n")
+
+
+def test_classic_with_draw_until_playable_and_must_play_is_ready(write_manifest):
+    """A draw pile that runs dry is a rule of the game (the turn passes), not a game that fails."""
+    text = _classic_with('no_playable_card = "draw-until-playable"\nplay_drawn = "must"')
+    rep = check(write_manifest(text), CheckOptions(use_cache=False))
+    assert rep.deck.rule_options.no_playable_card == "draw-until-playable"
+    assert not rep.errors and not rep.warnings, [f.format() for f in rep.findings]
+    assert rep.verdict_line() == "ready to print"
+    # the greedy player's rare endless games at odd table sizes (a few in a hundred) are a note, not a failure
+    assert all(f.severity == "note" for f in by_code(rep, "some-games-do-not-finish"))
+
+
+# Only Skips: the first player is skipped by the start card and every card after, so at 2 players
+# seat 2 always wins and seat 1 never plays; at 3 to 6 players seat 2 wins nine games in ten.
+ALL_SKIPS = deck("all-skips", '''
+[[cards]]
+kind = "skip"
+colors = "all"
+count = 12
+''', hi=6, hand=5)
+
+
+def test_a_deck_of_only_skips_is_an_error(write_manifest):
+    rep = run(write_manifest, ALL_SKIPS)
+    assert rep.errors and not rep.verdict_line().startswith("ready")
+    seats = [f for f in by_code(rep, "unfair-seat") if f.is_error]
+    assert seats and any("seat 2 wins" in f.message for f in seats)
+    assert {f.where for f in seats} >= {"deck.players[3]", "deck.players[4]"}
+    (early,) = by_code(rep, "decided-before-play")
+    assert "2 players" in early.message
+
+
+def test_no_sim_says_the_verdict_was_not_given(write_manifest):
+    path = write_manifest(SOUND)
+    res = cli("check", path, "--no-sim")
+    assert res.exit_code == 0
+    assert "verdict: not given: no simulated game was played (--no-sim)" in res.output
+    assert "ready to print" not in res.output
+    data = json.loads(cli("check", path, "--no-sim", "--json").output)
+    assert data["verdict"]["given"] is False and data["verdict"]["ready"] is False
 
 
 # ---------------------------------------------------------------- build runs the same verdict

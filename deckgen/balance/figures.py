@@ -163,6 +163,7 @@ class SkillGroup(SkillFigures):
     opponent: str
     p_holm: float                  # Holm over every skill figure of the report
     significant: bool
+    answer: str                    # more, less or luck (the interval answered), or budget (it ended first)
 
 
 class SkillReference(SkillFigures):
@@ -179,8 +180,11 @@ class Skill(TypedDict):
     opponents: list[str]
     players: list[int]
     groups: list[SkillGroup]
-    reference: list[SkillReference]
+    reference: list[SkillReference]    # measured once (deckgen/data/skill_reference.json), not played
     reference_names: dict[str, str]
+    reference_games: int               # games behind each reference figure
+    reference_think: int
+    reference_command: str             # the command that measured them
 
 
 class VariantInfo(TypedDict):

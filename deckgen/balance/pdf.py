@@ -95,6 +95,15 @@ def _styles() -> Styles:
     }
 
 
+# the report's page and styles, for other pages in its style (deckgen tune's)
+Doc = _Doc
+
+
+def styles() -> Styles:
+    """The report's paragraph styles by name (body, title, subtitle, h1, h2, cell, head, small ...)."""
+    return _styles()
+
+
 def _h(text: str, style: ParagraphStyle, level: int | None) -> Paragraph:
     p = Paragraph(escape(text), style)
     p.toc_level = level

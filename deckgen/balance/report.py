@@ -34,6 +34,7 @@ from deckgen.progress import Progress
 from deckgen.rules.record import TRACE_EVERY, GameRecord
 
 if TYPE_CHECKING:
+    from deckgen.rules.runner import Cluster
     from deckgen.rules.table import Table
 
 AGENTS = ("random", "greedy", "expert")   # the bots every worker makes (deckgen.rules.agents.AGENTS)
@@ -42,8 +43,11 @@ SKILLED = "expert"                     # who plays the skill section's one skill
 OPPONENTS = ("greedy", "random")       # ... against a table of these
 REFERENCES = ("classic", "no-mercy")   # bundled decks whose skill figures the text cites
 REFERENCE_PLAYERS = 4
-SKILL_GAMES = 8                        # the default budget keeps a default report fast (docs/expert.md)
+SKILL_GAMES = 96                       # at most this many games per table size and opponent (docs/expert.md)
+SKILL_LOOKS = (8, 16, 32, 64, 96, 128, 192, 256, 384, 512)   # ... looked at after these many
+SKILL_NEAR = 0.05                      # an interval within this of luck answers "no clear edge"
 SKILL_THINK = 6
+REFERENCE_DATA = "skill_reference.json"  # measured reference figures (benchmarks/skill_reference.py)
 TESTS = {"turns": "Mann-Whitney U", "draws": "Mann-Whitney U", "capped": "Fisher exact",
          "first_player": "Fisher exact"}
 
@@ -58,7 +62,7 @@ class ReportOptions:
     vary: tuple[str, ...] = ()             # "OPTION=V1,V2,..."
     compare: tuple[str, ...] = ()          # other manifests
     workers: int | None = None
-    cluster: str | None = None             # a Dask scheduler's address: play the games there
+    cluster: str | Cluster | None = None   # a Dask scheduler's address (and TLS files): play the games there
     skill_games: int = SKILL_GAMES         # "Does skill matter?": games per table size and opponent (0: none)
     think: int = SKILL_THINK               # the expert's play-outs per decision there
     skill_players: tuple[int, ...] | None = None  # its table sizes (default: the fewest, 4 and the most)
@@ -156,6 +160,7 @@ class Played:
 
     games: Mapping[GameKey, list[GameRecord]]
     skill: Mapping[SkillKey, list[SkillResult]] = field(default_factory=dict)
+    answers: Mapping[SkillKey, str] = field(default_factory=dict)     # more, less, luck or budget
 
 
 def _prepare(spec: tuple[Mapping[str, Table], int]) -> tuple[Mapping[str, Table], dict[str, Any], int]:
@@ -197,16 +202,91 @@ def skill_game(table: Table, opponent: Any, think: int, seed: int, players: int,
     return g.outcome or collect.CAPPED, -1 if g.winner is None else g.winner, seat
 
 
-def _tasks(variants: Sequence[Variant], players: Sequence[int], options: ReportOptions) -> list[GameTask | SkillTask]:
-    """The skill games first (each costs as much as thousands of the others), largest tables first."""
-    tasks: list[GameTask | SkillTask] = [
-        ("skill", vid, opp, n, start, min(start + SKILL_CHUNK, options.skill_games), options.seed)
-        for vid, n in _skill_tables(variants, players, options)
-        for start in range(0, options.skill_games, SKILL_CHUNK) for opp in OPPONENTS]
-    tasks += [(v.id, agent, n, start, min(start + CHUNK, options.games), options.seed)
-              for n in sorted(players, reverse=True) for start in range(0, options.games, CHUNK)
-              for v in variants for agent in options.agents]
-    return tasks
+def _tasks(variants: Sequence[Variant], players: Sequence[int], options: ReportOptions) -> list[GameTask]:
+    """The main sections' games, the largest tables (the longest games) first."""
+    return [(v.id, agent, n, start, min(start + CHUNK, options.games), options.seed)
+            for n in sorted(players, reverse=True) for start in range(0, options.games, CHUNK)
+            for v in variants for agent in options.agents]
+
+
+def skill_looks(budget: int) -> tuple[int, ...]:
+    """The skill section's looks within a budget of games: the standard ones below it, then the budget."""
+    return (*(n for n in SKILL_LOOKS if n < budget), budget) if budget > 0 else ()
+
+
+def skill_answer(results: Sequence[SkillResult], players: int, looks: int) -> str | None:
+    """Whether an expert's games answer "does skill matter here": "more" or "less" than luck (its
+    interval, at 95 % shared out over the looks, leaves the fair share out), "luck" (the interval
+    lies within SKILL_NEAR of it), or None (not yet)."""
+    from deckgen.sequential import normal_quantile, wilson
+
+    finished = [r for r in results if r[0] == "finished"]
+    n = len(finished)
+    if not n:
+        return None
+    wins = sum(1 for _, winner, seat in finished if winner == seat)
+    fair = 1 / players
+    lo, hi = wilson(wins, n, normal_quantile(1 - stats.ALPHA / (2 * max(1, looks))))
+    if lo > fair:
+        return "more"
+    if hi < fair:
+        return "less"
+    if fair - SKILL_NEAR <= lo and hi <= fair + SKILL_NEAR:
+        return "luck"
+    return None
+
+
+@dataclass
+class _SkillCell:
+    got: dict[int, list[SkillResult]] = field(default_factory=dict)
+    target: int = 0
+    sent: int = 0
+    done: bool = False
+    answer: str | None = None
+
+
+class _Games:
+    """The report's task source: every main game, and each skill figure's games in looks until its
+    interval answers or the budget ends (skill chunks first: each costs as much as hundreds of others)."""
+
+    def __init__(self, main: list[GameTask], skill: list[tuple[str, int]], options: ReportOptions):
+        self.main = list(main)
+        self.seed = options.seed
+        self.looks = skill_looks(options.skill_games)
+        self.cells = {(vid, opp, n): _SkillCell(target=self.looks[0]) for vid, n in skill for opp in OPPONENTS}
+
+    def next_task(self) -> GameTask | SkillTask | str | None:
+        from deckgen.rules.runner import WAIT
+
+        for (vid, opp, n), c in self.cells.items():
+            if not c.done and c.sent < c.target:
+                start = c.sent
+                c.sent = min(start + SKILL_CHUNK, c.target)
+                return "skill", vid, opp, n, start, c.sent, self.seed
+        if self.main:
+            return self.main.pop(0)
+        return WAIT if any(not c.done for c in self.cells.values()) else None
+
+    def take(self, task: GameTask | SkillTask, results: list[Any]) -> None:
+        if len(task) != 7:
+            return
+        _, vid, opp, n, start, _, _ = task
+        c = self.cells[(str(vid), str(opp), int(n))]
+        c.got[int(start)] = results
+        if sum(len(r) for r in c.got.values()) < c.target:
+            return
+        played = self.results((str(vid), str(opp), int(n)))
+        c.answer = skill_answer(played, int(n), len(self.looks))
+        nxt = next((x for x in self.looks if x > len(played)), None)
+        if c.answer is not None or nxt is None:
+            c.done = True
+            c.answer = c.answer or "budget"
+        else:
+            c.target = nxt
+
+    def results(self, key: SkillKey) -> list[SkillResult]:
+        got = self.cells[key].got
+        return [r for start in sorted(got) for r in got[start]]
 
 
 def simulate_variants(variants: Sequence[Variant], players: Sequence[int], options: ReportOptions,
@@ -216,43 +296,34 @@ def simulate_variants(variants: Sequence[Variant], players: Sequence[int], optio
     Each game is seeded from (seed, table size, game index) as in ``deckgen simulate``, so the
     records do not depend on the number of workers or machines (``options.cluster``). One run
     plays every variant and agent, the largest tables (the longest games) first, so no core
-    waits long at the end."""
+    waits long at the end; the skill figures play in looks until each answers (:class:`_Games`)."""
     from deckgen.rules.runner import Work, run_tasks
     from deckgen.rules.table import compile_deck
 
     tables = {v.id: compile_deck(v.deck) for v in variants}
-    for ref in skill_references(variants, players, options):
-        tables[f"ref:{ref}"] = compile_deck(_load_checked(ref))
-    tasks = _tasks(variants, players, options)
+    source = _Games(_tasks(variants, players, options), _skill_tables(variants, players, options), options)
     games: dict[GameKey, dict[int, list[GameRecord]]] = {}
-    skill: dict[SkillKey, dict[int, list[SkillResult]]] = {}
-    total = sum(t[-2] - t[-3] for t in tasks)
+    total = sum(t[4] - t[3] for t in source.main)
     done = 0
     work = Work(_prepare, (tables, options.think), _play)
-    for task, recs in run_tasks(work, tasks, options.workers, options.cluster, ordered=False):
-        if len(task) == 7:
-            skill.setdefault((task[1], task[2], task[3]), {})[task[4]] = recs
-        else:
+    for task, recs in run_tasks(work, source, options.workers, options.cluster, ordered=False):
+        source.take(task, recs)
+        if len(task) != 7:
             games.setdefault((task[0], task[1], task[2]), {})[task[3]] = recs
-        done += len(recs)
-        if progress:
-            progress("simulating", done, total)
+            done += len(recs)
+            if progress:
+                progress("simulating", done, total)
     return Played({key: [r for start in sorted(chunks) for r in chunks[start]] for key, chunks in games.items()},
-                  {key: [r for start in sorted(chunks) for r in chunks[start]] for key, chunks in skill.items()})
+                  {key: source.results(key) for key in source.cells},
+                  {key: str(c.answer) for key, c in source.cells.items()})
 
 
-def skill_references(variants: Sequence[Variant], players: Sequence[int], options: ReportOptions) -> list[str]:
-    """The bundled decks whose skill figures the report cites, other than the deck itself."""
-    if not options.skill_games:
-        return []
-    own = {v.deck.source for v in variants if not v.changes}
-    return [r for r in REFERENCES if _bundled(r) not in own or REFERENCE_PLAYERS not in skill_sizes(players, options)]
+def reference_data() -> dict[str, Any]:
+    """The measured reference figures shipped with deckgen (benchmarks/skill_reference.py made them)."""
+    import json
 
-
-def _bundled(name: str) -> Path | None:
-    from deckgen.manifest import load_deck
-
-    return load_deck(name).source
+    path = Path(__file__).resolve().parent.parent / "data" / REFERENCE_DATA      # deckgen/data, in the wheel too
+    return dict(json.loads(path.read_text(encoding="utf-8")))
 
 
 def skill_sizes(players: Sequence[int], options: ReportOptions) -> list[int]:
@@ -266,9 +337,7 @@ def skill_sizes(players: Sequence[int], options: ReportOptions) -> list[int]:
 def _skill_tables(variants: Sequence[Variant], players: Sequence[int], options: ReportOptions) -> list[tuple[str, int]]:
     if not options.skill_games:
         return []
-    out = [(v.id, n) for n in sorted(skill_sizes(players, options), reverse=True) for v in variants]
-    out += [(f"ref:{r}", REFERENCE_PLAYERS) for r in skill_references(variants, players, options)]
-    return out
+    return [(v.id, n) for n in sorted(skill_sizes(players, options), reverse=True) for v in variants]
 
 
 def build_report(ref: str | Path, options: ReportOptions = ReportOptions(),
@@ -379,45 +448,28 @@ def _tests(variants: Sequence[Variant], played: Played, players: Sequence[int], 
 def skill_figures(variants: Sequence[Variant], played: Played, players: Sequence[int], options: ReportOptions,
                   lang: str) -> Skill | None:
     """The "Does skill matter?" figures: per variant, opponent and table size, the expert's win
-    rate; the same at 4 players for classic UNO and No Mercy as reference points. "Significant"
-    after Holm over all of them."""
+    rate and whether its games answered (or the budget ended first); classic UNO's and No Mercy's
+    measured reference figures at 4 players beside them. "Significant" after Holm over all of them."""
     if not options.skill_games:
         return None
     sizes = skill_sizes(players, options)
     mine = [(v.id, opp, collect.skill_group(played.skill[(v.id, opp, n)], n))
             for v in variants for opp in OPPONENTS for n in sizes]
-    refs = _skill_references(variants, played, mine)
+    data = reference_data()
+    refs = [(r["deck"], r["opponent"], {k: r[k] for k in SkillFigures.__annotations__})
+            for r in data["reference"] if r["deck"] in REFERENCES and r["opponent"] in OPPONENTS]
     adjusted = [(round(adj, 6), adj < stats.ALPHA) for adj in stats.holm([f["p"] for _, _, f in [*mine, *refs]])]
-    groups: list[SkillGroup] = [{"variant": vid, "opponent": opp, **f, "p_holm": p, "significant": sig}
+    groups: list[SkillGroup] = [{"variant": vid, "opponent": opp, **f, "p_holm": p, "significant": sig,
+                                 "answer": played.answers.get((vid, opp, f["players"]), "budget")}
                                 for (vid, opp, f), (p, sig) in zip(mine, adjusted)]
-    reference: list[SkillReference] = [{"deck": name, "opponent": opp, **f, "p_holm": p, "significant": sig}
+    reference: list[SkillReference] = [{"deck": name, "opponent": opp, **f, "p_holm": p, "significant": sig}  # type: ignore[typeddict-item]
                                        for (name, opp, f), (p, sig) in zip(refs, adjusted[len(mine):])]
     from deckgen.manifest import load_deck
 
     names = {name: load_deck(name).name(lang) for name in REFERENCES}
     return {"agent": SKILLED, "think": options.think, "games": options.skill_games, "opponents": list(OPPONENTS),
-            "players": sizes,
-            "groups": groups, "reference": reference, "reference_names": names}
-
-
-def _skill_references(variants: Sequence[Variant], played: Played,
-                      groups: Sequence[tuple[str, str, SkillFigures]]) -> list[tuple[str, str, SkillFigures]]:
-    """(deck, opponent, figures) of the reference decks at 4 players: played for the report, or
-    the deck's own when it is one of them."""
-    refs: list[tuple[str, str, SkillFigures]] = []
-    for name in REFERENCES:
-        key = f"ref:{name}"
-        source = _bundled(name)
-        own = next((v for v in variants if not v.changes and v.deck.source == source), None)
-        for opp in OPPONENTS:
-            if (key, opp, REFERENCE_PLAYERS) in played.skill:
-                g = collect.skill_group(played.skill[(key, opp, REFERENCE_PLAYERS)], REFERENCE_PLAYERS)
-            elif own is not None:
-                g = next(f for vid, o, f in groups if vid == own.id and o == opp and f["players"] == REFERENCE_PLAYERS)
-            else:
-                continue
-            refs.append((name, opp, g))
-    return refs
+            "players": sizes, "groups": groups, "reference": reference, "reference_names": names,
+            "reference_games": data["games"], "reference_think": data["think"], "reference_command": data["command"]}
 
 
 def default_path(deck_id: str) -> Path:

@@ -277,12 +277,21 @@ def skill_summary(rep: Report) -> list[Paragraph]:
                 bullets.append(w(lang, "s_skill_range", lo=lo, hi=hi, a=a, b=b, where=sizes(sig, lang)))
             else:
                 bullets.append(w(lang, "s_skill_range_none", lo=lo, hi=hi, a=a, b=b))
+    mine = [g for g in sk["groups"] if g["variant"] == base["id"]]
+    bullets.append(w(lang, "s_skill_stop", budget=sk["games"]))
+    open_ = [g for g in mine if g.get("answer") == "budget"]
+    if open_:
+        where = join([f"{g['players']} ({agent(lang, g['opponent'])})" for g in open_], lang)
+        bullets.append(w(lang, "s_skill_open", where=where, budget=sk["games"]))
     for opp in sk["opponents"]:
         refs = [r for r in sk["reference"] if r["opponent"] == opp]
         if refs:
             items = [w(lang, "s_skill_ref_one", rate=pct(r["rate"], lang), name=sk["reference_names"][r["deck"]])
-                     for r in refs]
+                     + f" ({pct(r['ci'][0], lang)}–{pct(r['ci'][1], lang)})" for r in refs]
             bullets.append(w(lang, "s_skill_ref", p=refs[0]["players"], opp=agent(lang, opp), list=join(items, lang)))
+    if sk["reference"]:
+        bullets.append(w(lang, "s_skill_ref_from", games=num(sk["reference_games"], lang),
+                         command=sk["reference_command"]))
     for v in rep["variants"][1:]:
         for opp in sk["opponents"]:
             g = next(x for x in sk["groups"] if x["variant"] == v["id"] and x["opponent"] == opp and x["players"] == p)

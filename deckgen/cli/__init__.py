@@ -3,7 +3,7 @@
 ``main`` is the ``deckgen`` group; each module adds a group of commands:
 
 - :mod:`.make`: ``build``, ``render``, ``rulebook``
-- :mod:`.study`: ``check``, ``simulate``, ``report``
+- :mod:`.study`: ``check``, ``simulate``, ``report``, ``tune``
 - :mod:`.live`: ``play``, ``preview`` (and ``--watch``)
 - :mod:`.export`: ``export tts``, ``export cards`` (and ``export sheet`` from :mod:`.deckfile`)
 - :mod:`.deckfile`: ``pack``, ``unpack``, ``import``
@@ -36,7 +36,7 @@ def _make() -> list[click.Command]:
 def _study() -> list[click.Command]:
     from deckgen.cli import study
 
-    return [study.check, study.simulate, study.report_cmd]
+    return [study.check, study.simulate, study.report_cmd, study.tune_cmd]
 
 
 def _live() -> list[click.Command]:
@@ -67,8 +67,8 @@ def _tools() -> list[click.Command]:
 # Every command's name and the module that makes it, in the order ``main.commands`` lists them.
 COMMANDS = {"list": _tools, "check": _study, "new": _tools, "render": _make, "preview": _live, "palette": _tools,
             "build": _make, "calibrate": _tools, "export": _export, "simulate": _study, "play": _live,
-            "report": _study, "rulebook": _make, "cache": _tools, "pack": _deckfile, "unpack": _deckfile,
-            "import": _deckfile}
+            "report": _study, "tune": _study, "rulebook": _make, "cache": _tools, "pack": _deckfile,
+            "unpack": _deckfile, "import": _deckfile}
 
 
 @click.group(cls=Main, commands_from=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})

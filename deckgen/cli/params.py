@@ -69,10 +69,42 @@ def think_option(fn: Body) -> Body:
                         help="The expert's play-outs per decision (more: stronger and slower; docs/expert.md).")(fn)
 
 
+def _cluster(cluster: str | None, cluster_ca: str | None, cluster_cert: str | None, cluster_key: str | None,
+             cluster_insecure_no_tls: bool) -> object:
+    """The --cluster options as one checked :class:`deckgen.rules.runner.Cluster` (None: this
+    machine); an odd address is a usage error here, before anything is opened."""
+    if cluster is None:
+        if cluster_ca or cluster_cert or cluster_key or cluster_insecure_no_tls:
+            raise usage_error("--cluster", "--cluster-ca, --cluster-cert, --cluster-key and --cluster-insecure-no-tls "
+                              "go with --cluster", "give the scheduler's address with --cluster")
+        return None
+    from deckgen.rules.runner import Cluster, cluster_of
+
+    return cluster_of(Cluster(cluster, cluster_ca, cluster_cert, cluster_key, cluster_insecure_no_tls))
+
+
 def cluster_option(fn: Body) -> Body:
-    return click.option("--cluster", metavar="ADDRESS", default=None,
-                        help="Play the games on the Dask scheduler at ADDRESS (e.g. tcp://10.0.0.5:8786) instead of "
-                             "this machine's cores; same results. Needs pip install 'deckgen[cluster]' (docs/cluster.md).")(fn)
+    """--cluster ADDRESS and its TLS files (docs/cluster.md), gathered into ``cluster``."""
+    fn = gather("cluster", _cluster, "cluster", "cluster_ca", "cluster_cert", "cluster_key",
+                "cluster_insecure_no_tls")(fn)
+    for decorator in reversed([
+        click.option("--cluster", metavar="ADDRESS", default=None,
+                     help="Play the games on the Dask scheduler at ADDRESS instead of this machine's cores; same "
+                          "results: tcp://127.0.0.1:PORT on this machine, tls://HOST:PORT with the three files below "
+                          "elsewhere. Needs pip install 'deckgen[cluster]' (docs/cluster.md)."),
+        click.option("--cluster-ca", metavar="FILE", default=None, help="With a tls:// --cluster: the certificate "
+                     "authority that signed the scheduler's certificate."),
+        click.option("--cluster-cert", metavar="FILE", default=None, help="With a tls:// --cluster: this client's "
+                     "certificate."),
+        click.option("--cluster-key", metavar="FILE", default=None, help="With a tls:// --cluster: this client's "
+                     "private key."),
+        click.option("--cluster-insecure-no-tls", is_flag=True,
+                     help="Allow a plain tcp:// --cluster on another machine: anyone on the network can read the "
+                          "games, and anyone who reaches the scheduler can run code on its workers. Only on a "
+                          "network you trust entirely."),
+    ]):
+        fn = decorator(fn)
+    return fn
 
 
 ONLY_HELP = "Only these cards, N copies each (default 1), e.g. red-5x2,wild: for reprints."

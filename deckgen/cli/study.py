@@ -4,6 +4,7 @@ playability verdict), ``simulate`` (many games, in figures) and ``report`` (a ba
 from __future__ import annotations
 
 import dataclasses
+import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -27,19 +28,20 @@ if TYPE_CHECKING:
     from deckgen.balance import ReportOptions
     from deckgen.check import CheckReport
     from deckgen.model import Deck
+    from deckgen.rules.runner import Cluster
     from deckgen.stages import CheckOptions
 
 
 # ---------------------------------------------------------------- check
 
-def check_options(games: int | None, no_sim: bool, seed: int, strict: bool, no_cache: bool,
-                  jobs: int | None, sizes: tuple[str, ...] = ()) -> CheckOptions:
+def check_options(games: int | None, no_sim: bool, seed: int, strict: bool, no_cache: bool,  # noqa: PLR0913 (one per option)
+                  jobs: int | None, cluster: Cluster | None, sizes: tuple[str, ...] = ()) -> CheckOptions:
     """``check``'s options as the core's :class:`deckgen.check.CheckOptions` (the palette and the
     progress bar are set per deck)."""
     from deckgen.stages import CheckOptions
 
     return CheckOptions(simulate=not no_sim, games=games, seed=seed, strict=strict, jobs=jobs, use_cache=not no_cache,
-                        sizes=tuple(sizes))
+                        cluster=cluster, sizes=tuple(sizes))
 
 
 @click.command("check", cls=Command)
@@ -54,8 +56,9 @@ def check_options(games: int | None, no_sim: bool, seed: int, strict: bool, no_c
 @click.option("--size", "sizes", multiple=True, metavar="NAME",
               help="Also audit every face at this card size or print-shop preset (repeatable), e.g. --size tgc-poker.")
 @jobs_option
+@cluster_option
 @palette_options
-@gather("options", check_options, "games", "no_sim", "seed", "strict", "no_cache", "jobs", "sizes")
+@gather("options", check_options, "games", "no_sim", "seed", "strict", "no_cache", "jobs", "cluster", "sizes")
 def check(decks: tuple[str, ...], as_json: bool, options: CheckOptions, palette: PaletteChoice) -> None:
     """Check a deck before printing it: schema, counts, palette, text, fonts, rules and a
     playability verdict from simulated games (every finding code: docs/checks.md).
@@ -121,7 +124,7 @@ class GamesChoice:
     agent: str
     think: int | None
     jobs: int | None
-    cluster: str | None
+    cluster: Cluster | None
 
 
 def _players(d: Deck, players_text: str | None) -> list[int]:
@@ -220,7 +223,7 @@ class ReportChoice:
     skill_games: int | None
     think: int | None
     jobs: int | None
-    cluster: str | None
+    cluster: Cluster | None
 
     def options(self, deck: str) -> ReportOptions:
         from deckgen import manifest
@@ -301,3 +304,88 @@ def report_cmd(deck: str, out_path: Path | None, plan: ReportChoice, as_json: bo
             for b in para["bullets"]:
                 click.echo(f"  - {b}")
         click.echo(f"wrote {target}")
+
+
+# ---------------------------------------------------------------- tune
+
+@dataclasses.dataclass(frozen=True)
+class TuneChoice:
+    """What ``tune`` searches and how (every option of ``tune`` but -o and --json)."""
+
+    targets: tuple[str, ...]
+    variables: tuple[str, ...]
+    budget: str
+    trials: int
+    seed: int
+    players_text: str | None
+    study: Path | None
+    jobs: int | None
+    cluster: Cluster | None
+
+
+@click.command("tune", cls=Command)
+@click.argument("deck")
+@click.option("--target", "targets", multiple=True, metavar="NAME=LO..HI|NAME<=V|NAME>=V",
+              help="What the games must show (repeatable): median_turns, length_ratio, seat_spread, finished, early, "
+                   "expert_edge (docs/tune.md). Default: the verdict's criteria and a length near classic's.")
+@click.option("--vary", "variables", multiple=True, metavar="count:KIND=LO..HI|rules.OPTION[=...]",
+              help="What may change (repeatable): a kind's copies per card, or a rule option. Default: the counts "
+                   "of the deck's action and wild kinds.")
+@click.option("--budget", default="10m", show_default=True, metavar="TIME",
+              help="Stop searching after this long (90s, 10m, 1h); the study file keeps what was found.")
+@click.option("--trials", type=click.IntRange(1, 10_000), default=40, show_default=True,
+              help="Candidates to evaluate at most (in the study, counting those of an earlier run).")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the search and the games.")
+@click.option("--players", "players_text", metavar="N|A-B", default=None,
+              help="Table sizes to play (default: the fewest, 4 and the most).")
+@click.option("--study", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The study file to keep the search in and go on from (default: output/<deck>/<deck>-tune-study.log).")
+@click.option("-o", "--output", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The new manifest (default: <manifest>-tuned.toml beside the original; never the original).")
+@jobs_option
+@cluster_option
+@json_option
+@gather("plan", TuneChoice, "targets", "variables", "budget", "trials", "seed", "players_text", "study", "jobs",
+        "cluster")
+def tune_cmd(deck: str, out_path: Path | None, plan: TuneChoice, as_json: bool) -> None:
+    """Search the counts and rule options that make a deck meet its targets, with simulated games.
+
+    Prints the best candidate with its figures and 95 % intervals and the trade-off between the
+    targets; writes them as JSON and a PDF page (output/<deck>/<deck>-tune.json, .pdf), and the
+    chosen candidate as a new manifest beside the original, with a diff. Same seed, same result,
+    on any number of cores or a cluster; run it again to go on from its study file.
+
+    Example:
+
+        deckgen tune my-deck.toml
+
+        deckgen tune my-deck.toml --target "median_turns=30..60" --vary "count:wild-draw-four=0..8" --vary rules.stacking
+    """
+    from deckgen import manifest, outputs
+    from deckgen.atomic import write_bytes, write_text
+    from deckgen.rules.simulate import parse_players
+    from deckgen.tune import TuneOptions, to_text, tune
+    from deckgen.tune.pdf import tune_pdf
+
+    if out_path is not None:
+        claim_output(out_path, folder=False)
+    players = None
+    if plan.players_text:
+        d = manifest.load_deck(deck)
+        players = tuple(parse_players(plan.players_text, d.players_min, d.players_max))
+    options = TuneOptions(targets=plan.targets, variables=plan.variables, seed=plan.seed, trials=plan.trials,
+                          budget=plan.budget, players=players, study=plan.study, output=out_path, workers=plan.jobs,
+                          cluster=plan.cluster)
+    progress = Progress(enabled=not as_json)
+    result = tune(deck, options, progress)
+    progress.close()
+    data = result.to_json()
+    json_path, pdf_path, _ = outputs.tune_files(result.deck.id)
+    json_path.parent.mkdir(parents=True, exist_ok=True)
+    write_text(json_path, json.dumps(data, indent=2, sort_keys=True, default=str) + "\n")
+    write_bytes(pdf_path, tune_pdf(result))
+    if as_json:
+        echo_json({**data, "json": str(json_path), "pdf": str(pdf_path)})
+    else:
+        click.echo(to_text(result))
+        click.echo(f"wrote {json_path} and {pdf_path}")

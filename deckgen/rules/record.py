@@ -91,3 +91,6 @@ class GameRecord(NamedTuple):
     hand_trace: tuple[tuple[int, int, tuple[int, ...]], ...]
     # every TRACE_EVERY turns (at most TRACE_MAX): (turn, draw-pile size, hand size per seat; -1 when out)
     events: tuple[tuple[str, int, int], ...]  # (an Event, turn, seat or -1)
+    # cards each seat played (the row sums of plays_by_seat_kind): whether a seat has had a turn
+    # in which it played, kept when a lean record leaves the per-kind rows out
+    plays_by_seat: tuple[int, ...] = ()

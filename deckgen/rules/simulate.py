@@ -22,7 +22,7 @@ from deckgen.rules.agents import AGENTS
 from deckgen.rules.engine import Game
 from deckgen.rules.expert import wants_events
 from deckgen.rules.record import CAUSES, Cause, GameRecord, Outcome, rounded
-from deckgen.rules.runner import WAIT, Work, run_tasks
+from deckgen.rules.runner import WAIT, Cluster, Work, run_tasks
 from deckgen.rules.table import Table, compile_deck
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ class PlayOptions:
     agent: str = "random"
     workers: int | None = None
     turn_budget: int | None = None
-    cluster: str | None = None
+    cluster: str | Cluster | None = None     # an address, or one with its TLS files (docs/cluster.md)
     think: int = expert.THINK
 
 
@@ -75,7 +75,7 @@ def record_of(g: Game) -> GameRecord:
         _OUTCOMES[g.outcome or Outcome.CAPPED], g.winner, g.turns, g.decisions, g.draws, g.reshuffles, g.dry,
         g.knockouts, g.max_stack, g.max_hand, g.flex_plays, g.power_flips, tuple(g.plays_by_kind), tuple(g.by_cause),
         tuple(g.penalty_by_kind), tuple(map(tuple, g.plays_by_seat_kind)), tuple(held), tuple(g.trace),
-        tuple(g.events))
+        tuple(g.events), tuple(map(sum, g.plays_by_seat_kind)))
 
 
 _DOUBLE = (2).__mul__                 # face -> its regular side's move
