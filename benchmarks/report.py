@@ -80,8 +80,8 @@ def strength(decks: list[str], a: argparse.Namespace) -> None:
     """One expert among ``a.opponent`` players at ``a.players`` seats, ``a.skill_games`` games per
     deck (every seat in turn), seeded by ``a.seed``: its win rate with the 95 % Wilson interval."""
     from deckgen.balance import collect
-    from deckgen.rules.runner import Work, run_tasks
     from deckgen.rules.table import compile_deck
+    from deckgen.runner import Work, run_tasks
 
     players, games, think, seed = a.players, a.skill_games or 400, a.think, a.seed
     tables = {d: compile_deck(R._load_checked(d)) for d in decks}

@@ -16,7 +16,7 @@ from pathlib import Path
 from deckgen import __version__
 from deckgen.balance import collect
 from deckgen.balance.report import OPPONENTS, REFERENCE_PLAYERS, REFERENCES, SKILL_THINK, skill_game
-from deckgen.rules.runner import Work, run_tasks
+from deckgen.runner import Work, run_tasks
 
 OUT = Path(__file__).resolve().parent.parent / "deckgen" / "data" / "skill_reference.json"
 SEED = 2026

@@ -31,7 +31,7 @@ class CheckOptions:
     use_cache: bool = True       # the verdict of an unchanged deck is read from the cache
     cache_dir: Path | None = None
     sizes: tuple[str, ...] = ()  # card sizes and print-shop presets the faces are audited at, beside the deck's
-    cluster: Any = None          # a Dask scheduler's address (deckgen.rules.runner.Cluster) for the verdict's games
+    cluster: Any = None          # a Dask scheduler's address (deckgen.runner.Cluster) for the verdict's games
 
 
 @dataclass(frozen=True)

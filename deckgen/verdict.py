@@ -24,7 +24,7 @@ How many games: every table size and player plays in looks (:data:`deckgen.seque
 (:data:`CELL_TURNS`) ends. Which games are played depends only on the seed and on the games' own
 results, never on timing or the number of cores, so the verdict is deterministic.
 
-The games run through :mod:`deckgen.rules.runner` (forked workers of its own, a build's shared
+The games run through :mod:`deckgen.runner` (forked workers of its own, a build's shared
 pool, or in this process) while the caller goes on (:func:`start`); :meth:`Verdicts.result`
 waits for them. A finished verdict is kept in the cache under the deck's content
 (:func:`cache_key`), so an unchanged deck is judged once.
@@ -51,8 +51,8 @@ if TYPE_CHECKING:
     from deckgen.progress import Progress
     from deckgen.rules.agents import Agent
     from deckgen.rules.record import GameRecord
-    from deckgen.rules.runner import Running
     from deckgen.rules.table import Table
+    from deckgen.runner import Running
     from deckgen.workers import Workers
 
 AGENTS = ("random", "greedy")
@@ -270,7 +270,7 @@ def sharing(pool: Workers) -> Iterator[None]:
 
 
 class _Plan:
-    """The verdict's task source for :mod:`deckgen.rules.runner`: chunks of each cell's games up
+    """The verdict's task source for :mod:`deckgen.runner`: chunks of each cell's games up
     to its current look; when a look's games are all back, the cell decides and sets its next look."""
 
     def __init__(self, cells: list[Cell], seed: int, progress: Progress | None):
@@ -278,7 +278,7 @@ class _Plan:
         self.lock = threading.Lock()
 
     def next_task(self) -> Task | str | None:
-        from deckgen.rules.runner import WAIT
+        from deckgen.runner import WAIT
 
         with self.lock:
             for i, cell in enumerate(self.cells):
@@ -310,7 +310,7 @@ class _Plan:
 
 
 class Pending:
-    """Verdicts being worked out through :mod:`deckgen.rules.runner`; :meth:`result` waits for them.
+    """Verdicts being worked out through :mod:`deckgen.runner`; :meth:`result` waits for them.
 
     On worker processes (a build's shared pool, or the verdict's own), each chunk of games is a
     task whose result is taken on the pool's result thread: the cell takes the records and the
@@ -318,7 +318,7 @@ class Pending:
 
     def __init__(self, decks: list[Deck], seed: int, games: int | None, workers: int | None,
                  progress: Progress | None = None, cluster: Any = None):
-        from deckgen.rules import runner
+        from deckgen import runner
         from deckgen.rules.table import compile_deck
 
         self.decks = decks

@@ -111,7 +111,7 @@ def quiet_pool() -> type[Pool]:
     (the verdict's games are about 150 small jobs) and took the GIL from this process's checks.
     Nothing it does needs that wake-up: a worker's exit has its own sentinel, and closing,
     terminating and the last task done each notify the handler. :class:`Workers` and
-    :func:`deckgen.rules.runner.run_tasks` (simulate, report) both use it."""
+    :func:`deckgen.runner.run_tasks` (simulate, report) both use it."""
     from multiprocessing.pool import Pool
 
     class _Pool(Pool):

@@ -10,14 +10,14 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from deckgen import manifest
+from deckgen import manifest, runner
 from deckgen.balance import ReportOptions, build_report
 from deckgen.cli import main
 from deckgen.errors import DeckgenError
-from deckgen.rules import match, runner
-from deckgen.rules.runner import WAIT, Work, run_tasks
+from deckgen.rules import match
 from deckgen.rules.simulate import PlayOptions, run, simulate
 from deckgen.rules.table import compile_deck
+from deckgen.runner import WAIT, Work, run_tasks
 
 
 def _prepare(spec):

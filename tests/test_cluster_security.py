@@ -13,10 +13,10 @@ import time
 import pytest
 from click.testing import CliRunner
 
+from deckgen import runner, wire
 from deckgen.cli import main
 from deckgen.errors import DeckgenError
-from deckgen.rules import runner, wire
-from deckgen.rules.runner import Cluster, cluster_of
+from deckgen.runner import Cluster, cluster_of
 
 NO_DASK = importlib.util.find_spec("distributed") is None
 

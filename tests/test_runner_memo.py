@@ -10,9 +10,9 @@ import pickle
 from deckgen import manifest
 from deckgen.rules.agents import make_agent
 from deckgen.rules.engine import Game
-from deckgen.rules.runner import Work, run_tasks
 from deckgen.rules.simulate import PlayOptions, run
 from deckgen.rules.table import Table, compile_deck
+from deckgen.runner import Work, run_tasks
 
 
 def _prepare(table: Table) -> Table:

@@ -7,10 +7,10 @@ import pypdf
 import pytest
 from click.testing import CliRunner
 
+from deckgen import runner
 from deckgen.check import CheckOptions, check
 from deckgen.cli import main
 from deckgen.resources import decks_dir
-from deckgen.rules import runner
 from deckgen.tune import TuneOptions, tune
 from deckgen.tune.space import parse_target, parse_variable
 

@@ -184,7 +184,7 @@ def _same(spec: str) -> str:
 @pytest.mark.parametrize("ordered", [True, False])
 def test_simulate_and_reports_pool_wakes_its_handler_thread_as_seldom(alarm, turns, ordered):
     """run_tasks (simulate, report) forks its own pool: the same quiet handler thread as Workers'."""
-    from deckgen.rules.runner import Work, run_tasks
+    from deckgen.runner import Work, run_tasks
 
     tasks = [str(i) for i in range(200)]
     got = dict(run_tasks(Work(_same, "", _upper), tasks, workers=2, ordered=ordered))

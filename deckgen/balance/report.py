@@ -34,8 +34,8 @@ from deckgen.progress import Progress
 from deckgen.rules.record import TRACE_EVERY, GameRecord
 
 if TYPE_CHECKING:
-    from deckgen.rules.runner import Cluster
     from deckgen.rules.table import Table
+    from deckgen.runner import Cluster
 
 AGENTS = ("random", "greedy", "expert")   # the bots every worker makes (deckgen.rules.agents.AGENTS)
 DEFAULT_AGENTS = ("random", "greedy")
@@ -256,7 +256,7 @@ class _Games:
         self.cells = {(vid, opp, n): _SkillCell(target=self.looks[0]) for vid, n in skill for opp in OPPONENTS}
 
     def next_task(self) -> GameTask | SkillTask | str | None:
-        from deckgen.rules.runner import WAIT
+        from deckgen.runner import WAIT
 
         for (vid, opp, n), c in self.cells.items():
             if not c.done and c.sent < c.target:
@@ -297,8 +297,8 @@ def simulate_variants(variants: Sequence[Variant], players: Sequence[int], optio
     records do not depend on the number of workers or machines (``options.cluster``). One run
     plays every variant and agent, the largest tables (the longest games) first, so no core
     waits long at the end; the skill figures play in looks until each answers (:class:`_Games`)."""
-    from deckgen.rules.runner import Work, run_tasks
     from deckgen.rules.table import compile_deck
+    from deckgen.runner import Work, run_tasks
 
     tables = {v.id: compile_deck(v.deck) for v in variants}
     source = _Games(_tasks(variants, players, options), _skill_tables(variants, players, options), options)

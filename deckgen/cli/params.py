@@ -71,14 +71,14 @@ def think_option(fn: Body) -> Body:
 
 def _cluster(cluster: str | None, cluster_ca: str | None, cluster_cert: str | None, cluster_key: str | None,
              cluster_insecure_no_tls: bool) -> object:
-    """The --cluster options as one checked :class:`deckgen.rules.runner.Cluster` (None: this
+    """The --cluster options as one checked :class:`deckgen.runner.Cluster` (None: this
     machine); an odd address is a usage error here, before anything is opened."""
     if cluster is None:
         if cluster_ca or cluster_cert or cluster_key or cluster_insecure_no_tls:
             raise usage_error("--cluster", "--cluster-ca, --cluster-cert, --cluster-key and --cluster-insecure-no-tls "
                               "go with --cluster", "give the scheduler's address with --cluster")
         return None
-    from deckgen.rules.runner import Cluster, cluster_of
+    from deckgen.runner import Cluster, cluster_of
 
     return cluster_of(Cluster(cluster, cluster_ca, cluster_cert, cluster_key, cluster_insecure_no_tls))
 

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from deckgen.balance import ReportOptions
     from deckgen.check import CheckReport
     from deckgen.model import Deck
-    from deckgen.rules.runner import Cluster
+    from deckgen.runner import Cluster
     from deckgen.stages import CheckOptions
 
 

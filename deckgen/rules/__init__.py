@@ -14,7 +14,6 @@ Modules:
   agents     RandomAgent, GreedyAgent (its VALUES: one valuation per primitive), AGENTS, make_agent()
   expert     ExpertAgent: determinized rollouts from its own observation (docs/expert.md); registers
              itself in AGENTS as "expert" when this package is imported
-  runner     run_tasks(): tasks of seeded games on forked workers or a Dask cluster (docs/cluster.md)
   replay     replay(table, n, log) -> State: each event re-applies itself through the state's operations
   record     GameRecord, the Outcome/Cause/Event words and CAUSES: what one game leaves for the reports
   match      Match (the hands of a match, dealt in turn), play_match(): hands until the target score

@@ -20,9 +20,9 @@ from deckgen.rules.agents import Agent, make_agent
 from deckgen.rules.engine import Game
 from deckgen.rules.expert import wants_events
 from deckgen.rules.record import Outcome
-from deckgen.rules.runner import Work, run_tasks
 from deckgen.rules.simulate import PlayOptions, check_agent
 from deckgen.rules.table import Table
+from deckgen.runner import Work, run_tasks
 
 if TYPE_CHECKING:
     from deckgen.model import Deck

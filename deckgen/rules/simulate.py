@@ -2,7 +2,7 @@
 summarised for people.
 
 Each game's seed comes from (seed, table size, game index) alone, so the results are the same
-whatever the number of worker processes or machines (:mod:`deckgen.rules.runner`).
+whatever the number of worker processes or machines (:mod:`deckgen.runner`).
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from deckgen.rules.agents import AGENTS
 from deckgen.rules.engine import Game
 from deckgen.rules.expert import wants_events
 from deckgen.rules.record import CAUSES, Cause, GameRecord, Outcome, rounded
-from deckgen.rules.runner import WAIT, Cluster, Work, run_tasks
 from deckgen.rules.table import Table, compile_deck
+from deckgen.runner import WAIT, Cluster, Work, run_tasks
 
 if TYPE_CHECKING:
     from deckgen.model import Deck

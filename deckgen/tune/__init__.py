@@ -23,7 +23,7 @@ from deckgen.datafile import parse_toml, read_text
 from deckgen.errors import DeckgenError, DeckHasErrors, error
 from deckgen.model import Deck
 from deckgen.progress import Progress
-from deckgen.rules.runner import Cluster
+from deckgen.runner import Cluster
 from deckgen.tune.evaluate import EXPERT_THINK, LOOKS, Plan
 from deckgen.tune.search import Candidate, Limits, Search, best, trade_off
 from deckgen.tune.space import TARGETS, Target, Variable, checked

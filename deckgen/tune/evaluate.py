@@ -4,7 +4,7 @@ the manifest's own rules, and its games played until every target's interval ans
 Each candidate is the original manifest's data with the changes applied and read again by the
 manifest parser (so a written candidate is exactly the deck that was played); one that the
 parser or the static checks refuse is skipped and counted. The games of a batch of candidates
-run through :mod:`deckgen.rules.runner` (this machine's cores or ``--cluster``), every candidate
+run through :mod:`deckgen.runner` (this machine's cores or ``--cluster``), every candidate
 on the same seeds, in looks of :data:`LOOKS` games per table size until each target is clearly
 met or clearly missed (95 % intervals), or the look budget ends.
 """
@@ -24,8 +24,8 @@ from deckgen.tune.space import Target, Variable
 
 if TYPE_CHECKING:
     from deckgen.model import Deck
-    from deckgen.rules.runner import Cluster
     from deckgen.rules.table import Table
+    from deckgen.runner import Cluster
 
 LOOKS: Final = (16, 32, 64, 128, 256)     # games per table size at each look
 CELL_TURNS: Final = 60_000                # ... and at most this many turns at one table size
@@ -195,7 +195,7 @@ class _Batch:
         self.games = 0
 
     def next_task(self) -> Any:
-        from deckgen.rules.runner import WAIT
+        from deckgen.runner import WAIT
 
         with self.lock:
             for i, c in enumerate(self.cells):
@@ -298,7 +298,7 @@ class Plan:
 
 def evaluate(decks: Sequence[Deck], targets: Sequence[Target], plan: Plan, progress: Any = None) -> list[Evaluated]:
     """Every deck's figures, their games played together (the same seeds for each)."""
-    from deckgen.rules import runner
+    from deckgen import runner
     from deckgen.rules.table import compile_deck
 
     expert = any(t.name == "expert_edge" for t in targets)

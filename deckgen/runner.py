@@ -22,7 +22,7 @@ Where the tasks run:
   :class:`deckgen.workers.Workers`, which the verdict shares), the spec is pickled once and
   prepared once per worker process; with one worker, or little to do, the tasks run here;
 - on a Dask cluster: the spec is scattered to every worker once, each prepares it once; every
-  result comes back as a JSON document (:mod:`deckgen.rules.wire`) checked on arrival, and the
+  result comes back as a JSON document (:mod:`deckgen.wire`) checked on arrival, and the
   client refuses to unpickle anything but plain builtin values from the scheduler
   (:func:`plain_unpickling`). Addresses are checked before any connection is opened
   (:func:`cluster_of`): a non-loopback one needs TLS certificates or the loud opt-out.
@@ -49,8 +49,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
+from deckgen import wire
 from deckgen.errors import DeckgenError, Finding, error
-from deckgen.rules import wire
 from deckgen.workers import Callback, quiet_pool  # the Pool whose handler thread does not spin on waiting results
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ class Work:
     """What the workers of one run need: ``prepare(spec)`` once per worker, then
     ``play(state, task)`` per task. ``spec`` must pickle for a shared pool or a cluster (decks
     and agent names do); on forked workers of their own it is never pickled. A result must be
-    plain data for a cluster (:mod:`deckgen.rules.wire`: numbers, strings, tuples, lists and the
+    plain data for a cluster (:mod:`deckgen.wire`: numbers, strings, tuples, lists and the
     record types). Memos inside the spec are the spec's own business: a compiled deck leaves its
     legality cache behind when it is pickled (``Table.__getstate__``), and forked workers inherit
     whatever this process has filled (the same entries they would compute)."""
@@ -519,7 +519,7 @@ class _Feeder:
 def _cluster_play(prepare: Callable[[Any], Any], key: str, spec: Any, play: Callable[[Any, Any], Any],
                   task: Any) -> bytes:
     """On a Dask worker: prepare the run's spec once (per worker process), play the task, and send
-    the result back as a JSON document (:mod:`deckgen.rules.wire`), never a pickle."""
+    the result back as a JSON document (:mod:`deckgen.wire`), never a pickle."""
     import deckgen
 
     try:
