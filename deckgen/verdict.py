@@ -107,10 +107,13 @@ def decided_early(r: GameRecord, players: int) -> bool:
     ended with no more cards than it was dealt (the record's first and last hand sizes) and was not
     knocked out in a game that went on past the first round (a Mercy knock-out is the game's own
     way to lose, after drawing). A seat skipped every time, or knocked out at the deal, never had a
-    turn. Records without per-seat plays fall back on the turns. (The engine counts plays per seat,
-    not draws per seat: the hand sizes stand in for them.)"""
+    turn. The engine counts the turns each seat took itself (``acted_by_seat``); a record without
+    that count falls back on the plays per seat and the hand sizes, and without those on the turns."""
     if r.outcome != "finished":
         return False
+    if r.acted_by_seat:                   # the engine's own count of the turns each seat took itself
+        late_out = {seat for name, _, seat in r.events if name == "knockout" and r.turns > players}
+        return any(not n and s not in late_out for s, n in enumerate(r.acted_by_seat))
     if not r.plays_by_seat:
         return r.turns <= players
     acted = {seat for name, _, seat in r.events if name == "dry" or (name == "knockout" and r.turns > players)}

@@ -196,11 +196,13 @@ class Game(Machine):
             if not alive[p]:
                 self.op_turn(self.step(p))
             elif self.penalty and (self.waiting.victim == p or not alive[self.waiting.victim]):
+                self.acted_by_seat[p] += 1
                 self.respond_to_penalty(p)
             elif self.owed_total and owed[p]:
                 self.op_owe(p, owed[p] - 1)
                 self.op_turn(self.step(p))
             else:
+                self.acted_by_seat[p] += 1
                 self.take_turn(p)
             if self.uno_open >= 0 and self.turns >= self.uno_closes:
                 actions.close_uno_window(self)
@@ -469,6 +471,7 @@ class Game(Machine):
             if self.turns >= self.turn_cap:
                 self.op_end(CAPPED, None)
                 return
+            self.acted_by_seat[jumper] += 1
             f = next(f for f in self.hands[jumper] if t.ident[f] == key)
             try:
                 self.play(jumper, f + f, "jump")

@@ -124,7 +124,7 @@ class Card:
 class Machine(State):
     """A hand's table, its seats' policies and what stepping it needs (module docstring)."""
 
-    __slots__ = ("before_restricted", "bot_rng", "card", "challenge", "dealer", "decision", "draw_one", "flex_plays",
+    __slots__ = ("acted_by_seat", "before_restricted", "bot_rng", "card", "challenge", "dealer", "decision", "draw_one", "flex_plays",
                  "jump_in", "kont", "match_scores", "max_stack", "may_draw_instead", "mercy_limit", "must_play_drawn",
                  "next_trace", "penalty_by_kind", "plays_by_seat_kind", "policies", "power_cards", "power_flips",
                  "rules", "stacking", "trace", "turn_cap", "uno_penalty", "wild_draw_four_legal")
@@ -154,6 +154,7 @@ class Machine(State):
         nk = len(table.kinds)
         self.penalty_by_kind = [0] * nk
         self.plays_by_seat_kind = [[0] * nk for _ in range(n_players)]
+        self.acted_by_seat = [0] * n_players      # turns a seat took itself: it played or drew (record.acted_by_seat)
         self.trace: list[tuple[int, int, tuple[int, ...]]] = []
         self.next_trace = 0
         self.card = Card()
@@ -340,6 +341,7 @@ class Machine(State):
         g.by_cause, g.events = list(self.by_cause), list(self.events)
         g.penalty_by_kind = list(self.penalty_by_kind)
         g.plays_by_seat_kind = [list(r) for r in self.plays_by_seat_kind]
+        g.acted_by_seat = list(self.acted_by_seat)
         g.trace, g.kont = list(self.trace), list(self.kont)
         g.card = self.card.copy()
         g.rng = _copy_random(self.rng)

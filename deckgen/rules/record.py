@@ -94,3 +94,6 @@ class GameRecord(NamedTuple):
     # cards each seat played (the row sums of plays_by_seat_kind): whether a seat has had a turn
     # in which it played, kept when a lean record leaves the per-kind rows out
     plays_by_seat: tuple[int, ...] = ()
+    # turns each seat took itself, playing a card or drawing (a waiting penalty stacked on or
+    # taken counts; a lost turn served does not): whether a seat has had a turn at all
+    acted_by_seat: tuple[int, ...] = ()

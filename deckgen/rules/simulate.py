@@ -75,7 +75,7 @@ def record_of(g: Game) -> GameRecord:
         _OUTCOMES[g.outcome or Outcome.CAPPED], g.winner, g.turns, g.decisions, g.draws, g.reshuffles, g.dry,
         g.knockouts, g.max_stack, g.max_hand, g.flex_plays, g.power_flips, tuple(g.plays_by_kind), tuple(g.by_cause),
         tuple(g.penalty_by_kind), tuple(map(tuple, g.plays_by_seat_kind)), tuple(held), tuple(g.trace),
-        tuple(g.events), tuple(map(sum, g.plays_by_seat_kind)))
+        tuple(g.events), tuple(map(sum, g.plays_by_seat_kind)), tuple(g.acted_by_seat))
 
 
 _DOUBLE = (2).__mul__                 # face -> its regular side's move
