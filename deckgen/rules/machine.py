@@ -124,8 +124,8 @@ class Card:
 class Machine(State):
     """A hand's table, its seats' policies and what stepping it needs (module docstring)."""
 
-    __slots__ = ("acted_by_seat", "before_restricted", "bot_rng", "card", "challenge", "dealer", "decision", "draw_one", "flex_plays",
-                 "jump_in", "kont", "match_scores", "max_stack", "may_draw_instead", "mercy_limit", "must_play_drawn",
+    __slots__ = ("acted_by_seat", "before_restricted", "bot_rng", "card", "challenge", "dealer", "decision",
+                 "draw_one", "flex_plays", "jump_in", "kont", "match_scores", "max_stack", "may_draw_instead", "mercy_limit", "must_play_drawn",
                  "next_trace", "penalty_by_kind", "plays_by_seat_kind", "policies", "power_cards", "power_flips",
                  "rules", "stacking", "trace", "turn_cap", "uno_penalty", "wild_draw_four_legal")
 
