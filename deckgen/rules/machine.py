@@ -125,9 +125,10 @@ class Machine(State):
     """A hand's table, its seats' policies and what stepping it needs (module docstring)."""
 
     __slots__ = ("acted_by_seat", "before_restricted", "bot_rng", "card", "challenge", "dealer", "decision",
-                 "draw_one", "flex_plays", "jump_in", "kont", "match_scores", "max_stack", "may_draw_instead", "mercy_limit", "must_play_drawn",
-                 "next_trace", "penalty_by_kind", "plays_by_seat_kind", "policies", "power_cards", "power_flips",
-                 "rules", "stacking", "trace", "turn_cap", "uno_penalty", "wild_draw_four_legal")
+                 "draw_one", "flex_plays", "jump_in", "kont", "match_scores", "max_stack", "may_draw_instead",
+                 "mercy_limit", "must_play_drawn", "next_trace", "penalty_by_kind", "plays_by_seat_kind", "policies",
+                 "power_cards", "power_flips", "rules", "stacking", "trace", "turn_cap", "uno_penalty",
+                 "wild_draw_four_legal")
 
     def __init__(self, table: Table, n_players: int, seed: Seed, agents: Agents, record: bool, hand: HandOptions):
         super().__init__(table, n_players, seed, record)
