@@ -63,10 +63,10 @@ def once(deck: str, games: int, jobs: int | None, skill_games: int = R.SKILL_GAM
 
 
 def _strength_state(spec: tuple[dict[str, Any], str, int, int]) -> tuple[dict[str, Any], Any, int, int]:
-    from deckgen.rules import expert
+    from deckgen.rules import bots
 
     tables, opponent, think, seed = spec
-    return tables, expert.make(opponent), think, seed
+    return tables, bots.make(opponent), think, seed
 
 
 def _strength_play(state: tuple[dict[str, Any], Any, int, int],

@@ -34,7 +34,8 @@ import time
 from typing import Protocol
 
 from deckgen import manifest
-from deckgen.rules.agents import RandomAgent, make_agent
+from deckgen.rules.agents import RandomAgent
+from deckgen.rules.bots import make as make_agent
 from deckgen.rules.engine import Game
 from deckgen.rules.simulate import game_seed, play_record
 from deckgen.rules.table import compile_deck

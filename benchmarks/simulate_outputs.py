@@ -16,7 +16,7 @@ import hashlib
 import json
 
 from deckgen import manifest
-from deckgen.rules.agents import make_agent
+from deckgen.rules.bots import make as make_agent
 from deckgen.rules.engine import Game
 from deckgen.rules.match import simulate_matches
 from deckgen.rules.simulate import PlayOptions, play_record, simulate

@@ -25,7 +25,7 @@ CHUNK = 25
 
 def _prepare(spec):
     from deckgen import manifest
-    from deckgen.rules.agents import make_agent
+    from deckgen.rules.bots import make as make_agent
     from deckgen.rules.table import compile_deck
 
     decks, think = spec

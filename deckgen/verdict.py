@@ -217,11 +217,11 @@ _AGENTS: dict[str, Agent] = {}          # in a worker process: the bots made so 
 
 
 def _agent(name: str) -> Agent:
-    from deckgen.rules.agents import make_agent
+    from deckgen.rules.bots import make
 
     got = _AGENTS.get(name)
     if got is None:
-        got = _AGENTS[name] = make_agent(name)
+        got = _AGENTS[name] = make(name)
     return got
 
 

@@ -190,7 +190,7 @@ def test_compare_puts_another_manifest_beside_the_deck(write_manifest, minimal_t
 def test_records_are_the_seeded_games_whatever_the_number_of_workers():
     from deckgen import manifest
     from deckgen.balance.report import make_variants, simulate_variants
-    from deckgen.rules.agents import make_agent
+    from deckgen.rules.bots import make as make_agent
     from deckgen.rules.simulate import play_record
     from deckgen.rules.table import compile_deck
 

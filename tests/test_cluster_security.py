@@ -165,7 +165,7 @@ def test_results_are_checked_json_documents():
 def test_a_record_with_a_field_of_the_wrong_type_is_refused():
     from deckgen import __version__ as v
     from deckgen import manifest
-    from deckgen.rules.agents import make_agent
+    from deckgen.rules.bots import make as make_agent
     from deckgen.rules.simulate import play_record
     from deckgen.rules.table import compile_deck
 

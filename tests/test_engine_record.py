@@ -116,7 +116,7 @@ def test_a_tables_legality_cache_never_travels_or_outlives_its_facts():
     import pickle
 
     from deckgen import manifest
-    from deckgen.rules.agents import make_agent
+    from deckgen.rules.bots import make as make_agent
     from deckgen.rules.engine import Game
     from deckgen.rules.table import compile_deck
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from deckgen import manifest
 from deckgen.options import OPTIONS
-from deckgen.rules.agents import make_agent
+from deckgen.rules.bots import make as make_agent
 from deckgen.rules.engine import Game
 from deckgen.rules.simulate import record_of
 from deckgen.rules.table import compile_deck

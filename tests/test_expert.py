@@ -13,7 +13,8 @@ from click.testing import CliRunner
 from deckgen import manifest
 from deckgen.cli import main
 from deckgen.rules import expert as E
-from deckgen.rules.agents import AGENTS, GreedyAgent, RandomAgent
+from deckgen.rules.agents import GreedyAgent, RandomAgent
+from deckgen.rules.bots import AGENTS, make, wants_events
 from deckgen.rules.decision import Decision, DecisionKind
 from deckgen.rules.engine import Game
 from deckgen.rules.record import CAUSES
@@ -39,9 +40,9 @@ def _arranged(t, hands, top, color, alive=None) -> Game:
 
 def test_registered_for_every_agent_user():
     assert AGENTS["expert"] is E.ExpertAgent
-    assert isinstance(E.make("expert", 5), E.ExpertAgent) and E.make("expert", 5).think == 5
-    assert isinstance(E.make("greedy"), GreedyAgent)
-    assert E.wants_events([GreedyAgent(), E.ExpertAgent()]) and not E.wants_events(GreedyAgent())
+    assert isinstance(make("expert", 5), E.ExpertAgent) and make("expert", 5).think == 5
+    assert isinstance(make("greedy"), GreedyAgent)
+    assert wants_events([GreedyAgent(), E.ExpertAgent()]) and not wants_events(GreedyAgent())
 
 
 @pytest.mark.parametrize("deck", DECKS)

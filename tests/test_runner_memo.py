@@ -8,7 +8,7 @@ workers inherit the memo this process filled. Either way the games are the same.
 import pickle
 
 from deckgen import manifest
-from deckgen.rules.agents import make_agent
+from deckgen.rules.bots import make as make_agent
 from deckgen.rules.engine import Game
 from deckgen.rules.simulate import PlayOptions, run
 from deckgen.rules.table import Table, compile_deck

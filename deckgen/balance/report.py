@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     from deckgen.rules.table import Table
     from deckgen.runner import Cluster
 
-AGENTS = ("random", "greedy", "expert")   # the bots every worker makes (deckgen.rules.agents.AGENTS)
 DEFAULT_AGENTS = ("random", "greedy")
 SKILLED = "expert"                     # who plays the skill section's one skilled seat
 OPPONENTS = ("greedy", "random")       # ... against a table of these
@@ -164,10 +163,10 @@ class Played:
 
 
 def _prepare(spec: tuple[Mapping[str, Table], int]) -> tuple[Mapping[str, Table], dict[str, Any], int]:
-    from deckgen.rules import expert
+    from deckgen.rules import bots
 
     tables, think = spec
-    return tables, {a: expert.make(a, think) for a in AGENTS}, think
+    return tables, {a: bots.make(a, think) for a in bots.AGENTS}, think     # every bot, by its name
 
 
 def _play(state: tuple[Mapping[str, Table], dict[str, Any], int],
@@ -343,7 +342,6 @@ def _skill_tables(variants: Sequence[Variant], players: Sequence[int], options: 
 def build_report(ref: str | Path, options: ReportOptions = ReportOptions(),
                  progress: Progress | None = None) -> Report:
     """Check the deck (and the decks to compare), simulate every variant, gather the figures."""
-    from deckgen.rules.simulate import check_agent
 
     deck = _load_checked(ref)
     others = [_load_checked(c) for c in options.compare]
@@ -352,8 +350,10 @@ def build_report(ref: str | Path, options: ReportOptions = ReportOptions(),
         raise DeckgenError(error("option", "--skill-games" if options.skill_games < 0 else "--think",
                                  "must be at least " + ("0" if options.skill_games < 0 else "1"),
                                  hint="--skill-games 0 leaves the section out"))
+    from deckgen.rules import bots
+
     for a in options.agents:
-        check_agent(a)
+        bots.check(a)
     variants = make_variants(deck, options.vary, others, lang)
     decks = [deck, *others]
     lo, hi = max(d.players_min for d in decks), min(d.players_max for d in decks)

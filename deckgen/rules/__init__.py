@@ -11,9 +11,9 @@ Modules:
              start(), decision, apply(answer), run() (docs/engine.md)
   actions    PLAY: one handler per effect primitive (played, and as the start card); challenges, duels,
              the UNO call and its catch, Mercy
-  agents     RandomAgent, GreedyAgent (its VALUES: one valuation per primitive), AGENTS, make_agent()
-  expert     ExpertAgent: determinized rollouts from its own observation (docs/expert.md); registers
-             itself in AGENTS as "expert" when this package is imported
+  agents     RandomAgent, GreedyAgent (its VALUES: one valuation per primitive)
+  expert     ExpertAgent: determinized rollouts from its own observation (docs/expert.md)
+  bots       AGENTS: every bot by its name, make(), check(): the one registry
   replay     replay(table, n, log) -> State: each event re-applies itself through the state's operations
   record     GameRecord, the Outcome/Cause/Event words and CAUSES: what one game leaves for the reports
   match      Match (the hands of a match, dealt in turn), play_match(): hands until the target score
@@ -26,4 +26,3 @@ the published rules are silent or contradict each other is written down, with it
 docs/rules.md; the generated rulebooks state the same.
 """
 
-from deckgen.rules import expert as _expert  # noqa: F401  (registers the expert bot in agents.AGENTS)

@@ -4,7 +4,7 @@ A bot answers the engine's decisions (:mod:`deckgen.rules.decision`) from the de
 observation and the random generator it is handed (the game's seeded one by default, so a game
 stays reproducible). :class:`Agent` is a convenient base: ``decide`` calls the method named
 after the decision's kind (``play``, ``color``, ``duel``, ...), each with a reasonable default.
-Write your own by subclassing it and registering it in :data:`AGENTS` (or pass an instance to
+Write your own by subclassing it and registering it in :data:`deckgen.rules.bots.AGENTS` (or pass an instance to
 the engine directly); any object with ``name`` and ``decide`` will do.
 
 Moves are ints: ``face * 2 + side`` (side 1 = the card's flex side).
@@ -486,10 +486,3 @@ def _leader(o: Seen) -> int:
         if q != p and alive[q] and (fewest < 0 or sizes[q] < fewest):
             leader, fewest = q, sizes[q]
     return leader
-
-
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}
-
-
-def make_agent(name: str) -> Agent:
-    return AGENTS[name]()

@@ -39,7 +39,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from deckgen.rules import agents as A
-from deckgen.rules.agents import AGENTS, VALUES, Agent, GreedyAgent, View, _leader
+from deckgen.rules.agents import VALUES, Agent, GreedyAgent, View, _leader
 from deckgen.rules.decision import Answer, Decision, DecisionKind, GameView, Observation
 from deckgen.rules.machine import as_moves
 from deckgen.rules.record import CAUSES
@@ -102,18 +102,6 @@ FIT_FEATURES = ("second to move", "third to move", "fourth or later", "log of th
                 "second to move, holds a card other than a wild that follows")
 FIT = (0.055, 0.199, 0.188, -0.983, -0.14, 0.11, 0.704, 0.1, 0.262, 0.319, 0.215, 0.253)
 NO_PLAY = CAUSES.index("no_play")
-
-
-def make(name: str, think: int = THINK) -> Any:
-    """The bot registered under ``name`` (:data:`deckgen.rules.agents.AGENTS`); the expert with
-    ``think`` play-outs per decision."""
-    return ExpertAgent(think) if name == "expert" else AGENTS[name]()
-
-
-def wants_events(agents: Any) -> bool:
-    """Whether any of these bots needs the game's public events (the game must be recorded)."""
-    bots = agents if isinstance(agents, (list, tuple)) else [agents]
-    return any(getattr(b, "wants_events", False) for b in bots)
 
 
 class _Hand:
@@ -998,5 +986,3 @@ def _fitted(g: Any, me: int) -> float:
             mine = e
     return mine / total if total else 0.0
 
-
-AGENTS["expert"] = ExpertAgent             # deckgen.rules imports this module: every AGENTS user sees it

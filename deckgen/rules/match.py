@@ -15,12 +15,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from deckgen.progress import Progress
-from deckgen.rules import expert
-from deckgen.rules.agents import Agent, make_agent
+from deckgen.rules import bots
+from deckgen.rules.agents import Agent
 from deckgen.rules.engine import Game
-from deckgen.rules.expert import wants_events
 from deckgen.rules.record import Outcome
-from deckgen.rules.simulate import PlayOptions, check_agent
+from deckgen.rules.simulate import PlayOptions
 from deckgen.rules.table import Table
 from deckgen.runner import Work, run_tasks
 
@@ -70,7 +69,7 @@ class Match:
 
     def new_hand(self, agents: Any, record: bool = False) -> Game:
         """The next hand, dealt by the current dealer, with the scores so far."""
-        return Game(self.table, self.n, f"{self.seed}:hand:{self.hands}", agents, record=record or wants_events(agents),
+        return Game(self.table, self.n, f"{self.seed}:hand:{self.hands}", agents, record=record or bots.wants_events(agents),
                     dealer=self.dealer, scores=tuple(self.scores))
 
     def end_hand(self, g: Game) -> None:
@@ -94,7 +93,7 @@ def play_match(table: Table, n_players: int, seed: int | str = 1, agent: str | A
                max_hands: int = 500) -> MatchResult:
     """Play a :class:`Match` with bots; returns the final scores, the winner (highest total),
     hands played and the outcome."""
-    agents = make_agent(agent) if isinstance(agent, str) else agent
+    agents = bots.make(agent) if isinstance(agent, str) else agent
     m = Match(table, n_players, seed, max_hands)
     while not m.over:
         m.end_hand(m.new_hand(agents).run())
@@ -107,7 +106,7 @@ def match_seed(seed: int, players: int, index: int) -> str:
 
 def _prepare(spec: tuple[Table, str, int]) -> tuple[Table, Any]:
     table, agent, think = spec
-    return table, expert.make(agent, think)
+    return table, bots.make(agent, think)
 
 
 def _chunk(state: tuple[Table, Any], task: Task) -> list[MatchResult]:
@@ -221,7 +220,7 @@ def simulate_matches(deck: Deck, players: Iterable[int] | None = None, options: 
     from deckgen.rules.table import compile_deck
 
     options = options or PlayOptions()
-    check_agent(options.agent)
+    bots.check(options.agent)
     table = compile_deck(deck)
     sizes = list(players or range(deck.players_min, deck.players_max + 1))
     res = run_matches(table, sizes, options, progress)

@@ -17,10 +17,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from deckgen.errors import DeckgenError, error
 from deckgen.progress import Progress
-from deckgen.rules import expert
-from deckgen.rules.agents import AGENTS
+from deckgen.rules import bots, expert
 from deckgen.rules.engine import Game
-from deckgen.rules.expert import wants_events
 from deckgen.rules.record import CAUSES, Cause, GameRecord, Outcome, rounded
 from deckgen.rules.table import Table, compile_deck
 from deckgen.runner import WAIT, Cluster, Work, run_tasks
@@ -50,19 +48,13 @@ class PlayOptions:
     think: int = expert.THINK
 
 
-def check_agent(agent: str) -> None:
-    """DeckgenError (exit 2) for an agent name no bot is registered under."""
-    if agent not in AGENTS:
-        raise DeckgenError(error("agent", "--agent", f"unknown agent '{agent}'", hint="agents: " + ", ".join(AGENTS)))
-
-
 def game_seed(seed: int, players: int, index: int) -> str:
     return f"{seed}:{players}:{index}"
 
 
 def play_record(table: Table, agent: Any, seed: int, players: int, index: int) -> GameRecord:
     """One game, reduced to the numbers the reports need."""
-    g = Game(table, players, game_seed(seed, players, index), agent, record=wants_events(agent)).run()
+    g = Game(table, players, game_seed(seed, players, index), agent, record=bots.wants_events(agent)).run()
     return record_of(g)
 
 
@@ -84,7 +76,7 @@ _OUTCOMES = {o.value: o for o in Outcome}     # Outcome(word) without the Enum's
 
 def _prepare(spec: tuple[Table, str, int]) -> tuple[Table, Any]:
     table, agent_name, think = spec
-    return table, expert.make(agent_name, think)
+    return table, bots.make(agent_name, think)
 
 
 def _run_chunk(state: tuple[Table, Any], task: Task) -> list[GameRecord]:
@@ -118,7 +110,7 @@ def run(table: Table, players: Iterable[int], options: PlayOptions = PlayOptions
     and the kept set depends only on the seed, never on timing or the number of cores.
     ``cluster``: the address of a Dask scheduler to play on instead of this machine's cores;
     ``think``: the expert's play-outs per decision."""
-    check_agent(options.agent)
+    bots.check(options.agent)
     feed = _Feed(list(players), options.games, options.seed, options.turn_budget)
     workers = options.workers or os.cpu_count() or 1
     if options.games * len(feed.players) <= SMALL_CHUNK:

@@ -237,10 +237,10 @@ class _Batch:
 
 
 def _prepare(spec: tuple[tuple[Table, ...], int]) -> tuple[tuple[Table, ...], Any, Any, int]:
-    from deckgen.rules.agents import make_agent
+    from deckgen.rules.bots import make
 
     tables, think = spec
-    return tables, make_agent("random"), make_agent("greedy"), think
+    return tables, make("random"), make("greedy"), think
 
 
 def _play(state: tuple[tuple[Table, ...], Any, Any, int], task: tuple[Any, ...]) -> list[Any]:
