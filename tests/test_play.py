@@ -66,7 +66,6 @@ def test_a_whole_hand_and_each_view_shows_only_its_persons_cards(decks, name):
     for step in views[:-1]:
         assert sum(1 for v in step.values() if v["decision"]) == 1         # one person is asked at a time
         for seat, v in step.items():
-            g = s.hand.game
             mine = {c["face"] for c in v["hand"]}
             assert v["you"] == seat and v["seed"] is None           # the seed is never sent during the game
             about = [a["face"] for a in (v["decision"] or {"answers": []})["answers"] if "face" in a]
