@@ -244,10 +244,15 @@ class PlayServer:
             sock.close()
 
     def _closing(self) -> None:
+        """On the loop: stop accepting, end every page's stream, close every connection; uvicorn then
+        has nothing left to wait for."""
         assert self.hub.closing is not None
+        for listener in getattr(self._server, "servers", []):
+            listener.close()
         self.hub.closing.set()
         self.hub._wake()
         self.guard.close_all()
+        self._server.force_exit = True
 
     def __enter__(self) -> PlayServer:
         return self.start()

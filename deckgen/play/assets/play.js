@@ -6,13 +6,11 @@ const $ = (id) => document.getElementById(id);
 const base = location.pathname.replace(/[^/]*$/, "");       // /s/TOKEN/: every request of this seat
 const touch = window.matchMedia("(hover: none), (pointer: coarse)").matches;
 const calm = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-const GUARD_MS = 400;   // a click this soon after an answer is the rest of a double click: not an answer
 let config = null;      // labels, card texts
 let view = null;        // the latest table view
 let boot = null;        // the server's run the view came from
 let chosen = null;      // a card face the person picked that has more than one answer (or a tap on a phone)
 let busy = false;       // an answer is on its way
-let lastAnswerAt = -1e9;
 let focusHand = -1;     // the hand's card index that had the focus when the hand was drawn again
 let stream = null;
 let retry = 1000;
@@ -45,11 +43,13 @@ async function post(path, body) {
 }
 function notice(text) { $("notice").textContent = text || ""; }
 
-async function answer(i) {
-  const now = performance.now();
-  if (!view || !view.decision || busy || now - lastAnswerAt < GUARD_MS) return;
+// the second click of a double click (detail 2) is never an answer: on Draw, it would land on the
+// "Keep it" that replaced it; a key held down (repeat) is not a second answer either
+function second(ev) { return !!ev && (ev.detail > 1 || ev.repeat === true); }
+
+async function answer(i, ev) {
+  if (!view || !view.decision || busy || second(ev)) return;
   busy = true;
-  lastAnswerAt = now;
   chosen = null;
   rememberFocus();
   const seq = view.decision.seq;
@@ -62,8 +62,8 @@ async function answer(i) {
     busy = false;
   }
 }
-async function press(what) {
-  if (!view || busy) return;
+async function press(what, ev) {
+  if (!view || busy || second(ev)) return;
   busy = true;
   try {
     await post("press", {what, seq: view.seq});
@@ -280,7 +280,7 @@ function showHand(v) {
     if (mine.length) {
       b.classList.add("playable");
       b.setAttribute("aria-label", c.name + ", " + L("playable"));
-      b.addEventListener("click", () => pickCard(c, mine));
+      b.addEventListener("click", (ev) => pickCard(c, mine, ev));
     } else {
       b.classList.add("idle");
       if (asksCard) {
@@ -300,10 +300,10 @@ function showHand(v) {
   }
 }
 
-function pickCard(card, mine) {
+function pickCard(card, mine, ev) {
   info(card);
-  if (mine.length === 1 && !touch) { answer(mine[0].i); return; }
-  if (performance.now() - lastAnswerAt < GUARD_MS) return;
+  if (second(ev)) return;
+  if (mine.length === 1 && !touch) { answer(mine[0].i, ev); return; }
   chosen = card.face;
   showAsk(view);
   showHand(view);
@@ -330,7 +330,7 @@ function showRace(v) {
       const b = el("button", "answer uno big", r.kind === "uno" ? L("a_uno") : r.label);
       b.type = "button";
       b.dataset.key = r.kind === "uno" ? "uno" : "catch";
-      b.addEventListener("click", () => press(r.kind));
+      b.addEventListener("click", (ev) => press(r.kind, ev));
       box.append(b);
     }
     const end = performance.now() + r.seconds * 1000;
@@ -344,7 +344,7 @@ function showRace(v) {
     b.type = "button";
     b.dataset.key = "uno";
     b.disabled = v.armed;
-    b.addEventListener("click", () => press("uno"));
+    b.addEventListener("click", (ev) => press("uno", ev));
     box.append(b);
   }
 }
@@ -402,7 +402,7 @@ function showAsk(v) {
       b.append(k);
     }
     b.append(document.createTextNode(a.label));
-    b.addEventListener("click", () => answer(a.i));
+    b.addEventListener("click", (ev) => answer(a.i, ev));
     if (a.face !== undefined) {
       const card = v.hand.find((c) => c.face === a.face);
       if (card) {
@@ -678,6 +678,7 @@ $("rules-close").addEventListener("click", closeRules);
 // ------------------------------------------------------------------ keyboard
 document.addEventListener("keydown", (ev) => {
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if (ev.repeat && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); return; }
   const k = ev.key.toLowerCase();
   if (k === "escape") {
     if (!$("confirm").hidden) { closeConfirm(); return; }
@@ -688,11 +689,13 @@ document.addEventListener("keydown", (ev) => {
   }
   if (!$("confirm").hidden || !$("rules").hidden || ev.target instanceof HTMLInputElement) return;
   if (/^[1-9]$/.test(k)) {
+    if (ev.repeat) return;
     const b = $("answers").querySelectorAll("button.answer")[Number(k) - 1];
     if (b) { ev.preventDefault(); b.click(); }
     return;
   }
   if (k === "d" || k === "u") {
+    if (ev.repeat) return;
     const sel = k === "d" ? 'button[data-key="draw"]' : 'button[data-key="uno"], button[data-key="catch"]';
     const b = $("answers").querySelector(sel) || $("race").querySelector(sel);
     if (b) { ev.preventDefault(); b.click(); }
