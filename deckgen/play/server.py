@@ -301,7 +301,7 @@ class PlayServer:
 
     def view(self, seat: int) -> dict[str, Any]:
         v = self.s.view(seat)
-        if seat == self.s.host:
+        if seat == self.s.host and self.s.opts.humans > 1:      # the links to hand out, at a table for several
             v["seats"] = [{"seat": q, "name": v["players"][q]["name"], "human": self.s.seats.human(q),
                            "joined": self.hub.joined(q), "link": self.link(q),
                            "qr": self.qr(q) if q != seat and self.s.seats.human(q) else None}

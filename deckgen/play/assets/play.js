@@ -504,9 +504,10 @@ function showOver(v) {
 
 function showHost(v) {
   const box = $("host");
-  box.hidden = !v.seats;
+  box.hidden = !v.seats;                 // (sent to the host of a table for several people)
   for (const id of ["btn-new", "btn-replay", "btn-match"]) $(id).hidden = !v.host;
-  if (!v.seats) return;
+  $("btn-match").hidden = !v.host || v.match;
+  if (box.hidden) return;
   const list = $("host-seats");
   list.replaceChildren();
   for (const s of v.seats) {
@@ -541,7 +542,7 @@ function showHost(v) {
 
 // a card that leaves a hand for the pile is seen going there (unless motion is turned down)
 function fly(prev, v) {
-  if (calm || !prev || !v.top || !prev.top || prev.game !== v.game || prev.top.id === v.top.id && prev.discard_pile === v.discard_pile) return;
+  if (calm || v.over || !prev || !v.top || !prev.top || prev.game !== v.game || prev.top.id === v.top.id && prev.discard_pile === v.discard_pile) return;
   if (v.discard_pile <= prev.discard_pile) return;
   const to = $("top-card").getBoundingClientRect();
   let from = null;
