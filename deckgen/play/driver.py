@@ -27,6 +27,7 @@ class Driver:
         self.pool = ThreadPoolExecutor(1, thread_name_prefix="deckgen-play-bot")
         self.changed: asyncio.Event | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.busy = False               # a bot is thinking (benchmarks/play.py reads it)
 
     def poke(self) -> None:
         """Something changed at the table (called from any thread)."""
@@ -58,7 +59,9 @@ class Driver:
     async def play(self, job: BotJob) -> None:
         s = self.s
         loop = asyncio.get_running_loop()
+        self.busy = True
         thinking = loop.run_in_executor(self.pool, s.think, job)
+        thinking.add_done_callback(self._idle)
         if job.paced:
             s.set_thinking(job)
             await asyncio.sleep(s.opts.pace)
@@ -73,6 +76,9 @@ class Driver:
             return
         if not s.bot_answer(job, reply):
             s.set_thinking(None)
+
+    def _idle(self, _done: object) -> None:
+        self.busy = False
 
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
