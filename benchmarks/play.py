@@ -27,6 +27,7 @@ import statistics
 import threading
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from deckgen import manifest
 from deckgen.play import Faces, PlayOptions, PlayServer, Session
@@ -39,10 +40,13 @@ class Served:
     port: int
     path: str
     process: multiprocessing.process.BaseProcess
+    conn: Any
 
     def stop(self) -> None:
-        self.process.terminate()
-        self.process.join(10)
+        self.conn.send("stop")                      # the server stops, and with it the experts' process
+        self.process.join(20)
+        if self.process.is_alive():
+            self.process.terminate()
 
 
 def _serve(bots: str, seed: int, conn) -> None:
@@ -50,16 +54,17 @@ def _serve(bots: str, seed: int, conn) -> None:
     s = Session(deck, PlayOptions(players=4, bots=bots, pace=0, seed=seed, lang="en")).start()
     server = PlayServer(s, Faces(deck), 0).start()
     conn.send((server.port, f"/s/{s.seats.tokens[0]}/"))
-    threading.Event().wait()
+    conn.recv()
+    server.stop()
 
 
 def table(bots: str, seed: int) -> Served:
     ctx = multiprocessing.get_context("spawn")
     here, there = ctx.Pipe()
-    process = ctx.Process(target=_serve, args=(bots, seed, there), daemon=True)
+    process = ctx.Process(target=_serve, args=(bots, seed, there))     # not daemonic: the experts' process is its child
     process.start()
     port, path = here.recv()
-    return Served(port, path, process)
+    return Served(port, path, process, here)
 
 
 def pct(values: list[float], q: float) -> float:
@@ -133,8 +138,9 @@ def clicks(bots: str, n: int, seed: int) -> list[float]:
         _, v = page.wait(0, lambda v: v["decision"] is not None or v["over"] is not None)
         while len(out) < n:
             if v["over"] is not None:
+                since = len(page.views)
                 page.post("new", {"same_seed": False})
-                _, v = page.wait(len(page.views), lambda v: v["over"] is None and v["decision"] is not None)
+                _, v = page.wait(since, lambda v: v["over"] is None and v["decision"] is not None)
                 continue
             seq = v["decision"]["seq"]
             since = len(page.views)
@@ -179,8 +185,9 @@ def gets_while_thinking(n_clicks: int, seed: int) -> tuple[list[float], int]:
         poller.start()
         for _ in range(n_clicks):
             if v["over"] is not None:
+                since = len(page.views)
                 page.post("new", {"same_seed": False})
-                _, v = page.wait(len(page.views), lambda v: v["over"] is None and v["decision"] is not None)
+                _, v = page.wait(since, lambda v: v["over"] is None and v["decision"] is not None)
                 continue
             seq = v["decision"]["seq"]
             since = len(page.views)

@@ -404,6 +404,10 @@ def test_the_command_refuses_bad_options():
     assert r.exit_code == 2 and "2 to 8 players, not 9" in r.output
     r = runner.invoke(main, ["play", "classic", "--players", "3", "--humans", "4", "--no-open"])
     assert r.exit_code == 2 and "4 people cannot sit at a table of 3" in r.output
+    r = runner.invoke(main, ["play", "classic", "--lan", "my-laptop", "--no-open"])
+    assert r.exit_code == 2 and "'my-laptop' is not an IP address" in r.output
+    r = runner.invoke(main, ["play", "classic", "--lan", "0.0.0.0", "--no-open"])
+    assert r.exit_code == 2 and "0.0.0.0 is not an address on the local network" in r.output
     r = runner.invoke(main, ["play", "nowhere.toml", "--no-open"])
     assert r.exit_code == 2
     assert "expert" in runner.invoke(main, ["play", "--help"]).output

@@ -785,3 +785,43 @@ def test_a_match_started_from_the_page_goes_on_to_the_next_hand(page, tmp_path):
         assert table.session.records[0]["dealer"] == 1 and table.session.hand.dealer == 0   # the deal passed on
     finally:
         table.close()
+
+
+def test_uno_as_a_race_is_pressed_in_time(page, tmp_path):
+    """--uno race: with one card left the person gets a big UNO! button instead of a question,
+    and pressing it in time is the call the engine logs."""
+    deck = load("classic")
+    for seed in range(1, 300):
+        s = Session(deck, PlayOptions(players=2, pace=0, seed=seed, uno="race")).start()
+        for _ in range(60):
+            if s.race is None:
+                s.settle_bots()
+            if s.race is not None and s.race.kind == "uno" and s.race.offender == 0:
+                break
+            d = s.pending()
+            if d is None or s.race is not None:
+                break
+            s.answer(0, s.seq(), pick(s.view(0)["decision"]))
+        if s.race is not None and s.race.kind == "uno" and s.race.offender == 0:
+            break
+    else:
+        pytest.skip("no seed brings the person to a UNO race")
+    table = Table("classic", tmp_path, players=2, seed=seed, uno="race", lang="en")
+    try:
+        page.goto(table.url())
+        seq = ""
+        while True:
+            got = page.evaluate(_TURN.replace("document.body.dataset.over ? {over: true} :",
+                                              "document.body.dataset.race === 'uno:mine' ? {race: true} : "
+                                              "document.body.dataset.over ? {over: true} :"), [seq, 20000])
+            if got.get("race"):
+                break
+            assert not got.get("over"), "the hand ended before the race"
+            seq = got["seq"]
+            click_answer(page, got, pick(got))
+        assert page.locator("#answers button").count() == 0          # no question: a button to press
+        page.click('#race button[data-key="uno"]')
+        page.wait_for_function("() => !document.body.dataset.race")
+        assert any(type(e).__name__ == "Uno" and e.player == 0 and e.said for e in table.session.hand.game.log)
+    finally:
+        table.close()

@@ -432,3 +432,66 @@ def test_answers_are_not_held_back_by_nagles_algorithm(table):
         sock = conn.transport.get_extra_info("socket")
         assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
     c.close()
+
+
+def test_the_host_gives_a_seat_to_a_bot_and_its_link_opens_nothing_more(table):
+    events: list[dict] = []
+    stop = threading.Event()
+    gone_path = seat_path(table, 1, "state.json")
+    reader = threading.Thread(target=_gone_reader, args=(table, seat_path(table, 1, "events"), events, stop), daemon=True)
+    reader.start()
+    try:
+        deadline = time.monotonic() + 5
+        while not table.hub.joined(1):
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        assert post(table, seat_path(table, 1, "seat"), {"seat": 1})[0] == 403      # only the host
+        assert post(table, seat_path(table, 0, "seat"), {"seat": 1})[0] == 200
+        assert request(table, "GET", gone_path)[0] == 404
+        reader.join(5)
+        assert events and events[-1] == "gone"                                   # its page is told
+        assert not table.s.seats.human(1)
+    finally:
+        stop.set()
+
+
+def _gone_reader(server: PlayServer, path: str, into: list, stop: threading.Event) -> None:
+    c = http.client.HTTPConnection("127.0.0.1", server.port, timeout=2)
+    c.request("GET", path, headers={"Host": f"127.0.0.1:{server.port}"})
+    r = c.getresponse()
+    buf = b""
+    while not stop.is_set():
+        try:
+            chunk = r.read1(65536)
+        except (TimeoutError, OSError, http.client.HTTPException):
+            continue
+        if not chunk:
+            break
+        buf += chunk
+        for name in re.findall(rb"event: (\w+)", buf):
+            into.append(name.decode())
+        buf = b""
+        if "gone" in into:
+            break
+    c.close()
+
+
+def test_expert_bots_think_in_a_process_of_their_own(deck, faces):
+    """--bots expert: the experts think outside the server's process, and their answers reach the
+    game (a page's GET meanwhile: benchmarks/play.py)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    server = _table(deck, faces, players=2, humans=1, bots="expert", seed=5)
+    s = server.s
+    try:
+        assert isinstance(server.driver.procs, ProcessPoolExecutor)
+        for _ in range(3):
+            deadline = time.monotonic() + 60
+            while (d := s.pending()) is None or d.player != 0:
+                assert time.monotonic() < deadline, "the expert did not answer"
+                time.sleep(0.01)
+            assert post(server, seat_path(server, 0, "answer"), {"seq": s.seq(), "i": 0})[0] == 200
+        bots = [e for e in s.hand.game.log if type(e).__name__ == "Play" and e.player == 1]
+        assert bots, "no move of the expert reached the game"
+    finally:
+        server.stop()

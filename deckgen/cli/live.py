@@ -149,6 +149,22 @@ def lan_address() -> str:
     return addr
 
 
+def checked_address(text: str) -> str:
+    """--lan ADDRESS: one of this machine's addresses on a network, never "every interface"."""
+    import ipaddress
+
+    try:
+        ip = ipaddress.ip_address(text.strip())
+    except ValueError:
+        raise usage_error("--lan", f"'{text}' is not an IP address",
+                          hint="--lan alone finds this machine's address; put the deck before it: "
+                               "deckgen play DECK --lan") from None
+    if ip.is_unspecified or ip.is_loopback or ip.is_multicast:
+        raise usage_error("--lan", f"{ip} is not an address on the local network",
+                          hint="name this machine's address on it, e.g. 192.168.1.20, or leave it out")
+    return str(ip)
+
+
 @click.command("play", cls=Command)
 @click.argument("deck")
 @click.option("--players", type=click.IntRange(2, 10), default=None,
@@ -203,7 +219,7 @@ def play_cmd(deck: str, table: TableChoice, lan: str | None, port: int, save_pat
 
     d = manifest.load_deck(deck)
     options = table.options(d)
-    address = (lan_address() if lan == "auto" else lan) if lan else None
+    address = (lan_address() if lan == "auto" else checked_address(lan)) if lan else None
 
     def ready(server: PlayServer) -> None:
         from deckgen.play import qr
@@ -226,4 +242,5 @@ def play_cmd(deck: str, table: TableChoice, lan: str | None, port: int, save_pat
         play(d, options, Serving(port=port, lan=address, save=save_path, resume=resume), on_ready=ready,
              log=lambda line: click.echo(line, err=True))
     except KeyboardInterrupt:
-        click.echo("table closed (deckgen play " + deck + " --resume continues it)", err=True)
+        again = f"deckgen play {deck} --resume" + (f" --save {save_path}" if save_path else "")
+        click.echo(f"table closed ({again} continues it)", err=True)

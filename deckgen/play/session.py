@@ -104,6 +104,7 @@ class Session:
         """``make_bot(seat)``: the bot for a seat in each game (default: the agent named by
         ``opts.bots``; the expert at its strongest budget, ``expert.TABLE_THINK``)."""
         check_options(deck, opts)
+        self.default_bots = make_bot is None            # the agents named by opts.bots
         self.make_bot = make_bot or (lambda _seat: expert.make(opts.bots, expert.TABLE_THINK))
         self.deck, self.opts = deck, opts
         self.lang = opts.lang or deck.language
