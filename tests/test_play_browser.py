@@ -409,19 +409,24 @@ def test_a_double_click_on_draw_does_not_keep_the_card_drawn(page, tmp_path):
     try:
         page.goto(table.url())
         first = _wait_turn(page, "")
+        page.wait_for_function("() => [...document.images].every(i => i.complete)")    # the layout is still
         box = page.locator('#answers button[data-key="draw"]').bounding_box()
         x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
         page.mouse.click(x, y)                                     # Draw
         page.wait_for_function("() => view.decision && view.decision.kind === 'play_drawn'")
         assert page.locator('#answers button[data-key="draw"]').inner_text().endswith(UI["en"]["a_keep"])
+        under = page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('button').textContent", [x, y])
+        assert under.endswith(UI["en"]["a_keep"])                  # "Keep it" is where "Draw" was
         page.mouse.down(click_count=2)                             # ... the second click of the double click
         page.mouse.up(click_count=2)                               # (the browser counts it: detail 2)
         page.wait_for_timeout(300)
         d = table.session.pending()
         assert d is not None and d.kind.value == "play_drawn" and d.player == 0      # still asked: not kept
         logged = len(table.session.hand.game.log)
-        page.mouse.click(box["x"] + 8, y)                          # a click of its own, elsewhere on it: keep it
-        page.wait_for_function("(s) => !view.decision || view.decision.seq !== s", arg=d_seq(table, first))
+        drawn = d_seq(table, first)
+        keep = page.locator('#answers button[data-key="draw"]').bounding_box()
+        page.mouse.click(keep["x"] + 8, keep["y"] + keep["height"] / 2)   # a click of its own, elsewhere on it: keep it
+        answered(table, drawn)
         kept = table.session.hand.game.log[logged:]
         assert first["kind"] == "play" and kept and not any(type(e).__name__ == "Play" and e.player == 0 for e in kept[:1])
     finally:
