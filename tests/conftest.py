@@ -74,7 +74,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.enviro
 # first, because pytest-xdist's worksteal gives each of the -n 2 workers one contiguous half of the
 # collection, then splits what is left, so a worker never ends the run alone inside one of them
 # while the other has nothing left to take.
-HEAVY_FILES = {"test_play_browser.py": 16, "test_rulebook_pdf.py": 13, "test_verdict.py": 9, "test_build.py": 7.5,
+HEAVY_FILES = {"test_play_browser.py": 60, "test_rulebook_pdf.py": 13, "test_verdict.py": 9, "test_build.py": 7.5,
                "test_install.py": 7, "test_cluster.py": 7, "test_render_fit.py": 7, "test_art_render.py": 5,
                "test_security_fuzz.py": 5, "test_watch.py": 5, "test_export.py": 4.5, "test_layout.py": 4,
                "test_layout_calibrate.py": 4, "test_engine_unlogged.py": 4, "test_imports.py": 3.5}

@@ -108,80 +108,143 @@ class TableChoice:
     """Who sits at the table and under which rules (every option of ``play`` but the page's)."""
 
     players: int | None
+    humans: int
     bots: str
     seat: int
-    seed: int
+    seed: int | None
     rules: tuple[str, ...]
     whole_match: bool
     pace: float
     lang: str | None
+    uno: str
 
     def size(self, deck: Deck) -> int:
-        """--players, or 4 within the deck's range."""
-        return self.players if self.players is not None else min(max(4, deck.players_min), deck.players_max)
+        """--players, or 4 within the deck's range (and at least --humans)."""
+        if self.players is not None:
+            return self.players
+        return min(max(4, deck.players_min, self.humans), deck.players_max)
 
     def options(self, deck: Deck) -> PlayOptions:
         from deckgen.play import PlayOptions
 
-        return PlayOptions(players=self.size(deck), bots=self.bots, seat=self.seat - 1, seed=self.seed,
-                           rules=deck.rule_options.replace(**_rule_overrides(self.rules)), pace=self.pace,
-                           match=self.whole_match, lang=self.lang)
+        return PlayOptions(players=self.size(deck), bots=self.bots, seat=self.seat - 1, humans=self.humans,
+                           seed=self.seed, rules=deck.rule_options.replace(**_rule_overrides(self.rules)),
+                           pace=self.pace, match=self.whole_match, lang=self.lang, uno=self.uno)
+
+
+def lan_address() -> str:
+    """This machine's address on its local network: the one its default route leaves from (a UDP
+    socket's connect() picks it and sends nothing)."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("192.0.2.1", 9))          # TEST-NET-1: never reached, only routed
+            addr = str(s.getsockname()[0])
+        except OSError:
+            addr = ""
+    if not addr or addr.startswith(("127.", "0.")):
+        raise usage_error("--lan", "this computer has no local network address to serve on",
+                          hint="connect to the network, or name the address: --lan 192.168.1.20")
+    return addr
+
+
+def checked_address(text: str) -> str:
+    """--lan ADDRESS: one of this machine's addresses on a network, never "every interface"."""
+    import ipaddress
+
+    try:
+        ip = ipaddress.ip_address(text.strip())
+    except ValueError:
+        raise usage_error("--lan", f"'{text}' is not an IP address",
+                          hint="--lan alone finds this machine's address; put the deck before it: "
+                               "deckgen play DECK --lan") from None
+    if ip.is_unspecified or ip.is_loopback or ip.is_multicast:
+        raise usage_error("--lan", f"{ip} is not an address on the local network",
+                          hint="name this machine's address on it, e.g. 192.168.1.20, or leave it out")
+    return str(ip)
 
 
 @click.command("play", cls=Command)
 @click.argument("deck")
 @click.option("--players", type=click.IntRange(2, 10), default=None,
-              help="Players at the table, you included (default: 4, within the deck's range).")
+              help="Players at the table, people and bots (default: 4, within the deck's range).")
+@click.option("--humans", type=click.IntRange(1, 10), default=1, show_default=True,
+              help="People at the table: you and friends who join with their own link.")
 @click.option("--bots", default="greedy", show_default=True, metavar="NAME",
-              help="Who the other players are: an agent of simulate's --agent (random, greedy).")
+              help="Who plays the other seats: random, greedy or expert (the agents of simulate's --agent).")
 @click.option("--seat", type=click.IntRange(1, 10), default=1, show_default=True,
-              help="Your seat; seat 1 plays first in the first hand.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first game (the deal, the bots' luck).")
+              help="Your seat; the other people sit after you. Seat 1 plays first in the first hand.")
+@click.option("--seed", type=click.IntRange(0, 2 ** 63 - 1), default=None,
+              help="Seed of the first game (the deal, the bots' luck); without it every game gets a secret one.")
 @click.option("--rule", "rules", multiple=True, metavar="NAME=VALUE",
               help="Change one rule option for this table, e.g. --rule stacking=same-kind (repeatable).")
 @click.option("--match", "whole_match", is_flag=True, help="Play hands until someone reaches the deck's target score.")
 @click.option("--pace", type=click.FloatRange(0, 10), default=0.8, show_default=True,
-              help="Seconds a bot waits before each move you watch.")
+              help="Seconds before each bot move you watch is shown.")
+@click.option("--uno", type=click.Choice(["ask", "race"]), default="ask", show_default=True,
+              help="ask: a question when you have one card left; race: press UNO in time, and catching is a race.")
 @click.option("--lang", type=click.Choice(["es", "en"]), default=None,
               help="Language of the table, and of the faces when the deck has texts in it (default: the deck's).")
+@click.option("--lan", is_flag=False, flag_value="auto", default=None, metavar="[ADDRESS]",
+              help="Serve the table to the local network too (on this machine's address, or the one named).")
 @click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
-              help="Port on 127.0.0.1 (0: any free port; the address is printed).")
-@click.option("--no-open", is_flag=True, help="Do not open a browser; just print the address.")
-@gather("table", TableChoice, "players", "bots", "seat", "seed", "rules", "whole_match", "pace", "lang")
-def play_cmd(deck: str, table: TableChoice, port: int, no_open: bool) -> None:
-    """Sit at a table with your deck against bots, on a page in your browser.
+              help="Port to serve on (0: any free port, or the saved game's with --resume).")
+@click.option("--save", "save_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The table's save file (default: play/DECK.jsonl in deckgen's user data folder).")
+@click.option("--resume", is_flag=True, help="Continue the game saved in the save file.")
+@click.option("--no-open", is_flag=True, help="Do not open a browser; just print the links.")
+@gather("table", TableChoice, "players", "humans", "bots", "seat", "seed", "rules", "whole_match", "pace", "lang",
+        "uno")
+def play_cmd(deck: str, table: TableChoice, lan: str | None, port: int, save_path: Path | None, resume: bool,
+             no_open: bool) -> None:
+    """Sit at a table with your deck, with friends and bots, on a page in your browser.
 
     Your hand is drawn with the deck's own faces; the engine decides every rule and offers
-    only the legal answers; the log says what happened in the deck's language. Ctrl-C stops.
+    only the legal answers; the log says what happened in the deck's language. With --humans
+    and --lan, friends join from their phones with the links (and QR codes) it prints. The
+    game is saved after every decision: --resume continues it. Ctrl-C stops.
 
     Example:
 
         deckgen play classic
 
-        deckgen play no-mercy --players 3 --bots random --seed 7 --match
+        deckgen play no-mercy --players 3 --bots expert --match
+
+        deckgen play classic --humans 3 --lan --uno race
 
         deckgen play my-deck.toml --rule stacking=same-kind --pace 0.3 --no-open
     """
     from deckgen import manifest
-    from deckgen.play import play
+    from deckgen.play import PlayServer, Serving, play
     from deckgen.render.faces import in_language, languages_of
 
     d = manifest.load_deck(deck)
     if table.lang in languages_of(d):
         d = in_language(d, table.lang)        # the faces in the table's language, when the deck has its texts
-    n = table.size(d)
     options = table.options(d)
+    address = (lan_address() if lan == "auto" else checked_address(lan)) if lan else None
 
-    def ready(url: str) -> None:
-        click.echo(f"{d.name()}: a table for {n} at {url} (you are seat {table.seat}; Ctrl-C stops)", err=True)
+    def ready(server: PlayServer) -> None:
+        from deckgen.play import qr
+
+        s = server.s
+        click.echo(f"{d.name()}: a table for {s.n} (Ctrl-C stops; saved after every decision)", err=True)
+        for q, link in server.links.items():
+            who = "you" if q == s.host else f"player {q + 1}"
+            click.echo(f"  seat {q + 1} ({who}): {link}", err=True)
+            if q != s.host and address:
+                click.echo(qr.terminal(link), err=True, nl=False)
         if not no_open:
             import contextlib
             import webbrowser
 
-            with contextlib.suppress(Exception):     # no browser is not an error: the address is printed
-                webbrowser.open(url)
+            with contextlib.suppress(Exception):     # no browser is not an error: the links are printed
+                webbrowser.open(server.local_link(s.host))
 
     try:
-        play(d, options, port, on_ready=ready, log=lambda line: click.echo(line, err=True))
+        play(d, options, Serving(port=port, lan=address, save=save_path, resume=resume), on_ready=ready,
+             log=lambda line: click.echo(line, err=True))
     except KeyboardInterrupt:
-        click.echo("table closed", err=True)
+        again = f"deckgen play {deck} --resume" + (f" --save {save_path}" if save_path else "")
+        click.echo(f"table closed ({again} continues it)", err=True)

@@ -1,72 +1,59 @@
-"""A table: one person at one seat against bots, hand after hand, as the page sees it.
+"""A table: people and bots at one game, hand after hand, as each person's page sees it.
 
-The :class:`Session` owns the game, a :class:`deckgen.rules.engine.Game` with every seat driven
-from outside (docs/engine.md). The engine decides every rule: the session asks it which
-decision is pending, shows the person their :class:`~deckgen.rules.decision.Observation` and
-the legal answers the engine listed, and passes back the one they pick. Every decision the page
-sees gets a sequence number (growing across hands and games); an answer naming another number
-(a stale page, a double click, a forged request) is refused and changes nothing, and the page
-then shows the table as it is.
+The :class:`Session` owns the hand, a :class:`deckgen.rules.engine.Game` whose every seat is
+driven from outside (docs/engine.md): it has no thread of its own and never waits. The engine
+decides every rule; the session asks it which decision is pending, shows each person their own
+:class:`~deckgen.rules.decision.Observation` and the legal answers the engine listed, and
+applies the one they pick. A decision is named on the page by its ``seq``
+(``GAME.HAND.SERIAL``: the game's id, the hand's number and the engine's decision serial), so an
+answer to any other decision (a stale page, a double click, a forged request) is refused and
+changes nothing.
 
-Each bot answers its own decisions through the :class:`~deckgen.rules.decision.Bot` protocol,
-from its observation alone and its own random generator, after ``pace`` seconds for the ones a
-person watches (a card played or drawn, a colour named), in a thread of the session's. Every
-change to the table bumps ``version``; the page waits for a new version (:meth:`Session.wait`).
+A bot's decision is handed out as a :class:`BotJob` (the decision, the seat's observation and a
+generator seed of its own) by :meth:`Session.bot_job`; whoever drives the table
+(:class:`deckgen.play.driver.Driver`: a worker thread, off the request path) asks the bot with
+:meth:`Session.think` and applies its answer with :meth:`Session.bot_answer`, which takes it
+only if the game has not moved on. :meth:`Session.settle_bots` does the same inline (tests,
+scripts). Under the ``race`` UNO mode, a person's UNO call and everybody's catch are pressed in
+time: :meth:`Session.press` takes a press, :meth:`Session.tick` closes the windows.
+
+Every change bumps ``version`` and calls the listeners (:meth:`Session.subscribe`). Every answer
+is written to the table's journal (:mod:`deckgen.play.journal`) before the next one is asked, so
+``deckgen play --resume`` replays the game to where it was.
 """
 
 from __future__ import annotations
 
 import random
+import secrets
 import threading
+import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from deckgen.errors import DeckgenError, error
 from deckgen.model import Deck
-from deckgen.options import RuleOptions
-from deckgen.play.words import Told, Words
+from deckgen.play import views
+from deckgen.play.seats import PlayOptions, Seats, check_options, new_seed
+from deckgen.play.views import answers
+from deckgen.play.words import Told, Words, ui
 from deckgen.rules import expert
-from deckgen.rules.agents import AGENTS
-from deckgen.rules.decision import YES_NO, Bot, Decision, Observation
+from deckgen.rules.decision import Answer, Bot, Decision, DecisionKind, IllegalAnswer, Observation
 from deckgen.rules.engine import Game, public_event
 from deckgen.rules.match import Match
-from deckgen.rules.state import FINISHED, Duel
+from deckgen.rules.state import FINISHED
 from deckgen.rules.table import Table, compile_deck
 
-#: Bot decisions a person sees happen: the bot waits ``pace`` seconds before them.
+if TYPE_CHECKING:
+    from deckgen.play.journal import Journal
+
+#: Bot decisions a person sees happen: the bot's answer is shown ``pace`` seconds after it is asked.
 PACED = frozenset({"play", "play_drawn", "stack", "color", "roulette_color", "target", "swap", "steal", "duel"})
-LOG_LINES = 400           # the page shows the latest lines of the log
-
-
-@dataclass(frozen=True)
-class PlayOptions:
-    players: int = 4
-    bots: str = "greedy"              # an agent name (deckgen.rules.agents.AGENTS)
-    seat: int = 0                     # the person's seat, 0-based (seat 0 plays first in the first hand)
-    seed: int = 1
-    rules: RuleOptions | None = None  # None: the deck's own rule options
-    pace: float = 0.8                 # seconds a bot waits before a move a person watches
-    match: bool = False               # play hands until someone reaches the deck's target score
-    lang: str | None = None           # None: the deck's language
-
-
-def check_options(deck: Deck, opts: PlayOptions) -> None:
-    """Every problem with the options at once, as a DeckgenError (exit 2)."""
-    problems = []
-    if not 2 <= opts.players <= 10:
-        problems.append(error("option", "--players", f"{opts.players} players is not a table size deckgen plays",
-                              hint="use 2 to 10"))
-    elif not 0 <= opts.seat < opts.players:
-        problems.append(error("option", "--seat", f"seat {opts.seat + 1} is not at a table of {opts.players}",
-                              hint=f"use a seat from 1 to {opts.players}"))
-    if opts.bots not in AGENTS:
-        problems.append(error("option", "--bots", f"unknown bot '{opts.bots}'", hint="bots: " + ", ".join(AGENTS)))
-    if not 0 <= opts.pace <= 10:
-        problems.append(error("option", "--pace", f"{opts.pace} s is not a bot pace", hint="use 0 to 10 seconds"))
-    if problems:
-        raise DeckgenError(problems)
+UNO_WINDOW = 3.0          # seconds a person has to press UNO (race mode)
+CATCH_WINDOW = 3.0        # seconds everyone has to catch a missed call (race mode)
+REACTION = (0.9, 2.4)     # a bot's catch comes this many seconds after the call was missed (race mode)
 
 
 @dataclass
@@ -75,115 +62,180 @@ class HandResult:
     winner: int | None
     points: int
     hands: list[list[int]]            # every seat's cards left at the end (faces)
+    alive: list[bool]                 # False: knocked out
 
 
 @dataclass
-class _Hand:
+class Hand:
     game: Game
     number: int                       # 1-based, within the game
-    seed: int                         # the game's seed (a match's hand i is seeded from (seed, i))
     dealer: int
-    bots: list[Bot | None]
-    bot_rng: random.Random
-    told: Told = field(default_factory=Told)
+    bots: dict[int, Bot]
+    told: dict[int, Told] = field(default_factory=dict)
     logged: int = 0                   # engine events already told
     result: HandResult | None = None
 
 
+class BotJob(NamedTuple):
+    """One bot decision to think about, off the table: everything the bot may see."""
+
+    key: tuple[str, int, int]         # (game, hand, serial): the answer is taken only while this is pending
+    seat: int
+    decision: Decision
+    observation: Observation
+    rng: str                          # the seed of the bot's generator for this decision
+    paced: bool                       # a move a person watches: shown after the pace
+
+
+@dataclass
+class Race:
+    """A UNO call or a catch pressed in time (the ``race`` UNO mode)."""
+
+    kind: str                         # "uno" or "catch"
+    key: tuple[str, int, int]
+    offender: int                     # who has one card left
+    deadline: float
+    presses: dict[int, float] = field(default_factory=dict)    # seat -> when it pressed (a bot's: will press)
+
+
 class Session:
-    def __init__(self, deck: Deck, opts: PlayOptions, log: Callable[[str], None] | None = None,
-                 make_bot: Callable[[int], Bot] | None = None):
-        """``make_bot(seat)``: the bot for a seat in each hand (default: the agent named by
+    def __init__(self, deck: Deck, opts: PlayOptions, *, make_bot: Callable[[int], Bot] | None = None,
+                 tokens: dict[int, str] | None = None, log: Callable[[str], None] | None = None):
+        """``make_bot(seat)``: the bot for a seat in each game (default: the agent named by
         ``opts.bots``; the expert at its strongest budget, ``expert.TABLE_THINK``)."""
         check_options(deck, opts)
+        self.default_bots = make_bot is None            # the agents named by opts.bots
         self.make_bot = make_bot or (lambda _seat: expert.make(opts.bots, expert.TABLE_THINK))
         self.deck, self.opts = deck, opts
         self.lang = opts.lang or deck.language
         self.table: Table = compile_deck(deck, opts.rules or deck.rule_options)
         self.n = opts.players
-        self.seat = opts.seat
-        self.names = self._seat_names()
-        self.words = Words(deck, self.table, self.lang, self.names)
+        self.seats = Seats(self.n, opts.human_seats(), opts.seat, tokens)
+        self.host = opts.seat
+        self.ui = ui(self.lang)
         self.echo = log or (lambda _line: None)
-        self.cond = threading.Condition()
+        self.lock = threading.RLock()
         self.version = 0
-        self.seq = 0
-        self.seed = opts.seed
+        self.journal: Journal | None = None
+        self.listeners: list[Callable[[], None]] = []
+        self.game_id = ""
+        self.seed = 0
+        self.match_play = opts.match
         self.scores = [0] * self.n
-        self.hand: _Hand | None = None
-        self.lines: list[dict[str, Any]] = []
+        self.hand: Hand | None = None
+        self.lines: dict[int, list[dict[str, Any]]] = {}
         self.records: list[dict[str, Any]] = []          # finished hands: seed, dealer and the engine's log
         self.thinking: int | None = None
         self.error: str | None = None
         self.match: Match | None = None
         self.match_winner: int | None = None
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self.race: Race | None = None
+        self.armed: dict[int, int] = {}                  # seat -> the turn it pressed UNO in (race mode)
+        self.clock: Callable[[], float] = time.monotonic
+        self._words: dict[int, Words] = {}
 
-    def _seat_names(self) -> list[str]:
-        from deckgen.play.words import ui
+    # ---------------------------------------------------------------- names and words
+    def names(self, viewer: int | None) -> list[str]:
+        return self.seats.names(viewer, self.ui["you"], self.ui["player"], self.ui["bot"])
 
-        words = ui(self.lang)
-        out, k = [], 0
-        for q in range(self.n):
-            if q == self.seat:
-                out.append(words["you"])
-            else:
-                k += 1
-                out.append(words["bot"].format(n=k))
-        return out
+    def words(self, viewer: int) -> Words:
+        w = self._words.get(viewer)
+        if w is None or w.names != self.names(viewer):
+            w = self._words[viewer] = Words(self.deck, self.table, self.lang, self.names(viewer))
+        return w
+
+    def subscribe(self, listener: Callable[[], None]) -> None:
+        self.listeners.append(listener)
+
+    def _bump(self) -> None:
+        self.version += 1
+        for listener in list(self.listeners):
+            listener()
 
     # ---------------------------------------------------------------- the game's life
-    def start(self) -> None:
-        with self.cond:
-            self._new_game(self.seed)
-        self._thread = threading.Thread(target=self._bots, name="deckgen-play-bots", daemon=True)
-        self._thread.start()
+    def start(self, game_id: str | None = None, seed: int | None = None) -> Session:
+        """Deal the first game (``game_id``, ``seed``: a resumed game's)."""
+        with self.lock:
+            self._new_game(self.opts.seed if seed is None else seed, game_id)
+        return self
 
-    def stop(self) -> None:
-        self._stop.set()
-        with self.cond:
-            self.cond.notify_all()
-
-    def new_game(self, same_seed: bool) -> None:
-        """A new game: the same seed again (the same deal and the same bots' luck) or the next seed."""
-        with self.cond:
-            self._new_game(self.seed if same_seed else self.seed + 1)
-
-    def next_hand(self) -> bool:
-        """The next hand of a match (False: no hand is over, or the match is)."""
-        with self.cond:
-            h = self.hand
-            if h is None or h.result is None or self.match is None or self.match.over:
+    def new_game(self, seat: int, same_seed: bool, match: bool | None = None) -> bool:
+        """A new game, asked by the host: the same seed again (the same deal and the same bots'
+        luck) or a new one (the next seed when the table was given one, else a secret one);
+        ``match``: play it as a match to the target score (None: as the last one)."""
+        with self.lock:
+            if seat != self.host:
                 return False
+            if match is not None:
+                self.match_play = match
+            if same_seed:
+                seed: int | None = self.seed
+            else:
+                seed = self.seed + 1 if self.opts.seed is not None else None
+            self._new_game(seed, None)
+            return True
+
+    def next_hand(self, seat: int) -> bool:
+        """The next hand of a match, asked by the host (False: no hand is over, or the match is)."""
+        with self.lock:
+            h = self.hand
+            if seat != self.host or h is None or h.result is None or self.match is None or self.match.over:
+                return False
+            if self.journal is not None:
+                self.journal.next_hand(h.number + 1)
             self._begin_hand(h.number + 1)
             return True
 
-    def _new_game(self, seed: int) -> None:
-        self.seed = seed
+    def seat_to_bot(self, seat: int, other: int) -> bool:
+        """The host hands another person's seat to a bot (that person's link opens nothing more)."""
+        with self.lock:
+            if seat != self.host or not self.seats.to_bot(other):
+                return False
+            if self.journal is not None:
+                self.journal.to_bot(other)
+            self._seat_bot(other)
+            self._bump()
+            return True
+
+    def _seat_bot(self, seat: int) -> None:
+        h = self.hand
+        if h is not None and seat not in h.bots:
+            h.bots[seat] = self.make_bot(seat)
+        self.lines.pop(seat, None)
+        self.armed.pop(seat, None)
+        if self.race is not None and self.race.kind == "uno" and self.race.offender == seat:
+            self.race = None
+        self.thinking = None
+
+    def _new_game(self, seed: int | None, game_id: str | None) -> None:
+        self.seed = new_seed() if seed is None else seed
+        self.game_id = game_id or secrets.token_hex(4)
         self.scores = [0] * self.n
-        self.match = Match(self.table, self.n, seed) if self.opts.match else None
+        self.match = Match(self.table, self.n, self.seed) if self.match_play else None
         self.match_winner = None
-        self.lines = []
+        self.lines = {q: [] for q in self.seats.tokens}
         self.records = []
+        if self.journal is not None and game_id is None:
+            self.journal.new_game(self)
         self._begin_hand(1)
 
     def _begin_hand(self, number: int) -> None:
-        bots: list[Bot | None] = [None if q == self.seat else self.make_bot(q) for q in range(self.n)]
-        # every seat is driven from here: the bots are asked by _bots(), after their pace
-        seats: list[Bot | None] = [None] * self.n
+        seats: list[Bot | None] = [None] * self.n       # every seat is driven from here
         if self.match is not None:        # the match deals: hand i seeded from (seed, i), the deal passing on
             dealer = self.match.dealer
             game = self.match.new_hand(seats, record=True)
         else:
             dealer = self.n - 1
             game = Game(self.table, self.n, self.seed, seats, record=True, dealer=dealer)
-        # the bots draw from a generator of their own, so nothing they draw tells the game's shuffles
-        self.hand = _Hand(game, number, self.seed, dealer, bots, random.Random(f"{self.seed}:{number}:bots"))
+        bots = {q: self.make_bot(q) for q in range(self.n) if not self.seats.human(q)}
+        self.hand = Hand(game, number, dealer, bots)
         self.error = None
         self.thinking = None
-        if self.opts.match:
-            self.lines.append({"text": f"— {self.words.ui['hand_no'].format(n=number)} —", "seat": None})
+        self.race = None
+        self.armed = {}
+        if self.match is not None:
+            for q, lines in self.lines.items():
+                lines.append({"text": f"— {self.words(q).ui['hand_no'].format(n=number)} —", "seat": None})
         try:
             game.start()
         except Exception:
@@ -194,42 +246,46 @@ class Session:
     def _failed(self) -> None:
         self.error = traceback.format_exc(limit=8)
         self.echo(self.error)
-        self.version += 1
-        self.cond.notify_all()
+        self._bump()
 
     def _settled(self) -> None:
-        """After the engine moved: tell the new events, note the next decision or the end."""
+        """After the engine moved: tell the new events to each person, note the end, open a race."""
         h = self.hand
         assert h is not None
         g = h.game
         events = g.log or []
-        seen = [public_event(e, self.seat) for e in events[h.logged:]]
-        self.lines.extend(self.words.log(seen, self.seat, 0, h.told))
+        new = events[h.logged:]
+        for q, lines in self.lines.items():
+            told = h.told.setdefault(q, Told())
+            lines.extend(self.words(q).log([public_event(e, q) for e in new], q, 0, told))
         h.logged = len(events)
         if g.over and h.result is None:
-            h.result = HandResult(g.outcome or "", g.winner, g.score if g.outcome == FINISHED else 0,
-                                  [list(hand) for hand in g.hands])
-            self.scores = list(g.scores)
-            self.lines.append({"text": self.words.end(h.result.outcome, g.winner, h.result.points, self.seat),
-                               "seat": g.winner})
-            self.records.append(self._record(h))
-            if self.match is not None:
-                self.match.end_hand(g)
-                self.match_winner = self.match.winner
-                if self.match_winner is not None:
-                    self.lines.append({"text": self.words.match_end(self.match_winner, max(self.scores), self.seat),
-                                       "seat": self.match_winner})
-        self.seq += 1
+            self._hand_over(h)
         self.thinking = None
-        self.version += 1
-        self.cond.notify_all()
+        self.race = None
+        self._open_race()
+        self._bump()
 
-    def _record(self, h: _Hand) -> dict[str, Any]:
+    def _hand_over(self, h: Hand) -> None:
         g = h.game
-        return {"hand": h.number, "seed": h.seed, "match": self.match is not None, "dealer": h.dealer,
-                "outcome": g.outcome, "winner": g.winner,
-                "points": g.score if g.outcome == FINISHED else 0,
-                "log": [[type(e).__name__, *[_plain(v) for v in e]] for e in g.log or []]}
+        h.result = HandResult(g.outcome or "", g.winner, g.score if g.outcome == FINISHED else 0,
+                              [list(hand) for hand in g.hands], list(g.alive))
+        self.scores = list(g.scores)
+        if self.match is not None:
+            self.match.end_hand(g)
+            self.match_winner = self.match.winner
+        for q, lines in self.lines.items():
+            w = self.words(q)
+            lines.append({"text": w.end(h.result.outcome, g.winner, h.result.points, q), "seat": g.winner})
+            if self.match_winner is not None:
+                lines.append({"text": w.match_end(self.match_winner, max(self.scores), q), "seat": self.match_winner})
+        self.records.append(views.record(self, h))
+
+    @property
+    def game_over(self) -> bool:
+        """The game is over: its hand is (or, in a match, the match is)."""
+        h = self.hand
+        return h is not None and h.result is not None and (self.match is None or self.match.over)
 
     # ---------------------------------------------------------------- answers
     def pending(self) -> Decision | None:
@@ -238,191 +294,230 @@ class Session:
             return None
         return h.game.decision
 
-    def answer(self, seq: Any, index: Any) -> bool:
-        """The person's answer to decision ``seq``: the index of one of its legal answers. False
-        (nothing changes) when it is not the current decision, not theirs, or not one of them."""
-        with self.cond:
+    def key(self) -> tuple[str, int, int] | None:
+        d = self.pending()
+        h = self.hand
+        return None if d is None or h is None else (self.game_id, h.number, d.serial)
+
+    def seq(self) -> str | None:
+        k = self.key()
+        return None if k is None else f"{k[0]}.{k[1]}.{k[2]}"
+
+    def answer(self, seat: int, seq: Any, index: Any) -> bool:
+        """A person's answer to decision ``seq``: the index of one of its legal answers. False
+        (nothing changes) when it is not the pending decision, not theirs, or not one of them."""
+        with self.lock:
             d = self.pending()
-            if d is None or d.player != self.seat or not isinstance(seq, int) or seq != self.seq:
+            if d is None or d.player != seat or not self.seats.human(seat) or seq != self.seq() or self._raced(d):
                 return False
             options = answers(d)
             if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(options):
                 return False
-            self._answer(d, options[index])
+            self._apply(d, options[index])
             return True
 
-    def _answer(self, d: Decision, reply: Any) -> None:
+    def _apply(self, d: Decision, reply: Answer) -> None:
         h = self.hand
         assert h is not None
         try:
             h.game.apply(reply, d.player, d.serial)
+        except IllegalAnswer:
+            raise
         except Exception:
             self._failed()
             return
+        if self.journal is not None:
+            self.journal.answer(h.number, d.serial, reply)
         self._settled()
 
-    def _bots(self) -> None:
-        """The bots' thread: each bot decision, after the pace for the ones a person watches."""
-        while not self._stop.is_set():
-            with self.cond:
-                d = self.pending()
-                if d is None or d.player == self.seat:
-                    self.cond.wait(0.5)
-                    continue
-                seq = self.seq
-                if d.kind.value in PACED and self.opts.pace > 0:
-                    self.thinking = d.player
-                    self.version += 1
-                    self.cond.notify_all()
-                    self.cond.wait_for(self._moved(seq), self.opts.pace)
-                if self.seq != seq or self._stop.is_set():
-                    continue            # a new game began meanwhile
-                h = self.hand
-                assert h is not None
-                bot = h.bots[d.player]
-                assert bot is not None
-                try:
-                    reply = bot.decide(d, h.game.observation(d.player), h.bot_rng)
-                except Exception:
-                    self._failed()
-                    continue
-                self._answer(d, reply)
+    def replay(self, hand: int, serial: int, reply: Answer) -> None:
+        """Apply a saved answer (``--resume``); DeckgenError when it does not fit the game."""
+        with self.lock:
+            d = self.pending()
+            h = self.hand
+            if d is None or h is None or h.number != hand or d.serial != serial:
+                raise DeckgenError(error("play", "--resume", f"the saved answer to decision {serial} of hand {hand} "
+                                         "does not fit the game", hint="the deck or deckgen changed since: start a "
+                                         "new game without --resume"))
+            try:
+                h.game.apply(reply, d.player, d.serial)
+            except IllegalAnswer as exc:
+                raise DeckgenError(error("play", "--resume", f"the saved game does not replay: {exc.findings[0].message}",
+                                         hint="the deck or deckgen changed since: start a new game without --resume")
+                                   ) from None
+            self._settled()
 
-    def _moved(self, seq: int) -> Callable[[], bool]:
-        return lambda: self.seq != seq or self._stop.is_set()
+    # ---------------------------------------------------------------- bots
+    def bot_job(self) -> BotJob | None:
+        """The bot decision waiting (None: the game waits for a person, a race or nothing)."""
+        with self.lock:
+            d = self.pending()
+            h = self.hand
+            if d is None or h is None or self.seats.human(d.player) or self._raced(d):
+                return None
+            key = (self.game_id, h.number, d.serial)
+            return BotJob(key, d.player, d, h.game.observation(d.player), f"{self.seed}:{key[1]}:{key[2]}:bot",
+                          d.kind.value in PACED and self.opts.pace > 0)
 
-    def wait(self, version: int, timeout: float) -> None:
-        """Return when the table's version is no longer ``version`` (or after ``timeout`` seconds)."""
-        with self.cond:
-            self.cond.wait_for(lambda: self.version != version or self._stop.is_set(), timeout)
+    def think(self, job: BotJob) -> Answer:
+        """The bot's answer to a job (run anywhere: it reads the job alone, never the game)."""
+        with self.lock:
+            h = self.hand
+            bot = h.bots.get(job.seat) if h is not None else None
+        if bot is None:
+            return None
+        return bot.decide(job.decision, job.observation, random.Random(job.rng))
 
-    # ---------------------------------------------------------------- what the page shows
-    def view(self) -> dict[str, Any]:
-        """The person's observation of the table, the decision asked of them and its legal answers."""
-        with self.cond:
-            return self._view()
+    def bot_answer(self, job: BotJob, reply: Answer) -> bool:
+        """Apply a bot's answer if its decision is still the one pending (False: the game moved on)."""
+        with self.lock:
+            if self.key() != job.key or self.seats.human(job.seat):
+                return False
+            d = self.pending()
+            assert d is not None
+            if not d.legal(reply):
+                self.error = f"bot of seat {job.seat + 1} answered {reply!r} to a {d.kind.value} decision"
+                self.echo(self.error)
+                self._bump()
+                return False
+            self._apply(d, reply)
+            return True
 
-    def _view(self) -> dict[str, Any]:
-        """Made from the person's observation alone (and, once the hand is over, every hand)."""
-        h = self.hand
-        assert h is not None
-        t, w, me = self.table, self.words, self.seat
-        o = h.game.observation(me)
+    def bot_failed(self, job: BotJob, text: str) -> None:
+        """A bot raised while thinking: the table shows the error (the game waits)."""
+        with self.lock:
+            if self.key() == job.key:
+                self.error = text
+                self.echo(text)
+                self._bump()
+
+    def touch(self) -> None:
+        """Something the pages show changed outside the game (a person joined or left)."""
+        with self.lock:
+            self._bump()
+
+    def set_thinking(self, job: BotJob | None) -> None:
+        with self.lock:
+            seat = None if job is None or self.key() != job.key else job.seat
+            if seat != self.thinking:
+                self.thinking = seat
+                self._bump()
+
+    def settle_bots(self) -> None:
+        """Answer every bot decision (and close every race) at once, here, until a person's
+        decision or the end of the hand (a script's or a test's table, without pace)."""
+        while True:
+            job = self.bot_job()
+            if job is not None:
+                self.bot_answer(job, self.think(job))
+                continue
+            with self.lock:
+                if self.race is None:
+                    return
+                self.tick(float("inf"))
+
+    # ---------------------------------------------------------------- races (UNO mode "race")
+    def _raced(self, d: Decision) -> bool:
+        """Whether this decision is pressed in time rather than asked."""
+        if self.opts.uno != "race":
+            return False
+        return d.kind is DecisionKind.CATCH or (d.kind is DecisionKind.UNO and self.seats.human(d.player))
+
+    def _open_race(self) -> None:
         d = self.pending()
-        color = None
-        if o.color >= 0:
-            color = {"name": w.color(o.color), "hex": self.deck.palette.get(t.colors[o.color]).hex}
-        power = t.rules.power_cards and t.any_flex
-        bots = h.bots
-        players = [{"seat": q, "name": self.names[q], "you": q == me, "cards": o.hand_sizes[q],
-                    "cards_text": w.cards(o.hand_sizes[q]), "alive": o.alive[q],
-                    "power": o.power[q] if power else None, "owed": o.owed[q], "score": self.scores[q],
-                    "bot": None if bots[q] is None else getattr(bots[q], "name", self.opts.bots)} for q in range(self.n)]
-        pen = o.penalty
-        duel = cast("Duel | None", o.duel)
-        return {
-            "version": self.version, "seq": self.seq, "lang": self.lang,
-            "deck": {"id": self.deck.id, "name": self.deck.name(self.lang)},
-            "seed": self.seed, "hand_no": h.number, "match": self.opts.match, "target": t.target,
-            "you": me, "players": players, "turn": o.current, "direction": o.direction, "color": color,
-            "top": self._card(o.top >> 1, o.top & 1) if o.top >= 0 else None,
-            "draw_pile": o.draw_pile, "discard_pile": o.discard_pile,
-            "pending": {"victim": pen.victim, "total": pen.total, "name": self.names[pen.victim]}
-            if pen.total and pen.victim >= 0 else None,
-            "duel": {"value": duel.value, "penalty": duel.penalty} if duel is not None else None,
-            "power_name": w.power if power else None,
-            "hand": [self._card(f, 0) for f in sorted(o.hand)],
-            "decision": self._decision(d, o) if d is not None and d.player == me else None,
-            "thinking": {"seat": self.thinking, "text": w.ui["waiting"].format(who=self.names[self.thinking])}
-            if self.thinking is not None else None,
-            "log": self.lines[-LOG_LINES:], "log_total": len(self.lines),
-            "over": self._over(h) if h.result is not None else None,
-            "error": self.error,
-        }
+        h = self.hand
+        if d is None or h is None or not self._raced(d):
+            return
+        key, now = (self.game_id, h.number, d.serial), self.clock()
+        if d.kind is DecisionKind.UNO:
+            if self.armed.pop(d.player, None) == h.game.turns:
+                self._apply(d, True)          # pressed with the card that left one: said in time
+                return
+            self.race = Race("uno", key, d.player, now + UNO_WINDOW)
+            return
+        race = self.race = Race("catch", key, d.about, now + CATCH_WINDOW)
+        for q in range(self.n):
+            if q == d.about or self.seats.human(q) or not h.game.alive[q]:
+                continue
+            bot = h.bots[q]
+            rng = random.Random(f"{self.seed}:{key[1]}:{key[2]}:catch:{q}")
+            ask = Decision(q, DecisionKind.CATCH, (True, False), False, d.about, -1, d.serial)
+            if bot.decide(ask, h.game.observation(q), rng) is True:
+                race.presses[q] = now + rng.uniform(*REACTION)
 
-    def _card(self, f: int, side: int) -> dict[str, Any]:
-        card = self.table.faces[f]
-        return {"face": f, "id": card.id, "name": self.words.card(f), "side": side,
-                "side_name": self.words.side(f * 2 + side) if side else None}
+    def press(self, seat: int, what: Any, seq: Any) -> bool:
+        """A person presses UNO or catch (race mode): UNO answers their call, or is kept for the
+        call their play is about to ask (pressed on their turn with two cards); catch joins the race."""
+        with self.lock:
+            d, h = self.pending(), self.hand
+            if self.opts.uno != "race" or d is None or h is None or not self.seats.human(seat) or seq != self.seq():
+                return False
+            race = self.race
+            if what == "uno":
+                if race is not None and race.kind == "uno" and race.offender == seat:
+                    self._apply(d, True)
+                    return True
+                if d.player == seat and d.kind is DecisionKind.PLAY and len(h.game.hands[seat]) == 2:
+                    self.armed[seat] = h.game.turns
+                    self._bump()
+                    return True
+                return False
+            if what == "catch" and race is not None and race.kind == "catch" and seat != race.offender:
+                race.presses.setdefault(seat, self.clock())
+                self.tick(self.clock())
+                return True
+            return False
 
-    def _over(self, h: _Hand) -> dict[str, Any]:
-        r = h.result
-        assert r is not None
-        t = self.table
-        seats = [{"seat": q, "name": self.names[q], "cards": [self._card(f, 0) for f in sorted(r.hands[q])],
-                  "points": sum(t.points[f] for f in r.hands[q]), "score": self.scores[q]} for q in range(self.n)]
-        return {"outcome": r.outcome, "winner": r.winner, "points": r.points,
-                "text": self.words.end(r.outcome, r.winner, r.points, self.seat), "seats": seats,
-                "match_over": self.match is None or self.match.over,
-                "match_winner": self.match_winner,
-                "match_text": self.words.match_end(self.match_winner, max(self.scores), self.seat)
-                if self.match_winner is not None else None}
+    def next_timer(self) -> float | None:
+        """When :meth:`tick` has something to do next (a clock() time; None: nothing)."""
+        with self.lock:
+            race = self.race
+            if race is None:
+                return None
+            return min([race.deadline, *race.presses.values()])
 
-    def _decision(self, d: Decision, o: Observation) -> dict[str, Any]:
-        """The decision's legal answers (the engine's), each with the words and the card it is about."""
-        w, ui, t = self.words, self.words.ui, self.table
-        kind = d.kind.value
-        items: list[dict[str, Any]] = []
-        for i, a in enumerate(answers(d)):
-            item: dict[str, Any] = {"i": i}
-            if kind in ("play", "play_drawn", "stack"):
-                if a is None:
-                    key = {"play": "a_draw", "play_drawn": "a_keep", "stack": "a_take"}[kind]
-                    item.update(key="draw", label=ui[key].format(cards=w.cards(o.penalty.total)))
-                else:
-                    f, side = a >> 1, a & 1
-                    item.update(face=f, side=side, label=ui["a_flex"].format(side=w.side(a)) if side
-                                else ui["a_play"].format(card=w.card(f)))
-            elif kind == "duel":
-                f = a >> 1
-                item.update(face=f, side=0, label=ui["a_counter" if a & 1 else "a_discard"].format(card=w.card(f)),
-                            counter=bool(a & 1))
-            elif kind in ("color", "roulette_color"):
-                item.update(label=w.color(a), color=self.deck.palette.get(t.colors[a]).hex)
-            elif kind in ("target", "swap", "steal"):
-                item.update(label=ui["a_player"].format(who=self.names[a], cards=w.cards(o.hand_sizes[a])), seat=a)
-            else:
-                yes, no = _YES_NO[kind]
-                item.update(label=ui[yes if a else no].format(who=self.names[d.about] if d.about >= 0 else ""),
-                            yes=bool(a))
-                if kind == "uno" and a:
-                    item["key"] = "uno"
-            items.append(item)
-        card = ""
-        if kind in ("play_drawn", "jump_in") and d.options:
-            card = w.card(d.options[0] >> 1)
-        prompt = ui["q_play_nodraw" if kind == "play" and not d.passable else "q_" + kind]
-        prompt = prompt.format(card=card, cards=w.cards(o.penalty.total),
-                               who=self.names[d.about] if d.about >= 0 else "", value=d.value)
-        return {"seq": self.seq, "kind": kind, "prompt": prompt, "answers": items}
+    def tick(self, now: float) -> None:
+        """Close the race whose time has come: an unsaid UNO, the first catch pressed."""
+        with self.lock:
+            race = self.race
+            if race is None or race.key != self.key():
+                return
+            d = self.pending()
+            assert d is not None
+            if race.kind == "uno":
+                if now >= race.deadline:
+                    self._apply(d, False)
+                return
+            pressed = [(t, q) for q, t in race.presses.items() if t <= now]
+            if not pressed and now < race.deadline:
+                return
+            first = min(pressed)[1] if pressed else -1
+            while (d := self.pending()) is not None and d.kind is DecisionKind.CATCH and d.about == race.offender:
+                if self.key() is None:
+                    break
+                self._apply(d, d.player == first)
+                if d.player == first:
+                    break
 
-    def card_texts(self) -> dict[str, dict[str, Any]]:
-        """Every card's name and rulebook text (card id -> {name, group, text})."""
-        return {c.id: self.words.card_text(c.id) for c in self.deck.cards}
+    # ---------------------------------------------------------------- what a page shows
+    def view(self, seat: int) -> dict[str, Any]:
+        """A person's view of the table (their observation, their decision), or of its end."""
+        with self.lock:
+            return views.view(self, seat)
 
-    def config(self) -> dict[str, Any]:
-        """What the page needs once: its labels, the faces' aspect, every card's rulebook text."""
-        return {"lang": self.lang, "ui": self.words.ui, "texts": self.card_texts(),
+    def log_lines(self, seat: int, start: int = 0) -> tuple[list[dict[str, Any]], int]:
+        """The log as this seat reads it, from line ``start``; and how many lines it has."""
+        with self.lock:
+            lines = self.lines.get(seat, [])
+            return lines[start:], len(lines)
+
+    def config(self, seat: int) -> dict[str, Any]:
+        """What the page needs once: its labels, every card's rulebook text."""
+        w = self.words(seat)
+        return {"lang": self.lang, "ui": w.ui, "texts": {c.id: w.card_text(c.id) for c in self.deck.cards},
                 "deck": {"id": self.deck.id, "name": self.deck.name(self.lang)},
-                "pace": self.opts.pace, "players": self.n}
+                "pace": self.opts.pace, "players": self.n, "uno": self.opts.uno, "target": self.table.target}
 
 
-_YES_NO = {"challenge": ("a_challenge", "a_accept"), "uno": ("a_uno", "a_silent"),
-           "catch": ("a_catch", "a_let"), "jump_in": ("a_jump", "a_wait")}
-
-
-def answers(d: Decision) -> list[Any]:
-    """Every legal answer to a decision, in the order the page lists them: yes and no; or the
-    engine's options, then None when it is legal too (draw, keep the card, take the penalty)."""
-    if d.kind in YES_NO:
-        return [True, False]
-    return [*d.options, *([None] if d.passable else [])]
-
-
-def _plain(v: Any) -> Any:
-    if isinstance(v, tuple):
-        return [_plain(x) for x in v]
-    return v
-
-
-__all__ = ["PACED", "HandResult", "PlayOptions", "Session", "answers", "check_options"]
+__all__ = ["CATCH_WINDOW", "PACED", "UNO_WINDOW", "BotJob", "Hand", "HandResult", "PlayOptions", "Race", "Session",
+           "answers", "check_options"]
