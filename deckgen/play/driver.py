@@ -50,14 +50,14 @@ def _start(deck: Deck, rules: RuleOptions, name: str) -> None:
 
 def _think(game: str, seat: int, decision: Decision, observation: Observation, seed: str) -> Answer:
     """In the thinking process: the seat's bot (one per seat and game, kept with its memory) answers."""
-    from deckgen.rules import expert
+    from deckgen.rules import bots, expert
 
     bot = _BOTS.get((game, seat))
     if bot is None:
         for key in [k for k in _BOTS if k[0] != game]:
             del _BOTS[key]
-        bot = _BOTS[(game, seat)] = expert.make(_BOT, expert.TABLE_THINK)
-    return bot.decide(decision, observation._replace(table=_TABLE), random.Random(seed))  # type: ignore[no-any-return]
+        bot = _BOTS[(game, seat)] = bots.make(_BOT, expert.TABLE_THINK)
+    return bot.decide(decision, observation._replace(table=_TABLE), random.Random(seed))
 
 
 def _ready() -> bool:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from deckgen.errors import DeckgenError, Finding, error
 from deckgen.model import Deck
 from deckgen.options import RuleOptions
-from deckgen.rules.agents import AGENTS
+from deckgen.rules.bots import AGENTS
 
 UNO_MODES = ("ask", "race")
 TOKEN_BYTES = 16
@@ -26,7 +26,7 @@ TOKEN_BYTES = 16
 @dataclass(frozen=True)
 class PlayOptions:
     players: int = 4
-    bots: str = "greedy"              # an agent name (deckgen.rules.agents.AGENTS)
+    bots: str = "greedy"              # an agent name (deckgen.rules.bots.AGENTS)
     seat: int = 0                     # the host's seat, 0-based (seat 0 plays first in the first hand)
     humans: int = 1                   # people at the table: the host's seat and the ones after it
     seed: int | None = None           # None: every game gets a secret seed of its own

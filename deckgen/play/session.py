@@ -39,6 +39,7 @@ from deckgen.play import views
 from deckgen.play.seats import PlayOptions, Seats, check_options, new_seed
 from deckgen.play.views import answers
 from deckgen.play.words import Told, Words, ui
+from deckgen.rules import bots as registry
 from deckgen.rules import expert
 from deckgen.rules.decision import Answer, Bot, Decision, DecisionKind, IllegalAnswer, Observation
 from deckgen.rules.engine import Game, public_event
@@ -105,7 +106,7 @@ class Session:
         ``opts.bots``; the expert at its strongest budget, ``expert.TABLE_THINK``)."""
         check_options(deck, opts)
         self.default_bots = make_bot is None            # the agents named by opts.bots
-        self.make_bot = make_bot or (lambda _seat: expert.make(opts.bots, expert.TABLE_THINK))
+        self.make_bot = make_bot or (lambda _seat: registry.make(opts.bots, expert.TABLE_THINK))
         self.deck, self.opts = deck, opts
         self.lang = opts.lang or deck.language
         self.table: Table = compile_deck(deck, opts.rules or deck.rule_options)
