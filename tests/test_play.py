@@ -448,3 +448,42 @@ def test_expert_bots_sit_at_the_table_with_their_strongest_budget(decks):
     bot = Session(decks["classic"], PlayOptions(pace=0, bots="expert")).make_bot(1)
     assert isinstance(bot, expert.ExpertAgent) and bot.think == expert.TABLE_THINK == expert.TRUST_THINK
     assert type(Session(decks["classic"], PlayOptions(pace=0, bots="greedy")).make_bot(1)) is GreedyAgent
+
+
+def test_an_expert_after_resume_knows_the_hand_as_one_that_sat_through_it(decks, tmp_path):
+    """A bot made after --resume is first asked with every public event since the deal, not the
+    latest window: its memory of the hand is whole (the discard pile known), as it would be had it
+    played the hand from the deal."""
+    from deckgen.rules.engine import public_event
+    from deckgen.rules.expert import ExpertAgent
+
+    deck = decks["classic"]
+    path = tmp_path / "x.jsonl"
+    s = Session(deck, PlayOptions(players=3, humans=1, pace=0, seed=5), make_bot=lambda _q: ExpertAgent(2))
+    s.journal = Journal(path)
+    s.start()
+    from deckgen.rules.machine import PUBLIC_EVENTS
+
+    while len(s.hand.game.log) < PUBLIC_EVENTS + 20:  # past the observation's window of events
+        s.settle_bots()
+        d = s.pending()
+        assert d is not None, "the hand ended too soon for this test"
+        s.answer(d.player, s.seq(), 0)
+    made: dict[int, ExpertAgent] = {}
+
+    def make(q: int) -> ExpertAgent:
+        made[q] = ExpertAgent(2)
+        return made[q]
+
+    again, _ = resume(deck, path, make_bot=make)
+    job = again.bot_job()
+    if job is None:                                   # the person's turn: answer it, then a bot's
+        d = again.pending()
+        again.answer(d.player, again.seq(), 0)
+        job = again.bot_job()
+    assert job is not None
+    log = list(again.hand.game.log)
+    again.bot_answer(job, again.think(job))
+    memory = made[job.seat].memories[job.seat]
+    assert memory.ok
+    assert memory.seen == [public_event(ev, job.seat) for ev in log]

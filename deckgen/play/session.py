@@ -75,6 +75,7 @@ class Hand:
     told: dict[int, Told] = field(default_factory=dict)
     logged: int = 0                   # engine events already told
     result: HandResult | None = None
+    briefed: set[int] = field(default_factory=set)   # bot seats sent the whole hand's events once
 
 
 class BotJob(NamedTuple):
@@ -357,7 +358,14 @@ class Session:
             if d is None or h is None or self.seats.human(d.player) or self._raced(d):
                 return None
             key = (self.game_id, h.number, d.serial)
-            return BotJob(key, d.player, d, h.game.observation(d.player), f"{self.seed}:{key[1]}:{key[2]}:bot",
+            o = h.game.observation(d.player)
+            if d.player not in h.briefed:
+                # a bot's first question of the hand carries every public event since the deal, not
+                # the latest window: a bot made after --resume (or a new thinking process) then
+                # knows the hand as well as the one that sat through it
+                h.briefed.add(d.player)
+                o = o._replace(events=tuple(public_event(ev, d.player) for ev in h.game.log or ()))
+            return BotJob(key, d.player, d, o, f"{self.seed}:{key[1]}:{key[2]}:bot",
                           d.kind.value in PACED and self.opts.pace > 0)
 
     def think(self, job: BotJob) -> Answer:
