@@ -16,9 +16,10 @@ from deckgen import manifest
 from deckgen.cli import main
 from deckgen.errors import DeckgenError
 from deckgen.play import Faces, PlayOptions, Session
-from deckgen.play.journal import Journal, read, resume
+from deckgen.play.journal import Journal, read
 from deckgen.play.server import asset
-from deckgen.play.session import CATCH_WINDOW, UNO_WINDOW
+from deckgen.play.session import CATCH_WINDOW, UNO_WINDOW, resume
+from deckgen.play.views import view
 from deckgen.play.words import UI, Words
 from deckgen.rulebook.describe import group_text
 from deckgen.rulebook.groups import group_key, groups
@@ -48,10 +49,10 @@ def _play_out(s: Session, choose=lambda d: 0, limit: int = 3000) -> list[dict]:
         s.settle_bots()
         d = s.pending()
         if d is None:
-            seen.append({q: s.view(q) for q in s.seats.tokens})
+            seen.append({q: view(s, q) for q in s.seats.tokens})
             return seen
-        v = s.view(d.player)
-        seen.append({q: s.view(q) for q in s.seats.tokens})
+        v = view(s, d.player)
+        seen.append({q: view(s, q) for q in s.seats.tokens})
         assert s.answer(d.player, v["decision"]["seq"], choose(v["decision"]))
     raise AssertionError("the hand did not end")
 
@@ -82,14 +83,14 @@ def test_stale_forged_and_foreign_answers_are_refused_and_change_nothing(decks):
     s.settle_bots()
     d = s.pending()
     me, other = d.player, 1 - d.player
-    v = s.view(me)
+    v = view(s, me)
     seq = v["decision"]["seq"]
     game, hand, serial = seq.split(".")
     for who, q, i in [(me, f"{game}.{hand}.{int(serial) - 1}", 0), (me, f"{game}.{hand}.{int(serial) + 1}", 0),
                       (me, f"x{game}.{hand}.{serial}", 0), (me, seq, len(v["decision"]["answers"])), (me, seq, -1),
                       (me, seq, True), (me, seq, "0"), (me, None, None), (other, seq, 0), (2, seq, 0)]:
         assert not s.answer(who, q, i), (who, q, i)
-        assert s.view(me)["seq"] == seq and s.view(me)["hand"] == v["hand"]
+        assert view(s, me)["seq"] == seq and view(s, me)["hand"] == v["hand"]
     assert s.answer(me, seq, 0)
     assert not s.answer(me, seq, 0)                    # the same answer twice: the second is stale
 
@@ -154,33 +155,33 @@ def test_the_log_hides_other_players_draws_and_names_cards_as_the_deck_does(deck
 def test_two_people_are_each_you_on_their_own_page_and_named_by_seat_on_the_other(decks):
     s = _session(decks["classic"], players=4, humans=2, seat=1, lang="en")
     assert sorted(s.seats.tokens) == [1, 2] and s.host == 1
-    assert [p["name"] for p in s.view(1)["players"]] == ["Bot 1", "You", "Player 3", "Bot 4"]
-    assert [p["name"] for p in s.view(2)["players"]] == ["Bot 1", "Player 2", "You", "Bot 4"]
-    assert s.view(1)["host"] and not s.view(2)["host"]
+    assert [p["name"] for p in view(s, 1)["players"]] == ["Bot 1", "You", "Player 3", "Bot 4"]
+    assert [p["name"] for p in view(s, 2)["players"]] == ["Bot 1", "Player 2", "You", "Bot 4"]
+    assert view(s, 1)["host"] and not view(s, 2)["host"]
     assert s.seats.seat_of(s.seats.tokens[2]) == 2 and s.seats.seat_of("nothing") is None
     assert len(set(s.seats.tokens.values())) == 2 and all(len(t) >= 22 for t in s.seats.tokens.values())
 
 
 def test_only_the_host_throws_a_game_away_and_hands_a_seat_to_a_bot(decks):
     s = _session(decks["classic"], players=3, humans=2, seed=9)
-    first = s.view(0)["hand"]
+    first = view(s, 0)["hand"]
     token = s.seats.tokens[1]
     assert not s.new_game(1, same_seed=False) and not s.seat_to_bot(1, 0)
     assert not s.seat_to_bot(0, 0)                          # the host keeps their own seat
     assert s.seat_to_bot(0, 1)
     assert s.seats.seat_of(token) is None and not s.seats.human(1)
-    assert s.view(0)["players"][1]["name"] == "Bot 2"
+    assert view(s, 0)["players"][1]["name"] == "Bot 2"
     _play_out(s)                                          # the bot plays seat 2 from now on
     assert s.new_game(0, same_seed=True)
-    assert s.view(0)["hand"] == first and s.view(0)["seed"] is None
+    assert view(s, 0)["hand"] == first and view(s, 0)["seed"] is None
 
 
 def test_a_table_without_a_seed_deals_secret_seeds_and_shows_each_once_its_game_is_over(decks):
     s = Session(decks["classic"], PlayOptions(players=2, pace=0)).start()
     first = s.seed
-    assert 0 <= first < 2 ** 63 and s.view(0)["seed"] is None
+    assert 0 <= first < 2 ** 63 and view(s, 0)["seed"] is None
     _play_out(s)
-    assert s.view(0)["seed"] == first
+    assert view(s, 0)["seed"] == first
     s.new_game(0, same_seed=False)
     assert s.seed not in (first, first + 1)               # not the next number: the last game's seed tells nothing
     given = Session(decks["classic"], PlayOptions(players=2, pace=0, seed=7)).start()
@@ -251,7 +252,7 @@ def test_the_end_table_counts_the_losers_cards_and_marks_knock_outs(decks):
             break
     else:
         pytest.skip("no seed with a knock-out")
-    over = s.view(0)["over"]
+    over = view(s, 0)["over"]
     t = s.table
     for row in over["seats"]:
         q = row["seat"]
@@ -297,7 +298,7 @@ def test_race_uno_pressed_in_time_is_said_and_late_is_not(decks):
     deck = decks["classic"]
     s = _raced(deck, DecisionKind.UNO)
     me = s.race.offender
-    assert s.view(me)["race"]["mine"] and s.view(me)["decision"] is None       # a button, not a question
+    assert view(s, me)["race"]["mine"] and view(s, me)["decision"] is None       # a button, not a question
     assert not s.answer(me, s.seq(), 0)                                          # ... answered only by pressing
     assert s.press(me, "uno", s.seq())
     assert s.hand.game.log[-1] == ev.Uno(me, True) or any(e == ev.Uno(me, True) for e in s.hand.game.log[-6:])
@@ -339,13 +340,13 @@ def test_the_save_replays_to_the_same_table(decks, tmp_path):
         d = s.pending()
         s.answer(d.player, s.seq(), 0)
     s.settle_bots()
-    before = {q: s.view(q) for q in (0, 1)}
+    before = {q: view(s, q) for q in (0, 1)}
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600              # it holds the tokens and the seed
     again, header = resume(deck, path)
     assert header["port"] == 4321 and again.seats.tokens == s.seats.tokens
     assert again.hand.game.snapshot() == s.hand.game.snapshot()
     for q in (0, 1):
-        a = again.view(q)
+        a = view(again, q)
         for key in ("seq", "hand", "players", "top", "decision", "game"):
             assert a[key] == before[q][key], key
         assert again.lines[q] == s.lines[q]

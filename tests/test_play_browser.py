@@ -25,7 +25,9 @@ import pytest
 
 from deckgen import manifest
 from deckgen.play import Faces, PlayOptions, PlayServer, Session
-from deckgen.play.journal import Journal, resume
+from deckgen.play.journal import Journal
+from deckgen.play.session import resume
+from deckgen.play.views import view
 from deckgen.play.words import UI
 
 CHROMIUM = "/usr/bin/chromium"
@@ -252,7 +254,7 @@ def find_seed(deck: str, wanted: set[str], start: int, *, most: int = 30, tries:
             p = s.pending()
             if p is None:
                 break
-            v = s.view(p.player)["decision"]
+            v = view(s, p.player)["decision"]
             i = pick(v)
             kinds.add(kind_of(v, i))
             s.answer(p.player, v["seq"], i)
@@ -369,7 +371,7 @@ def test_two_people_and_two_bots_finish_a_hand_by_clicking(pages, case, tmp_path
         record = s.records[-1]
         assert record["outcome"] == "finished" and len(kinds) == n
         for q, p in seats.items():
-            assert p.locator("#over-text").inner_text() == s.view(q)["over"]["text"]
+            assert p.locator("#over-text").inner_text() == view(s, q)["over"]["text"]
             assert p.evaluate("view.seed") == seed                  # shown once the game is over
         log = record["log"]
         plays = [e for e in log if e[0] == "Play" and e[1] in (0, 1)]
@@ -395,7 +397,7 @@ def test_a_double_click_on_draw_does_not_keep_the_card_drawn(page, tmp_path):
     for seed in range(1, 200):
         s = Session(deck, PlayOptions(players=2, pace=0, seed=seed)).start()
         s.settle_bots()
-        v = s.view(0)["decision"]
+        v = view(s, 0)["decision"]
         draw = next((a for a in v["answers"] if a.get("key") == "draw"), None)
         if draw is None:
             continue
@@ -639,7 +641,7 @@ def test_every_text_meets_wcag_aa_contrast(pages, chromium, tmp_path):
             q = wait_for_person(table)
             if q is None:
                 break
-            s.answer(q, s.seq(), pick(s.view(q)["decision"]))
+            s.answer(q, s.seq(), pick(view(s, q)["decision"]))
         page.wait_for_function("() => document.body.dataset.over")
         found["over"] = page.evaluate(_CONTRAST)
         phone.wait_for_function("() => document.body.dataset.over")
@@ -669,7 +671,7 @@ def _big_hand(tmp_path: Path) -> Path:
             if len(s.hand.game.hands[0]) >= 19 and d.kind.value == "play":
                 s.journal.close()
                 return path
-            v = s.view(0)["decision"]
+            v = view(s, 0)["decision"]
             s.answer(0, v["seq"], len(v["answers"]) - 1)
         s.journal.close()
     raise AssertionError("no seed gives a 19-card hand")
@@ -754,11 +756,11 @@ def test_a_stale_answer_is_refused_and_the_page_says_so(page, tmp_path):
         page.route("**/answer", stale)
         page.goto(table.url())
         decision = _wait_turn(page, "")
-        before = table.session.view(0)
+        before = view(table.session, 0)
         click_answer(page, decision, pick(decision))
         page.wait_for_function("() => document.getElementById('notice').textContent.length > 0")
         assert page.locator("#notice").inner_text() == UI["en"]["out_of_sync"]
-        after = table.session.view(0)
+        after = view(table.session, 0)
         assert after["seq"] == before["seq"] and after["hand"] == before["hand"]     # nothing changed
         assert page.evaluate("view.decision.seq") == decision["seq"]                   # still asked, again
         page.unroute("**/answer")
@@ -806,7 +808,7 @@ def test_uno_as_a_race_is_pressed_in_time(page, tmp_path):
             d = s.pending()
             if d is None or s.race is not None:
                 break
-            s.answer(0, s.seq(), pick(s.view(0)["decision"]))
+            s.answer(0, s.seq(), pick(view(s, 0)["decision"]))
         if s.race is not None and s.race.kind == "uno" and s.race.offender == 0:
             break
     else:

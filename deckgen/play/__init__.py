@@ -5,7 +5,7 @@ Modules:
   session  Session: the engine's game with every seat driven from outside (docs/engine.md), no
            thread of its own; the bots' decisions handed out as jobs; the race UNO mode
   views    what each person's page is sent: their observation, their decision, the end
-  journal  the save: seed, options and the answers given; --resume replays them
+  journal  the save: seed, options and the answers given (session.resume replays them)
   driver   the bots thinking in a worker thread, off the request path, at their pace
   server   the Starlette routes on uvicorn; each page's view pushed as Server-Sent Events
   guard    connection slots per client, the reaper, the Host and Origin checks
@@ -48,7 +48,8 @@ def open_table(deck: Deck, options: PlayOptions, serving: Serving,
                log: Callable[[str], None] | None = None) -> tuple[Session, int]:
     """The table's session, dealt (or resumed from its save), and the port to serve it on (a
     resumed game's own port unless ``serving.port`` names one, so its pages find it again)."""
-    from deckgen.play.journal import default_path, resume
+    from deckgen.play.journal import default_path
+    from deckgen.play.session import resume
 
     if serving.resume:
         session, header = resume(deck, serving.save or default_path(deck.id), pace=options.pace, log=log)

@@ -6,7 +6,7 @@ table's options, the seats' tokens, the game's id and seed) and then one JSON li
 (``{"h": hand, "s": serial, "a": answer}``), per next hand of a match (``{"next": hand}``) and
 per seat handed to a bot (``{"bot": seat}``), appended and flushed as each happens. A new game
 writes a new file in place of the old one (atomically). ``deckgen play --resume`` reads the
-header, deals the same game and applies the answers in order (:func:`resume`), which gives back
+header, deals the same game and applies the answers in order (:func:`deckgen.play.session.resume`), which gives back
 the same hands, the same pile and the same log; a last line cut short by a crash is skipped.
 
 The file holds the seats' tokens and the seed of the game in progress: it is written readable
@@ -17,17 +17,15 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from deckgen.errors import DeckgenError, error
-from deckgen.options import RuleOptions
 
 if TYPE_CHECKING:
     from deckgen.model import Deck
-    from deckgen.play.session import Session
-    from deckgen.rules.decision import Bot
+    from deckgen.play.seats import PlayOptions, Seats
+    from deckgen.rules.table import Table
 
 FORMAT = "deckgen-play"
 VERSION = 1
@@ -42,6 +40,25 @@ def default_path(deck_id: str) -> Path:
     return user_dir() / "play" / f"{deck_id}.jsonl"
 
 
+class Saved(Protocol):
+    """What a new game's header is written from (a :class:`~deckgen.play.session.Session`)."""
+
+    @property
+    def deck(self) -> Deck: ...
+    @property
+    def opts(self) -> PlayOptions: ...
+    @property
+    def table(self) -> Table: ...
+    @property
+    def seats(self) -> Seats: ...
+    @property
+    def game_id(self) -> str: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def match_play(self) -> bool: ...
+
+
 class Journal:
     """The save of one table, kept open for appending."""
 
@@ -50,7 +67,7 @@ class Journal:
         self.extra = dict(extra or {})          # the page's settings kept for --resume (port, lan)
         self._fh: IO[str] | None = None
 
-    def new_game(self, s: Session) -> None:
+    def new_game(self, s: Saved) -> None:
         """Start the file again with this game's header."""
         opts = s.opts
         header = {"format": FORMAT, "version": VERSION, "deck": s.deck.id,
@@ -127,48 +144,4 @@ def read(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         lines.append(item)
     return header, lines
 
-
-def resume(deck: Deck, path: Path, make_bot: Callable[[int], Bot] | None = None,
-           pace: float | None = None, log: Callable[[str], None] | None = None) -> tuple[Session, dict[str, Any]]:
-    """The saved game, dealt again and replayed to where it was; and the header (its port, ...)."""
-    from deckgen.play.seats import PlayOptions
-    from deckgen.play.session import Session
-
-    header, lines = read(path)
-    if header.get("deck") != deck.id:
-        raise DeckgenError(error("play", str(path), f"is a game of '{header.get('deck')}', not of '{deck.id}'",
-                                 hint=f"deckgen play {header.get('deck')} --resume"))
-    try:
-        o = header["options"]
-        rules = RuleOptions(**o["rules"])
-        opts = PlayOptions(players=int(o["players"]), bots=str(o["bots"]), seat=int(o["seat"]), humans=int(o["humans"]),
-                           seed=o["seed"], rules=rules, pace=float(o["pace"] if pace is None else pace),
-                           match=bool(header["game"]["match"]), lang=o["lang"], uno=str(o["uno"]))
-        tokens = {int(q): str(t) for q, t in header["tokens"].items()}
-        game = header["game"]
-        seed, game_id = int(game["seed"]), str(game["id"])
-        handed = [int(q) for q in header.get("bots", [])]
-    except (KeyError, TypeError, ValueError, DeckgenError):
-        raise DeckgenError(error("play", str(path), "the save's header is incomplete or damaged",
-                                 hint="start a new game without --resume")) from None
-    s = Session(deck, opts, make_bot=make_bot, tokens={**tokens, **dict.fromkeys(handed, "")}, log=log)
-    for q in handed:
-        s.seats.to_bot(q)
-    s.start(game_id=game_id, seed=seed)
-    for item in lines:
-        if "next" in item:
-            if not s.next_hand(s.host):
-                raise DeckgenError(error("play", str(path), "the saved game does not replay (a next hand too early)",
-                                         hint="start a new game without --resume"))
-        elif "bot" in item:
-            s.seat_to_bot(s.host, int(item["bot"]))
-        else:
-            reply = item.get("a")
-            if not (reply is None or isinstance(reply, (bool, int))):
-                raise DeckgenError(error("play", str(path), "the save holds an answer that is not one",
-                                         hint="start a new game without --resume"))
-            s.replay(int(item.get("h", 0)), int(item.get("s", 0)), reply)
-    return s, header
-
-
-__all__ = ["FORMAT", "VERSION", "Journal", "default_path", "read", "resume"]
+__all__ = ["FORMAT", "VERSION", "Journal", "Saved", "default_path", "read"]

@@ -41,6 +41,7 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from deckgen.errors import DeckgenError, error
+from deckgen.play import views
 from deckgen.play.driver import Driver
 from deckgen.play.faces import Faces
 from deckgen.play.guard import Gate, Guard, guarded_protocol
@@ -302,7 +303,7 @@ class PlayServer:
         return Response(asset("index.html"), media_type="text/html; charset=utf-8")
 
     def view(self, seat: int) -> dict[str, Any]:
-        v = self.s.view(seat)
+        v = views.view(self.s, seat)
         if seat == self.s.host and self.s.opts.humans > 1:      # the links to hand out, at a table for several
             v["seats"] = [{"seat": q, "name": v["players"][q]["name"], "human": self.s.seats.human(q),
                            "joined": self.hub.joined(q), "link": self.link(q),

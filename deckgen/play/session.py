@@ -31,24 +31,22 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from pathlib import Path
+from typing import Any, NamedTuple
 
 from deckgen.errors import DeckgenError, error
 from deckgen.model import Deck
-from deckgen.play import views
+from deckgen.options import RuleOptions
+from deckgen.play.journal import Journal, read
 from deckgen.play.seats import PlayOptions, Seats, check_options, new_seed
-from deckgen.play.views import answers
 from deckgen.play.words import Told, Words, ui
 from deckgen.rules import bots as registry
 from deckgen.rules import expert
-from deckgen.rules.decision import Answer, Bot, Decision, DecisionKind, IllegalAnswer, Observation
+from deckgen.rules.decision import YES_NO, Answer, Bot, Decision, DecisionKind, IllegalAnswer, Observation
 from deckgen.rules.engine import Game, public_event
 from deckgen.rules.match import Match
 from deckgen.rules.state import FINISHED
 from deckgen.rules.table import Table, compile_deck
-
-if TYPE_CHECKING:
-    from deckgen.play.journal import Journal
 
 #: Bot decisions a person sees happen: the bot's answer is shown ``pace`` seconds after it is asked.
 PACED = frozenset({"play", "play_drawn", "stack", "color", "roulette_color", "target", "swap", "steal", "duel"})
@@ -281,7 +279,7 @@ class Session:
             lines.append({"text": w.end(h.result.outcome, g.winner, h.result.points, q), "seat": g.winner})
             if self.match_winner is not None:
                 lines.append({"text": w.match_end(self.match_winner, max(self.scores), q), "seat": self.match_winner})
-        self.records.append(views.record(self, h))
+        self.records.append(record(self, h))
 
     @property
     def game_over(self) -> bool:
@@ -509,11 +507,6 @@ class Session:
                     break
 
     # ---------------------------------------------------------------- what a page shows
-    def view(self, seat: int) -> dict[str, Any]:
-        """A person's view of the table (their observation, their decision), or of its end."""
-        with self.lock:
-            return views.view(self, seat)
-
     def log_lines(self, seat: int, start: int = 0) -> tuple[list[dict[str, Any]], int]:
         """The log as this seat reads it, from line ``start``; and how many lines it has."""
         with self.lock:
@@ -528,5 +521,69 @@ class Session:
                 "pace": self.opts.pace, "players": self.n, "uno": self.opts.uno, "target": self.table.target}
 
 
+def answers(d: Decision) -> list[Any]:
+    """Every legal answer to a decision, in the order the page lists them: yes and no; or the
+    engine's options, then None when it is legal too (draw, keep the card, take the penalty)."""
+    if d.kind in YES_NO:
+        return [True, False]
+    return [*d.options, *([None] if d.passable else [])]
+
+
+def record(s: Session, h: Hand) -> dict[str, Any]:
+    """A finished hand as ``/log.json`` gives it: the engine's whole log (every hand, the
+    shuffles): sent only once the game is over."""
+    g = h.game
+    return {"hand": h.number, "match": s.match is not None, "dealer": h.dealer,
+            "outcome": g.outcome, "winner": g.winner, "points": g.score if g.outcome == FINISHED else 0,
+            "log": [[type(e).__name__, *[_plain(v) for v in e]] for e in g.log or []]}
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, tuple):
+        return [_plain(x) for x in v]
+    return v
+
+
+def resume(deck: Deck, path: Path, make_bot: Callable[[int], Bot] | None = None,
+           pace: float | None = None, log: Callable[[str], None] | None = None) -> tuple[Session, dict[str, Any]]:
+    """The game saved at ``path`` (:mod:`deckgen.play.journal`), dealt again and replayed to
+    where it was; and the save's header (its port, ...)."""
+    header, lines = read(path)
+    if header.get("deck") != deck.id:
+        raise DeckgenError(error("play", str(path), f"is a game of '{header.get('deck')}', not of '{deck.id}'",
+                                 hint=f"deckgen play {header.get('deck')} --resume"))
+    try:
+        o = header["options"]
+        rules = RuleOptions(**o["rules"])
+        opts = PlayOptions(players=int(o["players"]), bots=str(o["bots"]), seat=int(o["seat"]), humans=int(o["humans"]),
+                           seed=o["seed"], rules=rules, pace=float(o["pace"] if pace is None else pace),
+                           match=bool(header["game"]["match"]), lang=o["lang"], uno=str(o["uno"]))
+        tokens = {int(q): str(t) for q, t in header["tokens"].items()}
+        game = header["game"]
+        seed, game_id = int(game["seed"]), str(game["id"])
+        handed = [int(q) for q in header.get("bots", [])]
+    except (KeyError, TypeError, ValueError, DeckgenError):
+        raise DeckgenError(error("play", str(path), "the save's header is incomplete or damaged",
+                                 hint="start a new game without --resume")) from None
+    s = Session(deck, opts, make_bot=make_bot, tokens={**tokens, **dict.fromkeys(handed, "")}, log=log)
+    for q in handed:
+        s.seats.to_bot(q)
+    s.start(game_id=game_id, seed=seed)
+    for item in lines:
+        if "next" in item:
+            if not s.next_hand(s.host):
+                raise DeckgenError(error("play", str(path), "the saved game does not replay (a next hand too early)",
+                                         hint="start a new game without --resume"))
+        elif "bot" in item:
+            s.seat_to_bot(s.host, int(item["bot"]))
+        else:
+            reply = item.get("a")
+            if not (reply is None or isinstance(reply, (bool, int))):
+                raise DeckgenError(error("play", str(path), "the save holds an answer that is not one",
+                                         hint="start a new game without --resume"))
+            s.replay(int(item.get("h", 0)), int(item.get("s", 0)), reply)
+    return s, header
+
+
 __all__ = ["CATCH_WINDOW", "PACED", "UNO_WINDOW", "BotJob", "Hand", "HandResult", "PlayOptions", "Race", "Session",
-           "answers", "check_options"]
+           "answers", "check_options", "record", "resume"]

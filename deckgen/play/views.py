@@ -7,19 +7,23 @@ decision; the others' hands only by their sizes. The game's seed is sent once th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
-from deckgen.rules.decision import YES_NO, Decision, DecisionKind, Observation
+from deckgen.play.session import Hand, Session, answers
+from deckgen.rules.decision import Decision, DecisionKind, Observation
 from deckgen.rules.state import FINISHED, Duel
-
-if TYPE_CHECKING:
-    from deckgen.play.session import Hand, Session
 
 _YES_NO = {"challenge": ("a_challenge", "a_accept"), "uno": ("a_uno", "a_silent"),
            "catch": ("a_catch", "a_let"), "jump_in": ("a_jump", "a_wait")}
 
 
 def view(s: Session, me: int) -> dict[str, Any]:
+    """A person's view of the table (their observation, their decision), or of its end."""
+    with s.lock:
+        return _view(s, me)
+
+
+def _view(s: Session, me: int) -> dict[str, Any]:
     h = s.hand
     assert h is not None
     t, w, names = s.table, s.words(me), s.names(me)
@@ -145,27 +149,4 @@ def decision(s: Session, me: int, d: Decision, o: Observation) -> dict[str, Any]
     return {"seq": s.seq(), "kind": kind, "prompt": prompt, "answers": items}
 
 
-def answers(d: Decision) -> list[Any]:
-    """Every legal answer to a decision, in the order the page lists them: yes and no; or the
-    engine's options, then None when it is legal too (draw, keep the card, take the penalty)."""
-    if d.kind in YES_NO:
-        return [True, False]
-    return [*d.options, *([None] if d.passable else [])]
-
-
-def record(s: Session, h: Hand) -> dict[str, Any]:
-    """A finished hand as ``/log.json`` gives it: the engine's whole log (every hand, the
-    shuffles): sent only once the game is over."""
-    g = h.game
-    return {"hand": h.number, "match": s.match is not None, "dealer": h.dealer,
-            "outcome": g.outcome, "winner": g.winner, "points": g.score if g.outcome == FINISHED else 0,
-            "log": [[type(e).__name__, *[_plain(v) for v in e]] for e in g.log or []]}
-
-
-def _plain(v: Any) -> Any:
-    if isinstance(v, tuple):
-        return [_plain(x) for x in v]
-    return v
-
-
-__all__ = ["answers", "card", "decision", "over", "record", "view"]
+__all__ = ["card", "decision", "over", "view"]
