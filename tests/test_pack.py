@@ -140,6 +140,7 @@ def hostile_home(tmp_path_factory):
     return hostile.make_deck(tmp_path_factory.mktemp("hostile"))
 
 
+@pytest.mark.filterwarnings("ignore:Duplicate name:UserWarning")   # the duplicate-entry case writes one on purpose
 @pytest.mark.parametrize("case", sorted(HOSTILE))
 def test_a_hostile_pack_is_refused_with_memory_bounded(tmp_path, hostile_home, case):
     entries, words = HOSTILE[case]
