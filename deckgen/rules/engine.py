@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from deckgen.rules import actions
 from deckgen.rules.decision import BOTH, Answer, Decision, DecisionKind, IllegalAnswer, illegal
+from deckgen.rules.inline import inline
 from deckgen.rules.machine import ASK, HAND_OPTIONS, Machine, Suspended, _Ask, as_moves, public_event
 from deckgen.rules.record import CAUSES, TRACE_EVERY, TRACE_MAX
 from deckgen.rules.state import CAPPED, NO_PENDING, STALLED, Position, shuffled
@@ -479,6 +480,15 @@ class Game(Machine):
                 s.frames.append((Game.jump_ins, jumper, 0))
                 raise
             last, i, answer = jumper, 0, ASK
+
+
+# The turn loop as it runs: _play_turns with the turn's common steps inlined, generated from the
+# methods above at import (deckgen/rules/inline.py); the loop as written stays as the reference
+# that tests/test_engine_inline.py plays against.
+Game._play_turns_as_written = Game._play_turns       # type: ignore[attr-defined]
+Game._play_turns = inline(Game._play_turns, {       # type: ignore[method-assign]
+    "take_turn": Game.take_turn, "play": Game.play, "op_play": Game.op_play, "pass_on": Game.pass_on,
+    "op_turn": Game.op_turn, "after_effects": Game.after_effects})
 
 
 def play_game(table: Table, n_players: int, seed: Seed, agents: Agents, record: bool = False,
