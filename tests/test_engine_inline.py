@@ -4,6 +4,7 @@ bundled deck and the woodland example, bots in every seat or answers from outsid
 option that changes the turn."""
 
 import ast
+import inspect
 import linecache
 import random
 import traceback
@@ -44,18 +45,18 @@ def test_the_generated_loop_calls_none_of_the_inlined_steps():
              if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
              and isinstance(n.func.value, ast.Name) and n.func.value.id == "self"}
     assert not calls & set(INLINED), calls & set(INLINED)
-    written = ast.unparse(ast.parse(__import__("inspect").getsource(Game._play_turns_as_written).strip()))
+    written = ast.unparse(ast.parse(inspect.getsource(Game._play_turns_as_written).strip()))
     assert "self.take_turn(p)" in written             # the loop as written calls them
 
 
-def _games(record=True):
+def _games():
     out = []
     for name in DECKS:
         for k, extra in enumerate(RULES):
             table = _table(name, tuple(sorted(extra.items())))
             for i in range(6):
                 agent = RandomAgent() if i % 2 else GreedyAgent()
-                g = Game(table, 2 + i % 5, f"inline:{name}:{k}:{i}", agent, record=record).run()
+                g = Game(table, 2 + i % 5, f"inline:{name}:{k}:{i}", agent, record=True).run()
                 out.append((g.outcome, g.winner, g.turns, g.decisions, g.snapshot(), list(g.log or ())))
     return out
 
