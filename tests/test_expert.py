@@ -9,6 +9,8 @@ from collections import Counter
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from deckgen import manifest
 from deckgen.cli import main
@@ -52,28 +54,32 @@ def test_every_sampled_deal_agrees_with_the_table_and_the_memory(deck, monkeypat
     as the table allows: a group of k cards gets k cards outside its banned faces)."""
     t = _table(deck)
     checked = []
-    real = E.sample
+    real = E.sampler
 
-    def checking(o, memory, rng):
-        hands, pile, discard = real(o, memory, rng)
-        seen = Counter(o.hand) + Counter(pile) + Counter(discard) + Counter(memory.aside)
-        for h in hands.values():
-            seen += Counter(h)
-        if memory.ok:
-            assert seen == Counter(t.deck_faces)
-        else:                   # the discard pile unknown: the cards left over are the ones set aside
-            assert not seen - Counter(t.deck_faces)
-        assert all(len(hands[q]) == o.hand_sizes[q] for q in hands) and len(pile) == o.draw_pile
-        assert len(discard) == o.discard_pile
-        assert discard[-1] == o.top >> 1
-        for q, h in memory.hands.items():
-            if q in hands:
-                for size, banned in h.groups:
-                    assert sum(1 for f in hands[q] if f not in banned) >= size
-        checked.append(1)
-        return hands, pile, discard
+    def checking(o, memory):
+        dealing = real(o, memory)
 
-    monkeypatch.setattr(E, "sample", checking)
+        def deal(rng):
+            hands, pile, discard = dealing(rng)
+            seen = Counter(o.hand) + Counter(pile) + Counter(discard) + Counter(memory.aside)
+            for h in hands.values():
+                seen += Counter(h)
+            if memory.ok:
+                assert seen == Counter(t.deck_faces)
+            else:                   # the discard pile unknown: the cards left over are the ones set aside
+                assert not seen - Counter(t.deck_faces)
+            assert all(len(hands[q]) == o.hand_sizes[q] for q in hands) and len(pile) == o.draw_pile
+            assert len(discard) == o.discard_pile
+            assert discard[-1] == o.top >> 1
+            for q, h in memory.hands.items():
+                if q in hands:
+                    for size, banned in h.groups:
+                        assert sum(1 for f in hands[q] if f not in banned) >= size
+            checked.append(1)
+            return hands, pile, discard
+        return deal
+
+    monkeypatch.setattr(E, "sampler", checking)
     for i in range(2 if deck == "classic" else 1):
         bots = [GreedyAgent() for _ in range(4)]
         bots[i] = E.ExpertAgent(2)
@@ -409,7 +415,7 @@ def test_a_large_budget_trusts_the_play_outs_and_a_small_one_the_rule_of_thumb(m
     scores = iter(range(10 ** 6))
     # red 9 (the second candidate) scores better on every deal, by a varying margin: by fewer than
     # three standard errors over the few deals of a small budget
-    monkeypatch.setattr(E, "rollout", lambda world, me, answer, color:
+    monkeypatch.setattr(E, "rollout", lambda world, me, answer, color, seed=None:
                         0.5 + (0.001 + 0.03 * (next(scores) % 3) if answer == 2 * red9 else 0.0))
     monkeypatch.setattr(E.Prior, "play", lambda self, d, o, rng: 2 * red3)
     answers = {}
@@ -418,3 +424,117 @@ def test_a_large_budget_trusts_the_play_outs_and_a_small_one_the_rule_of_thumb(m
         bot.memory = E.Memory(0)
         answers[think] = bot._search(d, o, random.Random(1), [(2 * red3, None), (2 * red9, None)])[0]
     assert answers == {8: 2 * red3, E.TRUST_THINK: 2 * red9}
+
+
+def _final_test(diffs, confidence):
+    """The search's answer rule for one rival: a mean difference above 0 and above
+    ``confidence`` standard errors."""
+    n = len(diffs)
+    mean = sum(diffs) / n
+    error = math.sqrt(sum((x - mean) ** 2 for x in diffs) / (n - 1) / n)
+    return mean > 0 and mean > confidence * error
+
+
+@settings(max_examples=400, deadline=None)
+@given(rounds=st.integers(2, 30), confidence=st.sampled_from([0.0, 0.5, 2.72, 2.9648, 3.0]),
+       data=st.data())
+def test_a_rival_the_search_stops_playing_could_not_have_been_chosen(rounds, confidence, data):
+    """_may_win is False only when no scores the deals left could give make the rival pass the
+    answer's rule: checked against every completion of a grid and against drawn ones."""
+    unit = st.integers(0, 1000).map(lambda i: i / 1000)       # play-out scores, to a thousandth
+    n = data.draw(st.integers(1, rounds - 1))
+    a = data.draw(st.lists(unit, min_size=n, max_size=n))
+    b = data.draw(st.lists(unit, min_size=n, max_size=n))
+    diffs = [x - y for x, y in zip(a, b)]
+    if E._may_win(sum(diffs), sum(x * x for x in diffs), rounds - n, rounds, confidence):
+        return
+    rest = rounds - n
+    for v in [i / 20 - 1 for i in range(41)]:                 # the deals left all alike
+        assert not _final_test(diffs + [v] * rest, confidence)
+    for _ in range(5):                                         # and any others
+        more = data.draw(st.lists(st.integers(-1000, 1000).map(lambda i: i / 1000), min_size=rest, max_size=rest))
+        assert not _final_test(diffs + more, confidence)
+
+
+def _scored_search(think, seed, spread, monkeypatch, race=True, prune=True):
+    """One searched decision whose play-outs score by a hash of the deal and the answer (so a
+    deal scores each candidate alike whichever others are played); the answer and the play-outs
+    each candidate got."""
+    t = _table("classic")
+    numbers = [f for f in range(t.n_faces) if t.move_value[2 * f] >= 0 and not t.effects[2 * f]]
+    red = t.colors.index("red")
+    reds = [next(f for f in numbers if t.color[f] == red and t.move_value[2 * f] == v) for v in (3, 5, 7, 9)]
+    o = _arranged(t, [[reds[0], reds[2], reds[3], 1], [1, 2, 3, 4, 5], [1, 2, 3]], 2 * reds[1], red).observation(0)
+    cands = [(2 * f, None) for f in (reds[0], reds[2], reds[3])]
+    d = Decision(0, DecisionKind.PLAY, tuple(c[0] for c in cands), True)
+    played = Counter()
+
+    def rollout(world, me, answer, color, seed=None):
+        played[answer] += 1
+        edge = {cands[0][0]: 0.0, cands[1][0]: spread[0], cands[2][0]: spread[1]}[answer]
+        return min(1.0, max(0.0, random.Random(f"{seed}:{answer}").random() * 0.6 + 0.2 + edge))
+
+    monkeypatch.setattr(E, "rollout", rollout)
+    monkeypatch.setattr(E.Prior, "play", lambda self, d, o, rng: cands[0][0])
+    if not race:
+        monkeypatch.setattr(E, "RACE", float("inf"))
+    if not prune:
+        monkeypatch.setattr(E, "_may_win", lambda *args: True)
+    bot = E.ExpertAgent(think)
+    bot.memory = E.Memory(0)
+    answer = bot._search(d, o, random.Random(seed), cands)[0]
+    monkeypatch.undo()
+    return answer, played, [c[0] for c in cands]
+
+
+@pytest.mark.parametrize("think", [6, 12, 48, 128])
+@pytest.mark.parametrize("spread", [(0.0, 0.0), (0.05, -0.05), (0.1, 0.12), (-0.3, 0.02)])
+def test_the_search_that_stops_playing_hopeless_rivals_answers_as_the_full_one(think, spread, monkeypatch):
+    """Dropping the rivals that can no longer be chosen (without the race) changes no answer,
+    and saves play-outs."""
+    saved = 0
+    for seed in range(12):
+        full, all_played, _ = _scored_search(think, seed, spread, monkeypatch, race=False, prune=False)
+        pruned, some_played, _ = _scored_search(think, seed, spread, monkeypatch, race=False)
+        assert pruned == full
+        saved += sum(all_played.values()) - sum(some_played.values())
+    assert saved > 0
+
+
+def test_the_race_drops_a_rival_that_trails_clearly(monkeypatch):
+    """At a large budget a candidate far behind is played LOOK deals, not the whole budget, and
+    the clear winner is still found."""
+    answer, played, (thumb, behind, ahead) = _scored_search(E.TRUST_THINK, 3, (-0.3, 0.2), monkeypatch)
+    assert answer == ahead
+    assert played[behind] == E.LOOK
+    assert played[thumb] == played[ahead] < E.TRUST_THINK // 3      # the budget: 170 deals of each
+
+
+def test_a_play_outs_deferred_generator_draws_as_one_seeded_at_once():
+    """A play-out's generator is seeded only when first drawn from, and then draws exactly as a
+    generator seeded at once: the same chances, whichever way they are asked for."""
+    for seed in (0, 7, 2 ** 63 + 5):
+        lazy, now = E._Deferred(seed), random.Random(seed)
+        assert lazy.pending == seed
+        assert [lazy.random(), lazy.getrandbits(70), lazy.randrange(108), lazy.getrandbits(5)] == \
+            [now.random(), now.getrandbits(70), now.randrange(108), now.getrandbits(5)]
+        assert lazy.pending is None
+        assert E._Deferred(seed).getstate() == random.Random(seed).getstate()
+        copied = E._Deferred(1)
+        copied.setstate(now.getstate())
+        assert copied.random() == now.random()
+
+
+def test_a_copy_given_its_own_generator_draws_from_it_and_leaves_the_game_alone():
+    """clone(rng=...): the copy plays on by the generator it is given (its bots too, where they
+    share the game's), and the game's own generator is not touched."""
+    t = _table("classic")
+    g = Game(t, 4, 5, [GreedyAgent()] * 4, record=False)
+    g.setup()
+    before = g.rng.getstate()
+    fresh = random.Random(99)
+    copy = g.clone(rng=fresh)
+    assert copy.rng is fresh and copy.bot_rng is fresh
+    assert g.rng.getstate() == before and g.rng is not fresh
+    copy.run()
+    assert g.rng.getstate() == before and g.outcome is None

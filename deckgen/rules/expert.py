@@ -13,7 +13,11 @@ just drawn; which colour a wild names, chosen together with the wild) the expert
    opponents as the greedy bot, itself by its rule of thumb, :class:`Prior`), scoring a win 1,
    another's win 0 and an unfinished hand by its fitted chance of going out first (``FIT``: hand
    sizes, wilds and action cards held, who can follow the pile); it repeats with new samples
-   until its budget (``think``: play-outs per decision) is spent;
+   until its budget (``think``: play-outs per decision) is spent, or sooner when the answer is
+   settled: a candidate that can no longer be chosen, whatever the deals left would give, is not
+   played again (:func:`_may_win`: the answer is the one the whole budget gives), and every
+   ``LOOK`` deals one that trails the best by more than ``RACE`` standard errors of the
+   difference is dropped (:func:`_race`);
 4. answers with the candidate that scored best on the same deals, or as its rule of thumb does
    unless another did better by more than ``CONFIDENCE`` standard errors of the difference, a
    margin that shrinks as the budget grows and is gone from ``TRUST_THINK`` play-outs up.
@@ -60,6 +64,7 @@ from deckgen.rules.state import (
     Steal,
     Swap,
     Turn,
+    shuffled,
 )
 from deckgen.rules.state import Aside as AsideEvent
 from deckgen.rules.state import Color as ColorEvent
@@ -74,6 +79,8 @@ THINK = 48                 # rollouts per decision by default
 HORIZON = 3                # rounds of turns a play-out runs before it is scored (FIT)
 CONFIDENCE = 3.0           # standard errors a candidate must beat the rule of thumb's choice by ...
 TRUST_THINK = 512          # ... scaled down as the budget grows, to none from this budget up
+LOOK = 16                  # every this many deals the search drops the candidates that trail clearly ...
+RACE = 2.5                 # ... by more than this many standard errors of the difference (_race)
 TABLE_THINK = TRUST_THINK  # the budget at deckgen play's table, where one game is played: its strongest
 COLOR_WEIGHT = 10.0        # the rule of thumb (Prior): per other card of the played card's colour held
 KEEP_WILD = -1000.0        # ... a wild while more than two cards are held
@@ -102,6 +109,7 @@ FIT_FEATURES = ("second to move", "third to move", "fourth or later", "log of th
                 "second to move, holds a card other than a wild that follows")
 FIT = (0.055, 0.199, 0.188, -0.983, -0.14, 0.11, 0.704, 0.1, 0.262, 0.319, 0.215, 0.253)
 NO_PLAY = CAUSES.index("no_play")
+Hidden = tuple[dict[int, list[int]], list[int], list[int]]
 
 
 class _Hand:
@@ -485,28 +493,31 @@ class Prior(GreedyAgent):
         nxt = o.next_player()
         stuck = _stuck(o, self.memory, nxt) if self.memory is not None and BLOCK else None
         block = BLOCK * (1 + BLOCK_CLOSE / max(1, o.hand_sizes[nxt]))
-        view = View(o, -1, leader, leader == nxt)
-        colors = Counter(t.color[f] for f in o.hand)
+        leader_next = leader == nxt
+        color_of, category, effects_of = t.color, t.move_category, t.effects
+        colors = Counter(map(color_of.__getitem__, o.hand))
         named = colors
-        if COLOR_TIE and stuck is not None and any(t.move_category[m] == WLD for m in d.options):
+        if COLOR_TIE and stuck is not None and any(category[m] == WLD for m in d.options):
             named = Counter({_likely_colors(o, self.memory, stuck)[0]: 1})
         short = len(o.hand) <= 2                  # about to go out: play anything
         close = o.hand_sizes[nxt] <= 2            # the next player is about to go out
         hold = not t.rules.mercy_limit             # a Mercy limit punishes a hand kept large
+        wild_score = KEEP_WILD if not short else KEEP_LAST_WILD
         moves: tuple[int, ...] = d.options
         best, best_score = moves[0], None
         for m in moves:
-            c = t.color[m >> 1]
+            c = color_of[m >> 1]
             score = COLOR_WEIGHT * (colors[c] - 1) if c >= 0 else 0.0
-            if t.move_category[m] == 2 and not (WILD_ATTACK and close and any(e.op == "draw" for e in t.effects[m])):
-                score += KEEP_WILD if not short else KEEP_LAST_WILD
+            wild = category[m] == WLD
+            if wild and not (WILD_ATTACK and close and any(e.op == "draw" for e in effects_of[m])):
+                score += wild_score
             if m & 1:
                 score += KEEP_POWER
-            effects = t.effects[m]
+            effects = effects_of[m]
             if effects:
-                v = view._replace(move=m)
-                score += sum(VALUES[e.op](v, e) for e in effects)
-                if hold and not close and not short and t.move_category[m] != 2:
+                v = View(o, m, leader, leader_next)
+                score += sum([VALUES[e.op](v, e) for e in effects])
+                if hold and not close and not short and not wild:
                     score += KEEP_ACTION
                 if close and any(e.op in ATTACKS or (e.op == "reverse" and o.n_players > 2) for e in effects):
                     score += ATTACK
@@ -688,24 +699,39 @@ class ExpertAgent(Agent):
                 return c
         base = self._prior_choice(d, o, rng, cands)
         rounds = max(2, self.think // len(cands))
-        scores = [[0.0] * rounds for _ in cands]
-        assert self.memory is not None
-        for r in range(rounds):
-            world = imagine(o, d, sample(o, self.memory, rng), rng.getrandbits(64))
-            for i, (answer, color) in enumerate(cands):
-                scores[i][r] = rollout(world, o.player, answer, color)
-        # every candidate played the same deals: keep the rule of thumb unless another one did
-        # better on them by more than the noise of the difference (CONFIDENCE standard errors,
-        # fewer as the budget grows: a large one's differences are trusted as they are)
+        # every candidate plays the same deals: the rule of thumb's choice is kept unless another
+        # one did better on them by more than the noise of the difference (CONFIDENCE standard
+        # errors, fewer as the budget grows: a large one's differences are trusted as they are)
         confidence = CONFIDENCE * max(0.0, 1.0 - self.think / TRUST_THINK)
+        scores: list[list[float]] = [[] for _ in cands]
+        rivals = [i for i in range(len(cands)) if i != base]     # the candidates that may still be chosen
+        sums = [[0.0, 0.0] for _ in cands]      # per rival: the sum of its differences to the base, and of their squares
+        mine = scores[base]
+        assert self.memory is not None
+        deal = sampler(o, self.memory)
+        played = 0
+        while rivals and played < rounds:
+            world = imagine(o, d, deal(rng), rng.getrandbits(64))
+            seed = rng.getrandbits(64)
+            ours = rollout(world, o.player, cands[base][0], cands[base][1], seed)
+            mine.append(ours)
+            for i in rivals:
+                answer, color = cands[i]
+                x = rollout(world, o.player, answer, color, seed)
+                scores[i].append(x)
+                s = sums[i]
+                s[0] += x - ours
+                s[1] += (x - ours) ** 2
+            played += 1
+            rivals = [i for i in rivals if _may_win(sums[i][0], sums[i][1], rounds - played, rounds, confidence)]
+            if played % LOOK == 0 and played < rounds and rivals:
+                rivals, decided = _race(scores, base, rivals, confidence)
+                if decided:
+                    break
         best, best_gain = base, 0.0
-        for i in range(len(cands)):
-            if i == base:
-                continue
-            diff = [a - b for a, b in zip(scores[i], scores[base])]
-            mean = sum(diff) / rounds
-            var = sum((x - mean) ** 2 for x in diff) / (rounds - 1)
-            if mean > best_gain and mean > confidence * math.sqrt(var / rounds):
+        for i in rivals:
+            mean, error = _paired(scores[i], mine)
+            if mean > best_gain and mean > confidence * error:
                 best, best_gain = i, mean
         return cands[best]
 
@@ -722,6 +748,67 @@ class ExpertAgent(Agent):
             if c == (pick, color) or (c[0] == pick and color is None):
                 return i
         return 0
+
+
+def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
+    """The mean of the differences a - b over the deals both played, and its standard error."""
+    n = len(a)
+    diff = [x - y for x, y in zip(a, b)]
+    mean = sum(diff) / n
+    var = sum((x - mean) ** 2 for x in diff) / (n - 1) if n > 1 else 0.0
+    return mean, math.sqrt(var / n)
+
+
+def _may_win(total: float, squares: float, m: int, rounds: int, confidence: float) -> bool:
+    """Whether a candidate whose differences to the rule of thumb's choice sum to ``total`` so
+    far (their squares to ``squares``), with ``m`` deals left, may still beat it after ``rounds``
+    deals by the answer's rule (a mean difference above 0 and above ``confidence`` standard
+    errors), whatever the deals left give: False only when no play-outs can (the differences
+    lie in [-1, 1]). A search that stops playing it so answers as one that played it to the end.
+
+    The best the deals left can do: for a sum of the differences to come, they do best all equal
+    (that spreads them least), so for each value v of them (m deals left) the test holds when
+    ``K * (A + m v)**2 - m v**2 - B > 0`` with A and B the sum and the sum of squares so far and
+    K = (R - 1 + c**2) / (R c**2); that quadratic is largest at an end of v's range or at its
+    vertex."""
+    if total + m <= 0:                          # its mean cannot get above 0
+        return False
+    if confidence <= 0:
+        return True
+    k = (rounds - 1 + confidence * confidence) / (rounds * confidence * confidence)
+
+    def test(v: float) -> float:
+        return k * (total + m * v) ** 2 - m * v * v - squares
+
+    low = max(-1.0, -total / m) if m else 0.0    # the values that keep the mean above 0
+    best = test(1.0 if m else 0.0)
+    if m:
+        if total + m * low > 0:
+            best = max(best, test(low))
+        if k * m != 1:
+            top = k * total / (1 - k * m)
+            if low < top <= 1:
+                best = max(best, test(top))
+    return best > -1e-9 * (1 + squares)
+
+
+def _race(scores: list[list[float]], base: int, rivals: list[int], confidence: float) -> tuple[list[int], bool]:
+    """The rivals left after a look: each one that trails the best so far (by mean score over
+    the same deals, the rule of thumb's choice among them) by more than ``RACE`` standard errors
+    of the difference is dropped; when a single rival is left and leads the rule of thumb by more
+    than that (and than ``confidence`` of them), it is the answer and the search stops early."""
+    n = len(scores[base])
+    means = {i: sum(scores[i]) / n for i in (base, *rivals)}
+    leader = max(means, key=lambda i: (means[i], i == base))
+    kept = []
+    for i in rivals:
+        mean, error = _paired(scores[leader], scores[i]) if i != leader else (0.0, 0.0)
+        if i == leader or mean <= RACE * error:
+            kept.append(i)
+    if len(kept) == 1 and leader == kept[0]:
+        mean, error = _paired(scores[leader], scores[base])
+        return kept, mean > max(RACE, confidence) * error
+    return kept, False
 
 
 # the least and the most the greedy bot's valuation (agents.GreedyAgent.play, agents.VALUES) may
@@ -806,26 +893,15 @@ def _likely_colors(o: Observation, memory: Memory | None = None,
 
 # ---------------------------------------------------------------- sampling and play-outs
 
-def shuffle(cards: list[int], rng: random.Random) -> None:
-    """``rng.shuffle(cards)``, the same order from the same generator state (Fisher-Yates from the
-    end, each index drawn as random.Random._randbelow draws it: the count's bit length from
-    ``getrandbits``, again while too large), without random.shuffle's two Python calls per card."""
-    if type(rng) is not random.Random:
-        rng.shuffle(cards)
-        return
-    getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
-
-
 def sample(o: Observation, memory: Memory, rng: random.Random) -> tuple[dict[int, list[int]], list[int], list[int]]:
     """One deal of the hidden cards consistent with what this player has seen: each opponent's
     hand, the draw pile (bottom first) and the discard pile (top last)."""
+    return sampler(o, memory)(rng)
+
+
+def sampler(o: Observation, memory: Memory) -> Callable[[random.Random], Hidden]:
+    """:func:`sample` for many deals of one observation: what is unseen and who may hold what
+    worked out once, each deal then a shuffle of the unseen cards and their dealing."""
     t = o.table
     pool = Counter(t.deck_faces)
     pool.subtract(o.hand)
@@ -835,30 +911,37 @@ def sample(o: Observation, memory: Memory, rng: random.Random) -> tuple[dict[int
         pool.subtract(memory.discard)
     elif o.top >= 0:
         pool.subtract([o.top >> 1])
-    cards = list(pool.elements())            # each face as often as it is unseen, in the deck's order
-    shuffle(cards, rng)
-    hands: dict[int, list[int]] = {}
+    unseen = list(pool.elements())           # each face as often as it is unseen
+    seats: list[int] = []
     groups: list[tuple[int, int, int, frozenset[int]]] = []
     for q in range(o.n_players):
         if q == o.player or not o.alive[q]:
             continue
-        hands[q] = []
+        seats.append(q)
         held: list[list[Any]] = memory.hands[q].groups if q in memory.hands else [[o.hand_sizes[q], frozenset()]]
         for size, banned in held:
             groups.append((len(banned), q, int(size), frozenset(banned)))
     groups.sort(key=lambda g: -g[0])
-    for _, q, size, banned in groups:           # each group takes the first cards it may hold, in order
-        cards = _take(cards, hands[q], size, banned)
-    for q in hands:                            # a memory that asked too much: fill from what is left
-        while len(hands[q]) < o.hand_sizes[q] and cards:
-            hands[q].append(cards.pop())
-    pile = cards[:o.draw_pile]
-    if known_discard:
-        discard = list(memory.discard)
-    else:                                     # what is left over was set aside (out of play)
-        under = cards[o.draw_pile:o.draw_pile + max(0, o.discard_pile - 1)]
-        discard = under + ([o.top >> 1] if o.top >= 0 else [])
-    return hands, pile, discard
+    sizes, draw_pile, top = o.hand_sizes, o.draw_pile, o.top
+    under_end = draw_pile + max(0, o.discard_pile - 1)
+    known = list(memory.discard) if known_discard else None
+
+    def deal(rng: random.Random) -> Hidden:
+        cards = shuffled(rng, unseen)            # in a random order
+        hands: dict[int, list[int]] = {q: [] for q in seats}
+        for _, q, size, banned in groups:       # each group takes the first cards it may hold, in order
+            cards = _take(cards, hands[q], size, banned)
+        for q in seats:                         # a memory that asked too much: fill from what is left
+            while len(hands[q]) < sizes[q] and cards:
+                hands[q].append(cards.pop())
+        pile = cards[:draw_pile]
+        if known is not None:
+            discard = list(known)
+        else:                                   # what is left over was set aside (out of play)
+            discard = cards[draw_pile:under_end] + ([top >> 1] if top >= 0 else [])
+        return hands, pile, discard
+
+    return deal
 
 
 def _take(cards: list[int], hand: list[int], size: int, banned: frozenset[int]) -> list[int]:
@@ -896,7 +979,6 @@ class _Scripted(Prior):
 
 
 _GREEDY = GreedyAgent()
-Hidden = tuple[dict[int, list[int]], list[int], list[int]]
 
 
 def imagine(o: Observation, d: Decision, deal: Hidden, seed: int) -> Game:
@@ -918,15 +1000,51 @@ def imagine(o: Observation, d: Decision, deal: Hidden, seed: int) -> Game:
     return g
 
 
-def rollout(world: Game, me: int, answer: int | None, color: int | None) -> float:
+class _Deferred(random.Random):
+    """A generator seeded from ``seed`` when it is first drawn from: a play-out seldom draws (a
+    reshuffle of the discard pile), so most never pay for the seeding."""
+
+    def __init__(self, seed: int = 0):
+        self.pending: int | None = seed
+
+    def _wake(self) -> None:
+        seed, self.pending = self.pending, None
+        super().seed(seed)
+
+    def random(self) -> float:
+        if self.pending is not None:
+            self._wake()
+        return super().random()
+
+    def getrandbits(self, k: int) -> int:
+        if self.pending is not None:
+            self._wake()
+        return super().getrandbits(k)
+
+    def getstate(self) -> Any:
+        if self.pending is not None:
+            self._wake()
+        return super().getstate()
+
+    def seed(self, a: Any = None, version: int = 2) -> None:
+        self.pending = None
+        super().seed(a, version)
+
+    def setstate(self, state: Any) -> None:
+        self.pending = None
+        super().setstate(state)
+
+
+def rollout(world: Game, me: int, answer: int | None, color: int | None, seed: int | None = None) -> float:
     """Play the imagined hand on after ``answer`` (the others greedy, the deciding player by its
     rule of thumb, naming ``color`` with a wild) until its end or its horizon: 1 for a win of the
     deciding player, 0 for another's, in between for a play-out stopped first (its fitted chance
     of going out first, :func:`_fitted`; without ``FITTED``, its hand against the smallest
-    other)."""
+    other). ``seed``: the play-out's chances (every candidate of a deal gets the same); default:
+    the imagined hand's generator, copied."""
     agents: list[Any] = [_GREEDY] * world.n_players
     agents[me] = _Scripted(color)
-    g = world.clone(agents=agents)
+    g = world.clone(agents=agents, rng=None if seed is None else _Deferred(seed))
     g.apply(answer)
     if g.outcome == FINISHED:
         return 1.0 if g.winner == me else 0.0

@@ -328,12 +328,15 @@ class Machine(State):
             raise InvalidState("\n".join(problems))
 
     # ---------------------------------------------------------------- copies
-    def clone(self, record: bool | None = None, agents: Agents | EllipsisType = ...) -> Any:
+    def clone(self, record: bool | None = None, agents: Agents | EllipsisType = ...,
+              rng: random.Random | None = None) -> Any:
         """An independent copy: the same table, counters, generator states, pending decision and
         what is left to do after it, so the same answers give the same game. ``record``: keep a
         log (default: as this game; a copy that keeps one starts with this game's log so far);
         ``agents``: the copy's policies (default: the same objects, so a policy with a memory of
-        its own is shared between the two)."""
+        its own is shared between the two); ``rng``: the copy's generator instead of a copy of
+        this one's (its bots' too, where they share this game's), for a copy that is to play on
+        by other chances (a searcher's play-out)."""
         g = object.__new__(type(self))
         _copy_slots(self, g)
         g.hands = [list(h) for h in self.hands]
@@ -345,7 +348,7 @@ class Machine(State):
         g.acted_by_seat = list(self.acted_by_seat)
         g.trace, g.kont = list(self.trace), list(self.kont)
         g.card = self.card.copy()
-        g.rng = _copy_random(self.rng)
+        g.rng = _copy_random(self.rng) if rng is None else rng
         g.bot_rng = g.rng if self.bot_rng is self.rng else _copy_random(self.bot_rng)
         keep = self.log is not None if record is None else record
         g.log = (list(self.log) if self.log is not None else []) if keep else None
