@@ -112,3 +112,12 @@ def test_the_skill_section_plays_until_its_interval_answers():
     even = ([("finished", 0, 0)] + [("finished", 1, 0)] * 3) * 200        # 25 % over 800 games: luck, within 5 points
     assert skill_answer(even, 4, looks) == "luck"
     assert skill_answer(even[:16], 4, looks) is None                        # 16 games cannot tell yet
+
+
+def test_the_help_states_the_skill_sections_default_budget():
+    """`deckgen report --help` names the budget the section plays by default (SKILL_GAMES)."""
+    from deckgen.balance.report import SKILL_GAMES
+
+    res = CliRunner().invoke(main, ["report", "--help"], terminal_width=400)
+    assert res.exit_code == 0
+    assert f"default: up to {SKILL_GAMES}," in " ".join(res.output.split())

@@ -261,8 +261,8 @@ class ReportChoice:
               help="The PDF to write (default: output/<deck>/<deck>-report.pdf).")
 @click.option("--skill-games", type=click.IntRange(0, 100_000), default=None, metavar="N",
               help="'Does skill matter?': games of one expert among greedy or random players per table size "
-                   "and opponent (default 8, at the fewest players, 4 and the most; N plays every table size; "
-                   "0 leaves the section out).")
+                   "and opponent (default: up to 96, in looks until the answer is clear, at the fewest players, "
+                   "4 and the most; N: up to N at every table size; 0 leaves the section out).")
 @think_option
 @jobs_option
 @cluster_option
