@@ -39,7 +39,8 @@ def render(deck: Deck, langs: list[str]) -> dict[str, Outcome]:
 
     The languages run one after the other in one child, each within its own time: when the
     child does not come back, the language it was running gets the finding, and the languages
-    after it run in another child."""
+    after it run in another child; so do they after a language that ran out of memory (its
+    child's memory is spent, whether the child was killed or caught it)."""
     from deckgen.rulebook import describe  # noqa: F401  (what the helpers import, imported before the fork)
 
     prepared = {lang: _prepare(deck, lang) for lang in langs}
@@ -59,8 +60,9 @@ def render(deck: Deck, langs: list[str]) -> dict[str, Outcome]:
     if failure is not None and left:
         environment, rec = prepared[left[0]]
         out[left[0]] = (None, rec, [_failed(failure, environment)])
-        if left[1:]:
-            out.update(render(deck, left[1:]))
+        left = left[1:]
+    if left and len(left) < len(langs):      # the child stopped early: the others in a child of their own
+        out.update(render(deck, left))
     return out
 
 
@@ -87,6 +89,8 @@ def _run(prepared: dict[str, tuple[BoundedEnvironment, Recorder]]) -> Iterator[b
             return
         except Exception as exc:  # any failure inside a template: report it with its file and line
             yield _json({"lang": lang, "failed": [dataclasses.asdict(rb_env.template_finding(exc, entry))]})
+            if isinstance(exc, MemoryError):    # this child's memory is spent: the next language gets a new one
+                return
             continue
         yield _json({"lang": lang, "text": text, "refs": rec.refs, "explained": rec.explained,
                      "findings": [dataclasses.asdict(f) for f in rec.findings],
