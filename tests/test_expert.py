@@ -538,3 +538,34 @@ def test_a_copy_given_its_own_generator_draws_from_it_and_leaves_the_game_alone(
     assert g.rng.getstate() == before and g.rng is not fresh
     copy.run()
     assert g.rng.getstate() == before and g.outcome is None
+
+
+def _take_reference(cards, hand, size, banned):
+    """One group at a time, as the docs say: the first ``size`` cards none of ``banned``."""
+    rest = []
+    for i, f in enumerate(cards):
+        if size <= 0:
+            return rest + cards[i:]
+        if f in banned:
+            rest.append(f)
+        else:
+            hand.append(f)
+            size -= 1
+    return rest
+
+
+@settings(max_examples=300, deadline=None)
+@given(cards=st.lists(st.integers(0, 12), max_size=40),
+       groups=st.lists(st.tuples(st.integers(0, 3), st.integers(0, 6), st.frozensets(st.integers(0, 12), max_size=6)),
+                       max_size=8))
+def test_dealing_the_groups_takes_what_one_group_at_a_time_takes(cards, groups):
+    """_deal_groups (no list copied per group) deals each hand and leaves the cards exactly as
+    taking the groups one at a time from the whole list does."""
+    ordered = sorted([(len(b), q, size, b) for q, size, b in groups], key=lambda g: -g[0])
+    fast = {q: [] for _, q, _, _ in ordered}
+    slow = {q: [] for _, q, _, _ in ordered}
+    left = E._deal_groups(list(cards), ordered, fast)
+    rest = list(cards)
+    for _, q, size, banned in ordered:
+        rest = _take_reference(rest, slow[q], size, banned)
+    assert fast == slow and left == rest

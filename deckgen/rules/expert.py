@@ -929,8 +929,7 @@ def sampler(o: Observation, memory: Memory) -> Callable[[random.Random], Hidden]
     def deal(rng: random.Random) -> Hidden:
         cards = shuffled(rng, unseen)            # in a random order
         hands: dict[int, list[int]] = {q: [] for q in seats}
-        for _, q, size, banned in groups:       # each group takes the first cards it may hold, in order
-            cards = _take(cards, hands[q], size, banned)
+        cards = _deal_groups(cards, groups, hands)
         for q in seats:                         # a memory that asked too much: fill from what is left
             while len(hands[q]) < sizes[q] and cards:
                 hands[q].append(cards.pop())
@@ -944,24 +943,40 @@ def sampler(o: Observation, memory: Memory) -> Callable[[random.Random], Hidden]
     return deal
 
 
-def _take(cards: list[int], hand: list[int], size: int, banned: frozenset[int]) -> list[int]:
-    """Move the first ``size`` cards that are none of ``banned`` into the hand; the cards left,
-    in order."""
-    if size <= 0:
-        return cards
-    if not banned:
-        hand += cards[:size]
-        return cards[size:]
-    rest: list[int] = []
-    for i, f in enumerate(cards):
-        if f in banned:
-            rest.append(f)
+def _deal_groups(cards: list[int], groups: Sequence[tuple[int, int, int, frozenset[int]]],
+                 hands: dict[int, list[int]]) -> list[int]:
+    """Each group (its banned faces' count, seat, size, banned faces), in order, takes the first
+    ``size`` cards that are none of its banned faces into its seat's hand; the cards left, in
+    order. (The cards still to deal are the ones groups passed over, in order, followed by
+    cards[at:]: no list is copied per group.)"""
+    passed: list[int] = []
+    at, end = 0, len(cards)
+    for _, q, size, banned in groups:
+        hand = hands[q]
+        if passed and size > 0:
+            kept = []
+            for f in passed:
+                if size and f not in banned:
+                    hand.append(f)
+                    size -= 1
+                else:
+                    kept.append(f)
+            passed = kept
+        if size <= 0:
             continue
-        hand.append(f)
-        size -= 1
-        if not size:
-            return rest + cards[i + 1:]
-    return rest
+        if not banned:
+            hand += cards[at:at + size]
+            at = min(at + size, end)
+            continue
+        while size and at < end:
+            f = cards[at]
+            at += 1
+            if f in banned:
+                passed.append(f)
+            else:
+                hand.append(f)
+                size -= 1
+    return passed + cards[at:]
 
 
 class _Scripted(Prior):
