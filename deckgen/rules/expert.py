@@ -947,36 +947,27 @@ def _deal_groups(cards: list[int], groups: Sequence[tuple[int, int, int, frozens
                  hands: dict[int, list[int]]) -> list[int]:
     """Each group (its banned faces' count, seat, size, banned faces), in order, takes the first
     ``size`` cards that are none of its banned faces into its seat's hand; the cards left, in
-    order. (The cards still to deal are the ones groups passed over, in order, followed by
-    cards[at:]: no list is copied per group.)"""
-    passed: list[int] = []
-    at, end = 0, len(cards)
+    order."""
     for _, q, size, banned in groups:
-        hand = hands[q]
-        if passed and size > 0:
-            kept = []
-            for f in passed:
-                if size and f not in banned:
-                    hand.append(f)
-                    size -= 1
-                else:
-                    kept.append(f)
-            passed = kept
         if size <= 0:
             continue
+        hand = hands[q]
         if not banned:
-            hand += cards[at:at + size]
-            at = min(at + size, end)
+            hand += cards[:size]
+            cards = cards[size:]
             continue
-        while size and at < end:
-            f = cards[at]
-            at += 1
+        rest: list[int] = []
+        for i, f in enumerate(cards):
             if f in banned:
-                passed.append(f)
-            else:
-                hand.append(f)
-                size -= 1
-    return passed + cards[at:]
+                rest.append(f)
+                continue
+            hand.append(f)
+            size -= 1
+            if not size:
+                rest += cards[i + 1:]
+                break
+        cards = rest
+    return cards
 
 
 class _Scripted(Prior):
