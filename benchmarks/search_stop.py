@@ -3,7 +3,7 @@
 Plays games with one expert among greedy players, and at every searched decision plays out the
 whole budget (every candidate on every deal, as the search did before it stopped early),
 recording each candidate's scores. Then replays those scores through the search's own stopping
-rules (``_may_win``, and ``_race`` every ``LOOK`` deals) and prints the share of play-outs they
+rules (``expert.settle``: ``_may_win``, and ``_race`` every ``LOOK`` deals) and prints the share of play-outs they
 play and the answers that differ from the whole budget's, with the difference of their mean
 scores. Run:
 
@@ -56,6 +56,7 @@ class Recording(X.ExpertAgent):
 
 
 def _answer(base: int, scores: list[list[float]], rivals: list[int], rounds: int, confidence: float) -> int:
+    """What the whole budget answers (the reference the replay is held to)."""
     best, gain = base, 0.0
     for i in rivals:
         if i == base:
@@ -67,29 +68,15 @@ def _answer(base: int, scores: list[list[float]], rivals: list[int], rounds: int
 
 
 def replay(base: int, full: list[list[float]], confidence: float) -> tuple[int, int]:
-    """The answer and the play-outs of the search as it runs (ExpertAgent._search), on these
-    recorded scores."""
-    rounds = len(full[0])
-    scores: list[list[float]] = [[] for _ in full]
-    rivals = [i for i in range(len(full)) if i != base]
-    sums = [[0.0, 0.0] for _ in full]
-    played = used = 0
-    while rivals and played < rounds:
-        ours = full[base][played]
-        scores[base].append(ours)
-        used += 1 + len(rivals)
-        for i in rivals:
-            x = full[i][played]
-            scores[i].append(x)
-            sums[i][0] += x - ours
-            sums[i][1] += (x - ours) ** 2
-        played += 1
-        rivals = [i for i in rivals if X._may_win(sums[i][0], sums[i][1], rounds - played, rounds, confidence)]
-        if played % X.LOOK == 0 and played < rounds and rivals:
-            rivals, decided = X._race(scores, base, rivals, confidence)
-            if decided:
-                break
-    return _answer(base, scores, rivals, played, confidence), used
+    """The answer and the play-outs of the search as it runs (expert.settle), on these recorded
+    scores."""
+    deals = iter(range(len(full[0])))
+
+    def play(which: Sequence[int]) -> list[float]:
+        k = next(deals)
+        return [full[i][k] for i in which]
+
+    return X.settle(len(full), base, len(full[0]), confidence, play)
 
 
 def main() -> None:

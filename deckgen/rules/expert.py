@@ -703,37 +703,15 @@ class ExpertAgent(Agent):
         # one did better on them by more than the noise of the difference (CONFIDENCE standard
         # errors, fewer as the budget grows: a large one's differences are trusted as they are)
         confidence = CONFIDENCE * max(0.0, 1.0 - self.think / TRUST_THINK)
-        scores: list[list[float]] = [[] for _ in cands]
-        rivals = [i for i in range(len(cands)) if i != base]     # the candidates that may still be chosen
-        sums = [[0.0, 0.0] for _ in cands]      # per rival: the sum of its differences to the base, and of their squares
-        mine = scores[base]
         assert self.memory is not None
         deal = sampler(o, self.memory)
-        played = 0
-        while rivals and played < rounds:
+
+        def play(which: Sequence[int]) -> list[float]:
             world = imagine(o, d, deal(rng), rng.getrandbits(64))
             seed = rng.getrandbits(64)
-            ours = rollout(world, o.player, cands[base][0], cands[base][1], seed)
-            mine.append(ours)
-            for i in rivals:
-                answer, color = cands[i]
-                x = rollout(world, o.player, answer, color, seed)
-                scores[i].append(x)
-                s = sums[i]
-                s[0] += x - ours
-                s[1] += (x - ours) ** 2
-            played += 1
-            rivals = [i for i in rivals if _may_win(sums[i][0], sums[i][1], rounds - played, rounds, confidence)]
-            if played % LOOK == 0 and played < rounds and rivals:
-                rivals, decided = _race(scores, base, rivals, confidence)
-                if decided:
-                    break
-        best, best_gain = base, 0.0
-        for i in rivals:
-            mean, error = _paired(scores[i], mine)
-            if mean > best_gain and mean > confidence * error:
-                best, best_gain = i, mean
-        return cands[best]
+            return [rollout(world, o.player, cands[i][0], cands[i][1], seed) for i in which]
+
+        return cands[settle(len(cands), base, rounds, confidence, play)[0]]
 
     def _prior_choice(self, d: Decision, o: Observation, rng: random.Random,
                        cands: Sequence[tuple[int | None, int | None]]) -> int:
@@ -748,6 +726,41 @@ class ExpertAgent(Agent):
             if c == (pick, color) or (c[0] == pick and color is None):
                 return i
         return 0
+
+
+def settle(n: int, base: int, rounds: int, confidence: float,
+           play: Callable[[Sequence[int]], Sequence[float]]) -> tuple[int, int]:
+    """The search's answer among ``n`` candidates (``base``: the rule of thumb's choice) and the
+    play-outs it took: ``play(candidates)`` plays one more deal for these candidates (the base
+    first) and gives their scores; at most ``rounds`` deals, fewer once the answer is settled
+    (:func:`_may_win`, :func:`_race`); then the best candidate that beat the base by more than
+    ``confidence`` standard errors of the difference (and by more than 0), else the base."""
+    scores: list[list[float]] = [[] for _ in range(n)]
+    rivals = [i for i in range(n) if i != base]       # the candidates that may still be chosen
+    sums = [[0.0, 0.0] for _ in range(n)]    # per rival: the sum of its differences to the base, and of their squares
+    mine = scores[base]
+    played = used = 0
+    while rivals and played < rounds:
+        ours, *theirs = play([base, *rivals])
+        used += 1 + len(rivals)
+        mine.append(ours)
+        for i, x in zip(rivals, theirs):
+            scores[i].append(x)
+            s = sums[i]
+            s[0] += x - ours
+            s[1] += (x - ours) ** 2
+        played += 1
+        rivals = [i for i in rivals if _may_win(sums[i][0], sums[i][1], rounds - played, rounds, confidence)]
+        if played % LOOK == 0 and played < rounds and rivals:
+            rivals, decided = _race(scores, base, rivals, confidence)
+            if decided:
+                break
+    best, best_gain = base, 0.0
+    for i in rivals:
+        mean, error = _paired(scores[i], mine)
+        if mean > best_gain and mean > confidence * error:
+            best, best_gain = i, mean
+    return best, used
 
 
 def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
