@@ -40,6 +40,7 @@ import operator
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
+from itertools import filterfalse
 from typing import TYPE_CHECKING, Any
 
 from deckgen.rules import agents as A
@@ -359,7 +360,11 @@ class Memory:
         top = self._worth(t, q, move)
         if top is None:
             top = high[move]
-        return frozenset(f for f in self._playable(t, q, regular=True) if low[f] > top)
+        above: dict[float, frozenset[int]] = t.memo.setdefault(_ABOVE_MEMO, {})    # per value: the faces worth more at least
+        worth_more = above.get(top)
+        if worth_more is None:
+            worth_more = above[top] = frozenset(f for f in range(len(low)) if low[f] > top)
+        return self._playable(t, q, regular=True) & worth_more
 
     def _worth(self, t: Table, q: int, move: int) -> float | None:
         """What the greedy valuation gave ``move`` when player ``q`` played it, from the table as
@@ -406,6 +411,8 @@ class Memory:
 
 
 _HAND_OPS = frozenset({"discard_color"})   # effects the greedy valuation reads the hand's cards for
+_ABOVE_MEMO = "expert-above"               # the key of Memory._preferred's faces per value in Table.memo
+_DECK_MEMO = "expert-deck"                 # ... and of the deck's faces counted
 
 
 def _resize(m: Memory, sizes: list[int], ev: Any) -> None:
@@ -562,6 +569,14 @@ class Prior(GreedyAgent):
                 and o.hand_sizes[o.next_player()] > KEEP_DRAWN_WILD)
 
 
+def _deck_counted(t: Table) -> Counter[int]:
+    """A new count of the deck's faces (each face as often as the deck holds it)."""
+    counted = t.memo.get(_DECK_MEMO)
+    if counted is None:
+        counted = t.memo[_DECK_MEMO] = Counter(t.deck_faces)
+    return Counter(counted)
+
+
 def _stuck(o: Observation, memory: Memory, q: int) -> Callable[[int, Counter[int]], float] | None:
     """For a move, the chance that player ``q`` (playing next) cannot follow it, from what the
     memory holds of their hand: each card of a group is a random unseen card that the group does
@@ -570,12 +585,13 @@ def _stuck(o: Observation, memory: Memory, q: int) -> Callable[[int, Counter[int
     if hand is None or not hand.groups:
         return None
     t = o.table
-    pool = Counter(t.deck_faces)
+    pool = _deck_counted(t)
     pool.subtract(o.hand)
     pool.subtract(memory.aside)
     if memory.ok and len(memory.discard) == o.discard_pile:
         pool.subtract(memory.discard)
-    unseen = {f: k for f, k in pool.items() if k > 0}
+    # the unseen cards per face (a face none of which is unseen counts 0, the same in every sum below)
+    unseen: dict[int, int] = pool if min(pool.values(), default=0) >= 0 else {f: k for f, k in pool.items() if k > 0}
     total = sum(unseen.values())
     if not total:
         return None
@@ -916,7 +932,7 @@ def sampler(o: Observation, memory: Memory) -> Callable[[random.Random], Hidden]
     """:func:`sample` for many deals of one observation: what is unseen and who may hold what
     worked out once, each deal then a shuffle of the unseen cards and their dealing."""
     t = o.table
-    pool = Counter(t.deck_faces)
+    pool = _deck_counted(t)
     pool.subtract(o.hand)
     known_discard = memory.ok and len(memory.discard) == o.discard_pile
     pool.subtract(memory.aside)               # set aside at the start: out of play until a reshuffle
@@ -960,26 +976,22 @@ def _deal_groups(cards: list[int], groups: Sequence[tuple[int, int, int, frozens
                  hands: dict[int, list[int]]) -> list[int]:
     """Each group (its banned faces' count, seat, size, banned faces), in order, takes the first
     ``size`` cards that are none of its banned faces into its seat's hand; the cards left, in
-    order."""
+    order (``cards`` itself, taken from in place: each card is found and removed in C)."""
     for _, q, size, banned in groups:
         if size <= 0:
             continue
         hand = hands[q]
         if not banned:
             hand += cards[:size]
-            cards = cards[size:]
+            del cards[:size]
             continue
-        rest: list[int] = []
-        for i, f in enumerate(cards):
-            if f in banned:
-                rest.append(f)
-                continue
-            hand.append(f)
-            size -= 1
-            if not size:
-                rest += cards[i + 1:]
+        is_banned = banned.__contains__
+        for _ in range(size):
+            f = next(filterfalse(is_banned, cards), None)  # the first card the group may hold
+            if f is None:
                 break
-        cards = rest
+            hand.append(f)
+            cards.remove(f)                                # its first copy is that card
     return cards
 
 
