@@ -569,3 +569,29 @@ def test_dealing_the_groups_takes_what_one_group_at_a_time_takes(cards, groups):
     for _, q, size, banned in ordered:
         rest = _take_reference(rest, slow[q], size, banned)
     assert fast == slow and left == rest
+
+
+@pytest.mark.parametrize("deck", DECKS)
+def test_the_fitted_chance_is_the_fit_times_the_horizon_features_to_the_last_bit(deck, monkeypatch):
+    """_fitted adds the strengths up without building the features: at every play-out it scores
+    in real expert games it gives exactly exp(FIT . features) over the sum of every player's."""
+    fast = E._fitted
+    seen = []
+
+    def checked(g, me):
+        got = fast(g, me)
+        total = mine = 0.0
+        for q, x in E.horizon_features(g, me):
+            e = math.exp(sum(map(lambda a, b: a * b, E.FIT, x)))
+            total += e
+            if q == me:
+                mine = e
+        assert got == (mine / total if total else 0.0)
+        seen.append(got)
+        return got
+
+    monkeypatch.setattr(E, "_fitted", checked)
+    t = _table(deck)
+    for i in range(2):
+        Game(t, 5, f"fit:{i}", [E.ExpertAgent(6) for _ in range(5)], record=True).run()
+    assert len(seen) > 100
