@@ -36,7 +36,6 @@ The memory needs the public events: a game with an expert seated must keep its l
 from __future__ import annotations
 
 import math
-import operator
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -1137,8 +1136,7 @@ def _fitted(g: Any, me: int) -> float:
     wilds, actions = got
     legal = t.cache[g.pile_key][2]
     hands, alive, n, direction, start = g.hands, g.alive, len(g.hands), g.direction, g.current
-    f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11 = FIT
-    exp, log = math.exp, math.log
+    exp = math.exp
     total = mine = 0.0
     k = 0
     for i in range(n):
@@ -1146,7 +1144,6 @@ def _fitted(g: Any, me: int) -> float:
         if not alive[q]:
             continue
         h = hands[q]
-        size = len(h)
         plain = follows = False
         if k < 2:
             for f in h:
@@ -1155,37 +1152,34 @@ def _fitted(g: Any, me: int) -> float:
                     if f not in wilds:
                         plain = True
                         break
-        s: float = 0
-        if k == 1:
-            s += f0
-        elif k == 2:
-            s += f1
-        elif k >= 3:
-            s += f2
-        if size > 1:
-            s += f3 * log(size)
-        if size != 1:
-            s += f4 * (size - 1)
-        else:
-            s += f5
-        held = sum(map(wilds.__contains__, h))
-        if held:
-            s += f6 * held
-        held = sum(map(actions.__contains__, h))
-        if held:
-            s += f7 * held
-        if q == me:
-            s += f8
-        if k == 0:
-            if plain:
-                s += f9
-            if follows:
-                s += f10
-        elif k == 1 and plain:
-            s += f11
-        e = exp(s)
+        e = exp(_strength(k, len(h), sum(map(wilds.__contains__, h)), sum(map(actions.__contains__, h)), q == me,
+                          plain, follows))
         total += e
         if q == me:
             mine = e
         k += 1
     return mine / total if total else 0.0
+
+
+def _strength(k: int, size: int, wilds: int, actions: int, me: bool, plain: bool, follows: bool) -> float:
+    """FIT times the features of the k-th player from the one to move (horizon_features), the
+    terms added in the features' order."""
+    f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11 = FIT
+    s: float = (0, f0, f1)[k] if k < 3 else f2
+    if size > 1:
+        s += f3 * math.log(size)
+    s += f4 * (size - 1) if size != 1 else f5
+    if wilds:
+        s += f6 * wilds
+    if actions:
+        s += f7 * actions
+    if me:
+        s += f8
+    if k == 0:
+        if plain:
+            s += f9
+        if follows:
+            s += f10
+    elif k == 1 and plain:
+        s += f11
+    return s
