@@ -481,8 +481,7 @@ class Prior(GreedyAgent):
     def play_turn(self, game: GameView, p: int, faces: list[int], flex: list[int], passable: bool) -> int | None:
         if self.memory is not None:
             return Agent.play_turn(self, game, p, faces, flex, passable)
-        d = Decision(p, DecisionKind.PLAY, tuple(as_moves(faces, flex)), passable, -1, -1, game.decisions)
-        return self.play(d, game.glance(p), game.bot_rng)  # type: ignore[arg-type]
+        return self._choose(as_moves(faces, flex), passable, game.glance(p))  # type: ignore[arg-type]
 
     def answer(self, game: GameView, p: int, kind: DecisionKind, options: Sequence[int], passable: bool,
                about: int, value: int) -> Answer:
@@ -492,8 +491,12 @@ class Prior(GreedyAgent):
                            game.glance(p), game.bot_rng)  # type: ignore[arg-type]
 
     def play(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
+        return self._choose(d.options, d.passable, o)
+
+    def _choose(self, moves: Sequence[int], passable: bool, o: Observation) -> int | None:
+        """play(): the card to play among these moves, or None to draw instead (``passable``)."""
         t = o.table
-        if d.passable and self.saves_wild(d, o):
+        if passable and self.draws_over_wild(moves, o):
             return None
         leader = _leader(o)
         nxt = o.next_player()
@@ -503,13 +506,12 @@ class Prior(GreedyAgent):
         color_of, category, effects_of = t.color, t.move_category, t.effects
         colors = Counter(map(color_of.__getitem__, o.hand))
         named = colors
-        if COLOR_TIE and stuck is not None and any(category[m] == WLD for m in d.options):
+        if COLOR_TIE and stuck is not None and any(category[m] == WLD for m in moves):
             named = Counter({_likely_colors(o, self.memory, stuck)[0]: 1})
         short = len(o.hand) <= 2                  # about to go out: play anything
         close = o.hand_sizes[nxt] <= 2            # the next player is about to go out
         hold = not t.rules.mercy_limit             # a Mercy limit punishes a hand kept large
         wild_score = KEEP_WILD if not short else KEEP_LAST_WILD
-        moves: tuple[int, ...] = d.options
         best, best_score = moves[0], None
         for m in moves:
             c = color_of[m >> 1]
@@ -547,10 +549,15 @@ class Prior(GreedyAgent):
         """Whether to draw rather than play (where the rules let it): the only cards it can play
         are wilds, while its hand and the next player's both hold more than ``DRAW_OVER_WILD``
         cards. A wild kept follows any pile later; the card drawn is played if it can be."""
+        return Prior.draws_over_wild(d.options, o)
+
+    @staticmethod
+    def draws_over_wild(moves: Sequence[int], o: Observation) -> bool:
+        """saves_wild() for these moves."""
         if len(o.hand) <= DRAW_OVER_WILD or o.hand_sizes[o.next_player()] <= DRAW_OVER_WILD:
             return False
-        t = o.table
-        return all(t.move_category[m] == WLD for m in d.options)
+        category = o.table.move_category
+        return all(category[m] == WLD for m in moves)
 
     def play_drawn(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
         """The card just drawn, by its regular side; a wild drawn is kept instead while more
