@@ -107,3 +107,83 @@ def test_a_traceback_through_the_generated_loop_shows_its_lines(monkeypatch):
     mine = [f for f in frames if f.filename.startswith("<deckgen.rules.inline")]
     assert mine and "play_turn" in mine[-1].line
     assert linecache.getline(mine[-1].filename, mine[-1].lineno).strip() == mine[-1].line
+
+
+# where a hand's fixed fields may be assigned: before play (the constructors, a position set out,
+# a copy made) or on a copy beside it (determinize)
+FIXED_WRITERS = {"__init__", "clone", "op_position", "determinize"}
+GAME_CLASSES = {"State", "Machine", "Game"}
+
+
+def _fixed_writes(path, allowed=FIXED_WRITERS):
+    """(function, field, line) for every assignment to a fixed field outside FIXED_WRITERS, in
+    this module's functions and in the methods of State, Machine and Game (another class's own
+    fields of the same name, such as the expert's Memory.discard, are that class's)."""
+    from deckgen.rules.engine import FIXED
+
+    found = []
+
+    def visit(node, owner, function):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.ClassDef):
+                visit(child, child.name, function)
+            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                visit(child, owner, child.name)
+            else:
+                targets = []
+                if isinstance(child, ast.Assign):
+                    targets = child.targets
+                elif isinstance(child, (ast.AugAssign, ast.AnnAssign)):
+                    targets = [child.target]
+                elif isinstance(child, ast.Delete):
+                    targets = child.targets
+                for target in targets:
+                    for t in ast.walk(target):
+                        if isinstance(t, ast.Attribute) and t.attr in FIXED and isinstance(t.ctx, (ast.Store, ast.Del)) \
+                                and (owner is None or owner in GAME_CLASSES) and function not in allowed:
+                            found.append((function, t.attr, t.lineno))
+                visit(child, owner, function)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")), None, None)
+    return found
+
+
+def test_no_code_of_the_rules_assigns_a_field_the_generated_loop_reads_once():
+    """The generated loop reads the engine's FIXED fields once, when it starts: nothing in the
+    rules package may assign one during play (only FIXED_WRITERS, before it or on a copy)."""
+    found = {str(p.relative_to(ROOT)): w for p in sorted((ROOT / "deckgen" / "rules").glob("*.py"))
+             if (w := _fixed_writes(p))}
+    assert found == {}
+    # the check sees such a write: op_position, were it not allowed, sets the hands anew
+    seen = _fixed_writes(ROOT / "deckgen" / "rules" / "state.py", FIXED_WRITERS - {"op_position"})
+    assert ("op_position", "hands") in {(f, a) for f, a, _ in seen}
+
+
+def test_a_fixed_field_is_read_once_and_a_written_one_is_refused():
+    """inline(fixed=...) binds each fixed field the loop reads to a local at its start, and
+    refuses a field the loop itself writes."""
+    from deckgen.rules.engine import FIXED
+
+    source = Game._play_turns.inline_source
+    head = source.split("while ", 1)[0]
+    for field in ("table", "hands", "policies"):
+        assert field in FIXED and f"_self_{field} = self.{field}" in head
+        assert f"self.{field}" not in source.split("while ", 1)[1]
+
+    class Toy:
+        def __init__(self):
+            self.items, self.total = [1, 2], 0
+
+        def add(self, x):
+            self.total += x
+
+        def loop(self):
+            for x in self.items:
+                self.add(x)
+
+    fast = inline(Toy.loop, {"add": Toy.add}, fixed=("items",))
+    toy = Toy()
+    fast(toy)
+    assert toy.total == 3
+    with pytest.raises(InlineError, match="total"):
+        inline(Toy.loop, {"add": Toy.add}, fixed=("items", "total"))

@@ -482,13 +482,19 @@ class Game(Machine):
             last, i, answer = jumper, 0, ASK
 
 
+# The fields a hand never assigns once it is set out (only __init__, clone, op_position and
+# determinize do, before or beside play; tests/test_engine_inline.py checks every assignment in
+# the rules package): the generated loop reads each once, when it starts.
+FIXED = ("table", "hands", "policies", "acted_by_seat", "plays_by_seat_kind", "card", "log", "n_players", "jump_in",
+         "uno_penalty", "may_draw_instead", "power_cards", "challenge", "discard", "power")
+
 # The turn loop as it runs: _play_turns with the turn's common steps inlined, generated from the
 # methods above at import (deckgen/rules/inline.py); the loop as written stays as the reference
 # that tests/test_engine_inline.py plays against.
 Game._play_turns_as_written = Game._play_turns       # type: ignore[attr-defined]
 Game._play_turns = inline(Game._play_turns, {       # type: ignore[method-assign]
     "take_turn": Game.take_turn, "play": Game.play, "op_play": Game.op_play, "pass_on": Game.pass_on,
-    "op_turn": Game.op_turn, "after_effects": Game.after_effects})
+    "op_turn": Game.op_turn, "after_effects": Game.after_effects}, fixed=FIXED)
 
 
 def play_game(table: Table, n_players: int, seed: Seed, agents: Agents, record: bool = False,

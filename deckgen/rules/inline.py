@@ -24,7 +24,7 @@ import itertools
 import linecache
 import textwrap
 import types
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 
@@ -222,16 +222,44 @@ class _Inliner(ast.NodeTransformer):
 _MISSING = object()
 
 
-def inline(host: Callable[..., Any], methods: Mapping[str, Callable[..., Any]], name: str | None = None
-           ) -> Callable[..., Any]:
+class _Fixed(ast.NodeTransformer):
+    """``self.a`` read through a local bound once, for each attribute ``a`` that is fixed."""
+
+    def __init__(self, fixed: Sequence[str]):
+        self.fixed = set(fixed)
+        self.used: set[str] = set()
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        self.generic_visit(node)
+        if isinstance(node.value, ast.Name) and node.value.id == "self" and node.attr in self.fixed:
+            if not isinstance(node.ctx, ast.Load):
+                raise InlineError(f"self.{node.attr} is written in the loop, so it cannot be fixed")
+            self.used.add(node.attr)
+            return ast.copy_location(ast.Name(f"_self_{node.attr}", ast.Load()), node)
+        return node
+
+
+def inline(host: Callable[..., Any], methods: Mapping[str, Callable[..., Any]], name: str | None = None,
+           fixed: Sequence[str] = ()) -> Callable[..., Any]:
     """``host`` with every statement ``self.m(...)`` for m in ``methods`` replaced by m's body
     (recursively: what m calls of ``methods`` too), compiled in ``host``'s module. The source is
-    kept in :mod:`linecache`, so a traceback through the generated function shows its lines."""
+    kept in :mod:`linecache`, so a traceback through the generated function shows its lines.
+
+    ``fixed``: attributes of ``self`` that nothing assigns while ``host`` runs (the caller answers
+    for it; the engine's test checks its list against every assignment in the rules package):
+    each is read once, into a local, when ``host`` starts."""
     d = _function_def(host)
     host_globals = host.__globals__
     aliases: dict[str, Any] = {}
     inliner = _Inliner(methods, host_globals, aliases)
     d.body = inliner._body(d.body)
+    if fixed:
+        fixer = _Fixed(fixed)
+        d.body = [fixer.visit(stmt) for stmt in d.body]
+        doc = d.body[:1] if d.body and isinstance(d.body[0], ast.Expr) and isinstance(d.body[0].value, ast.Constant) \
+            else []
+        reads = [ast.parse(f"_self_{a} = self.{a}").body[0] for a in sorted(fixer.used)]
+        d.body = [*doc, *reads, *d.body[len(doc):]]
     d.decorator_list = []
     d.name = name or host.__name__
     missing = set(methods) - set(inliner.inlined)
