@@ -158,7 +158,11 @@ class _Hand:
 
     def forbid(self, faces: frozenset[int]) -> None:
         for g in self.groups:
-            g[1] = g[1] | faces
+            banned = g[1]
+            if not banned:
+                g[1] = faces
+            elif not faces <= banned:           # (a union only when it adds a face)
+                g[1] = banned | faces
 
     def fit(self, size: int) -> None:
         """Agree with the hand size the table shows (events the memory missed)."""
@@ -238,8 +242,9 @@ class Memory:
             return window
         if type(window[0]) is Shuffle:        # the whole hand so far
             return window[len(seen):]
+        first = window[0]
         for k in range(min(len(seen), len(window)), 0, -1):
-            if seen[-k:] == window[:k]:
+            if seen[-k] == first and seen[-k:] == window[:k]:     # (the cheap test first)
                 return window[k:]
         self.ok, self.missed = False, True    # more happened than the window shows
         return window
