@@ -215,3 +215,26 @@ def test_an_observation_shows_a_waiting_penalty_but_not_whether_it_was_played_fa
     o = g.observation(1)
     assert o.penalty.victim == 1 and o.penalty.total == 4 and o.penalty.offender == 0
     assert not hasattr(o.penalty, "challenge") and o.power == (True, True, True) and o.duel is None
+
+
+@pytest.mark.parametrize("deck", ["classic", "no-mercy", "flex-spectrum"])
+def test_a_hand_arranged_without_a_trace_plays_the_same_and_samples_nothing(deck):
+    """arrange(trace=False) (a searcher's play-out): the same hand to the same end, the turn cap
+    included, with no hand-size samples taken."""
+    t = compile_deck(manifest.load_deck(deck))
+    ends = set()
+    for seed in range(6):
+        source = Game(t, 4, seed, [GreedyAgent()] * 4, record=False)
+        source.setup()
+        source.turn()
+        position, turns = source.position(), source.turns
+        played = []
+        for trace in (True, False):
+            g = Game(t, 4, seed, [GreedyAgent()] * 4, record=False, turn_cap=turns + 3 + seed * 7)
+            g.arrange(position, turns=turns, trace=trace).run()
+            played.append((g.outcome, g.winner, g.turns, [list(h) for h in g.hands], len(g.trace) > 0))
+        (o1, w1, n1, h1, sampled), (o2, w2, n2, h2, sampled_without) = played
+        assert (o1, w1, n1, h1) == (o2, w2, n2, h2)
+        assert sampled and not sampled_without
+        ends.add(str(o2))
+    assert "capped" in ends            # the cap still ends a hand arranged without a trace

@@ -108,14 +108,17 @@ class Game(Machine):
         self.op_turn(first)
         self.op_end(STALLED, None)
 
-    def arrange(self, position: Position, turns: int = 0) -> Game:
+    def arrange(self, position: Position, turns: int = 0, trace: bool = True) -> Game:
         """Set out a hand in the middle (a situation for a test, a "what if", a searcher's
         imagined deal): this table, with the deal and the start card taken as done and ``turns``
-        turns played; the next turn is ``position.current``'s."""
+        turns played; the next turn is ``position.current``'s. ``trace``: take the record's
+        hand-size samples (False for a hand whose record nobody reads, a searcher's play-outs:
+        only the turn cap is checked)."""
         if self.decision is not None or self.kont:
             raise illegal("a game waiting for an answer cannot be rearranged", hint="arrange a new Game")
         self.op_position(position)
-        self.turns = self.next_trace = turns
+        self.turns = turns
+        self.next_trace = turns if trace else max(turns, self.turn_cap)
         return self
 
     def pose(self, kind: DecisionKind, options: Sequence[int], passable: bool) -> Decision:

@@ -1037,7 +1037,7 @@ def imagine(o: Observation, d: Decision, deal: Hidden, seed: int) -> Game:
              turn_cap=min(t.rules.turn_cap, o.turns + HORIZON * n))
     g.arrange(Position(tuple(tuple(o.hand) if q == me else tuple(hands.get(q, ())) for q in range(n)),
                        tuple(pile), tuple(discard), (), o.alive, o.power, o.owed, me, o.direction, o.top,
-                       o.color), turns=o.turns)
+                       o.color), turns=o.turns, trace=False)
     g.pose(d.kind, d.options, d.passable)
     return g
 
