@@ -606,11 +606,12 @@ def _stuck(o: Observation, memory: Memory, q: int) -> Callable[[int, Counter[int
     total = sum(unseen.values())
     if not total:
         return None
-    faces, count_of = unseen.keys(), unseen.__getitem__
+    faces, count_of = frozenset(unseen), unseen.__getitem__
 
     def count(among: frozenset[int] | set[int]) -> int:
-        """The unseen cards among these faces (exact: counts, summed over a set intersection in C)."""
-        return sum(map(count_of, faces & among))
+        """The unseen cards among these faces (exact: counts, summed over a set intersection in C,
+        the smaller set walked)."""
+        return sum(map(count_of, among & faces))
 
     groups = [(int(g[0]), g[1], total - count(g[1])) for g in hand.groups]
     flex_ok = not (t.rules.power_cards and t.any_flex) or o.power[q]
