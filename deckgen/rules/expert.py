@@ -199,6 +199,7 @@ class Memory:
         self.missed = False                   # the latest window did not reach back to what was seen
         self.namer = -1                       # the opponent whose wild is naming a colour
         self.pending: dict[int, list[Any]] = {}   # per opponent, the group of the one card they just drew
+        self.stuck: tuple[Any, ...] = ()      # the latest _stuck (observation, seat, chance): one decision's
 
     def new_game(self, o: Observation) -> bool:
         """Whether this observation is of another hand than the one remembered (a bot plays many
@@ -591,7 +592,18 @@ def _deck_counted(t: Table) -> Counter[int]:
 def _stuck(o: Observation, memory: Memory, q: int) -> Callable[[int, Counter[int]], float] | None:
     """For a move, the chance that player ``q`` (playing next) cannot follow it, from what the
     memory holds of their hand: each card of a group is a random unseen card that the group does
-    not rule out."""
+    not rule out. (Worked out once per observation and seat: the memory changes only between
+    decisions, each with an observation of its own.)"""
+    cached = memory.stuck
+    if cached and cached[0] is o and cached[1] == q:
+        got: Callable[[int, Counter[int]], float] | None = cached[2]
+        return got
+    got = _stuck_now(o, memory, q)
+    memory.stuck = (o, q, got)
+    return got
+
+
+def _stuck_now(o: Observation, memory: Memory, q: int) -> Callable[[int, Counter[int]], float] | None:
     hand = memory.hands.get(q)
     if hand is None or not hand.groups:
         return None
@@ -917,7 +929,9 @@ def _likely_colors(o: Observation, memory: Memory | None = None,
     ``COLOR_TIE`` and the memory, a tie among them goes to the colour the next player is least
     likely to follow (``stuck``: :func:`_stuck` for them, ``wild``: the wild's move)."""
     t = o.table
-    counts = Counter(t.color[f] for f in o.hand if t.color[f] >= 0)
+    counts = Counter(map(t.color.__getitem__, o.hand))
+    for c in [c for c in counts if c < 0]:    # wilds and colourless cards name no colour
+        del counts[c]
     ranked = sorted(range(len(t.colors)), key=lambda c: (-counts.get(c, 0), c))
     most = counts[ranked[0]]
     if COLOR_TIE and memory is not None and counts[ranked[1]] == most:
