@@ -200,6 +200,7 @@ class Memory:
         self.namer = -1                       # the opponent whose wild is naming a colour
         self.pending: dict[int, list[Any]] = {}   # per opponent, the group of the one card they just drew
         self.stuck: tuple[Any, ...] = ()      # the latest _stuck (observation, seat, chance): one decision's
+        self.pool: tuple[Any, ...] = ()       # ... and _unseen_pool (observation, counts)
 
     def new_game(self, o: Observation) -> bool:
         """Whether this observation is of another hand than the one remembered (a bot plays many
@@ -581,6 +582,24 @@ class Prior(GreedyAgent):
                 and o.hand_sizes[o.next_player()] > KEEP_DRAWN_WILD)
 
 
+def _unseen_pool(o: Observation, memory: Memory) -> Counter[int]:
+    """The deck's faces counted, less this player's hand, the cards set aside and the discard
+    pile when the memory knows it (each face in the deck's order): worked out once per
+    observation (its callers only read it, or copy it first)."""
+    cached = memory.pool
+    if cached and cached[0] is o:
+        pool: Counter[int] = cached[1]
+        return pool
+    pool = _deck_counted(o.table)
+    seen = Counter(o.hand)                   # counted in C, then taken off face by face
+    seen.update(memory.aside)
+    if memory.ok and len(memory.discard) == o.discard_pile:     # set aside at the start: out of play until a reshuffle
+        seen.update(memory.discard)
+    pool.subtract(seen)
+    memory.pool = (o, pool)
+    return pool
+
+
 def _deck_counted(t: Table) -> Counter[int]:
     """A new count of the deck's faces (each face as often as the deck holds it)."""
     counted = t.memo.get(_DECK_MEMO)
@@ -608,11 +627,7 @@ def _stuck_now(o: Observation, memory: Memory, q: int) -> Callable[[int, Counter
     if hand is None or not hand.groups:
         return None
     t = o.table
-    pool = _deck_counted(t)
-    pool.subtract(o.hand)
-    pool.subtract(memory.aside)
-    if memory.ok and len(memory.discard) == o.discard_pile:
-        pool.subtract(memory.discard)
+    pool = _unseen_pool(o, memory)
     # the unseen cards per face (a face none of which is unseen counts 0, the same in every sum below)
     unseen: dict[int, int] = pool if min(pool.values(), default=0) >= 0 else {f: k for f, k in pool.items() if k > 0}
     total = sum(unseen.values())
@@ -957,14 +972,9 @@ def sample(o: Observation, memory: Memory, rng: random.Random) -> tuple[dict[int
 def sampler(o: Observation, memory: Memory) -> Callable[[random.Random], Hidden]:
     """:func:`sample` for many deals of one observation: what is unseen and who may hold what
     worked out once, each deal then a shuffle of the unseen cards and their dealing."""
-    t = o.table
-    pool = _deck_counted(t)
-    pool.subtract(o.hand)
+    pool = Counter(_unseen_pool(o, memory))
     known_discard = memory.ok and len(memory.discard) == o.discard_pile
-    pool.subtract(memory.aside)               # set aside at the start: out of play until a reshuffle
-    if known_discard:
-        pool.subtract(memory.discard)
-    elif o.top >= 0:
+    if not known_discard and o.top >= 0:
         pool.subtract([o.top >> 1])
     unseen = list(pool.elements())           # each face as often as it is unseen
     seats: list[int] = []
