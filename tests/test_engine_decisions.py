@@ -238,3 +238,15 @@ def test_a_hand_arranged_without_a_trace_plays_the_same_and_samples_nothing(deck
         assert sampled and not sampled_without
         ends.add(str(o2))
     assert "capped" in ends            # the cap still ends a hand arranged without a trace
+
+
+def test_a_game_seeded_with_a_generator_draws_from_it():
+    """Game(..., seed) takes a generator too (the expert's imagined hands are given one that is
+    seeded only if drawn from): the same hand as the seed it was made from, drawn from that object."""
+    import random
+
+    t = compile_deck(manifest.load_deck("classic"))
+    rng = random.Random(5)
+    g = Game(t, 4, rng, [GreedyAgent()] * 4, record=True).run()
+    assert g.rng is rng
+    assert g.log == Game(t, 4, 5, [GreedyAgent()] * 4, record=True).run().log

@@ -771,9 +771,7 @@ class ExpertAgent(Agent):
     def _prior_choice(self, d: Decision, o: Observation, rng: random.Random,
                        cands: Sequence[tuple[int | None, int | None]]) -> int:
         """The candidate the rule of thumb would pick (kept unless a play-out shows better)."""
-        state = rng.getstate()
-        pick = self.prior.decide(d, o, rng)
-        rng.setstate(state)
+        pick = self.prior.decide(d, o, rng)       # (the rule of thumb draws nothing from rng)
         color = None
         if pick is not None and o.table.move_category[pick] == 2 and _names_color(o.table, pick):
             color = _likely_colors(o, self.memory, wild=pick)[0]
@@ -1058,7 +1056,7 @@ def imagine(o: Observation, d: Decision, deal: Hidden, seed: int) -> Game:
 
     t, me, n = o.table, o.player, o.n_players
     hands, pile, discard = deal
-    g = Game(t, n, seed, None, record=False, scores=o.scores,
+    g = Game(t, n, _Deferred(seed), None, record=False, scores=o.scores,
              turn_cap=min(t.rules.turn_cap, o.turns + HORIZON * n))
     g.arrange(Position(tuple(tuple(o.hand) if q == me else tuple(hands.get(q, ())) for q in range(n)),
                        tuple(pile), tuple(discard), (), o.alive, o.power, o.owed, me, o.direction, o.top,

@@ -387,8 +387,8 @@ class Machine(State):
         if record:
             g.log = []
         if seed is not ...:
-            g.rng = random.Random(seed)
-            g.bot_rng = g.rng if self.bot_rng is self.rng else random.Random(seed)
+            g.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+            g.bot_rng = g.rng if self.bot_rng is self.rng else _copy_random(g.rng)
         others = [q for q in range(self.n_players) if q != p]
         if deal is None:
             known = known_cards(self, p)

@@ -282,8 +282,8 @@ Event = (Shuffle | Deal | Draw | Dry | Reshuffle | Aside | Return | Start | Play
 """Any event of a hand's log."""
 
 
-Seed = int | float | str | bytes | bytearray | None
-"""What seeds a hand's generator (random.Random's own seeds)."""
+Seed = int | float | str | bytes | bytearray | random.Random | None
+"""What seeds a hand's generator (random.Random's own seeds), or the generator itself."""
 
 
 def shuffled(rng: random.Random, cards: Sequence[int]) -> list[int]:
@@ -323,7 +323,7 @@ class State:
     def __init__(self, table: Table, n_players: int, seed: Seed = None, record: bool = True):
         self.table = table
         self.n_players = n_players
-        self.rng = random.Random(seed)
+        self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         self.hands: list[list[int]] = [[] for _ in range(n_players)]
         self.draw_pile: list[int] = []     # top is the end
         self.discard: list[int] = []       # top is the end
