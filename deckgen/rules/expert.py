@@ -231,7 +231,10 @@ class Memory:
         for q in range(o.n_players):
             self.power[q] = o.power[q]
             if q != self.me:
-                self.hands.setdefault(q, _Hand()).fit(o.hand_sizes[q] if o.alive[q] else 0)
+                hand = self.hands.get(q)
+                if hand is None:
+                    hand = self.hands[q] = _Hand()
+                hand.fit(o.hand_sizes[q] if o.alive[q] else 0)
         if len(self.discard) != o.discard_pile:
             self.ok = False
 
@@ -419,6 +422,7 @@ class Memory:
 _HAND_OPS = frozenset({"discard_color"})   # effects the greedy valuation reads the hand's cards for
 _ABOVE_MEMO = "expert-above"               # the key of Memory._preferred's faces per value in Table.memo
 _DECK_MEMO = "expert-deck"                 # ... and of the deck's faces counted
+_NAMING_MEMO = "expert-naming"             # ... and of the moves whose card names a colour
 
 
 def _resize(m: Memory, sizes: list[int], ev: Any) -> None:
@@ -933,7 +937,12 @@ def _greedy_bounds(t: Table) -> tuple[list[float], list[float]]:
 
 
 def _names_color(t: Any, move: int) -> bool:
-    return any(e.op == "choose_color" for e in t.effects[move])
+    """Whether the move's card names a colour (one of its effects chooses it)."""
+    naming = t.memo.get(_NAMING_MEMO)
+    if naming is None:
+        naming = t.memo[_NAMING_MEMO] = frozenset(m for m, effects in enumerate(t.effects)
+                                                  if any(e.op == "choose_color" for e in effects))
+    return move in naming
 
 
 def _likely_colors(o: Observation, memory: Memory | None = None,
