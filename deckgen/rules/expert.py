@@ -1134,14 +1134,31 @@ def rollout(world: Game, me: int, answer: int | None, color: int | None, seed: i
 _FIT_MEMO = "expert-fit"     # the key of the wild faces and the action faces in Table.memo
 
 
+def _wilds_and_actions(t: Table) -> tuple[frozenset[int], frozenset[int]]:
+    """The wild faces and the action faces of the table (worked out once per table)."""
+    got: tuple[frozenset[int], frozenset[int]] | None = t.memo.get(_FIT_MEMO)
+    if got is None:
+        wilds, actions = (frozenset(f for f in range(t.n_faces) if t.move_category[f + f] == c) for c in (WLD, ACT))
+        got = t.memo[_FIT_MEMO] = (wilds, actions)
+    return got
+
+
+def _follows(hand: Sequence[int], legal: frozenset[int] | set[int], wilds: frozenset[int]) -> tuple[bool, bool]:
+    """Whether the hand holds a card other than a wild that follows the pile, and one that does."""
+    follows = False
+    for f in hand:
+        if f in legal:
+            follows = True
+            if f not in wilds:
+                return True, True
+    return False, follows
+
+
 def horizon_features(g: Any, me: int, first: int = -1) -> list[tuple[int, list[float]]]:
     """Each player still in, from the player to move on (or from ``first``: the player deciding),
     with the values of FIT_FEATURES for them (``me``: the player who plays by the rule of thumb)."""
     t = g.table
-    got = t.memo.get(_FIT_MEMO)
-    if got is None:
-        got = t.memo[_FIT_MEMO] = tuple(frozenset(f for f in range(t.n_faces) if t.move_category[f + f] == c) for c in (WLD, ACT))
-    wilds, actions = got
+    wilds, actions = _wilds_and_actions(t)
     legal = t.cache[g.pile_key][2]
     hands, alive, n = g.hands, g.alive, len(g.hands)
     out: list[tuple[int, list[float]]] = []
@@ -1153,14 +1170,7 @@ def horizon_features(g: Any, me: int, first: int = -1) -> list[tuple[int, list[f
         k = len(out)
         h = hands[q]
         size = len(h)
-        plain = follows = False
-        if k < 2:
-            for f in h:
-                if f in legal:
-                    follows = True
-                    if f not in wilds:
-                        plain = True
-                        break
+        plain, follows = _follows(h, legal, wilds) if k < 2 else (False, False)
         out.append((q, [float(k == 1), float(k == 2), float(k >= 3), math.log(size) if size > 1 else 0.0,
                         float(size - 1), float(size == 1), float(sum(map(wilds.__contains__, h))),
                         float(sum(map(actions.__contains__, h))), float(q == me),
@@ -1174,10 +1184,7 @@ def _fitted(g: Any, me: int) -> float:
     same order without building the features (a feature that is 0 adds nothing), so the same
     number to the last bit (tests/test_expert.py holds the two together)."""
     t = g.table
-    got = t.memo.get(_FIT_MEMO)
-    if got is None:
-        got = t.memo[_FIT_MEMO] = tuple(frozenset(f for f in range(t.n_faces) if t.move_category[f + f] == c) for c in (WLD, ACT))
-    wilds, actions = got
+    wilds, actions = _wilds_and_actions(t)
     legal = t.cache[g.pile_key][2]
     hands, alive, n, direction, start = g.hands, g.alive, len(g.hands), g.direction, g.current
     exp = math.exp
@@ -1188,14 +1195,7 @@ def _fitted(g: Any, me: int) -> float:
         if not alive[q]:
             continue
         h = hands[q]
-        plain = follows = False
-        if k < 2:
-            for f in h:
-                if f in legal:
-                    follows = True
-                    if f not in wilds:
-                        plain = True
-                        break
+        plain, follows = _follows(h, legal, wilds) if k < 2 else (False, False)
         e = exp(_strength(k, len(h), sum(map(wilds.__contains__, h)), sum(map(actions.__contains__, h)), q == me,
                           plain, follows))
         total += e
