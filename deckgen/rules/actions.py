@@ -252,10 +252,7 @@ def stack_moves(game: Machine, p: int) -> list[int]:
     t = game.table
     waiting = game.waiting
     key = ("stack-kind", waiting.kind) if game.stacking == "same-kind" else ("stack-value", waiting.value)
-    sides: tuple[tuple[tuple[int, ...], ...], ...] | None = t.memo.get(key)
-    if sides is None:
-        sides = t.memo[key] = _stackable(t, key[0] == "stack-kind", key[1])
-    regular, flex = sides
+    regular, flex = t.remember(key, _stackable, t, key[0] == "stack-kind", key[1])
     hand = game.hands[p]
     moves = [*chain.from_iterable(map(regular.__getitem__, hand))]
     if t.any_flex and (game.power[p] or not game.power_cards):
@@ -510,12 +507,14 @@ def _duel_options(game: Machine, q: int, value: int) -> list[int]:
     number), face*2+1 plays it as a counter-duel (any duel card); each card of the hand once,
     in hand order."""
     t = game.table
-    answers: tuple[tuple[int, ...], ...] | None = t.memo.get(("duel", value))
-    if answers is None:                         # per face, worked out once per table and number
-        answers = t.memo["duel", value] = tuple(
-            ((f + f,) if t.category[f] == NUM and t.value[f] == value and not t.colorless[f] else ())
-            + ((f + f + 1,) if t.duel[f] else ()) for f in range(t.n_faces))
+    answers = t.remember(("duel", value), _duel_answers, t, value)
     return [*chain.from_iterable(map(answers.__getitem__, dict.fromkeys(game.hands[q])))]
+
+
+def _duel_answers(t: Table, value: int) -> tuple[tuple[int, ...], ...]:
+    """Per face, its answers to a duel on this number (_duel_options)."""
+    return tuple(((f + f,) if t.category[f] == NUM and t.value[f] == value and not t.colorless[f] else ())
+                 + ((f + f + 1,) if t.duel[f] else ()) for f in range(t.n_faces))
 
 
 # ---------------------------------------------------------------- UNO

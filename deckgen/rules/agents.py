@@ -283,9 +283,10 @@ class MoveValues(NamedTuple):
 
 
 def _move_values(t: Table) -> MoveValues:
-    got: MoveValues | None = t.memo.get(_MEMO)
-    if got is not None:
-        return got
+    return t.remember(_MEMO, _values_of_moves, t)
+
+
+def _values_of_moves(t: Table) -> MoveValues:
     bare = Glance(-1, (), (), (), 1, t)        # the static valuations read only its table
     nxt: list[float] = []
     other: list[float] = []

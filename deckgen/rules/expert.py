@@ -369,7 +369,7 @@ class Memory:
         top = self._worth(t, q, move)
         if top is None:
             top = high[move]
-        above: dict[float, frozenset[int]] = t.memo.setdefault(_ABOVE_MEMO, {})    # per value: the faces worth more at least
+        above: dict[float, frozenset[int]] = t.remember(_ABOVE_MEMO, dict)    # per value: the faces worth more at least
         worth_more = above.get(top)
         if worth_more is None:
             worth_more = above[top] = frozenset(f for f in range(len(low)) if low[f] > top)
@@ -596,8 +596,8 @@ def _unseen_pool(o: Observation, memory: Memory) -> Counter[int]:
         return pool
     pool = _deck_counted(o.table)
     seen = Counter(o.hand)                   # counted in C, then taken off face by face
-    seen.update(memory.aside)
-    if memory.ok and len(memory.discard) == o.discard_pile:     # set aside at the start: out of play until a reshuffle
+    seen.update(memory.aside)                # set aside at the start: out of play until a reshuffle
+    if memory.ok and len(memory.discard) == o.discard_pile:
         seen.update(memory.discard)
     pool.subtract(seen)
     memory.pool = (o, pool)
@@ -606,10 +606,7 @@ def _unseen_pool(o: Observation, memory: Memory) -> Counter[int]:
 
 def _deck_counted(t: Table) -> Counter[int]:
     """A new count of the deck's faces (each face as often as the deck holds it)."""
-    counted = t.memo.get(_DECK_MEMO)
-    if counted is None:
-        counted = t.memo[_DECK_MEMO] = Counter(t.deck_faces)
-    return Counter(counted)
+    return Counter(t.remember(_DECK_MEMO, Counter, t.deck_faces))
 
 
 def _stuck(o: Observation, memory: Memory, q: int) -> Callable[[int, Counter[int]], float] | None:
@@ -938,11 +935,8 @@ def _greedy_bounds(t: Table) -> tuple[list[float], list[float]]:
 
 def _names_color(t: Any, move: int) -> bool:
     """Whether the move's card names a colour (one of its effects chooses it)."""
-    naming = t.memo.get(_NAMING_MEMO)
-    if naming is None:
-        naming = t.memo[_NAMING_MEMO] = frozenset(m for m, effects in enumerate(t.effects)
-                                                  if any(e.op == "choose_color" for e in effects))
-    return move in naming
+    return move in t.remember(_NAMING_MEMO, lambda: frozenset(
+        m for m, effects in enumerate(t.effects) if any(e.op == "choose_color" for e in effects)))
 
 
 def _likely_colors(o: Observation, memory: Memory | None = None,
@@ -1136,11 +1130,10 @@ _FIT_MEMO = "expert-fit"     # the key of the wild faces and the action faces in
 
 def _wilds_and_actions(t: Table) -> tuple[frozenset[int], frozenset[int]]:
     """The wild faces and the action faces of the table (worked out once per table)."""
-    got: tuple[frozenset[int], frozenset[int]] | None = t.memo.get(_FIT_MEMO)
-    if got is None:
-        wilds, actions = (frozenset(f for f in range(t.n_faces) if t.move_category[f + f] == c) for c in (WLD, ACT))
-        got = t.memo[_FIT_MEMO] = (wilds, actions)
-    return got
+    def faces(category: int) -> frozenset[int]:
+        return frozenset(f for f in range(t.n_faces) if t.move_category[f + f] == category)
+
+    return t.remember(_FIT_MEMO, lambda: (faces(WLD), faces(ACT)))
 
 
 def _follows(hand: Sequence[int], legal: frozenset[int] | set[int], wilds: frozenset[int]) -> tuple[bool, bool]:

@@ -10,12 +10,15 @@ Side 0 is a card's regular side, side 1 its flex side (only for cards that have 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from deckgen.effects import Effect, stack_value
 from deckgen.model import WILD, Card, Deck
 from deckgen.options import RuleOptions
+
+V = TypeVar("V")
 
 NUM, ACT, WLD = 0, 1, 2
 _CAT = {"number": NUM, "action": ACT, "wild": WLD}
@@ -107,6 +110,13 @@ class Table:
     def __post_init__(self) -> None:
         self.cache = LegalCache(self)
 
+    def remember(self, key: Hashable, make: Callable[..., V], *args: Any) -> V:
+        """``make(*args)``, worked out once per table and kept in ``memo`` under ``key``."""
+        got: V | None = self.memo.get(key)
+        if got is None:
+            got = self.memo[key] = make(*args)
+        return got
+
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         del state["cache"]
@@ -180,10 +190,7 @@ class Table:
         """Per side, the faces grouped by what matches them, the order of matches()' tests kept:
         colourless cards and wilds match any coloured pile; others match by colour, and a number
         card by its number, an action by its symbol. Worked out once per table (memo)."""
-        got: tuple[MatchGroups, MatchGroups] | None = self.memo.get("match-groups")
-        if got is None:
-            got = self.memo["match-groups"] = (self._side_groups(0), self._side_groups(1))
-        return got
+        return self.remember("match-groups", lambda: (self._side_groups(0), self._side_groups(1)))
 
     def _side_groups(self, side: int) -> MatchGroups:
         always: list[int] = []
