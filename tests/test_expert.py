@@ -595,3 +595,71 @@ def test_the_fitted_chance_is_the_fit_times_the_horizon_features_to_the_last_bit
     for i in range(2):
         Game(t, 5, f"fit:{i}", [E.ExpertAgent(6) for _ in range(5)], record=True).run()
     assert len(seen) > 100
+
+
+# ---------------------------------------------------------------- counting unseen cards as bits
+
+class _FakeTable:
+    """The fields _Tally reads: the faces and how many of each the deck holds."""
+
+    def __init__(self, copies):
+        self.n_faces = len(copies)
+        self.deck_faces = [f for f, k in enumerate(copies) for _ in range(k)]
+        self.cache = {}
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from([3, 8, 9, 16, 17, 300]), st.data())
+def test_the_tally_counts_the_cards_among_any_faces_as_summing_them_face_by_face(most, data):
+    """_Tally (docs/expert.md): popcount(cards & mask(faces)) is the sum of the counts over those
+    faces, for decks of up to 8 copies of a face (a byte a face), more (several bytes) and over 255
+    (the plain-int fallback); masks are kept per set and agree with a fresh one."""
+    n = data.draw(st.integers(1, 40))
+    copies = [data.draw(st.integers(0, most)) for _ in range(n)]
+    copies[data.draw(st.integers(0, n - 1))] = most
+    tally = E._Tally(_FakeTable(copies))
+    counts = {f: data.draw(st.integers(0, copies[f])) for f in range(n) if data.draw(st.booleans())}
+    cards = tally.cards(counts)
+    for _ in range(3):
+        faces = frozenset(data.draw(st.sets(st.integers(0, n - 1))))
+        want = sum(counts.get(f, 0) for f in faces)
+        assert (cards & tally.mask(faces)).bit_count() == want
+        assert tally.mask(frozenset(set(faces))) == tally.mask(faces)
+    assert cards.bit_count() == sum(counts.values())
+
+
+def test_the_next_players_chance_of_being_stuck_is_the_one_summed_over_sets(monkeypatch):
+    """_stuck_now's chance, counted in bits, equals the same product counted face by face over
+    the unseen pool, for every move of every decision with a memory in real expert games."""
+    t = _table("flex-spectrum")
+    checked = []
+    real = E._stuck_now
+
+    def by_sets(o, memory, q):
+        got = real(o, memory, q)
+        if got is None:
+            return None
+        pool = E._unseen_pool(o, memory)
+        unseen = {f: k for f, k in pool.items() if k > 0}
+        total = sum(unseen.values())
+        flex_ok = not (t.rules.power_cards and t.any_flex) or o.power[q]
+        groups = [(g[0], g[1], total - sum(unseen.get(f, 0) for f in g[1])) for g in memory.hands[q].groups]
+
+        def chance(m, named):
+            c = t.move_color[m] if t.move_color[m] >= 0 else named
+            entry = t.cache[t.pile_key(m, c)]
+            follow = entry[2] | entry[3] if flex_ok else entry[2]
+            followers = sum(unseen.get(f, 0) for f in follow)
+            p = 1.0
+            for size, banned, free in groups:
+                if free:
+                    can = followers - sum(unseen.get(f, 0) for f in follow & banned)
+                    p *= (1.0 - can / free) ** size
+            assert got(m, named) == p
+            checked.append(m)
+            return p
+        return chance
+
+    monkeypatch.setattr(E, "_stuck_now", by_sets)
+    Game(t, 5, "tally", [E.ExpertAgent(6) for _ in range(5)], record=True).run()
+    assert len(checked) > 100

@@ -372,8 +372,17 @@ def best_duel(answers: Sequence[int], t: Table) -> int:
     counter-duel."""
     plain = [a for a in answers if not a & 1]
     if plain:
-        return max(plain, key=lambda a: (not t.duel[a >> 1], t.points[a >> 1], -a))
+        return max(plain, key=t.remember(_DUEL_RANK, _duel_rank, t).__getitem__)
     return answers[0]
+
+
+_DUEL_RANK = "greedy-duel-rank"     # the key of _duel_rank's answer in Table.memo
+
+
+def _duel_rank(t: Table) -> tuple[tuple[bool, int, int], ...]:
+    """Per answer to a duel (face*2 + side), best_duel's rank of it (the highest is discarded):
+    not a duel card, then the most points, then the lowest answer."""
+    return tuple((not t.duel[a >> 1], t.points[a >> 1], -a) for a in range(2 * t.n_faces))
 
 
 def _q_challenge(options: Sequence[int], about: int, o: Glance) -> Answer:
@@ -401,6 +410,9 @@ _QUICK: dict[DecisionKind, Callable[[Sequence[int], int, Glance], Answer]] = {
     DecisionKind.CHALLENGE: _q_challenge, DecisionKind.COLOR: _q_color, DecisionKind.ROULETTE_COLOR: _q_color,
     DecisionKind.STACK: _q_stack, DecisionKind.DUEL: _q_duel, DecisionKind.TARGET: _q_target,
     DecisionKind.SWAP: _q_target, DecisionKind.STEAL: _q_target}
+# ... of those, the kinds whose answer reads nothing the player sees but the table (no Glance built)
+_BY_TABLE: dict[DecisionKind, Callable[[Sequence[int], Table], Answer]] = {
+    DecisionKind.STACK: best_stack, DecisionKind.DUEL: best_duel}
 _YES = frozenset({DecisionKind.UNO, DecisionKind.CATCH, DecisionKind.JUMP_IN})
 GREEDY_BLIND = frozenset({DecisionKind.PLAY_DRAWN, *_YES})
 _PLAY, _PLAY_DRAWN = DecisionKind.PLAY, DecisionKind.PLAY_DRAWN     # an Enum member read from its class costs a call
@@ -448,6 +460,9 @@ class GreedyAgent(Agent):
 
     def answer(self, game: GameView, p: int, kind: DecisionKind, options: Sequence[int], passable: bool,
                about: int, value: int) -> Answer:
+        by_table = _BY_TABLE.get(kind)
+        if by_table is not None and len(options) > 1:     # quick()'s answer, from the options and the table
+            return by_table(options, game.table)
         seen = None if kind in GREEDY_BLIND or len(options) < 2 else game.glance(p)
         return self.quick(kind, options, about, seen)
 

@@ -228,8 +228,10 @@ class Bot(Protocol):
 
 class GameView(Protocol):
     """What a policy may read of the game it plays in (``deckgen.rules.engine.Game`` is one):
-    a seat's glance or observation, the bots' generator and the decisions asked so far."""
+    a seat's glance or observation, the compiled deck and rules (public: every glance holds
+    them), the bots' generator and the decisions asked so far."""
 
+    table: Table
     bot_rng: random.Random
     decisions: int
 

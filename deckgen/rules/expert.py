@@ -38,13 +38,13 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
-from itertools import filterfalse
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from itertools import filterfalse, repeat
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from deckgen.rules import agents as A
 from deckgen.rules.agents import VALUES, Agent, GreedyAgent, View, _leader
-from deckgen.rules.decision import Answer, Decision, DecisionKind, GameView, Observation
+from deckgen.rules.decision import Answer, Decision, DecisionKind, GameView, Glance, Observation
 from deckgen.rules.machine import as_moves
 from deckgen.rules.record import CAUSES
 from deckgen.rules.state import (
@@ -515,14 +515,17 @@ class Prior(GreedyAgent):
         block = BLOCK * (1 + BLOCK_CLOSE / max(1, o.hand_sizes[nxt]))
         leader_next = leader == nxt
         color_of, category, effects_of = t.color, t.move_category, t.effects
-        colors = Counter(map(color_of.__getitem__, o.hand))
-        named = colors
+        colors = _held(o)                         # per colour, the cards of it held
+        held = named = colors.index(max(colors))  # a wild names the colour held most (the first of them)
         if COLOR_TIE and stuck is not None and any(category[m] == WLD for m in moves):
-            named = Counter({_likely_colors(o, self.memory, stuck)[0]: 1})
+            named = _likely_colors(o, self.memory, stuck)[0]
         short = len(o.hand) <= 2                  # about to go out: play anything
         close = o.hand_sizes[nxt] <= 2            # the next player is about to go out
         hold = not t.rules.mercy_limit             # a Mercy limit punishes a hand kept large
         wild_score = KEEP_WILD if not short else KEEP_LAST_WILD
+        moved = t.remember(_PRIOR_MEMO, _prior_moves, t)
+        fixed = moved.leader_next if leader_next else moved.other
+        attacks = moved.attack_many if o.n_players > 2 else moved.attack
         best, best_score = moves[0], None
         for m in moves:
             c = color_of[m >> 1]
@@ -534,14 +537,17 @@ class Prior(GreedyAgent):
                 score += KEEP_POWER
             effects = effects_of[m]
             if effects:
-                v = View(o, m, leader, leader_next)
-                score += sum([VALUES[e.op](v, e) for e in effects])
+                value = fixed[m]
+                if value is None:                 # an effect's value reads the hands
+                    v = View(o, m, leader, leader_next)
+                    value = sum([VALUES[e.op](v, e) for e in effects])
+                score += value
                 if hold and not close and not short and not wild:
                     score += KEEP_ACTION
-                if close and any(e.op in ATTACKS or (e.op == "reverse" and o.n_players > 2) for e in effects):
+                if close and attacks[m]:
                     score += ATTACK
             if stuck is not None:
-                score += block * stuck(m, named if c < 0 else colors)
+                score += block * stuck(m, named if c < 0 else held)
             if best_score is None or score > best_score:
                 best, best_score = m, score
         return best
@@ -586,6 +592,40 @@ class Prior(GreedyAgent):
                 and o.hand_sizes[o.next_player()] > KEEP_DRAWN_WILD)
 
 
+def _held(o: Observation) -> list[int]:
+    """Per colour of the table, how many cards of it the hand holds."""
+    held = list(map(o.table.color.__getitem__, o.hand))
+    return list(map(held.count, range(len(o.table.colors))))
+
+
+class _PriorMoves(NamedTuple):
+    """Per move, what the rule of thumb's valuation of it reads of the table alone (worked out
+    once per table): the sum of its effects' values when the leader plays next and when not
+    (None: an effect's value reads the hands), and whether it attacks a next player close to
+    going out (with more than two players, and with two, where a reverse is no attack)."""
+
+    leader_next: tuple[float | None, ...]
+    other: tuple[float | None, ...]
+    attack_many: tuple[bool, ...]
+    attack: tuple[bool, ...]
+
+
+_PRIOR_MEMO = "expert-prior"   # the key of _prior_moves' answer in Table.memo
+
+
+def _prior_moves(t: Table) -> _PriorMoves:
+    bare = Glance(-1, (), (), (), 1, t)        # the static valuations read only its table
+    sums: dict[bool, list[float | None]] = {True: [], False: []}
+    for m, effects in enumerate(t.effects):
+        static = all(VALUES[e.op] in A._STATIC_VALUES for e in effects)
+        for leader_next, out in sums.items():
+            out.append(sum([VALUES[e.op](View(bare, m, -1, leader_next), e) for e in effects]) if static else None)
+    attack = tuple(any(e.op in ATTACKS for e in effects) for effects in t.effects)
+    reverse = tuple(any(e.op == "reverse" for e in effects) for effects in t.effects)
+    return _PriorMoves(tuple(sums[True]), tuple(sums[False]),
+                       tuple(a or r for a, r in zip(attack, reverse, strict=True)), attack)
+
+
 def _unseen_pool(o: Observation, memory: Memory) -> Counter[int]:
     """The deck's faces counted, less this player's hand, the cards set aside and the discard
     pile when the memory knows it (each face in the deck's order): worked out once per
@@ -609,21 +649,22 @@ def _deck_counted(t: Table) -> Counter[int]:
     return Counter(t.remember(_DECK_MEMO, Counter, t.deck_faces))
 
 
-def _stuck(o: Observation, memory: Memory, q: int) -> Callable[[int, Counter[int]], float] | None:
-    """For a move, the chance that player ``q`` (playing next) cannot follow it, from what the
+def _stuck(o: Observation, memory: Memory, q: int) -> Callable[[int, int], float] | None:
+    """For a move (and the colour it names if it is a wild), the chance that player ``q``
+    (playing next) cannot follow it, from what the
     memory holds of their hand: each card of a group is a random unseen card that the group does
     not rule out. (Worked out once per observation and seat: the memory changes only between
     decisions, each with an observation of its own.)"""
     cached = memory.stuck
     if cached and cached[0] is o and cached[1] == q:
-        got: Callable[[int, Counter[int]], float] | None = cached[2]
+        got: Callable[[int, int], float] | None = cached[2]
         return got
     got = _stuck_now(o, memory, q)
     memory.stuck = (o, q, got)
     return got
 
 
-def _stuck_now(o: Observation, memory: Memory, q: int) -> Callable[[int, Counter[int]], float] | None:
+def _stuck_now(o: Observation, memory: Memory, q: int) -> Callable[[int, int], float] | None:
     hand = memory.hands.get(q)
     if hand is None or not hand.groups:
         return None
@@ -634,32 +675,91 @@ def _stuck_now(o: Observation, memory: Memory, q: int) -> Callable[[int, Counter
     total = sum(unseen.values())
     if not total:
         return None
-    faces, count_of = frozenset(unseen), unseen.__getitem__
-
-    def count(among: frozenset[int] | set[int]) -> int:
-        """The unseen cards among these faces (exact: counts, summed over a set intersection in C,
-        the smaller set walked)."""
-        return sum(map(count_of, among & faces))
-
-    groups = [(int(g[0]), g[1], total - count(g[1])) for g in hand.groups]
+    tally = t.remember(_TALLY_MEMO, _Tally, t)
+    cards = tally.cards(unseen)
+    groups = [(int(g[0]), tally.mask(g[1]) if g[1] else 0, total - (cards & tally.mask(g[1])).bit_count())
+              for g in hand.groups]
     flex_ok = not (t.rules.power_cards and t.any_flex) or o.power[q]
 
-    def chance(m: int, colors: Counter[int]) -> float:
+    def chance(m: int, named: int) -> float:
         c = t.move_color[m]
-        if c < 0:                             # a wild: the colour it names, the one held most
-            c = max(range(len(t.colors)), key=lambda k: (colors[k], -k))
-        entry = t.cache[t.pile_key(m, c)]
-        follow = entry[2] | entry[3] if flex_ok else entry[2]
+        if c < 0:                             # a wild: the colour it names
+            c = named
+        follow = cards & tally.follow(t.pile_key(m, c), flex_ok)     # the unseen cards that follow it
         p = 1.0
-        followers = count(follow)
+        followers = follow.bit_count()
         for size, banned, free in groups:
             if not free:
                 continue
-            can = followers - count(follow & banned) if banned else followers
+            can = followers - (follow & banned).bit_count() if banned else followers
             p *= (1.0 - can / free) ** size
         return p
 
     return chance
+
+
+_TALLY_MEMO = "expert-tally"      # the key of the table's _Tally in Table.memo
+
+
+class _Tally:
+    """Cards counted as bits, so that the unseen cards among a set of faces are counted in C, one
+    AND and one bit count: a slot of ``size`` bytes per face (face f's from byte f * size), with
+    as many low bits of it set as there are cards of that face (:meth:`cards`), or all of its
+    bits for a face in a set (:meth:`mask`). The counts are the same integers as summed face by
+    face."""
+
+    def __init__(self, t: Table):
+        self.table = t
+        self.n = t.n_faces
+        self.most = max(Counter(t.deck_faces).values(), default=1)
+        self.size = -(-self.most // 8)           # bytes per face, enough for a bit per card of it
+        # per byte of a slot: a face's count (at most 255) to that byte of its bits
+        self.bytes = [bytes(((1 << k) - 1) >> (8 * j) & 255 for k in range(256)) for j in range(self.size)]
+        self.masks: dict[frozenset[int], int] = {}
+        self.follows: dict[tuple[int, bool], int] = {}
+
+    def _slots(self, counts: bytes | bytearray) -> int:
+        """The bits of these counts, a byte per face."""
+        if self.size == 1:
+            return int.from_bytes(counts.translate(self.bytes[0]), "little")
+        slots = bytearray(self.n * self.size)
+        for j, table in enumerate(self.bytes):
+            slots[j::self.size] = counts.translate(table)
+        return int.from_bytes(slots, "little")
+
+    def cards(self, counts: Mapping[int, int]) -> int:
+        """These cards (a count per face, none above the deck's)."""
+        if self.most > 255:                       # (no deck of ours holds that many of one face)
+            return sum(((1 << k) - 1) << (8 * self.size * f) for f, k in counts.items())
+        return self._slots(bytes(map(counts.get, range(self.n), repeat(0))))
+
+    def mask(self, faces: frozenset[int]) -> int:
+        """Every slot of these faces (kept per set: a memory's groups keep their sets)."""
+        got = self.masks.get(faces)
+        if got is None:
+            if len(self.masks) >= _TALLY_KEEP:
+                self.masks.clear()
+            if self.most > 255:
+                got = self.cards(dict.fromkeys(faces, 8 * self.size))
+            else:
+                counts = bytearray(self.n)
+                bits = 8 * self.size
+                for f in faces:
+                    counts[f] = bits
+                got = self._slots(counts)
+            self.masks[faces] = got
+        return got
+
+    def follow(self, key: int, flex_ok: bool) -> int:
+        """The mask of the faces that follow the pile ``key`` (by their Flex side too: ``flex_ok``)."""
+        got = self.follows.get((key, flex_ok))
+        if got is None:
+            entry = self.table.cache[key]
+            got = self.follows[(key, flex_ok)] = self.mask(entry[2] | entry[3] if flex_ok else entry[2])
+        return got
+
+
+_TALLY_KEEP = 4096    # sets whose masks a table keeps at most (then it starts again)
 
 
 class ExpertAgent(Agent):
@@ -940,15 +1040,13 @@ def _names_color(t: Any, move: int) -> bool:
 
 
 def _likely_colors(o: Observation, memory: Memory | None = None,
-                   stuck: Callable[[int, Counter[int]], float] | None = None, wild: int = -1) -> list[int]:
+                   stuck: Callable[[int, int], float] | None = None, wild: int = -1) -> list[int]:
     """The colours worth naming with a wild: those the hand holds most of (at least one); with
     ``COLOR_TIE`` and the memory, a tie among them goes to the colour the next player is least
     likely to follow (``stuck``: :func:`_stuck` for them, ``wild``: the wild's move)."""
     t = o.table
-    counts = Counter(map(t.color.__getitem__, o.hand))
-    for c in [c for c in counts if c < 0]:    # wilds and colourless cards name no colour
-        del counts[c]
-    ranked = sorted(range(len(t.colors)), key=lambda c: (-counts.get(c, 0), c))
+    counts = _held(o)                          # (wilds and colourless cards name no colour)
+    ranked = sorted(range(len(t.colors)), key=counts.__getitem__, reverse=True)   # most held first, ties in order
     most = counts[ranked[0]]
     if COLOR_TIE and memory is not None and counts[ranked[1]] == most:
         if wild < 0:
@@ -957,9 +1055,9 @@ def _likely_colors(o: Observation, memory: Memory | None = None,
             stuck = _stuck(o, memory, o.next_player())
         if stuck is not None and wild >= 0:
             chance = stuck
-            tied = sorted((c for c in ranked if counts[c] == most), key=lambda c: -chance(wild, Counter({c: 1})))
+            tied = sorted((c for c in ranked if counts[c] == most), key=lambda c: -chance(wild, c))
             ranked = tied + [c for c in ranked if counts[c] != most]
-    return ranked[:WILD_COLORS] if counts else ranked[:1]
+    return ranked[:WILD_COLORS] if most else ranked[:1]
 
 
 # ---------------------------------------------------------------- sampling and play-outs
