@@ -260,15 +260,16 @@ def stack_moves(game: Machine, p: int) -> list[int]:
     return list(dict.fromkeys(moves)) if len(moves) > 1 else moves
 
 
-def _stackable(t: Table, same_kind: bool, what: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+def _stackable(t: Table, same_kind: bool, what: int) -> tuple[list[tuple[int, ...]], ...]:
     """Per side, per face: the move (none or one) that stacks on a penalty whose last card is of
     kind ``what`` (same-kind) or has the value ``what`` (otherwise); a Flex move only for a card
-    with a Flex side. Looked up per card of the hand, in C."""
+    with a Flex side. Looked up per card of the hand, in C (lists: a tuple's __getitem__ is slow
+    to call)."""
     dv = t.draw_val
     ok = [bool(dv[m] and (not m & 1 or t.has_flex[m >> 1])
                and (t.move_kind[m] == what if same_kind else dv[m] >= what))
           for m in range(len(dv))]
-    return tuple(tuple((m,) if ok[m] else () for m in range(side, len(dv), 2)) for side in (0, 1))
+    return tuple([(m,) if ok[m] else () for m in range(side, len(dv), 2)] for side in (0, 1))
 
 
 def _everyone_draws(game: Machine, effect: Effect) -> None:
@@ -507,14 +508,15 @@ def _duel_options(game: Machine, q: int, value: int) -> list[int]:
     number), face*2+1 plays it as a counter-duel (any duel card); each card of the hand once,
     in hand order."""
     t = game.table
-    answers = t.remember(("duel", value), _duel_answers, t, value)
+    key = ("duel", value)
+    answers = t.memo.get(key) or t.remember(key, _duel_answers, t, value)     # (the memo read inline: every answer)
     return [*chain.from_iterable(map(answers.__getitem__, dict.fromkeys(game.hands[q])))]
 
 
-def _duel_answers(t: Table, value: int) -> tuple[tuple[int, ...], ...]:
-    """Per face, its answers to a duel on this number (_duel_options)."""
-    return tuple(((f + f,) if t.category[f] == NUM and t.value[f] == value and not t.colorless[f] else ())
-                 + ((f + f + 1,) if t.duel[f] else ()) for f in range(t.n_faces))
+def _duel_answers(t: Table, value: int) -> list[tuple[int, ...]]:
+    """Per face, its answers to a duel on this number (_duel_options; a list, as _stackable's)."""
+    return [((f + f,) if t.category[f] == NUM and t.value[f] == value and not t.colorless[f] else ())
+            + ((f + f + 1,) if t.duel[f] else ()) for f in range(t.n_faces)]
 
 
 # ---------------------------------------------------------------- UNO

@@ -283,7 +283,7 @@ class MoveValues(NamedTuple):
 
 
 def _move_values(t: Table) -> MoveValues:
-    return t.remember(_MEMO, _values_of_moves, t)
+    return t.memo.get(_MEMO) or t.remember(_MEMO, _values_of_moves, t)      # (the memo read inline: every play)
 
 
 def _values_of_moves(t: Table) -> MoveValues:
@@ -379,10 +379,11 @@ def best_duel(answers: Sequence[int], t: Table) -> int:
 _DUEL_RANK = "greedy-duel-rank"     # the key of _duel_rank's answer in Table.memo
 
 
-def _duel_rank(t: Table) -> tuple[tuple[bool, int, int], ...]:
+def _duel_rank(t: Table) -> list[tuple[bool, int, int]]:
     """Per answer to a duel (face*2 + side), best_duel's rank of it (the highest is discarded):
-    not a duel card, then the most points, then the lowest answer."""
-    return tuple((not t.duel[a >> 1], t.points[a >> 1], -a) for a in range(2 * t.n_faces))
+    not a duel card, then the most points, then the lowest answer (a list: its __getitem__ is a
+    fast key, a tuple's is not)."""
+    return [(not t.duel[a >> 1], t.points[a >> 1], -a) for a in range(2 * t.n_faces)]
 
 
 def _q_challenge(options: Sequence[int], about: int, o: Glance) -> Answer:

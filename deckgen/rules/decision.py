@@ -45,7 +45,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from enum import Enum
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from deckgen.errors import DeckgenError, error
 from deckgen.rules.table import Table
@@ -298,6 +298,17 @@ def as_policy(agent: object) -> Policy:
     return agent if kind == "policy" else BotSeat(agent)   # type: ignore[return-value,arg-type]
 
 
+def as_policies(seats: list[Any]) -> list[Policy | None]:
+    """Each seat's policy (None: a seat without one), as :func:`as_policy`; the list itself when
+    every agent in it is of a class already known to be a policy (a searcher's many copies)."""
+    if set(map(_POLICY_TYPES.get, map(type, seats))) == _POLICY_ONLY:
+        return seats
+    return [None if a is None else as_policy(a) for a in seats]
+
+
+_POLICY_ONLY = {"policy"}
+
+
 def _kind_of(agent: object) -> str:
     if callable(getattr(agent, "play_turn", None)) and callable(getattr(agent, "answer", None)):
         return "policy"
@@ -320,4 +331,4 @@ def illegal(message: str, hint: str) -> IllegalAnswer:
 
 
 __all__ = ["BOTH", "YES_NO", "Answer", "Bot", "BotSeat", "Decision", "DecisionKind", "GameView", "Glance", "IllegalAnswer",
-           "Observation", "Penalty", "Policy", "Seen", "as_policy", "illegal"]
+           "Observation", "Penalty", "Policy", "Seen", "as_policies", "as_policy", "illegal"]

@@ -28,7 +28,7 @@ from deckgen.rules.decision import (
     Observation,
     Penalty,
     Policy,
-    as_policy,
+    as_policies,
 )
 from deckgen.rules.knowledge import known_cards
 from deckgen.rules.state import (
@@ -454,7 +454,7 @@ def _seats(agents: Agents, n: int) -> list[Policy | None]:
     seats = list(agents) if isinstance(agents, (list, tuple)) else [agents] * n
     if len(seats) != n:
         raise ValueError(f"{len(seats)} agents for {n} seats")
-    return [None if a is None else as_policy(a) for a in seats]
+    return as_policies(seats)
 
 
 _HIDDEN_FACE = -1

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 from deckgen.rules.record import CAUSES, Outcome
@@ -294,7 +295,7 @@ def shuffled(rng: random.Random, cards: Sequence[int]) -> list[int]:
     if n < 2:
         return list(cards)
     keys = memoryview(rng.getrandbits(64 * n).to_bytes(8 * n, "little")).cast("Q").tolist()
-    return list(map(cards.__getitem__, sorted(range(n), key=keys.__getitem__)))
+    return list(itemgetter(*sorted(range(n), key=keys.__getitem__))(cards))     # (a list's __getitem__ is a fast key)
 
 
 class ReplayError(ValueError):
