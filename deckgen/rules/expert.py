@@ -122,7 +122,7 @@ class _Hand:
         self.groups: list[list[Any]] = [[size, frozenset()]] if size else []
 
     def size(self) -> int:
-        return sum(g[0] for g in self.groups)
+        return sum([g[0] for g in self.groups])
 
     def add(self, k: int = 1) -> None:
         for g in self.groups:
@@ -166,7 +166,9 @@ class _Hand:
 
     def fit(self, size: int) -> None:
         """Agree with the hand size the table shows (events the memory missed)."""
-        have = self.size()
+        have = sum([g[0] for g in self.groups])
+        if have == size:
+            return
         if have < size:
             self.add(size - have)
         while have > size:
@@ -224,17 +226,24 @@ class Memory:
             self.sizes, self.direction, self.alive = [0] * o.n_players, 1, [True] * o.n_players
         elif self.missed or not self.seen:
             self.sizes = None
-        for ev in new:
-            self._apply(ev, o)
+        t, on_event = o.table, _ON_EVENT
+        for ev in new:                          # _apply, inlined (every event of every decision)
+            handler = on_event.get(type(ev))
+            if handler is not None:
+                handler(self, ev, t)
+            sizes = self.sizes
+            if sizes is not None:
+                _resize(self, sizes, ev)
         self.seen.extend(new)
         self.sizes, self.direction, self.alive = list(o.hand_sizes), o.direction, list(o.alive)
-        for q in range(o.n_players):
-            self.power[q] = o.power[q]
+        hands, power, alive = self.hands, self.power, o.alive
+        for q, size in enumerate(o.hand_sizes):
+            power[q] = o.power[q]
             if q != self.me:
-                hand = self.hands.get(q)
+                hand = hands.get(q)
                 if hand is None:
-                    hand = self.hands[q] = _Hand()
-                hand.fit(o.hand_sizes[q] if o.alive[q] else 0)
+                    hand = hands[q] = _Hand()
+                hand.fit(size if alive[q] else 0)
         if len(self.discard) != o.discard_pile:
             self.ok = False
 
@@ -263,24 +272,25 @@ class Memory:
             _resize(self, sizes, ev)
 
     def _on_play(self, ev: Play, t: Table) -> None:
-        f = ev.move >> 1
-        mine = ev.player == self.me
-        self.before[ev.player] = self.color
-        if not mine and ev.how == "play" and self.top >= 0 and ev.player not in self.drawn:
-            self._hand(ev.player).forbid(self._preferred(t, ev.player, ev.move))
-        self.namer = ev.player if not mine and _names_color(t, ev.move) else -1
+        player, move, how = ev
+        f = move >> 1
+        mine = player == self.me
+        self.before[player] = self.color
+        hand = None if mine else self._hand(player)
+        if hand is not None and how == "play" and self.top >= 0 and player not in self.drawn:
+            hand.forbid(self._preferred(t, player, move))
+        self.namer = player if not mine and _names_color(t, move) else -1
         self.discard.append(f)
-        self.top = ev.move
+        self.top = move
         c = t.color[f]
-        self.color = -1 if t.move_key[ev.move] < 0 else (c if c >= 0 else self.color)
-        if not mine:
-            hand = self._hand(ev.player)
-            drawn = self.pending.pop(ev.player, None)
-            if ev.player in self.drawn and drawn is not None and any(g is drawn for g in hand.groups):
+        self.color = -1 if t.move_key[move] < 0 else (c if c >= 0 else self.color)
+        if hand is not None:
+            drawn = self.pending.pop(player, None)
+            if player in self.drawn and drawn is not None and any(g is drawn for g in hand.groups):
                 hand.groups = [g for g in hand.groups if g is not drawn]   # it played the card it drew
             else:
                 hand.remove(f)
-        self.drawn.discard(ev.player)
+        self.drawn.discard(player)
 
     def _on_draw(self, ev: Draw, t: Table) -> None:
         if ev.player == self.me:
@@ -1035,8 +1045,11 @@ def _greedy_bounds(t: Table) -> tuple[list[float], list[float]]:
 
 def _names_color(t: Any, move: int) -> bool:
     """Whether the move's card names a colour (one of its effects chooses it)."""
-    return move in t.remember(_NAMING_MEMO, lambda: frozenset(
-        m for m, effects in enumerate(t.effects) if any(e.op == "choose_color" for e in effects)))
+    return move in (t.memo.get(_NAMING_MEMO) or t.remember(_NAMING_MEMO, _naming_moves, t))
+
+
+def _naming_moves(t: Table) -> frozenset[int]:
+    return frozenset(m for m, effects in enumerate(t.effects) if any(e.op == "choose_color" for e in effects))
 
 
 def _likely_colors(o: Observation, memory: Memory | None = None,

@@ -282,8 +282,9 @@ class Machine(State):
             penalty = Penalty(waiting.victim, waiting.total, waiting.value, waiting.kind, waiting.cards,
                               -1 if ch is None else ch[0])
         events: tuple[Event, ...] = ()
-        if self.log:
-            events = tuple(public_event(ev, p) for ev in self.log[-PUBLIC_EVENTS:])
+        if self.log:                            # public_event of each, inlined
+            hide = _HIDE.get
+            events = tuple([ev if (h := hide(type(ev))) is None else h(ev, p) for ev in self.log[-PUBLIC_EVENTS:]])
         return Observation(p, tuple(self.hands[p]), tuple(map(len, self.hands)), tuple(self.alive),
                            tuple(self.power), tuple(self.owed), self.current, self.direction, self.top,
                            -1 if self.pile_key == -1 else self.color, self.pile_key == -1, len(self.draw_pile),
