@@ -465,7 +465,7 @@ def _duel_answer(game: Machine, d: Duel, q: int, rest: tuple[int, ...], answer: 
         if not game.hands[q] and out < 0:
             out = q
         penalty = max(d.penalty, min(2 * d.penalty, game.rules.duel_penalty_max))
-        after = Duel(d.first, t.value[f], penalty, rest, out)
+        after = tuple.__new__(Duel, (d.first, t.value[f], penalty, rest, out))   # Duel(...) without its Python __new__
         if len(game.hands[q]) == 1 and game.uno_penalty:
             return _duel_uno(game, q, after)
         return after
@@ -499,8 +499,8 @@ def _duel_from(game: Machine, after: Duel) -> None:
 
 
 def _answered(d: Duel, rest: tuple[int, ...]) -> Duel:
-    """d._replace(to_answer=rest), built directly (_replace is slow)."""
-    return Duel(d.first, d.value, d.penalty, rest, d.out)
+    """d._replace(to_answer=rest), built directly (_replace and a NamedTuple's Python __new__ are slow)."""
+    return tuple.__new__(Duel, (d.first, d.value, d.penalty, rest, d.out))
 
 
 def _duel_options(game: Machine, q: int, value: int) -> list[int]:

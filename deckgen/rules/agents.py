@@ -457,7 +457,7 @@ class GreedyAgent(Agent):
 
     def play_turn(self, game: GameView, p: int, faces: list[int], flex: list[int], passable: bool) -> int | None:
         moves = [*map(_DOUBLE, faces), *map(_PLUS_ONE, map(_DOUBLE, flex))] if flex else [*map(_DOUBLE, faces)]
-        return self.quick(_PLAY, moves, -1, game.glance(p) if len(moves) > 1 else None)
+        return best_play(moves, game.glance(p)) if len(moves) > 1 else moves[0]     # quick(PLAY, ...), directly
 
     def answer(self, game: GameView, p: int, kind: DecisionKind, options: Sequence[int], passable: bool,
                about: int, value: int) -> Answer:

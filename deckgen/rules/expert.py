@@ -39,7 +39,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from itertools import filterfalse, repeat
+from itertools import filterfalse, islice, repeat
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from deckgen.rules import agents as A
@@ -1133,13 +1133,10 @@ def _deal_groups(cards: list[int], groups: Sequence[tuple[int, int, int, frozens
             hand += cards[:size]
             del cards[:size]
             continue
-        is_banned = banned.__contains__
-        for _ in range(size):
-            f = next(filterfalse(is_banned, cards), None)  # the first card the group may hold
-            if f is None:
-                break
-            hand.append(f)
-            cards.remove(f)                                # its first copy is that card
+        taken = [*islice(filterfalse(banned.__contains__, cards), size)]   # the first cards the group may hold
+        hand += taken
+        for _ in map(cards.remove, taken):       # each one's first copy is that card (an earlier one would be taken)
+            pass
     return cards
 
 
@@ -1241,10 +1238,14 @@ _FIT_MEMO = "expert-fit"     # the key of the wild faces and the action faces in
 
 def _wilds_and_actions(t: Table) -> tuple[frozenset[int], frozenset[int]]:
     """The wild faces and the action faces of the table (worked out once per table)."""
+    return t.memo.get(_FIT_MEMO) or t.remember(_FIT_MEMO, _wild_and_action_faces, t)
+
+
+def _wild_and_action_faces(t: Table) -> tuple[frozenset[int], frozenset[int]]:
     def faces(category: int) -> frozenset[int]:
         return frozenset(f for f in range(t.n_faces) if t.move_category[f + f] == category)
 
-    return t.remember(_FIT_MEMO, lambda: (faces(WLD), faces(ACT)))
+    return faces(WLD), faces(ACT)
 
 
 def _follows(hand: Sequence[int], legal: frozenset[int] | set[int], wilds: frozenset[int]) -> tuple[bool, bool]:
@@ -1291,7 +1292,8 @@ def _fitted(g: Any, me: int) -> float:
     wilds, actions = _wilds_and_actions(t)
     legal = t.cache[g.pile_key][2]
     hands, alive, n, direction, start = g.hands, g.alive, len(g.hands), g.direction, g.current
-    exp = math.exp
+    f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11 = FIT
+    exp, log = math.exp, math.log
     total = mine = 0.0
     k = 0
     for i in range(n):
@@ -1299,35 +1301,31 @@ def _fitted(g: Any, me: int) -> float:
         if not alive[q]:
             continue
         h = hands[q]
-        plain, follows = _follows(h, legal, wilds) if k < 2 else (False, False)
-        e = exp(_strength(k, len(h), sum(map(wilds.__contains__, h)), sum(map(actions.__contains__, h)), q == me,
-                          plain, follows))
+        size = len(h)
+        # the k-th player from the one to move: FIT times their features, in the features' order
+        s: float = (0, f0, f1)[k] if k < 3 else f2
+        if size > 1:
+            s += f3 * log(size)
+        s += f4 * (size - 1) if size != 1 else f5
+        held = sum(map(wilds.__contains__, h))
+        if held:
+            s += f6 * held
+        held = sum(map(actions.__contains__, h))
+        if held:
+            s += f7 * held
+        if q == me:
+            s += f8
+        if k == 0:
+            plain, follows = _follows(h, legal, wilds)
+            if plain:
+                s += f9
+            if follows:
+                s += f10
+        elif k == 1 and _follows(h, legal, wilds)[0]:
+            s += f11
+        e = exp(s)
         total += e
         if q == me:
             mine = e
         k += 1
     return mine / total if total else 0.0
-
-
-def _strength(k: int, size: int, wilds: int, actions: int, me: bool, plain: bool, follows: bool) -> float:
-    """FIT times the features of the k-th player from the one to move (horizon_features), the
-    terms added in the features' order."""
-    f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11 = FIT
-    s: float = (0, f0, f1)[k] if k < 3 else f2
-    if size > 1:
-        s += f3 * math.log(size)
-    s += f4 * (size - 1) if size != 1 else f5
-    if wilds:
-        s += f6 * wilds
-    if actions:
-        s += f7 * actions
-    if me:
-        s += f8
-    if k == 0:
-        if plain:
-            s += f9
-        if follows:
-            s += f10
-    elif k == 1 and plain:
-        s += f11
-    return s

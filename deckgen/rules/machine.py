@@ -439,7 +439,11 @@ def _slot_copier(slots: Sequence[str]) -> Any:
     return ns["copy_slots"]
 
 
-_copy_slots = _slot_copier(_SLOTS)
+# the slots clone() makes anew (copies of the lists, its own generator...): copy_slots leaves them
+_FRESH = frozenset({"hands", "draw_pile", "discard", "aside", "alive", "power", "owed", "by_cause", "events",
+                    "penalty_by_kind", "plays_by_seat_kind", "acted_by_seat", "trace", "kont", "card", "rng", "bot_rng",
+                    "log", "watch", "policies"})
+_copy_slots = _slot_copier([name for name in _SLOTS if name not in _FRESH])
 
 
 def _copy_random(rng: random.Random) -> random.Random:
