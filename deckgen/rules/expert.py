@@ -404,8 +404,9 @@ class Memory:
         nxt = (q + self.direction) % n
         while not self.alive[nxt] and nxt != q:
             nxt = (nxt + self.direction) % n
-        o = self.obs._replace(player=q, hand=(0,) * sizes[q], hand_sizes=tuple(sizes))
-        v = View(o, move, leader, leader == nxt)
+        # what the greedy valuation reads, as that player saw it (their glance, the hand's cards unknown)
+        seen = tuple.__new__(Glance, (q, (0,) * sizes[q], tuple(sizes), tuple(self.alive), self.direction, t))
+        v = View(seen, move, leader, leader == nxt)
         return score + sum(VALUES[e.op](v, e) for e in effects)
 
     def _hand(self, q: int) -> _Hand:
@@ -520,26 +521,33 @@ class Prior(GreedyAgent):
         if passable and self.draws_over_wild(moves, o):
             return None
         leader = _leader(o)
-        nxt = o.next_player()
-        stuck = _stuck(o, self.memory, nxt) if self.memory is not None and BLOCK else None
-        block = BLOCK * (1 + BLOCK_CLOSE / max(1, o.hand_sizes[nxt]))
+        alive, step = o.alive, o.direction
+        n = len(alive)
+        nxt = (o.player + step) % n               # o.next_player(), inlined
+        while not alive[nxt]:
+            nxt = (nxt + step) % n
+        memory = self.memory
+        stuck = _stuck(o, memory, nxt) if memory is not None and BLOCK else None
         leader_next = leader == nxt
         color_of, category, effects_of = t.color, t.move_category, t.effects
-        colors = _held(o)                         # per colour, the cards of it held
-        held = named = colors.index(max(colors))  # a wild names the colour held most (the first of them)
-        if COLOR_TIE and stuck is not None and any(category[m] == WLD for m in moves):
-            named = _likely_colors(o, self.memory, stuck)[0]
+        hand_colors = [color_of[f] for f in o.hand]
         short = len(o.hand) <= 2                  # about to go out: play anything
         close = o.hand_sizes[nxt] <= 2            # the next player is about to go out
         hold = not t.rules.mercy_limit             # a Mercy limit punishes a hand kept large
         wild_score = KEEP_WILD if not short else KEEP_LAST_WILD
-        moved = t.remember(_PRIOR_MEMO, _prior_moves, t)
+        moved = t.memo.get(_PRIOR_MEMO) or t.remember(_PRIOR_MEMO, _prior_moves, t)
         fixed = moved.leader_next if leader_next else moved.other
-        attacks = moved.attack_many if o.n_players > 2 else moved.attack
+        attacks = moved.attack_many if n > 2 else moved.attack
+        if stuck is not None:
+            block = BLOCK * (1 + BLOCK_CLOSE / max(1, o.hand_sizes[nxt]))
+            colors = _held(o)
+            held = named = colors.index(max(colors))  # a wild names the colour held most (the first of them)
+            if COLOR_TIE and any(category[m] == WLD for m in moves):
+                named = _likely_colors(o, memory, stuck)[0]
         best, best_score = moves[0], None
         for m in moves:
             c = color_of[m >> 1]
-            score = COLOR_WEIGHT * (colors[c] - 1) if c >= 0 else 0.0
+            score = COLOR_WEIGHT * (hand_colors.count(c) - 1) if c >= 0 else 0.0
             wild = category[m] == WLD
             if wild and not (WILD_ATTACK and close and any(e.op == "draw" for e in effects_of[m])):
                 score += wild_score
@@ -604,7 +612,8 @@ class Prior(GreedyAgent):
 
 def _held(o: Observation) -> list[int]:
     """Per colour of the table, how many cards of it the hand holds."""
-    held = list(map(o.table.color.__getitem__, o.hand))
+    color = o.table.color
+    held = [color[f] for f in o.hand]
     return list(map(held.count, range(len(o.table.colors))))
 
 
