@@ -83,26 +83,37 @@ def test_quick_answers_every_decision_as_decide_does_and_plays_the_same_games(de
     assert {DecisionKind.PLAY, DecisionKind.COLOR, DecisionKind.UNO} <= kinds, kinds
 
 
-def test_the_engine_hands_the_greedy_bot_the_fields_of_its_observation():
+def test_the_engine_hands_the_greedy_bot_the_fields_of_its_observation(monkeypatch):
     """The Glance the engine builds equals the observation's fields, at every decision it gets
-    one; decisions with one option or of a blind kind get none."""
+    one (its play, through best_play; the rest through quick); decisions with one option or of a
+    blind kind get none."""
     table = compile_deck(manifest.load_deck("flex-spectrum"))
     seen_kinds = set()
+    real_play = A.best_play
     for seed in range(6):
         bot = GreedyAgent()
         g = Game(table, 4, seed, bot, record=False)
         real = bot.quick
 
-        def spy(kind, options, about, seen, g=g, real=real):
+        def check(seen, kind, g=g):
+            assert seen == _glance_of(g.observation(seen.player))
+            assert seen.n_players == 4 and seen.next_player() == g.observation(seen.player).next_player()
+            seen_kinds.add(kind)
+
+        def spy(kind, options, about, seen, real=real):
             if seen is None:
                 assert kind in GREEDY_BLIND or len(options) < 2
             else:
-                assert seen == _glance_of(g.observation(seen.player))
-                assert seen.n_players == 4 and seen.next_player() == g.observation(seen.player).next_player()
-                seen_kinds.add(kind)
+                check(seen, kind)
             return real(kind, options, about, seen)
 
+        def spy_play(moves, seen):
+            assert len(moves) > 1
+            check(seen, DecisionKind.PLAY)
+            return real_play(moves, seen)
+
         bot.quick = spy
+        monkeypatch.setattr(A, "best_play", spy_play)
         g.run()
     assert DecisionKind.PLAY in seen_kinds and DecisionKind.COLOR in seen_kinds
 

@@ -26,6 +26,7 @@ from deckgen.rules.decision import (
     Glance,
     Observation,
     Seen,
+    as_moves,
 )
 from deckgen.rules.table import WLD, Table
 
@@ -336,10 +337,6 @@ def best_play(moves: Sequence[int], o: Seen) -> int:
     return best
 
 
-_DOUBLE = (2).__mul__
-_PLUS_ONE = (1).__add__
-
-
 def _side(m: int) -> int:
     return m & 1
 
@@ -456,7 +453,7 @@ class GreedyAgent(Agent):
         return _QUICK[kind](options, about, seen)
 
     def play_turn(self, game: GameView, p: int, faces: list[int], flex: list[int], passable: bool) -> int | None:
-        moves = [*map(_DOUBLE, faces), *map(_PLUS_ONE, map(_DOUBLE, flex))] if flex else [*map(_DOUBLE, faces)]
+        moves = as_moves(faces, flex)
         return best_play(moves, game.glance(p)) if len(moves) > 1 else moves[0]     # quick(PLAY, ...), directly
 
     def answer(self, game: GameView, p: int, kind: DecisionKind, options: Sequence[int], passable: bool,

@@ -298,6 +298,11 @@ def as_policy(agent: object) -> Policy:
     return agent if kind == "policy" else BotSeat(agent)   # type: ignore[return-value,arg-type]
 
 
+def as_moves(faces: Sequence[int], flex: Sequence[int]) -> list[int]:
+    """Moves of cards played by their regular side (``faces``), then by their Flex side."""
+    return [f + f for f in faces] + [f + f + 1 for f in flex] if flex else [f + f for f in faces]
+
+
 def as_policies(seats: list[Any]) -> list[Policy | None]:
     """Each seat's policy (None: a seat without one), as :func:`as_policy`; the list itself when
     every agent in it is of a class already known to be a policy (a searcher's many copies)."""
@@ -331,4 +336,4 @@ def illegal(message: str, hint: str) -> IllegalAnswer:
 
 
 __all__ = ["BOTH", "YES_NO", "Answer", "Bot", "BotSeat", "Decision", "DecisionKind", "GameView", "Glance", "IllegalAnswer",
-           "Observation", "Penalty", "Policy", "Seen", "as_policies", "as_policy", "illegal"]
+           "Observation", "Penalty", "Policy", "Seen", "as_moves", "as_policies", "as_policy", "illegal"]

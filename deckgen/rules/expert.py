@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from deckgen.rules import agents as A
 from deckgen.rules.agents import VALUES, Agent, GreedyAgent, View, _leader
-from deckgen.rules.decision import Answer, Decision, DecisionKind, GameView, Glance, Observation
+from deckgen.rules.decision import Answer, Decision, DecisionKind, GameView, Glance, Observation, Seen
 from deckgen.rules.machine import as_moves
 from deckgen.rules.record import CAUSES
 from deckgen.rules.state import (
@@ -520,12 +520,8 @@ class Prior(GreedyAgent):
         t = o.table
         if passable and self.draws_over_wild(moves, o):
             return None
-        leader = _leader(o)
-        alive, step = o.alive, o.direction
-        n = len(alive)
-        nxt = (o.player + step) % n               # o.next_player(), inlined
-        while not alive[nxt]:
-            nxt = (nxt + step) % n
+        leader, nxt = _leader(o), _next_seat(o)
+        n = len(o.alive)
         memory = self.memory
         stuck = _stuck(o, memory, nxt) if memory is not None and BLOCK else None
         leader_next = leader == nxt
@@ -540,10 +536,7 @@ class Prior(GreedyAgent):
         attacks = moved.attack_many if n > 2 else moved.attack
         if stuck is not None:
             block = BLOCK * (1 + BLOCK_CLOSE / max(1, o.hand_sizes[nxt]))
-            colors = _held(o)
-            held = named = colors.index(max(colors))  # a wild names the colour held most (the first of them)
-            if COLOR_TIE and any(category[m] == WLD for m in moves):
-                named = _likely_colors(o, memory, stuck)[0]
+            held, named = _wild_names(o, memory, stuck, moves)
         best, best_score = moves[0], None
         for m in moves:
             c = color_of[m >> 1]
@@ -589,9 +582,11 @@ class Prior(GreedyAgent):
     @staticmethod
     def draws_over_wild(moves: Sequence[int], o: Observation) -> bool:
         """saves_wild() for these moves."""
-        if len(o.hand) <= DRAW_OVER_WILD or o.hand_sizes[o.next_player()] <= DRAW_OVER_WILD:
-            return False
         category = o.table.move_category
+        if moves and category[moves[0]] != WLD:       # (the cheap test first: few plays are all wilds)
+            return False
+        if len(o.hand) <= DRAW_OVER_WILD or o.hand_sizes[_next_seat(o)] <= DRAW_OVER_WILD:
+            return False
         return all(category[m] == WLD for m in moves)
 
     def play_drawn(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
@@ -608,6 +603,29 @@ class Prior(GreedyAgent):
         """Whether the card just drawn, by its move ``m``, is a wild kept for later."""
         return (o.table.move_category[m] == WLD and len(o.hand) > KEEP_DRAWN_WILD
                 and o.hand_sizes[o.next_player()] > KEEP_DRAWN_WILD)
+
+
+def _next_seat(o: Seen) -> int:
+    """o.next_player(), without its two calls."""
+    alive, step = o.alive, o.direction
+    n = len(alive)
+    nxt = (o.player + step) % n
+    while not alive[nxt]:
+        nxt = (nxt + step) % n
+    return nxt
+
+
+def _wild_names(o: Observation, memory: Memory | None, stuck: Callable[[int, int], float],
+                moves: Sequence[int]) -> tuple[int, int]:
+    """The colour a wild names in the rule of thumb's valuation of the next player's chances: the
+    one held most (the first of them), and the one it names among these moves (with
+    ``COLOR_TIE``, a tie goes to the colour the next player likely cannot follow)."""
+    colors = _held(o)
+    held = colors.index(max(colors))
+    category = o.table.move_category
+    if COLOR_TIE and any(category[m] == WLD for m in moves):
+        return held, _likely_colors(o, memory, stuck)[0]
+    return held, held
 
 
 def _held(o: Observation) -> list[int]:

@@ -28,6 +28,7 @@ from deckgen.rules.decision import (
     Observation,
     Penalty,
     Policy,
+    as_moves,
     as_policies,
 )
 from deckgen.rules.knowledge import known_cards
@@ -420,11 +421,6 @@ class Machine(State):
         if card.p != p and card.p >= 0 and card.move >= 0 and g.table.restricted[card.move]:
             card.guilty = g.was_guilty(card.p)
         return g
-
-
-def as_moves(faces: Sequence[int], flex: Sequence[int]) -> list[int]:
-    """Moves of cards played by their regular side (``faces``), then by their Flex side."""
-    return [*map(_DOUBLE, faces), *map(_PLUS_ONE, map(_DOUBLE, flex))]
 
 
 _SLOTS = tuple(sorted((set(State.__slots__) | set(Machine.__slots__)) - {"__weakref__"}))
