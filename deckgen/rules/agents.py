@@ -217,9 +217,9 @@ def _v_target(v: View, e: Effect) -> float:
 
 
 def _v_discard_color(v: View, e: Effect) -> float:
-    t = v.o.table
-    c = t.color[v.move >> 1]
-    return PER_COLOR_CARD * sum(1 for f in v.o.hand if c >= 0 and t.color[f] == c)
+    color = v.o.table.color
+    c = color[v.move >> 1]
+    return PER_COLOR_CARD * [color[f] for f in v.o.hand].count(c) if c >= 0 else 0
 
 
 def _v_swap(v: View, e: Effect) -> float:
