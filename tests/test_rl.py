@@ -65,23 +65,28 @@ def test_same_seed_same_episode():
 
 def test_the_observation_is_what_the_seat_sees_whether_read_from_the_game_or_its_observation():
     """The vector the environment reads straight from the game (Features.of_game) is the one
-    its observation gives (Features.vector), at every step of hands of each deck."""
+    its observation gives (Features.vector), at every step of hands of each deck: the discard
+    pile's counts, kept from step to step, through reshuffles and cards slipped under the top."""
     import numpy as np
 
+    reshuffles = 0
     for deck in DECKS:
         e = env(deck, players=4)
         rng = random.Random(4)
-        e.reset(seed=4)
-        for agent in e.agent_iter():
-            obs, _, terminated, truncated, _ = e.last()
-            p = e.possible_agents.index(agent)
-            d = e.decision if e.decision is not None and e.decision.player == p else None
-            expected = e.features.vector(e.game.observation(p), list(e.game.discard), d)
-            assert np.array_equal(obs["observation"], expected), (deck, agent)
-            if terminated or truncated:
-                e.step(None)
-                continue
-            e.step(rng.choice([i for i, ok in enumerate(obs["action_mask"]) if ok]))
+        for seed in (4, 5, 6):
+            e.reset(seed=seed)
+            for agent in e.agent_iter():
+                obs, _, terminated, truncated, _ = e.last()
+                p = e.possible_agents.index(agent)
+                d = e.decision if e.decision is not None and e.decision.player == p else None
+                expected = e.features.vector(e.game.observation(p), list(e.game.discard), d)
+                assert np.array_equal(obs["observation"], expected), (deck, seed, agent)
+                if terminated or truncated:
+                    e.step(None)
+                    continue
+                e.step(rng.choice([i for i, ok in enumerate(obs["action_mask"]) if ok]))
+            reshuffles += e.game.reshuffles
+    assert reshuffles > 0
 
 
 @pytest.mark.parametrize("kwargs", [{"players": 0}, {"players": -1}, {"players": 1}, {"players": 1_000_000},

@@ -28,6 +28,7 @@ from deckgen.rules.table import Table
 
 KINDS = tuple(DecisionKind)
 KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
+KIND_NAME = {k: k.value for k in KINDS}     # (an Enum member's .value is a Python-level property)
 HIGH = 1000.0              # the observation's upper bound (card counts, pile sizes, turns stay below it)
 
 
@@ -81,7 +82,8 @@ class Actions:
         if d.kind in YES_NO:
             m[self.yes] = m[self.no] = 1
         else:                                   # moves are actions as they are, colours and seats shifted
-            m[[offset + a for a in d.options] if offset else list(d.options)] = 1
+            for a in d.options:                 # (a few: one by one is quicker than an index array)
+                m[offset + a] = 1
         if d.passable:
             m[self.passing] = 1
         return m
@@ -105,6 +107,27 @@ class Features:
         self.parts = {"hand": self.faces, "played": self.faces, "top": self.moves, "color": self.colors,
                       "seats": 4 * players, "table": 8, "decision": len(KINDS)}
         self.size = sum(self.parts.values())
+        # the discard pile counted once: (game, its discard list, reshuffles, k, counts of discard[:k])
+        self._played: tuple[Any, list[int], int, int, np.ndarray] | None = None
+
+    def played(self, g: Any) -> np.ndarray:
+        """The copies of each face on g's discard pile. Between two reshuffles a pile only grows,
+        by a card on top or one slipped under the top card, so all but its top card stay where
+        they were: those are counted once, and only what came since is added."""
+        discard = g.discard
+        c = self._played
+        if c is not None and c[0] is g and c[1] is discard and c[2] == g.reshuffles and len(discard) > c[3]:
+            k, counts = c[3], c[4]
+        else:
+            k, counts = 0, np.zeros(self.faces, dtype=np.float32)
+        top = len(discard) - 1
+        for face in discard[k:top]:
+            counts[face] += 1
+        self._played = (g, discard, g.reshuffles, top, counts)
+        out = counts.copy()
+        if top >= 0:
+            out[discard[top]] += 1
+        return out
 
     def vector(self, o: Observation, played: list[int], d: Decision | None) -> np.ndarray:
         v = np.zeros(self.size, dtype=np.float32)
@@ -143,7 +166,7 @@ class Features:
         if g.hands[p]:
             v[:f] = np.bincount(g.hands[p], minlength=f)
         if g.discard:
-            v[f:2 * f] = np.bincount(g.discard, minlength=f)
+            v[f:2 * f] = self.played(g)
         at = 2 * f
         if g.top >= 0:
             v[at + g.top] = 1
@@ -294,7 +317,7 @@ class DeckEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         if before in self.infos:
             self.infos[before] = {}
         self.agent_selection = self.possible_agents[d.player]
-        self.infos[self.agent_selection] = {"decision": d.kind.value}
+        self.infos[self.agent_selection] = {"decision": KIND_NAME[d.kind]}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         p = self.possible_agents.index(agent)
