@@ -124,7 +124,7 @@ class Features:
         for face in discard[k:top]:
             counts[face] += 1
         self._played = (g, discard, g.reshuffles, top, counts)
-        out = counts.copy()
+        out: np.ndarray = counts.copy()
         if top >= 0:
             out[discard[top]] += 1
         return out
