@@ -27,6 +27,7 @@ from deckgen.rules.decision import (
     Observation,
     Seen,
     as_moves,
+    next_seat,
 )
 from deckgen.rules.table import WLD, Table
 
@@ -318,12 +319,7 @@ def best_play(moves: Sequence[int], o: Seen) -> int:
         return moves[0]
     values = _move_values(o.table)
     leader = _leader(o)
-    alive, step = o.alive, o.direction
-    n = len(alive)
-    nxt = (o.player + step) % n                 # o.next_player(), inlined
-    while not alive[nxt]:
-        nxt = (nxt + step) % n
-    leader_next = leader == nxt
+    leader_next = leader == next_seat(o)
     fixed = values.leader_next if leader_next else values.other
     dynamic = values.dynamic
     best, best_score = moves[0], None

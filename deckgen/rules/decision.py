@@ -207,6 +207,17 @@ class Seen(Protocol):
     def next_player(self, p: int | None = None, k: int = 1) -> int: ...
 
 
+def next_seat(o: Seen) -> int:
+    """``o.next_player()`` for the player after o's (the commonest case), without its two calls:
+    the hot paths of the bots (the greedy play, the expert's rule of thumb) read it."""
+    alive, step = o.alive, o.direction
+    n = len(alive)
+    nxt = (o.player + step) % n
+    while not alive[nxt]:
+        nxt = (nxt + step) % n
+    return nxt
+
+
 def _seat_on(alive: tuple[bool, ...], direction: int, q: int, k: int) -> int:
     n = len(alive)
     for _ in range(k):
@@ -336,4 +347,4 @@ def illegal(message: str, hint: str) -> IllegalAnswer:
 
 
 __all__ = ["BOTH", "YES_NO", "Answer", "Bot", "BotSeat", "Decision", "DecisionKind", "GameView", "Glance", "IllegalAnswer",
-           "Observation", "Penalty", "Policy", "Seen", "as_moves", "as_policies", "as_policy", "illegal"]
+           "Observation", "Penalty", "Policy", "Seen", "as_moves", "as_policies", "as_policy", "illegal", "next_seat"]

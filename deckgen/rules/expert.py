@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from deckgen.rules import agents as A
 from deckgen.rules.agents import VALUES, Agent, GreedyAgent, View, _leader
-from deckgen.rules.decision import Answer, Decision, DecisionKind, GameView, Glance, Observation, Seen
+from deckgen.rules.decision import Answer, Decision, DecisionKind, GameView, Glance, Observation, next_seat
 from deckgen.rules.machine import as_moves
 from deckgen.rules.record import CAUSES
 from deckgen.rules.state import (
@@ -520,7 +520,7 @@ class Prior(GreedyAgent):
         t = o.table
         if passable and self.draws_over_wild(moves, o):
             return None
-        leader, nxt = _leader(o), _next_seat(o)
+        leader, nxt = _leader(o), next_seat(o)
         n = len(o.alive)
         memory = self.memory
         stuck = _stuck(o, memory, nxt) if memory is not None and BLOCK else None
@@ -585,7 +585,7 @@ class Prior(GreedyAgent):
         category = o.table.move_category
         if moves and category[moves[0]] != WLD:       # (the cheap test first: few plays are all wilds)
             return False
-        if len(o.hand) <= DRAW_OVER_WILD or o.hand_sizes[_next_seat(o)] <= DRAW_OVER_WILD:
+        if len(o.hand) <= DRAW_OVER_WILD or o.hand_sizes[next_seat(o)] <= DRAW_OVER_WILD:
             return False
         return all(category[m] == WLD for m in moves)
 
@@ -603,16 +603,6 @@ class Prior(GreedyAgent):
         """Whether the card just drawn, by its move ``m``, is a wild kept for later."""
         return (o.table.move_category[m] == WLD and len(o.hand) > KEEP_DRAWN_WILD
                 and o.hand_sizes[o.next_player()] > KEEP_DRAWN_WILD)
-
-
-def _next_seat(o: Seen) -> int:
-    """o.next_player(), without its two calls."""
-    alive, step = o.alive, o.direction
-    n = len(alive)
-    nxt = (o.player + step) % n
-    while not alive[nxt]:
-        nxt = (nxt + step) % n
-    return nxt
 
 
 def _wild_names(o: Observation, memory: Memory | None, stuck: Callable[[int, int], float],
