@@ -90,7 +90,8 @@ def win(game: Machine, p: int) -> None:
     if game.outcome is not None:
         return
     t = game.table
-    game.score = sum(t.points[f] for q in range(game.n_players) if q != p and game.alive[q] for f in game.hands[q])
+    points, hands, alive = t.points, game.hands, game.alive      # the points of the cards the others hold
+    game.score = sum([points[f] for q in range(game.n_players) if q != p and alive[q] for f in hands[q]])
     game.score += t.knockout_bonus * game.knockouts
     game.op_end(FINISHED, p)
 
