@@ -123,3 +123,39 @@ def test_export_json(tmp_path, write_manifest, minimal_text):
     assert all(Path(p).is_file() for p in data["images"])
     data = one_object(run("export", "tts", path, "-o", tmp_path / "tts", *only, "--json"))
     assert sum(s["copies"] for s in data["sheets"]) == 3 and sum(s["cards"] for s in data["sheets"]) == 2   # "cards": cells, one per distinct face
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_an_internal_error_is_a_message_and_a_crash_report_not_a_traceback(tmp_path, monkeypatch, as_json):
+    """A bug (an exception deckgen did not expect) ends with exit code 70 and one finding, text or
+    JSON, naming the exception and the crash report that keeps its traceback; DECKGEN_DEBUG=1
+    lets the exception through."""
+    import deckgen.check
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("a planted bug")
+
+    monkeypatch.setattr(deckgen.check, "_run_stages", broken)
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.delenv("DECKGEN_DEBUG", raising=False)
+    import tempfile
+    monkeypatch.setattr(tempfile, "tempdir", None)      # TMPDIR read again
+    args = ["check", "classic", "--no-cache", *(["--json"] if as_json else [])]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 70
+    assert "Traceback" not in result.output
+    reports = list(tmp_path.glob("deckgen-crash-*.txt"))
+    assert len(reports) == 1
+    text = reports[0].read_text(encoding="utf-8")
+    assert "Traceback" in text and "a planted bug" in text and "check" in text
+    if as_json:
+        data = json.loads(result.output)
+        assert data["ok"] is False and data["exit_code"] == 70
+        [finding] = data["errors"]
+        assert finding["code"] == "internal" and "ZeroDivisionError: a planted bug" in finding["message"]
+        assert str(reports[0]) in finding["hint"]
+    else:
+        assert "ZeroDivisionError: a planted bug" in result.output and str(reports[0]) in result.output
+    monkeypatch.setenv("DECKGEN_DEBUG", "1")
+    result = CliRunner().invoke(main, args)
+    assert isinstance(result.exception, ZeroDivisionError)

@@ -1,7 +1,8 @@
 """What every command shares: the ``deckgen`` group, the error handling that turns deckgen's
 own errors into messages and exit codes, the JSON and text output, and the progress bar.
 
-Exit codes: 0 ok, 1 the deck has errors, 2 unusable input or usage (130: interrupted).
+Exit codes: 0 ok, 1 the deck has errors, 2 unusable input or usage (130: interrupted; 70: an
+internal error, a bug in deckgen, its traceback saved to a crash report).
 """
 
 from __future__ import annotations
@@ -60,7 +61,8 @@ def _quiet_stdout() -> None:
 
 def run_handled(ctx: click.Context, invoke: Callable[[click.Context], Any]) -> Any:
     """``invoke(ctx)`` with deckgen's own errors turned into messages and exit codes, never a
-    traceback; with --json, every failure is one JSON object on stdout."""
+    traceback (an unexpected exception, a bug, too: its traceback goes to a crash report file);
+    with --json, every failure is one JSON object on stdout."""
     as_json = bool(ctx.params.get("as_json"))
     try:
         return invoke(ctx)
@@ -75,6 +77,37 @@ def run_handled(ctx: click.Context, invoke: Callable[[click.Context], Any]) -> A
     except KeyboardInterrupt:
         fail([error("interrupted", "", "files already written are complete, the rest were not written")],
              130, as_json)
+    except (click.ClickException, click.exceptions.Exit, click.Abort):
+        raise                  # usage errors and exits: click's own handling
+    except Exception as exc:   # a bug in deckgen itself, not in what it was given
+        if os.environ.get("DECKGEN_DEBUG"):
+            raise
+        fail([internal_error(exc, f"{ctx.command_path} {ctx.params}")], INTERNAL, as_json)
+
+
+INTERNAL = 70       # sysexits' EX_SOFTWARE: deckgen failed, not the input
+
+
+def internal_error(exc: BaseException, command: str) -> Finding:
+    """The finding for an unexpected exception: what happened in one line, the traceback kept in
+    a crash report in the temporary folder (its path in the hint), never printed at the user."""
+    import tempfile
+    import time
+    import traceback
+
+    from deckgen import __version__
+
+    text = (f"deckgen {__version__}, Python {sys.version.split()[0]}, {sys.platform}\n"
+            f"command: {command}\n\n" + "".join(traceback.format_exception(exc)))
+    where = "the traceback could not be saved to a file"
+    with contextlib.suppress(OSError):
+        fd, path = tempfile.mkstemp(prefix=f"deckgen-crash-{time.strftime('%Y%m%d-%H%M%S')}-", suffix=".txt")
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        where = f"the traceback is in {path}"
+    return error("internal", "", f"deckgen stopped on an internal error ({type(exc).__name__}: {exc}); this is a "
+                 "bug in deckgen, not a problem with your deck or files",
+                 hint=f"{where}; attach it to a bug report, or run again with DECKGEN_DEBUG=1 to print it here")
 
 
 class Command(click.Command):
