@@ -207,8 +207,7 @@ def test_pass_hands_direction(direction, dir_, expect):
     # the hand seat i ends up with came from seat expect[i]
     t = table_with({"skip": (Effect("pass_hands", direction=direction),)})
     hands = [["red-skip", "red-1"], ["blue-1"], ["green-1"]]
-    g = game(t, hands, agents=[Scripted(plays=["red-skip"]), Scripted(), Scripted()])
-    g.direction = dir_
+    g = game(t, hands, agents=[Scripted(plays=["red-skip"]), Scripted(), Scripted()], direction=dir_)
     g.turn()
     before = [["red-1"], ["blue-1"], ["green-1"]]
     assert [ids(g, i) for i in range(3)] == [before[expect[i]] for i in range(3)]

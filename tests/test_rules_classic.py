@@ -314,9 +314,9 @@ def test_last_card_wild_draw_four_is_always_legal_a_challenge_fails_and_the_play
 
 def test_wild_draw_four_legal_with_a_number_match_illegal_with_a_current_colour_card():
     g = situation("classic", [["wild-draw-four", "red-1"], ["yellow-1"]], top="blue-1")
-    g.color = color(g.table, "blue")
+    assert g.color == color(g.table, "blue")
     assert g.restricted_play_legal(0, None)          # red-1 matches by number only: still legal
-    g.hands[0].append(face(g.table, "blue-9"))
+    g = situation("classic", [["wild-draw-four", "red-1", "blue-9"], ["yellow-1"]], top="blue-1")
     assert not g.restricted_play_legal(0, None)
 
 
@@ -391,9 +391,8 @@ def test_jump_in_option_off_nobody_jumps_in():
 
 
 def test_reshuffle_includes_set_aside_cards_and_never_the_top_card():
-    g = situation("classic", [["blue-1"], ["yellow-1"]], top="red-5", discard=["green-1"])
-    g.aside = [face(g.table, "wild-draw-four")]
-    g.rng.seed(1)
+    g = situation("classic", [["blue-1"], ["yellow-1"]], top="red-5", discard=["green-1"], aside=["wild-draw-four"],
+                  seed=1)
     g.op_reshuffle()
     assert sorted(g.draw_pile) == sorted([face(g.table, "green-1"), face(g.table, "wild-draw-four")])
     assert g.aside == [] and g.discard == [face(g.table, "red-5")]

@@ -1,5 +1,9 @@
 """UNO Flex Spectrum: one test per rule of docs/rules.md, each setting up the exact situation."""
 
+import dataclasses
+
+from deckgen import manifest
+from deckgen.effects import Effect
 from deckgen.rules.engine import Game
 from deckgen.rules.scenario import Scripted, color, face, move, situation, table_for
 from deckgen.rules.state import FINISHED, Pending
@@ -25,15 +29,15 @@ def test_flex_side_needs_green_and_turns_power_red():
     assert move(g.table, "red-2-flex@flex") in g.legal_moves(0)
     g.turn()
     assert g.power[0] is False and g.flex_plays == 1
-    g = situation(FLEX, [["red-2-flex", "blue-9"], ["green-1"], ["cyan-1"]], top="yellow-4")
-    g.power[0] = False
+    g = situation(FLEX, [["red-2-flex", "blue-9"], ["green-1"], ["cyan-1"]], top="yellow-4",
+                  power=[False, True, True])
     assert move(g.table, "red-2-flex@flex") not in g.legal_moves(0)
 
 
 def test_when_every_player_is_red_all_turn_green():
     g = situation(FLEX, [["red-2-flex", "blue-9"], ["green-1"], ["cyan-1"]], top="yellow-4",
-                  agents=[Scripted(plays=["red-2-flex@flex"]), Scripted(), Scripted()])
-    g.power = [True, False, False]
+                  agents=[Scripted(plays=["red-2-flex@flex"]), Scripted(), Scripted()],
+                  power=[True, False, False])
     g.turn()
     assert g.power == [True, True, True]
 
@@ -44,16 +48,16 @@ def test_flip_icon_number_turns_own_power_card_over():
     g.turn()
     assert g.power == [False, True, True]
     g = situation(FLEX, [["red-3-flip", "blue-9"], ["green-1"], ["cyan-1"]], top="red-4",
-                  agents=[Scripted(plays=["red-3-flip"]), Scripted(), Scripted()])
-    g.power = [False, True, True]
+                  agents=[Scripted(plays=["red-3-flip"]), Scripted(), Scripted()],
+                  power=[False, True, True])
     g.turn()
     assert g.power == [True, True, True]
 
 
 def test_wild_all_flip_turns_every_power_card_and_player_names_colour():
     g = situation(FLEX, [["wild-all-flip", "blue-9"], ["green-1"], ["cyan-1"]], top="red-4",
-                  agents=[Scripted(plays=["wild-all-flip"], colors=["lime"]), Scripted(), Scripted()])
-    g.power = [True, False, True]
+                  agents=[Scripted(plays=["wild-all-flip"], colors=["lime"]), Scripted(), Scripted()],
+                  power=[True, False, True])
     g.turn()
     assert g.power == [False, True, False]
     assert g.color == color(g.table, "lime")
@@ -255,8 +259,8 @@ def test_no_playable_card_draw_one_and_may_play_it():
 def test_wild_all_flip_turns_every_card_at_once_before_the_all_red_rule():
     # green, red, green -> red, green, red: no moment in between counts as "all red"
     g = situation(FLEX, [["wild-all-flip", "blue-9"], ["green-1"], ["cyan-1"]], top="red-4",
-                  agents=[Scripted(plays=["wild-all-flip"], colors=["lime"]), Scripted(), Scripted()])
-    g.power = [False, True, False]
+                  agents=[Scripted(plays=["wild-all-flip"], colors=["lime"]), Scripted(), Scripted()],
+                  power=[False, True, False])
     g.turn()
     assert g.power == [True, False, True]
 
@@ -270,8 +274,8 @@ def test_wild_all_flip_when_all_end_red_all_turn_green():
 
 def test_flip_icon_turning_the_last_green_card_red_turns_all_green():
     g = situation(FLEX, [["red-3-flip", "blue-9"], ["green-1"], ["cyan-1"]], top="red-4",
-                  agents=[Scripted(plays=["red-3-flip"]), Scripted(), Scripted()])
-    g.power = [True, False, False]
+                  agents=[Scripted(plays=["red-3-flip"]), Scripted(), Scripted()],
+                  power=[True, False, False])
     g.turn()
     assert g.power == [True, True, True]
 
@@ -307,11 +311,18 @@ def test_flex_wild_regular_side_is_a_plain_wild_and_keeps_power_green():
 
 def test_flex_side_with_power_red_is_not_offered_when_stacking_either():
     from deckgen.rules.actions import stack_moves
-    g = situation(FLEX, [["red-draw-two-flex-everyone-draws-1", "blue-draw-two"], ["green-1"]], top="red-draw-two",
-                  options={"stacking": "equal-or-higher"})
-    g.op_pending(Pending(0, 2, 2, g.table.kinds.index("draw-two"), 1))
-    g.power[0] = False
-    assert all(m & 1 == 0 for m in stack_moves(g, 0))
+    # the Flex side made a Draw Two of its own (a homemade deck), so that it could be stacked
+    d = manifest.load_deck(FLEX)
+    kinds = dict(d.kinds)
+    kinds["everyone-draws-1"] = dataclasses.replace(kinds["everyone-draws-1"], effects=(Effect("draw", n=2),))
+    t = table_for(dataclasses.replace(d, kinds=kinds), stacking="equal-or-higher")
+    flex_side = move(t, "red-draw-two-flex-everyone-draws-1@flex")
+    for power, offered in (([True, True], True), ([False, True], False)):
+        g = situation(None, [["red-draw-two-flex-everyone-draws-1", "blue-draw-two"], ["green-1"]], top="red-draw-two",
+                      table=t, power=power)
+        g.op_pending(Pending(0, 2, 2, g.table.kinds.index("draw-two"), 1))
+        assert (flex_side in stack_moves(g, 0)) is offered
+        assert move(t, "blue-draw-two") in stack_moves(g, 0)
 
 
 def test_targeted_draw_is_never_a_stacking_answer():
@@ -371,8 +382,7 @@ def test_duel_with_nobody_holding_the_number_everyone_draws_and_play_goes_to_the
 def test_duel_in_reverse_direction_goes_in_turn_order():
     g = situation(FLEX, [["red-7-duel", "blue-9"], ["green-1"], ["cyan-1"]], top="red-4",
                   draw=["lime-1", "lime-2", "pink-1", "pink-2"],
-                  agents=[Scripted(plays=["red-7-duel"]), Scripted(), Scripted()])
-    g.direction = -1
+                  agents=[Scripted(plays=["red-7-duel"]), Scripted(), Scripted()], direction=-1)
     g.turn()
     assert ids(g, 2) == ["cyan-1", "lime-1", "lime-2"] and ids(g, 1) == ["green-1", "pink-1", "pink-2"]
     assert g.next_to_act() == 2
@@ -431,7 +441,8 @@ def test_wild_draw_four_no_playable_card_counts_flex_sides_only_with_power_green
     # red-2-flex's flex side is yellow: playable on yellow only while the Power card is green
     g = situation(FLEX, [["wild-draw-four-flex", "red-2-flex"], ["green-1"]], top="yellow-4", options=opts)
     assert move(g.table, "wild-draw-four-flex") not in g.legal_moves(0)
-    g.power[0] = False
+    g = situation(FLEX, [["wild-draw-four-flex", "red-2-flex"], ["green-1"]], top="yellow-4", options=opts,
+                  power=[False, True])
     assert g.legal_moves(0) == [move(g.table, "wild-draw-four-flex")]
 
 

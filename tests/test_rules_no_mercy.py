@@ -100,8 +100,7 @@ def test_seven_swaps_hands_with_chosen_player():
 
 def test_zero_passes_every_hand_to_next_player_in_current_direction():
     g = situation("no-mercy", [["red-0", "red-1"], ["yellow-1"], ["green-1"], ["blue-1"]], top="red-5",
-                  agents=[Scripted(plays=["red-0"])] + [Scripted() for _ in range(3)])
-    g.direction = -1
+                  agents=[Scripted(plays=["red-0"])] + [Scripted() for _ in range(3)], direction=-1)
     g.turn()
     assert ids(g, 3) == ["red-1"] and ids(g, 2) == ["blue-1"] and ids(g, 1) == ["green-1"] and ids(g, 0) == ["yellow-1"]
 
