@@ -149,7 +149,7 @@ def test_the_same_picture_everywhere_a_face_appears(deck, tmp_path):
     cards_pdf = next(o.path for o in build.outputs if o.kind == "cards")
     embedded = _image_digests(cards_pdf)
     with Image.open(rendered.paths["fox-0"]) as im:
-        assert hashlib.sha1(im.convert("RGB").tobytes()).hexdigest() in embedded
+        assert _digest(im.convert("RGB")) in embedded
     # the rulebook's card pictures come from render_face (no bleed, 100 dpi)
     book = next(o.path for o in build.outputs if o.kind == "rulebook")
     back = render_face(deck, "back", RenderSettings(dpi=100, bleed_mm=0))
@@ -175,7 +175,7 @@ def _on_white(im: Image.Image) -> Image.Image:
     return flat
 
 
-def _images(pdf: Path) -> Iterator[Image.Image]:
+def _images(pdf: Path, keep_alpha: bool = False) -> Iterator[Image.Image]:
     """Each image the PDF holds, once (decoded as it is reached, so any() can stop early)."""
     reader = PdfReader(io.BytesIO(pdf.read_bytes()))
     seen = set()
@@ -185,11 +185,17 @@ def _images(pdf: Path) -> Iterator[Image.Image]:
                 continue
             if img.indirect_reference:
                 seen.add(img.indirect_reference.idnum)
-            yield img.image.convert("RGB")
+            yield img.image if keep_alpha and img.image.mode == "RGBA" else img.image.convert("RGB")
 
 
 def _image_digests(pdf: Path) -> list[str]:
-    return [hashlib.sha1(im.tobytes()).hexdigest() for im in _images(pdf)]
+    """One digest per embedded picture, its transparency included (the colour legend's shapes
+    are one ink colour each, told apart by their alpha alone)."""
+    return [_digest(im) for im in _images(pdf, keep_alpha=True)]
+
+
+def _digest(im: Image.Image) -> str:
+    return hashlib.sha1(b"%s:%s" % (im.mode.encode(), im.tobytes())).hexdigest()
 
 
 @pytest.mark.slow

@@ -300,9 +300,17 @@ def test_the_deck_key_turns_the_shapes_on_for_every_output_and_the_rules_icons_f
 
 
 def test_the_colour_blind_hint_names_what_works(tmp_path):
-    rep = _check(ROOT / "decks" / "examples" / "woodland" / "woodland.toml")
-    hints = [f.hint for f in rep.findings if f.code == "palette-colorblind"]
-    assert all("--symbols" not in h.split("(")[0] and "symbols = true" in h for h in hints)
+    """Woodland's fox and frog look alike under protanopia: with its shapes printed (symbols =
+    true) the check is quiet; without them it warns, and its hint names the manifest key."""
+    example = ROOT / "decks" / "examples" / "woodland"
+    assert not [f for f in _check(example / "woodland.toml").findings if f.code == "palette-colorblind"]
+    shutil.copytree(example, tmp_path / "woodland")
+    manifest_file = tmp_path / "woodland" / "woodland.toml"
+    text = manifest_file.read_text("utf-8")
+    assert "\nsymbols = true" in text
+    manifest_file.write_text(text.replace("\nsymbols = true", "\nsymbols = false"), "utf-8")
+    hints = [f.hint for f in _check(manifest_file).findings if f.code == "palette-colorblind"]
+    assert hints and all("--symbols" not in h.split("(")[0] and "symbols = true" in h for h in hints)
 
 
 def test_the_gallery_shows_every_card_kind_of_each_bundled_deck_plain_wild_included():
