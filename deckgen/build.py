@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from deckgen import cache, manifest, outputs
 from deckgen.check import CheckReport, check, check_many
-from deckgen.errors import DeckgenError, DeckHasErrors, Finding, warning
+from deckgen.errors import DeckgenError, DeckHasErrors, Finding, exit_code, warning
 from deckgen.layout import LayoutOptions, cards_pdf_for_deck, parse_paper, write_bytes
 from deckgen.manifest import LoadResult
 from deckgen.model import Deck, Palette
@@ -178,17 +178,21 @@ def check_options(options: BuildOptions) -> CheckOptions:
     verdict of an unchanged deck read from the cache."""
     sizes = options.sizes + ((options.card_size,) if options.card_size else ())      # the faces as drawn
     return CheckOptions(simulate=options.verdict, palette=options.palette, jobs=options.jobs,
-                        use_cache=options.use_cache, cache_dir=options.cache_dir, sizes=sizes)
+                        use_cache=options.use_cache, cache_dir=options.cache_dir, sizes=sizes,
+                        size_option="--card-size")      # (the other sizes are presets the caller chose)
 
 
 def load_checked(ref: str | Path, options: BuildOptions, loaded: LoadResult | None = None,
                  report: CheckReport | None = None) -> tuple[Deck, list[Finding], list[Finding]]:
     """The deck after every check and the verdict (``report``, when the caller ran them already);
-    raises DeckHasErrors unless forced. A forced deck with errors is marked so on its cover."""
+    raises DeckHasErrors unless forced (DeckgenError, exit code 2, for a bad option or a file it
+    cannot use, forced or not). A forced deck with errors is marked so on its cover."""
     if report is None and loaded is None and options.lang:
         loaded = load_in_language(ref, options)
     if report is None:
         report = check(ref, check_options(options), loaded)
+    if exit_code(report.errors) == 2:
+        raise DeckgenError(report.errors)         # a bad option or a file it cannot use: --force cannot help
     if report.deck is None or (report.errors and not options.force):
         raise DeckHasErrors(report.errors or report.findings)
     deck = report.deck

@@ -18,7 +18,7 @@ NOTE = "note"          # information, e.g. a user preset replacing a bundled one
 
 # Error codes that mean a file could not be used at all (exit code 2, like DeckgenError),
 # even when they are reported among a deck's other findings.
-UNUSABLE = frozenset({"file", "toml"})
+UNUSABLE = frozenset({"file", "toml", "option"})    # a file that cannot be used, a bad command-line option
 
 
 _UNPRINTABLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")

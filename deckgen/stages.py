@@ -31,6 +31,7 @@ class CheckOptions:
     use_cache: bool = True       # the verdict of an unchanged deck is read from the cache
     cache_dir: Path | None = None
     sizes: tuple[str, ...] = ()  # card sizes and print-shop presets the faces are audited at, beside the deck's
+    size_option: str = "--size"  # the command-line option the sizes came from (named by an unknown size's error)
     cluster: Any = None          # a Dask scheduler's address (deckgen.runner.Cluster) for the verdict's games
 
 

@@ -250,6 +250,24 @@ def test_check_size_audits_at_a_print_shop_preset(tmp_path):
     assert any(f.code == "option" and f.where == "--size" and "poker" in (f.hint or "") for f in rep.errors)
 
 
+@pytest.mark.parametrize("args", [["check", "--no-sim", "--size", "0x0"], ["build", "--card-size", "0x0"],
+                                  ["build", "--card-size", "nope", "--force"], ["export", "tts", "--card-size", "0x0"]])
+def test_a_card_size_that_is_none_is_a_bad_option_named_as_typed(tmp_path, args):
+    """check --size, build --card-size and export --card-size: an unknown or impossible size is an
+    error naming the option the user typed, exit code 2 (a bad option, never "the deck has
+    errors"; --force does not build past it), as render --card-size does."""
+    path = _deck(tmp_path)
+    command = [*args[:2], str(path), *args[2:]] if args[0] == "export" else [args[0], str(path), *args[1:]]
+    if args[0] != "check":
+        command += ["-o", str(tmp_path / "out")]
+    res = CliRunner().invoke(main, [*command, "--json"])
+    assert res.exit_code == 2, res.output
+    data = json.loads(res.output)
+    option = "--size" if args[0] == "check" else "--card-size"
+    assert any(e["code"] == "option" and e["where"] == option for e in data["errors"]), data["errors"]
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").rglob("*.pdf"))
+
+
 def test_faces_in_another_language_of_the_deck():
     deck = manifest.load_deck("classic")
     assert face_spec(in_language(deck, "en"), "red-skip", False).caption == "SKIP"

@@ -32,7 +32,7 @@ def stage_check(deck: Deck, options: CheckOptions) -> StageResult:
 
     out.extend(look_check(deck))          # images' resolution, back image shape, rules text fit
     from deckgen.render.audit import audit
-    out.extend(_unknown_sizes(deck, options.sizes))
+    out.extend(_unknown_sizes(deck, options.sizes, options.size_option))
 
     # every face audited as drawn, at the deck's card size and the sizes asked for (kept in the cache)
     out.extend(audit(deck, [deck.card_size, *options.sizes], use_cache=options.use_cache, cache_dir=options.cache_dir))
@@ -47,8 +47,9 @@ def stage_check(deck: Deck, options: CheckOptions) -> StageResult:
     return StageResult(out, palette.sections)
 
 
-def _unknown_sizes(deck: Deck, sizes: tuple[str, ...]) -> list[Finding]:
-    """An error for each size asked for (``check --size``) that is no card size nor shop preset."""
+def _unknown_sizes(deck: Deck, sizes: tuple[str, ...], option: str) -> list[Finding]:
+    """An error for each size asked for (``check --size``, ``build --card-size``: ``option``) that
+    is no card size nor shop preset: a bad option, so the command ends with exit code 2."""
     from deckgen.render.fit import target
 
     out: list[Finding] = []
@@ -56,5 +57,5 @@ def _unknown_sizes(deck: Deck, sizes: tuple[str, ...]) -> list[Finding]:
         try:
             target(name, deck)
         except DeckgenError as exc:  # noqa: PERF203  (a few names, each tried once)
-            out.extend(error("option", "--size", f.message, hint=f.hint) for f in exc.findings)
+            out.extend(error("option", option, f.message, hint=f.hint) for f in exc.findings)
     return out
