@@ -120,3 +120,29 @@ def test_a_pattern_with_an_unknown_placeholder_or_a_field_a_card_lacks(tmp_path)
     (tmp_path / "deck.toml").write_text(text, encoding="utf-8")
     errors = [f.message for f in manifest.load(tmp_path / "deck.toml").errors if f.code == "art"]
     assert any("card 'wild' has no color" in m for m in errors)
+
+
+@pytest.mark.parametrize("fmt", ["xlsx", "ods"])
+def test_a_sheet_written_at_another_time_has_the_same_bytes(monkeypatch, fmt):
+    """openpyxl stamps the time of saving into the workbook's properties and every zip entry:
+    deckgen writes fixed times in their place, so the clock never shows in the file."""
+    import datetime
+    import io
+    import zipfile
+
+    import openpyxl.writer.excel as excel
+
+    deck = manifest.load_deck("classic")
+    first = write(deck, fmt)
+
+    class Later(datetime.datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return datetime.datetime(2031, 7, 9, 13, 37, 11, tzinfo=tz)
+
+    monkeypatch.setattr(excel.datetime, "datetime", Later)
+    monkeypatch.setattr(zipfile.time, "time", lambda: 1_940_000_000.0)
+    assert write(deck, fmt) == first
+    if fmt == "xlsx":
+        core = zipfile.ZipFile(io.BytesIO(first)).read("docProps/core.xml")
+        assert b"2000-01-01T00:00:00Z</dcterms:modified>" in core

@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -129,15 +130,23 @@ def _xlsx(table: list[list[Any]]) -> bytes:
     return _fixed_times(buf.getvalue())
 
 
+_MODIFIED = re.compile(rb"(<dcterms:modified[^>]*>)[^<]*(</dcterms:modified>)")
+
+
 def _fixed_times(data: bytes) -> bytes:
-    """The same zip with every entry's time fixed (openpyxl stamps the time of writing)."""
+    """The same zip with every time in it fixed: each entry's, and the workbook's "modified"
+    property (openpyxl stamps the time of writing on both, whatever the workbook says)."""
     out = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
         for info in src.infolist():
             fixed = zipfile.ZipInfo(info.filename, FIXED_TIME)
             fixed.compress_type = info.compress_type
             fixed.external_attr = 0o644 << 16
-            dst.writestr(fixed, src.read(info))
+            fixed.create_system = 3                   # "Unix" on every system (Python says 0 on Windows)
+            body = src.read(info)
+            if info.filename == "docProps/core.xml":
+                body = _MODIFIED.sub(rb"\g<1>2000-01-01T00:00:00Z\g<2>", body)
+            dst.writestr(fixed, body)
     return out.getvalue()
 
 
@@ -178,6 +187,7 @@ def _ods(table: list[list[Any]]) -> bytes:
             info = zipfile.ZipInfo(name, FIXED_TIME)
             info.compress_type = method
             info.external_attr = 0o644 << 16
+            info.create_system = 3                    # as above: the same bytes on every system
             zf.writestr(info, data.encode("utf-8"))
     return out.getvalue()
 
