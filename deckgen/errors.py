@@ -16,8 +16,8 @@ ERROR = "error"
 WARNING = "warning"
 NOTE = "note"          # information, e.g. a user preset replacing a bundled one
 
-# Error codes that mean a file could not be used at all (exit code 2, like DeckgenError),
-# even when they are reported among a deck's other findings.
+# Error codes that mean a file could not be used at all, or a command-line option is bad (exit
+# code 2, like DeckgenError), even when they are reported among a deck's other findings.
 UNUSABLE = frozenset({"file", "toml", "option"})    # a file that cannot be used, a bad command-line option
 
 
@@ -99,7 +99,7 @@ def note(code: str, where: str, message: str, *, file: str | None = None, hint: 
 
 
 def exit_code(findings: Iterable[Finding]) -> int:
-    """0 no errors, 1 the deck has errors, 2 a file it needs could not be used."""
+    """0 no errors, 1 the deck has errors, 2 a file it needs could not be used or an option is bad."""
     errors = [f for f in findings if f.is_error]
     if any(f.code in UNUSABLE for f in errors):
         return 2

@@ -112,6 +112,9 @@ def _csv(table: list[list[Any]]) -> bytes:
     return b"\xef\xbb\xbf" + buf.getvalue().encode("utf-8")      # the byte-order mark: Excel then reads UTF-8
 
 
+WORKBOOK_TIME = "2000-01-01T00:00:00"     # an XLSX workbook's created and modified properties (UTC)
+
+
 def _xlsx(table: list[list[Any]]) -> bytes:
     import datetime
 
@@ -122,7 +125,7 @@ def _xlsx(table: list[list[Any]]) -> bytes:
     ws.title = SHEET_NAME
     for row in table:
         ws.append(row)
-    when = datetime.datetime(2000, 1, 1)
+    when = datetime.datetime.fromisoformat(WORKBOOK_TIME)
     wb.properties.created = when
     wb.properties.modified = when
     buf = io.BytesIO()
@@ -145,7 +148,7 @@ def _fixed_times(data: bytes) -> bytes:
             fixed.create_system = 3                   # "Unix" on every system (Python says 0 on Windows)
             body = src.read(info)
             if info.filename == "docProps/core.xml":
-                body = _MODIFIED.sub(rb"\g<1>2000-01-01T00:00:00Z\g<2>", body)
+                body = _MODIFIED.sub(rb"\g<1>%sZ\g<2>" % WORKBOOK_TIME.encode(), body)
             dst.writestr(fixed, body)
     return out.getvalue()
 
