@@ -61,20 +61,41 @@ MARKER_TEXT = (b"deckgen made this folder (or found it empty) and writes its out
                b"deckgen replaces files in a folder given with -o only if this file is in it.\n")
 
 
-def _holds_only_dotfiles(folder: Path) -> bool:
+def _make_marked(folder: Path) -> None:
+    """Make ``folder`` and the folders above it that are missing, a marker in each one made."""
+    missing: list[Path] = []
+    while not folder.exists() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    for made in reversed(missing):
+        try:
+            made.mkdir(exist_ok=True)
+        except OSError as exc:
+            raise DeckgenError(error("output", str(made), f"cannot write here: {exc.strerror}",
+                                     hint="choose another folder with -o")) from None
+        write_bytes(made / MARKER, MARKER_TEXT)
+
+
+def _holds_only_dotfiles_or_ours(folder: Path) -> bool:
+    """Whether every entry of the folder is a dotfile or a folder deckgen made (marked)."""
     with os.scandir(folder) as entries:
-        return all(e.name.startswith(".") for e in entries)
+        return all(e.name.startswith(".") or (e.is_dir(follow_symlinks=False) and os.path.isfile(
+            os.path.join(e.path, MARKER))) for e in entries)
 
 
 def claim_output(path: Path | str, *, folder: bool) -> Path:
     """Check the target of ``-o`` (or a command's default) before any work: the one rule for
     every command that writes. A file target must be missing or a regular file. A folder target
-    must be missing, empty (dotfiles such as ``.gitkeep`` do not count), or hold the marker file
-    ``.deckgen-output`` that deckgen writes into every output folder it makes or takes; anything
-    else is refused (exit 2), so ``-o ~`` never writes among your own files. Returns the path."""
+    must be missing, hold the marker file ``.deckgen-output`` that deckgen writes into every
+    output folder it makes or takes, or hold nothing but dotfiles (such as ``.gitkeep``) and
+    folders deckgen made (each marked); anything else is refused (exit 2), so ``-o ~`` never
+    writes among your own files. The folders a target needs that do not exist yet are made here,
+    each marked: whatever command writes first into ``output/``, a later one may write there
+    too. Returns the path."""
     path = Path(path)
     if not folder:
         check_replaceable(path)
+        _make_marked(path.parent)
         return path
     hint = (f"choose a new or empty folder with -o; if deckgen made this one, "
             f"add an empty file named {MARKER} to it")
@@ -90,10 +111,11 @@ def claim_output(path: Path | str, *, folder: bool) -> Path:
         raise DeckgenError(error("output", str(path), f"is {kind}, not a folder", hint="choose a folder with -o"))
     try:
         made = (path / MARKER).is_file() or (path / LOCK_NAME).is_file()    # the lock: an earlier build's
-        if st is not None and not made and not _holds_only_dotfiles(path):
+        if st is not None and not made and not _holds_only_dotfiles_or_ours(path):
             raise DeckgenError(error("output", str(path), "is a folder that deckgen did not make, and not empty; "
                                      "deckgen does not write among other files", hint=hint))
-        path.mkdir(parents=True, exist_ok=True)
+        _make_marked(path.parent)
+        path.mkdir(exist_ok=True)
     except OSError as exc:
         raise DeckgenError(error("output", str(path), f"cannot write here: {exc.strerror}",
                                  hint="choose another folder with -o")) from None

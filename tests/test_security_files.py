@@ -240,6 +240,48 @@ def test_a_folder_is_claimed_only_when_new_empty_or_deckgen_s(tmp_path):
     assert atomic.claim_output(mine / "thesis.odt", folder=False) == mine / "thesis.odt"
 
 
+def test_the_folders_a_target_needs_are_made_marked_so_any_command_may_come_next(tmp_path):
+    """A file or folder target in folders that do not exist yet: each folder made is marked as
+    deckgen's; a folder holding only dotfiles and deckgen's own folders may be claimed; one with
+    any other entry may not."""
+    report = atomic.claim_output(tmp_path / "output" / "classic" / "classic-report.pdf", folder=False)
+    assert (tmp_path / "output" / atomic.MARKER).is_file() and (report.parent / atomic.MARKER).is_file()
+    atomic.claim_output(tmp_path / "output" / "no-mercy" / "tts", folder=True)
+    assert (tmp_path / "output" / "no-mercy" / atomic.MARKER).is_file()
+    assert not (tmp_path / atomic.MARKER).exists()                  # a folder that was there is left alone
+    repo = tmp_path / "repo" / "output"
+    repo.mkdir(parents=True)
+    (repo / ".gitkeep").touch()
+    atomic.claim_output(repo / "classic" / "classic-rulebook-en.pdf", folder=False)
+    assert not (repo / atomic.MARKER).exists()                      # existing: not taken by a file's claim
+    atomic.claim_output(repo, folder=True)                          # ... but its entries are all deckgen's
+    assert (repo / atomic.MARKER).is_file()
+    mixed = tmp_path / "mixed"
+    (mixed / "ours").mkdir(parents=True)
+    (mixed / "ours" / atomic.MARKER).touch()
+    (mixed / "theirs").mkdir()                                      # a folder deckgen did not make
+    with pytest.raises(DeckgenError, match="did not make"):
+        atomic.claim_output(mixed, folder=True)
+
+
+def test_a_rulebook_then_a_build_into_the_default_output_folder(tmp_path, monkeypatch):
+    """The README's commands in any order: a rulebook, a report or an export written first into
+    the default output/ (a clone's holds only .gitkeep) leaves it one a build may write into."""
+    from click.testing import CliRunner
+
+    from deckgen.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "output").mkdir()
+    (tmp_path / "output" / ".gitkeep").touch()
+    runner = CliRunner()
+    assert runner.invoke(main, ["rulebook", "classic", "--lang", "en"]).exit_code == 0
+    assert runner.invoke(main, ["export", "sheet", "classic"]).exit_code == 0
+    result = runner.invoke(main, ["build", "classic"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "output" / "classic" / "classic-cards.pdf").is_file()
+
+
 @pytest.mark.parametrize("command", [("build",), ("render",), ("export", "tts"),
                                      ("export", "cards", "--service", "tgc-poker")])
 def test_every_folder_command_refuses_a_foreign_folder(tmp_path, command):

@@ -404,6 +404,8 @@ def rulebook(deck: str, lang: str | None, out_path: Path | None, paper: str, boo
         target = out_path or outputs.rulebook_pdf(the_deck.id, code, booklet)
         if out_path is None and suffix:
             target = target.with_name(f"{target.stem}-{suffix}.pdf")
+        if out_path is None:
+            claim_output(target, folder=False)          # output/<deck>/ made and marked as deckgen's
         write_rulebook(the_deck, code, target, paper=paper, booklet=booklet, progress=progress, canvas=canvas)
         progress.close()
         sheets = _pdf_pages(target)

@@ -293,7 +293,7 @@ def report_cmd(deck: str, out_path: Path | None, plan: ReportChoice, as_json: bo
     opts = plan.options(deck)
     progress = Progress(enabled=not as_json)
     rep = build_report(deck, opts, progress)
-    target = out_path or outputs.report_pdf(rep["deck"])
+    target = out_path or claim_output(outputs.report_pdf(rep["deck"]), folder=False)   # made and marked
     write_report(rep, target, progress)
     progress.close()
     if as_json:
@@ -381,7 +381,8 @@ def tune_cmd(deck: str, out_path: Path | None, plan: TuneChoice, as_json: bool) 
     progress.close()
     data = result.to_json()
     json_path, pdf_path, _ = outputs.tune_files(result.deck.id)
-    json_path.parent.mkdir(parents=True, exist_ok=True)
+    claim_output(json_path, folder=False)               # output/<deck>/ made and marked as deckgen's
+    claim_output(pdf_path, folder=False)
     write_text(json_path, json.dumps(data, indent=2, sort_keys=True, default=str) + "\n")
     write_bytes(pdf_path, tune_pdf(result))
     if as_json:
