@@ -87,11 +87,11 @@ def claim_output(path: Path | str, *, folder: bool) -> Path:
     """Check the target of ``-o`` (or a command's default) before any work: the one rule for
     every command that writes. A file target must be missing or a regular file. A folder target
     must be missing, hold the marker file ``.deckgen-output`` that deckgen writes into every
-    output folder it makes or takes, or hold nothing but dotfiles (such as ``.gitkeep``) and
-    folders deckgen made (each marked); anything else is refused (exit 2), so ``-o ~`` never
-    writes among your own files. The folders a target needs that do not exist yet are made here,
-    each marked: whatever command writes first into ``output/``, a later one may write there
-    too. Returns the path."""
+    output folder it makes or takes (or sit right in such a folder: a build's deck folder), or
+    hold nothing but dotfiles (such as ``.gitkeep``) and folders deckgen made (each marked);
+    anything else is refused (exit 2), so ``-o ~`` never writes among your own files. The
+    folders a target needs that do not exist yet are made here, each marked: whatever command
+    writes first into ``output/``, a later one may write there too. Returns the path."""
     path = Path(path)
     if not folder:
         check_replaceable(path)
@@ -110,7 +110,8 @@ def claim_output(path: Path | str, *, folder: bool) -> Path:
         kind = _kind(st.st_mode) or "a file"
         raise DeckgenError(error("output", str(path), f"is {kind}, not a folder", hint="choose a folder with -o"))
     try:
-        made = (path / MARKER).is_file() or (path / LOCK_NAME).is_file()    # the lock: an earlier build's
+        made = ((path / MARKER).is_file() or (path / LOCK_NAME).is_file()    # the lock: an earlier build's
+                or (path.parent / MARKER).is_file())      # a deck's folder in a build's: deckgen's too
         if st is not None and not made and not _holds_only_dotfiles_or_ours(path):
             raise DeckgenError(error("output", str(path), "is a folder that deckgen did not make, and not empty; "
                                      "deckgen does not write among other files", hint=hint))

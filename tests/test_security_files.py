@@ -256,6 +256,9 @@ def test_the_folders_a_target_needs_are_made_marked_so_any_command_may_come_next
     assert not (repo / atomic.MARKER).exists()                      # existing: not taken by a file's claim
     atomic.claim_output(repo, folder=True)                          # ... but its entries are all deckgen's
     assert (repo / atomic.MARKER).is_file()
+    (repo / "no-mercy").mkdir()                                     # a build's deck folder (unmarked) ...
+    (repo / "no-mercy" / "no-mercy-cards.pdf").write_bytes(b"%PDF")
+    atomic.claim_output(repo / "no-mercy", folder=True)             # ... in deckgen's folder: deckgen's
     mixed = tmp_path / "mixed"
     (mixed / "ours").mkdir(parents=True)
     (mixed / "ours" / atomic.MARKER).touch()
@@ -280,6 +283,8 @@ def test_a_rulebook_then_a_build_into_the_default_output_folder(tmp_path, monkey
     result = runner.invoke(main, ["build", "classic"])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "output" / "classic" / "classic-cards.pdf").is_file()
+    result = runner.invoke(main, ["export", "sheet", "classic", "--format", "xlsx"])      # after the build
+    assert result.exit_code == 0, result.output
 
 
 @pytest.mark.parametrize("command", [("build",), ("render",), ("export", "tts"),
