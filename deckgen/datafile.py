@@ -281,15 +281,35 @@ def line_index(path: str | Path) -> LineIndex | None:
     return _index(str(path), mtime, size)
 
 
+def _ancestor_lines(index: LineIndex, where: str) -> set[int]:
+    """The lines of the tables and keys that enclose ``where`` (not its own)."""
+    out: set[int] = set()
+    path = where.strip()
+    while True:
+        shorter = _LAST.sub("", path)
+        if shorter == path or not shorter:
+            return out
+        line = index.lines.get(shorter)
+        if line is not None:
+            out.add(line)
+        path = shorter
+
+
 def with_lines(findings: Iterable[Finding]) -> list[Finding]:
     """Every finding about a TOML file given the line its key path is on (line 1 for the file as
-    a whole), so every message can be found in the editor."""
+    a whole), so every message can be found in the editor. A finding placed on its table's header
+    line (a [[cards]] entry's, say) moves to its key's own line when the key is written there."""
     out = []
     for f in findings:
-        if f.line is None and f.file and f.file.endswith(".toml"):
+        if f.file and f.file.endswith(".toml"):
             index = line_index(f.file)
             if index is not None:
-                f = dataclasses.replace(f, line=index.line(f.where) or 1)
+                if f.line is None:
+                    f = dataclasses.replace(f, line=index.line(f.where) or 1)
+                else:
+                    own = index.line(f.where)               # the key's line, or its nearest written parent's
+                    if own is not None and own != f.line and f.line in _ancestor_lines(index, f.where):
+                        f = dataclasses.replace(f, line=own)
         out.append(f)
     return out
 

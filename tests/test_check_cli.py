@@ -92,7 +92,8 @@ def test_bad_counts(write_manifest, minimal_text, count, expected):
     assert result.exit_code == 1
     err = data["errors"][0]
     assert err["where"] == "cards[1].count" and expected in err["message"]
-    assert err["line"] == text.splitlines().index("[[cards]]", 25) + 1
+    lines = text.splitlines()                # the line of the count key itself, not its [[cards]] header
+    assert err["line"] == lines.index(f"count = {count}", lines.index("[[cards]]", 25)) + 1
 
 
 def test_duplicate_card_ids(write_manifest, minimal_text):

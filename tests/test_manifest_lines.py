@@ -70,3 +70,24 @@ def test_generated_tables_find_each_key_on_its_line(tables):
         n = index.line(where)
         assert n is not None
         assert lines[n - 1].startswith(f"[{key}]" if "." not in where else f"{key} =")
+
+
+def test_a_card_entry_s_error_points_at_its_key_not_its_header(tmp_path):
+    """A finding the parser places on its [[cards]] entry's header line moves to the line of the
+    key it is about; a key inside an inline table goes to the line that writes the table."""
+    from deckgen import manifest
+    from deckgen.datafile import with_lines
+
+    text = ('[deck]\nid = "x"\nname = "X"\nlanguage = "es"\nhand_size = 7\nplayers = { min = 2, max = 4 }\n'
+            'palette = "classic"\n[rules]\npreset = "classic"\n[scoring]\ntarget = 500\n\n'
+            '[[cards]]\nkind = "number"\ncolor = "red"\nvalues = [1, 2]\ncount = 0\n'
+            '[[cards]]\nkind = "number"\ncolors = ["red", "mauve"]\nvalues = [3, 4]\ncount = 1\n'
+            '[[cards]]\nkind = "number"\ncolor = "blue"\nvalue = 5\ncount = 1\n'
+            'flex = { color = "teal", kind = "skip" }\n')
+    path = tmp_path / "x.toml"
+    path.write_text(text, encoding="utf-8")
+    lines = text.splitlines()
+    found = {f.where: f.line for f in with_lines(manifest.load(path).findings)}
+    assert found["cards[0].count"] == lines.index("count = 0") + 1
+    assert found["cards[1].colors"] == lines.index('colors = ["red", "mauve"]') + 1
+    assert found["cards[2].flex.color"] == lines.index('flex = { color = "teal", kind = "skip" }') + 1
