@@ -252,3 +252,16 @@ def test_a_decks_images_are_found_in_the_order_a_depth_first_walk_meets_them(tmp
     shared = (refs[2],)
     tree = Holder({"a": [refs[0], Holder(refs[1], shared)], "b": "art/x.png"}, (shared, 7, None, [refs[3]], refs[4]))
     assert [ref.path for ref in inputs._image_refs(tree)] == [ref.path for ref in refs]    # the shared one once
+
+
+def test_deckgen_cache_warns_when_the_cache_path_is_a_file(tmp_path, monkeypatch):
+    from deckgen.cli import main
+
+    not_a_folder = tmp_path / "cache-file"
+    not_a_folder.write_text("x", encoding="utf-8")
+    monkeypatch.setenv("DECKGEN_CACHE", str(not_a_folder))
+    result = CliRunner().invoke(main, ["cache"])
+    assert result.exit_code == 0
+    assert f"{not_a_folder} is not a folder" in result.output and "DECKGEN_CACHE" in result.output
+    monkeypatch.setenv("DECKGEN_CACHE", str(tmp_path / "fine"))
+    assert "not a folder" not in CliRunner().invoke(main, ["cache"]).output

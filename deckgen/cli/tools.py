@@ -14,7 +14,7 @@ from deckgen.atomic import claim_output
 from deckgen.cli import params
 from deckgen.cli.base import Command, Group, echo_findings, echo_json, findings_json, paths_width, size_text
 from deckgen.cli.params import json_option, sheet_options
-from deckgen.errors import DeckgenError
+from deckgen.errors import DeckgenError, warning
 
 if TYPE_CHECKING:
     from deckgen.errors import Finding
@@ -299,6 +299,9 @@ def cache_group(ctx: click.Context, as_json: bool) -> None:
     click.echo(f"  {cache.format_size(use.bytes)} in {use.files} files (cap {cache.format_size(cache.max_size())})")
     for name, (files, size) in use.sections.items():
         click.echo(f"  {name:<10} {cache.format_size(size):>9}  {files} files")
+    if use.root.exists() and not use.root.is_dir():
+        echo_findings([warning("cache", "cache", f"{use.root} is not a folder: nothing is cached there",
+                               hint=f"set {cache.ENV_DIR} to a folder of your own")])
 
 
 @cache_group.command("clear", cls=Command)
