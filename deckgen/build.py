@@ -193,8 +193,12 @@ def load_checked(ref: str | Path, options: BuildOptions, loaded: LoadResult | No
         report = check(ref, check_options(options), loaded)
     if exit_code(report.errors) == 2:
         raise DeckgenError(report.errors)         # a bad option or a file it cannot use: --force cannot help
-    if report.deck is None or (report.errors and not options.force):
-        raise DeckHasErrors(report.errors or report.findings)
+    if report.deck is None:
+        exc = DeckHasErrors(report.errors or report.findings)
+        exc.forceable = False                     # nothing was read that --force could build
+        raise exc
+    if report.errors and not options.force:
+        raise DeckHasErrors(report.errors)
     deck = report.deck
     return deck, report.errors, report.warnings
 

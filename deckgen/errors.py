@@ -124,6 +124,7 @@ class DeckHasErrors(DeckgenError):
     """The deck was read but has errors (exit code 1)."""
 
     exit_code = 1
+    forceable = True      # --force builds it anyway (False: there is no deck to build)
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str | None:

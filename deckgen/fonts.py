@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from deckgen import deckfs, safefile
-from deckgen.errors import DeckgenError, did_you_mean, error
+from deckgen.errors import DeckgenError, Finding, did_you_mean, error
 from deckgen.resources import fonts_dir
 
 if TYPE_CHECKING:
@@ -299,8 +299,18 @@ def _layer(folder: Path, confined: bool = False) -> dict[str, Path]:
             base = next((named[r] for r in fallbacks if r in named), None)
             if base is not None:
                 named[role] = base
-    for role, path in named.items():
-        _check_named(folder, role, path)
+    problems: list[Finding] = []                # every file's problem at once, not the first one's
+    broken: set[Path] = set()
+    for role, path in named.items():            # the roles named first, then those falling back on them
+        if path in broken:
+            continue                            # (a style falling back on a file already reported)
+        try:
+            _check_named(folder, role, path)
+        except DeckgenError as exc:
+            broken.add(path)
+            problems.extend(exc.findings)
+    if problems:
+        raise DeckgenError(problems)
     return named
 
 

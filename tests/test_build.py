@@ -127,6 +127,16 @@ def test_cli_deck_with_errors_exits_1(tmp_path, cache, write_manifest, monkeypat
     assert "too-few-cards" in result.output and "--force" in result.output
 
 
+def test_cli_a_deck_that_cannot_be_read_is_not_offered_force(tmp_path, write_manifest):
+    """--force builds a deck with errors; one whose manifest could not be read as a deck has
+    nothing to build, so the summary does not suggest it (and --force does not build it)."""
+    path = write_manifest(BROKEN.replace("hand_size = ", "hand_size = 900 # "))
+    for extra in ([], ["--force"]):
+        result = CliRunner().invoke(main, ["build", str(path), "-o", str(tmp_path / "out"), *extra])
+        assert result.exit_code == 1 and "hand_size" in result.output
+        assert "not built" in result.output and "--force" not in result.output
+
+
 def test_cli_calibrate(tmp_path):
     out = tmp_path / "cal.pdf"
     result = CliRunner().invoke(main, ["calibrate", "-o", str(out), "--paper", "letter", "--back-offset", "1,2"])

@@ -103,6 +103,17 @@ def test_missing_named_font_names_the_file_and_the_fonts_there(fresh, tmp_path):
     assert "no font file 'Mien.ttf'" in f.message and f.hint == "fonts there: Mine.ttf"
 
 
+def test_every_broken_font_file_is_reported_at_once(fresh, tmp_path):
+    """A missing file and a file that is no font, in one folder: both reported in one go (a
+    style that falls back on a broken file is not reported again)."""
+    folder = folder_with(tmp_path, "user", 'display = "Gone.ttf"\nbody = "Fake.ttf"\n', {"Mine.ttf": RL / "Vera.ttf"})
+    (folder / "Fake.ttf").write_bytes(b"not a font at all")
+    fresh.setenv("DECKGEN_FONTS", str(folder))
+    with pytest.raises(DeckgenError) as exc:
+        fonts.font_set()
+    assert [(f.where, f.message.split(" ")[0]) for f in exc.value.findings] == [("display", "no"), ("body", "'Fake.ttf'")]
+
+
 def test_a_font_without_spanish_letters_is_an_error(fresh, tmp_path):
     folder = folder_with(tmp_path, "user", 'text = "Tiny.ttf"\n', {"Tiny.ttf": RL / "hb-test.ttf"})
     fresh.setenv("DECKGEN_FONTS", str(folder))

@@ -34,7 +34,7 @@ from deckgen.cli.params import (
     usage_error,
     watch_options,
 )
-from deckgen.errors import DeckgenError
+from deckgen.errors import DeckgenError, DeckHasErrors
 
 if TYPE_CHECKING:
     from deckgen.build import BuildOptions, BuildResult
@@ -292,7 +292,8 @@ def _build_summary(refs: list[str], outcomes: list[BuildResult | DeckgenError], 
             failures.append({"deck": ref, "exit_code": res.exit_code, **findings_json(res.findings)})
             if not as_json:
                 echo_findings(res.findings)
-                click.secho(f"{ref}: not built" + (" (use --force to build anyway)" if res.exit_code == 1 else ""),
+                forceable = isinstance(res, DeckHasErrors) and res.forceable
+                click.secho(f"{ref}: not built" + (" (use --force to build anyway)" if forceable else ""),
                             fg="red", err=True)
             failed = max(failed, res.exit_code)
             continue
