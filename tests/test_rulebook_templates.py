@@ -91,6 +91,15 @@ def test_undefined_names_and_syntax_errors_name_file_and_line(tmp_path):
     assert es.code == "template-syntax" and es.line == 5 and es.file.endswith("es/rulebook.j2")
 
 
+@pytest.mark.parametrize(("expr", "meant"), [("{{ dekc.name }}", "deck"), ("{{ deck.nmae }}", "name"),
+                                             ("{{ no_such_name }}", None)])
+def test_a_misspelt_name_gets_a_did_you_mean(tmp_path, expr, meant):
+    deck = _deck_with_templates(tmp_path, {"en/rulebook.j2": INTRO + expr + "\n{% endblock %}\n"})
+    (f,) = crosscheck(deck, ["en"])
+    assert f.code == "template-undefined" and "templates/README.md" in f.hint
+    assert (f"did you mean '{meant}'?" in f.hint) if meant else ("did you mean" not in f.hint)
+
+
 def test_homemade_templates_inherit_the_shared_pieces(tmp_path):
     deck = _deck_with_templates(tmp_path, {"en/rulebook.j2": INTRO + "Our family edition.\n{% endblock %}\n"})
     text, rec, findings = render_text(deck, "en")

@@ -30,7 +30,7 @@ import re
 import sys
 import threading
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -39,7 +39,7 @@ import jinja2
 from jinja2.exceptions import SecurityError
 
 from deckgen import deckfs, safefile
-from deckgen.errors import DeckgenError, Finding, error
+from deckgen.errors import DeckgenError, Finding, did_you_mean, error
 from deckgen.model import Deck
 from deckgen.resources import templates_dir
 from deckgen.rulebook.bounds import MAX_DIGITS, MAX_NUMBER, MAX_SIZE, BoundedEnvironment, TooLarge, check_size
@@ -255,8 +255,34 @@ def caller() -> tuple[str | None, int | None]:
     return None, None
 
 
-def template_finding(exc: Exception, entry_file: str | None = None) -> Finding:
-    """A template failure as a finding that names the template file and line."""
+_UNDEFINED = re.compile(r"has no attribute '([^']+)'|^'([^']+)' is undefined")
+
+
+def _names_in(values: Mapping[str, Any]) -> set[str]:
+    """The names a template may use: the globals, and the keys of the tables they hold (two deep:
+    ``deck.name``, ``deck.scoring.target``)."""
+    names = set(values)
+    tables = [v for v in values.values() if isinstance(v, Mapping)]
+    for table in tables:
+        names.update(k for k in table if isinstance(k, str))
+        for inner in table.values():
+            if isinstance(inner, Mapping):
+                names.update(k for k in inner if isinstance(k, str))
+    return names
+
+
+def _undefined_hint(msg: str, known: Mapping[str, Any] | None) -> str:
+    """Where to read the names a template may use, after a "did you mean" for a misspelt one."""
+    where = "see templates/README.md for the names a template may use"
+    m = _UNDEFINED.search(msg)
+    close = did_you_mean(m.group(1) or m.group(2), sorted(_names_in(known))) if m and known else None
+    return f"{close} {where[0].upper()}{where[1:]}" if close else where
+
+
+def template_finding(exc: Exception, entry_file: str | None = None,
+                     known: Mapping[str, Any] | None = None) -> Finding:
+    """A template failure as a finding that names the template file and line (``known``: the
+    template's globals, for a "did you mean" on a misspelt name)."""
     file, line = getattr(exc, "filename", None), getattr(exc, "lineno", None)
     if file is None or isinstance(exc, SecurityError) or not isinstance(exc, jinja2.TemplateSyntaxError):
         for fs in traceback.extract_tb(exc.__traceback__):
@@ -274,7 +300,8 @@ def template_finding(exc: Exception, entry_file: str | None = None) -> Finding:
         kind, hint, msg = "template-sandbox", "templates may only use the rulebook helpers and plain values", \
             f"not allowed in a rulebook template: {exc}"
     elif isinstance(exc, jinja2.UndefinedError):
-        kind, hint, msg = "template-undefined", "see templates/README.md for the names a template may use", str(exc)
+        kind, msg = "template-undefined", str(exc)
+        hint = _undefined_hint(msg, known)
     elif isinstance(exc, jinja2.TemplateSyntaxError):
         kind, hint, msg = "template-syntax", None, exc.message or str(exc)
     elif isinstance(exc, TemplateBudget):

@@ -88,7 +88,8 @@ def _run(prepared: dict[str, tuple[BoundedEnvironment, Recorder]]) -> Iterator[b
             yield _json({"raise": [dataclasses.asdict(f) for f in exc.findings]})
             return
         except Exception as exc:  # any failure inside a template: report it with its file and line
-            yield _json({"lang": lang, "failed": [dataclasses.asdict(rb_env.template_finding(exc, entry))]})
+            found = rb_env.template_finding(exc, entry, environment.globals)
+            yield _json({"lang": lang, "failed": [dataclasses.asdict(found)]})
             if isinstance(exc, MemoryError):    # this child's memory is spent: the next language gets a new one
                 return
             continue
