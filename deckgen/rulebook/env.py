@@ -262,8 +262,7 @@ def _names_in(values: Mapping[str, Any]) -> set[str]:
     """The names a template may use: the globals, and the keys of the tables they hold (two deep:
     ``deck.name``, ``deck.scoring.target``)."""
     names = set(values)
-    tables = [v for v in values.values() if isinstance(v, Mapping)]
-    for table in tables:
+    for table in (v for v in values.values() if isinstance(v, Mapping)):
         names.update(k for k in table if isinstance(k, str))
         for inner in table.values():
             if isinstance(inner, Mapping):
@@ -273,10 +272,11 @@ def _names_in(values: Mapping[str, Any]) -> set[str]:
 
 def _undefined_hint(msg: str, known: Mapping[str, Any] | None) -> str:
     """Where to read the names a template may use, after a "did you mean" for a misspelt one."""
-    where = "see templates/README.md for the names a template may use"
     m = _UNDEFINED.search(msg)
     close = did_you_mean(m.group(1) or m.group(2), sorted(_names_in(known))) if m and known else None
-    return f"{close} {where[0].upper()}{where[1:]}" if close else where
+    if close:
+        return f"{close} See templates/README.md for the names a template may use"
+    return "see templates/README.md for the names a template may use"
 
 
 def template_finding(exc: Exception, entry_file: str | None = None,
