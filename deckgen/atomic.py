@@ -17,6 +17,7 @@ import contextlib
 import itertools
 import os
 import stat
+import zipfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO
@@ -59,6 +60,19 @@ MARKER = ".deckgen-output"
 LOCK_NAME = ".deckgen-build.lock"
 MARKER_TEXT = (b"deckgen made this folder (or found it empty) and writes its outputs here; "
                b"deckgen replaces files in a folder given with -o only if this file is in it.\n")
+
+
+ZIP_TIME = (1980, 1, 1, 0, 0, 0)        # the earliest time a zip entry can hold: no clock in the file
+
+
+def zip_entry(name: str, compress_type: int) -> zipfile.ZipInfo:
+    """A zip entry that is the same bytes whenever and wherever it is written: a fixed time, a
+    regular file's mode, made on "Unix" (Python says 0 on Windows)."""
+    info = zipfile.ZipInfo(name, ZIP_TIME)
+    info.compress_type = compress_type
+    info.external_attr = (stat.S_IFREG | 0o644) << 16
+    info.create_system = 3
+    return info
 
 
 def _make_marked(folder: Path) -> None:
@@ -115,8 +129,7 @@ def claim_output(path: Path | str, *, folder: bool) -> Path:
         if st is not None and not made and not _holds_only_dotfiles_or_ours(path):
             raise DeckgenError(error("output", str(path), "is a folder that deckgen did not make, and not empty; "
                                      "deckgen does not write among other files", hint=hint))
-        _make_marked(path.parent)
-        path.mkdir(exist_ok=True)
+        _make_marked(path)
     except OSError as exc:
         raise DeckgenError(error("output", str(path), f"cannot write here: {exc.strerror}",
                                  hint="choose another folder with -o")) from None

@@ -30,12 +30,12 @@ from pathlib import Path
 from typing import Any
 
 from deckgen import deckfs, safefile
+from deckgen.atomic import write_bytes, zip_entry
 from deckgen.errors import DeckgenError, Finding, error
 
 SUFFIX = ".deck.zip"
 INDEX = "deckgen-pack.json"
 FORMAT = 1
-FIXED_TIME = (1980, 1, 1, 0, 0, 0)
 MAX_PACK = 256 * 1024 * 1024         # bytes of a pack file
 MAX_ENTRY = safefile.MAX_FILE        # bytes one entry may unpack to
 MAX_TOTAL = 512 * 1024 * 1024        # bytes every entry together may unpack to
@@ -152,11 +152,7 @@ def pack_bytes(deck: Any, manifest: Path) -> bytes:
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w") as zf:
         for name in sorted(files):
-            info = zipfile.ZipInfo(name, FIXED_TIME)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = (stat.S_IFREG | 0o644) << 16
-            info.create_system = 3
-            zf.writestr(info, files[name], compresslevel=9)
+            zf.writestr(zip_entry(name, zipfile.ZIP_DEFLATED), files[name], compresslevel=9)
     return out.getvalue()
 
 
@@ -341,8 +337,6 @@ def unused_entries(pack: Pack, deck: Any) -> list[Finding]:
 def unpack(pack: Pack, dest: Path) -> list[Path]:
     """Extract a checked pack (whose deck was read, so its entries are all used) into the new
     folder ``dest``; the files written."""
-    from deckgen.atomic import write_bytes
-
     dest = Path(dest)
     if dest.exists():
         raise DeckgenError(error("file", "", "already exists: unpack writes a new folder", file=str(dest),

@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from deckgen import deckfs, manifest, pack
+from deckgen.atomic import ZIP_TIME
 from deckgen.cli import main
 from deckgen.errors import DeckgenError
 
@@ -42,7 +43,7 @@ def test_a_pack_holds_the_manifest_the_files_it_uses_and_an_index(woodland_zip):
     assert names == sorted(names)
     assert {"woodland.toml", "cards.ods", "art/fox.svg", "icons/steal.svg", "fonts/fonts.toml",
             "fonts/DejaVuSerifCondensed.ttf", "fonts/DejaVu-LICENSE.txt", pack.INDEX} <= set(names)
-    assert all(i.date_time == pack.FIXED_TIME for i in infos)
+    assert all(i.date_time == ZIP_TIME for i in infos)
     assert index["manifest"] == "woodland.toml" and set(index["files"]) == set(names) - {pack.INDEX}
     assert index["files"]["art/fox.svg"] == hashlib.sha256(
         (Path(manifest.find_deck("woodland")).parent / "art/fox.svg").read_bytes()).hexdigest()
@@ -91,7 +92,7 @@ def test_unpack_writes_a_new_folder_that_builds_the_same_deck(tmp_path, woodland
 
 
 def _entry(name: str, data: bytes, mode: int = stat.S_IFREG | 0o644) -> tuple[zipfile.ZipInfo, bytes]:
-    info = zipfile.ZipInfo(name, pack.FIXED_TIME)
+    info = zipfile.ZipInfo(name, ZIP_TIME)
     info.external_attr = mode << 16
     info.compress_type = zipfile.ZIP_DEFLATED
     return info, data

@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from deckgen.atomic import zip_entry
 from deckgen.model import Deck, Names
 
 FORMATS = ("csv", "xlsx", "ods")
 SHEET_NAME = "Cards"
-FIXED_TIME = (1980, 1, 1, 0, 0, 0)
 
 
 def card_rows(deck: Deck) -> tuple[list[str], list[dict[str, Any]]]:
@@ -142,14 +142,10 @@ def _fixed_times(data: bytes) -> bytes:
     out = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
         for info in src.infolist():
-            fixed = zipfile.ZipInfo(info.filename, FIXED_TIME)
-            fixed.compress_type = info.compress_type
-            fixed.external_attr = 0o644 << 16
-            fixed.create_system = 3                   # "Unix" on every system (Python says 0 on Windows)
             body = src.read(info)
             if info.filename == "docProps/core.xml":
                 body = _MODIFIED.sub(rb"\g<1>%sZ\g<2>" % WORKBOOK_TIME.encode(), body)
-            dst.writestr(fixed, body)
+            dst.writestr(zip_entry(info.filename, info.compress_type), body)
     return out.getvalue()
 
 
@@ -187,11 +183,7 @@ def _ods(table: list[list[Any]]) -> bytes:
         for name, data, method in (("mimetype", _ODS_MIME, zipfile.ZIP_STORED),
                                    ("META-INF/manifest.xml", manifest, zipfile.ZIP_DEFLATED),
                                    ("content.xml", content, zipfile.ZIP_DEFLATED)):
-            info = zipfile.ZipInfo(name, FIXED_TIME)
-            info.compress_type = method
-            info.external_attr = 0o644 << 16
-            info.create_system = 3                    # as above: the same bytes on every system
-            zf.writestr(info, data.encode("utf-8"))
+            zf.writestr(zip_entry(name, method), data.encode("utf-8"))
     return out.getvalue()
 
 
