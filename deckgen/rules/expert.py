@@ -857,7 +857,7 @@ class ExpertAgent(Agent):
         guilty = 0
         for _ in range(CHALLENGE_DEALS):
             hands = sample(o, memory, rng)[0]
-            guilty += any(t.color[f] == before for f in hands.get(q, ()))
+            guilty += t.holds_color(hands.get(q, ()), before)
         return guilty > CHALLENGE_LIKELY * CHALLENGE_DEALS
 
     def target(self, d: Decision, o: Observation, rng: random.Random) -> int:

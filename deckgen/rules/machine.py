@@ -232,8 +232,7 @@ class Machine(State):
         if self.wild_draw_four_legal == "always":
             return True
         if self.wild_draw_four_legal == "no-current-color":
-            c = self.color       # no card of the current colour in p's hand (none on a colourless pile)
-            return c < 0 or t.remember("faces-by-color", _faces_by_color, t)[c].isdisjoint(self.hands[p])
+            return not t.holds_color(self.hands[p], self.color)
         if moves is None:
             moves = self.legal_moves(p, restricted=False)
         return not any(not t.restricted[m] for m in moves)
@@ -248,7 +247,7 @@ class Machine(State):
             return False
         hand = self.hands[offender]
         if self.wild_draw_four_legal == "no-current-color":
-            return color >= 0 and any(t.color[f] == color for f in hand)
+            return t.holds_color(hand, color)
         entry = t.cache[key]
         held = {*hand}
         moves = [*map(_DOUBLE, held & entry[2])]
@@ -425,11 +424,6 @@ class Machine(State):
 
 
 _SLOTS = tuple(sorted((set(State.__slots__) | set(Machine.__slots__)) - {"__weakref__"}))
-
-
-def _faces_by_color(t: Table) -> tuple[frozenset[int], ...]:
-    """Per colour index, the faces whose regular side has that colour (Table.color)."""
-    return tuple(frozenset(f for f, c in enumerate(t.color) if c == i) for i in range(len(t.colors)))
 
 
 def _slot_copier(slots: Sequence[str]) -> Any:

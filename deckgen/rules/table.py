@@ -10,7 +10,7 @@ Side 0 is a card's regular side, side 1 its flex side (only for cards that have 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, TypeVar
 
@@ -132,6 +132,11 @@ class Table:
     def n_faces(self) -> int:
         return len(self.faces)
 
+    def holds_color(self, hand: Iterable[int], color: int) -> bool:
+        """Whether a hand holds a card whose regular side has this colour (never for -1, no
+        colour): one C-level test against the colour's faces, kept per table."""
+        return color >= 0 and not self.remember("faces-by-color", _faces_by_color, self)[color].isdisjoint(hand)
+
     def pile_key(self, top: int, color: int) -> int:
         """The pile state a top card (its move) and the current colour make, as one int: the key of
         the legality cache (state_key; -1: colourless, 0: no card yet). The one formula; the
@@ -225,6 +230,11 @@ class Table:
         if self.move_category[move] == NUM:
             return self.value[f] >= 0 and self.value[f] == val and sym == -1
         return self.move_symbol[move] == sym
+
+
+def _faces_by_color(t: Table) -> tuple[frozenset[int], ...]:
+    """Per colour index, the faces whose regular side has that colour (Table.color)."""
+    return tuple(frozenset(f for f, c in enumerate(t.color) if c == i) for i in range(len(t.colors)))
 
 
 KEEPS_COLOR = -2
