@@ -75,8 +75,41 @@ def zip_entry(name: str, compress_type: int) -> zipfile.ZipInfo:
     return info
 
 
+def _not_a_folder(path: Path) -> DeckgenError | None:
+    """The error for a path that cannot be a folder because it, or a folder it would sit in, is
+    something else that exists (a file, a device): named after that one; None otherwise."""
+    for above in (path, *path.parents):
+        try:
+            st = os.stat(above)
+        except (OSError, ValueError):
+            continue
+        if stat.S_ISDIR(st.st_mode):
+            return None
+        what = describe_mode(st.st_mode) if not stat.S_ISREG(st.st_mode) else "a file"
+        where = "" if above == path else f" (it would hold {path})"
+        return DeckgenError(error("output", str(above), f"is {what}, not a folder{where}",
+                                  hint="choose another folder with -o"))
+    return None
+
+
+def make_folder(folder: Path) -> None:
+    """Make a folder the user named for an output file (and those above it), unmarked: a clear
+    error when it, or a folder above it, is a file or a device."""
+    problem = _not_a_folder(folder)
+    if problem is not None:
+        raise problem
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DeckgenError(error("output", str(folder), f"cannot write here: {exc.strerror}",
+                                 hint="choose another folder with -o")) from None
+
+
 def _make_marked(folder: Path) -> None:
     """Make ``folder`` and the folders above it that are missing, a marker in each one made."""
+    problem = _not_a_folder(folder)
+    if problem is not None:
+        raise problem
     missing: list[Path] = []
     while not folder.exists() and folder != folder.parent:
         missing.append(folder)
@@ -118,8 +151,9 @@ def claim_output(path: Path | str, *, folder: bool) -> Path:
     except FileNotFoundError:
         st = None
     except (OSError, ValueError) as exc:
-        raise DeckgenError(error("output", str(path), f"cannot use this folder: {getattr(exc, 'strerror', exc)}",
-                                 hint="choose another folder with -o")) from None
+        raise _not_a_folder(path) or DeckgenError(error(
+            "output", str(path), f"cannot use this folder: {getattr(exc, 'strerror', exc)}",
+            hint="choose another folder with -o")) from None
     if st is not None and not stat.S_ISDIR(st.st_mode):
         kind = _kind(st.st_mode) or "a file"
         raise DeckgenError(error("output", str(path), f"is {kind}, not a folder", hint="choose a folder with -o"))

@@ -14,9 +14,11 @@ import time
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from hostile import MINIMAL, assert_no_marker_in, assert_refused, make_deck, run
 
 from deckgen import atomic, datafile
+from deckgen.cli import main
 from deckgen.errors import DeckgenError, error, printable
 
 BUILD = ("--dpi", "30", "--no-rulebook", "--jobs", "1")
@@ -238,6 +240,28 @@ def test_a_folder_is_claimed_only_when_new_empty_or_deckgen_s(tmp_path):
     with pytest.raises(DeckgenError, match="FIFO"):
         atomic.claim_output(tmp_path / "pipe", folder=False)
     assert atomic.claim_output(mine / "thesis.odt", folder=False) == mine / "thesis.odt"
+
+
+def test_an_output_below_a_file_or_a_device_names_the_one_that_is_no_folder(tmp_path):
+    """A target whose folder, or a folder above it, is a file or a device: the message names
+    that one ("is a file, not a folder"), for a folder target, a file target and a file the
+    user named (export sheet -o), never an errno's words such as "File exists"; nothing is
+    written."""
+    afile = tmp_path / "notes.txt"
+    afile.write_bytes(b"mine")
+    for claim in (lambda: atomic.claim_output(afile / "out" / "deeper", folder=True),
+                  lambda: atomic.claim_output(afile / "out" / "cards.pdf", folder=False),
+                  lambda: atomic.make_folder(afile / "sub")):
+        with pytest.raises(DeckgenError) as info:
+            claim()
+        (found,) = info.value.findings
+        assert found.where == str(afile) and found.message.startswith("is a file, not a folder"), found
+    with pytest.raises(DeckgenError) as info:
+        atomic.make_folder(Path(os.devnull))
+    assert "is a device, not a folder" in info.value.findings[0].message
+    result = CliRunner().invoke(main, ["export", "sheet", "classic", "-o", str(afile / "cards.csv")])
+    assert result.exit_code == 2 and f"{afile}: is a file, not a folder" in result.output, result.output
+    assert "File exists" not in result.output and afile.read_bytes() == b"mine"
 
 
 def test_the_folders_a_target_needs_are_made_marked_so_any_command_may_come_next(tmp_path):

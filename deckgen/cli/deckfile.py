@@ -34,12 +34,12 @@ class ImportChoice:
 
 def _write(path: Path, data: bytes, claim: bool = True) -> Path:
     """Write atomically; the folder is claimed as deckgen's output unless the user named the file."""
-    from deckgen.atomic import write_bytes
+    from deckgen.atomic import make_folder, write_bytes
 
     if claim:
         claim_output(path.parent, folder=True)
     else:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_folder(path.parent)
     return write_bytes(path, data)
 
 

@@ -210,7 +210,7 @@ def _fmt(t: Target, x: float) -> str:
 def _write_manifest(result: TuneResult, p: Prepared, output: Path | None) -> None:
     """The chosen candidate beside the original (unless it changes nothing), checked to read back as played."""
     from deckgen import outputs
-    from deckgen.atomic import write_text
+    from deckgen.atomic import make_folder, write_text
     from deckgen.tune.evaluate import apply, candidate_deck
     from deckgen.tune.manifest import beside, diff, edited
 
@@ -229,7 +229,7 @@ def _write_manifest(result: TuneResult, p: Prepared, output: Path | None) -> Non
     if played is None or back is None or repr(_placeless(back)) != repr(_placeless(played)):
         raise DeckgenError(error("tune", str(target), "the edited manifest does not read back as the candidate played"
                                  + (f" ({why})" if why else ""), hint="please report this with the manifest"))
-    target.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(target.parent)
     write_text(target, text)
     result.written = target
     result.diff = diff(p.text, text, str(source), str(target))
