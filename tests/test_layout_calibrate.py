@@ -269,10 +269,13 @@ def test_a_reading_from_the_other_orientation_does_not_fit(small_deck, tmp_path)
     assert misregistration(wrong.data, "long") > 1.5
 
 
+@pytest.mark.parametrize("edge", ["long", "short"])
 @pytest.mark.parametrize("orientation", ["portrait", "landscape"])
-@pytest.mark.parametrize("paper,margin", [("a4", 5.0), ("letter", 6.35)])
-def test_no_text_crosses_a_cut_line_and_every_label_sits_inside_the_margin(paper, margin, orientation):
-    with pdfplumber.open(io.BytesIO(calibration_pdf(paper, "long", orientation=orientation))) as pdf:
+@pytest.mark.parametrize("paper,margin", [("a4", 5.0), ("letter", 6.35), ("a5", 5.0)])
+def test_no_text_crosses_a_cut_line_and_every_label_sits_inside_the_margin(paper, margin, orientation, edge):
+    """Every character inside the margin, none on a cut line, and none on a tick of a scale: on a
+    small page (A5) too, where the words shrink or shorten to fit between the marks."""
+    with pdfplumber.open(io.BytesIO(calibration_pdf(paper, edge, orientation=orientation))) as pdf:
         front = pdf.pages[0]
         w, h, vertical, horizontal = _front_lines(front)
         cut_v = next(ln for ln in vertical if ln["height"] > h / 2)
@@ -286,6 +289,24 @@ def test_no_text_crosses_a_cut_line_and_every_label_sits_inside_the_margin(paper
                 if page is front:        # the cut lines run on the front
                     assert not (x0 < cut_v["x0"] < x1), f"'{ch['text']}' crosses the vertical cut line"
                     assert not (y0 < cut_h["y0"] < y1), f"'{ch['text']}' crosses the horizontal cut line"
+            ticks = [ln for ln in page.lines if ln["width"] <= mm_to_pt(5.01) and ln["height"] <= mm_to_pt(5.01)]
+            for ch in page.chars:
+                if ch["size"] < 5.25:    # a scale's own 5 pt labels (A5's back crowds two scales: left as it is)
+                    continue
+                for t in ticks:          # a scale's tick through a character: the words lie on the marks
+                    assert not (t["x0"] < ch["x1"] - E and t["x1"] > ch["x0"] + E and t["top"] < ch["bottom"] - E
+                                and t["bottom"] > ch["top"] + E and t["width"] + t["height"] > 0.5), \
+                        f"'{ch['text']}' lies on a tick"
+
+
+@pytest.mark.parametrize("paper,margin,blame", [("100mmx100mm", None, "--paper"), ("a4", 140.0, "--margin")])
+def test_a_page_too_small_for_the_sheet_is_refused_naming_the_option(paper, margin, blame, tmp_path):
+    """A page (or a margin) that leaves no room for the targets, scales and words: one error that
+    names the option to change, exit 2, never a sheet whose words run over its marks."""
+    result = CliRunner().invoke(main, ["calibrate", "-o", str(tmp_path / "cal.pdf"), "--paper", paper,
+                                       *(["--margin", f"{margin}mm"] if margin else [])])
+    assert result.exit_code == 2 and f"error[option] {blame}: " in result.output, result.output
+    assert "too small for the calibration sheet" in result.output and not (tmp_path / "cal.pdf").exists()
 
 
 @pytest.mark.parametrize("orientation", ["portrait", "landscape"])

@@ -63,6 +63,12 @@ BACK = [
     "Si las lecturas no coinciden entre esquinas, la impresora tuerce o escala el dorso: usa la media.",
     "X > 0 moves the backs right, Y > 0 moves them down (as seen here). Current: {x:g},{y:g} mm",
 ]
+BACK_SHORT = [      # the back's words where the full text has no room (a small page): what a reading needs
+    "deckgen: back / dorso",
+    "Read X and Y where the front's lines show through or at the cut edge: --back-offset X,Y.",
+    "Lee X e Y donde se ven las líneas del frente o en el borde cortado: --back-offset X,Y.",
+    "X > 0: right / derecha; Y > 0: down / abajo. Now / ahora: {x:g},{y:g} mm",
+]
 
 
 def _para(c: Any, lines: list[str], x: float, y: float, width: float, fonts: tuple[str, str],
@@ -79,6 +85,82 @@ def _para(c: Any, lines: list[str], x: float, y: float, width: float, fonts: tup
     return y
 
 
+SIZES = (8.0, 7.5, 7.0, 6.5, 6.0, 5.5)    # pt: the text's sizes tried, largest first, until it fits its room
+
+
+def _para_height(lines: list[str], width: float, fonts: tuple[str, str], size: float) -> float:
+    """The height in points that :func:`_para` takes for these lines at this size and width."""
+    title = len(simpleSplit(lines[0], fonts[1], size + 2, width))
+    body = sum(len(simpleSplit(line, fonts[0], size, width)) for line in lines[1:])
+    return title * (size + 2) * 1.2 + body * size * 1.35
+
+
+def _fitting(lines: list[str], width: float, room: float, fonts: tuple[str, str]) -> float | None:
+    """The largest of SIZES at which the lines fit ``room`` points of height in a column ``width``
+    points wide (None: none does; a small page)."""
+    if width < pt(25):
+        return None
+    return next((size for size in SIZES if _para_height(lines, width, fonts, size) <= room), None)
+
+
+def _ruler(page_mm: tuple[float, float], margin: float) -> tuple[float, float]:
+    """The 100 mm ruler's left end (mm), inside the margin, and the lowest its bar may sit (mm):
+    above the horizontal cut line, and clear of the vertical cut line's label where the ruler
+    crosses that line (a narrow page)."""
+    w = page_mm[0]
+    cx, cy = cut_lines(page_mm, margin)
+    x0 = min(max((margin + cx) / 2 - 50, margin + 2), w - margin - 102)
+    if x0 + 100 <= cx - 2:
+        return x0, cy + 14
+    while (cx - x0) % 10 < 3 or (cx - x0) % 10 > 7:       # no centimetre's number on the cut line
+        if x0 + 0.5 > w - margin - 102:
+            break
+        x0 += 0.5
+    return x0, cy + 30
+
+
+def _front_text(page_mm: tuple[float, float], margin: float, fonts: tuple[str, str],
+                edge: str) -> tuple[list[str], float, float, float, float] | None:
+    """The front's text: its lines, left edge, top, width (points) and size, between the targets,
+    the vertical cut line and room for the ruler above the horizontal one (None: it does not fit)."""
+    h = page_mm[1]
+    cx = cut_lines(page_mm, margin)[0]
+    lines = [ln.format(edge=edge, edge_es="largo" if edge == "long" else "corto") for ln in FRONT]
+    left, top = margin + 2 * INSET + 12, h - margin - INSET - 5
+    size = _fitting(lines, pt(cx - 6 - left), pt(top - (_ruler(page_mm, margin)[1] + 14)), fonts)
+    return None if size is None else (lines, pt(left), pt(top), pt(cx - 6 - left), size)
+
+
+def _back_text(page_mm: tuple[float, float], margin: float, flip: Flip, fonts: tuple[str, str],
+               offset: tuple[float, float]) -> tuple[list[str], float, float, float, float] | None:
+    """The back's text: its lines, left edge, top, width (points) and size. It goes in a column
+    between the scales: the one clear of the cut lines' scales or, where that has no room (a
+    small page), the gap between the scales nearest the middle; from a little above the middle
+    (below any scale it would sit in) down to the next scale; the short text where the whole one
+    does not fit (None: nothing fits)."""
+    w, h = page_mm
+    boxes = scale_boxes(page_mm, margin, flip)
+    left = margin + CUT_IN + SPAN + 2
+    middle = (max([b[2] for b in boxes if b[2] <= w / 2] + [margin]) + 2,
+              min([b[0] for b in boxes if b[0] >= w / 2] + [w - margin]) - 2)
+    columns = []
+    for x0, x1 in ((left, w - left), middle):
+        across = [b for b in boxes if b[0] < x1 and b[2] > x0]
+        top = min(h / 2 + 20, h - margin - 2)
+        for b in sorted(across, key=lambda b: -b[3]):          # a scale the top would sit in: start below it
+            if b[1] - 2 < top < b[3] + 2:
+                top = b[1] - 2
+        bottom = max([b[3] + 2 for b in across if b[3] + 2 <= top] + [margin + 2])
+        columns.append((x0, x1, top, bottom))
+    for text in (BACK, BACK_SHORT):
+        lines = [ln.format(x=offset[0], y=offset[1]) for ln in text]
+        for x0, x1, top, bottom in columns:
+            size = _fitting(lines, pt(x1 - x0), pt(top - bottom), fonts)
+            if size is not None:
+                return lines, pt(x0), pt(top), pt(x1 - x0), size
+    return None
+
+
 def targets(page_mm: tuple[float, float], margin: float) -> list[tuple[float, float, int, int]]:
     """(x, y, sx, sy) of the four corner targets in mm; (sx, sy) point towards the page centre."""
     w, h = page_mm
@@ -92,9 +174,9 @@ def cut_lines(page_mm: tuple[float, float], margin: float) -> tuple[float, float
     return w - margin - CUT_IN, margin + CUT_IN
 
 
-def _front(c: Any, page_mm: tuple[float, float], margin: float, fonts: tuple[str, str], edge: str) -> None:
+def _front(c: Any, page_mm: tuple[float, float], margin: float, fonts: tuple[str, str],
+           text: tuple[list[str], float, float, float, float]) -> None:
     w, h = page_mm
-    edge_es = "largo" if edge == "long" else "corto"
     c.setLineWidth(pt(0.25))
     for x, y, sx, sy in targets(page_mm, margin):
         c.line(pt(x - sx * ARM_OUT), pt(y), pt(x + sx * ARM_IN), pt(y))
@@ -115,10 +197,10 @@ def _front(c: Any, page_mm: tuple[float, float], margin: float, fonts: tuple[str
         c.drawString(0, 0, CUT_LABEL)
         c.restoreState()
     c.drawString(pt(margin + 2 * INSET + 12), pt(cy) + 3, CUT_LABEL)
-    lines = [ln.format(edge=edge, edge_es=edge_es) for ln in FRONT]
-    left = margin + 2 * INSET + 12
-    y = _para(c, lines, pt(left), pt(h - margin - INSET - 5), pt(cx - 6 - left), fonts)
-    x0, y0 = pt((margin + cx) / 2 - 50), max(pt(cy + 14), y - pt(14))
+    lines, left, top, width, size = text
+    y = _para(c, lines, left, top, width, fonts, size)
+    ruler, lowest = _ruler(page_mm, margin)
+    x0, y0 = pt(ruler), max(pt(lowest), y - pt(14))
     c.setLineWidth(pt(0.25))
     c.line(x0, y0, x0 + pt(100), y0)
     for i in range(0, 101):
@@ -206,6 +288,12 @@ def back_offset_limits(page_mm: tuple[float, float], margin: float,
     return x, y
 
 
+def fits(page_mm: tuple[float, float], margin: float, flip: Flip) -> bool:
+    """Whether the back's scales, unshifted, lie inside the printable margin of this page."""
+    (x_lo, x_hi), (y_lo, y_hi) = back_offset_limits(page_mm, margin, flip)
+    return x_lo - 1e-9 <= 0 <= x_hi + 1e-9 and y_lo - 1e-9 <= 0 <= y_hi + 1e-9
+
+
 def check_back_offset(page_mm: tuple[float, float], margin: float, flip: Flip, offset: tuple[float, float]) -> None:
     """An offset that would push a scale of the back past the printable margin cannot be shown: refused."""
     (x_lo, x_hi), (y_lo, y_hi) = back_offset_limits(page_mm, margin, flip)
@@ -221,8 +309,7 @@ def check_back_offset(page_mm: tuple[float, float], margin: float, flip: Flip, o
 
 
 def _back(c: Any, page_mm: tuple[float, float], margin: float, fonts: tuple[str, str], flip: Flip,
-          offset: tuple[float, float]) -> None:
-    w, h = page_mm
+          offset: tuple[float, float], text: tuple[list[str], float, float, float, float]) -> None:
     c.saveState()
     c.translate(pt(offset[0]), -pt(offset[1]))
     for horizontal, at, toward in back_marks(page_mm, margin, flip):
@@ -232,8 +319,8 @@ def _back(c: Any, page_mm: tuple[float, float], margin: float, fonts: tuple[str,
             c.drawCentredString(pt(at[0]) - pt(SPAN + 3), pt(at[1]) + (pt(2) if toward > 0 else -pt(4)), "X")
         else:
             c.drawCentredString(pt(at[0]) + (pt(3) if toward > 0 else -pt(3)), pt(at[1]) + pt(SPAN + 2), "Y")
-    left = margin + CUT_IN + SPAN + 2
-    _para(c, [ln.format(x=offset[0], y=offset[1]) for ln in BACK], pt(left), pt(h / 2 + 20), pt(w - 2 * left), fonts)
+    lines, left, top, width, size = text
+    _para(c, lines, left, top, width, fonts, size)
     c.restoreState()
 
 
@@ -256,13 +343,27 @@ def calibration_pdf(paper: str | Paper = "a4", duplex: str = "long", margin_mm: 
     page = {"landscape": (max(w, h), min(w, h)), "portrait": (min(w, h), max(w, h))}.get(orientation or "", (w, h))
     turn = "landscape" if page[0] > page[1] else "portrait"
     flip = page_flip(page, duplex)
+    fonts = register_fonts()
+
+    def texts(margin: float) -> tuple[Any, Any] | None:
+        if not fits(page, margin, flip):
+            return None
+        front, back = _front_text(page, margin, fonts, duplex), _back_text(page, margin, flip, fonts, back_offset_mm)
+        return None if front is None or back is None else (front, back)
+
+    planned = texts(margin)
+    if planned is None:
+        blame = "--margin" if margin_mm is not None and texts(paper.margin_mm) is not None else "--paper"
+        raise DeckgenError(error(
+            "option", blame, f"a {page[0]:g} x {page[1]:g} mm page with a {margin:g} mm margin is too small for the "
+            f"calibration sheet: its targets, scales and words do not fit inside the margin",
+            hint="print it on the paper the card sheets use, such as A4 or Letter, with a margin of a few millimetres"))
     check_back_offset(page, margin, flip, back_offset_mm)
     buf = io.BytesIO()
     c = new_canvas(buf, page, PdfMeta(title="deckgen duplex calibration sheet",
                                       subject=f"{paper.name} {turn}, {duplex}-edge flip"))
-    fonts = register_fonts()
-    _front(c, page, margin, fonts, duplex)
+    _front(c, page, margin, fonts, planned[0])
     c.showPage()
-    _back(c, page, margin, fonts, flip, back_offset_mm)
+    _back(c, page, margin, fonts, flip, back_offset_mm, planned[1])
     c.showPage()
     return finish(c, buf)
