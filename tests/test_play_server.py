@@ -16,6 +16,7 @@ import time
 import pytest
 
 from deckgen import manifest
+from deckgen.errors import DeckgenError
 from deckgen.play import Faces, PlayOptions, PlayServer, Session
 from deckgen.play import server as play_server
 from deckgen.play.guard import Guard
@@ -495,3 +496,20 @@ def test_expert_bots_think_in_a_process_of_their_own(deck, faces):
         assert bots, "no move of the expert reached the game"
     finally:
         server.stop()
+
+
+def test_a_lan_address_this_computer_does_not_have_is_named_as_such():
+    """--lan with an address that is not this computer's (192.0.2.1, kept for documentation, never
+    a real host: binding to it fails here and sends nothing): the message names --lan and says
+    why, not "another program uses the port"; a port in use still names --port."""
+    with pytest.raises(DeckgenError) as info:
+        play_server.PlayServer._listen("192.0.2.1", 0)
+    (found,) = info.value.findings
+    assert found.where == "--lan" and "not an address of this computer" in found.message, found
+    taken = play_server.PlayServer._listen("127.0.0.1", 0)           # listening: the port is in use
+    try:
+        with pytest.raises(DeckgenError) as info:
+            play_server.PlayServer._listen("127.0.0.1", taken.getsockname()[1])
+        assert info.value.findings[0].where == "--port"
+    finally:
+        taken.close()

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
 import logging
 import secrets
@@ -162,6 +163,11 @@ class PlayServer:
             sock.bind((addr, port))
         except OSError as exc:
             sock.close()
+            if exc.errno == errno.EADDRNOTAVAIL:       # --lan named an address this computer does not have
+                raise DeckgenError(error("play", "--lan", f"cannot serve on {addr}: it is not an address of this "
+                                         f"computer", hint="give --lan alone, and deckgen finds this computer's "
+                                         "address on the network, or one of this computer's own addresses")
+                                   ) from None
             raise DeckgenError(error("play", "--port", f"cannot serve on {addr}:{port}: {exc.strerror or exc}",
                                      hint="another program uses the port: pick another with --port, or 0 for any")
                                ) from None
