@@ -54,15 +54,9 @@ def _read(paths: str) -> dict[int, bool]:
     return won
 
 
-def _wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return c - h, c + h
-
-
 def compare(old_paths: str, new_paths: str) -> None:
+    from deckgen.stats import wilson
+
     old, new = _read(old_paths), _read(new_paths)
     games = sorted(set(old) & set(new))
     n = len(games)
@@ -73,7 +67,7 @@ def compare(old_paths: str, new_paths: str) -> None:
     mean = sum(diff) / n
     error = math.sqrt(sum((d - mean) ** 2 for d in diff) / (n - 1) / n)
     for name, k in (("old", a), ("new", b)):
-        low, high = _wilson(k, n)
+        low, high = wilson(k, n)
         print(f"{name}: {k} wins of {n} = {100 * k / n:.1f} % (95 % Wilson {100 * low:.1f}-{100 * high:.1f} %)")
     print(f"new - old: {100 * mean:+.1f} points (95 % interval {100 * (mean - 1.96 * error):+.1f} to "
           f"{100 * (mean + 1.96 * error):+.1f}); the same result in {sum(old[i] == new[i] for i in games)} of {n} games")
