@@ -155,8 +155,8 @@ def claim_output(path: Path | str, *, folder: bool) -> Path:
             "output", str(path), f"cannot use this folder: {getattr(exc, 'strerror', exc)}",
             hint="choose another folder with -o")) from None
     if st is not None and not stat.S_ISDIR(st.st_mode):
-        kind = _kind(st.st_mode) or "a file"
-        raise DeckgenError(error("output", str(path), f"is {kind}, not a folder", hint="choose a folder with -o"))
+        raise _not_a_folder(path) or DeckgenError(error("output", str(path), "is not a folder",
+                                                        hint="choose a folder with -o"))
     try:
         made = ((path / MARKER).is_file() or (path / LOCK_NAME).is_file()    # the lock: an earlier build's
                 or (path.parent / MARKER).is_file())      # a deck's folder in a build's: deckgen's too
