@@ -9,7 +9,7 @@ readings differ from corner to corner.
 
 For cardstock, which no light shines through, the back also carries edge scales across the
 front's two cut lines: cut the sheet on those lines, turn it over and read the tick that
-sits on the cut edge. Two scales on each line show skew.
+sits on the cut edge. Two scales on each line show skew (one, on a page too narrow for two).
 
 Every back mark sits where the physical turn of the sheet (:func:`page_flip`, the same as
 the card sheets use) brings its front mark. Positive X moves the backs right, positive Y
@@ -256,7 +256,10 @@ def back_marks(page_mm: tuple[float, float], margin: float, flip: Flip) -> list[
     for y in (margin + CUT_IN + EDGE_SCALES_AT, h - margin - EDGE_SCALES_AT):
         px, py = flip.point(cx, y)
         out.append((True, (px, py), 1))
-    for x in (margin + EDGE_SCALES_AT + 2 * INSET, cx - EDGE_SCALES_AT):
+    along = [margin + EDGE_SCALES_AT + 2 * INSET, cx - EDGE_SCALES_AT]
+    if along[1] - along[0] < 2 * (SPAN + SCALE_END) + 2:     # a narrow page: room for one scale, not two
+        along = along[:1]
+    for x in along:
         px, py = flip.point(x, cy)
         out.append((False, (px, py), 1))
     return out
