@@ -291,18 +291,18 @@ def back_offset_limits(page_mm: tuple[float, float], margin: float,
     return x, y
 
 
-def fits(page_mm: tuple[float, float], margin: float, flip: Flip) -> bool:
-    """Whether the back's scales, unshifted, lie inside the printable margin of this page."""
+def shows(page_mm: tuple[float, float], margin: float, flip: Flip, offset: tuple[float, float] = (0.0, 0.0)) -> bool:
+    """Whether the back's scales, moved by ``offset``, lie inside the printable margin of this page."""
     (x_lo, x_hi), (y_lo, y_hi) = back_offset_limits(page_mm, margin, flip)
-    return x_lo - 1e-9 <= 0 <= x_hi + 1e-9 and y_lo - 1e-9 <= 0 <= y_hi + 1e-9
+    return x_lo - 1e-9 <= offset[0] <= x_hi + 1e-9 and y_lo - 1e-9 <= offset[1] <= y_hi + 1e-9
 
 
 def check_back_offset(page_mm: tuple[float, float], margin: float, flip: Flip, offset: tuple[float, float]) -> None:
     """An offset that would push a scale of the back past the printable margin cannot be shown: refused."""
+    if shows(page_mm, margin, flip, offset):
+        return
     (x_lo, x_hi), (y_lo, y_hi) = back_offset_limits(page_mm, margin, flip)
     x, y = offset
-    if x_lo - 1e-9 <= x <= x_hi + 1e-9 and y_lo - 1e-9 <= y <= y_hi + 1e-9:
-        return
     raise DeckgenError(error(
         "back-offset", "--back-offset",
         f"--back-offset {x:g},{y:g} mm would push the calibration sheet's back scales past the {margin:g} mm "
@@ -349,7 +349,7 @@ def calibration_pdf(paper: str | Paper = "a4", duplex: str = "long", margin_mm: 
     fonts = register_fonts()
 
     def texts(margin: float) -> tuple[Any, Any] | None:
-        if not fits(page, margin, flip):
+        if not shows(page, margin, flip):
             return None
         front, back = _front_text(page, margin, fonts, duplex), _back_text(page, margin, flip, fonts, back_offset_mm)
         return None if front is None or back is None else (front, back)
