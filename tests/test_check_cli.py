@@ -182,6 +182,25 @@ def test_every_problem_reported_at_once(write_manifest, minimal_text):
     assert "did you mean 'classic'" in next(e for e in data["errors"] if e["where"] == "rules.preset")["hint"]
 
 
+def test_a_card_entry_s_colours_are_checked_even_when_its_kind_or_count_is_wrong(write_manifest, minimal_text):
+    """One entry with an unknown kind, a count of 0 and two colours not in the palette: all four
+    errors in one run (the colours were only reported once the kind and count were mended)."""
+    text = minimal_text + '\n[[cards]]\nkind = "skipp"\ncolors = ["rojo", "naranja"]\ncount = 0\n'
+    result, data = check_json(write_manifest(text))
+    assert result.exit_code == 1
+    found = [(e["where"], e["code"]) for e in data["errors"]]
+    assert ("cards[3].kind", "kind") in found and ("cards[3].count", "range") in found
+    colours = [e["message"] for e in data["errors"] if e["where"] == "cards[3].colors"]
+    assert len(colours) == 2 and "'rojo'" in colours[0] and "'naranja'" in colours[1]
+
+
+def test_a_flex_side_is_checked_even_when_its_card_s_kind_is_wrong(write_manifest, minimal_text):
+    text = minimal_text + '\n[[cards]]\nkind = "skipp"\ncolor = "red"\ncount = 1\nflex = { color = "purple", kind = "skipz" }\n'
+    result, data = check_json(write_manifest(text))
+    assert result.exit_code == 1
+    assert {"cards[3].kind", "cards[3].flex.kind", "cards[3].flex.color"} <= {e["where"] for e in data["errors"]}
+
+
 def test_human_output_has_summary_and_findings(write_manifest, minimal_text):
     result = run("check", str(write_manifest(minimal_text.replace("skip = 20\n", ""))), "--no-sim")
     assert result.exit_code == 1

@@ -445,11 +445,13 @@ class _Read:
 def _card_entry(e: _Entry, known: _Known, palette: Palette | None, points: dict[str, Any]) -> list[Card]:
     """The cards one [[cards]] entry expands to (none when it has errors)."""
     r = _read_fields(e, known, palette)
+    # its colours and values are checked even when its kind or count did not read: every error at once
+    ok = e.colors is None or e.values is None or _check_lists(e, e.colors, e.values, palette)
+    if r is not None:
+        ok &= _check_category(r)
+    ok &= _check_flex(e, r.kind if r is not None else None, known.kinds, palette if r is None else None)
     if r is None:
         return []
-    ok = _check_lists(r, palette)
-    ok &= _check_category(r)
-    ok &= _check_flex(r, known.kinds)
     if not ok or (palette is None and r.colors != [None]):
         return []
     return _expand_cards(r, palette, points, known.kinds)
@@ -483,15 +485,15 @@ def _read_fields(e: _Entry, known: _Known, palette: Palette | None) -> _Read | N
     return _Read(e, e.kind, e.count, e.colors, e.values)
 
 
-def _check_lists(r: _Read, palette: Palette | None) -> bool:
+def _check_lists(e: _Entry, colors: list[Any], values: list[Any], palette: Palette | None) -> bool:
     """Every colour is in the palette and every value a card value."""
-    ok, e = True, r.e
+    ok = True
     ids = palette.ids() if palette else ()
-    for c in r.colors:
+    for c in colors:
         if c is not None and (not isinstance(c, str) or (palette and c not in ids)):
             e.err("color", e.key("color", "colors"), f"colour {c!r} is not in the palette", hint=color_hint(c, palette))
             ok = False
-    for v in r.values:
+    for v in values:
         if v is not None and (isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_VALUE):
             e.err("value", e.key("value", "values"), f"expected a card value from 0 to {MAX_VALUE}, got {v!r}")
             ok = False
@@ -523,9 +525,9 @@ def _check_category(r: _Read) -> bool:
     return not problems
 
 
-def _check_flex(r: _Read, kinds: dict[str, Kind]) -> bool:
-    """The flex table's shape; its colour is resolved per card in :func:`_expand_cards`."""
-    e = r.e
+def _check_flex(e: _Entry, kind: Kind | None, kinds: dict[str, Kind], palette: Palette | None) -> bool:
+    """The flex table's shape; its colour is resolved per card in :func:`_expand_cards`, or here
+    (``palette``) when the entry's kind or count did not read and no card will be made of it."""
     if e.raw.get("flex") is None:
         return True
     table = e.shape.table(e.raw["flex"], f"{e.where}.flex", FLEX_KEYS, line=e.line)
@@ -537,11 +539,16 @@ def _check_flex(r: _Read, kinds: dict[str, Kind]) -> bool:
         e.err("kind", "flex.kind", f"unknown card kind {fk!r}",
               hint=did_you_mean(str(fk), kinds) or "standard kinds: " + ", ".join(kinds))
         ok = False
-    if r.kind.category != WILD and "color" not in table:
+    raw = table.get("color")
+    if palette is not None and raw is not None and not (isinstance(raw, str) and RELATIVE.match(raw)):
+        ok &= _flex_color(raw, None, palette, e.where, e.line, e.out) is not None
+    if kind is None:
+        return ok
+    if kind.category != WILD and "color" not in table:
         e.err("missing-key", "flex.color", "the flex side of a coloured card needs a colour",
               hint="a palette colour id, or '+k' for the colour k places later")
         ok = False
-    if r.kind.category == WILD and "color" in table:
+    if kind.category == WILD and "color" in table:
         e.err("value", "flex.color", "a wild card's flex side has no colour")
         ok = False
     return ok
