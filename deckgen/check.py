@@ -17,7 +17,7 @@ from deckgen.datafile import with_lines
 from deckgen.effects import has
 from deckgen.errors import ERROR, NOTE, WARNING, DeckgenError, Finding, error, warning
 from deckgen.manifest.schema import MAX_CARDS
-from deckgen.model import NUMBER, Card, Deck
+from deckgen.model import NUMBER, Card, Deck, table_takes
 from deckgen.stages import CheckOptions, StageCheck
 
 if TYPE_CHECKING:
@@ -259,8 +259,8 @@ def is_start_card(deck: Deck, card: Card) -> bool:
 
 
 def cards_to_deal(deck: Deck, players: int) -> int:
-    """Cards a table of ``players`` takes: every hand, the start card and at least one to draw."""
-    return players * deck.hand_size + 2
+    """Cards a table of ``players`` takes (:func:`deckgen.model.table_takes`)."""
+    return table_takes(players, deck.hand_size)
 
 
 def deal_problems(deck: Deck, players: list[int], where: str = "--players") -> list[Finding]:

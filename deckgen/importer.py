@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from deckgen.errors import DeckgenError, did_you_mean, error
+from deckgen.model import table_takes
 
 COLUMN_NAMES = {
     "count": ("qty", "quantity", "count", "copies", "copy", "num", "cantidad", "copias", "n"),
@@ -50,6 +51,7 @@ CLASSIC = {"red": ("red", "rojo", "r"), "yellow": ("yellow", "amarillo", "y"), "
            "blue": ("blue", "azul", "b")}
 SPARE_HEX = ("#D7263D", "#F4C30B", "#1B998B", "#2E5EAA", "#8F3985", "#F46036", "#5C4D7D", "#3A7D44", "#C44536",
              "#1F7A8C")
+HAND = 7                   # the hand an imported deck deals (the classic rules')
 POINTS = {"number": "face", "skip": 20, "reverse": 20, "draw-two": 20, "wild": 50, "wild-draw-four": 50}
 
 
@@ -158,20 +160,36 @@ def _color_id(value: Any) -> str:
     return slug(str(value)) if slug(str(value)) != "imported" else "color"
 
 
+def _row_kind(values: dict[str, Any], number: int | None) -> tuple[str | None, str]:
+    """The standard kind a row's values say (or None and why not): its kind column, else its value
+    (one column for both: 7, Skip, +2), else its name when it has neither (Salta, Comodín)."""
+    raw_value, raw_kind, name = values.get("value"), values.get("kind"), values.get("name")
+    kind = _kind(raw_kind) if raw_kind is not None else None
+    if kind is None and raw_kind is None and raw_value is not None and number is None:
+        kind = _kind(raw_value)
+    if kind is None:
+        kind = "number" if number is not None and raw_kind in (None, "") else None
+    if kind is None and raw_kind is None and raw_value is None:
+        kind = _kind(name) if name is not None else None
+        if kind is None:
+            named = f"its name '{name}' is not" if name is not None else "no name says"
+            return None, (f"the row has no kind or value, and {named} a standard card kind (map the column that "
+                          "says what the card is with --map COLUMN=kind)")
+    if kind is None:
+        what = raw_kind if raw_kind is not None else raw_value
+        return None, f"'{what}' is not a standard card kind (declare it under [kinds] and map its column)"
+    return kind, ""
+
+
 def _card(row: dict[str, Any], mapped: dict[str, str]) -> tuple[dict[str, Any] | None, str | None]:
     """One data row as a card entry, or None and why it was left out."""
     values = {key: row[col] for col, key in mapped.items() if col in row}
     entry: dict[str, Any] = {k: v for k, v in values.items() if k not in ("kind", "value", "color", "count")}
-    raw_value, raw_kind = values.get("value"), values.get("kind")
+    raw_value = values.get("value")
     number = _whole(raw_value)
-    kind = _kind(raw_kind) if raw_kind is not None else None
-    if kind is None and raw_kind is None and raw_value is not None and number is None:
-        kind = _kind(raw_value)                   # one column for both: 7, Skip, +2
+    kind, why = _row_kind(values, number)
     if kind is None:
-        kind = "number" if number is not None and raw_kind in (None, "") else None
-    if kind is None:
-        what = raw_kind if raw_kind is not None else raw_value
-        return None, f"'{what}' is not a standard card kind (declare it under [kinds] and map its column)"
+        return None, why
     entry["kind"] = kind
     if kind == "number":
         if number is None or not 0 <= number <= 99:
@@ -237,9 +255,13 @@ def manifest_text(result: Imported, deck_id: str, name: str, lang: str, sheet_na
     """The manifest of an imported deck: its palette, the classic rules and the card sheet."""
     colors = list(dict.fromkeys(r["color"] for r in result.rows if "color" in r))
     kinds = list(dict.fromkeys(r["kind"] for r in result.rows))
+    # the most players (up to 10) the cards can deal a hand of 7 to, with a start card and a draw pile
+    most = max([n for n in range(2, 11) if table_takes(n, HAND) <= result.cards], default=2)
     lines = [f'cards = "{sheet_name}"', f"# Imported by deckgen import from {result.source.name} ({result.tool})", "",
              "[deck]", f'id = "{deck_id}"', f"name = {_toml(name)}", f'language = "{lang}"',
-             "players = { min = 2, max = 10 }", "hand_size = 7"]
+             f"players = {{ min = 2, max = {most} }}" + ("" if most == 10 else
+                                                        f"   # {result.cards} cards deal {HAND} to {most} at most"),
+             f"hand_size = {HAND}"]
     if set(colors) <= set(CLASSIC):
         lines.append('palette = "classic"')
     else:
@@ -248,7 +270,10 @@ def manifest_text(result: Imported, deck_id: str, name: str, lang: str, sheet_na
             hexa = SPARE_HEX[i % len(SPARE_HEX)]
             lines.append(f'  {{ id = "{cid}", hex = "{hexa}", name = {_toml(cid.replace("-", " "))} }},')
         lines.append("]")
-    lines += ["", "[rules]", 'preset = "classic"', "", "[scoring]", "target = 500", "[scoring.points]"]
+    lines += ["", "[rules]", 'preset = "classic"']
+    if "wild-draw-four" not in kinds:       # the classic challenge needs a Wild Draw Four to challenge
+        lines += ["[rules.options]", "challenge = false                 # no Wild Draw Four to challenge"]
+    lines += ["", "[scoring]", "target = 500", "[scoring.points]"]
     lines += [f"{k} = {_toml(POINTS[k])}" for k in kinds if k in POINTS]
     return "\n".join(lines) + "\n"
 

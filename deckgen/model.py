@@ -186,6 +186,11 @@ class Scoring:
     knockout_bonus: int = 0
 
 
+def table_takes(players: int, hand_size: int) -> int:
+    """Cards a table of ``players`` takes: every hand, the start card and at least one to draw."""
+    return players * hand_size + 2
+
+
 @dataclass(frozen=True)
 class Deck:
     id: str

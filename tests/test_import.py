@@ -58,8 +58,9 @@ def test_map_and_unknown_kinds_are_reported(tmp_path):
     data.write_text("Colour,Rank,Copies,Rule\npurple,7,2,Play it\nteal,Swap,1,\nteal,3,1,\n", encoding="utf-8")
     result = CliRunner().invoke(main, ["import", str(data), "--from", "nandeck", "--count", "Copies",
                                        "--map", "Rank=value", "--map", "Rule=text", "-o", str(tmp_path / "x")])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output          # 3 cards: the whole check says they cannot be dealt
     assert "row 3: 'Swap' is not a standard card kind" in result.output
+    assert "check: not ready to print: 1 error (too-few-cards)" in result.output
     deck = manifest.load_deck(tmp_path / "x" / "x.toml")
     assert deck.palette.ids() == ("purple", "teal") and deck.card("purple-7").text.get("en") == "Play it"
     bad = CliRunner().invoke(main, ["import", str(data), "--map", "Nope=value", "-o", str(tmp_path / "y")])
@@ -70,3 +71,24 @@ def test_map_and_unknown_kinds_are_reported(tmp_path):
 def test_the_worked_examples_are_in_the_docs(name):
     doc = (EXAMPLES.parent / "import.md").read_text("utf-8")
     assert f"docs/examples/{name}" in doc
+
+
+def test_the_import_s_verdict_is_deckgen_check_s(tmp_path):
+    """The import runs the whole check (it printed "passes" for a deck that check stopped): a
+    name that says the kind makes the card (Salta, Comodín), players.max is what the cards can
+    deal, the challenge rule is off without a Wild Draw Four, and the verdict is check's."""
+    data = tmp_path / "cartas.csv"
+    rows = ["nombre,color,valor,cantidad"] + [f"{n},{c},{v},2" for c in ("rojo", "azul") for n, v in
+                                              (("Uno", 1), ("Dos", 2), ("Tres", 3), ("Cuatro", 4), ("Cinco", 5))]
+    rows += ["Salta,rojo,,2", "Salta,azul,,2", "Comodín,,,4", "Misterio,azul,,1"]
+    data.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["import", str(data), "--lang", "es", "-o", str(tmp_path / "m")])
+    assert "row 15: the row has no kind or value, and its name 'Misterio' is not a standard card kind" in result.output
+    path = tmp_path / "m" / "m.toml"
+    deck = manifest.load_deck(path)
+    assert deck.total == 28 and deck.players_max == 3         # 3 x 7 + 2 = 23 <= 28 < 4 x 7 + 2
+    assert sorted(deck.kinds) == ["number", "skip", "wild"] and deck.rule_options.challenge is False
+    check = CliRunner().invoke(main, ["check", str(path)])
+    verdict = next(line for line in check.output.splitlines() if line.startswith("verdict: "))[len("verdict: "):]
+    assert f"check: {verdict} (deckgen check {path})" in result.output
+    assert result.exit_code == check.exit_code == 0, result.output

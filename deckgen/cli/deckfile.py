@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import sys
 from pathlib import Path
 
 import click
 
 from deckgen import outputs
 from deckgen.atomic import claim_output
-from deckgen.cli.base import Command, echo_findings, echo_json, findings_json
+from deckgen.cli.base import Command, Progress, echo_findings, echo_json, findings_json
 from deckgen.cli.params import gather, json_option, usage_error
 
 
@@ -140,6 +141,8 @@ def import_cmd(source: str, reading: ImportChoice, out: str | None, lang: str, a
         deckgen import docs/examples/nandeck/uno.nde --lang es
     """
     from deckgen import importer, manifest
+    from deckgen.check import check as run_check
+    from deckgen.stages import CheckOptions
 
     src = Path(source)
     chosen = reading.tool or ("nandeck" if src.suffix.lower() == ".nde" else "squib")
@@ -153,23 +156,24 @@ def import_cmd(source: str, reading: ImportChoice, out: str | None, lang: str, a
     claim_output(dest, folder=True)
     _write(dest / "cards.csv", importer.sheet_bytes(result))
     path = _write(dest / f"{deck_id}.toml", text.encode("utf-8"))
-    loaded = manifest.load(path)
+    # the whole check, simulated games included, as deckgen check runs it: its verdict is the one printed
+    progress = Progress(enabled=not as_json)
+    checked = run_check(path, CheckOptions(progress=progress), loaded=manifest.load(path))
+    progress.close()
     if as_json:
-        echo_json({"ok": not loaded.errors, "manifest": str(path), "tool": result.tool, "cards": result.cards,
+        echo_json({"ok": not checked.errors, "manifest": str(path), "tool": result.tool, "cards": result.cards,
                    "mapped": result.mapped, "left": result.left, "skipped": result.skipped,
-                   **findings_json(loaded.findings)})
+                   "verdict": checked.verdict_line(), **findings_json(checked.findings)})
     else:
         click.echo(f"{path}: {result.cards} cards in {len(result.rows)} rows, from {src} ({result.tool})")
         click.echo("  mapped: " + ", ".join(f"{c} -> {k}" for c, k in result.mapped.items()))
         click.echo("  left: " + (", ".join(result.left) or "nothing"))
         for why in result.skipped:
             click.echo(f"  left out: {why}")
-        echo_findings(loaded.findings)
-        click.echo(f"  check: {'passes' if not loaded.errors else 'has errors'} (deckgen check {path})")
-    if loaded.errors:
-        from deckgen.errors import DeckHasErrors
-
-        raise DeckHasErrors(loaded.errors)
+        echo_findings(checked.findings)
+        click.echo(f"  check: {checked.verdict_line()} (deckgen check {path})")
+    if checked.errors:
+        sys.exit(1)                     # the deck has errors (printed above, as deckgen check prints them)
 
 
 @click.command("sheet", cls=Command)
