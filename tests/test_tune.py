@@ -185,3 +185,21 @@ def test_with_no_targets_and_no_variables_the_verdicts_criteria_and_the_action_a
     assert [v.name for v in variables] == ["count:skip", "count:reverse", "count:draw-two", "count:wild",
                                            "count:wild-draw-four"]
     assert variables[-1].values == tuple(range(0, 9))
+
+
+def test_the_deck_as_written_is_the_first_candidate_and_wins_when_it_meets_every_target(tmp_path):
+    """A deck that already meets every target is told so, and nothing is written: the search used
+    to try only what its sampler drew, and offered changes to a deck that needed none."""
+    from deckgen.tune import to_text
+
+    path = tmp_path / "classic.toml"
+    path.write_text((decks_dir() / "classic.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    got = tune(path, TuneOptions(trials=4, players=(4,), study=tmp_path / "s.log"))
+    first = got.search.candidates[0]
+    assert first.number == 0 and first.change == 0 and first.result.met
+    assert got.chosen is first and got.written is None
+    text = to_text(got)
+    assert "best candidate (meets every target): #0: the deck as written" in text
+    assert "no manifest written" in text
+    # the other candidates name only what they change, with the value as written
+    assert all("(was " in line for line in text.splitlines() if line.startswith("  #") and "as written" not in line)

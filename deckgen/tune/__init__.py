@@ -256,7 +256,7 @@ def to_text(r: TuneResult) -> str:
         return "\n".join(lines)
     c = r.chosen
     head = "best candidate (meets every target)" if c.result.met else "closest candidate (meets not every target)"
-    lines.append(f"{head}: #{c.number}: " + (_changes(c) or "the deck as written"))
+    lines.append(f"{head}: #{c.number}: " + (_changes(r, c) or "the deck as written"))
     lines.extend(_figure_lines(r, c, "  "))
     lines.extend(r.unmet)
     if len(r.front) > 1:
@@ -264,7 +264,7 @@ def to_text(r: TuneResult) -> str:
         for o in r.front:
             mark = "meets every target" if o.result.met else "misses " + ", ".join(
                 k for k, f in o.result.figures.items() if not f.met)
-            lines.append(f"  #{o.number}: {_changes(o) or 'the deck as written'} ({mark})")
+            lines.append(f"  #{o.number}: {_changes(r, o) or 'the deck as written'} ({mark})")
     if r.written:
         lines.append(f"wrote {r.written}")
         lines.append(r.diff.rstrip())
@@ -273,8 +273,12 @@ def to_text(r: TuneResult) -> str:
     return "\n".join(lines)
 
 
-def _changes(c: Candidate) -> str:
-    return ", ".join(f"{k}={v}" for k, v in c.changes.items())
+def _changes(r: TuneResult, c: Candidate) -> str:
+    """What the candidate changes in the deck as written ("" for nothing)."""
+    from deckgen.tune.search import current_value
+
+    was = {v.name: current_value(r.deck, v) for v in r.variables}
+    return ", ".join(f"{k}={v} (was {was[k]})" for k, v in c.changes.items() if v != was[k])
 
 
 def _figure_lines(r: TuneResult, c: Candidate, indent: str) -> list[str]:

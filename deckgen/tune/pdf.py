@@ -36,14 +36,14 @@ def tune_pdf(r: TuneResult) -> bytes:
         c = r.chosen
         head = "Best candidate, meeting every target" if c.result.met else "Closest candidate"
         story += [Paragraph(escape(head), st["h1"]),
-                  Paragraph(escape(_changes(c) or "the deck as written"), st["lead"]),
+                  Paragraph(escape(_changes(r, c) or "the deck as written"), st["lead"]),
                   *[Paragraph(escape(line.strip()), st["bullet"], bulletText="•") for line in _figure_lines(r, c, "")],
                   *[Paragraph(escape(u), st["body"]) for u in r.unmet]]
     if r.front:
         rows = [[Paragraph("#", st["head"]), Paragraph("changes", st["head"]),
                  *[Paragraph(escape(t.text()), st["head"]) for t in r.targets]]]
         for o in r.front:
-            rows.append([Paragraph(str(o.number), st["cell"]), Paragraph(escape(_changes(o) or "as written"), st["cell"]),
+            rows.append([Paragraph(str(o.number), st["cell"]), Paragraph(escape(_changes(r, o) or "as written"), st["cell"]),
                          *[Paragraph(escape(_cell(t, o.result.figures[t.text()])), st["cell"]) for t in r.targets]])
         table = Table(rows, repeatRows=1, colWidths=[10 * mm, 60 * mm] + [None] * len(r.targets))
         table.setStyle(TableStyle([("LINEBELOW", (0, 0), (-1, 0), 0.5, colors.grey), ("VALIGN", (0, 0), (-1, -1), "TOP")]))

@@ -131,7 +131,9 @@ def run(problem: Problem, study_path: Path, limits: Limits, progress: Callable[.
     optuna = _optuna()
     deck, variables = problem.deck, problem.variables
     study = open_study(study_path, study_name(deck, problem.targets, variables, problem.plan), problem.plan.seed)
-    current = {v.name: _current(deck, v) for v in variables}
+    current = {v.name: current_value(deck, v) for v in variables}
+    if not study.get_trials(deepcopy=False) and _as_written(deck, variables, current):
+        study.enqueue_trial(current)        # the first candidate of a new study: the deck as written
     search = Search()
     seen: dict[str, Evaluated] = {}
     for t in study.get_trials(deepcopy=False):
@@ -216,11 +218,22 @@ def _candidate(number: int, changes: dict[str, Any], got: Evaluated, current: Ma
                      change_of(changes, current, variables))
 
 
-def _current(deck: Deck, v: Variable) -> Any:
+def current_value(deck: Deck, v: Variable) -> Any:
     """A variable's value in the deck as written (a count: its largest entry's)."""
     if v.kind is not None:
         return max(c.count for c in deck.cards if c.kind == v.kind)
     return getattr(deck.rule_options, str(v.option))
+
+
+def _as_written(deck: Deck, variables: Sequence[Variable], current: Mapping[str, Any]) -> bool:
+    """Whether the variables' current values are candidates of the search that make the deck as
+    written: each value in its variable's range, and each counted kind's entries of one count."""
+    for v in variables:
+        if current[v.name] not in v.values:
+            return False
+        if v.kind is not None and len({c.count for c in deck.cards if c.kind == v.kind}) > 1:
+            return False
+    return True
 
 
 def best(candidates: Sequence[Candidate]) -> Candidate | None:
