@@ -201,6 +201,22 @@ def test_a_flex_side_is_checked_even_when_its_card_s_kind_is_wrong(write_manifes
     assert {"cards[3].kind", "cards[3].flex.kind", "cards[3].flex.color"} <= {e["where"] for e in data["errors"]}
 
 
+def test_cards_colours_are_checked_against_an_inline_palette_with_a_bad_hex(write_manifest, minimal_text):
+    """A bad hex in the deck's own palette and a card colour it does not have: both in one run."""
+    palette = ('[palette]\nid = "own"\nname = "Own"\n'
+               '[[palette.colors]]\nid = "red"\nhex = "#E5393"\nname = { en = "red", es = "rojo" }\n'
+               '[[palette.colors]]\nid = "blue"\nhex = "#1E5FBF"\nname = "blue"\n')
+    text = minimal_text.replace('palette = "classic"\n', "").replace("[rules]", palette + "\n[rules]", 1)
+    text += '\n[[cards]]\nid = "extra"\nkind = "skip"\ncolors = ["rojo", "green"]\ncount = 1\n'
+    result, data = check_json(write_manifest(text))
+    assert result.exit_code == 1
+    where = [(e["where"], e["message"]) for e in data["errors"]]
+    assert any(w == "palette.colors[0].hex" for w, _ in where)
+    colours = [m for w, m in where if w == "cards[3].colors"]
+    assert len(colours) == 2 and "'rojo'" in colours[0] and "'green'" in colours[1]
+    assert "write its id, 'red'" in next(e["hint"] for e in data["errors"] if "'rojo'" in e["message"])
+
+
 def test_human_output_has_summary_and_findings(write_manifest, minimal_text):
     result = run("check", str(write_manifest(minimal_text.replace("skip = 20\n", ""))), "--no-sim")
     assert result.exit_code == 1

@@ -151,6 +151,23 @@ def parse_palette(value: Any, where: str, out: Collector, default_id: str = "inl
     return Palette(pid, name, tuple(colors), source)
 
 
+def colour_ids(value: Any) -> Palette | None:
+    """The colours an inline palette table names (their ids, and names where they read), for
+    checking the cards' colours when the palette itself has errors and no deck will be made of
+    it: every error at once. Their hex is a stand-in; None when no colour id reads."""
+    raw = value.get("colors") if isinstance(value, dict) else None
+    colors: dict[str, Color] = {}
+    for entry in raw if isinstance(raw, list) else ():
+        cid = entry.get("id") if isinstance(entry, dict) else None
+        if not isinstance(cid, str) or not SLUG.match(cid) or cid in colors:
+            continue
+        name = entry.get("name")
+        names = {"": name} if isinstance(name, str) else (
+            {k: v for k, v in name.items() if isinstance(k, str) and isinstance(v, str)} if isinstance(name, dict) else {})
+        colors[cid] = Color(cid, "#000000", Names(names_of(names, cid)))
+    return Palette("unread", "unread", tuple(colors.values()), None) if colors else None
+
+
 def _parse_color(shape: Shape, raw: Any, where: str, i: int, seen: dict[str, int]) -> Color | None:
     """The palette's colour ``i`` (None when it has errors); ``seen``: colour id -> index so far."""
     out = shape.out

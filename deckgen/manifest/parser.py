@@ -15,7 +15,7 @@ from deckgen.manifest import artpattern, sheets
 from deckgen.manifest import names as naming
 from deckgen.manifest.kinds import parse_kinds, standard_kinds
 from deckgen.manifest.look import cards_look, deck_look, kinds_look
-from deckgen.manifest.palettes import find_palette, load_palette_file, parse_palette
+from deckgen.manifest.palettes import colour_ids, find_palette, load_palette_file, parse_palette
 from deckgen.manifest.schema import (
     CARD_KEYS,
     COMPONENT_KEYS,
@@ -137,7 +137,9 @@ def _parse_manifest(data: dict[str, Any], path: Path, palette_override: Palette 
     scoring, points = _scoring(data.get("scoring"), kinds, broken, shape, out)
     lang = meta.get("language", "es") if meta else "es"
     lines = expanded.lines
-    cards = _cards(data.get("cards"), lines["cards"], _Known(kinds, broken), palette, points, shape, out)
+    # an inline palette with errors still names its colours: the cards' colours are checked against them
+    checked_against = palette if palette is not None or "palette" not in data else colour_ids(data["palette"])
+    cards = _cards(data.get("cards"), lines["cards"], _Known(kinds, broken), checked_against, points, shape, out)
     cards = cards_look(data.get("cards"), cards, path, out, lines["cards"], patterns)
     cards = artpattern.apply(cards, patterns, path.parent, out)
     look = deck_look(data.get("deck"), path, out)
