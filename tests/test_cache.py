@@ -115,7 +115,7 @@ def test_deckgen_cache_shows_clears_and_prunes(tmp_path, monkeypatch):
     assert pruned.exit_code == 0 and "removed 2 files" in pruned.output
     assert runner.invoke(main, ["cache", "prune", "--max-size", "lots"]).exit_code == 2
     cleared = runner.invoke(main, ["cache", "clear"])
-    assert cleared.exit_code == 0 and "removed 1 files" in cleared.output
+    assert cleared.exit_code == 0 and "removed 1 file " in cleared.output
     assert cache.usage(tmp_path).files == 0
 
 

@@ -197,6 +197,11 @@ def paths_width(paths: Iterable[object], least: int = 0) -> int:
     return max([least, *(len(str(p)) for p in paths)])
 
 
+def counted(n: int, noun: str) -> str:
+    """``1 file``, ``3 files``: a count and its noun (a regular English plural) for summary lines."""
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
+
+
 def size_text(n: int) -> str:
     """A file size for a summary line: ``12 kB`` or ``1.3 MB``."""
     return f"{n / 1e6:.1f} MB" if n >= 1e5 else f"{n / 1e3:.0f} kB"

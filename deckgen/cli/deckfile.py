@@ -10,7 +10,7 @@ import click
 
 from deckgen import outputs
 from deckgen.atomic import claim_output
-from deckgen.cli.base import Command, Progress, echo_findings, echo_json, findings_json
+from deckgen.cli.base import Command, Progress, counted, echo_findings, echo_json, findings_json
 from deckgen.cli.params import gather, json_option, usage_error
 
 
@@ -74,7 +74,7 @@ def pack_cmd(deck: str, out: str | None, as_json: bool) -> None:
     if as_json:
         echo_json({"ok": True, "deck": the_deck.id, "pack": str(target), "bytes": len(data), "files": names})
         return
-    click.echo(f"{target}: {len(names)} files, {len(data):,} bytes")
+    click.echo(f"{target}: {counted(len(names), 'file')}, {len(data):,} bytes")
     for name in names:
         click.echo(f"  {name}")
 
@@ -110,7 +110,7 @@ def unpack_cmd(pack_file: str, folder: str | None, as_json: bool) -> None:
         echo_json({"ok": True, "folder": str(dest), "manifest": str(dest / opened.manifest),
                    "files": [str(p) for p in written]})
         return
-    click.echo(f"{dest}: {len(written)} files; the manifest is {dest / opened.manifest}")
+    click.echo(f"{dest}: {counted(len(written), 'file')}; the manifest is {dest / opened.manifest}")
 
 
 @click.command("import", cls=Command)

@@ -13,7 +13,7 @@ import click
 
 from deckgen import outputs
 from deckgen.atomic import claim_output
-from deckgen.cli.base import Command, Progress, echo_findings, echo_json, findings_json, paths_width, size_text
+from deckgen.cli.base import Command, Progress, counted, echo_findings, echo_json, findings_json, paths_width, size_text
 from deckgen.cli.params import (
     DeckChoice,
     PaletteChoice,
@@ -306,8 +306,9 @@ def _build_summary(refs: list[str], outcomes: list[BuildResult | DeckgenError], 
                    "exit_code": failed, "seconds": round(time.perf_counter() - start, 3)})
     elif results:
         files = sum(len(r.outputs) for r in results)
-        click.echo(f"{len(results)} deck(s): {files} files, {sum(r.pages for r in results)} pages, "
-                   f"{sum(r.cards for r in results)} cards, {size_text(sum(r.size_bytes for r in results))}, "
+        click.echo(f"{counted(len(results), 'deck')}: {counted(files, 'file')}, "
+                   f"{counted(sum(r.pages for r in results), 'page')}, {counted(sum(r.cards for r in results), 'card')}, "
+                   f"{size_text(sum(r.size_bytes for r in results))}, "
                    f"{time.perf_counter() - start:.2f} s")
     return failed
 

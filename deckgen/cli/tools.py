@@ -12,7 +12,7 @@ import click
 
 from deckgen.atomic import claim_output
 from deckgen.cli import params
-from deckgen.cli.base import Command, Group, echo_findings, echo_json, findings_json, paths_width, size_text
+from deckgen.cli.base import Command, Group, counted, echo_findings, echo_json, findings_json, paths_width, size_text
 from deckgen.cli.params import json_option, sheet_options
 from deckgen.errors import DeckgenError, warning
 
@@ -296,9 +296,9 @@ def cache_group(ctx: click.Context, as_json: bool) -> None:
         click.echo(json.dumps(use.to_json(), ensure_ascii=False, indent=2))
         return
     click.echo(f"cache: {use.root}")
-    click.echo(f"  {cache.format_size(use.bytes)} in {use.files} files (cap {cache.format_size(cache.max_size())})")
+    click.echo(f"  {cache.format_size(use.bytes)} in {counted(use.files, 'file')} (cap {cache.format_size(cache.max_size())})")
     for name, (files, size) in use.sections.items():
-        click.echo(f"  {name:<10} {cache.format_size(size):>9}  {files} files")
+        click.echo(f"  {name:<10} {cache.format_size(size):>9}  {counted(files, 'file')}")
     if use.root.exists() and not use.root.is_dir():
         echo_findings([warning("cache", "cache", f"{use.root} is not a folder: nothing is cached there",
                                hint=f"set {cache.ENV_DIR} to a folder of your own")])
@@ -315,7 +315,7 @@ def cache_clear() -> None:
     from deckgen import cache
 
     before = cache.clear()
-    click.echo(f"removed {before.files} files ({cache.format_size(before.bytes)}) from {before.root}")
+    click.echo(f"removed {counted(before.files, 'file')} ({cache.format_size(before.bytes)}) from {before.root}")
 
 
 @cache_group.command("prune", cls=Command)
@@ -332,5 +332,5 @@ def cache_prune(max_size: str) -> None:
 
     limit = cache.parse_size(max_size)
     done = cache.prune(limit)
-    click.echo(f"removed {done.removed} files ({cache.format_size(done.freed)}); "
+    click.echo(f"removed {counted(done.removed, 'file')} ({cache.format_size(done.freed)}); "
                f"{cache.format_size(done.left)} left in {cache.cache_root()}")
