@@ -10,6 +10,7 @@ from deckgen.errors import DeckgenError, error
 MM_PER = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72.0}
 MAX_MM = 10_000.0       # 10 m: longer than any paper or card; a larger number would feed loops and allocations
 _LENGTH = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:e[-+]?[0-9]+)?)\s*(mm|cm|in|pt)\s*$", re.IGNORECASE)
+_BARE = re.compile(r"^\s*[0-9]*\.?[0-9]+(?:e[-+]?[0-9]+)?\s*$", re.IGNORECASE)
 _PAIR = re.compile(r"^\s*(.+?)\s*[x×,]\s*(.+?)\s*$", re.IGNORECASE)
 
 
@@ -52,12 +53,17 @@ def _parse_length(text: str | float | int, where: str, default_unit: str | None)
 
 
 def parse_size(text: str, where: str = "size") -> tuple[float, float]:
-    """``"56mm x 87mm"``, ``"2.5in,3.5in"`` or ``"63x88"`` (millimetres) -> (width_mm, height_mm)."""
+    """``"56mm x 87mm"``, ``"2.5in,3.5in"``, ``"63x88"`` (millimetres) or ``"2.5 x 3.5 in"`` (a unit
+    written once, after both numbers, is both sides' unit, as sizes are written) -> (width_mm, height_mm)."""
     m = _PAIR.match(str(text))
     if not m:
         raise DeckgenError(error("size", where, f"'{text}' is not a size",
-                                 hint="write WIDTHxHEIGHT, e.g. '63x88' (mm), '63.5mmx88.9mm' or '2.5in x 3.5in'"))
-    return parse_length(m.group(1), where), parse_length(m.group(2), where)
+                                 hint="write WIDTHxHEIGHT, e.g. '63x88' (mm), '63.5mmx88.9mm' or '2.5 x 3.5 in'"))
+    first, second = m.group(1), m.group(2)
+    unit = _LENGTH.match(second)
+    if unit and _BARE.match(first):
+        first += unit.group(2)
+    return parse_length(first, where), parse_length(second, where)
 
 
 def mm_to_pt(mm: float) -> float:

@@ -64,6 +64,20 @@ def test_a_bare_number_is_millimetres_everywhere():
     assert card_size_mm("2.5in x 3.5in") == pytest.approx((63.5, 88.9))
 
 
+@pytest.mark.parametrize("text", ["2.5x3.5in", "2.5 x 3.5 in", "2.5in x 3.5in", "6.35 x 8.89cm"])
+def test_a_unit_written_once_after_both_numbers_is_both_sides_unit(text):
+    """'2.5x3.5in' is how sizes are written: it was read as 2.5 mm by 3.5 inches and refused."""
+    assert card_size_mm(text) == pytest.approx((63.5, 88.9))
+    assert parse_paper(text.replace("2.5", "8.5").replace("3.5", "11").replace("6.35", "21.59")
+                       .replace("8.89", "27.94")).size_mm == pytest.approx((215.9, 279.4))
+
+
+def test_a_card_size_out_of_range_says_how_it_was_read(write_manifest, minimal_text, tmp_path):
+    result = run("render", write_manifest(minimal_text), "-o", tmp_path / "f", "--card-size", "2.5x3.5")
+    assert result.exit_code == 2
+    assert "'2.5x3.5' is 2.5 × 3.5 mm: not a card size" in result.output and "'2.5 x 3.5 in'" in result.output
+
+
 def test_render_takes_a_bare_card_size_and_bleed(tmp_path, write_manifest, minimal_text):
     path = write_manifest(minimal_text)
     result = run("render", path, "-o", tmp_path / "f", "--dpi", "30", "--card-size", "63x88", "--bleed", "2", "--json")

@@ -83,8 +83,9 @@ def card_size_mm(name_or_size: str, *, base: Path | None = None) -> tuple[float,
     if any(ch.isdigit() for ch in key):
         w, h = parse_size(key, "card size")
         if not (20.0 <= w <= 400.0 and 20.0 <= h <= 400.0):
-            raise DeckgenError(error("card-size", "card size", f"'{key}' is not a card size",
-                                     hint="expected each side between 20mm and 400mm"))
+            raise DeckgenError(error("card-size", "card size", f"'{key}' is {w:g} × {h:g} mm: not a card size",
+                                     hint="each side between 20 and 400 mm; a bare number is millimetres, so for "
+                                          "inches write '2.5 x 3.5 in'"))
         return w, h
     hint = did_you_mean(key, sizes) or "presets: " + ", ".join(sizes) + ", or WIDTHxHEIGHT such as '63x88' (mm)"
     raise DeckgenError(error("card-size", "card size", f"unknown card size '{key}'", hint=hint))
