@@ -347,7 +347,8 @@ class DeckEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         top = t.faces[g.top >> 1].id if g.top >= 0 else "-"
         sizes = " ".join(f"{a}:{len(h)}" for a, h in zip(self.possible_agents, g.hands))
         state = g.outcome or (self.decision.kind.value if self.decision else "-")
-        return f"turn {g.turns} top {top} colour {g.color} | {sizes} | {self.agent_selection}: {state}"
+        colour = t.colors[g.color] if 0 <= g.color < len(t.colors) else "-"     # the palette's id, as the faces' ids
+        return f"turn {g.turns} top {top} colour {colour} | {sizes} | {self.agent_selection}: {state}"
 
     def close(self) -> None:
         self.game = None
