@@ -172,8 +172,10 @@ def import_cmd(source: str, reading: ImportChoice, out: str | None, lang: str, a
             click.echo(f"  left out: {why}")
         echo_findings(checked.findings)
         click.echo(f"  check: {checked.verdict_line()} (deckgen check {path})")
-    if checked.errors:
-        sys.exit(1)                     # the deck has errors (printed above, as deckgen check prints them)
+    if checked.errors:                  # printed above; the exit code deckgen check gives them
+        from deckgen.errors import exit_code
+
+        sys.exit(exit_code(checked.findings))
 
 
 @click.command("sheet", cls=Command)
