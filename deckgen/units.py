@@ -9,8 +9,9 @@ from deckgen.errors import DeckgenError, error
 
 MM_PER = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72.0}
 MAX_MM = 10_000.0       # 10 m: longer than any paper or card; a larger number would feed loops and allocations
-_LENGTH = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:e[-+]?[0-9]+)?)\s*(mm|cm|in|pt)\s*$", re.IGNORECASE)
-_BARE = re.compile(r"^\s*[0-9]*\.?[0-9]+(?:e[-+]?[0-9]+)?\s*$", re.IGNORECASE)
+_NUMBER = r"[0-9]*\.?[0-9]+(?:e[-+]?[0-9]+)?"
+_LENGTH = re.compile(rf"^\s*({_NUMBER})\s*(mm|cm|in|pt)\s*$", re.IGNORECASE)
+_BARE = re.compile(rf"^\s*{_NUMBER}\s*$", re.IGNORECASE)
 _PAIR = re.compile(r"^\s*(.+?)\s*[x×,]\s*(.+?)\s*$", re.IGNORECASE)
 
 
