@@ -203,3 +203,17 @@ def test_the_deck_as_written_is_the_first_candidate_and_wins_when_it_meets_every
     assert "no manifest written" in text
     # the other candidates name only what they change, with the value as written
     assert all("(was " in line for line in text.splitlines() if line.startswith("  #") and "as written" not in line)
+
+
+def test_a_build_may_follow_a_tune_in_the_same_output_folder(long_deck, tmp_path, monkeypatch):
+    """tune's study file made output/<deck>/ before its other files claimed it, unmarked, and the
+    next build refused output/ as "a folder that deckgen did not make"."""
+    monkeypatch.chdir(tmp_path)
+    res = cli("tune", long_deck, "--vary", "count:wild-draw-four=0..4", "--players", "2", "--trials", "2")
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "output" / ".deckgen-output").is_file()
+    assert (tmp_path / "output" / "long-classic" / ".deckgen-output").is_file()
+    built = cli("build", long_deck, "--force")
+    assert "did not make" not in built.output, built.output
+    assert built.exit_code in (0, 1), built.output      # the long deck's games may fail the verdict: --force builds
+    assert (tmp_path / "output" / "long-classic" / "long-classic-cards.pdf").is_file()

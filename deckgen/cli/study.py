@@ -369,9 +369,14 @@ def tune_cmd(deck: str, out_path: Path | None, plan: TuneChoice, as_json: bool) 
 
     if out_path is not None:
         claim_output(out_path, folder=False)
+    d = manifest.load_deck(deck)
+    json_path, pdf_path, study_path = outputs.tune_files(d.id)
+    # the default files claimed before the search, whose study file is the first written: output/<deck>/
+    # made and marked as deckgen's, so that a build may write there next
+    for path in (json_path, pdf_path, *(() if plan.study else (study_path,))):
+        claim_output(path, folder=False)
     players = None
     if plan.players_text:
-        d = manifest.load_deck(deck)
         players = tuple(parse_players(plan.players_text, d.players_min, d.players_max))
     options = TuneOptions(targets=plan.targets, variables=plan.variables, seed=plan.seed, trials=plan.trials,
                           budget=plan.budget, players=players, study=plan.study, output=out_path, workers=plan.jobs,
@@ -380,9 +385,6 @@ def tune_cmd(deck: str, out_path: Path | None, plan: TuneChoice, as_json: bool) 
     result = tune(deck, options, progress)
     progress.close()
     data = result.to_json()
-    json_path, pdf_path, _ = outputs.tune_files(result.deck.id)
-    claim_output(json_path, folder=False)               # output/<deck>/ made and marked as deckgen's
-    claim_output(pdf_path, folder=False)
     write_text(json_path, json.dumps(data, indent=2, sort_keys=True, default=str) + "\n")
     write_bytes(pdf_path, tune_pdf(result))
     if as_json:
