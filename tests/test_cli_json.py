@@ -71,6 +71,17 @@ def test_a_usage_error_under_json_is_json_too():
     assert result.exit_code == 2 and "--bogus" in one_object(result)["errors"][0]["message"]
 
 
+@pytest.mark.parametrize(("args", "where"), [(("render", "classic", "-o", "x", "--dpi", "5"), "--dpi"),
+                                             (("simulate", "classic", "--bogus"), "--bogus"),
+                                             (("check", "classic", "-j", "0"), "--jobs"),
+                                             (("render",), "DECK")])
+def test_a_usage_error_under_json_names_its_option_or_argument(args, where):
+    """The finding's 'where' names the option or argument, as the findings of deckgen's own option
+    checks do ('--players'); it was empty."""
+    result = run(*args, "--json")
+    assert result.exit_code == 2 and one_object(result)["errors"][0]["where"] == where
+
+
 def test_deck_errors_under_json_keep_exit_code_1(tmp_path, write_manifest, minimal_text):
     path = write_manifest(minimal_text.replace('kind = "skip"', 'kind = "skipp"'))
     for args in (["render", path, "-o", tmp_path / "f"], ["preview", path], ["simulate", path]):

@@ -186,10 +186,20 @@ class Main(click.Group):
         try:
             rv = super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
         except click.ClickException as exc:
-            fail([error("usage", "", exc.format_message())], exc.exit_code, True)
+            fail([error("usage", _usage_where(exc), exc.format_message())], exc.exit_code, True)
         except click.Abort:
             fail([error("usage", "", "aborted")], 1, True)
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _usage_where(exc: click.ClickException) -> str:
+    """The option or argument a usage error is about (its long form: --games, DECK), or ""."""
+    param = getattr(exc, "param", None)
+    if isinstance(param, click.Option):
+        return max(param.opts, key=len)
+    if param is not None:
+        return str(param.human_readable_name)
+    return str(getattr(exc, "option_name", None) or "")
 
 
 def paths_width(paths: Iterable[object], least: int = 0) -> int:
