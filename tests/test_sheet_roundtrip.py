@@ -100,14 +100,33 @@ def test_art_by_pattern_fills_each_card_and_names_missing_files(tmp_path):
     (tmp_path / "deck.toml").write_text(ART, encoding="utf-8")
     result = manifest.load(tmp_path / "deck.toml")
     missing = [f for f in result.errors if f.code == "art"]
-    assert len(missing) == 4 and "needs the file art/shell-9.png" in missing[0].message
+    # one error for the missing file, naming the four cards that need it (not one error per card)
+    assert len(missing) == 1 and "4 cards need the file art/shell-9.png" in missing[0].message
+    assert all(f"'{c}-9'" in missing[0].message for c in ("red", "yellow", "green", "blue"))
     assert missing[0].where == "kinds.number.art" and missing[0].line == 16
+    assert missing[0].hint == "add the picture, or give these cards their own art"
     listing = next(f for f in result.findings if f.code == "art-pattern")
     assert "expects 10 files, 9 found" in listing.message and "art/shell-9.png (missing)" in listing.message
     Image.new("RGB", (60, 84)).save(tmp_path / "art" / "shell-9.png")
     deck = manifest.load_deck(tmp_path / "deck.toml")
     assert deck.card("red-3").art == deck.card("blue-3").art != deck.card("red-4").art
     assert Path(deck.card("green-9").art.path).name == "shell-9.png"
+
+
+def test_a_missing_pattern_file_with_a_picture_of_the_same_name_beside_it_says_so(tmp_path):
+    """A pattern that names .png where the designer saved .jpg: the error points at the picture
+    that is there and says what to do, once for the file."""
+    from PIL import Image
+
+    (tmp_path / "art").mkdir()
+    for v in range(10):
+        Image.new("RGB", (60, 84), (20 * v, 80, 120)).save(tmp_path / "art" / f"shell-{v}.png")
+    (tmp_path / "art" / "shell-9.png").unlink()
+    Image.new("RGB", (60, 84)).save(tmp_path / "art" / "shell-9.jpg")
+    (tmp_path / "deck.toml").write_text(ART, encoding="utf-8")
+    [missing] = [f for f in manifest.load(tmp_path / "deck.toml").errors if f.code == "art"]
+    assert missing.hint == ("art/shell-9.jpg is there, but the pattern names .png: save the picture as "
+                            'art/shell-9.png, or give these cards their own art = "art/shell-9.jpg"')
 
 
 def test_a_pattern_with_an_unknown_placeholder_or_a_field_a_card_lacks(tmp_path):

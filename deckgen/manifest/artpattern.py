@@ -1,9 +1,10 @@
 """Art by pattern: ``art = "art/shell-{value}.png"`` on a kind (or a card entry) names each card's
 own picture from its fields: ``{color}``, ``{value}``, ``{kind}`` and ``{id}``.
 
-Each card of the kind without art of its own gets the file its fields name. A card whose file is
-missing is an error naming the file it expects, and every pattern gets a note listing the files
-it expects and which of them exist (what ``deckgen check`` shows).
+Each card of the kind without art of its own gets the file its fields name. A missing file is
+one error naming it and the cards that need it (and a picture of the same name with another
+extension, when one is there), and every pattern gets a note listing the files it expects and
+which of them exist (what ``deckgen check`` shows).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from deckgen.model import Card, ImageRef
 FIELDS = ("color", "value", "kind", "id")
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 MAX_LISTED = 40           # files named in one note
+MAX_CARDS = 8             # cards named in the error of one missing file
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".svg")   # another picture by the same name, as a hint
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,7 @@ def apply(cards: list[Card], patterns: dict[str, Pattern], base: Path, out: Coll
 
     expected: dict[Pattern, dict[str, bool]] = {p: {} for p in patterns.values()}
     loaded: dict[str, ImageRef | None] = {}
+    missing: dict[tuple[Pattern, str], list[str]] = {}      # each missing file and the cards that need it
     result = []
     for card in cards:
         pattern = patterns.get(card.where) or (patterns.get(card.kind) if card.art is None else None)
@@ -91,15 +95,25 @@ def apply(cards: list[Card], patterns: dict[str, Pattern], base: Path, out: Coll
         exists = _exists(name, base)
         expected[pattern][name] = exists
         if not exists:
-            out.error("art", pattern.where, f"card '{card.id}' needs the file {name} (from the pattern "
-                      f"'{pattern.text}'), which does not exist", line=pattern.line,
-                      hint="add the picture, or give this card its own art")
+            needing = missing.setdefault((pattern, name), [])
+            if card.id not in needing:
+                needing.append(card.id)
             result.append(card)
             continue
         if name not in loaded:
             loaded[name] = load_image(name, pattern.where, base, out, pattern.line)
         ref = loaded[name]
         result.append(replace(card, art=ref) if ref is not None else card)
+    for (pattern, name), ids in missing.items():
+        shown = ", ".join(f"'{i}'" for i in ids[:MAX_CARDS]) + (f" and {len(ids) - MAX_CARDS} more"
+                                                                 if len(ids) > MAX_CARDS else "")
+        whom = f"card {shown} needs" if len(ids) == 1 else f"{len(ids)} cards need"
+        other = _same_stem(name, base)
+        own = "this card its" if len(ids) == 1 else "these cards their"
+        out.error("art", pattern.where, f"{whom} the file {name} (from the pattern '{pattern.text}'), which does not "
+                  f"exist" + ("" if len(ids) == 1 else f": {shown}"), line=pattern.line,
+                  hint=f"{other} is there, but the pattern names {Path(name).suffix}: save the picture as {name}, "
+                  f"or give {own} own art = \"{other}\"" if other else f"add the picture, or give {own} own art")
     for pattern, files in expected.items():
         if files:
             found = sum(files.values())
@@ -124,3 +138,22 @@ def _exists(name: str, base: Path) -> bool:
         return deckfs.is_file(resolve_inside(name, base))
     except ImageProblem:
         return True            # load_image reports the path that leaves the folder
+
+
+def _same_stem(name: str, base: Path) -> str | None:
+    """A picture beside the missing ``name`` with the same name but another image extension
+    (``art/blue.jpg`` for ``art/blue.png``), as the pattern would name it; None when there is none."""
+    from deckgen import deckfs
+    from deckgen.images import ImageProblem, resolve_inside
+
+    wanted = Path(name)
+    for suffix in IMAGE_SUFFIXES:
+        for candidate in (wanted.with_suffix(suffix), wanted.with_suffix(suffix.upper())):
+            if candidate.suffix == wanted.suffix:
+                continue
+            try:
+                if deckfs.is_file(resolve_inside(candidate.as_posix(), base)):
+                    return candidate.as_posix()
+            except ImageProblem:
+                continue
+    return None
