@@ -266,7 +266,16 @@ def test_low_resolution_is_a_warning_naming_the_image_and_its_dpi(deck_dir):
     found, report = findings(deck_dir / "woodland.toml", "image-dpi")
     assert report.deck is not None
     assert [(f.where, f.severity) for f in found] == [("deck.back_image", "warning")]
-    assert "small.png prints at 82 dpi" in found[0].message
+    assert found[0].message.startswith("art/small.png prints at 82 dpi")   # as the manifest names it
+    # the hint's size is enough: the picture saved at it prints at 300 dpi, and the warning goes
+    import re
+
+    w, h = map(int, re.search(r"at least (\d+)x(\d+) px", found[0].hint).groups())
+    assert (w, h) == (732, 1098)        # the back with its bleed at 300 dpi (docs/manifest.md)
+    Image.new("RGB", (w, h), "darkgreen").save(deck_dir / "art" / "small.png")
+    assert findings(deck_dir / "woodland.toml", "image-dpi")[0] == []
+    Image.new("RGB", (w - 8, h - 12), "darkgreen").save(deck_dir / "art" / "small.png")
+    assert findings(deck_dir / "woodland.toml", "image-dpi")[0] != []
 
 
 def test_back_image_of_another_shape_is_cropped_with_a_warning(deck_dir):
