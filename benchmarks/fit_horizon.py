@@ -14,7 +14,8 @@ not. Then it fits a
 multinomial logit: each player's strength is the weighted sum of their features, and the chance
 that a player wins is exp(strength) over the sum of every player's. It prints the weights, ready to
 paste as ``FIT``, and the mean log-likelihood of the fit beside that of the hand sizes alone (the
-evaluation the expert used before) and of a uniform guess.
+evaluation the expert used before), of the weights the expert uses now (``FIT``, on this deck's
+positions) and of a uniform guess.
 
 Needs numpy (``pip install -e '.[bench]'``), which deckgen itself never uses.
 """
@@ -105,11 +106,16 @@ def fit(x: np.ndarray, y: np.ndarray, steps: int = 1500) -> tuple[np.ndarray, fl
         m = 0.9 * m + 0.1 * grad
         v = 0.999 * v + 0.001 * grad * grad
         w += 0.05 * m / (np.sqrt(v) + 1e-8)
+    return w, _log_likelihood(x, y, w)
+
+
+def _log_likelihood(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
+    """The mean log-likelihood of the winners ``y`` under the weights ``w``."""
     u = x @ w
     u -= u.max(axis=1, keepdims=True)
     p = np.exp(u)
     p /= p.sum(axis=1, keepdims=True)
-    return w, float(np.log(p[np.arange(n), y]).mean())
+    return float(np.log(p[np.arange(len(y)), y]).mean())
 
 
 def main() -> None:
@@ -131,8 +137,9 @@ def main() -> None:
     w, ll = fit(x, y)
     size = X.FIT_FEATURES.index("cards held")
     _, ll_sizes = fit(x[:, :, [X.FIT_FEATURES.index("log of the cards held"), size]], y)
+    ll_now = _log_likelihood(x, y, np.array(X.FIT))
     print(f"mean log-likelihood: fitted {ll:.4f}, hand sizes alone {ll_sizes:.4f}, "
-          f"uniform {-math.log(a.players):.4f}")
+          f"the weights in use {ll_now:.4f}, uniform {-math.log(a.players):.4f}")
     for name, weight in zip(X.FIT_FEATURES, w):
         print(f"  {name:62s} {weight:+.3f}")
     print("FIT = (" + ", ".join(f"{weight:.3g}" for weight in w) + ")")
