@@ -556,6 +556,10 @@ def _drawn_by_source(deck: Deck, table: Table, recs: list[GameRecord], players: 
         kind = deck.kinds.get(kid)
         return sum(getattr(e, "n", 0) or 0 for e in kind.effects if e.op == op) if kind else 0
 
+    def challenged(kid: str) -> bool:
+        kind = deck.kinds.get(kid)
+        return kind is not None and any(e.op == "challenge" for e in kind.effects)
+
     for i, cause in enumerate(CAUSES):
         v = causes[i]
         if not v or cause == "penalty":
@@ -563,6 +567,9 @@ def _drawn_by_source(deck: Deck, table: Table, recs: list[GameRecord], players: 
         if cause == "everyone" and spread(v, lambda k: draw_n(k, "everyone_draws") * (players - 1)):
             continue
         if cause == "stack" and spread(v, lambda k: draw_n(k, "draw")):
+            continue
+        # a challenge draws the card's own cards (plus the penalty of a failed one): the card's doing
+        if cause == "challenge" and spread(v, lambda k: draw_n(k, "draw") * challenged(k)):
             continue
         out[f"cause:{cause}"] = out.get(f"cause:{cause}", 0) + v
     return out

@@ -452,3 +452,33 @@ def test_a_forced_build_says_so_on_the_cover(never_ending, tmp_path):
     (pdf,) = out.rglob("*-cards.pdf")
     cover = pypdf.PdfReader(pdf).pages[0].extract_text()
     assert "PRINTED WITH ERRORS (--force)" in cover and "does-not-finish" in cover
+
+
+# Forty Wild Draw Fours among sixty cards, challenges on (classic): hands only grow.
+WILD_DRAW_FOURS = HEAD.format(id="wild-draw-fours", lo=2, hi=6, hand=7, options="").replace(
+    "challenge = false", "challenge = true") + '''
+[[cards]]
+kind = "number"
+colors = "all"
+values = [1, 2]
+count = 1
+
+[[cards]]
+kind = "wild-draw-four"
+count = 40
+
+[[cards]]
+kind = "reverse"
+colors = "all"
+count = 3
+'''
+
+
+def test_cards_drawn_by_a_challenge_are_the_challenged_cards_doing_and_the_fix_names_them(write_manifest):
+    """A challenged Wild Draw Four draws its own four (and a failed challenger two more): those
+    cards come from the Wild Draw Four, so the finding names it and the fix is to print fewer of
+    them; "lost challenges" named most of them and the fix offered wilds, which the deck is full of."""
+    rep = run(write_manifest, WILD_DRAW_FOURS, games=100)
+    (stuck,) = by_code(rep, "does-not-finish")
+    assert "came from 'Wild Draw Four' cards (9" in stuck.message and "lost challenges" not in stuck.message
+    assert stuck.hint.startswith("print fewer 'Wild Draw Four' cards (40 of the 60 cards are 'Wild Draw Four')")
