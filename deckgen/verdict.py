@@ -427,7 +427,7 @@ def judge(deck: Deck, table: Table, cells: list[Cell], seed: int, games: int | N
     out = _finishing(deck, table, cells)
     early = [(c, [r for r in c.recs if decided_early(r, c.players)]) for c in cells if c.answers.get("early") == PROBLEM]
     if early:
-        out.append(_decided_early(deck, early))
+        out.append(_decided_early(deck, early, table))
     out.extend(_unfair_seats(deck, cells))
     out.extend(_lengths(deck, cells, bool(early)))
     out.extend(_dead(deck, table, cells))
@@ -665,7 +665,29 @@ def _finish_fix(deck: Deck, table: Table, serious: CellGames) -> str:
     return "add ways to shed cards (wilds, play-again, discard-all) or lower deck.players.max" + tune
 
 
-def _decided_early(deck: Deck, early: CellGames) -> Finding:
+def _turn_taker(deck: Deck, table: Table, early: CellGames) -> str | None:
+    """The kind played most in these games, when it makes the next player lose their turn (a skip,
+    or a draw that loses the turn) and makes up at least a third of their plays: the card that keeps
+    a player from ever playing."""
+    plays = [0] * len(table.kinds)
+    for _, games in early:
+        for r in games:
+            for i, v in enumerate(r.plays_by_kind):
+                plays[i] += v
+    total = sum(plays)
+    if not total:
+        return None
+    top = max(range(len(plays)), key=plays.__getitem__)
+    kind = deck.kinds.get(table.kinds[top])
+    if kind is None or plays[top] < total / 3 or not any(
+            e.op in ("skip", "skip_all") or (e.op == "draw" and e.lose_turn) for e in kind.effects):
+        return None
+    copies = deck.count_by_kind().get(kind.id, 0)
+    return (f"{plays[top] / total:.0%} of the cards played in these games were '{_kname(deck, kind.id)}', which "
+            f"costs the next player their turn: print fewer of them ({copies} of the {deck.total} cards)")
+
+
+def _decided_early(deck: Deck, early: CellGames, table: Table) -> Finding:
     def line(c: Cell, first: list[GameRecord]) -> str:
         med = statistics.median(r.turns for r in c.recs)
         return f"{c.players} players {len(first)} of {len(c.recs)} (median {med:g} turn{'s' if med != 1 else ''})"
@@ -678,7 +700,7 @@ def _decided_early(deck: Deck, early: CellGames) -> Finding:
         hint = (f"the Mercy limit ({o.mercy_limit}) knocks players out at once: set mercy_limit well above "
                 f"hand_size + the largest draw ({deck.hand_size} + {biggest}), or lower that draw")
     else:
-        hint = "deal more cards (deck.hand_size), or fewer cards that shed several at once"
+        hint = _turn_taker(deck, table, early) or "deal more cards (deck.hand_size), or fewer cards that shed several at once"
     return error("decided-before-play", "deck.players",
                  "the game is decided before it is played: games that ended before every player "
                  "had played a card, at each table size: " + _by_agent(early, line), file=_file(deck),

@@ -482,3 +482,14 @@ def test_cards_drawn_by_a_challenge_are_the_challenged_cards_doing_and_the_fix_n
     (stuck,) = by_code(rep, "does-not-finish")
     assert "came from 'Wild Draw Four' cards (9" in stuck.message and "lost challenges" not in stuck.message
     assert stuck.hint.startswith("print fewer 'Wild Draw Four' cards (40 of the 60 cards are 'Wild Draw Four')")
+
+
+def test_a_game_decided_before_play_by_cards_that_cost_a_turn_names_them(write_manifest):
+    """When the games that end before every player has played are mostly one card that makes the
+    next player lose their turn, the fix names that card (it said to deal more cards, which does
+    not help a player who never gets a turn)."""
+    rep = run(write_manifest, WILD_DRAW_FOURS, games=100)
+    (early,) = by_code(rep, "decided-before-play")
+    assert "of the cards played in these games were 'Wild Draw Four', which costs the next player their turn: " \
+           "print fewer of them (40 of the 60 cards)" in early.hint
+    assert "hand_size" not in early.hint
