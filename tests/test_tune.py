@@ -69,6 +69,34 @@ def test_bad_targets_variables_and_budgets_are_errors_before_any_game(long_deck,
     assert not (tmp_path / "long-tuned.toml").exists()
 
 
+def test_a_count_range_deckgen_chose_starts_where_the_deck_still_deals(tmp_path, no_games):
+    """Forty Wild Draw Fours among 60 cards: with no --vary, tune's own range for them (0 to 80)
+    would leave 20 cards at its lowest, too few to deal 7 to 6 players; tune refused its own default
+    ("start its range at 24"). Its range now starts at 24, the counts the deck can deal with; a range
+    the designer writes is still refused."""
+    from deckgen.tune import prepare
+
+    text = classic_text(40).replace('values = [1, 2, 3, 4, 5, 6, 7, 8, 9]', 'values = [1]').replace(
+        'players = { min = 2, max = 10 }', 'players = { min = 2, max = 6 }')
+    path = tmp_path / "wd4.toml"
+    path.write_text(text, encoding="utf-8")
+    from deckgen import manifest
+
+    deck = manifest.load_deck(path)
+    need = 6 * 7 + 2                           # six hands, the start card and one to draw
+
+    def total(lowest):
+        return sum(lowest.get(c.kind, c.count) for c in deck.cards)
+
+    got = prepare(path, TuneOptions(study=tmp_path / "s.log"))
+    assert len(got.variables) == 5 and all(v.values[-1] == max(2 * c, c + 2) for v, c in
+                                           zip(got.variables, (2, 2, 2, 4, 40)))
+    lowest = {v.kind: v.values[0] for v in got.variables}
+    assert total(lowest) >= need > total({k: max(0, x - 1) for k, x in lowest.items()})    # no higher than needed
+    res = cli("tune", path, "--vary", "count:wild-draw-four=0..8", "--study", tmp_path / "s.log")
+    assert res.exit_code == 2 and f"start its range at {need - (deck.total - 40)}" in res.output
+
+
 def test_every_problem_is_said_at_once(long_deck, no_games):
     res = cli("tune", long_deck, "--target", "nope=1..2", "--vary", "count:nope=0..2", "--vary", "rules.nope")
     assert res.exit_code == 2

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -101,6 +101,7 @@ def prepare(ref: str | Path, options: TuneOptions) -> Prepared:
     data = parse_toml(text, str(got.path))
     targets, variables = checked(options.targets, options.variables, deck)
     players = tuple(options.players or default_players(deck))
+    variables = _dealable(deck, variables, cards_to_deal(deck, max(players)))
     problems = [f for f in (_undealable(deck, v, players, cards_to_deal) for v in variables) if f]
     low_total = _total(deck, {v.kind: v.values[0] for v in variables if v.kind})
     if not problems and low_total < cards_to_deal(deck, max(players)):
@@ -122,6 +123,22 @@ def prepare(ref: str | Path, options: TuneOptions) -> Prepared:
 
 def _total(deck: Deck, counts: dict[str | None, Any]) -> int:
     return sum(counts.get(c.kind, c.count) for c in deck.cards)
+
+
+def _dealable(deck: Deck, variables: list[Variable], need: int) -> list[Variable]:
+    """The counts whose range deckgen chose (none was written) narrowed from below to counts that
+    still deal the largest table: each alone with the others as written, then all at their lowest
+    together, raising the lowest counts one step at a time (a written range is left as it is, and
+    reported when it cannot deal)."""
+    out = [replace(v, values=tuple(x for x in v.values if _total(deck, {v.kind: x}) >= need) or v.values)
+           if v.kind and not v.own_range else v for v in variables]
+    while _total(deck, {v.kind: v.values[0] for v in out if v.kind}) < need:
+        movable = [i for i, v in enumerate(out) if v.kind and not v.own_range and len(out[i].values) > 2]
+        if not movable:
+            break
+        for i in movable:
+            out[i] = replace(out[i], values=out[i].values[1:])
+    return out
 
 
 def _undealable(deck: Deck, v: Variable, players: Sequence[int], need: Any) -> Any:

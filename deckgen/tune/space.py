@@ -88,6 +88,7 @@ class Variable:
     values: tuple[Any, ...]
     kind: str | None = None
     option: str | None = None
+    own_range: bool = True     # False: a count's range deckgen chose (none was written), narrowed to what deals
 
     @property
     def integer_range(self) -> bool:
@@ -193,7 +194,7 @@ def _count(name: str, values: str | None, deck: Deck, text: str) -> Variable | F
         lo, hi = got
     if lo < 0 or hi > 200:
         return _bad("--vary", f"'{text}': a card's count is from 0 to 200", f"e.g. {name}=0..8")
-    return Variable(name, tuple(range(lo, hi + 1)), kind=kind)
+    return Variable(name, tuple(range(lo, hi + 1)), kind=kind, own_range=values is not None)
 
 
 def _option(name: str, values: str | None, deck: Deck, text: str) -> Variable | Finding:
