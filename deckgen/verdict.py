@@ -689,8 +689,8 @@ def _turn_taker(deck: Deck, table: Table, early: CellGames) -> str | None:
 
 def _decided_early(deck: Deck, early: CellGames, table: Table) -> Finding:
     def line(c: Cell, first: list[GameRecord]) -> str:
-        med = statistics.median(r.turns for r in c.recs)
-        return f"{c.players} players {len(first)} of {len(c.recs)} (median {med:g} turn{'s' if med != 1 else ''})"
+        med = statistics.median(r.turns for r in first)         # of these games, not of every game played
+        return f"{c.players} players {len(first)} of {len(c.recs)} (over in a median of {med:g} turn{'s' if med != 1 else ''})"
 
     o = deck.rule_options
     knock = o.mercy_limit and any(r.knockouts for c, first in early for r in first)

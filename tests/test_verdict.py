@@ -493,3 +493,19 @@ def test_a_game_decided_before_play_by_cards_that_cost_a_turn_names_them(write_m
     assert "of the cards played in these games were 'Wild Draw Four', which costs the next player their turn: " \
            "print fewer of them (40 of the 60 cards)" in early.hint
     assert "hand_size" not in early.hint
+
+
+def test_the_length_a_decided_early_finding_gives_is_that_of_those_games():
+    """"2 players 3 of 5 (over in a median of 2 turns)": the median of the three games that ended
+    before every player had played, not of all five (it gave the five's, which read as theirs)."""
+    from types import SimpleNamespace
+
+    from deckgen import manifest
+    from deckgen.rules.table import compile_deck
+
+    deck = manifest.load_deck("classic")
+    table = compile_deck(deck)
+    games = [SimpleNamespace(turns=t, plays_by_kind=[0] * len(table.kinds)) for t in (1, 2, 3, 200, 300)]
+    cell = SimpleNamespace(players=2, agent="random", recs=games)
+    found = verdict._decided_early(deck, [(cell, games[:3])], table)
+    assert "random player: 2 players 3 of 5 (over in a median of 2 turns)" in found.message
