@@ -40,7 +40,7 @@ RULEBOOK_UI = {
         "colour": "Colour", "symbol": "Colour-blind mark", "order": "Order",
         "and": "and", "or": "or",
         "cat_number": "Number cards", "cat_action": "Action cards", "cat_wild": "Wild cards",
-        "one_card": "1 card", "power_card": "Power card",
+        "one_card": "1 card", "power_card": "Power card", "printed": "on the card: {caption}",
     },
     "es": {
         "rulebook": "Reglamento", "contents": "Índice", "page": "Página", "card": "Carta",
@@ -52,7 +52,7 @@ RULEBOOK_UI = {
         "colour": "Color", "symbol": "Marca para daltónicos", "order": "Orden",
         "and": "y", "or": "o",
         "cat_number": "Cartas de número", "cat_action": "Cartas de acción", "cat_wild": "Comodines",
-        "one_card": "1 carta", "power_card": "Carta de poder",
+        "one_card": "1 carta", "power_card": "Carta de poder", "printed": "en la carta: {caption}",
     },
 }
 

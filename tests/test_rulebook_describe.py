@@ -124,3 +124,24 @@ def test_rule_options_switch_sections_of_the_rulebook(tmp_path):
     assert "another card of the same kind" in house
     assert "you then draw 4 cards as a penalty" in house
     assert "<b>Stacking</b>" in house
+
+
+def test_a_rulebook_in_another_language_than_the_faces_says_what_each_card_prints():
+    """The English rulebook of a deck printed in Spanish names a Skip "Skip" beside a picture that
+    says SALTA: the components table gives the printed words too ("on the card: SALTA"), from the
+    face's own caption; a rulebook in the faces' language does not, and faces printed in English
+    turn it round ("en la carta: SKIP")."""
+    from deckgen.render.faces import in_language
+
+    def text(deck, lang):
+        data = build_rulebook(deck, lang, image_dpi=40)
+        return " ".join(" ".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(data)).pages).split())
+
+    deck = manifest.load_deck("classic")
+    assert deck.language == "es"
+    en = text(deck, "en")
+    assert "Skip on the card: SALTA" in en and "Wild Draw Four on the card: COMODÍN ROBA CUATRO" in en
+    assert "Number on the card" not in en                  # a number card prints no caption
+    es = text(deck, "es")
+    assert "en la carta" not in es and "on the card" not in es
+    assert "Salta en la carta: SKIP" in text(in_language(deck, "en"), "es")

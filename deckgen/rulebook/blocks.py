@@ -236,6 +236,9 @@ def components_table(deck: Deck, lang: str, st: Styles, images: Mapping[str, Any
         name = [Paragraph(escape(group_name(deck, g, lang)), st["cellb"])]
         if g.values:
             name.append(Paragraph(values_text(g.values, lang), st["small"]))
+        printed = _printed_caption(deck, g, lang)
+        if printed:
+            name.append(Paragraph(escape(ui(lang, "printed", caption=printed)), st["small"]))
         rows.append([picture(images, g.first.id, 13 * mm * f), name, _colour_cell(deck, g, lang, st, 24 * mm * f), copies,
                      Paragraph(escape(points_text(list(g.cards), lang)), st["cell"])])
     rows.append(["", Paragraph(f"<b>{ui(lang, 'total')}</b>", st["cell"]), "",
@@ -259,6 +262,18 @@ def components_table(deck: Deck, lang: str, st: Styles, images: Mapping[str, Any
         et.setStyle(style(("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("LINEBELOW", (0, 0), (-1, -1), 0.4, RULE)))
         out.append(et)
     return out
+
+
+def _printed_caption(deck: Deck, g: Group, lang: str) -> str:
+    """The caption the group's cards print ("SALTA"), in a rulebook in another language than the
+    faces' (the deck's): the words a reader sees on the pictured card, beside the name this
+    rulebook uses for it; "" when the faces print no caption or the same words."""
+    from deckgen.render.faces import card_face
+
+    if lang_of(lang) == deck.language:
+        return ""
+    caption = card_face(deck, g.first, symbols=False).caption
+    return caption if caption and caption != group_name(deck, g, lang).upper() else ""
 
 
 def _fit(width: float) -> float:
