@@ -333,6 +333,36 @@ def test_the_rule_of_thumb_draws_rather_than_spend_its_only_playable_wild_while_
     assert E.Prior().play(d, small.observation(0), random.Random(1)) == 2 * wild       # its own hand is small
 
 
+def test_in_a_deck_of_many_wilds_a_wild_is_kept_only_when_it_would_be_the_last(tmp_path):
+    """WILDS_PLENTY (docs/expert.md): where more than a tenth of the deck is wilds, a wild is no
+    scarce card and the reserve is one. Holding two, the rule of thumb plays one rather than draw,
+    and plays a wild just drawn; holding one, it keeps it as before. Where wilds are scarce
+    (classic: 8 of 108) it keeps them as before, two or not. Drawing to keep every wild made the
+    expert lose nearly every game of a deck of forty Wild Draw Fours in sixty cards."""
+    from deckgen.resources import decks_dir
+
+    text = (decks_dir() / "classic.toml").read_text(encoding="utf-8")
+    path = tmp_path / "wilds.toml"
+    path.write_text(text.replace('kind = "wild"\ncount = 4', 'kind = "wild"\ncount = 20'), encoding="utf-8")
+
+    def kept(t, wilds):
+        wild = next(f for f in range(t.n_faces) if t.move_category[2 * f] == 2 and not t.draw_val[2 * f])
+        numbers = [f for f in range(t.n_faces) if t.move_value[2 * f] >= 0 and not t.effects[2 * f]]
+        top = numbers[0]
+        stuck = next(f for f in numbers if t.color[f] != t.color[top] and t.move_value[2 * f] != t.move_value[2 * top])
+        many = E.DRAW_OVER_WILD + 1
+        g = _arranged(t, [[*[stuck] * many, *[wild] * wilds], [1] * many, [1, 2, 3]], 2 * top, t.color[top])
+        play = Decision(0, DecisionKind.PLAY, (2 * wild,), True)
+        drawn = Decision(0, DecisionKind.PLAY_DRAWN, (2 * wild,), True)    # the card drawn is in the hand
+        return (E.Prior().play(play, g.observation(0), random.Random(1)) is None,
+                E.Prior().play_drawn(drawn, g.observation(0), random.Random(1)) is None)
+
+    plenty, scarce = compile_deck(manifest.load_deck(path)), _table("classic")
+    assert E._wild_share(plenty) > E.WILDS_PLENTY > E._wild_share(scarce)
+    assert kept(plenty, 1) == (True, True) and kept(plenty, 2) == (False, False)
+    assert kept(scarce, 1) == (True, True) and kept(scarce, 2) == (True, True)
+
+
 def test_the_expert_keeps_a_wild_its_rule_of_thumb_keeps_without_letting_the_search_overrule_it(monkeypatch):
     g, wild, _ = _only_a_wild_plays()
     searched = []

@@ -96,6 +96,7 @@ KEEP_LAST_WILD = -500.0      # ... a wild while two cards or fewer are held
 DRAW_OVER_WILD = 4         # ... it draws rather than play a wild, its only play, while both hands hold more
 KEEP_WILD_UNSEARCHED = True  # the expert keeps a wild as its rule of thumb does, unsearched (see ExpertAgent.play)
 KEEP_DRAWN_WILD = 2          # ... a wild just drawn is kept while both its hand and the next one hold more
+WILDS_PLENTY = 0.10          # ... both only for a wild that would be its last, where more than this share of the deck is wilds
 NAMED_COLOR = True         # the memory reads the colour an opponent names as one it holds
 WILD_ATTACK = False        # ... a wild draw card is not kept while the next player is close to going out
 WILD_COLORS = 2            # colours tried with a wild: the ones the hand holds most of
@@ -587,7 +588,7 @@ class Prior(GreedyAgent):
             return False
         if len(o.hand) <= DRAW_OVER_WILD or o.hand_sizes[next_seat(o)] <= DRAW_OVER_WILD:
             return False
-        return all(category[m] == WLD for m in moves)
+        return all(category[m] == WLD for m in moves) and not (_wilds_held(o) > 1 and _wilds_plenty(o.table))
 
     def play_drawn(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
         """The card just drawn, by its regular side; a wild drawn is kept instead while more
@@ -602,7 +603,27 @@ class Prior(GreedyAgent):
     def keeps_drawn_wild(m: int, o: Observation) -> bool:
         """Whether the card just drawn, by its move ``m``, is a wild kept for later."""
         return (o.table.move_category[m] == WLD and len(o.hand) > KEEP_DRAWN_WILD
-                and o.hand_sizes[o.next_player()] > KEEP_DRAWN_WILD)
+                and o.hand_sizes[o.next_player()] > KEEP_DRAWN_WILD and not (_wilds_held(o) > 1 and _wilds_plenty(o.table)))
+
+
+_PLENTY_MEMO = "expert-wild-share"
+
+
+def _wilds_plenty(t: Table) -> bool:
+    """Whether more than WILDS_PLENTY of the deck's cards are wilds: there a wild is no scarce
+    card to keep in reserve, beyond the last one in the hand (worked out once per table)."""
+    return t.remember(_PLENTY_MEMO, _wild_share, t) > WILDS_PLENTY
+
+
+def _wild_share(t: Table) -> float:
+    """The share of the deck's cards that are wilds."""
+    return sum(1 for f in t.deck_faces if t.move_category[f + f] == WLD) / max(1, len(t.deck_faces))
+
+
+def _wilds_held(o: Observation) -> int:
+    """The wild cards in the hand (a card just drawn among them)."""
+    category = o.table.move_category
+    return sum(1 for f in o.hand if category[f + f] == WLD)
 
 
 def _wild_names(o: Observation, memory: Memory | None, stuck: Callable[[int, int], float],
