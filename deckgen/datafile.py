@@ -343,14 +343,17 @@ class Shape:
         if not isinstance(value, dict):
             self.out.error("type", where, f"expected a table, got {type_name(value)}", line=line)
             return None
-        for key in value:
-            if key not in keys:
-                hint = did_you_mean(key, keys) or "accepted keys: " + ", ".join(keys)
-                self.out.error("unknown-key", _join(where, key), f"unknown key '{key}'", hint=hint, line=line)
-        for key, (typ, required) in keys.items():
-            if required and key not in value:
-                self.out.error("missing-key", _join(where, key), f"required key '{key}' is missing (expected {typ})",
-                               line=line)
+        unknown = [key for key in value if key not in keys]
+        missing = [key for key, (_, required) in keys.items() if required and key not in value]
+        # one unknown key where one required key is missing: most likely the same key, misnamed
+        swapped = (unknown[0], missing[0]) if len(unknown) == 1 and len(missing) == 1 else None
+        for key in unknown:
+            hint = did_you_mean(key, keys) or (f"did you mean '{swapped[1]}'? it is required here and missing"
+                                               if swapped else "accepted keys: " + ", ".join(keys))
+            self.out.error("unknown-key", _join(where, key), f"unknown key '{key}'", hint=hint, line=line)
+        for key in missing:
+            self.out.error("missing-key", _join(where, key), f"required key '{key}' is missing (expected {keys[key][0]})",
+                           line=line, hint=f"is '{swapped[0]}' meant as '{key}'?" if swapped else None)
         return value
 
     def string(self, value: Any, where: str, line: int | None = None, max_len: int | None = None) -> str | None:

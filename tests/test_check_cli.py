@@ -61,6 +61,20 @@ def test_unknown_key_with_did_you_mean(write_manifest, minimal_text):
     assert err["file"] == str(path)
 
 
+def test_a_required_key_written_under_another_name_is_pointed_at_from_both_sides(write_manifest, minimal_text):
+    """rules.base = "classic" where rules.preset is required: the names are not alike, so no "did
+    you mean" by spelling; one unknown key beside one missing required key is most likely the same
+    key, and both findings say so."""
+    result, data = check_json(write_manifest(minimal_text.replace('preset = "classic"', 'base = "classic"')))
+    assert result.exit_code == 1
+    found = {(e["code"], e["where"]): e for e in data["errors"]}
+    assert found[("unknown-key", "rules.base")]["hint"] == "did you mean 'preset'? it is required here and missing"
+    assert found[("missing-key", "rules.preset")]["hint"] == "is 'base' meant as 'preset'?"
+    # two unknown keys: no guess, the accepted keys as before
+    result, data = check_json(write_manifest(minimal_text.replace('preset = "classic"', 'base = "classic"\nx = 1')))
+    assert "accepted keys" in {(e["code"], e["where"]): e for e in data["errors"]}[("unknown-key", "rules.base")]["hint"]
+
+
 def test_wrong_type(write_manifest, minimal_text):
     result, data = check_json(write_manifest(minimal_text.replace("hand_size = 5", 'hand_size = "five"')))
     assert result.exit_code == 1
