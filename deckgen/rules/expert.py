@@ -588,7 +588,7 @@ class Prior(GreedyAgent):
             return False
         if len(o.hand) <= DRAW_OVER_WILD or o.hand_sizes[next_seat(o)] <= DRAW_OVER_WILD:
             return False
-        return all(category[m] == WLD for m in moves) and not (_wilds_held(o) > 1 and _wilds_plenty(o.table))
+        return all(category[m] == WLD for m in moves) and not (_wilds_plenty(o.table) and _wilds_held(o) > 1)
 
     def play_drawn(self, d: Decision, o: Observation, rng: random.Random) -> int | None:
         """The card just drawn, by its regular side; a wild drawn is kept instead while more
@@ -603,7 +603,7 @@ class Prior(GreedyAgent):
     def keeps_drawn_wild(m: int, o: Observation) -> bool:
         """Whether the card just drawn, by its move ``m``, is a wild kept for later."""
         return (o.table.move_category[m] == WLD and len(o.hand) > KEEP_DRAWN_WILD
-                and o.hand_sizes[o.next_player()] > KEEP_DRAWN_WILD and not (_wilds_held(o) > 1 and _wilds_plenty(o.table)))
+                and o.hand_sizes[o.next_player()] > KEEP_DRAWN_WILD and not (_wilds_plenty(o.table) and _wilds_held(o) > 1))
 
 
 _PLENTY_MEMO = "expert-wild-share"
