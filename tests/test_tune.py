@@ -201,6 +201,10 @@ def test_cli_prints_writes_json_pdf_and_says_an_impossible_target(long_deck, tmp
     assert json.loads((tmp_path / data["json"]).read_text())["candidates"] == 4
     text = pypdf.PdfReader(tmp_path / data["pdf"]).pages[0].extract_text()
     assert "Targets" in text and "median_turns=2..3" in text
+    # the same command again goes on from the study file (no new candidate) and says how close it came
+    res = cli("tune", long_deck, "--target", "median_turns=2..3", "--vary", "count:wild-draw-four=0..4",
+              "--players", "2", "--trials", "4")
+    assert res.exit_code == 0 and "closest candidate (misses 1 of 1 target): #" in res.output, res.output
 
 
 def test_with_no_targets_and_no_variables_the_verdicts_criteria_and_the_action_and_wild_counts():

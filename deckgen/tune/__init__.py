@@ -272,7 +272,9 @@ def to_text(r: TuneResult) -> str:
         lines.append("no candidate could be evaluated")
         return "\n".join(lines)
     c = r.chosen
-    head = "best candidate (meets every target)" if c.result.met else "closest candidate (meets not every target)"
+    missed, n = sum(1 for f in c.result.figures.values() if not f.met), len(c.result.figures)
+    head = ("best candidate (meets every target)" if c.result.met
+            else f"closest candidate (misses {missed} of {n} target{'s' if n != 1 else ''})")
     lines.append(f"{head}: #{c.number}: " + (_changes(r, c) or "the deck as written"))
     lines.extend(_figure_lines(r, c, "  "))
     lines.extend(r.unmet)
