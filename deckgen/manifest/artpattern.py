@@ -130,30 +130,24 @@ def _note(out: Collector, pattern: Pattern, message: str):  # type: ignore[no-un
     return note("art-pattern", pattern.where, message, file=out.file, line=pattern.line)
 
 
-def _exists(name: str, base: Path) -> bool:
+def _exists(name: str, base: Path, outside: bool = True) -> bool:
+    """Whether the picture ``name`` is a file in the deck's folder; a path that leaves the folder
+    counts as ``outside`` (True for the pattern's own files: load_image reports it)."""
     from deckgen import deckfs
     from deckgen.images import ImageProblem, resolve_inside
 
     try:
         return deckfs.is_file(resolve_inside(name, base))
     except ImageProblem:
-        return True            # load_image reports the path that leaves the folder
+        return outside
 
 
 def _same_stem(name: str, base: Path) -> str | None:
     """A picture beside the missing ``name`` with the same name but another image extension
     (``art/blue.jpg`` for ``art/blue.png``), as the pattern would name it; None when there is none."""
-    from deckgen import deckfs
-    from deckgen.images import ImageProblem, resolve_inside
-
     wanted = Path(name)
     for suffix in IMAGE_SUFFIXES:
         for candidate in (wanted.with_suffix(suffix), wanted.with_suffix(suffix.upper())):
-            if candidate.suffix == wanted.suffix:
-                continue
-            try:
-                if deckfs.is_file(resolve_inside(candidate.as_posix(), base)):
-                    return candidate.as_posix()
-            except ImageProblem:
-                continue
+            if candidate.suffix != wanted.suffix and _exists(candidate.as_posix(), base, outside=False):
+                return candidate.as_posix()
     return None
