@@ -669,11 +669,9 @@ def _turn_taker(deck: Deck, table: Table, early: CellGames) -> str | None:
     """The kind played most in these games, when it makes the next player lose their turn (a skip,
     or a draw that loses the turn) and makes up at least a third of their plays: the card that keeps
     a player from ever playing."""
-    plays = [0] * len(table.kinds)
-    for _, games in early:
-        for r in games:
-            for i, v in enumerate(r.plays_by_kind):
-                plays[i] += v
+    from deckgen.rules.record import CAUSES
+
+    plays = _counts(table, [r for _, games in early for r in games], len(CAUSES))[2]
     total = sum(plays)
     if not total:
         return None

@@ -505,7 +505,8 @@ def test_the_length_a_decided_early_finding_gives_is_that_of_those_games():
 
     deck = manifest.load_deck("classic")
     table = compile_deck(deck)
-    games = [SimpleNamespace(turns=t, plays_by_kind=[0] * len(table.kinds)) for t in (1, 2, 3, 200, 300)]
+    games = [SimpleNamespace(turns=t, plays_by_kind=[0] * len(table.kinds), penalty_by_kind=[0] * len(table.kinds),
+                             draws_by_cause=[0] * len(CAUSES)) for t in (1, 2, 3, 200, 300)]
     cell = SimpleNamespace(players=2, agent="random", recs=games)
     found = verdict._decided_early(deck, [(cell, games[:3])], table)
     assert "random player: 2 players 3 of 5 (over in a median of 2 turns)" in found.message
