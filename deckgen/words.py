@@ -1180,6 +1180,7 @@ back_text = "{back}"          # the words on every card back (default: the name)
 # description: one or two sentences about the game, for the rulebook's first page
 description = "A homemade shedding game: match the colour or the number, be the first to run out."
 # templates = "rules"             # a folder of your own rulebook templates (see templates/README.md)
+# symbols = true                  # print each colour's shape (its symbol below) on the cards; on by default past 4 colours
 
 # The palette: the colours in order. `colors = "all"` below makes one card per colour.
 # The order matters for Flex cards ("+2" counts along it). Instead of this table a deck can
@@ -1193,7 +1194,7 @@ name = "{title} colours"
 id = "red"                        # the id cards use: color = "red"
 hex = "#E53935"                   # #RRGGBB
 name = {{ en = "red", es = "rojo" }}
-symbol = "circle"                 # a shape printed beside the colour for colour-blind players
+symbol = "circle"                 # a shape that marks the colour for colour-blind players (printed with symbols = true)
 
 [[palette.colors]]
 id = "yellow"
@@ -1316,6 +1317,7 @@ back_text = "{back}"          # las palabras del dorso de cada carta (si falta: 
 # description: una o dos frases sobre el juego, para la primera página del reglamento
 description = {description}
 # templates = "reglas"            # una carpeta con tus propias plantillas del reglamento (ver templates/README.md)
+# symbols = true                  # imprime en las cartas la forma de cada color (su symbol, abajo); por defecto, solo con más de 4 colores
 
 # La paleta: los colores, en orden. `colors = "all"` más abajo hace una carta de cada color.
 # El orden importa en las cartas Flex ("+2" cuenta a lo largo de él). En lugar de esta tabla, un
@@ -1329,7 +1331,7 @@ name = "Colores de {title}"
 id = "red"                        # el id que usan las cartas: color = "red"
 hex = "#E53935"                   # #RRGGBB
 name = {{ es = "rojo", en = "red" }}
-symbol = "circle"                 # una forma impresa junto al color para jugadores daltónicos
+symbol = "circle"                 # una forma que marca el color para jugadores daltónicos (se imprime con symbols = true)
 
 [[palette.colors]]
 id = "yellow"

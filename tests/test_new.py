@@ -91,3 +91,20 @@ def test_the_effect_examples_in_the_comments_are_valid(tmp_path, n):
     path.write_text(text, encoding="utf-8")         # named after what it does no more: a name of no claim
     report = check(path, CheckOptions(simulate=False))
     assert report.errors == [], [f.format() for f in report.errors]
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_colour_shapes_the_starter_names_are_printed_once_its_symbols_line_is_switched_on(tmp_path, lang):
+    # the palette's `symbol` comment says the shape is printed "with symbols = true": a 4-colour
+    # deck prints none by default, and the commented-out line under [deck] switches them on
+    text = manifest_text("my-game", lang)
+    assert text.count("# symbols = true") == 1 and "symbols = true)" in text
+    assert load_deck(_written(tmp_path / "off.toml", text)).shape_cues is False
+    on = load_deck(_written(tmp_path / "on.toml", text.replace("# symbols = true", "symbols = true")))
+    assert on.shape_cues is True
+    assert check(tmp_path / "on.toml", CheckOptions(simulate=False)).findings == []
+
+
+def _written(path, text):
+    path.write_text(text, encoding="utf-8")
+    return path
