@@ -1317,7 +1317,7 @@ back_text = "{back}"          # las palabras del dorso de cada carta (si falta: 
 # description: una o dos frases sobre el juego, para la primera página del reglamento
 description = {description}
 # templates = "reglas"            # una carpeta con tus propias plantillas del reglamento (ver templates/README.md)
-# symbols = true                  # imprime en las cartas la forma de cada color (su symbol, abajo); por defecto, solo con más de 4 colores
+# symbols = true                  # imprime la forma de cada color (su symbol) en las cartas; por defecto, con más de 4 colores
 
 # La paleta: los colores, en orden. `colors = "all"` más abajo hace una carta de cada color.
 # El orden importa en las cartas Flex ("+2" cuenta a lo largo de él). En lugar de esta tabla, un
