@@ -165,11 +165,12 @@ def _card_rules(deck: Deck) -> list[Finding]:
 
 
 def _printed_text(deck: Deck) -> list[Finding]:
-    """What the cards say against what they do, every character against its font, the rulebook's text fit."""
+    """What the cards say against what they do, every character against its font and its script, the
+    rulebook's text fit."""
     from deckgen.claims import claim_findings
-    from deckgen.glyphs import glyph_findings, rulebook_fit_findings
+    from deckgen.glyphs import glyph_findings, rulebook_fit_findings, script_findings
 
-    return claim_findings(deck) + glyph_findings(deck) + rulebook_fit_findings(deck)
+    return claim_findings(deck) + glyph_findings(deck) + script_findings(deck) + rulebook_fit_findings(deck)
 
 
 def _once(findings: list[Finding]) -> list[Finding]:

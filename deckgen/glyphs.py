@@ -208,12 +208,68 @@ def glyph_findings(deck: Deck) -> list[Finding]:
         names = [describe(ch) for ch in chars]
         said = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
         verb = "is" if len(names) == 1 else "are"
+        emoji = [ch for ch in chars if is_emoji(ch)]
         hint = ("an emoji is in no text font: draw it as an image instead (a kind's icon = \"icons/x.svg\", "
-                "docs/manifest.md) and keep the name in words" if any(is_emoji(ch) for ch in chars) else
+                "docs/manifest.md) and keep the name in words" if emoji else
                 "use a font that has it (deck.fonts, docs/manifest.md) or write the text without it")
+        if emoji and len(emoji) < len(chars):
+            hint += "; for the other characters, use a font that has them (deck.fonts) or write the text without them"
         out.append(error("missing-glyph", key,
                          f"{said} {verb} not in the font {' or '.join(fnts)} that draws it on {where} ({use}): "
                          "it would print as an empty box", file=file, hint=hint))
+    return out
+
+
+# ---------------------------------------------------------------- scripts deckgen cannot set
+
+# Scripts whose letters change shape, join or are reordered by context (the Brahmic family and its
+# neighbours): set letter by letter, as the rulebook's PDF library does, they print wrong.
+SHAPED_SCRIPTS = ("DEVANAGARI", "BENGALI", "GURMUKHI", "GUJARATI", "ORIYA", "TAMIL", "TELUGU", "KANNADA",
+                  "MALAYALAM", "SINHALA", "TIBETAN", "MYANMAR", "KHMER", "JAVANESE", "BALINESE", "SUNDANESE")
+
+
+def unset_script(ch: str) -> tuple[str, bool] | None:
+    """(the script's name, whether it is written right to left) for a character deckgen cannot
+    set: a right-to-left letter (Hebrew, Arabic, ...) or a letter of a script that needs shaping;
+    None for any other."""
+    name = unicodedata.name(ch, "")
+    script = name.split(" ", 1)[0].title() if name else "unnamed"
+    if unicodedata.bidirectional(ch) in ("R", "AL"):
+        return script, True
+    if name.startswith(SHAPED_SCRIPTS):
+        return script, False
+    return None
+
+
+def script_findings(deck: Deck) -> list[Finding]:
+    """An unset-script error per key path whose text, on a face or in the rulebook, is in a
+    script written right to left or one that needs shaping: deckgen sets text left to right,
+    letter by letter (ReportLab does in the rulebook; Pillow does on the faces where it lacks its
+    raqm layout library), so such text prints reversed or unjoined."""
+    file = str(deck.source) if deck.source else None
+    found: dict[str, tuple[str, dict[str, bool], dict[str, None]]] = {}    # key -> text, scripts, uses
+    strings = [(text, key, "card faces") for text, _, _, key in face_strings(deck)]
+    strings += [(text, key, "rulebook") for text, key in book_strings(deck)]
+    for text, key, use in strings:
+        scripts = {s: rtl for s, rtl in (unset_script(ch) or ("", False) for ch in text) if s}
+        if scripts:
+            got = found.setdefault(key, (text, {}, {}))
+            got[1].update(scripts)
+            got[2][use] = None
+    out: list[Finding] = []
+    for key, (text, scripts, uses) in found.items():
+        names = " and ".join(scripts)
+        how = ("is written right to left" + (" with joined letters" if "Arabic" in scripts else "")
+               if any(scripts.values()) else "needs its letters joined and reordered")
+        bad = "backwards" if any(scripts.values()) else "with its letters apart"
+        said = ([f"in the rulebook it prints {bad}"] if "rulebook" in uses else []) + \
+            ([f"on the card faces it prints {bad} wherever Pillow lacks its raqm layout library"]
+             if "card faces" in uses else [])
+        out.append(error("unset-script", key,
+                         f"'{text}' is {names} text, which {how}, and deckgen sets text left to right, letter by "
+                         f"letter: {'; '.join(said)}", file=file,
+                         hint="write it in a script read left to right letter by letter (Latin, Greek, Cyrillic, "
+                         "...), or draw the word as an image (a kind's icon = \"icons/x.svg\", docs/manifest.md)"))
     return out
 
 

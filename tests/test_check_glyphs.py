@@ -63,3 +63,44 @@ def test_a_word_wider_than_its_rulebook_column_is_a_warning_and_is_broken_in_the
     out = write_rulebook(rep.deck, "es", tmp_path / "book.pdf")
     lines = "\n".join(p.extract_text() for p in pypdf.PdfReader(out).pages).splitlines()
     assert any(line.strip() and word.startswith(line.strip()) and line.strip() != word for line in lines)
+
+
+# ---------------------------------------------------------------- scripts deckgen cannot set
+
+@pytest.mark.parametrize("word, script, how", [
+    ("سلام", "Arabic", "backwards"),            # right to left, letters joined
+    ("שלום", "Hebrew", "backwards"),            # right to left
+    ("नमस्ते", "Devanagari", "with its letters apart"),   # shaped: conjuncts, a vowel sign drawn before its letter
+])
+def test_text_in_a_script_set_right_to_left_or_shaped_is_an_error_where_it_is_printed(write_manifest, word, script, how):
+    # The rulebook's ReportLab sets text left to right, letter by letter (seen: 'سلام' printed as
+    # the letters of 'مالس', unjoined); the faces come out right only where Pillow has raqm.
+    text = HEAD.replace('name = { en = "Grab", es = "Agarra" }', f'name = {{ en = "Grab", es = "{word}" }}')
+    rep = check(write_manifest(text), CheckOptions(simulate=False))
+    found = {f.where: f for f in rep.errors if f.code == "unset-script"}
+    assert set(found) == {"cards[1]", "kinds.grab.name"}
+    book, face = found["kinds.grab.name"], found["cards[1]"]
+    assert f"'{word}' is {script} text" in book.message and f"in the rulebook it prints {how}" in book.message
+    assert "card faces" not in book.message                 # the rulebook key: its own use only
+    assert f"on the card faces it prints {how} wherever Pillow lacks its raqm" in face.message
+    assert "Latin" in book.hint and "icon" in book.hint
+
+
+@pytest.mark.parametrize("word", ["Agarra ¡ya! ñandú, pingüino", "Αρπαγή", "Хватай", "Grab ǅ ﬁ", "Zoë’s «Grab»"])
+def test_latin_greek_and_cyrillic_text_is_set_as_written(write_manifest, word):
+    text = HEAD.replace('name = { en = "Grab", es = "Agarra" }', f'name = {{ en = "Grab", es = "{word}" }}')
+    rep = check(write_manifest(text), CheckOptions(simulate=False))
+    assert not [f for f in rep.findings if f.code == "unset-script"]
+
+
+@pytest.mark.parametrize("deck", ["classic", "no-mercy", "flex-spectrum", "woodland"])
+def test_bundled_and_example_decks_are_in_scripts_deckgen_sets(deck):
+    rep = check(deck, CheckOptions(simulate=False))
+    assert not [f for f in rep.findings if f.code == "unset-script"]
+
+
+def test_an_emoji_beside_a_letter_no_font_has_gets_both_hints(write_manifest):
+    text = HEAD.replace('name = { en = "Grab", es = "Agarra" }', 'name = { en = "Grab 🚀 ꙮ", es = "Agarra" }')
+    rep = check(write_manifest(text), CheckOptions(simulate=False))
+    (f,) = [f for f in rep.errors if f.code == "missing-glyph" and f.where == "cards[1]"]
+    assert "icon" in f.hint and "for the other characters, use a font that has them (deck.fonts)" in f.hint
