@@ -958,6 +958,11 @@ REPORT_WORDS: Mapping[str, Mapping[str, str]] = {
                         "gives (95 % interval {lo}–{hi}).",
         "s_skill_luck": "Against {opp}, an expert wins {rate} at {p} players where luck alone gives {fair} "
                         "(95 % interval {lo}–{hi}): not clearly more than luck.",
+        "s_skill_luck_adjusted": "Against {opp}, an expert wins {rate} at {p} players where luck alone gives {fair} "
+                                 "(95 % interval {lo}–{hi}). That interval alone leaves out {fair}, but among "
+                                 "the {n} figures of this section tested together (Holm) one can do so by chance: "
+                                 "not clearly {side} than luck.",
+        "more": "more", "less": "less",
         "s_skill_range": "From {lo} to {hi} players it wins {a} to {b} times its fair share; significantly more "
                          "than luck at {where} players.",
         "s_skill_range_none": "From {lo} to {hi} players it wins {a} to {b} times its fair share, at no table size "
@@ -967,7 +972,8 @@ REPORT_WORDS: Mapping[str, Mapping[str, str]] = {
         "s_skill_stop": "Each of these figures' games stopped as soon as its 95 % interval answered whether skill "
                         "matters here (above luck, below it, or within 5 points of it), at most {budget} games per "
                         "table size and opponent.",
-        "s_skill_open": "At {where} the budget of {budget} games ended before the interval could tell.",
+        "s_skill_open": "At {where}, the budget of {budget} games ended before the interval could tell.",
+        "s_skill_open_at": "{sizes} players against {opp}",
         "s_skill_ref_from": "The reference figures were measured once, over {games} games each ({command}).",
         "v_skill": "With {label}: against {opp} an expert wins {rate} at {p} players ({base}: {was}).",
         "players_n": "{n} players",
@@ -1091,6 +1097,11 @@ REPORT_WORDS: Mapping[str, Mapping[str, str]] = {
                         "da la suerte sola (intervalo del 95 %: {lo}–{hi}).",
         "s_skill_luck": "Contra {opp}, un experto gana el {rate} con {p} jugadores, donde la suerte sola da el "
                         "{fair} (intervalo del 95 %: {lo}–{hi}): no claramente más que la suerte.",
+        "s_skill_luck_adjusted": "Contra {opp}, un experto gana el {rate} con {p} jugadores, donde la suerte sola "
+                                 "da el {fair} (intervalo del 95 %: {lo}–{hi}). Ese intervalo, por sí solo, deja "
+                                 "fuera el {fair}, pero entre las {n} cifras de esta sección probadas a la vez (Holm) "
+                                 "una puede hacerlo por azar: no claramente {side} que la suerte.",
+        "more": "más", "less": "menos",
         "s_skill_range": "De {lo} a {hi} jugadores gana entre {a} y {b} veces su parte justa; significativamente "
                          "más que la suerte con {where} jugadores.",
         "s_skill_range_none": "De {lo} a {hi} jugadores gana entre {a} y {b} veces su parte justa, con ningún "
@@ -1100,7 +1111,8 @@ REPORT_WORDS: Mapping[str, Mapping[str, str]] = {
         "s_skill_stop": "Las partidas de cada una de estas cifras se detuvieron en cuanto su intervalo del 95 % "
                         "respondió si la habilidad importa aquí (por encima de la suerte, por debajo o a menos de 5 "
                         "puntos de ella), con un máximo de {budget} partidas por número de jugadores y rival.",
-        "s_skill_open": "Con {where} se acabó el presupuesto de {budget} partidas antes de que el intervalo pudiera "
+        "s_skill_open_at": "{sizes} jugadores contra {opp}",
+        "s_skill_open": "Con {where}, se acabó el presupuesto de {budget} partidas antes de que el intervalo pudiera "
                         "decirlo.",
         "s_skill_ref_from": "Las cifras de referencia se midieron una vez, con {games} partidas cada una ({command}).",
         "v_skill": "Con {label}: contra {opp} un experto gana el {rate} con {p} jugadores ({base}: {was}).",

@@ -121,3 +121,33 @@ def test_the_help_states_the_skill_sections_default_budget():
     res = CliRunner().invoke(main, ["report", "--help"], terminal_width=400)
     assert res.exit_code == 0
     assert f"default: up to {SKILL_GAMES}," in " ".join(res.output.split())
+
+
+def test_an_interval_that_leaves_out_luck_but_is_not_significant_after_holm_says_why():
+    # seen on a homemade deck: "wins 35 % ... (95 % interval 27 %–45 %): not clearly more than luck",
+    # an interval that leaves out 25 % beside words that seemed to deny it
+    g = {"rate": 0.35, "fair": 0.25, "significant": False, "players": 4, "ci": [0.27, 0.45]}
+    en = T._skill_sentence(g, "random", "en", 14)
+    assert "(95 % interval 27 %–45 %). That interval alone leaves out 25 %" in en
+    assert "among the 14 figures of this section tested together (Holm)" in en and en.endswith("not clearly more than luck.")
+    es = T._skill_sentence(g, "random", "es", 14)
+    assert "entre las 14 cifras de esta sección" in es and es.endswith("no claramente más que la suerte.")
+    low = T._skill_sentence({**g, "rate": 0.15, "ci": [0.08, 0.23]}, "random", "en", 14)
+    assert low.endswith("not clearly less than luck.")
+    # an interval that holds luck alone keeps the short sentence; so does a lone figure
+    assert T._skill_sentence({**g, "ci": [0.2, 0.45]}, "random", "en", 14).endswith("(95 % interval 20 %–45 %): not clearly more than luck.")
+    assert T._skill_sentence(g, "random", "en", 1).endswith("not clearly more than luck.")
+    assert "Holm" not in T._skill_sentence(g, "random", "en", 1)
+
+
+def test_the_figures_whose_budget_ended_are_named_by_opponent_then_table_sizes():
+    groups = [{"variant": "deck", "opponent": opp, "players": n, "answer": "budget" if (opp, n) in open_ else "more",
+               "rate": 0.3, "fair": 1 / n, "significant": False, "ci": [0.2, 0.4], "finished": 10, "ratio": 1.0}
+              for opp in ("greedy", "random") for n in (2, 4, 6)
+              for open_ in [{("greedy", 4), ("greedy", 6), ("random", 4)}]]
+    rep = {"lang": "en", "variants": [{"id": "deck"}], "players": [2, 4, 6],
+           "skill": {"opponents": ["greedy", "random"], "groups": groups, "reference": [], "games": 96,
+                     "players": [2, 4, 6]}}
+    bullets = T.skill_summary(rep)[0]["bullets"]
+    assert ("At 4 and 6 players against greedy players and 4 players against random players, the budget of 96 games "
+            "ended before the interval could tell.") in bullets

@@ -247,12 +247,18 @@ def skill_headline(rep: Report) -> int:
     return 4 if 4 in shown else shown[0]
 
 
-def _skill_sentence(g: SkillGroup | SkillReference, opp: str, lang: str) -> str:
-    key = "s_skill_luck"
+def _skill_sentence(g: SkillGroup | SkillReference, opp: str, lang: str, tested: int = 1) -> str:
+    """The expert's win rate against luck alone in words: more, less, or not clearly either. An
+    interval that leaves out luck alone while the test over every figure of the section (``tested``
+    of them, Holm) is not significant says so, rather than seeming to contradict its own words."""
+    key, extra = "s_skill_luck", {}
+    lo, hi = g["ci"]
     if g["significant"]:
         key = "s_skill_more" if g["rate"] > g["fair"] else "s_skill_less"
+    elif tested > 1 and (lo > g["fair"] or hi < g["fair"]):
+        key, extra = "s_skill_luck_adjusted", {"n": tested, "side": w(lang, "more" if lo > g["fair"] else "less")}
     return w(lang, key, opp=agent(lang, opp), rate=pct(g["rate"], lang), p=g["players"], fair=pct(g["fair"], lang),
-             lo=pct(g["ci"][0], lang), hi=pct(g["ci"][1], lang))
+             lo=pct(lo, lang), hi=pct(hi, lang), **extra)
 
 
 def skill_summary(rep: Report) -> list[Paragraph]:
@@ -267,7 +273,7 @@ def skill_summary(rep: Report) -> list[Paragraph]:
     for opp in sk["opponents"]:
         mine = [g for g in sk["groups"] if g["variant"] == base["id"] and g["opponent"] == opp]
         head = next(g for g in mine if g["players"] == p)
-        bullets.append(_skill_sentence(head, opp, lang))
+        bullets.append(_skill_sentence(head, opp, lang, len(sk["groups"]) + len(sk["reference"])))
         if len(mine) > 1:
             ratios = [g["ratio"] for g in mine if g["finished"]]
             sig = [g["players"] for g in mine if g["significant"] and g["rate"] > g["fair"]]
@@ -281,7 +287,11 @@ def skill_summary(rep: Report) -> list[Paragraph]:
     bullets.append(w(lang, "s_skill_stop", budget=sk["games"]))
     open_ = [g for g in mine if g.get("answer") == "budget"]
     if open_:
-        where = join([f"{g['players']} ({agent(lang, g['opponent'])})" for g in open_], lang)
+        by_opp: dict[str, list[int]] = {}
+        for g in open_:
+            by_opp.setdefault(g["opponent"], []).append(g["players"])
+        where = join([w(lang, "s_skill_open_at", sizes=sizes(ps, lang), opp=agent(lang, opp))
+                      for opp, ps in by_opp.items()], lang)
         bullets.append(w(lang, "s_skill_open", where=where, budget=sk["games"]))
     for opp in sk["opponents"]:
         refs = [r for r in sk["reference"] if r["opponent"] == opp]
