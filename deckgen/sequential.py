@@ -17,7 +17,7 @@ never on timing or the number of processes.
   soon as every seat's interval lies within fair ± ``detect``.
 
 The measured false-alarm rates and powers are in ``docs/checks.md`` and held by
-``tests/test_sequential.py``. Standard library only.
+``tests/test_sequential.py``. Standard library only (and the Wilson interval of :mod:`deckgen.stats`).
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, NamedTuple
+
+from deckgen.stats import wilson
 
 FINE: Final = "fine"
 PROBLEM: Final = "problem"
@@ -98,17 +100,6 @@ def normal_quantile(p: float) -> float:
     e = 0.5 * math.erfc(-x / math.sqrt(2)) - p
     u = e * math.sqrt(2 * math.pi) * math.exp(x * x / 2)
     return x - u / (1 + x * u / 2)
-
-
-def wilson(successes: int, trials: int, z: float) -> tuple[float, float]:
-    """The Wilson score interval for successes out of trials at ``z`` standard errors."""
-    if trials <= 0:
-        return 0.0, 1.0
-    p = successes / trials
-    z2 = z * z
-    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
-    half = z / (1 + z2 / trials) * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
-    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
 
 
 def poisson_high(count: int, exposure: float, z: float) -> float:

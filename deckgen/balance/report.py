@@ -217,7 +217,8 @@ def skill_answer(results: Sequence[SkillResult], players: int, looks: int) -> st
     """Whether an expert's games answer "does skill matter here": "more" or "less" than luck (its
     interval, at 95 % shared out over the looks, leaves the fair share out), "luck" (the interval
     lies within SKILL_NEAR of it), or None (not yet)."""
-    from deckgen.sequential import normal_quantile, wilson
+    from deckgen.sequential import normal_quantile
+    from deckgen.stats import wilson
 
     finished = [r for r in results if r[0] == "finished"]
     n = len(finished)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from deckgen.sequential import wilson
+from deckgen.stats import wilson
 from deckgen.tune.space import Target, Variable
 
 if TYPE_CHECKING:
