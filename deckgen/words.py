@@ -97,10 +97,12 @@ def _ph(en: dict[str, str], es: dict[str, str], start: str = ACTS) -> Phrase:
 #: Each primitive's words (the rulebook layer of the effect registry).
 PHRASES: Mapping[str, Phrase] = MappingProxyType({
     "skip": _ph({"lose": "loses their turn"}, {"lose": "pierde su turno"}),
-    "skip_all": _ph({"say": "Every other player is passed over: you play again straight away."},
-                    {"say": "Te saltas a todos los demás jugadores: vuelves a jugar enseguida."}, IDLE),
-    "play_again": _ph({"say": "You take another turn straight away."},
-                      {"say": "Juegas otro turno enseguida."}, IDLE),
+    "skip_all": _ph({"say": "Every other player is passed over: you play again straight away.",
+                     "idle": "passes nobody over"},
+                    {"say": "Te saltas a todos los demás jugadores: vuelves a jugar enseguida.",
+                     "idle": "no se salta a nadie"}, IDLE),
+    "play_again": _ph({"say": "You take another turn straight away.", "idle": "gives nobody another turn"},
+                      {"say": "Juegas otro turno enseguida.", "idle": "no da otro turno a nadie"}, IDLE),
     "reverse": _ph({"say": "The direction of play changes."}, {"say": "El sentido del juego cambia."}),
     "target": _ph({"who": "A player of your choice", "who2": "Another player of your choice"},
                   {"who": "El jugador que tú elijas", "who2": "Otro jugador que tú elijas"}),
@@ -112,26 +114,31 @@ PHRASES: Mapping[str, Phrase] = MappingProxyType({
                         {"say": "Después eliges el color que hay que seguir (puedes mantener el actual)."}),
     "discard_color": _ph(
         {"say": "You also discard every other card of this card's colour from your hand, putting them under "
-                "the card you played. If that empties your hand, you win the round."},
+                "the card you played. If that empties your hand, you win the round.",
+         "idle": "discards no other card"},
         {"say": "Además descartas todas las demás cartas de ese color que tengas en la mano, debajo de la "
-                "carta jugada. Si así te quedas sin cartas, ganas la ronda."}, IDLE),
-    "swap_hands": _ph({"say": "You swap your whole hand with a player of your choice."},
-                      {"say": "Cambias tu mano entera por la de un jugador que elijas."}, IDLE),
+                "carta jugada. Si así te quedas sin cartas, ganas la ronda.",
+         "idle": "no descarta ninguna otra carta"}, IDLE),
+    "swap_hands": _ph({"say": "You swap your whole hand with a player of your choice.", "idle": "swaps no hands"},
+                      {"say": "Cambias tu mano entera por la de un jugador que elijas.",
+                       "idle": "no cambia ninguna mano"}, IDLE),
     "pass_hands": _ph(
         {"play": "Every player passes their whole hand to the next player in the current direction of play.",
          "left": "Every player passes their whole hand to the player on their left, whatever the direction "
                  "of play.",
          "right": "Every player passes their whole hand to the player on their right, whatever the "
-                  "direction of play."},
+                  "direction of play.",
+         "idle": "passes no hands"},
         {"play": "Cada jugador pasa su mano entera al siguiente en el sentido del juego.",
          "left": "Cada jugador pasa su mano entera al jugador de su izquierda, sea cual sea el sentido del "
                  "juego.",
          "right": "Cada jugador pasa su mano entera al jugador de su derecha, sea cual sea el sentido del "
-                  "juego."}, IDLE),
+                  "juego.",
+         "idle": "no pasa ninguna mano"}, IDLE),
     "steal": _ph({"say": "Choose another player who holds two or more cards and take one card from their "
-                         "hand without looking; it goes into your hand."},
+                         "hand without looking; it goes into your hand.", "idle": "takes nobody's card"},
                  {"say": "Elige a otro jugador que tenga dos cartas o más y quítale una carta de la mano sin "
-                         "mirar; pasa a tu mano."},
+                         "mirar; pasa a tu mano.", "idle": "no quita ninguna carta"},
                  IDLE),
     "roulette": _ph(
         {"say": "You do not name a colour. {who} names one and turns over cards from the draw pile, one by "
@@ -141,11 +148,14 @@ PHRASES: Mapping[str, Phrase] = MappingProxyType({
                 "una, hasta que sale una de ese color (los comodines no cuentan). Se queda con todas las "
                 "cartas destapadas y {lose}, y el color que nombró es el que hay que seguir."}),
     "flip_power": _ph({"self": "You turn your own {power} over: green becomes red, red becomes green.",
+                       "idle": "turns no {power} over",
                        "all": "Every player turns their {power} over: green becomes red, red becomes green."},
                       {"self": "Das la vuelta a tu {power}: de verde pasa a rojo y de rojo a verde.",
+                       "idle": "no da la vuelta a ningún {power}",
                        "all": "Todos los jugadores dan la vuelta a su {power}: de verde pasa a rojo y de rojo "
                               "a verde."}),
-    "duel": _ph({"say": "It starts a duel (see “Duels”)."}, {"say": "Empieza un duelo (ver «Duelos»)."}, IDLE),
+    "duel": _ph({"say": "It starts a duel (see “Duels”).", "idle": "starts no duel"},
+                {"say": "Empieza un duelo (ver «Duelos»).", "idle": "no empieza ningún duelo"}, IDLE),
     "challenge": _ph({"say": "The player who has to draw may challenge it (see “Challenges”)."},
                      {"say": "El jugador que debe robar puede desafiarla (ver «Desafíos»)."}),
 })
@@ -163,6 +173,7 @@ SENTENCES = {
         "legal_no_play": "You may use it only when you hold no other card you could play (wild cards included; "
                          "another card with this same condition does not count).",
         "who_next": "The next player", "who_next_new": "The next player in the new direction",
+        "start_does_nothing": "does nothing",
         "who_opponent": "Your opponent", "who_you": "You",
         "lose_1": "loses their turn", "lose_2": "loses their next two turns", "lose_k": "loses their next {k} turns",
         "they_lose_1": "lose their turn", "they_lose_2": "lose their next two turns",
@@ -233,6 +244,7 @@ SENTENCES = {
         "legal_no_play": "Solo puedes usarla si no tienes ninguna otra carta que puedas jugar (comodines incluidos; "
                          "otra carta con esta misma condición no cuenta).",
         "who_next": "El siguiente jugador", "who_next_new": "El siguiente jugador en el nuevo sentido",
+        "start_does_nothing": "no hace nada",
         "who_opponent": "Tu rival", "who_you": "Tú",
         "lose_1": "pierde su turno", "lose_2": "pierde sus dos próximos turnos",
         "lose_k": "pierde sus próximos {k} turnos",

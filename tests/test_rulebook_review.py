@@ -275,3 +275,47 @@ def test_the_duel_rule_follows_the_duel_options_and_the_player_range_is_the_deck
     lo, hi = deck.players_min, deck.players_max
     assert f"for {lo} to {hi} players" in flex
     assert f"para {lo} a {hi} jugadores" in _text("flex-spectrum", "es")
+
+
+def test_a_wild_swap_turned_first_swaps_no_hands_but_its_colour_is_named_as_the_rulebook_says(tmp_path):
+    # seen on `deckgen new`'s deck: the rulebook said "Wild Swap does nothing" as the first card,
+    # beside "if it is any other wild card, the first player chooses the colour" (the engine asks)
+    import dataclasses
+
+    from deckgen.effects import Effect
+    from deckgen.rulebook.describe import start_idle_words
+    from deckgen.rules.table import compile_deck
+    from deckgen.scaffold import new_deck
+
+    deck = manifest.load_deck(new_deck("swapper", tmp_path))
+    en, es = render_text(deck, "en")[0], render_text(deck, "es")[0]
+    assert "<b>Wild Swap</b> swaps no hands" in en and "Wild Swap</b> does nothing" not in en
+    assert "<b>Comodín intercambio</b> no cambia ninguna mano" in es and "intercambio</b> no hace nada" not in es
+    assert "If it is any other wild card, the first player chooses the colour" in en
+
+    t = compile_deck(deck)
+
+    def first_card(card_id: str) -> Game:
+        n = 3
+        g = Game(t, n, 0, [Scripted(colors=["blue"]) for _ in range(n)])
+        other = face(t, "wild" if card_id == "wild-swap" else "wild-swap")
+        pile = list(t.deck_faces)
+        pile.remove(face(t, card_id))
+        pile.remove(other)
+        dealt = n * t.hand_size                 # bottom first: the other card under the pile, the same deal
+        g.setup([other, *pile[:len(pile) - dealt], face(t, card_id), *pile[len(pile) - dealt:]])
+        assert g.table.faces[g.discard[-1]].id == card_id
+        return g
+
+    swapped, plain = first_card("wild-swap"), first_card("wild")
+    assert swapped.color == plain.color == t.colors.index("blue")       # the first player named it
+    assert swapped.hands == plain.hands and swapped.current == plain.current == 0    # no hands swapped
+
+    # a kind that does only what needs a player does nothing; idle parts beside an acting one are named
+    swap = deck.kinds["wild-swap"]
+    assert start_idle_words(dataclasses.replace(swap, effects=(Effect("swap_hands"),)), "en", "Power card") == \
+        "does nothing"
+    both = dataclasses.replace(swap, effects=(Effect("skip"), Effect("swap_hands"), Effect("play_again")))
+    assert start_idle_words(both, "en", "x") == "swaps no hands and gives nobody another turn"
+    assert start_idle_words(both, "es", "x") == "no cambia ninguna mano y no da otro turno a nadie"
+    assert start_idle_words(dataclasses.replace(swap, effects=(Effect("skip"),)), "en", "x") == ""

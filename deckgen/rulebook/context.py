@@ -164,6 +164,17 @@ class Helpers:
 
         return [k for k, v in self.deck.kinds.items() if start_idle(v)]
 
+    def start_idle(self, kind_id: str) -> Markup:
+        """The kind's name and what its effect leaves undone as the first card: "<b>Wild Swap</b>
+        swaps no hands", "<b>Skip Everyone</b> does nothing" (for each of start_idle_kinds())."""
+        from deckgen.rulebook.describe import start_idle_words
+
+        k = self._kind(kind_id, *caller())
+        if k is None:
+            return Markup("")
+        return Markup("%s %s") % (_bold(k.names.get(self.lang)),
+                                  as_is(start_idle_words(k, self.lang, power_name(self.deck, self.lang))))
+
     def start_all_kinds(self) -> list[str]:
         """The kinds that, as the first card, make every player draw (the dealer included)."""
         from deckgen.rulebook.describe import start_all
@@ -271,7 +282,7 @@ def template_globals(rec: Recorder) -> dict[str, Any]:
     h = Helpers(rec)
     values = {name: getattr(h, name) for name in (
         "card", "kind", "count", "points", "draw_of", "explain", "has_kind", "kinds_with", "kinds_doing", "kind_ids",
-        "group_keys", "any_card", "start_idle_kinds", "start_all_kinds", "duel_steps",
+        "group_keys", "any_card", "start_idle_kinds", "start_idle", "start_all_kinds", "duel_steps",
         "draw_kinds", "score_lines", "names", "cards", "components_table", "palette_table")}
     values.update(deck=deck_view(rec.deck, rec.lang), opts=rec.deck.rule_options.as_dict(), lang=lang_of(rec.lang))
     return values

@@ -28,6 +28,23 @@ def start_idle(kind: Kind) -> bool:
     return any(PHRASES[e.op].start == IDLE or (e.op == "flip_power" and e.who == "self") for e in kind.effects)
 
 
+def start_idle_words(kind: Kind, lang: str, power: str) -> str:
+    """What this kind's effect leaves undone as the first card (nobody played it): "does nothing"
+    when none of it acts then, else its idle parts ("swaps no hands" for a Wild Swap, whose colour
+    the first player still names); "" when all of it acts. As the engine's start handlers do."""
+    idle = [e for e in kind.effects if PHRASES[e.op].start == IDLE or (e.op == "flip_power" and e.who == "self")]
+    if not idle:
+        return ""
+    if all(e in idle or e.op in START_SILENT for e in kind.effects):
+        return phrase(lang, "start_does_nothing")
+    return join(list(dict.fromkeys(PHRASES[e.op].get(lang, "idle").format(power=power) for e in idle)), lang)
+
+
+# Primitives that do nothing by themselves as the first card, though not counted as idle: a chosen
+# victim (the card's other parts then act on the first player) and a challenge (a flag of a draw).
+START_SILENT = ("target", "challenge")
+
+
 def start_all(kind: Kind) -> bool:
     return any(PHRASES[e.op].start == ALL for e in kind.effects)
 
