@@ -366,6 +366,28 @@ def test_tts_saved_object_refers_to_the_sheets_and_holds_every_card(power_tts):
     assert len(playing["CustomDeck"]) == 1 and len(power["CustomDeck"]) == 1
 
 
+def test_tts_cards_carry_their_rules_as_the_rulebook_words_them(tmp_path, cache):
+    # the tooltip TTS shows on a card: what it does, so a table new to a homemade card can read it
+    import json
+
+    from deckgen.rulebook.describe import group_text
+    from deckgen.rulebook.groups import group_key, groups
+    from deckgen.scaffold import new_deck
+
+    deck = manifest.load_deck(new_deck("swapper", tmp_path, lang="es"))
+    res = export_tts(deck, tmp_path / "tts", run=ExportRun(cache_dir=cache), max_side=1024)
+    cards = json.loads(res.saved_object.read_text("utf-8"))["ObjectStates"][0]["ContainedObjects"]
+    said = {c["Nickname"]: c["Description"] for c in cards}
+    assert said["Comodín intercambio"] == ("Se juega sobre cualquier carta. Cambias tu mano entera por la de un "
+                                           "jugador que elijas. Después eliges el color que hay que seguir (puedes "
+                                           "mantener el actual).")
+    assert said["Salta rojo"].endswith("El siguiente jugador pierde su turno.")
+    by_key = {g.key: g for g in groups(deck)}
+    for card in deck.cards:                                  # every card: the rulebook's own paragraphs
+        text = "\n".join(group_text(deck, by_key[group_key(card)], "es"))
+        assert said[card.name("es")] == text and "<" not in text and text
+
+
 def test_tts_scale_gives_uno_cards_their_shape(power_tts):
     import json
 

@@ -248,10 +248,31 @@ def _face_name(deck: Deck, face: str, lang: str) -> str:
     return deck.card(face).name(lang)
 
 
+def card_descriptions(deck: Deck, lang: str) -> dict[str, str]:
+    """Each playing card's rules, as the rulebook words them (its paragraphs about the card's
+    group, plain text): the tooltip TTS shows on a card, so a table new to a homemade card can
+    read what it does."""
+    from deckgen.rulebook.describe import group_text
+    from deckgen.rulebook.groups import group_key, groups
+    from deckgen.rulebook.markup import plain
+
+    by_key = {g.key: g for g in groups(deck)}
+    texts: dict[str, str] = {}
+    out: dict[str, str] = {}
+    for card in deck.cards:
+        key = group_key(card)
+        if key not in texts:
+            texts[key] = "\n".join(plain(p) for p in group_text(deck, by_key[key], lang))
+        out[card.id] = texts[key]
+    return out
+
+
 def _deck_object(deck: Deck, sheets: list[tuple[int, TtsSheet]], back: Path, scale: tuple[float, float, float],
                  at: tuple[float, str], lang: str, base_url: str | None = None) -> dict[str, Any]:
-    """One deck object on the table: its sheets' cards, at ``at`` (x position, nickname)."""
+    """One deck object on the table: its sheets' cards, at ``at`` (x position, nickname), each
+    playing card described by what it does."""
     x, name = at
+    said = card_descriptions(deck, lang)
     ids: list[int] = []
     cards = []
     custom = {}
@@ -264,7 +285,7 @@ def _deck_object(deck: Deck, sheets: list[tuple[int, TtsSheet]], back: Path, sca
                 ids.append(card_id)
                 cards.append({"GUID": _guid(deck.id, key, i, k), "Name": "Card",
                               "Transform": _transform(x, scale), "Nickname": _face_name(deck, face, lang),
-                              "Description": "", "CardID": card_id, "SidewaysCard": False, "Hands": True,
+                              "Description": said.get(face, ""), "CardID": card_id, "SidewaysCard": False, "Hands": True,
                               "CustomDeck": {str(key): custom[str(key)]}})
     kind = "DeckCustom" if len(custom) == 1 else "Deck"         # TTS's own names for one sheet and several
     return {"GUID": _guid(deck.id, name), "Name": kind, "Transform": _transform(x, scale), "Nickname": name,
