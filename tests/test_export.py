@@ -470,3 +470,23 @@ def test_exports_check_image_resolution_at_their_own_size(tmp_path, cache):
     assert re.search(r"prints at 26\d dpi in --service tgc-poker", found[0].message)
     res = export_cards(deck, svc, tmp_path / "tgc", run=ExportRun(cache_dir=cache))
     assert any(w.code == "image-dpi" and "26" in w.message for w in res.warnings)
+
+
+def test_a_shop_card_of_another_size_than_the_decks_is_said_with_the_nearest_preset(tgc, tmp_path):
+    # seen: a 44 x 68 mm deck exported for tgc-poker came out as 63.5 x 88.9 mm cards without a word
+    from deckgen.export.printshop import size_note
+
+    deck, res = tgc                                                   # classic: UNO size, 56 x 87 mm
+    assert res.resized == ("the deck's cards are 56 x 87 mm and these are 63.5 x 88.9 mm: every face is laid out "
+                           "again at this size, not stretched; the preset nearest the deck's own size is tgc-bridge "
+                           "(57.15 x 88.9 mm)")
+    bridge = get_service("tgc-bridge")                                # the nearest itself: no advice to switch
+    assert size_note(deck, (57.15, 88.9), bridge).endswith("not stretched")
+    assert size_note(deck, (56.5, 87.5), get_service("own-size")) == ""          # within 1 mm: the same size
+    path = tmp_path / "mini.toml"
+    path.write_text(manifest.find_deck("classic").read_text("utf-8").replace('card_size = "uno"', 'card_size = "mini"'),
+                    encoding="utf-8")
+    mini = manifest.load_deck(path)
+    assert mini.card_size == "mini"
+    assert "the preset nearest the deck's own size is tgc-mini (44.45 x 63.5 mm)" in size_note(
+        mini, (63.5, 88.9), get_service("tgc-poker"))

@@ -233,7 +233,7 @@ def export_cards_cmd(deck: str, shop: ShopChoice, out_dir: str | None, source: E
         echo_json({"ok": True, "exit_code": 0, "deck": deck_obj.id, "service": svc.id, "output": str(res.folder),
                    "images": [str(p) for p in res.images], "pdf": str(res.pdf), "pages": res.pages,
                    "quantities": str(res.quantities), "size_px": list(res.size_px), "trim_mm": list(res.trim_mm),
-                   "bleed_mm": res.bleed_mm, **findings_json([*errors, *res.warnings])})
+                   "bleed_mm": res.bleed_mm, "resized": res.resized, **findings_json([*errors, *res.warnings])})
         return
     _echo_cards(res, svc)
 
@@ -243,6 +243,8 @@ def _echo_cards(res: PrintShopResult, svc: Service) -> None:
     click.echo(f"{svc.name}")
     click.echo(f"  {len(res.images)} face images, {res.size_px[0]}x{res.size_px[1]} px "
                f"({res.trim_mm[0]:g} x {res.trim_mm[1]:g} mm + {res.bleed_mm:g} mm bleed) in {res.folder / 'faces'}")
+    if res.resized:
+        click.echo(f"  {res.resized}")
     l, t, r, b = res.safe_box
     line = f"  symbols and text inside {r - l}x{b - t} px"
     if res.shop_safe_box:

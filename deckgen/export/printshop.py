@@ -53,6 +53,33 @@ class PrintShopResult:
     safe_box: tuple[int, int, int, int] = (0, 0, 0, 0)          # the renderer's, in face-image pixels
     shop_safe_box: tuple[int, int, int, int] | None = None      # the shop's, in face-image pixels
     warnings: tuple[Finding, ...] = field(default_factory=tuple)
+    resized: str = ""                                           # size_note(): the deck's own size, when not this
+
+
+# A card size this far from the deck's own (either side, in mm) is another size, said so.
+SIZE_TOLERANCE_MM = 1.0
+
+
+def size_note(deck: Deck, trim_mm: tuple[float, float], service: Service) -> str:
+    """When the shop's card is another size than the deck's own: says so (every face is laid out
+    again at the shop's size, never stretched) and names the print-shop preset whose card is
+    nearest the deck's own; "" when the sizes agree."""
+    from deckgen.export.services import load_services
+    from deckgen.render.geometry import card_size_mm
+
+    base = deck.source.parent if deck.source else None
+    own = card_size_mm(deck.card_size, base=base)
+    if max(abs(own[0] - trim_mm[0]), abs(own[1] - trim_mm[1])) <= SIZE_TOLERANCE_MM:
+        return ""
+    note = (f"the deck's cards are {own[0]:g} x {own[1]:g} mm and these are {trim_mm[0]:g} x {trim_mm[1]:g} mm: "
+            "every face is laid out again at this size, not stretched")
+    sizes = {sid: card_size_mm(svc.card_size, base=base)
+             for sid, svc in load_services(base=base).items() if svc.card_size}
+    if sizes:
+        best = min(sizes, key=lambda sid: (max(abs(own[0] - sizes[sid][0]), abs(own[1] - sizes[sid][1])), sid))
+        if best != service.id and sizes[best] != trim_mm:
+            note += f"; the preset nearest the deck's own size is {best} ({sizes[best][0]:g} x {sizes[best][1]:g} mm)"
+    return note
 
 
 @dataclass(frozen=True)
@@ -148,7 +175,8 @@ def export_cards(deck: Deck, service: Service, out_dir: Path, *, run: ExportRun 
     low = resolution_warnings(deck, geo.trim_mm, geo.bleed_mm, geo.render_safe_mm, service.dpi,
                               f"--service {service.id}")
     return PrintShopResult(folder, tuple(images), pdf_path, quantities, 2 * len(copies), geo.size_px,
-                           geo.trim_mm, geo.bleed_mm, geo.safe_box, geo.shop_safe_box, (*geo.warnings, *low))
+                           geo.trim_mm, geo.bleed_mm, geo.safe_box, geo.shop_safe_box, (*geo.warnings, *low),
+                           size_note(deck, geo.trim_mm, service))
 
 
 def _fit(im: Image.Image, size: tuple[int, int]) -> Image.Image:
