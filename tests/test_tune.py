@@ -237,6 +237,18 @@ def test_the_deck_as_written_is_the_first_candidate_and_wins_when_it_meets_every
     assert all("(was " in line for line in text.splitlines() if line.startswith("  #") and "as written" not in line)
 
 
+def test_a_search_of_one_trial_plays_the_deck_as_written(tmp_path):
+    # seen: --trials 1 said "no candidate could be evaluated" (the enqueued deck as written was
+    # counted as a candidate taken before it was asked)
+    path = tmp_path / "classic.toml"
+    path.write_text((decks_dir() / "classic.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    got = tune(path, TuneOptions(trials=1, players=(4,), study=tmp_path / "s.log"))
+    assert [c.number for c in got.search.candidates] == [0] and got.search.candidates[0].change == 0
+    assert got.search.games > 0 and got.chosen is got.search.candidates[0]
+    again = tune(path, TuneOptions(trials=2, players=(4,), study=tmp_path / "s.log"))    # resumed: one more
+    assert [c.number for c in again.search.candidates] == [0, 1] and again.search.resumed == 1
+
+
 def test_a_build_may_follow_a_tune_in_the_same_output_folder(long_deck, tmp_path, monkeypatch):
     """tune's study file made output/<deck>/ before its other files claimed it, unmarked, and the
     next build refused output/ as "a folder that deckgen did not make"."""

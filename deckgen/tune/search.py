@@ -196,7 +196,11 @@ def _tell(study: Any, trial: Any, changes: dict[str, Any], got: Evaluated, curre
 
 
 def _done(study: Any) -> int:
-    return len(study.get_trials(deepcopy=False, states=None))
+    """The candidates the study has taken up: every trial but one still waiting in its queue (the
+    deck as written, enqueued, is not yet a candidate until it is asked: counting it, a search of
+    one trial asked none)."""
+    waiting = _optuna().trial.TrialState.WAITING
+    return sum(t.state != waiting for t in study.get_trials(deepcopy=False, states=None))
 
 
 def _key(changes: Mapping[str, Any]) -> str:
