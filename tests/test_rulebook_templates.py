@@ -100,6 +100,19 @@ def test_a_misspelt_name_gets_a_did_you_mean(tmp_path, expr, meant):
     assert (f"did you mean '{meant}'?" in f.hint) if meant else ("did you mean" not in f.hint)
 
 
+def test_a_missing_attribute_is_named_as_the_template_wrote_it_not_as_jinjas_dict_object(tmp_path):
+    deck = _deck_with_templates(tmp_path, {"en/rulebook.j2": INTRO + "We play {{ deck.nmae }} on Sundays.\n"
+                                                                  "{% endblock %}\n"})
+    (f,) = crosscheck(deck, ["en"])
+    assert f.message == "'deck' has no attribute 'nmae'" and "did you mean 'name'?" in f.hint
+    # two owners of the same attribute on the line: Jinja's own words are kept
+    (tmp_path / "two").mkdir()
+    deck = _deck_with_templates(tmp_path / "two", {"en/rulebook.j2": INTRO + "{{ deck.nmae }} {{ opts.nmae }}\n"
+                                                                            "{% endblock %}\n"})
+    (f,) = crosscheck(deck, ["en"])
+    assert "object' has no attribute 'nmae'" in f.message
+
+
 def test_homemade_templates_inherit_the_shared_pieces(tmp_path):
     deck = _deck_with_templates(tmp_path, {"en/rulebook.j2": INTRO + "Our family edition.\n{% endblock %}\n"})
     text, rec, findings = render_text(deck, "en")

@@ -279,6 +279,23 @@ def _undefined_hint(msg: str, known: Mapping[str, Any] | None) -> str:
     return "see templates/README.md for the names a template may use"
 
 
+_NO_ATTRIBUTE = re.compile(r"^'(\w+) object' has no attribute '(\w+)'$")
+
+
+def _named_owner(msg: str, file: str | None, line: int | None) -> str:
+    """Jinja's "'dict object' has no attribute 'nmae'" as the template wrote it ("'deck' has no
+    attribute 'nmae'"), when the template's line names one owner of that attribute."""
+    m = _NO_ATTRIBUTE.match(msg)
+    if m is None or not file or not line:
+        return msg
+    try:
+        text = safefile.read_text(Path(file), MAX_TEMPLATE).splitlines()[line - 1]
+    except (OSError, UnicodeDecodeError, IndexError):
+        return msg
+    owners = set(re.findall(rf"([A-Za-z_][\w.]*)\.{m.group(2)}\b", text))
+    return f"'{owners.pop()}' has no attribute '{m.group(2)}'" if len(owners) == 1 else msg
+
+
 def template_finding(exc: Exception, entry_file: str | None = None,
                      known: Mapping[str, Any] | None = None) -> Finding:
     """A template failure as a finding that names the template file and line (``known``: the
@@ -302,6 +319,7 @@ def template_finding(exc: Exception, entry_file: str | None = None,
     elif isinstance(exc, jinja2.UndefinedError):
         kind, msg = "template-undefined", str(exc)
         hint = _undefined_hint(msg, known)
+        msg = _named_owner(msg, file, line)
     elif isinstance(exc, jinja2.TemplateSyntaxError):
         kind, hint, msg = "template-syntax", None, exc.message or str(exc)
     elif isinstance(exc, TemplateBudget):
