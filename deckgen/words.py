@@ -1016,6 +1016,10 @@ REPORT_WORDS: Mapping[str, Mapping[str, str]] = {
         "s_dry1": "The draw pile runs dry in 1 game ({where}).",
         "s_knockout": "Players are knocked out in {k} games ({where}).",
         "s_knockout1": "A player is knocked out in 1 game ({where}).",
+        "s_standing": "The last player standing, every other knocked out, wins {list}; the rest are won by a player "
+                      "who empties their hand.",
+        "s_standing_at": "{share} of the finished games at {p} players", "s_standing_more": "{share} at {p}",
+        "s_standing_one": "{share} of the finished games at {p} players ({k} of {n})",
         "s_sizes": "at {list} players",
         "s_causes": "Drawn cards come mostly from: {list}.",
         "s_cause_top": "At {p} players the biggest source is: {cause} ({share}).",
@@ -1158,6 +1162,10 @@ REPORT_WORDS: Mapping[str, Mapping[str, str]] = {
         "s_dry1": "El mazo de robo se agota en 1 partida ({where}).",
         "s_knockout": "Hay jugadores eliminados en {k} partidas ({where}).",
         "s_knockout1": "Hay un jugador eliminado en 1 partida ({where}).",
+        "s_standing": "El último jugador en pie, con todos los demás eliminados, gana {list}; las demás las gana "
+                      "quien se queda sin cartas.",
+        "s_standing_at": "el {share} de las partidas terminadas con {p} jugadores", "s_standing_more": "el {share} con {p}",
+        "s_standing_one": "el {share} de las partidas terminadas con {p} jugadores ({k} de {n})",
         "s_sizes": "con {list} jugadores",
         "s_causes": "Las cartas robadas vienen sobre todo de: {list}.",
         "s_cause_top": "Con {p} jugadores la causa principal es: {cause} ({share}).",

@@ -233,3 +233,22 @@ def test_events_chart_places_a_dot_per_turn_bin_with_events(tmp_path):
         dots = [c for c in page.curves if _is(c.get("non_stroking_color"), grey)]
         bins = sum(1 for c in g["events"]["knockout"]["by_turn"] if c)
         assert len(dots) == bins + 2           # one per bin, the legend's and the count's
+
+
+def test_how_games_with_knock_outs_are_won_is_said_and_counted(english, tmp_path):
+    # No Mercy among greedy players: most games go to the last player standing (77 % at 4 players
+    # over 300 games), which the report did not say
+    result = run("report", "no-mercy", "--players", "3", "--games", "24", "--agent", "random", "--jobs", "1",
+                 "--skill-games", "0", "--lang", "en", "-o", str(tmp_path / "nm.pdf"), "--json")
+    assert result.exit_code == 0, result.output
+    rep = json.loads(result.stdout)
+    (g,) = rep["groups"]
+    assert 0 < g["standing"] <= g["finished"] <= g["games"]
+    share = round(100 * g["standing"] / g["finished"])
+    said = [b for p in rep["summary"] for b in p.get("bullets", []) if "last player standing" in b]
+    assert said == [f"The last player standing, every other knocked out, wins {share} % of the finished games at 3 "
+                    f"players ({g['standing']} of {g['finished']}); the rest are won by a player who empties their "
+                    f"hand."]
+    classic, _ = english                                     # no knock-outs: nothing said, nothing counted
+    assert all(x["standing"] == 0 for x in classic["groups"])
+    assert not [b for p in classic["summary"] for b in p.get("bullets", []) if "standing" in b]

@@ -85,6 +85,7 @@ def group_figures(recs: Sequence[GameRecord], players: int, kinds: Sequence[str]
         "finished": len(finished),
         "stalled": sum(1 for r in recs if r.outcome == STALLED),
         "capped": sum(1 for r in recs if r.outcome == CAPPED),
+        "standing": sum(1 for r in finished if r.knockouts == players - 1),
         "turns": turn_figures(recs, axis),
         "draws": draw_figures(recs, kinds),
         "hands": hand_figures(recs, axis),

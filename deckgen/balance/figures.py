@@ -97,6 +97,7 @@ class GroupFigures(TypedDict):
     finished: int
     stalled: int
     capped: int
+    standing: int                  # finished games won by the last player standing, every other knocked out
     turns: TurnFigures
     draws: DrawFigures
     hands: HandFigures

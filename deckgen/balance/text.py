@@ -153,6 +153,12 @@ def _event_lines(gs: Sequence[Group], lang: str) -> list[str]:
             k = sum(g["events"][ev]["games"] for g in hit)
             lines.append(w(lang, sentence + ("1" if k == 1 else ""), k=k,
                            where=w(lang, "s_sizes", list=sizes([g["players"] for g in hit], lang))))
+    won = [g for g in gs if g.get("standing")]          # how the games with knock-outs are won
+    if won:
+        key = "s_standing_one" if len(won) == 1 else "s_standing_at"
+        items = [w(lang, key if i == 0 else "s_standing_more", share=pct(g["standing"] / g["finished"], lang),
+                   p=g["players"], k=g["standing"], n=g["finished"]) for i, g in enumerate(won)]
+        lines.append(w(lang, "s_standing", list=join(items, lang)))
     return lines
 
 
