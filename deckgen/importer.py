@@ -47,6 +47,15 @@ KIND_WORDS = {
     "number": ("number", "numero", "num"),
 }
 WILD_COLORS = ("", "black", "negro", "wild", "none", "ninguno", "comodin", "any")
+# The words above that only Spanish or only English writes (folded): which of them a file's
+# colours and kinds use says the language its designer writes in.
+SPANISH_WORDS = frozenset(("rojo", "amarillo", "verde", "azul", "negro", "ninguno", "salta", "salto", "bloqueo",
+                           "pierdeturno", "reversa", "reverso", "cambiodesentido", "cambiosentido", "invertir",
+                           "roba2", "robados", "tomados", "masdos", "comodin", "cambiocolor", "roba4", "robacuatro",
+                           "comodin+4", "comodinroba4", "comodinrobacuatro", "numero"))
+ENGLISH_WORDS = frozenset(("red", "yellow", "green", "blue", "black", "none", "any", "skip", "block", "reverse",
+                           "drawtwo", "draw2", "wild", "colorchange", "wilddrawfour", "wilddraw4", "wild+4", "draw4",
+                           "drawfour", "number"))
 CLASSIC = {"red": ("red", "rojo", "r"), "yellow": ("yellow", "amarillo", "y"), "green": ("green", "verde", "g"),
            "blue": ("blue", "azul", "b")}
 SPARE_HEX = ("#D7263D", "#F4C30B", "#1B998B", "#2E5EAA", "#8F3985", "#F46036", "#5C4D7D", "#3A7D44", "#C44536",
@@ -74,6 +83,13 @@ class Imported:
     skipped: list[str] = field(default_factory=list)            # rows left out, with why
     cards: int = 0
     rows: list[dict[str, Any]] = field(default_factory=list)
+    words: dict[str, int] = field(default_factory=lambda: {"es": 0, "en": 0})   # cells in Spanish-only / English-only words
+
+    @property
+    def language(self) -> str | None:
+        """The language the file's colours and kinds are written in, when its words say so."""
+        es, en = self.words["es"], self.words["en"]
+        return "es" if es > en else "en" if en > es else None
 
 
 def nandeck_script(path: Path) -> tuple[Path, str | None]:
@@ -239,6 +255,11 @@ def convert(path: Path, *, tool: str, sheet: str | None = None, count: str | Non
     if "count" not in result.mapped.values():
         result.skipped.append(f"no copies column ({count or 'qty, copies'}): every row is one card")
     for number, row in data:
+        for col, key in result.mapped.items():
+            if key in ("color", "kind", "value", "name") and row.get(col) is not None:
+                word = fold(row[col])
+                result.words["es"] += word in SPANISH_WORDS
+                result.words["en"] += word in ENGLISH_WORDS
         entry, why = _card(row, result.mapped)
         if entry is None:
             result.skipped.append(f"row {number}: {why}")

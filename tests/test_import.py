@@ -92,3 +92,19 @@ def test_the_import_s_verdict_is_deckgen_check_s(tmp_path):
     verdict = next(line for line in check.output.splitlines() if line.startswith("verdict: "))[len("verdict: "):]
     assert f"check: {verdict} (deckgen check {path})" in result.output
     assert result.exit_code == check.exit_code == 0, result.output
+
+
+def test_the_decks_language_is_the_one_its_data_is_written_in_unless_lang_says(tmp_path):
+    # a Spanish sheet (rojo, Salta, Comodín) made an English deck unless --lang es was given
+    spanish = tmp_path / "datos.csv"
+    spanish.write_bytes("Color;Valor;Copias\r\nrojo;0;1\r\nrojo;5;20\r\nazul;Salta;20\r\nnegro;Comodín;4\r\n"
+                        "negro;Comodín +4;4\r\n".encode("cp1252"))           # as Excel in Spanish saves a CSV
+    said = CliRunner().invoke(main, ["import", str(spanish), "-o", str(tmp_path / "es")])
+    assert "language: es, as the data's colours and kinds are written (--lang en for an English deck)" in said.output
+    assert manifest.load_deck(tmp_path / "es" / "es.toml").language == "es"
+    english = CliRunner().invoke(main, ["import", str(spanish), "--lang", "en", "-o", str(tmp_path / "en"), "--json"])
+    assert '"language": "en"' in english.output and manifest.load_deck(tmp_path / "en" / "en.toml").language == "en"
+    squib = _import(tmp_path / "squib", str(EXAMPLES / "squib" / "data.csv"))      # red, Skip: English
+    assert '"language": "en"' in squib.output and "language: es" not in squib.output
+    CliRunner().invoke(main, ["import", str(EXAMPLES / "nandeck" / "uno.nde"), "-o", str(tmp_path / "uno")])
+    assert manifest.load_deck(tmp_path / "uno" / "uno.toml").language == "es"

@@ -124,10 +124,12 @@ def unpack_cmd(pack_file: str, folder: str | None, as_json: bool) -> None:
               help="Map a column to a card key (count, color, value, kind, name, text, art, text.en ...); KEY - leaves it out.")
 @click.option("-o", "--output", "out", default=None, type=click.Path(file_okay=False),
               help="The new deck's folder (default: the file's name without its extension).")
-@click.option("--lang", type=click.Choice(["en", "es"]), default="en", show_default=True, help="The deck's language.")
+@click.option("--lang", type=click.Choice(["en", "es"]), default=None,
+              help="The deck's language [default: the language of the data's colours and kinds (rojo, Salta: es), "
+                   "else en].")
 @json_option
 @gather("reading", ImportChoice, "tool", "sheet", "count", "maps")
-def import_cmd(source: str, reading: ImportChoice, out: str | None, lang: str, as_json: bool) -> None:
+def import_cmd(source: str, reading: ImportChoice, out: str | None, lang: str | None, as_json: bool) -> None:
     """Make a deck from the card data of Squib or nanDECK: FILE is a CSV, XLSX or ODS data file
     (one row per card design, a copies column) or a nanDECK script (.nde) that links one.
 
@@ -138,7 +140,7 @@ def import_cmd(source: str, reading: ImportChoice, out: str | None, lang: str, a
 
         deckgen import docs/examples/squib/data.csv -o my-deck
 
-        deckgen import docs/examples/nandeck/uno.nde --lang es
+        deckgen import docs/examples/nandeck/uno.nde -o mi-uno
     """
     from deckgen import importer, manifest
     from deckgen.check import check as run_check
@@ -152,6 +154,8 @@ def import_cmd(source: str, reading: ImportChoice, out: str | None, lang: str, a
     deck_id = importer.slug(dest.name)
     if (dest / f"{deck_id}.toml").exists():
         raise usage_error("-o", f"{dest / (deck_id + '.toml')} already exists", "choose another folder with -o")
+    inferred = lang is None
+    lang = lang or result.language or "en"
     text = importer.manifest_text(result, deck_id, stem.replace("_", " ").replace("-", " ").title(), lang, "cards.csv")
     claim_output(dest, folder=True)
     _write(dest / "cards.csv", importer.sheet_bytes(result))
@@ -162,12 +166,14 @@ def import_cmd(source: str, reading: ImportChoice, out: str | None, lang: str, a
     progress.close()
     if as_json:
         echo_json({"ok": not checked.errors, "manifest": str(path), "tool": result.tool, "cards": result.cards,
-                   "mapped": result.mapped, "left": result.left, "skipped": result.skipped,
+                   "mapped": result.mapped, "left": result.left, "skipped": result.skipped, "language": lang,
                    "verdict": checked.verdict_line(), **findings_json(checked.findings)})
     else:
         click.echo(f"{path}: {result.cards} cards in {len(result.rows)} rows, from {src} ({result.tool})")
         click.echo("  mapped: " + ", ".join(f"{c} -> {k}" for c, k in result.mapped.items()))
         click.echo("  left: " + (", ".join(result.left) or "nothing"))
+        if inferred and result.language == "es":
+            click.echo("  language: es, as the data's colours and kinds are written (--lang en for an English deck)")
         for why in result.skipped:
             click.echo(f"  left out: {why}")
         echo_findings(checked.findings)
