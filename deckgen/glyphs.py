@@ -7,7 +7,8 @@ empty box. Invisible format characters (variation selectors, joiners) and spaces
 and are not asked for. The face strings are the faces' own (``render/faces.py``'s specs: centre
 and corner text, caption, rules line, flex badge, back title), each with the role its drawing
 uses; the rulebook's are the deck's words it prints (names of the deck, kinds, colours and
-cards, labels, rules texts) in every rulebook language, in the body and bold fonts.
+cards, labels, rules texts, the deck's description) in every rulebook language, in the body and
+bold fonts.
 """
 
 from __future__ import annotations
@@ -156,6 +157,8 @@ def book_strings(deck: Deck) -> Iterator[tuple[str, str]]:
 
     for lang in deck_languages(deck):
         yield deck.name(lang), "deck.name"
+        if deck.description:
+            yield deck.description.get(lang), "deck.description"       # the cover's line under the cards
         for kid, kind in deck.kinds.items():
             if not any(c.kind == kid or (c.flex and c.flex.kind == kid) for c in deck.cards):
                 continue
@@ -171,6 +174,11 @@ def book_strings(deck: Deck) -> Iterator[tuple[str, str]]:
                 yield card.text.get(lang), f"{card.where}.text"
         for comp in deck.components:
             yield comp.names.get(lang), f"{comp.where}.name"
+
+
+def _iconic(key: str) -> bool:
+    """Whether the text at this key path is a card's, which a kind's icon can stand in for."""
+    return key.startswith(("kinds.", "cards", "components"))
 
 
 def glyph_findings(deck: Deck) -> list[Finding]:
@@ -210,7 +218,8 @@ def glyph_findings(deck: Deck) -> list[Finding]:
         verb = "is" if len(names) == 1 else "are"
         emoji = [ch for ch in chars if is_emoji(ch)]
         hint = ("an emoji is in no text font: draw it as an image instead (a kind's icon = \"icons/x.svg\", "
-                "docs/manifest.md) and keep the name in words" if emoji else
+                "docs/manifest.md) and keep the name in words" if emoji and _iconic(key) else
+                "an emoji is in no text font: write the text without it" if emoji else
                 "use a font that has it (deck.fonts, docs/manifest.md) or write the text without it")
         if emoji and len(emoji) < len(chars):
             hint += "; for the other characters, use a font that has them (deck.fonts) or write the text without them"
@@ -269,7 +278,8 @@ def script_findings(deck: Deck) -> list[Finding]:
                          f"'{text}' is {names} text, which {how}, and deckgen sets text left to right, letter by "
                          f"letter: {'; '.join(said)}", file=file,
                          hint="write it in a script read left to right letter by letter (Latin, Greek, Cyrillic, "
-                         "...), or draw the word as an image (a kind's icon = \"icons/x.svg\", docs/manifest.md)"))
+                         "...)" + (", or draw the word as an image (a kind's icon = \"icons/x.svg\", docs/manifest.md)"
+                                   if _iconic(key) else "")))
     return out
 
 

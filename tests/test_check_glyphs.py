@@ -104,3 +104,18 @@ def test_an_emoji_beside_a_letter_no_font_has_gets_both_hints(write_manifest):
     rep = check(write_manifest(text), CheckOptions(simulate=False))
     (f,) = [f for f in rep.errors if f.code == "missing-glyph" and f.where == "cards[1]"]
     assert "icon" in f.hint and "for the other characters, use a font that has them (deck.fonts)" in f.hint
+
+
+def test_the_decks_description_on_the_rulebooks_cover_is_held_to_its_font_and_script(write_manifest):
+    # seen: description = "Un juego casero 🎉 de שלום" printed empty boxes on the cover; check said 0 errors
+    text = HEAD.replace('hand_size = 7\n', 'hand_size = 7\ndescription = "Un juego casero 🎉 de שלום"\n', 1)
+    rep = check(write_manifest(text), CheckOptions(simulate=False))
+    glyph = [f for f in rep.errors if f.code == "missing-glyph" and f.where == "deck.description"]
+    script = [f for f in rep.errors if f.code == "unset-script" and f.where == "deck.description"]
+    assert len(glyph) == 1 and len(script) == 1
+    assert "U+1F389 PARTY POPPER" in glyph[0].message and "rulebook" in glyph[0].message
+    # a description is no card: the advice is to write it without, not to draw a kind's icon
+    assert "write the text without it" in glyph[0].hint and "icon" not in glyph[0].hint
+    assert "icon" not in script[0].hint and "in the rulebook it prints backwards" in script[0].message
+    plain = HEAD.replace('hand_size = 7\n', 'hand_size = 7\ndescription = "Un juego casero, ¡rápido!"\n', 1)
+    assert not check(write_manifest(plain), CheckOptions(simulate=False)).errors
