@@ -116,6 +116,8 @@ def check_many(requests: Sequence[tuple[str | Path, CheckOptions, manifest.LoadR
                                                            options.use_cache, options.cache_dir))
             report.findings.extend(verdict.cached_findings(result.deck, "printed-text", _printed_text,
                                                            options.use_cache, options.cache_dir))
+            report.findings.extend(verdict.cached_findings(result.deck, "printed-colours", _printed_colours,
+                                                           options.use_cache, options.cache_dir))
             report.findings.extend(language_findings(result.deck))
         out.append(report)
     judged = [i for i, (rep, (_, options, _)) in enumerate(zip(out, requests))
@@ -171,6 +173,14 @@ def _printed_text(deck: Deck) -> list[Finding]:
     from deckgen.glyphs import glyph_findings, rulebook_fit_findings, script_findings
 
     return claim_findings(deck) + glyph_findings(deck) + script_findings(deck) + rulebook_fit_findings(deck)
+
+
+def _printed_colours(deck: Deck) -> list[Finding]:
+    """The palette as a CMYK press prints it (deckgen/palette.py's print_findings)."""
+    from deckgen.palette import print_findings
+
+    pal = deck.palette
+    return print_findings(pal, file=pal.source or (str(deck.source) if deck.source else None))
 
 
 def _once(findings: list[Finding]) -> list[Finding]:

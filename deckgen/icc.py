@@ -119,6 +119,32 @@ def _to_cmyk() -> Any:
 SWOP_TAC = 300.0      # % total area coverage: the limit of the TR 005 (SWOP) printing condition itself
 
 
+@functools.lru_cache(maxsize=1)
+def _from_cmyk() -> Any:
+    from PIL import ImageCms
+
+    src = ImageCms.ImageCmsProfile(io.BytesIO(cmyk_profile()))
+    dst = ImageCms.ImageCmsProfile(io.BytesIO(srgb_profile()))
+    return ImageCms.buildTransform(src, dst, "CMYK", "RGB", ImageCms.Intent.RELATIVE_COLORIMETRIC,
+                                   ImageCms.Flags.BLACKPOINTCOMPENSATION)
+
+
+def printed_colors(colors: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    """Each sRGB colour as a CMYK press prints it, back in sRGB: converted for the TR 005 condition
+    as :func:`to_cmyk` does (relative colorimetric, black-point compensation, 300 % ink) and back
+    from that profile. A colour outside the press's gamut comes back as the nearest it prints."""
+    from PIL import Image, ImageCms
+
+    if not colors:
+        return []
+    im = Image.new("RGB", (len(colors), 1))
+    im.putdata(colors)
+    back = ImageCms.applyTransform(to_cmyk(im), _from_cmyk())
+    assert back is not None                   # (None only for a transform in place)
+    data = back.convert("RGB").tobytes()
+    return [(data[3 * i], data[3 * i + 1], data[3 * i + 2]) for i in range(len(colors))]
+
+
 def to_cmyk(im: Any, ink_limit: float | None = None) -> Any:
     """An sRGB Pillow image converted to CMYK for the TR 005 condition (relative colorimetric with
     black-point compensation: paper white stays paper white, blacks keep their depth), then held to

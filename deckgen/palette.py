@@ -3,7 +3,8 @@
 For every pair of colours: the CIEDE2000 distance in normal vision and under simulated
 protanopia, deuteranopia and tritanopia (Brettel's method, full severity); for every colour:
 the WCAG contrast of the card text the renderer prints on it (white or near-black, whichever
-reads better). Pairs closer than the thresholds are named in warnings.
+reads better). Pairs closer than the thresholds are named in warnings. And what a CMYK press makes of them:
+a colour it cannot print, two colours that print too close (:func:`print_findings`).
 
 The colour science is coloraide's (8.x), done here step for step with its constants: the same
 operations in the same order give the same floating-point numbers, and importing coloraide
@@ -37,6 +38,8 @@ NORMAL_MIN = 20.0      # CIEDE2000: below this two card colours are easy to mix 
 CVD_MIN = 10.0         # under simulated colour-blind vision
 OVAL_MIN = 1.4         # contrast of a colour on the white oval, where the big centre number is drawn in it
 TEXT_MIN = 3.0          # WCAG AA contrast for large bold text (card indices are > 14 pt bold)
+GAMUT_MAX = 8.0         # CIEDE2000 from a colour to what a CMYK press prints of it: past this the cards look unlike the screen
+PRESS = "a CMYK press (CGATS TR 005, the coated-paper condition print shops print to)"
 DARK: Rgb = (26, 26, 26)
 WHITE: Rgb = (255, 255, 255)
 
@@ -322,6 +325,44 @@ def findings(rep: PaletteReport, symbols_on: bool, file: str | None = None, wher
                                f"'{cid}' is too pale to show on the white oval (contrast {value:.2f}:1, "
                                f"want {OVAL_MIN:g}:1): the big centre number is drawn in the card's colour",
                                file=file, hint="pick a deeper shade"))
+    return out
+
+
+def printed(palette: Palette) -> dict[str, tuple[Rgb, float]]:
+    """Each colour as a CMYK press prints it (:func:`deckgen.icc.printed_colors`) and its
+    CIEDE2000 distance from the colour on screen."""
+    from deckgen.icc import printed_colors
+
+    cols = palette.colors
+    return {c.id: (rgb, delta_e(c.rgb, rgb)) for c, rgb in zip(cols, printed_colors([c.rgb for c in cols]), strict=True)}
+
+
+def _hex(rgb: Sequence[int]) -> str:
+    r, g, b = rgb
+    return f"#{r:02X}{g:02X}{b:02X}"
+
+
+def print_findings(palette: Palette, file: str | None = None, where: str = "palette") -> list[Finding]:
+    """What ink on paper does to the palette: a colour a CMYK press cannot print (it comes out
+    more than :data:`GAMUT_MAX` away), and two colours apart on screen that print too close to
+    tell apart (under :data:`NORMAL_MIN`). Pillow's LittleCMS does the conversion, so ``check``
+    keeps these findings in its cache (a warm build imports no Pillow image code)."""
+    press = printed(palette)
+    out: list[Finding] = []
+    for c in palette.colors:
+        rgb, d = press[c.id]
+        if d > GAMUT_MAX:
+            out.append(warning("palette-gamut", f"{where}.{c.id}",
+                               f"'{c.id}' {_hex(c.rgb)} is a colour ink cannot print: on {PRESS} it comes out about "
+                               f"{_hex(rgb)} (CIEDE2000 {d:.1f} away), so the cards will not look like the screen",
+                               file=file, hint=f"pick a colour inside the print gamut, e.g. --color {c.id}={_hex(rgb)}"))
+    for a, b in itertools.combinations(palette.colors, 2):
+        d = delta_e(press[a.id][0], press[b.id][0])
+        if d < NORMAL_MIN <= delta_e(a.rgb, b.rgb):
+            out.append(warning("palette-print-clash", where,
+                               f"'{a.id}' and '{b.id}' are told apart on screen, but printed on {PRESS} they come out "
+                               f"{d:.1f} apart (CIEDE2000, want at least {NORMAL_MIN:g})", file=file,
+                               hint=f"move one of them further away, in colours ink can print (--color {b.id}=#RRGGBB)"))
     return out
 
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from deckgen import manifest
 from deckgen.check import check
 from deckgen.model import Color, Names, Palette
-from deckgen.palette import VISIONS, analyse, contrast, delta_e, findings, text_ink
+from deckgen.palette import VISIONS, analyse, contrast, delta_e, findings, print_findings, printed, text_ink
 from deckgen.stages import CheckOptions
 
 
@@ -177,3 +177,44 @@ def test_a_check_does_not_import_coloraide():
             "palette.analyse(manifest.load_deck('classic').palette); print('coloraide' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_a_colour_ink_cannot_print_is_warned_with_the_colour_the_press_gives():
+    # a screen's pure green and blue come out duller from a CMYK press: CIEDE2000 15-17 away
+    pal = _palette(("red", "#E0242B", "circle"), ("green", "#00FF00", "square"), ("blue", "#0000FF", "diamond"))
+    found = {f.where: f for f in print_findings(pal) if f.code == "palette-gamut"}
+    assert set(found) == {"palette.green", "palette.blue"}
+    rgb, d = printed(pal)["green"]
+    shown = "#{:02X}{:02X}{:02X}".format(*rgb)
+    green = found["palette.green"]
+    assert 12 < d < 20 and f"about {shown}" in green.message and "#00FF00" in green.message
+    assert green.hint == f"pick a colour inside the print gamut, e.g. --color green={shown}"
+    # what the press gives is inside its gamut: printed again, it stays (within the rounding to 8 bits)
+    assert printed(_palette(("green", shown, "square")))["green"][1] < 2.0
+    assert printed(pal)["red"][1] < 3.0                     # a printable red is left alone
+
+
+def test_two_colours_apart_on_screen_that_print_alike_are_named():
+    pal = _palette(("navy", "#1E3CAA", "circle"), ("violet", "#B400FF", "star"))
+    assert analyse(pal).passes_normal and delta_e((30, 60, 170), (180, 0, 255)) >= 20
+    (clash,) = [f for f in print_findings(pal) if f.code == "palette-print-clash"]
+    assert "'navy' and 'violet' are told apart on screen" in clash.message and "16." in clash.message
+
+
+@pytest.mark.parametrize("name", ["classic", "spectrum"])
+def test_the_bundled_palettes_print_as_they_look(name):
+    pal = manifest.load_palette(name)
+    assert max(d for _, d in printed(pal).values()) < 5.0     # spectrum's purple, the farthest: 4.5
+    assert print_findings(pal) == []
+
+
+def test_check_and_palette_check_carry_the_print_findings():
+    from click.testing import CliRunner
+
+    from deckgen.cli import main
+
+    out = CliRunner().invoke(main, ["palette", "check", "classic", "--color", "green=#00FF00"])
+    assert "warning[palette-gamut]" in out.output and "'green' #00FF00" in out.output
+    res = CliRunner().invoke(main, ["check", "classic", "--no-sim", "--color", "green=#00FF00"])
+    assert "warning[palette-gamut]" in res.output, res.output
+    assert "palette-gamut" not in CliRunner().invoke(main, ["check", "classic", "--no-sim"]).output

@@ -218,14 +218,14 @@ def palette_check(palette_ref: str, colors: tuple[str, ...], symbols: bool | Non
         deckgen palette check my-colours.toml --color lime=#7CB342 --json
     """
     from deckgen import manifest
-    from deckgen.palette import analyse, findings
+    from deckgen.palette import analyse, findings, print_findings
 
     pal = manifest.load_palette(palette_ref)
     if colors:
         pal = manifest.apply_overrides(pal, dict(manifest.parse_color_override(c) for c in colors))
     rep = analyse(pal)
     symbols_on = len(pal.colors) > 4 if symbols is None else symbols
-    found = findings(rep, symbols_on, file=pal.source)
+    found = findings(rep, symbols_on, file=pal.source) + print_findings(pal, file=pal.source)
     if as_json:
         _palette_json(rep, found)
     else:
