@@ -6,6 +6,7 @@ listed in :func:`stage_checks`; the static checks of the deck itself live here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -119,6 +120,7 @@ def check_many(requests: Sequence[tuple[str | Path, CheckOptions, manifest.LoadR
             report.findings.extend(verdict.cached_findings(result.deck, "printed-colours", _printed_colours,
                                                            options.use_cache, options.cache_dir))
             report.findings.extend(language_findings(result.deck))
+            report.findings.extend(one_language_findings(result.deck))
         out.append(report)
     judged = [i for i, (rep, (_, options, _)) in enumerate(zip(out, requests))
               if isinstance(rep, CheckReport) and rep.deck is not None and options.simulate and not rep.errors]
@@ -231,6 +233,56 @@ def language_findings(deck: Deck) -> list[Finding]:
                                f"{len(lacking)} text{'s have' if len(lacking) > 1 else ' has'} no '{lang}' version, "
                                f"so the '{lang}' rulebook and cards print another language's words: {shown}",
                                file=f, hint=f"give each a {lang} entry, e.g. name = {{ es = \"...\", en = \"...\" }}"))
+    return out
+
+
+def reads_as(text: str) -> str | None:
+    """The language a text of several words reads as, by its function words (FUNCTION_WORDS):
+    None when it is too short or not clearly one language."""
+    from deckgen.words import FUNCTION_WORDS
+
+    words = re.findall(r"[^\W\d_]+", text.lower())
+    if len(words) < 4:
+        return None
+    hits = {lang: sum(w in marks for w in words) for lang, marks in FUNCTION_WORDS.items()}
+    best = max(hits, key=lambda lang: hits[lang])
+    rest = max(v for lang, v in hits.items() if lang != best)
+    return best if hits[best] >= 2 and hits[best] >= 3 * rest else None
+
+
+def one_language_findings(deck: Deck) -> list[Finding]:
+    """A sentence written once for every language (a plain string: the description, a kind's or a
+    card's rules text) that reads as one language, in a deck printed in another too: that
+    rulebook and those cards print it as it is. One warning per text."""
+    from deckgen.claims import deck_languages
+
+    texts: list[tuple[str, Any]] = [("deck.description", deck.description)]
+    used = {c.kind for c in deck.cards} | {c.flex.kind for c in deck.cards if c.flex}
+    texts += [(f"kinds.{kid}.text", deck.kinds[kid].text) for kid in sorted(used) if kid in deck.kinds]
+    seen: set[str] = set()
+    for card in deck.cards:
+        if card.where not in seen:
+            seen.add(card.where)
+            texts.append((f"{card.where}.text", card.text))
+    langs = deck_languages(deck)
+    out: list[Finding] = []
+    for where, names in texts:
+        written = set(names.values.values()) if names is not None else set()
+        if len(written) != 1 or len(names.values) < 2:
+            continue                                # per language, or one language only (missing-translation)
+        text = written.pop()
+        said = reads_as(text)
+        others = [lang for lang in langs if lang != said]
+        if said is not None and others:
+            name = {"en": "English", "es": "Spanish"}
+            quoted = text if len(text) <= 60 else text[:57] + "..."
+            out.append(warning("one-language-text", where,
+                               f"'{quoted}' is one text for every language and reads as {name.get(said, said)}: "
+                               f"the {', '.join(name.get(o, o) for o in others)} rulebook"
+                               + (" prints" if where == "deck.description" else " and cards print") + " it as it is",
+                               file=_file(deck),
+                               hint=f"give it per language: {where.rsplit('.', 1)[-1]} = {{ {said} = \"...\", "
+                                    f"{others[0]} = \"...\" }}"))
     return out
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from deckgen.atomic import write_text
 from deckgen.errors import DeckgenError, error
-from deckgen.words import STARTER_DESCRIPTION_ES, STARTER_MANIFEST
+from deckgen.words import STARTER_DESCRIPTION_EN, STARTER_DESCRIPTION_ES, STARTER_MANIFEST
 
 LANGUAGES = ("en", "es")
 _SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
@@ -29,7 +29,8 @@ def slug_of(text: str) -> str:
 def manifest_text(slug: str, lang: str = "en") -> str:
     title = " ".join(w.capitalize() for w in slug.split("-"))
     template = STARTER_MANIFEST["es" if lang == "es" else "en"]
-    return template.format(slug=slug, title=title, lang=lang, file=f"{slug}/{slug}.toml", description=STARTER_DESCRIPTION_ES,
+    description = STARTER_DESCRIPTION_ES if lang == "es" else STARTER_DESCRIPTION_EN
+    return template.format(slug=slug, title=title, lang=lang, file=f"{slug}/{slug}.toml", description=description,
                            back=title.upper()[:12] if len(title) > 1 else title)
 
 

@@ -669,6 +669,17 @@ CLAIMED_NUMBERS = {
            "once": 11, "doce": 12, "veinte": 20},
 }
 
+#: Words of running text in one language and not the other (deckgen.check's one-language-text):
+#: which language a text written once for every language reads as.
+FUNCTION_WORDS = {
+    "en": frozenset(("the", "and", "of", "to", "is", "you", "your", "with", "for", "on", "or", "be", "each", "every",
+                     "first", "player", "players", "card", "cards", "game", "this", "that", "it", "their", "who",
+                     "when", "then", "draw", "draws", "play", "plays", "next", "turn")),
+    "es": frozenset(("el", "la", "los", "las", "de", "del", "y", "que", "en", "es", "un", "una", "con", "por", "para",
+                     "su", "sus", "tu", "tus", "cada", "jugador", "jugadores", "carta", "cartas", "juego", "este",
+                     "esta", "quien", "cuando", "roba", "juega", "siguiente", "turno", "se")),
+}
+
 
 # ---------------------------------------------------------------- the play page (deckgen.play.words)
 
@@ -1210,7 +1221,7 @@ hand_size = 7                     # cards dealt to each player
 card_size = "uno"                 # uno, poker, bridge, tarot, mini, euro, or e.g. "63mm x 88mm"
 back_text = "{back}"          # the words on every card back (default: the name)
 # description: one or two sentences about the game, for the rulebook's first page
-description = "A homemade shedding game: match the colour or the number, be the first to run out."
+description = {description}
 # templates = "rules"             # a folder of your own rulebook templates (see templates/README.md)
 # symbols = true                  # print each colour's shape (its symbol below) on the cards; on by default past 4 colours
 
@@ -1327,6 +1338,9 @@ count = 2
 
 STARTER_DESCRIPTION_ES = ('{ es = "Un juego casero: iguala el color o el número y sé el primero en quedarte sin cartas.", '
                   'en = "A homemade shedding game: match the colour or the number, be the first to run out." }')
+# (one text per language: a sentence written once would print in the other language's rulebook as it is)
+STARTER_DESCRIPTION_EN = ('{ en = "A homemade shedding game: match the colour or the number, be the first to run out.", '
+                          'es = "Un juego casero: iguala el color o el número y sé el primero en quedarte sin cartas." }')
 
 STARTER_MANIFEST_ES = '''\
 # {title}: un mazo hecho con `deckgen new`. Cada clave se explica en docs/manifest.md.

@@ -125,3 +125,24 @@ def test_words_that_claim_nothing_raise_no_alarm(write_manifest):
                                           'direction of play: the next player draws 3.", es = "Si tienes dos o más '
                                           'cartas, juégala en el sentido actual: el siguiente roba 3." }\n')
     assert found == {}
+
+
+def test_a_sentence_written_once_that_reads_as_one_language_is_named(write_manifest):
+    # seen: `deckgen new` then language = "es": the Spanish rulebook's cover printed the English
+    # description; `deckgen new` itself now writes it per language
+    from deckgen.check import reads_as
+
+    assert reads_as("A homemade shedding game: match the colour or the number, be the first to run out.") == "en"
+    assert reads_as("Un juego casero: iguala el color o el número y sé el primero en quedarte sin cartas.") == "es"
+    assert reads_as("Mini") is None and reads_as("Wild Swap Trick Deluxe") is None          # names, too short to tell
+    assert reads_as("El juego de the cards y the players") is None                          # not clearly one
+    text = HEAD.replace('language = "en"', 'language = "es"').replace(
+        'hand_size = 7\n', 'hand_size = 7\ndescription = "Match the colour or the number, and be the first to run out."\n', 1)
+    rep = check(write_manifest(text), CheckOptions(simulate=False))
+    (f,) = [f for f in rep.warnings if f.code == "one-language-text"]
+    assert f.where == "deck.description" and "reads as English: the Spanish rulebook prints it as it is" in f.message
+    assert f.hint == 'give it per language: description = { en = "...", es = "..." }'
+    per_language = HEAD.replace('hand_size = 7\n', 'hand_size = 7\ndescription = { en = "Match the colour or the '
+                                'number.", es = "Iguala el color o el número." }\n', 1)
+    assert not [f for f in check(write_manifest(per_language), CheckOptions(simulate=False)).warnings
+                if f.code == "one-language-text"]
