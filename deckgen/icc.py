@@ -106,27 +106,20 @@ def cmyk_profile() -> bytes:
     return (data_dir() / CMYK_FILE).read_bytes()
 
 
-@functools.lru_cache(maxsize=1)
-def _to_cmyk() -> Any:
+@functools.lru_cache(maxsize=2)
+def _transform(to_press: bool) -> Any:
+    """sRGB to the TR 005 CMYK condition (``to_press``) or back: relative colorimetric with
+    black-point compensation (paper white stays paper white, blacks keep their depth)."""
     from PIL import ImageCms
 
-    src = ImageCms.ImageCmsProfile(io.BytesIO(srgb_profile()))
-    dst = ImageCms.ImageCmsProfile(io.BytesIO(cmyk_profile()))
-    return ImageCms.buildTransform(src, dst, "RGB", "CMYK", ImageCms.Intent.RELATIVE_COLORIMETRIC,
+    srgb = ImageCms.ImageCmsProfile(io.BytesIO(srgb_profile()))
+    press = ImageCms.ImageCmsProfile(io.BytesIO(cmyk_profile()))
+    src, dst, modes = (srgb, press, ("RGB", "CMYK")) if to_press else (press, srgb, ("CMYK", "RGB"))
+    return ImageCms.buildTransform(src, dst, *modes, ImageCms.Intent.RELATIVE_COLORIMETRIC,
                                    ImageCms.Flags.BLACKPOINTCOMPENSATION)
 
 
 SWOP_TAC = 300.0      # % total area coverage: the limit of the TR 005 (SWOP) printing condition itself
-
-
-@functools.lru_cache(maxsize=1)
-def _from_cmyk() -> Any:
-    from PIL import ImageCms
-
-    src = ImageCms.ImageCmsProfile(io.BytesIO(cmyk_profile()))
-    dst = ImageCms.ImageCmsProfile(io.BytesIO(srgb_profile()))
-    return ImageCms.buildTransform(src, dst, "CMYK", "RGB", ImageCms.Intent.RELATIVE_COLORIMETRIC,
-                                   ImageCms.Flags.BLACKPOINTCOMPENSATION)
 
 
 def printed_colors(colors: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
@@ -139,7 +132,7 @@ def printed_colors(colors: list[tuple[int, int, int]]) -> list[tuple[int, int, i
         return []
     im = Image.new("RGB", (len(colors), 1))
     im.putdata(colors)
-    back = ImageCms.applyTransform(to_cmyk(im), _from_cmyk())
+    back = ImageCms.applyTransform(to_cmyk(im), _transform(False))
     assert back is not None                   # (None only for a transform in place)
     data = back.convert("RGB").tobytes()
     return [(data[3 * i], data[3 * i + 1], data[3 * i + 2]) for i in range(len(colors))]
@@ -151,7 +144,7 @@ def to_cmyk(im: Any, ink_limit: float | None = None) -> Any:
     ``ink_limit`` % total ink (:func:`limit_ink`; None: the condition's own 300 %)."""
     from PIL import ImageCms
 
-    cmyk = ImageCms.applyTransform(im.convert("RGB"), _to_cmyk())
+    cmyk = ImageCms.applyTransform(im.convert("RGB"), _transform(True))
     return limit_ink(cmyk, SWOP_TAC if ink_limit is None else ink_limit)
 
 
