@@ -94,8 +94,9 @@ class SheetSpec:
     @property
     def outer_min(self) -> float:
         """The least room kept outside the block by edge-to-edge sheets: MIN_OUTER_BLEED (or the bleed
-        asked, if less), and never less than half a printed line, so no stroke enters the margin."""
-        return max(min(self.bleed_mm, MIN_OUTER_BLEED), self.marks.stroke_mm / 2, RULE_MM / 2)
+        asked, if less), and never less than a printed line needs, so no stroke enters the margin: half
+        a crop mark's, and the whole of a cut line's, which an outer edge prints on its waste side."""
+        return max(min(self.bleed_mm, MIN_OUTER_BLEED), self.marks.stroke_mm / 2, RULE_MM)
 
 
 ORIENTATIONS = ("auto", "portrait", "landscape")
