@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from deckgen import cache, manifest, outputs
 from deckgen.check import CheckReport, check, check_many
-from deckgen.errors import DeckgenError, DeckHasErrors, Finding, exit_code, warning
+from deckgen.errors import DeckgenError, DeckHasErrors, Finding, exit_code, note
 from deckgen.layout import LayoutOptions, cards_pdf_for_deck, parse_paper, write_bytes
 from deckgen.manifest import LoadResult
 from deckgen.model import Deck, Palette
@@ -169,7 +169,7 @@ def _apply_cards(result: BuildResult, made: tuple[OutputFile, CardsMeta]) -> Out
     out, meta = made
     result.cards, result.faces, result.sheet = meta["cards"], meta["faces"], meta["sheet"]
     result.outputs.extend(OutputFile("cut", Path(p), None, n) for p, n in meta.get("cut_files", []))
-    result.warnings.extend(warning("layout", "sheet", note) for note in meta["notes"])
+    result.warnings.extend(note("layout", "sheet", text) for text in meta["notes"])   # trade-offs, not problems
     return out
 
 
