@@ -140,6 +140,7 @@ def _facts(opts: RuleOptions, effects: tuple[Effect, ...], draw_value: int, valu
     tags = {t for t, on in (
         ("draw", any(f.hits for f in m.fates.values()) or m.everyone or ops & {"roulette", "duel"}),
         ("skip", any(f.lost for f in others) or "skip_all" in ops),          # play_again: the others only wait
+        ("self-skip", YOU in m.fates and m.fates[YOU].lost > 0),             # the card's own player loses a turn
         ("keep", not any(f.lost for f in others) and "skip_all" not in ops),
         ("reverse", m.reversed), ("again", m.again),
         ("colour", ops & {"choose_color", "roulette"}),

@@ -585,6 +585,10 @@ CLAIMED_ACTIONS: dict[str, tuple[tuple[str, str, str], ...]] = {
          r"missing)(?: (?:their|your|a|the) (?:next )?turns?)?\b|\b(?:nobody|no one|no player) (?:loses|misses)"
          r"(?: (?:a|their) turns?)?\b|\bno turns? (?:is|are) lost\b"),
         ("steal", "steal", r"\bsteals?\b|\btakes? (?:a |one )?(?:random )?card from\b|\btake a random card\b"),
+        # the card's own player loses a turn (a card text speaks to its player: "you")
+        ("self-skip", "lose your own turn",
+         r"\b(?:lose|losing|miss|missing) your (?:next |own )?turns?\b|\byou (?:lose|miss) (?:a |one |two |\d+ )?"
+         r"(?:next )?turns?\b"),
         ("skip", "lose a turn",
          r"\bskip(?:s|ped|ping)?\b|\blos(?:e|es|ing|t) (?:their |your |a |the |his |her |one |two |three |\d+ )?"
          r"(?:next )?turns?\b|\bmiss(?:es|ed)? (?:their |your |a |the |his |her )?(?:next )?turns?\b|\bsits? out\b|"
@@ -615,6 +619,7 @@ CLAIMED_ACTIONS: dict[str, tuple[tuple[str, str, str], ...]] = {
          r"\bno pierden?(?: (?:su|tu|el|un) turno)?\b|\bsin perder(?: (?:su|tu|el|un) turno)?\b|"
          r"\b(?:conserva|mantiene)n? (?:su |tu |el )?turno\b|\bsiguen? jugando\b|\bnadie pierde(?: (?:su|un) turno)?\b"),
         ("steal", "quitar una carta", r"\bqu[ií]ta(?:le|les|r)?\b|\brob(?:a|as|ar) una carta (?:al azar )?(?:a|de)\b"),
+        ("self-skip", "perder tu propio turno", r"\bpierdes\b[^.;]*?\bturnos?\b"),
         ("skip", "perder turno", r"\bpierd(?:e|en|es)\b[^.;]*?\bturnos?\b|\bsalta(?:r|n|do|da|dos|das)?\b|"
                                  r"\bsin jugar\b|\bpasa(?:n)? de largo\b"),
         ("reverse", "invertir el sentido",

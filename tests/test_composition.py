@@ -229,6 +229,8 @@ def _check_claims(effects, deck, sentences, n: int, chosen: int, options: dict, 
                 assert turns[0] == 0, (sentence, turns)
             if "skip" in said.tags and "keep" not in said.tags:
                 assert others_lost or turns[0] == 0, (sentence, claim.lost)
+            if "self-skip" in said.tags:                # "you ... lose your turn": the card's own player
+                assert claim.lost[0] > 0, (sentence, claim.lost)
             if "keep" in said.tags and "skip" not in said.tags and "everyone" not in said.tags:
                 assert not others_lost or "still" in sentence, (sentence, claim.lost)
 
@@ -237,6 +239,8 @@ def _check_claims(effects, deck, sentences, n: int, chosen: int, options: dict, 
 @given(effect_lists(), OPTIONS)
 @example((Effect("reverse"), Effect("target"), Effect("draw", n=2)), SAME_KIND | {"stacking": "off"})
 @example(DRAW3_SKIP, SAME_KIND | {"stacking": "off"})
+@example((Effect("reverse"), Effect("draw", n=1)),       # "With two players, you draw 1 card yourself and lose your turn."
+         {"stacking": "off", "two_player_reverse": "reverse", "two_player_reverse_draw": "player", "challenge": False})
 def test_each_rulebook_sentence_is_what_the_engine_does_at_two_and_four_players(effects, options):
     """Issue 32: the rulebook text of every effect combination says each thing once, and what its
     sentences say about any table (read at four players) and about two players (read at two) is
