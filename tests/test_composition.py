@@ -137,6 +137,18 @@ def _passive(challenge: bool) -> Scripted:
     return Scripted(plays=["draw"] * 60, stack=False, challenge=challenge, play_drawn=False)
 
 
+class _Choosing(Scripted):
+    """Seat 0: names the chosen player whenever that is legal (a fourth steal from a player left
+    with one card is not: seed 53 drew four steals), else the first player it may name."""
+
+    def __init__(self, chosen: int, **kw):
+        super().__init__(**kw)
+        self.chosen = chosen
+
+    def target(self, d, o, rng):
+        return self.chosen if self.chosen in d.options else d.options[0]
+
+
 def play(effects: tuple[Effect, ...], options: dict, n: int, chosen: int, turns: int, challenging: bool = False):
     """Seat 0 plays the card; everyone then only draws. Returns (cards each seat drew because of the
     card: every draw the engine logs with a cause other than a turn's own draw or a Colour
@@ -145,7 +157,7 @@ def play(effects: tuple[Effect, ...], options: dict, n: int, chosen: int, turns:
     table = compile_deck(deck, deck.rule_options)
     hands = [["red-x", "blue-1", "blue-2", "blue-3", "blue-4"]] + [["green-1", "green-2", "green-3", "green-4"]
                                                                   for _ in range(n - 1)]
-    first = Scripted(plays=["red-x"] + ["draw"] * 60, targets=[chosen] * 8, stack=False, play_drawn=False)
+    first = _Choosing(chosen, plays=["red-x"] + ["draw"] * 60, stack=False, play_drawn=False)
     g = situation(deck, hands=hands, top="red-5", draw=["yellow-7", "red-7"] * 75, table=table,
                   agents=[first] + [_passive(challenging) for _ in range(n - 1)])
     no_play, roulette = CAUSES.index("no_play"), CAUSES.index("roulette")
@@ -239,6 +251,7 @@ def _check_claims(effects, deck, sentences, n: int, chosen: int, options: dict, 
 @given(effect_lists(), OPTIONS)
 @example((Effect("reverse"), Effect("target"), Effect("draw", n=2)), SAME_KIND | {"stacking": "off"})
 @example(DRAW3_SKIP, SAME_KIND | {"stacking": "off"})
+@example((Effect("steal"),) * 4, SAME_KIND | {"stacking": "off"})        # the fourth steal: the chosen player holds one card
 @example((Effect("reverse"), Effect("draw", n=1)),       # "With two players, you draw 1 card yourself and lose your turn."
          {"stacking": "off", "two_player_reverse": "reverse", "two_player_reverse_draw": "player", "challenge": False})
 def test_each_rulebook_sentence_is_what_the_engine_does_at_two_and_four_players(effects, options):
