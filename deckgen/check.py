@@ -206,6 +206,26 @@ def language_findings(deck: Deck) -> list[Finding]:
                          file=f,
                          hint=f"set language to one of {', '.join(can)}, or add your own templates in that "
                               "language (deck.templates, templates/README.md)"))
+    texts = _printed_texts(deck)
+    for lang in deck_languages(deck):
+        if lang not in can:
+            continue
+        keys = [where for where, names in texts
+                if names is not None and "" not in names.values and lang not in names.values]
+        lacking = [f"{where} ('{names.get(deck.language)}')" for where, names in texts if where in keys]
+        if lacking:
+            shown = ", ".join(lacking[:12]) + (f" and {len(lacking) - 12} more" if len(lacking) > 12 else "")
+            out.append(warning("missing-translation", keys[0],
+                               f"{len(lacking)} text{'s have' if len(lacking) > 1 else ' has'} no '{lang}' version, "
+                               f"so the '{lang}' rulebook and cards print another language's words: {shown}",
+                               file=f, hint=f"give each a {lang} entry, e.g. name = {{ es = \"...\", en = \"...\" }}"))
+    return out
+
+
+def _printed_texts(deck: Deck) -> list[tuple[str, Any]]:
+    """(key path, Names or None) of every text of the deck that is printed: its name, back text and
+    description, the used kinds' names, labels and rules texts, the colours' names, the cards'
+    rules texts (once per entry) and the components' names."""
     texts: list[tuple[str, Any]] = [("deck.name", deck.names), ("deck.back_text", deck.back_text),
                                     ("deck.description", deck.description)]
     used = {c.kind for c in deck.cards} | {c.flex.kind for c in deck.cards if c.flex}
@@ -221,19 +241,7 @@ def language_findings(deck: Deck) -> list[Finding]:
             seen.add(card.where)
             texts += [(f"{card.where}.text", card.text)]
     texts += [(f"{comp.where}.name", comp.names) for comp in deck.components]
-    for lang in deck_languages(deck):
-        if lang not in can:
-            continue
-        keys = [where for where, names in texts
-                if names is not None and "" not in names.values and lang not in names.values]
-        lacking = [f"{where} ('{names.get(deck.language)}')" for where, names in texts if where in keys]
-        if lacking:
-            shown = ", ".join(lacking[:12]) + (f" and {len(lacking) - 12} more" if len(lacking) > 12 else "")
-            out.append(warning("missing-translation", keys[0],
-                               f"{len(lacking)} text{'s have' if len(lacking) > 1 else ' has'} no '{lang}' version, "
-                               f"so the '{lang}' rulebook and cards print another language's words: {shown}",
-                               file=f, hint=f"give each a {lang} entry, e.g. name = {{ es = \"...\", en = \"...\" }}"))
-    return out
+    return texts
 
 
 def reads_as(text: str) -> str | None:
@@ -256,14 +264,8 @@ def one_language_findings(deck: Deck) -> list[Finding]:
     rulebook and those cards print it as it is. One warning per text."""
     from deckgen.claims import deck_languages
 
-    texts: list[tuple[str, Any]] = [("deck.description", deck.description)]
-    used = {c.kind for c in deck.cards} | {c.flex.kind for c in deck.cards if c.flex}
-    texts += [(f"kinds.{kid}.text", deck.kinds[kid].text) for kid in sorted(used) if kid in deck.kinds]
-    seen: set[str] = set()
-    for card in deck.cards:
-        if card.where not in seen:
-            seen.add(card.where)
-            texts.append((f"{card.where}.text", card.text))
+    texts = [(where, names) for where, names in _printed_texts(deck)          # sentences, not names
+             if where == "deck.description" or where.endswith(".text")]
     langs = deck_languages(deck)
     out: list[Finding] = []
     for where, names in texts:
