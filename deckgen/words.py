@@ -142,10 +142,10 @@ PHRASES: Mapping[str, Phrase] = MappingProxyType({
                  IDLE),
     "roulette": _ph(
         {"say": "You do not name a colour. {who} names one and turns over cards from the draw pile, one by "
-                "one, until a card of that colour appears (wild cards do not count). They take every card "
+                "one, until a card of that colour appears (wild cards do not count); they take every card "
                 "turned over and {lose}, and the colour they named must be followed."},
         {"say": "No eliges color. {who} nombra uno y va destapando cartas de la pila para robar, de una en "
-                "una, hasta que sale una de ese color (los comodines no cuentan). Se queda con todas las "
+                "una, hasta que sale una de ese color (los comodines no cuentan); se queda con todas las "
                 "cartas destapadas y {lose}, y el color que nombró es el que hay que seguir."}),
     "flip_power": _ph({"self": "You turn your own {power} over: green becomes red, red becomes green.",
                        "idle": "turns no {power} over",

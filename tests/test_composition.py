@@ -188,6 +188,7 @@ SAME_KIND = {"stacking": "same-kind", "two_player_reverse": "skip", "two_player_
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(effect_lists(), OPTIONS, TABLES, st.booleans())
 @example(PASSED_ON, SAME_KIND, (3, 1), False)
+@example((Effect("roulette"), Effect("reverse"), Effect("roulette")), SAME_KIND | {"stacking": "off"}, (3, 1), False)
 def test_the_engine_does_what_the_generated_sentence_claims(effects, options, table, challenging):
     n, chosen = table
     deck = _deck(effects, **options)
@@ -196,13 +197,27 @@ def test_the_engine_does_what_the_generated_sentence_claims(effects, options, ta
     m = meaning(effects, deck.rule_options, n)
     text = effects_text(deck, effects, "en")
     for f in m.fates.values():
-        for sentence in fate_sentences("en", f):
+        for sentence in (s for fs in fate_sentences("en", f) for s in _sentences(fs)):     # each said once
             assert sentence in text or n == 2
         if f.drawn and n > 2:
             assert cards_word("en", f.drawn) in text
     drawn, turns = play(effects, options, n, chosen, 2 * n + 2, challenging)
     assert drawn == claim.drawn, f"{effects} at {n} players: drawn {drawn}, text says {claim.drawn}\n{text}"
     assert turns == claim.turns, f"{effects} at {n} players: turns {turns}, text says {claim.turns}\n{text}"
+
+
+def test_two_colour_roulettes_on_one_card_each_say_their_victim_takes_the_cards_and_loses_a_turn():
+    # hypothesis seed 62: the second roulette's "They take every card turned over and lose their turn"
+    # was the same sentence as the first's, so "each sentence once" dropped it, and the rulebook
+    # said nothing of the second victim's lost turn; the engine costs both a turn
+    effects = (Effect("roulette"), Effect("reverse"), Effect("roulette"))
+    options = SAME_KIND | {"stacking": "off"}
+    deck = _deck(effects, **options)
+    assert seat_outcome(effects, deck.rule_options, 3, chosen=1, turns=8).lost == (0, 1, 1)
+    en, es = effects_text(deck, effects, "en"), effects_text(deck, effects, "es")
+    assert en.count("take every card turned over and lose their turn") == 2
+    assert es.count("se queda con todas las cartas destapadas y pierde su turno") == 2
+    assert en.count("You do not name a colour.") == 1                       # said once all the same
 
 
 # ---------------------------------------------------------------- each sentence against the engine's game
