@@ -9,7 +9,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from openpyxl import Workbook
 
@@ -250,6 +250,7 @@ TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cc", "Cs", "Zl"
 
 
 @settings(max_examples=40, deadline=None)
+@example([("red", 0, 1, "\u2066")])       # hypothesis seed 76: a text both readers refuse
 @given(st.lists(st.tuples(st.sampled_from(["red", "yellow", "green", "blue"]), st.integers(0, 9),
                           st.integers(1, 5), TEXT), min_size=1, max_size=8, unique_by=lambda r: (r[0], r[1])))
 def test_any_card_list_reads_back_from_csv_as_from_toml(tmp_path_factory, rows):
@@ -267,4 +268,8 @@ def test_any_card_list_reads_back_from_csv_as_from_toml(tmp_path_factory, rows):
     from_sheet = deck(tmp, "cards.csv")
     (tmp / "t.toml").write_text(HEAD.format(sheet="x").replace('cards = "x"\n', "") + toml, encoding="utf-8")
     from_toml = manifest.load(tmp / "t.toml")
+    if from_sheet.deck is None or from_toml.deck is None:     # a text refused (a bidi control, U+2066): by both alike
+        said = [f.message.rsplit(": ", 1)[-1] for f in from_sheet.findings if f.is_error]     # less the sheet's column
+        assert said and said == [f.message for f in from_toml.findings if f.is_error], (said, from_toml.findings)
+        return
     assert [(c.id, c.count, c.text) for c in from_sheet.deck.cards] == [(c.id, c.count, c.text) for c in from_toml.deck.cards]
