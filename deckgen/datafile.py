@@ -425,12 +425,25 @@ class Shape:
             return False
         if max_len is None or len(value) <= max_len:
             return True
-        self.out.error("too-long", where, f"{len(value)} characters is too long for a card (at most {max_len})",
-                       line=line, hint="shorten it; a card has room for a few words")
+        room, hint = _room(where)
+        self.out.error("too-long", where, f"{len(value)} characters is too long for {room} (at most {max_len})",
+                       line=line, hint=hint)
         return False
 
     def _empty(self, where: str, line: int | None) -> None:
         self.out.error("value", where, "must not be empty", line=line)
+
+
+def _room(where: str) -> tuple[str, str]:
+    """Where a text at this key path is printed, for the too-long message: the place, and the hint."""
+    key = re.sub(r"\.[a-z]{2}$", "", where)         # deck.name.es -> deck.name
+    if key.endswith(".description"):
+        return "the rulebook's introduction", "shorten it to a paragraph or two; the rules themselves are written from the deck"
+    if key == "deck.name":
+        return "a game's name", "shorten it; the name heads the rulebook's cover and, unless back_text is set, every card back"
+    if key.startswith("palette") and key.endswith(".name"):
+        return "a colour's name", "shorten it; the name is printed in the rulebook's rules and named at the table"
+    return "a card", "shorten it; a card has room for a few words"
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")

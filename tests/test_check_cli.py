@@ -305,6 +305,19 @@ def test_a_900_character_kind_name_is_not_clipped_silently(write_manifest, minim
     assert [(e["code"], e["where"]) for e in data["errors"]] == [("too-long", "kinds.long.name")]
 
 
+def test_a_text_too_long_says_where_it_prints(write_manifest, minimal_text):
+    """The description is the rulebook's introduction, not a card's words: its limit says so (it
+    said "too long for a card ... a card has room for a few words")."""
+    text = minimal_text.replace("hand_size = 5", 'hand_size = 5\ndescription = "' + "x" * 2001 + '"').replace(
+        'name = "Mini"', 'name = "' + "N" * 61 + '"')
+    result, data = check_json(write_manifest(text))
+    assert result.exit_code == 1
+    found = {e["where"]: e["message"] for e in data["errors"]}
+    assert "too long for the rulebook's introduction (at most 2000)" in found["deck.description"]
+    assert "card" not in found["deck.description"]
+    assert "too long for a game's name (at most 60)" in found["deck.name"]
+
+
 INLINE_PALETTE = '''
 [palette]
 id = "mine"
