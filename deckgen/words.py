@@ -661,9 +661,16 @@ CLAIM_TURNS = {
 }
 
 #: A sentence about a table of two players: its claims are held against the card at two players.
+# Only words that speak of the table ("with two players", "in a two-player game", "when two players
+# remain", "a dos jugadores," at a sentence's start), never a count of players the card acts on ("skip
+# the next two players", "elige a dos jugadores"), whose number the card must have.
 CLAIM_TWO_PLAYERS = {
-    "en": r"\b(?:two|2)[ -]players?\b|\bheads[- ]up\b",
-    "es": r"\b(?:dos|2) jugadores\b|\bmano a mano\b",
+    "en": r"\b(?:with|in|at|for)\s+(?:only\s+|just\s+)?(?:a\s+)?(?:two|2)[ -]players?\b"
+          r"|\b(?:two|2)-players?\b|\b(?:two|2)\s+player\s+(?:game|table|play)"
+          r"|\b(?:two|2)\s+players?\s+(?:remain|are\s+left|left\b)|\bheads[- ]up\b",
+    "es": r"\b(?:con|en|para)\s+(?:solo\s+|sólo\s+)?(?:dos|2)\s+jugadores\b"
+          r"|(?:^|[,;:(]\s*)a\s+(?:dos|2)\s+jugadores\b|\bpartidas?\s+(?:a|de)\s+(?:dos|2)\s+jugadores\b"
+          r"|\bquedan\s+(?:solo\s+|sólo\s+)?(?:dos|2)\s+jugadores\b|\bmano\s+a\s+mano\b",
 }
 
 #: Number words a card's text may claim a count with.

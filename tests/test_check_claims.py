@@ -146,3 +146,27 @@ def test_a_sentence_written_once_that_reads_as_one_language_is_named(write_manif
                                 'number.", es = "Iguala el color o el número." }\n', 1)
     assert not [f for f in check(write_manifest(per_language), CheckOptions(simulate=False)).warnings
                 if f.code == "one-language-text"]
+
+
+def test_a_count_of_players_is_not_a_table_of_two():
+    """'Skip the next two players' counts the players the card skips: the card must skip two. It
+    was read as a sentence about a table of two ('two players'), held against the card there, and
+    its 2 never checked; 'with two players' and the like still speak of the table."""
+    from deckgen.claims import claimed
+
+    for lang, text in (("en", "Skip the next two players."), ("en", "The next two players draw a card."),
+                       ("es", "Elige a dos jugadores y cada uno roba una carta."), ("es", "Los dos jugadores siguientes pierden su turno.")):
+        [(claims, two)] = claimed(text, lang)
+        assert not two and 2 in claims.numbers, text
+    for lang, text in (("en", "With two players it works like a skip."), ("en", "In a two-player game, it skips."),
+                       ("en", "When only two players remain, you play again."),
+                       ("es", "Con dos jugadores funciona como un salto."), ("es", "A dos jugadores, es un salto."),
+                       ("es", "Si solo quedan dos jugadores, vuelves a jugar.")):
+        [(claims, two)] = claimed(text, lang)
+        assert two and 2 not in claims.numbers, text
+
+
+def test_a_skip_that_says_it_skips_two_players_is_named(write_manifest):
+    rep, found = findings(write_manifest, 'text = "The next player draws 3. Skip the next two players."\n')
+    warn = found["text-contradicts-effect"]
+    assert "number 2" in warn.message
