@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from deckgen.effects import Effect
-from deckgen.errors import Finding, error, warning
+from deckgen.errors import Finding, error
 from deckgen.model import NUMBER, WILD, Card, Deck, Kind
 from deckgen.options import RuleOptions
 from deckgen.words import CLAIM_CONDITIONS, CLAIM_TURNS, CLAIM_TWO_PLAYERS, CLAIMED_ACTIONS, CLAIMED_NUMBERS, LANGS
@@ -273,7 +273,7 @@ def _text_findings(deck: Deck, kind: Kind, texts: Mapping[str, str], where: str,
         if not what:
             continue
         who = f"'{card.name(deck.language)}'" if card else f"'{kind.names.get(deck.language)}'"
-        out.append(warning("text-contradicts-effect", f"{where}.{key}" if key and len(texts) > 1 else where,
+        out.append(error("text-contradicts-effect", f"{where}.{key}" if key and len(texts) > 1 else where,
                            f"the text of {who} names {what}, which its effects do not have: the text says \"{text}\"; "
                            f"the card does: \"{sentence(deck, kind, lang)}\"", file=file,
                            hint="write the text from what the card does (or leave it out: the rulebook "

@@ -61,11 +61,13 @@ def test_a_plus_five_label_on_a_draw_three_card_is_an_error(write_manifest):
     assert '"+5"' in line and "The next player draws 3 cards" in line and "take one card from their hand" in line
 
 
-def test_a_text_that_promises_more_is_a_warning_quoting_text_and_effect(write_manifest):
+def test_a_text_that_promises_more_is_an_error_quoting_text_and_effect(write_manifest):
+    """The card's own words would print a lie on every copy and in the rulebook: the deck is not
+    ready to print (it was a warning, and check said "ready to print, with 2 warnings")."""
     rep, found = findings(write_manifest, 'text = { en = "The next player draws 5 and you play again.", '
                                           'es = "El siguiente roba 5 y vuelves a jugar." }\n')
-    assert not rep.errors
-    warn = [f for f in rep.warnings if f.code == "text-contradicts-effect"]
+    assert not rep.warnings and rep.verdict_line().startswith("not ready to print: 2 errors (text-contradicts-effect)")
+    warn = [f for f in rep.errors if f.code == "text-contradicts-effect"]
     assert {f.where for f in warn} == {"kinds.grab.text.en", "kinds.grab.text.es"}
     en = next(f for f in warn if f.where.endswith(".en"))
     assert "number 5" in en.message and "'play again'" in en.message
@@ -92,7 +94,7 @@ def test_a_cards_own_text_is_checked_too(write_manifest):
     text = HEAD.replace('kind = "grab"\ncolors = "all"\ncount = 2',
                         'kind = "grab"\ncolors = "all"\ncount = 2\ntext = "Reverse the direction of play."')
     rep = check(write_manifest(text), CheckOptions(simulate=False))
-    (f,) = [f for f in rep.warnings if f.code == "text-contradicts-effect"]
+    (f,) = [f for f in rep.errors if f.code == "text-contradicts-effect"]
     assert f.where.startswith("cards[1].text") and "'reverse'" in f.message
     assert '"Reverse the direction of play."' in f.message
 
