@@ -346,3 +346,35 @@ def test_a_square_flex_card_keeps_its_name_where_a_small_one_fits_and_reports_it
     found = check_fit(deck, ["tgc-square"])
     assert any("red-reverse-flex-skip" in f.message for f in found)
     assert not any("red-skip-flex-skip-all" in f.message for f in found)
+
+
+def test_a_caption_breaks_into_as_many_lines_as_its_layout_allows(tmp_path):
+    """`lines` took 1 to 4, but a caption broke into two lines at most: lines = 3 did nothing. A
+    long name now takes the lines its layout gives it, at a larger size; the small-text hint
+    suggests another line only where one is left."""
+    from deckgen.render.audit import _small_hint
+    from deckgen.render.text import split_lines
+
+    assert split_lines("COMODÍN DE INTERCAMBIO DE MANOS", 14) == ["COMODÍN DE", "INTERCAMBIO DE MANOS"]
+    assert split_lines("COMODÍN DE INTERCAMBIO DE MANOS", 14, 3) == ["COMODÍN DE", "INTERCAMBIO", "DE MANOS"]
+    assert split_lines("COMODÍN ROBA CUATRO", 14, 4) == ["COMODÍN", "ROBA CUATRO"]     # two lines are enough
+    assert split_lines("A B", 1, 4) == ["A", "B"] and split_lines("WILD", 2, 3) == ["WILD"]
+    uno = (ROOT / "decks" / "layouts" / "uno.toml").read_text(encoding="utf-8")
+    plans = {}
+    for n in (2, 3, 4):
+        text = uno.replace('[elements.caption]\nplace = "frame"', f'[elements.caption]\nplace = "frame"\nlines = {n}')
+        assert text != uno
+        path = designer_deck(tmp_path / str(n), text, deck_keys='layout = "mine"\n')
+        path.write_text(path.read_text(encoding="utf-8").replace(
+            'name = { es = "Robo", en = "Steal" }', 'name = { es = "Robo de una carta de otra mano", en = "Steal" }'),
+            encoding="utf-8")
+        deck = manifest.load_deck(path)
+        spec = face_spec(deck, "fox-steal", False)
+        plans[n] = plan_face(spec, RenderSettings(dpi=300).frame(deck))
+    caption = {n: next(p for p in plan.placed if p.el.name == "caption") for n, plan in plans.items()}
+    lines = {n: [line for line, _ in c.data["lines"]] for n, c in caption.items()}
+    assert [len(lines[n]) for n in (2, 3, 4)] == [2, 3, 3]              # 3 lines are within 14 characters
+    assert all(" ".join(x) == "ROBO DE UNA CARTA DE OTRA MANO" for x in lines.values())
+    assert caption[3].data["font"].size > caption[2].data["font"].size
+    assert "lines = 3" in _small_hint(plans[2], "caption")
+    assert "lines =" not in _small_hint(plans[3], "caption")        # a fourth line would not break it again

@@ -182,10 +182,25 @@ def _small_text(plan: Plan) -> list[Problem]:
     for element, text, px, key in text_items(plan):
         pt = px * 72 / dpi
         if pt < MIN_TEXT_PT - 0.05:
-            out.append(Problem("small-text", element, "", key=key,
-                               hint="a shorter text, or a larger box (or lines = 2 for a caption) for the "
-                                    f"'{element}' element in its layout", text=text, pt=round(pt, 1)))
+            out.append(Problem("small-text", element, "", key=key, hint=_small_hint(plan, element),
+                               text=text, pt=round(pt, 1)))
     return out
+
+
+def _small_hint(plan: Plan, element: str) -> str:
+    """What makes a text too small larger: a shorter text, a larger box, and for a caption that
+    would break into one more line, ``lines`` one more."""
+    from deckgen.render.draw import caption_lines
+    from deckgen.render.layout import MAX_CAPTION_LINES
+
+    more = ""
+    for p in plan.placed:
+        if p.el.name == element and p.el.type == "caption":
+            allowed = int(p.el.opt("lines", 2))
+            if allowed < MAX_CAPTION_LINES and len(caption_lines(plan.spec.caption, allowed + 1)) > len(
+                    caption_lines(plan.spec.caption, allowed)):
+                more = f" (or lines = {allowed + 1} for the caption)"
+    return f"a shorter text, or a larger box{more} for the '{element}' element in its layout"
 
 
 def _what(p: Placed, i: int) -> str:

@@ -569,6 +569,15 @@ def _plan_rules(plan: Plan, p: Placed) -> None:
         plan.misfits.append(Misfit(p.el.name, f"does not fit at {lo:g} pt or more, so it is cut"))
 
 
+CAPTION_LINE_CHARS = 14     # a caption longer than this breaks into lines (as many as its layout's `lines`)
+
+
+def caption_lines(caption: str, most: int) -> list[str]:
+    """A caption's lines: balanced, at most ``most`` of them, as few as keep each within
+    CAPTION_LINE_CHARS characters."""
+    return split_lines(caption, CAPTION_LINE_CHARS, most)
+
+
 def _plan_caption(plan: Plan, p: Placed) -> None:
     """The kind's name: low in the frame (or in its own box), one size for every line, shrunk
     until it clears every other element."""
@@ -578,7 +587,7 @@ def _plan_caption(plan: Plan, p: Placed) -> None:
         return
     u = frame.unit()
     font = font_file(spec, p.el.font)
-    lines = split_lines(spec.caption, 14) if int(p.el.opt("lines", 2)) > 1 else [spec.caption]
+    lines = caption_lines(spec.caption, int(p.el.opt("lines", 2)))
     lo_pt = (p.el.size or (4.0, 12.0))[0]
     others = _obstacles(plan, p)
     in_frame = p.el.opt("place", "frame") == "frame" and plan.shape.kind != "none"

@@ -4,6 +4,7 @@ shadow and underline (6 and 9)."""
 from __future__ import annotations
 
 import functools
+import itertools
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
@@ -112,10 +113,30 @@ def draw_text(img: Image.Image, text: str, f: Font, at: tuple[float, float], sty
     return x + l, y + t, x + r, y + b
 
 
-def split_lines(text: str, max_chars: int) -> list[str]:
-    """One line, or two balanced lines when the text is long and has a space."""
+def split_lines(text: str, max_chars: int, max_lines: int = 2) -> list[str]:
+    """One line, or balanced lines when the text is long and has a space: two, or more (up to
+    ``max_lines``, one word a line at most) while the longest line is still over ``max_chars``."""
     words = text.split()
-    if len(text) <= max_chars or len(words) < 2:
+    if len(text) <= max_chars or len(words) < 2 or max_lines < 2:
         return [text]
     best = min(range(1, len(words)), key=lambda i: abs(len(" ".join(words[:i])) - len(" ".join(words[i:]))))
-    return [" ".join(words[:best]), " ".join(words[best:])]
+    lines = [" ".join(words[:best]), " ".join(words[best:])]
+    k = 2
+    while max(map(len, lines)) > max_chars and k < min(max_lines, len(words)):
+        k += 1
+        lines = _balanced(words, k)
+    return lines
+
+
+def _balanced(words: list[str], k: int) -> list[str]:
+    """The words in k lines, in order, whose longest line is the shortest it can be (then the
+    lines closest to one length; then the earliest breaks)."""
+    def split(cuts: tuple[int, ...]) -> list[str]:
+        bounds = (0, *cuts, len(words))
+        return [" ".join(words[a:b]) for a, b in itertools.pairwise(bounds)]
+
+    def cost(cuts: tuple[int, ...]) -> tuple[int, int]:
+        sizes = [len(x) for x in split(cuts)]
+        return max(sizes), max(sizes) - min(sizes)
+
+    return split(min(itertools.combinations(range(1, len(words)), k - 1), key=cost))
