@@ -378,3 +378,22 @@ def test_a_caption_breaks_into_as_many_lines_as_its_layout_allows(tmp_path):
     assert caption[3].data["font"].size > caption[2].data["font"].size
     assert "lines = 3" in _small_hint(plans[2], "caption")
     assert "lines =" not in _small_hint(plans[3], "caption")        # a fourth line would not break it again
+
+
+def test_the_symbols_halo_on_art_is_the_layouts(tmp_path):
+    """`halo` on the symbol element was accepted (0 to 10) and never read: the halo was always 2.2
+    units. It now sets the white halo the centre number has on art; 0, no halo, is refused (the
+    number on art needs it to read)."""
+    uno = (ROOT / "decks" / "layouts" / "uno.toml").read_text(encoding="utf-8")
+    white = {}
+    for halo in (None, 2.2, 6):
+        text = uno if halo is None else uno.replace("[elements.symbol]\n", f"[elements.symbol]\nhalo = {halo}\n")
+        path = designer_deck(tmp_path / str(halo), text, deck_keys='layout = "mine"\n')
+        deck = manifest.load_deck(path)
+        img = render_face(deck, "fox-7", LOW)
+        rgb = img.convert("RGB").tobytes()
+        white[halo] = sum(1 for i in range(0, len(rgb), 3) if rgb[i:i + 3] == b"\xff\xff\xff")
+    assert white[None] == white[2.2] < white[6]
+    with pytest.raises(DeckgenError) as err:
+        parse_layout(str(write(tmp_path, uno.replace("[elements.symbol]\n", "[elements.symbol]\nhalo = 0\n"))))
+    assert any(f.where == "elements.symbol.halo" for f in err.value.findings)

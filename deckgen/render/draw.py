@@ -481,7 +481,7 @@ def _place_symbol(plan: Plan, p: Placed, k: float, centre: tuple[float, float]) 
         symbol = "wheel"        # a plain wild's look is its oval of colours: without a frame, the colour wheel
     ink = spec.ink if on_frame else spec.index_ink
     d = p.data
-    d.update(u=u, ink=ink, halo=int(u * 2.2) if spec.art is not None else 0, items=[])
+    d.update(u=u, ink=ink, halo=int(u * float(p.el.opt("halo", HALO))) if spec.art is not None else 0, items=[])
     if em.text:
         ty = 0.0 if not symbol else -u * 9
         max_h = int(u * (60 if not symbol else 42))
@@ -569,6 +569,7 @@ def _plan_rules(plan: Plan, p: Placed) -> None:
         plan.misfits.append(Misfit(p.el.name, f"does not fit at {lo:g} pt or more, so it is cut"))
 
 
+HALO = 2.2                  # the white halo around the centre number or symbol on art, in card units (`halo`)
 CAPTION_LINE_CHARS = 14     # a caption longer than this breaks into lines (as many as its layout's `lines`)
 
 

@@ -226,7 +226,7 @@ def _choice(value: Any, where: str, choices: tuple[str, ...], out: Collector) ->
 MAX_CAPTION_LINES = 4     # a caption's `lines`: the most lines a long name is broken into
 CHOICES = {"shape": SHAPES, "place": ART_PLACES, "style": CAPTION_STYLES, "fit": ("cover", "contain")}
 NUMBERS = {"tilt": (-90.0, 90.0), "rim": (0.0, 20.0), "radius": (0.0, 50.0), "gap": (0.0, 50.0),
-           "halo": (0.0, 10.0), "lines": (1, MAX_CAPTION_LINES)}
+           "halo": (1.0, 10.0), "lines": (1, MAX_CAPTION_LINES)}
 
 
 @dataclass
