@@ -164,6 +164,7 @@ PHRASES: Mapping[str, Phrase] = MappingProxyType({
 SENTENCES = {
     "en": {
         "wild_lead": "Play it on any card.",
+        "wild_keeps": "It names no colour: the colour to follow stays as it was.",
         "wild_lead_no_color": "Play it on any card, but only when you hold no card of the current colour "
                               "(cards that match only by number or symbol do not count).",
         "wild_lead_no_play": "Play it on any card, but only when you hold no other card you could play "
@@ -235,6 +236,7 @@ SENTENCES = {
     },
     "es": {
         "wild_lead": "Se juega sobre cualquier carta.",
+        "wild_keeps": "No nombra ningún color: hay que seguir el mismo color que antes.",
         "wild_lead_no_color": "Se juega sobre cualquier carta, siempre que no te quede ninguna carta del color "
                               "en juego (las que solo coinciden en número o símbolo no cuentan).",
         "wild_lead_no_play": "Se juega sobre cualquier carta, siempre que no te quede ninguna otra carta que "

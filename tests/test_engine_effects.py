@@ -299,3 +299,32 @@ def test_a_wild_targeted_draw_goes_back_as_the_start_card_and_check_agrees():
     pile.remove(five)
     g.setup([*pile[:-14], five, wild, *pile[-14:]])
     assert g.discard == [five] and wild in g.draw_pile
+
+
+def _start_with(t, card, agents):
+    g = Game(t, 3, 0, agents)
+    pile = list(t.deck_faces)
+    pile.remove(face(t, card))
+    dealt = 3 * t.hand_size
+    g.setup([*pile[:-dealt], face(t, card), *pile[-dealt:]])
+    return g
+
+
+def test_a_wild_that_names_no_colour_as_the_start_card_has_its_colour_named_by_the_first_player():
+    """docs/rules.md, the start card: a wild whose effects name no colour (a homemade 'Wild Hop',
+    a skip) left the pile without a colour, so only wild cards could follow it and most games hit
+    the turn cap; the rulebook says the first player names the colour after any wild start card."""
+    t = table_with({"wild": (SKIP,)})
+    g = _start_with(t, "wild", [Scripted(colors=["green"]), Scripted(), Scripted()])
+    assert t.faces[g.discard[-1]].id == "wild"
+    assert g.color == t.colors.index("green")
+    assert g.next_to_act() == 1                          # its skip acts on the first player too
+    assert g.pile_key == t.pile_key(g.top, g.color)      # a green card may follow it, as after a Wild
+
+
+def test_a_wild_that_names_no_colour_keeps_the_colour_in_play():
+    t = table_with({"wild": (SKIP,)})
+    g = game(t, [["wild", "red-1"], ["blue-2"], ["red-3"]], top="red-5",
+             agents=[Scripted(plays=["wild"]), Scripted(), Scripted()])
+    g.turn()
+    assert g.color == t.colors.index("red") and g.next_to_act() == 2

@@ -145,3 +145,44 @@ def test_a_rulebook_in_another_language_than_the_faces_says_what_each_card_print
     es = text(deck, "es")
     assert "en la carta" not in es and "on the card" not in es
     assert "Salta en la carta: SKIP" in text(in_language(deck, "en"), "es")
+
+
+HOP = '''
+[kinds.wild-hop]
+category = "wild"
+name = { es = "Comodín salto", en = "Wild Hop" }
+effects = ["skip"]
+
+[[cards]]
+kind = "wild-hop"
+count = 4
+points = 50
+'''
+
+
+def _pdf_text(deck, lang):
+    data = build_rulebook(deck, lang, image_dpi=40)
+    return " ".join(" ".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(data)).pages).split())
+
+
+def test_a_wild_that_names_no_colour_is_described_as_the_engine_plays_it(tmp_path):
+    """A wild without choose_color keeps the colour in play, and as the first card has its colour
+    named by the first player with its skip acting on them (engine: actions.start_from). The
+    rulebook said only that after a wild "the colour its player names is the one to follow"."""
+    path = tmp_path / "hop.toml"
+    path.write_text((ROOT / "decks" / "classic.toml").read_text("utf-8") + HOP, "utf-8")
+    deck = manifest.load_deck(path)
+    en = _pdf_text(deck, "en")
+    assert "Play it on any card. The next player loses their turn. It names no colour: the colour to follow " \
+           "stays as it was." in en
+    assert "After a wild card, the colour its player names is the one to follow; after Wild Hop, which names " \
+           "none, the colour stays as it was." in en
+    assert "the first player chooses the colour; the rest of what Wild Hop does applies to them too." in en
+    assert "except after Wild Hop, which leaves it as it was" in en
+    es = _pdf_text(deck, "es")
+    assert "No nombra ningún color: hay que seguir el mismo color que antes." in es
+    assert "Comodín salto no nombra ninguno, así que después se sigue el mismo color que antes." in es
+    assert "el resto de lo que hace Comodín salto también se le aplica." in es
+    plain = _pdf_text(manifest.load_deck("classic"), "en")      # every wild names its colour: as before
+    assert "After a wild card, the colour its player names is the one to follow." in plain
+    assert "stays as it was" not in plain and "the rest of what" not in plain

@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from deckgen.effects import has
 from deckgen.errors import Finding, did_you_mean, error
-from deckgen.model import Card, Deck, Kind
+from deckgen.model import WILD, Card, Deck, Kind
 from deckgen.rulebook.env import caller
 from deckgen.rulebook.groups import groups
 from deckgen.rulebook.markup import as_is
@@ -175,6 +175,18 @@ class Helpers:
         return Markup("%s %s") % (_bold(k.names.get(self.lang)),
                                   as_is(start_idle_words(k, self.lang, power_name(self.deck, self.lang))))
 
+    def keeps_colour_kinds(self) -> list[str]:
+        """The wild kinds that name no colour: after one, the colour to follow stays as it was."""
+        from deckgen.rulebook.describe import names_colour
+
+        return [k for k, v in self.deck.kinds.items() if v.category == WILD and not names_colour(v.effects)]
+
+    def start_acting_wilds(self) -> list[str]:
+        """The wild kinds that, as the first card, act on the first player beyond the colour named."""
+        from deckgen.rulebook.describe import start_acts
+
+        return [k for k, v in self.deck.kinds.items() if v.category == WILD and start_acts(v)]
+
     def start_all_kinds(self) -> list[str]:
         """The kinds that, as the first card, make every player draw (the dealer included)."""
         from deckgen.rulebook.describe import start_all
@@ -282,7 +294,8 @@ def template_globals(rec: Recorder) -> dict[str, Any]:
     h = Helpers(rec)
     values = {name: getattr(h, name) for name in (
         "card", "kind", "count", "points", "draw_of", "explain", "has_kind", "kinds_with", "kinds_doing", "kind_ids",
-        "group_keys", "any_card", "start_idle_kinds", "start_idle", "start_all_kinds", "duel_steps",
+        "group_keys", "any_card", "start_idle_kinds", "start_idle", "start_all_kinds", "keeps_colour_kinds",
+        "start_acting_wilds", "duel_steps",
         "draw_kinds", "score_lines", "names", "cards", "components_table", "palette_table")}
     values.update(deck=deck_view(rec.deck, rec.lang), opts=rec.deck.rule_options.as_dict(), lang=lang_of(rec.lang))
     return values

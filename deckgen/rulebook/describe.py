@@ -19,7 +19,7 @@ from deckgen.model import NUMBER, WILD, Deck, Kind
 from deckgen.rulebook.groups import Group, flex_offset
 from deckgen.rulebook.meaning import CHOSEN, NEXT, NEXT_NEW, OPPONENT, YOU, Fate, Meaning, meaning, seat_outcome
 from deckgen.rulebook.words import cards_word, color_name, join, lang_of, number_word, power_name, values_text
-from deckgen.words import ALL, GROUP_NAME_WORDS, IDLE, PHRASES, SENTENCES
+from deckgen.words import ACTS, ALL, GROUP_NAME_WORDS, IDLE, PHRASES, SENTENCES
 
 
 def start_idle(kind: Kind) -> bool:
@@ -47,6 +47,21 @@ START_SILENT = ("target", "challenge")
 
 def start_all(kind: Kind) -> bool:
     return any(PHRASES[e.op].start == ALL for e in kind.effects)
+
+
+def names_colour(effects: tuple[Effect, ...]) -> bool:
+    """Whether a wild with these effects names the colour to follow (else the colour stays as it
+    was; as the first card, the first player names it: actions.start_from)."""
+    return any(e.op in ("choose_color", "roulette") for e in effects)
+
+
+def start_acts(kind: Kind) -> bool:
+    """Whether, as the first card, a wild of this kind does more than have its colour named: an
+    effect that acts on the first player (a skip, a reverse, a roulette, every Power card turned).
+    Drawing from it is not counted: a wild that draws goes back under the classic start rule, and
+    everyone's draw has its own sentence (start_all)."""
+    return any(PHRASES[e.op].start == ACTS and e.op not in ("choose_color", "draw", "everyone_draws", *START_SILENT)
+               and not (e.op == "flip_power" and e.who == "self") for e in kind.effects)
 
 
 def phrase(lang: str, key: str, **kw: object) -> str:
@@ -163,6 +178,8 @@ def effects_text(deck: Deck, effects: tuple[Effect, ...], lang: str, *, wild: bo
         out.append(phrase(lang, "owed"))
     if "reverse" in ops:
         out.extend(_two_players(deck, effects, lang))
+    if wild and not names_colour(effects):
+        out.append(phrase(lang, "wild_keeps"))
     return _once(" ".join(s for s in out if s))
 
 

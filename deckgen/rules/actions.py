@@ -24,7 +24,7 @@ from deckgen.rules.decision import BOTH, Answer, DecisionKind
 from deckgen.rules.machine import ASK, Machine, Suspended, _Ask
 from deckgen.rules.record import CAUSES
 from deckgen.rules.state import FINISHED, NO_PENDING, Duel, Pending
-from deckgen.rules.table import NUM, Table
+from deckgen.rules.table import KEEPS_COLOR, NUM, Table
 
 PENALTY, STACK, EVERYONE, CHALLENGE, UNO, ROULETTE, DUEL = (CAUSES.index(c) for c in (
     "penalty", "stack", "everyone", "challenge", "uno", "roulette", "duel"))
@@ -587,6 +587,14 @@ def start_from(game: Machine, i: int) -> None:
             raise
         if game.outcome:
             return
+    if game.color < 0 and game.table.lands[game.card.move][1] == KEEPS_COLOR and game.table.colors:
+        # a wild whose effects named no colour: the first player names it, as after any wild start
+        # card (without a colour only wilds would follow it)
+        try:
+            choose_color(game, game.card.p)
+        except Suspended as s:
+            s.frames.append((start_from, i))
+            raise
     game.op_turn(game.card.p)
 
 
