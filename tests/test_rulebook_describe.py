@@ -186,3 +186,33 @@ def test_a_wild_that_names_no_colour_is_described_as_the_engine_plays_it(tmp_pat
     plain = _pdf_text(manifest.load_deck("classic"), "en")      # every wild names its colour: as before
     assert "After a wild card, the colour its player names is the one to follow." in plain
     assert "stays as it was" not in plain and "the rest of what" not in plain
+
+
+def test_a_draw_after_hands_move_is_said_after_the_move_as_the_engine_draws_it():
+    """[skip, swap_hands, draw 2]: the engine swaps, then the next player draws 2 into the hand
+    they were given. The rulebook said "The next player draws 2 cards and loses their turn. You
+    swap your whole hand ..." (the fate said where the skip first named the player), which reads
+    as drawing first, so the 2 cards would go to whoever swapped with them."""
+    import dataclasses
+
+    from deckgen.rules.scenario import Scripted, situation, table_for
+
+    deck = manifest.load_deck("classic")
+    skip, draw2 = Effect("skip"), Effect("draw", n=2)
+    swap, pass_left = Effect("swap_hands"), Effect("pass_hands", direction="left")
+    words = {"en": ("draws 2", "swap your whole hand", "passes their"), "es": ("roba 2", "Cambias tu mano", "pasa su mano")}
+    for lang, (draws, swaps, passes) in words.items():
+        text = effects_text(deck, (skip, swap, draw2), lang)
+        assert text.index(swaps) < text.index(draws), text
+        text = effects_text(deck, (skip, pass_left, draw2), lang)
+        assert text.index(passes) < text.index(draws), text
+        text = effects_text(deck, (draw2, pass_left), lang)            # drawn first: said first
+        assert text.index(draws) < text.index(passes), text
+    # the engine: the player swapped with draws after the swap, into the hand they were given
+    kinds = dict(deck.kinds)
+    kinds["skip"] = dataclasses.replace(kinds["skip"], effects=(Effect("skip"), Effect("swap_hands"), Effect("draw", n=2)))
+    t = table_for(dataclasses.replace(deck, kinds=kinds))
+    g = situation(None, [["red-skip", "red-1", "red-2"], ["blue-1"], ["green-1"]], top="red-5", draw=("yellow-1",) * 6,
+                  table=t, agents=[Scripted(plays=["red-skip"], targets=[1]), Scripted(), Scripted()])
+    g.turn()
+    assert [t.faces[f].id for f in g.hands[0]] == ["blue-1"] and len(g.hands[1]) == 4

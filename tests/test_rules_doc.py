@@ -9,7 +9,8 @@ DOC = (ROOT / "docs" / "rules.md").read_text("utf-8")
 FILES = {"classic": "test_rules_classic.py", "no-mercy": "test_rules_no_mercy.py", "flex": "test_rules_flex.py",
          "effects": "test_engine_effects.py", "props": "test_engine_properties.py",
          "record": "test_engine_record.py", "options": "test_rules_options.py",
-         "unlogged": "test_engine_unlogged.py", "decisions": "test_engine_decisions.py"}
+         "unlogged": "test_engine_unlogged.py", "decisions": "test_engine_decisions.py",
+         "rulebook": "test_rulebook_describe.py"}
 
 
 def _tests(name: str) -> set[str]:

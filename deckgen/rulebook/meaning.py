@@ -108,14 +108,30 @@ class _Builder:
             return OPPONENT
         return NEXT_NEW if self.flipped else NEXT
 
-    def fate(self, role: str) -> Fate:
-        if role not in self.m.fates:
-            self.m.fates[role] = Fate(role)
+    def fate(self, role: str, draws: bool = False) -> Fate:
+        """The role's fate, said where it is first mentioned; but a draw after cards have moved
+        between hands (a swap, a pass, a steal, a discard) since a fate that has drawn nothing yet
+        moves that fate's sentence here, after the move, where the engine draws the cards: "the
+        next player draws 2" said before "you swap hands" would put the 2 cards in the hand
+        that is swapped away."""
+        f = self.m.fates.get(role)
+        if f is None:
+            self.m.fates[role] = f = Fate(role)
             self.m.steps.append(Step("fate", role))
-        return self.m.fates[role]
+        elif draws and not (f.hits or f.roulette):
+            at = self.m.steps.index(Step("fate", role))
+            if any(s.effect is not None and s.effect.op in MOVES_CARDS for s in self.m.steps[at + 1:]):
+                self.m.steps.remove(Step("fate", role))
+                self.m.steps.append(Step("fate", role))
+        return f
 
     def say(self, e: Effect) -> None:
         self.m.steps.append(Step("op", None, e))
+
+
+# Effects that move cards between hands (or out of one): whether a player draws before or after
+# one of them changes whose hand the drawn cards end in.
+MOVES_CARDS = ("swap_hands", "pass_hands", "steal", "discard_color", "duel")
 
 
 def _skip(b: _Builder, e: Effect, i: int) -> None:
@@ -149,7 +165,7 @@ def _draw(b: _Builder, e: Effect, i: int) -> None:
         # with two players the only player to choose is the opponent: one player, one fate (the
         # turn a reverse acting as a skip costs them and the draw's are one lost turn, said once)
         role = OPPONENT if b.m.players == 2 else CHOSEN if b.chosen == 1 else f"{CHOSEN}{b.chosen}"
-        b.fate(role).hits.append(Hit(n, e.lose_turn, False, b.challenge))
+        b.fate(role, draws=True).hits.append(Hit(n, e.lose_turn, False, b.challenge))
         return
     stack = b.opts.stacking != "off" and e.lose_turn
     if b.m.players == 2 and b.reversed_any and b.opts.two_player_reverse_draw == "player":
@@ -169,7 +185,7 @@ def _draw(b: _Builder, e: Effect, i: int) -> None:
                 del b.m.fates[b.stacked]
                 b.m.steps.remove(Step("fate", b.stacked))
         b.stacked = role
-    b.fate(role).hits.append(hit)
+    b.fate(role, draws=True).hits.append(hit)
 
 
 def _everyone(b: _Builder, e: Effect, i: int) -> None:
@@ -178,7 +194,7 @@ def _everyone(b: _Builder, e: Effect, i: int) -> None:
 
 
 def _roulette(b: _Builder, e: Effect, i: int) -> None:
-    b.fate(b.next_role()).roulette += 1
+    b.fate(b.next_role(), draws=True).roulette += 1
 
 
 def _plain(b: _Builder, e: Effect, i: int) -> None:
