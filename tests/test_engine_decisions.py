@@ -250,3 +250,28 @@ def test_a_game_seeded_with_a_generator_draws_from_it():
     g = Game(t, 4, rng, [GreedyAgent()] * 4, record=True).run()
     assert g.rng is rng
     assert g.log == Game(t, 4, 5, [GreedyAgent()] * 4, record=True).run().log
+
+
+def test_a_hand_ended_by_an_answer_from_outside_asks_nothing_more_of_the_card():
+    """A wild [roulette, choose_color]: the victim, answering the roulette's colour from outside,
+    turns cards until the mercy limit knocks them out and the hand ends; the card's player was
+    then still asked for the colour, a decision pending in a hand that was over (the validity
+    check refused the state). Played by bots the card stopped there; now so does a stepped game."""
+    import dataclasses
+
+    from deckgen.effects import Effect
+    from deckgen.rules.scenario import table_for
+
+    deck = manifest.load_deck("classic")
+    kinds = dict(deck.kinds)
+    kinds["wild"] = dataclasses.replace(kinds["wild"], effects=(Effect("roulette"), Effect("choose_color")))
+    t = table_for(dataclasses.replace(deck, kinds=kinds), mercy_limit=4)
+    g = situation(None, [["wild", "red-1"], ["blue-1"]], top="red-5", draw=["green-1", "green-2", "yellow-1"],
+                  table=t, agents=[None, None])
+    g.turn()
+    g.apply(move(t, "wild"), 0)
+    assert g.decision.kind is DecisionKind.ROULETTE_COLOR and g.decision.player == 1
+    g.apply(t.colors.index("red"), 1)
+    assert g.over and g.outcome == "finished" and g.winner == 0
+    assert g.decision is None
+    g.check()

@@ -174,6 +174,9 @@ class Game(Machine):
             kont = self.kont
             if kont:
                 while kont:
+                    if self.outcome is not None:    # what is left of the step ends with the hand, as
+                        kont.clear()                # it does when no answer came from outside
+                        break
                     frame = kont.pop()
                     frame[0](self, *frame[1:])
                 self._turn_over()
