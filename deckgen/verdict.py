@@ -773,18 +773,28 @@ def from_cache(deck: Deck, seed: int, games: int | None, cache_dir: Path | None 
     try:
         stored = json.loads(data)
         got = Judged.from_json(stored)
-        judged_file = stored["file"]
+        judged_file, judged_tune = stored["file"], stored["tune"]
     except (ValueError, TypeError, KeyError):
         return None
-    here = _file(deck)
-    return Judged([dataclasses.replace(f, file=here) if f.file == judged_file else f for f in got.findings],
-                  got.simulation)
+    here, tune = _file(deck), tune_command(deck)
+
+    def moved(f: Finding) -> Finding:
+        """The finding naming this deck: its file, and the tune command in its words."""
+        if f.file == judged_file:
+            f = dataclasses.replace(f, file=here)
+        if judged_tune != tune:
+            f = dataclasses.replace(f, message=f.message.replace(judged_tune, tune),
+                                    hint=f.hint.replace(judged_tune, tune) if f.hint else f.hint)
+        return f
+
+    return Judged([moved(f) for f in got.findings], got.simulation)
 
 
 def to_cache(deck: Deck, seed: int, games: int | None, result: Judged, cache_dir: Path | None = None) -> None:
     from deckgen import cache
 
-    stored = {**result.to_json(), "file": _file(deck)}         # the manifest its findings name
+    stored = {**result.to_json(), "file": _file(deck),        # the manifest its findings name,
+              "tune": tune_command(deck)}                      # and the command their hints give
     cache.put_bytes("documents", cache_key(deck, seed, games), "verdict.json",
                     json.dumps(stored, sort_keys=True).encode("utf-8"), cache_dir)
 

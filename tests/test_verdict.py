@@ -256,8 +256,13 @@ def test_a_copy_of_a_deck_elsewhere_reads_the_verdict_and_its_findings_name_the_
     judged = [f for f in again.findings if f.code in ("does-not-finish", "unfair-seat")]
     assert judged and {f.file for f in judged} == {str(copy)}
     assert [f.file for f in first.findings if f.code == "does-not-finish"] == [str(path)]
-    assert again.findings == [dataclasses.replace(f, file=str(copy)) if f.file == str(path) else f
-                              for f in first.findings]
+    # the fix the hints give is the copy's own command (it said "deckgen tune <the first deck>")
+    tune_first, tune_copy = verdict.tune_command(first.deck), verdict.tune_command(again.deck)
+    assert tune_first != tune_copy and any(tune_copy in (f.hint or "") for f in judged)
+    assert not any(tune_first in (f.hint or "") + f.message for f in again.findings)
+    assert again.findings == [
+        dataclasses.replace(f, file=str(copy), hint=(f.hint or "").replace(tune_first, tune_copy) or f.hint)
+        if f.file == str(path) else f for f in first.findings]
     assert again.sections["simulation"] == first.sections["simulation"]
 
 
