@@ -328,3 +328,36 @@ def test_a_wild_that_names_no_colour_keeps_the_colour_in_play():
              agents=[Scripted(plays=["wild"]), Scripted(), Scripted()])
     g.turn()
     assert g.color == t.colors.index("red") and g.next_to_act() == 2
+
+
+def test_a_card_whose_player_is_knocked_out_by_a_lost_challenge_does_no_more():
+    """A Wild Draw Four played with a card of the colour in hand, challenged: its player draws 4,
+    past the mercy limit, and is out. The card's colour was then still asked of them (a player out
+    of the hand answering a question); the rest of a card whose player is out does nothing, the
+    colour stays as it was and the next player still in plays on."""
+    t = table_for("classic", mercy_limit=6)
+    g = game(t, [["wild-draw-four", "red-1", "red-2"], ["blue-1", "blue-2"], ["green-1", "green-2"]], top="red-5",
+             draw=["yellow-1", "yellow-2", "yellow-3", "yellow-4", "green-3", "green-4"],
+             agents=[Scripted(plays=["wild-draw-four"], colors=["blue"]), Scripted(challenge=True), Scripted()])
+    g.turn()
+    assert not g.alive[0] and not g.hands[0] and g.outcome is None
+    assert g.color == t.colors.index("red")                 # nobody named a colour
+    assert g.next_to_act() == 1 and len(g.hands[1]) == 2     # the challenger won: no draw, and they play
+    g.check()
+
+
+def test_a_first_player_knocked_out_by_the_start_card_is_out_and_the_rest_of_it_does_nothing():
+    """The start card [roulette, draw 1 without a lost turn]: the first player turns cards past the
+    mercy limit and is out; its draw gave them a card while out."""
+    t = table_with({"skip": (Effect("roulette"), Effect("draw", n=1, lose_turn=False))}, mercy_limit=9)
+    pile = list(t.deck_faces)
+    start, turned = face(t, "red-skip"), [f for f in pile if t.colors[t.color[f]] == "red" and f != face(t, "red-skip")][:3]
+    for f in (start, *turned):
+        pile.remove(f)
+    dealt = 3 * t.hand_size
+    g = Game(t, 3, 0, [Scripted(colors=["green"]), Scripted(), Scripted()])
+    g.setup([*pile[:-dealt], *turned, start, *pile[-dealt:]])
+    assert t.faces[g.discard[-1]].id == "red-skip"
+    assert not g.alive[0] and not g.hands[0]
+    assert g.next_to_act() == 1 and len(g.hands[1]) == 7     # the draw of 1 did not go round to them
+    g.check()

@@ -194,3 +194,48 @@ def test_options_of_every_decision_are_legal_answers():
             seen_jump |= d.kind.value == "jump_in"
             g.apply(_answer(d, pick))
     assert seen_jump
+
+
+# ---------------------------------------------------------------- homemade cards, stepped from outside
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from tests.test_composition import effect_lists  # noqa: E402
+
+HOME_OPTIONS = st.fixed_dictionaries({
+    "stacking": st.sampled_from(["off", "same-kind", "equal-or-higher"]),
+    "mercy_limit": st.sampled_from([0, 9, 14]),
+    "no_playable_card": st.sampled_from(["draw-one", "draw-until-playable"]),
+    "jump_in": st.booleans(),
+    "seven_zero": st.booleans(),
+    "uno_catch": st.sampled_from(["before-next-turn", "until-next-turn-ends"]),
+})
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(effect_lists(), effect_lists(), HOME_OPTIONS, st.integers(2, 5), st.randoms(use_true_random=False))
+def test_homemade_cards_stepped_from_outside_keep_the_state_valid(action, wild, options, players, pick):
+    """Classic with its Skip and Wild given generated effect lists, under generated options, every
+    seat answered from outside at random: the validity check after every answer, and a copy taken
+    mid-hand plays the same hand. (A roulette's victim knocked out by the mercy limit, answering
+    from outside, once left a colour decision pending in a finished hand.)"""
+    deck = _deck("classic")
+    kinds = dict(deck.kinds)
+    kinds["skip"] = dataclasses.replace(kinds["skip"], effects=action)
+    kinds["wild"] = dataclasses.replace(kinds["wild"], effects=wild)
+    table = compile_deck(dataclasses.replace(deck, kinds=kinds), deck.rule_options.replace(**options))
+    g = Game(table, players, f"home:{pick.random()}", None, record=pick.random() < 0.5).start()
+    g.check()
+    steps, copy = 0, None
+    while (d := g.decision) is not None and steps < 1500:
+        if copy is None and steps == 30:
+            copy = g.clone()
+        a = _answer(d, pick)
+        g.apply(a, d.player, d.serial)
+        if copy is not None:
+            copy.apply(a, d.player, d.serial)
+        g.check()
+        steps += 1
+    if copy is not None:
+        assert copy.snapshot() == g.snapshot()

@@ -120,8 +120,13 @@ def lose_turn(game: Machine, q: int) -> None:
 
 def apply_effects(game: Machine, i: int) -> None:
     """Run the effects of the card in play (``game.card``) from its i-th on, in order, until the
-    last or the end of the hand."""
+    last, the end of the hand, or the card's player knocked out (a lost challenge past the mercy
+    limit): a player who is out names no colour and chooses nothing, so the rest of their card
+    does nothing."""
     handlers = game.table.handlers[game.card.move]
+    alive, p = game.alive, game.card.p
+    if game.outcome or not alive[p]:                 # (resumed after an answer that ended it)
+        return
     while i < len(handlers):
         handler, effect = handlers[i]
         i += 1
@@ -130,7 +135,7 @@ def apply_effects(game: Machine, i: int) -> None:
         except Suspended as s:
             s.frames.append((apply_effects, i))
             raise
-        if game.outcome:
+        if game.outcome or not alive[p]:
             return
 
 
@@ -575,9 +580,11 @@ def start_effects(game: Machine, f: int, first: int) -> None:
 
 
 def start_from(game: Machine, i: int) -> None:
-    """The start card's effects from the i-th on, then the first player's turn."""
+    """The start card's effects from the i-th on, then the first player's turn. A first player
+    knocked out by them (a roulette past the mercy limit) is out: the rest of the card does
+    nothing, and the next player still in begins."""
     effects = game.table.effects[game.card.move]
-    while i < len(effects):
+    while i < len(effects) and game.alive[game.card.p]:
         effect = effects[i]
         i += 1
         try:
@@ -589,9 +596,10 @@ def start_from(game: Machine, i: int) -> None:
             return
     if game.color < 0 and game.table.lands[game.card.move][1] == KEEPS_COLOR and game.table.colors:
         # a wild whose effects named no colour: the first player names it, as after any wild start
-        # card (without a colour only wilds would follow it)
+        # card (without a colour only wilds would follow it); the next one still in if they are out
+        p = game.card.p
         try:
-            choose_color(game, game.card.p)
+            choose_color(game, p if game.alive[p] else game.step(p))
         except Suspended as s:
             s.frames.append((start_from, i))
             raise
