@@ -213,17 +213,26 @@ HOME_OPTIONS = st.fixed_dictionaries({
 })
 
 
+# per deck, an action kind and a wild kind whose effects are replaced
+HOME_KINDS = {"classic": ("skip", "wild"), "no-mercy": ("skip", "wild-color-roulette"),
+              "flex-spectrum": ("skip", "wild-all-flip")}
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(effect_lists(), effect_lists(), HOME_OPTIONS, st.integers(2, 5), st.randoms(use_true_random=False))
-def test_homemade_cards_stepped_from_outside_keep_the_state_valid(action, wild, options, players, pick):
-    """Classic with its Skip and Wild given generated effect lists, under generated options, every
-    seat answered from outside at random: the validity check after every answer, and a copy taken
-    mid-hand plays the same hand. (A roulette's victim knocked out by the mercy limit, answering
-    from outside, once left a colour decision pending in a finished hand.)"""
-    deck = _deck("classic")
+@given(st.sampled_from(sorted(HOME_KINDS)), effect_lists(), effect_lists(), HOME_OPTIONS, st.integers(2, 5),
+       st.randoms(use_true_random=False))
+def test_homemade_cards_stepped_from_outside_keep_the_state_valid(base, action, wild, options, players, pick):
+    """A bundled deck with an action kind and a wild kind given generated effect lists, under
+    generated options, every seat answered from outside at random: the validity check after every
+    answer, and a copy taken mid-hand plays the same hand. (It found a roulette's victim knocked
+    out by the mercy limit, answering from outside, leaving a colour decision pending in a
+    finished hand; a player knocked out by their own card asked its colour; a start card dealing
+    a card to a first player it had knocked out.)"""
+    deck = _deck(base)
     kinds = dict(deck.kinds)
-    kinds["skip"] = dataclasses.replace(kinds["skip"], effects=action)
-    kinds["wild"] = dataclasses.replace(kinds["wild"], effects=wild)
+    action_kind, wild_kind = HOME_KINDS[base]
+    kinds[action_kind] = dataclasses.replace(kinds[action_kind], effects=action)
+    kinds[wild_kind] = dataclasses.replace(kinds[wild_kind], effects=wild)
     table = compile_deck(dataclasses.replace(deck, kinds=kinds), deck.rule_options.replace(**options))
     g = Game(table, players, f"home:{pick.random()}", None, record=pick.random() < 0.5).start()
     g.check()
