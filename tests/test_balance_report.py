@@ -252,3 +252,13 @@ def test_how_games_with_knock_outs_are_won_is_said_and_counted(english, tmp_path
     classic, _ = english                                     # no knock-outs: nothing said, nothing counted
     assert all(x["standing"] == 0 for x in classic["groups"])
     assert not [b for p in classic["summary"] for b in p.get("bullets", []) if "standing" in b]
+
+
+def test_a_share_that_is_not_nothing_is_never_said_as_0_percent():
+    """The report said the last player standing "wins 0 % of the finished games (1 of 200)":
+    a share rounded to a whole percentage took the decimals it needs only when it was not 0.5."""
+    from deckgen.balance.text import pct
+
+    assert [pct(x, "en") for x in (0, 1 / 200, 0.0004, 0.36, 199 / 200, 0.9996, 1)] == [
+        "0 %", "0.5 %", "0.04 %", "36 %", "99.5 %", "99.96 %", "100 %"]
+    assert pct(1 / 200, "es") == "0,5 %"

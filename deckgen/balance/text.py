@@ -37,8 +37,12 @@ def num(x: float, lang: str, nd: int = 0) -> str:
 
 
 def pct(x: float, lang: str) -> str:
-    """A share as a whole percentage ("36 %")."""
-    return f"{num(100 * x, lang)} %"
+    """A share as a whole percentage ("36 %"), with the decimals it takes never to say 0 % of a
+    share that is not nothing nor 100 % of one that is not all ("0.5 %", 1 game of 200)."""
+    nd = 0
+    while nd < 3 and ((x > 0 and round(100 * x, nd) == 0) or (x < 1 and round(100 * x, nd) == 100)):
+        nd += 1
+    return f"{num(100 * x, lang, nd)} %"
 
 
 def join(items: Sequence[str], lang: str) -> str:
