@@ -86,7 +86,7 @@ def user_fonts_dir() -> Path:
     """``$DECKGEN_FONTS``, else the platform's user data folder for deckgen + ``fonts``."""
     env = os.environ.get("DECKGEN_FONTS")
     if env:
-        return Path(env).expanduser()
+        return safefile.user_path(env)
     return _platform_fonts_dir(os.environ.get("XDG_DATA_HOME"), os.environ.get("HOME"))
 
 

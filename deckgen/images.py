@@ -95,7 +95,7 @@ def resolve_inside(value: str, base: Path) -> Path:
     """The file a manifest path names, which must stay inside ``base`` (symlinks followed)."""
     if "\0" in value:
         raise ImageProblem("the path has a NUL byte", hint="write the file's name as it is on disk")
-    raw = Path(value).expanduser()
+    raw = safefile.user_path(value)
     full = raw if raw.is_absolute() else base / raw
     try:
         resolved = full.resolve(strict=False)

@@ -27,6 +27,15 @@ class UnsafeFile(OSError):
     """A path that is not a regular file, or is larger than the limit."""
 
 
+def user_path(text: str) -> Path:
+    """A path as a person wrote it: a leading ``~`` or ``~user`` is that home folder, where the
+    machine knows it; otherwise (``~0``, ``~draft.png``: no such user) the name is taken as it is."""
+    try:
+        return Path(text).expanduser()
+    except RuntimeError:                     # "Could not determine home directory."
+        return Path(text)
+
+
 def describe_mode(mode: int) -> str:
     """What a path that is not a regular file is, in words for a message."""
     if stat.S_ISLNK(mode):

@@ -4,7 +4,7 @@ import copy
 import sys
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from deckgen.datafile import read_toml
@@ -69,6 +69,7 @@ def test_mutated_bundled_manifest_never_crashes(name, data, new):
 @settings(max_examples=150, deadline=None)
 @given(st.dictionaries(st.sampled_from(["deck", "palette", "rules", "scoring", "kinds", "cards", "components", "x"]),
                        values, max_size=7))
+@example({"deck": None, "palette": "~0"})      # hypothesis seed 147: "~0" named the home of a user "0": a traceback
 def test_random_manifest_never_crashes(data):
     _parse(data)
 
@@ -84,3 +85,15 @@ def test_random_bytes_give_a_toml_error(tmp_path_factory, raw):
         assert exc.findings[0].file == str(path)
         return
     _parse(data)
+
+
+def test_a_path_that_starts_with_a_tilde_but_names_no_user_is_a_name(tmp_path, monkeypatch):
+    """'~0' or '~draft.png' (no such user): Path.expanduser raised RuntimeError ("Could not
+    determine home directory"), a traceback from check; such a name is now taken as it is."""
+    from deckgen import fonts
+    from deckgen.images import resolve_inside
+
+    (tmp_path / "~draft.png").write_bytes(b"x")
+    assert resolve_inside("~draft.png", tmp_path) == (tmp_path / "~draft.png").resolve()
+    monkeypatch.setenv("DECKGEN_FONTS", "~nosuchuser0/fonts")
+    assert fonts.user_fonts_dir() == Path("~nosuchuser0/fonts")
