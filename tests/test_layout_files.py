@@ -397,3 +397,22 @@ def test_the_symbols_halo_on_art_is_the_layouts(tmp_path):
     with pytest.raises(DeckgenError) as err:
         parse_layout(str(write(tmp_path, uno.replace("[elements.symbol]\n", "[elements.symbol]\nhalo = 0\n"))))
     assert any(f.where == "elements.symbol.halo" for f in err.value.findings)
+
+
+def test_the_frames_rim_is_the_layouts(tmp_path):
+    """`rim` on the frame element was accepted (0 to 20) and never read: the white border round a
+    wild's colours and the art was always 1.6 units. It is now the layout's."""
+    uno = (ROOT / "decks" / "layouts" / "uno.toml").read_text(encoding="utf-8")
+    white = {}
+    for rim in (None, 1.6, 5):
+        text = uno if rim is None else uno.replace("[elements.frame]\n", f"[elements.frame]\nrim = {rim}\n")
+        folder = tmp_path / str(rim)
+        (folder / "layouts").mkdir(parents=True)
+        (folder / "layouts" / "mine.toml").write_text(text, encoding="utf-8")
+        classic = (ROOT / "decks" / "classic.toml").read_text(encoding="utf-8")
+        (folder / "deck.toml").write_text(classic.replace("[deck]\n", '[deck]\nlayout = "mine"\n', 1), encoding="utf-8")
+        deck = manifest.load_deck(folder / "deck.toml")
+        assert face_spec(deck, "wild", False).layout.name == "UNO" and deck.layout == "mine"
+        rgb = render_face(deck, "wild", LOW).convert("RGB").tobytes()
+        white[rim] = sum(1 for i in range(0, len(rgb), 3) if rgb[i:i + 3] == b"\xff\xff\xff")
+    assert white[None] == white[1.6] < white[5]

@@ -321,6 +321,18 @@ def _clear(plan: Plan, rects: list[Rect], others: list[Rect], margin: float = 0.
     return inside and not any(overlaps(a, o) for a in rects for o in grown)
 
 
+FRAME_RIM = 1.6     # card units: the white border inside the frame, around a wild's colours and the art
+
+
+def frame_rim(plan: Plan) -> float:
+    """The frame's white rim in card units: its layout's ``rim``, else FRAME_RIM (read from the
+    frame placed on this face: the shared base drawing's spec carries no layout)."""
+    for q in plan.placed:
+        if q.el.type == "frame":
+            return float(q.el.opt("rim", FRAME_RIM))
+    return FRAME_RIM
+
+
 def _plan_frame(plan: Plan, p: Placed) -> None:
     if p.el.opt("shape", "oval") != "none":
         p.rects.append(plan.shape.rect())
@@ -347,7 +359,7 @@ def _plan_art(plan: Plan, p: Placed) -> None:
         p.rects.append((x0, y0, x1, y1))
         return
     shape = plan.shape
-    rim = frame.unit() * (4.6 if spec.oval == "segments" else 1.6)
+    rim = frame.unit() * (frame_rim(plan) + (3.0 if spec.oval == "segments" else 0.0))
     if fit_ == "contain":
         w, h = spec.art.size
         size = shape.inscribed(w / h, rim)
@@ -1090,7 +1102,7 @@ def _draw_frame(img: Image.Image, d: ImageDraw.ImageDraw, plan: Plan, p: Placed)
         return
     u = plan.frame.unit()
     if spec.oval == "segments":
-        border = u * 1.6
+        border = u * frame_rim(plan)
         paste_mask(img, WHITE, shape.mask(), shape.cx, shape.cy)
         for color, m in zip(spec.segments, segment_masks(shape, border, len(spec.segments), -90 - shape.tilt)):
             paste_mask(img, color, m, shape.cx, shape.cy)
