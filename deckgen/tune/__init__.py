@@ -24,7 +24,7 @@ from deckgen.errors import DeckgenError, DeckHasErrors, error
 from deckgen.model import Deck
 from deckgen.progress import Progress
 from deckgen.runner import Cluster
-from deckgen.tune.evaluate import EXPERT_THINK, LOOKS, Plan
+from deckgen.tune.evaluate import EXPERT_THINK, LOOKS, Figure, Plan
 from deckgen.tune.search import Candidate, Limits, Search, best, trade_off
 from deckgen.tune.space import TARGETS, Target, Variable, checked
 
@@ -273,7 +273,9 @@ def to_text(r: TuneResult) -> str:
         return "\n".join(lines)
     c = r.chosen
     missed, n = sum(1 for f in c.result.figures.values() if not f.met), len(c.result.figures)
-    head = ("best candidate (meets every target)" if c.result.met
+    unclear = sum(1 for t in r.targets if not _clear(t, c.result.figures[t.text()]))
+    head = ("best candidate (meets every target)" if c.result.met and not unclear
+            else f"best candidate (meets every target, {unclear} of them not clearly)" if c.result.met
             else f"closest candidate (misses {missed} of {n} target{'s' if n != 1 else ''})")
     lines.append(f"{head}: #{c.number}: " + (_changes(r, c) or "the deck as written"))
     lines.extend(_figure_lines(r, c, "  "))
@@ -305,8 +307,15 @@ def _figure_lines(r: TuneResult, c: Candidate, indent: str) -> list[str]:
     for t in r.targets:
         f = c.result.figures[t.text()]
         out.append(f"{indent}{t.text()}: {_fmt(t, f.value)} at {f.players} players (95 % interval "
-                   f"{_fmt(t, f.low)}-{_fmt(t, f.high)}) {'met' if f.met else 'not met'}")
+                   f"{_fmt(t, f.low)}-{_fmt(t, f.high)}) {'met' if f.met else 'not met'}"
+                   + ("" if _clear(t, f) else ", not clearly: its interval reaches past the range (more games would tell)"))
     return out
+
+
+def _clear(t: Target, f: Figure) -> bool:
+    """Whether a figure's interval answers its target either way (else the look budget ended first
+    and only the figure itself is on the target's side)."""
+    return t.clear(f.low, f.high)
 
 
 __all__ = ["TuneOptions", "TuneResult", "parse_budget", "prepare", "to_text", "tune"]

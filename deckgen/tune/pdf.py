@@ -61,7 +61,8 @@ def tune_pdf(r: TuneResult) -> bytes:
 def _cell(t: Any, f: Any) -> str:
     from deckgen.tune import _fmt
 
-    return f"{_fmt(t, f.value)} ({_fmt(t, f.low)}-{_fmt(t, f.high)}) {'met' if f.met else 'missed'}"
+    unclear = "" if t.clear(f.low, f.high) else ", unclear"
+    return f"{_fmt(t, f.value)} ({_fmt(t, f.low)}-{_fmt(t, f.high)}) {'met' if f.met else 'missed'}{unclear}"
 
 
 def _sizes(players: Any) -> str:
