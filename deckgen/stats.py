@@ -25,6 +25,20 @@ Z95 = 1.959963984540054      # the 97.5th percentile of the standard normal dist
 ALPHA = 0.05
 
 
+def share_digits(x: float) -> int:
+    """The decimals a share needs as a percentage so that it never reads 0 % when it is not
+    nothing, nor 100 % when it is not all (1 game of 200 is 0.5 %): 0 for most, up to 3."""
+    nd = 0
+    while nd < 3 and ((x > 0 and round(100 * x, nd) == 0) or (x < 1 and round(100 * x, nd) == 100)):
+        nd += 1
+    return nd
+
+
+def percent(x: float) -> str:
+    """A share as a percentage in a message ("36%", "0.5%"): :func:`share_digits` decimals."""
+    return f"{100 * x:.{share_digits(x)}f}%"
+
+
 def median(values: Sequence[float]) -> float:
     """The median of unsorted values (mean of the middle two for an even count); 0 for none."""
     s = sorted(values)

@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any
 from deckgen.errors import Finding, error, note, warning
 from deckgen.model import Deck
 from deckgen.sequential import LOOKS, PROBLEM, RateTest, SeatTest, next_look, poisson_high
+from deckgen.stats import percent
 
 if TYPE_CHECKING:
     from deckgen.progress import Progress
@@ -479,8 +480,8 @@ def _unfair_seats(deck: Deck, cells: list[Cell]) -> list[Finding]:
         finished = sum(wins)
         seats = [s for s in SEATS.seats(wins) if s.off]
         extreme = any(s.extreme for s in seats)
-        words = "; ".join(f"seat {s.seat + 1} wins {s.rate:.0%} ({1 - SEATS.alpha:.0%} family-wise interval "
-                          f"{s.low:.0%}-{s.high:.0%})" for s in seats)
+        words = "; ".join(f"seat {s.seat + 1} wins {percent(s.rate)} ({1 - SEATS.alpha:.0%} family-wise interval "
+                          f"{percent(s.low)}-{percent(s.high)})" for s in seats)
         how = ("at least twice the fair share or at most half of it: one seat decides the game" if extreme else
                f"more than {SEATS.tolerance:.0%} points from it")
         message = (f"at {c.players} players, over {finished} finished random-player games, {words}; "
@@ -641,7 +642,7 @@ def _not_finishing(deck: Deck, table: Table, serious: CellGames) -> str:
     top = [(k, share) for k, share in _top_sources(deck, table, serious) if share >= 0.01]
     if top:
         text += ". Their drawn cards came from " + ", ".join(
-            f"{_source_name(deck, k)} ({share:.0%})" for k, share in top[:3])
+            f"{_source_name(deck, k)} ({percent(share)})" for k, share in top[:3])
     grow = [_hands(c, bad)[1] for c, bad in serious]
     end = statistics.fmean(grow) if grow else 0
     if end:
@@ -681,7 +682,7 @@ def _turn_taker(deck: Deck, table: Table, early: CellGames) -> str | None:
             e.op in ("skip", "skip_all") or (e.op == "draw" and e.lose_turn) for e in kind.effects):
         return None
     copies = deck.count_by_kind().get(kind.id, 0)
-    return (f"{plays[top] / total:.0%} of the cards played in these games were '{_kname(deck, kind.id)}', which "
+    return (f"{percent(plays[top] / total)} of the cards played in these games were '{_kname(deck, kind.id)}', which "
             f"costs the next player their turn: print fewer of them ({copies} of the {deck.total} cards)")
 
 

@@ -101,3 +101,12 @@ def test_score_test_and_wilson_interval_agree(k, n, p0):
         assert not lo <= p0 <= hi
     elif p > 0.051:
         assert lo <= p0 <= hi
+
+
+def test_a_share_in_a_check_message_is_never_0_percent_when_it_is_not_nothing():
+    """check's messages wrote shares with Python's .0%: "seat 2 wins 100%" for 199 wins of 200."""
+    from deckgen.stats import percent, share_digits
+
+    assert [percent(x) for x in (0, 1 / 200, 0.36, 199 / 200, 0.9996, 1)] == ["0%", "0.5%", "36%", "99.5%",
+                                                                              "99.96%", "100%"]
+    assert [share_digits(x) for x in (0.0004, 0.5, 1)] == [2, 0, 0]

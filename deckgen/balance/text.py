@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from deckgen.stats import share_digits
 from deckgen.words import REPORT_WORDS
 
 if TYPE_CHECKING:
@@ -39,10 +40,7 @@ def num(x: float, lang: str, nd: int = 0) -> str:
 def pct(x: float, lang: str) -> str:
     """A share as a whole percentage ("36 %"), with the decimals it takes never to say 0 % of a
     share that is not nothing nor 100 % of one that is not all ("0.5 %", 1 game of 200)."""
-    nd = 0
-    while nd < 3 and ((x > 0 and round(100 * x, nd) == 0) or (x < 1 and round(100 * x, nd) == 100)):
-        nd += 1
-    return f"{num(100 * x, lang, nd)} %"
+    return f"{num(100 * x, lang, share_digits(x))} %"
 
 
 def join(items: Sequence[str], lang: str) -> str:
