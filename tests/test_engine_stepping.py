@@ -10,6 +10,8 @@ from collections import Counter
 from functools import cache
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from deckgen import manifest
 from deckgen.rules.agents import GreedyAgent, RandomAgent
@@ -18,6 +20,7 @@ from deckgen.rules.engine import Game
 from deckgen.rules.state import InvalidState
 from deckgen.rules.table import compile_deck
 from tests.conftest import ROOT
+from tests.test_composition import effect_lists
 
 DECKS = ("classic", "no-mercy", "flex-spectrum", "woodland")
 # beside each deck's own rules, the rarer questions: jump-in, stacking, the 7-0 swap
@@ -39,6 +42,16 @@ def _tables(name):
 def _answer(d, pick):
     options = [*d.options, *([None] if d.passable else [])]
     return options[pick.randrange(len(options))]
+
+
+def _play_on(g, copy, pick):
+    """Answer the pending decision at random, the copy (if any) the same way; then the validity check."""
+    d = g.decision
+    a = _answer(d, pick)
+    g.apply(a, d.player, d.serial)
+    if copy is not None:
+        copy.apply(a, d.player, d.serial)
+    g.check()
 
 
 @pytest.mark.slow
@@ -67,11 +80,7 @@ def test_a_hundred_thousand_random_decisions_keep_the_state_valid(deck):
                 assert g.snapshot() == before and g.decision == d
             if copy is None and g.turns >= copy_at:
                 copy = g.clone()
-            a = _answer(d, pick)
-            g.apply(a, d.player, d.serial)
-            if copy is not None:
-                copy.apply(a, d.player, d.serial)
-            g.check()
+            _play_on(g, copy, pick)
             steps += 1
         hands += 1
         assert g.over
@@ -198,11 +207,6 @@ def test_options_of_every_decision_are_legal_answers():
 
 # ---------------------------------------------------------------- homemade cards, stepped from outside
 
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from tests.test_composition import effect_lists  # noqa: E402
-
 HOME_OPTIONS = st.fixed_dictionaries({
     "stacking": st.sampled_from(["off", "same-kind", "equal-or-higher"]),
     "mercy_limit": st.sampled_from([0, 9, 14]),
@@ -237,14 +241,10 @@ def test_homemade_cards_stepped_from_outside_keep_the_state_valid(base, action, 
     g = Game(table, players, f"home:{pick.random()}", None, record=pick.random() < 0.5).start()
     g.check()
     steps, copy = 0, None
-    while (d := g.decision) is not None and steps < 1500:
+    while g.decision is not None and steps < 1500:
         if copy is None and steps == 30:
             copy = g.clone()
-        a = _answer(d, pick)
-        g.apply(a, d.player, d.serial)
-        if copy is not None:
-            copy.apply(a, d.player, d.serial)
-        g.check()
+        _play_on(g, copy, pick)
         steps += 1
     if copy is not None:
         assert copy.snapshot() == g.snapshot()
