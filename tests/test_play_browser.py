@@ -161,6 +161,24 @@ _TURN = """([seq, ms]) => new Promise((done, fail) => {
 })"""
 
 
+_PAGE_STATE = """() => ({notice: document.getElementById('notice').textContent,
+    conn: document.getElementById('conn').hidden ? null : document.getElementById('conn').textContent,
+    stream: stream ? stream.readyState : null, closed, retry})"""
+
+
+def _wait_text(page, element: str, text: str, timeout: int = 30000) -> None:
+    """Until the element reads ``text``; else fail saying what the page shows and how its stream
+    stands (a restart under load once took longer than 15 s, and the failure said nothing more)."""
+    try:
+        page.wait_for_function("([id, t]) => document.getElementById(id).textContent === t", arg=[element, text],
+                               timeout=timeout)
+    except Exception as exc:                          # playwright's TimeoutError
+        if "Timeout" not in type(exc).__name__:
+            raise
+        raise AssertionError(f"#{element} never read {text!r} in {timeout} ms; the page: "
+                             f"{page.evaluate(_PAGE_STATE)}") from None
+
+
 def _wait_turn(page, seq: str) -> dict | None:
     """Until the page shows a decision other than ``seq`` (returned) or the end of the hand (None)."""
     got = page.evaluate(_TURN, [seq, 20000])
@@ -320,8 +338,7 @@ def _play_two(table: Table, seats: dict[int, object], n: int) -> tuple[list[str]
             table.restart()
             restarted = True
             for p in seats.values():
-                p.wait_for_function("(t) => document.getElementById('notice').textContent === t",
-                                    arg=UI["en"]["restarted"], timeout=15000)
+                _wait_text(p, "notice", UI["en"]["restarted"])
         check_own_cards(table, seats)
         decision = _wait_turn(seats[seat], last[seat])
         assert decision is not None and decision["seq"] == table.session.seq()
@@ -474,15 +491,13 @@ def test_a_restarted_server_is_found_again_or_said_to_be_gone(page, tmp_path):
         page.goto(table.url())
         decision = _wait_turn(page, "")
         table.restart()
-        page.wait_for_function("(t) => document.getElementById('notice').textContent === t",
-                               arg=UI["en"]["restarted"], timeout=15000)
+        _wait_text(page, "notice", UI["en"]["restarted"])
         assert page.locator("#conn").is_hidden()
         click_answer(page, decision, pick(decision))
         _wait_turn(page, decision["seq"])
         assert table.session.hand.game.decisions > 1
         table.restart(resumed=False)                                 # a new table: new links
-        page.wait_for_function("(t) => document.getElementById('conn').textContent === t",
-                               arg=UI["en"]["gone"], timeout=15000)
+        _wait_text(page, "conn", UI["en"]["gone"])
         asked: list[str] = []
         page.on("request", lambda r: asked.append(r.url))
         page.wait_for_timeout(2500)
