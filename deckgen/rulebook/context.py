@@ -175,11 +175,14 @@ class Helpers:
         return Markup("%s %s") % (_bold(k.names.get(self.lang)),
                                   as_is(start_idle_words(k, self.lang, power_name(self.deck, self.lang))))
 
-    def keeps_colour_kinds(self) -> list[str]:
-        """The wild kinds that name no colour: after one, the colour to follow stays as it was."""
+    def colour_keeping_wilds(self) -> tuple[list[Markup], bool]:
+        """The names of the deck's wild kinds that name no colour (after one, the colour to follow
+        stays as it was), and whether every wild in the deck is one."""
         from deckgen.rulebook.describe import names_colour
 
-        return [k for k, v in self.deck.kinds.items() if v.category == WILD and not names_colour(v.effects)]
+        wilds = [k for k in self.kind_ids(WILD) if self.count(k) > 0]
+        keep = [self.kind(k) for k in wilds if not names_colour(self.deck.kinds[k].effects)]
+        return keep, bool(keep) and len(keep) == len(wilds)
 
     def start_acting_wilds(self) -> list[str]:
         """The wild kinds that, as the first card, act on the first player beyond the colour named."""
@@ -294,7 +297,7 @@ def template_globals(rec: Recorder) -> dict[str, Any]:
     h = Helpers(rec)
     values = {name: getattr(h, name) for name in (
         "card", "kind", "count", "points", "draw_of", "explain", "has_kind", "kinds_with", "kinds_doing", "kind_ids",
-        "group_keys", "any_card", "start_idle_kinds", "start_idle", "start_all_kinds", "keeps_colour_kinds",
+        "group_keys", "any_card", "start_idle_kinds", "start_idle", "start_all_kinds", "colour_keeping_wilds",
         "start_acting_wilds", "duel_steps",
         "draw_kinds", "score_lines", "names", "cards", "components_table", "palette_table")}
     values.update(deck=deck_view(rec.deck, rec.lang), opts=rec.deck.rule_options.as_dict(), lang=lang_of(rec.lang))
